@@ -1,0 +1,28 @@
+//===- ASTDump.h - Readable and JSON dumps of the Python AST --------------===//
+
+#ifndef DETC_FRONTEND_ASTDUMP_H
+#define DETC_FRONTEND_ASTDUMP_H
+
+#include "detc/frontend/AST.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+namespace detc::ast {
+
+/// Indented tree, one node per line with its range `<line:col-line:col>`
+/// (1-based columns) and its scalar fields.
+void dumpText(const Node *node, llvm::raw_ostream &os);
+
+/// JSON in the shape of CPython's ast: {"_type": "Call", "func": ..., ...,
+/// "lineno", "col_offset", "end_lineno", "end_col_offset"} plus byte offsets
+/// "offset"/"end_offset". Documented in docs/frontend.md.
+void dumpJSON(const Node *node, llvm::raw_ostream &os);
+
+/// Calls `fn(fieldName, child)` for every child node of `node`, in source
+/// order of CPython's field list. Lists call once per element.
+void forEachChild(const Node *node,
+                  llvm::function_ref<void(llvm::StringRef, const Node *)> fn);
+
+} // namespace detc::ast
+
+#endif // DETC_FRONTEND_ASTDUMP_H

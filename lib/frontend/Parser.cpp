@@ -1,0 +1,73 @@
+//===- Parser.cpp - Parse driver ------------------------------------------===//
+//
+// Runs the parse and the AST build on a thread with a large stack: the
+// parser's recursion follows the nesting of the input, and the StackBudget
+// turns excessive nesting into a diagnostic long before the stack ends.
+//
+//===----------------------------------------------------------------------===//
+
+#include "detc/frontend/Parser.h"
+
+#include "ASTBuilder.h"
+#include "ParseRun.h"
+
+#include <pthread.h>
+
+using namespace detc::frontend;
+
+namespace {
+constexpr size_t kParseStackSize = 512u << 20; // Reserved, not committed.
+constexpr size_t kStackBudget = 448u << 20;
+
+struct ParseJob {
+  const SourceFile *file;
+  DiagnosticEngine *diags;
+  std::unique_ptr<ParsedModule> result;
+};
+} // namespace
+
+static void parseOnThisThread(ParseJob &job) {
+  const SourceFile &file = *job.file;
+  StackBudget budget(kStackBudget);
+  const std::u32string &cps = file.getCodePoints();
+  ParseRun run(cps.data(), cps.data() + cps.size(), /*implicitJoining=*/false,
+               budget);
+  PythonParser::FileInputContext *tree = run.run(&PythonParser::fileInput);
+  if (!tree) {
+    const SyntaxError &err = *run.getError();
+    job.diags->error(&file, file.getPos(err.index, err.line), err.message);
+    return;
+  }
+  auto result = std::make_unique<ParsedModule>();
+  result->context = std::make_unique<detc::ast::ASTContext>();
+  result->stats.usedLLFallback = run.usedLLFallback();
+  result->stats.numTokens = run.getNumTokens();
+  ASTBuilder builder(file, *result->context, *job.diags, budget);
+  result->module = builder.buildModule(tree);
+  if (!result->module)
+    return;
+  job.result = std::move(result);
+}
+
+static void *parseThreadMain(void *arg) {
+  parseOnThisThread(*static_cast<ParseJob *>(arg));
+  return nullptr;
+}
+
+std::unique_ptr<ParsedModule> detc::frontend::parseModule(
+    const SourceFile &file, DiagnosticEngine &diags) {
+  ParseJob job{&file, &diags, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, kParseStackSize);
+  pthread_t thread;
+  if (pthread_create(&thread, &attr, parseThreadMain, &job) != 0) {
+    pthread_attr_destroy(&attr);
+    // No thread: parse here with a budget that fits a default 8 MB stack.
+    diags.fileError(file.getName(), "cannot start the parser thread");
+    return nullptr;
+  }
+  pthread_join(thread, nullptr);
+  pthread_attr_destroy(&attr);
+  return std::move(job.result);
+}

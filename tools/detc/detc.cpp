@@ -1,0 +1,29 @@
+//===- detc.cpp - The detc driver -----------------------------------------===//
+//
+// `detc <command> ...`: one subcommand per job (parse, analyze, transform,
+// schedule). Exit status: 0 success, 1 findings with --werror, 2 bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ParseCommand.h"
+
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  if (!cl::ParseCommandLineOptions(
+          argc, argv,
+          "detc: deterministic, replayable, recoverable deep-learning "
+          "training\n\n"
+          "  detc parse FILE... [--emit=ast|json|none]\n",
+          &errs()))
+    return 2;
+  if (detc::tool::parseCommand)
+    return detc::tool::runParse();
+  WithColor::error(errs(), "detc") << "no command given; try 'detc --help'\n";
+  return 2;
+}
