@@ -46,11 +46,28 @@ void DiagnosticEngine::print(llvm::raw_ostream &os, const Diagnostic &d) {
   }
   os << d.message << "\n";
   if (d.pos.line && !d.lineText.empty()) {
-    os << d.lineText << "\n";
+    // Long lines (generated code) are shown as a window around the column.
+    constexpr size_t kWindow = 80;
+    llvm::StringRef text = d.lineText;
+    size_t column = d.pos.column;
+    std::string prefix;
+    if (text.size() > 2 * kWindow) {
+      size_t from = column > kWindow ? column - kWindow : 0;
+      while (from > 0 && (static_cast<unsigned char>(text[from]) & 0xC0) == 0x80)
+        --from;
+      text = text.substr(from, 2 * kWindow);
+      column -= from;
+      if (from) {
+        prefix = "...";
+        column += 3;
+      }
+    }
+    os << prefix << text << "\n";
     // Keep tabs so the caret lines up under the offending character.
     std::string pad;
-    for (size_t i = 0; i < d.pos.column && i < d.lineText.size(); ++i) {
-      unsigned char c = d.lineText[i];
+    std::string shown = prefix + text.str();
+    for (size_t i = 0; i < column && i < shown.size(); ++i) {
+      unsigned char c = shown[i];
       if ((c & 0xC0) == 0x80)
         continue; // One column per code point.
       pad += c == '\t' ? '\t' : ' ';

@@ -62,8 +62,12 @@ private:
     std::string msg = "invalid syntax";
     if (exp.size() == 1)
       return msg + ": expected " + tokenName(vocab, exp.getMinElement());
-    if (type == PythonLexer::NEWLINE)
+    if (type == PythonLexer::NEWLINE) {
+      // `def f(x)` / `if x` without the colon: the colon is what is missing.
+      if (exp.contains(static_cast<size_t>(PythonLexer::COLON)))
+        return msg + ": expected ':'";
       return msg + ": unexpected end of line";
+    }
     return msg + ": unexpected " + tokenName(vocab, type) +
            (type == PythonLexer::NAME || type == PythonLexer::NUMBER
                 ? " '" + offending->getText() + "'"

@@ -1,0 +1,19 @@
+# lit configuration for detc. Test files are their own inputs: a Python file
+# carries its RUN and CHECK lines in comments.
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "detc"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".py", ".mlir", ".test"]
+config.excludes = ["corpus", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.detc_obj_root, "test")
+
+# FileCheck, not and count live in LLVM's bin directory, not on PATH.
+llvm_config.with_system_environment(["HOME", "TMPDIR"])
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.with_environment("PATH", config.detc_tools_dir, append_path=True)
+config.substitutions.append(("%python", config.python_executable))
