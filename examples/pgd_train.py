@@ -1,0 +1,66 @@
+"""PGD adversarial training (DETrain's running example, Fig. 2/Fig. 4), tiny.
+
+Runs on CPU in a few seconds with synthetic data. Sources of nondeterminism
+detc is built to find: dropout inside the model, random noise added to the
+inputs, and the shuffled DataLoader; a checkpoint is written every epoch.
+"""
+import argparse
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+
+class Net(nn.Module):
+    def __init__(self, features=16, classes=4):
+        super().__init__()
+        self.fc1 = nn.Linear(features, 32)
+        self.drop = nn.Dropout(p=0.25)
+        self.fc2 = nn.Linear(32, classes)
+
+    def forward(self, x):
+        return self.fc2(self.drop(F.relu(self.fc1(x))))
+
+
+def pgd_attack(model, x, y, eps=0.1, alpha=0.02, steps=3, noise_gen=None):
+    delta = torch.empty_like(x).uniform_(-eps, eps, generator=noise_gen)
+    for _ in range(steps):
+        delta.requires_grad_(True)
+        loss = F.cross_entropy(model(x + delta), y)
+        (grad,) = torch.autograd.grad(loss, delta)
+        delta = (delta + alpha * grad.sign()).clamp(-eps, eps).detach()
+    return x + delta
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--num-workers", type=int, default=0)
+    parser.add_argument("--out", default="pgd_model.pt")
+    args = parser.parse_args()
+
+    torch.manual_seed(123)
+    data = torch.randn(256, 16)
+    labels = torch.randint(0, 4, (256,))
+    loader = DataLoader(TensorDataset(data, labels), batch_size=32,
+                        shuffle=True, num_workers=args.num_workers)
+
+    model = Net()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
+    noise = torch.Generator().manual_seed(567)
+    for epoch in range(args.epochs):
+        for x, y in loader:
+            x_adv = pgd_attack(model, x, y, noise_gen=noise)
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x_adv), y)
+            loss.backward()
+            optimizer.step()
+        torch.save({"model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "epoch": epoch}, args.out)
+        print(f"epoch {epoch}: loss {loss.item():.4f}")
+
+
+if __name__ == "__main__":
+    main()

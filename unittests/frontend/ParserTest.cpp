@@ -1,0 +1,91 @@
+//===- ParserTest.cpp - Parser API, positions and diagnostics -------------===//
+
+#include "detc/frontend/ASTDump.h"
+#include "detc/frontend/Parser.h"
+
+#include "gtest/gtest.h"
+
+using namespace detc;
+using namespace detc::frontend;
+
+namespace {
+
+struct Parsed {
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ParsedModule> module;
+  DiagnosticEngine diags;
+};
+
+std::unique_ptr<Parsed> parse(const std::string &src) {
+  auto p = std::make_unique<Parsed>();
+  p->file = SourceFile::fromBytes("test.py", src, p->diags);
+  if (p->file)
+    p->module = parseModule(*p->file, p->diags);
+  return p;
+}
+
+TEST(ParserTest, ByteOffsetsAndColumnsWithNonAscii) {
+  // 'é' is two UTF-8 bytes: columns and offsets count bytes, as CPython.
+  auto p = parse("é = 1\ny = 'ü' + x\n");
+  ASSERT_TRUE(p->module);
+  auto *assign = llvm::cast<ast::Assign>(p->module->module->body[1]);
+  auto *bin = llvm::cast<ast::BinOp>(assign->value);
+  EXPECT_EQ(bin->right->getRange().begin.line, 2u);
+  EXPECT_EQ(bin->right->getRange().begin.column, 11u);
+  EXPECT_EQ(bin->right->getRange().begin.offset, 7u + 11u);
+  // The source text at the recorded byte range is the node's text.
+  const ast::SourceRange &r = bin->left->getRange();
+  EXPECT_EQ(p->file->getBytes().substr(r.begin.offset,
+                                       r.end.offset - r.begin.offset),
+            "'ü'");
+}
+
+TEST(ParserTest, RangesCoverRewritableText) {
+  std::string src = "model = Net(\n    drop=0.5,\n)  # build\n";
+  auto p = parse(src);
+  ASSERT_TRUE(p->module);
+  const ast::SourceRange &r = p->module->module->body[0]->getRange();
+  EXPECT_EQ(src.substr(r.begin.offset, r.end.offset - r.begin.offset),
+            "model = Net(\n    drop=0.5,\n)");
+}
+
+TEST(ParserTest, FirstSyntaxErrorOnly) {
+  auto p = parse("x = = 1\ny = (\n");
+  EXPECT_FALSE(p->module);
+  ASSERT_EQ(p->diags.getNumErrors(), 1u);
+  const Diagnostic &d = p->diags.getDiagnostics()[0];
+  EXPECT_EQ(d.pos.line, 1u);
+  EXPECT_EQ(d.pos.column, 4u);
+}
+
+TEST(ParserTest, ForEachChildVisitsInFieldOrder) {
+  auto p = parse("f(a, b=c)\n");
+  ASSERT_TRUE(p->module);
+  auto *call = llvm::cast<ast::ExprStmt>(p->module->module->body[0])->value;
+  std::vector<std::string> fields;
+  ast::forEachChild(call, [&](llvm::StringRef field, const ast::Node *) {
+    fields.push_back(field.str());
+  });
+  EXPECT_EQ(fields, (std::vector<std::string>{"func", "args", "keywords"}));
+}
+
+TEST(ParserTest, TargetsGetStoreAndDelContexts) {
+  auto p = parse("a, (b, *c) = d\ndel e.f\n");
+  ASSERT_TRUE(p->module);
+  auto *assign = llvm::cast<ast::Assign>(p->module->module->body[0]);
+  auto *tuple = llvm::cast<ast::Tuple>(assign->targets[0]);
+  EXPECT_EQ(tuple->ctx, ast::ExprContext::Store);
+  auto *inner = llvm::cast<ast::Tuple>(tuple->elts[1]);
+  EXPECT_EQ(llvm::cast<ast::Starred>(inner->elts[1])->value->ctx,
+            ast::ExprContext::Store);
+  auto *del = llvm::cast<ast::Delete>(p->module->module->body[1]);
+  EXPECT_EQ(del->targets[0]->ctx, ast::ExprContext::Del);
+}
+
+TEST(ParserTest, UndecodableFileIsADiagnostic) {
+  auto p = parse(std::string("x = 1\n\xff\n"));
+  EXPECT_FALSE(p->file);
+  ASSERT_EQ(p->diags.getNumErrors(), 1u);
+}
+
+} // namespace
