@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 ./scripts/build.sh detc >/dev/null
 example=examples/pgd_train.py
 echo "== detc parse $example (statements and calls; full dump: build/bin/detc parse $example)"
-./build/bin/detc parse "$example" | grep -E '^  (body: )?[A-Z]|^ +(value: |func: )?Call <' | head -60
+./build/bin/detc parse "$example" | grep -E '^  body: |^ +[a-z_]+: Call <' | head -60
 echo "== syntax check of the example, with statistics"
 ./build/bin/detc parse --emit=none --stats "$example"

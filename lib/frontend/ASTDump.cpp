@@ -411,6 +411,7 @@ public:
   explicit TextSink(llvm::raw_ostream &os) : os(os) {}
 
   void dump(const Node *n, StringRef field) {
+    StringRef savedListField = listField;
     os.indent(depth * 2);
     if (!field.empty())
       os << field << ": ";
@@ -426,7 +427,6 @@ public:
     visitFields(n, *this);
     collectingScalars = false;
     os << scalars << "\n";
-    StringRef savedListField = listField;
     ++depth;
     visitFields(n, *this);
     --depth;
