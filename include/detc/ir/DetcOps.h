@@ -1,0 +1,40 @@
+//===- DetcOps.h - Operations of the detc dialect ---------------*- C++ -*-===//
+
+#ifndef DETC_IR_DETCOPS_H
+#define DETC_IR_DETCOPS_H
+
+#include "detc/ir/DetcDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/RegionKindInterface.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace detc::ir::detail {
+/// The variable list attribute `name` of `op` (empty if absent).
+llvm::ArrayRef<mlir::Attribute> getVarList(mlir::Operation *op,
+                                           llvm::StringRef name);
+/// Checks that every entry of defs/updates/uses is a well-formed variable.
+mlir::LogicalResult verifyVarAccess(mlir::Operation *op);
+} // namespace detc::ir::detail
+
+#include "detc/ir/DetcInterfaces.h.inc"
+
+#define GET_OP_CLASSES
+#include "detc/ir/DetcOps.h.inc"
+
+namespace detc::ir {
+/// True if `name` follows the dialect's variable naming convention
+/// (see the dialect description).
+bool isValidVarName(llvm::StringRef name);
+
+/// The libraries whose generators the dialect models.
+bool isKnownRngLibrary(llvm::StringRef library);
+
+/// Name of the implicit global generator variable of `library` ("<torch>").
+std::string globalGeneratorVar(llvm::StringRef library);
+} // namespace detc::ir
+
+#endif // DETC_IR_DETCOPS_H
