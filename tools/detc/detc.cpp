@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "LowerCommand.h"
 #include "ParseCommand.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -19,11 +20,14 @@ int main(int argc, char **argv) {
           argc, argv,
           "detc: deterministic, replayable, recoverable deep-learning "
           "training\n\n"
+          "  detc FILE.py [--emit=mlir|none]   lower to the detc dialect\n"
           "  detc parse FILE... [--emit=ast|json|none]\n",
           &errs()))
     return 2;
   if (detc::tool::parseCommand)
     return detc::tool::runParse();
+  if (detc::tool::hasTopLevelInput())
+    return detc::tool::runLower();
   WithColor::error(errs(), "detc") << "no command given; try 'detc --help'\n";
   return 2;
 }

@@ -1,0 +1,97 @@
+//===- ApiModel.h - What library calls mean to the training model -*- C++ -*-===//
+//
+// The API model is data: text tables, one per library (lib/frontend/Lowering/
+// api/*.api, compiled into detc; more can be loaded with --api-table). Each
+// entry maps a qualified Python name (`torch.rand`, `torch.optim.*`,
+// `*.backward`) to a role (`draw`, `layer`, `loader`, ...) with key=value
+// details. See api/README.md for the format.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_FRONTEND_APIMODEL_H
+#define DETC_FRONTEND_APIMODEL_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace detc::frontend {
+
+/// Where an API entry finds one of the call's arguments.
+struct ArgRef {
+  int position = -1;    ///< 0-based positional index, not counting self.
+  std::string keyword;  ///< Keyword name, if it may be passed by keyword.
+  bool receiver = false; ///< The receiver of a method call (`self`).
+  bool empty() const { return position < 0 && keyword.empty() && !receiver; }
+};
+
+struct ApiEntry {
+  std::string pattern; ///< As written: `torch.rand`, `torch.nn.*`, `*.backward`.
+  std::string role;
+  llvm::StringMap<std::string> keys; ///< Flags map to "".
+  std::string table;                 ///< Table file name, for messages.
+  unsigned line = 0;
+
+  bool has(llvm::StringRef key) const { return keys.count(key); }
+  llvm::StringRef get(llvm::StringRef key) const {
+    auto it = keys.find(key);
+    return it == keys.end() ? llvm::StringRef() : llvm::StringRef(it->second);
+  }
+  /// Parses the argument reference stored under `key` (`0|seed`, `kw:x`,
+  /// `arg:1`, `self`); empty if absent.
+  ArgRef getArg(llvm::StringRef key) const;
+};
+
+class ApiModel {
+public:
+  /// The tables compiled into detc.
+  static const ApiModel &getBuiltin();
+
+  /// Adds the entries of one table. Returns false and sets `error` to
+  /// `table:line: message` on a malformed line.
+  bool addTable(llvm::StringRef tableName, llvm::StringRef text,
+                std::string &error);
+
+  /// The entry for a qualified name: exact match first, then the longest
+  /// wildcard prefix (`torch.nn.*`, `tensorflow.image.random_*`).
+  const ApiEntry *lookup(llvm::StringRef qualName) const;
+
+  /// The entry for `method` called on an instance of library type `type`,
+  /// following declared bases; then `*.method`.
+  const ApiEntry *lookupMethod(llvm::StringRef type,
+                               llvm::StringRef method) const;
+  /// `*.method`: meaningful on a receiver of unknown type.
+  const ApiEntry *lookupAnyReceiver(llvm::StringRef method) const;
+
+  /// The declared base type of a library type, or empty.
+  llvm::StringRef getBase(llvm::StringRef type) const;
+
+  /// Rewrites a leading module alias (`keras.layers.X` ->
+  /// `tensorflow.keras.layers.X`).
+  std::string canonicalize(llvm::StringRef qualName) const;
+
+  /// True for library modules the tables know (`torch.nn`, `numpy.random`).
+  bool isKnownModule(llvm::StringRef module) const;
+  /// True if `name` is a known module or lies under one (`torch.foo.bar`).
+  bool isLibraryName(llvm::StringRef name) const;
+
+  /// All exact (non-wildcard) names directly under `module`
+  /// (`from module import *`).
+  std::vector<std::string> namesUnder(llvm::StringRef module) const;
+
+private:
+  llvm::StringMap<ApiEntry> exact;
+  std::vector<ApiEntry> wildcards; ///< Sorted longest prefix first.
+  llvm::StringMap<ApiEntry> anyReceiver;
+  llvm::StringMap<std::string> bases;
+  llvm::StringMap<std::string> aliases;
+  llvm::StringMap<bool> modules;
+};
+
+} // namespace detc::frontend
+
+#endif // DETC_FRONTEND_APIMODEL_H

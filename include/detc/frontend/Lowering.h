@@ -1,0 +1,34 @@
+//===- Lowering.h - Lower a Python training script to the detc dialect ----===//
+
+#ifndef DETC_FRONTEND_LOWERING_H
+#define DETC_FRONTEND_LOWERING_H
+
+#include "detc/frontend/ApiModel.h"
+#include "detc/frontend/Diagnostics.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+
+namespace detc::frontend {
+
+struct LoweringOptions {
+  /// API model to use; null means the built-in tables.
+  const ApiModel *api = nullptr;
+  /// Follow `import m` / `from . import m` into `m.py` next to the script.
+  bool followLocalImports = true;
+};
+
+/// Parses the script at `path` (and the local modules it imports) and lowers
+/// it to a module of the detc dialect. Syntax errors and modelling problems
+/// are reported to `diags`; returns null when the script cannot be parsed.
+/// Constructs the lowering cannot model are warnings tagged
+/// [detc-unknown-construct]; unknown calls are opaque statements, never
+/// errors.
+mlir::OwningOpRef<mlir::ModuleOp> lowerScript(mlir::MLIRContext &context,
+                                              llvm::StringRef path,
+                                              DiagnosticEngine &diags,
+                                              const LoweringOptions &options);
+
+} // namespace detc::frontend
+
+#endif // DETC_FRONTEND_LOWERING_H

@@ -1,0 +1,886 @@
+//===- LowerCalls.cpp - Calls: the API model and user functions -----------===//
+//
+// A call becomes a dedicated op when the API model gives its callee a role
+// (draw, build, loader, step, ...), when it calls a function or class of the
+// analysed program, or when it calls a model; otherwise it is opaque and its
+// effects go to the enclosing statement.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerer.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace mlir;
+using llvm::StringRef;
+
+namespace {
+/// The lowered arguments of one call.
+struct CallArgs {
+  const ast::Call *call = nullptr;
+  std::vector<std::string> posVars;                 ///< "" if not a var.
+  std::vector<std::vector<std::string>> posElements; ///< List/tuple elements.
+  std::vector<std::pair<std::string, std::string>> kwVars;
+  std::vector<const ast::Expr *> doubleStar; ///< `**kwargs` expressions.
+  std::map<const ast::Expr *, Effects> argEffects; ///< Per argument.
+  Effects eff;
+
+  const ast::Expr *find(const ArgRef &ref) const {
+    if (ref.position >= 0 && (size_t)ref.position < call->args.size() &&
+        !llvm::isa<ast::Starred>(call->args[ref.position]))
+      return call->args[ref.position];
+    if (!ref.keyword.empty())
+      for (const ast::Keyword *k : call->keywords)
+        if (k->arg == ref.keyword)
+          return k->value;
+    return nullptr;
+  }
+  std::string varOf(const ArgRef &ref) const {
+    if (ref.position >= 0 && (size_t)ref.position < posVars.size() &&
+        !llvm::isa<ast::Starred>(call->args[ref.position]))
+      return posVars[ref.position];
+    if (!ref.keyword.empty())
+      for (const auto &[k, v] : kwVars)
+        if (k == ref.keyword)
+          return v;
+    return "";
+  }
+};
+} // namespace
+
+static bool isName(const ast::Expr *e, StringRef id) {
+  auto *n = llvm::dyn_cast_or_null<ast::Name>(e);
+  return n && n->id == id;
+}
+
+/// Facts saying which model builds a value was computed from.
+static FactSet fromFacts(const FactSet &fs) {
+  FactSet out;
+  for (const std::string &f : fs) {
+    StringRef s = f;
+    if (s.starts_with("from:"))
+      out.insert(f);
+    else if (s.starts_with("obj:"))
+      out.insert("from:" + f.substr(4));
+  }
+  return out;
+}
+
+/// The number of workers an argument's facts allow: a number, or "unknown".
+static std::string workersFromFacts(const FactSet &fs) {
+  if (fs.empty())
+    return "unknown";
+  long best = 0;
+  for (const std::string &f : fs) {
+    StringRef s = f;
+    long n;
+    if (!s.consume_front("const:") || s.getAsInteger(0, n) || n < 0)
+      return "unknown";
+    best = std::max(best, n);
+  }
+  return std::to_string(best);
+}
+
+/// Values of `key` in the `**kwargs` dicts passed to a call; `present` is set
+/// if any dict may contain it, `unknownDict` if a dict's keys are unknown.
+static FactSet kwargsValue(Lowerer &l, FuncCtx &f, const CallArgs &args,
+                           StringRef key, bool &present, bool &unknownDict) {
+  FactSet out;
+  std::string prefix = ("key:" + key + "=").str();
+  for (const ast::Expr *d : args.doubleStar) {
+    FactSet fs = l.factsOf(f, d);
+    bool anyKey = false;
+    for (const std::string &fact : fs) {
+      if (!StringRef(fact).starts_with("key:"))
+        continue;
+      anyKey = true;
+      if (!StringRef(fact).starts_with(prefix))
+        continue;
+      present = true;
+      std::string v = fact.substr(prefix.size());
+      if (v == "?")
+        out.insert("unknown:");
+      else
+        out.insert(v);
+    }
+    if (!anyKey)
+      unknownDict = true;
+  }
+  return out;
+}
+
+void Lowerer::emitModelForward(FuncCtx &f, const std::string &cls,
+                               const std::string &selfVar) {
+  for (StringRef m : {"forward", "call", "__call__"}) {
+    std::string owner = findMethod(cls, m);
+    if (owner.empty())
+      continue;
+    NamedAttribute bind =
+        attr("bind", builder.getDictionaryAttr(
+                         {builder.getNamedAttr("self", builder.getStringAttr(
+                                                           selfVar))}));
+    Effects eff;
+    eff.uses.insert(selfVar);
+    emit(ir::CallOp::getOperationName(), currentStmt, {}, eff,
+         {attr("callee", classMethodRef(owner, m)), bind});
+    return;
+  }
+}
+
+void Lowerer::emitUserCall(
+    FuncCtx &f, const ast::Node *at, const std::string &sym,
+    SymbolRefAttr ref, const std::string &selfVar, const FactSet &selfFacts,
+    const ast::Call *call, llvm::ArrayRef<std::string> argVars,
+    llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
+    llvm::ArrayRef<std::string> defs, llvm::ArrayRef<std::string> updates,
+    const Effects &argEff) {
+  std::vector<std::string> params;
+  if (auto it = funcParams.find(sym); it != funcParams.end())
+    params = it->second;
+  llvm::SmallVector<NamedAttribute> bind;
+  llvm::StringSet<> bound;
+  size_t first = 0;
+  auto bindParam = [&](const std::string &param, const std::string &var,
+                       const FactSet &fs) {
+    addFacts(sym + "|" + param, fs);
+    if (!var.empty() && bound.insert(param).second)
+      bind.push_back(builder.getNamedAttr(param, builder.getStringAttr(var)));
+  };
+  if (!selfVar.empty() && !params.empty()) {
+    bindParam(params[0], selfVar, selfFacts);
+    first = 1;
+  }
+  if (call) {
+    for (size_t i = 0; i < call->args.size(); ++i) {
+      if (llvm::isa<ast::Starred>(call->args[i]))
+        break;
+      if (first + i >= params.size())
+        break;
+      bindParam(params[first + i], i < argVars.size() ? argVars[i] : "",
+                factsOf(f, call->args[i]));
+    }
+    for (const ast::Keyword *k : call->keywords) {
+      if (k->arg.empty() || !llvm::is_contained(params, k->arg.str()))
+        continue;
+      std::string var;
+      for (const auto &[name, v] : kwVars)
+        if (name == k->arg)
+          var = v;
+      bindParam(k->arg.str(), var, factsOf(f, k->value));
+    }
+  }
+  Effects eff = argEff;
+  eff.updates.insert(updates.begin(), updates.end());
+  llvm::SmallVector<NamedAttribute> attrs{attr("callee", ref)};
+  if (!bind.empty())
+    attrs.push_back(attr("bind", builder.getDictionaryAttr(bind)));
+  emit(ir::CallOp::getOperationName(), at, defs, eff, attrs);
+}
+
+bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
+                        Effects &out, bool wantValue) {
+  const ast::Expr *fn = call->func;
+  auto *attrFn = llvm::dyn_cast<ast::Attribute>(fn);
+  std::string q = qualName(f, fn);
+
+  // CheckHint's `_checkpoint()` hint.
+  if (isName(fn, "_checkpoint") && q.empty() &&
+      factsOfVar(f, varPath(f, fn)).empty()) {
+    llvm::SmallVector<NamedAttribute> attrs;
+    if (!call->args.empty())
+      if (auto *c = llvm::dyn_cast<ast::Constant>(call->args[0]);
+          c && c->kind == ast::ConstantKind::Str)
+        attrs.push_back(strAttr("label", c->value));
+    OperationState state(loc(currentStmt, call), ir::HintOp::getOperationName());
+    state.addAttributes(attrs);
+    builder.create(state);
+    target.clear();
+    return true;
+  }
+
+  // Receiver and arguments, in evaluation order.
+  CallArgs args;
+  args.call = call;
+  std::string recvVar;
+  FactSet recvFacts;
+  bool isMethod = attrFn && q.empty();
+  if (isMethod) {
+    recvVar = lowerToVar(f, attrFn->value, args.eff);
+    recvFacts = factsOf(f, attrFn->value);
+  }
+  for (const ast::Expr *a : call->args) {
+    std::vector<std::string> elems;
+    Effects &ae = args.argEffects[a];
+    if (auto *seq = llvm::dyn_cast<ast::Sequence>(a)) {
+      for (const ast::Expr *el : seq->elts)
+        elems.push_back(lowerToVar(f, el, ae));
+      args.posVars.push_back("");
+    } else {
+      args.posVars.push_back(lowerToVar(f, a, ae));
+      elems.push_back(args.posVars.back());
+    }
+    args.eff.merge(ae);
+    args.posElements.push_back(std::move(elems));
+  }
+  for (const ast::Keyword *k : call->keywords) {
+    Effects &ae = args.argEffects[k->value];
+    if (k->arg.empty()) {
+      ae = lowerExpr(f, k->value);
+      args.eff.merge(ae);
+      args.doubleStar.push_back(k->value);
+      continue;
+    }
+    args.kwVars.emplace_back(k->arg.str(), lowerToVar(f, k->value, ae));
+    args.eff.merge(ae);
+  }
+
+  auto result = [&]() -> std::string & {
+    if (target.empty() && wantValue)
+      target = newTemp(f);
+    return target;
+  };
+  auto defsOfResult = [&]() -> std::vector<std::string> {
+    if (!wantValue && target.empty())
+      return {};
+    return {result()};
+  };
+  auto setFacts = [&](const FactSet &fs) {
+    callFacts[call] = fs;
+    if (!target.empty())
+      assignVarFacts(f, target, fs);
+  };
+  auto opaque = [&](bool updatesReceiver) {
+    out.merge(args.eff);
+    if (!isMethod && q.empty()) {
+      std::string p = varPath(f, fn);
+      Effects calleeEff = lowerExpr(f, fn);
+      out.merge(calleeEff);
+      (void)p;
+    }
+    if (updatesReceiver && !recvVar.empty() && recvVar[0] != '$')
+      out.updates.insert(recvVar);
+    FactSet fs = fromFacts(recvFacts);
+    for (const ast::Expr *a : call->args) {
+      FactSet af = fromFacts(factsOf(f, a));
+      fs.insert(af.begin(), af.end());
+    }
+    callFacts[call] = fs;
+    return false;
+  };
+
+  // A call to a function or class of the analysed program.
+  // What the callee expression holds: a function, a class, a model (also
+  // for `self.fc(x)`, which calls the attribute, not a method).
+  FactSet calleeFacts;
+  std::string calleePath = varPath(f, fn);
+  if (!calleePath.empty())
+    calleeFacts = factsOfVar(f, calleePath);
+  else if (!q.empty())
+    calleeFacts = factsOfVar(f, "@" + q);
+  if (isMethod) {
+    for (const std::string &fact : recvFacts)
+      if (StringRef(fact).starts_with("inst:") &&
+          !findMethod(fact.substr(5), attrFn->attr).empty())
+        calleeFacts.clear(); // A real method of a user class.
+  }
+  for (const std::string &fact : calleeFacts) {
+    StringRef s = fact;
+    if (s.consume_front("func:")) {
+      std::string sym = s.str();
+      auto defs = defsOfResult();
+      emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
+                   call, args.posVars, args.kwVars, defs, {}, args.eff);
+      auto it = facts.find("ret:" + sym);
+      setFacts(it == facts.end() ? FactSet() : it->second);
+      return true;
+    }
+    if (s.consume_front("class:")) {
+      std::string cls = s.str();
+      const ClassInfo *ci = classOf(cls);
+      std::string &t = result();
+      if (t.empty())
+        t = newTemp(f);
+      FactSet fs{"inst:" + cls};
+      std::string init = findMethod(cls, "__init__");
+      if (ci && ci->role == ir::ClassRole::Model) {
+        std::string id = objectId('b', call);
+        object(id, ObjectInfo::Build).cls = cls;
+        fs.insert("obj:" + id);
+        Operation *b = emit(ir::BuildOp::getOperationName(), call, {t},
+                            Effects(),
+                            {strAttr("id", id),
+                             attr("cls", FlatSymbolRefAttr::get(&ctx, cls))},
+                            1);
+        inRegion(b, 0, [&] { emitModelForward(f, cls, t); });
+      } else if (ci && ci->role == ir::ClassRole::Dataset) {
+        std::string id = objectId('d', call);
+        object(id, ObjectInfo::Dataset).cls = cls;
+        fs.insert("obj:" + id);
+        emit(ir::LoadDataOp::getOperationName(), call, {t}, Effects(),
+             {attr("cls", FlatSymbolRefAttr::get(&ctx, cls))});
+      }
+      setFacts(fs);
+      if (!init.empty()) {
+        bool constructed = ci && (ci->role == ir::ClassRole::Model ||
+                                  ci->role == ir::ClassRole::Dataset);
+        std::vector<std::string> defs, updates;
+        (constructed ? updates : defs).push_back(t);
+        emitUserCall(f, call, init + "::__init__",
+                     classMethodRef(init, "__init__"), t, fs, call,
+                     args.posVars, args.kwVars, defs, updates, args.eff);
+      } else if (!(ci && (ci->role == ir::ClassRole::Model ||
+                          ci->role == ir::ClassRole::Dataset))) {
+        emit(ir::StmtOp::getOperationName(), call, {t}, args.eff,
+             {strAttr("kind", "assign")});
+      }
+      return true;
+    }
+  }
+
+  // Which API entry applies.
+  const ApiEntry *entry = nullptr;
+  std::string apiName = q;
+  std::string userOwner;
+  if (!q.empty()) {
+    entry = api.lookup(q);
+  } else if (isMethod) {
+    StringRef method = attrFn->attr;
+    for (const std::string &fact : recvFacts) {
+      StringRef s = fact;
+      if (s.consume_front("inst:")) {
+        userOwner = findMethod(s.str(), method);
+        if (!userOwner.empty())
+          break;
+        // Library bases of the user class (nn.Module.to, ...).
+        std::vector<std::string> work{s.str()};
+        for (size_t i = 0; i < work.size() && !entry && i < 32; ++i)
+          if (const ClassInfo *ci = classOf(work[i])) {
+            for (const std::string &lb : ci->libBases)
+              if ((entry = api.lookupMethod(lb, method))) {
+                apiName = lb + "." + method.str();
+                break;
+              }
+            work.insert(work.end(), ci->userBases.begin(),
+                        ci->userBases.end());
+          }
+      } else if (s.consume_front("type:")) {
+        if ((entry = api.lookupMethod(s, method)))
+          apiName = s.str() + "." + method.str();
+      }
+      if (entry)
+        break;
+    }
+    if (!userOwner.empty()) {
+      auto defs = defsOfResult();
+      std::string sym = userOwner + "::" + method.str();
+      emitUserCall(f, call, sym, classMethodRef(userOwner, method), recvVar,
+                   recvFacts, call, args.posVars, args.kwVars, defs, {},
+                   args.eff);
+      auto it = facts.find("ret:" + sym);
+      setFacts(it == facts.end() ? FactSet() : it->second);
+      return true;
+    }
+    if (!entry && (entry = api.lookupAnyReceiver(method)))
+      apiName = "*." + method.str();
+  }
+
+  {
+    // Calling a model runs its forward.
+    FactSet modelFacts = calleeFacts;
+    std::vector<std::string> builds = objectsOf(modelFacts, ObjectInfo::Build);
+    std::string modelVar = calleePath;
+    if (!builds.empty() && !modelVar.empty()) {
+      Effects eff = args.eff;
+      eff.uses.insert(modelVar);
+      auto defs = defsOfResult();
+      emit(ir::ForwardOp::getOperationName(), call, defs, eff,
+           {strAttr("model", modelVar), attr("builds", strArray(builds))});
+      FactSet fs;
+      for (const std::string &b : builds)
+        fs.insert("from:" + b);
+      for (const ast::Expr *a : call->args) {
+        FactSet af = fromFacts(factsOf(f, a));
+        fs.insert(af.begin(), af.end());
+      }
+      // The forward of a user model sees its instance.
+      for (const std::string &fact : modelFacts)
+        if (StringRef(fact).starts_with("inst:")) {
+          std::string owner = findMethod(fact.substr(5), "forward");
+          if (!owner.empty())
+            addFacts(owner + "::forward|self", modelFacts);
+        }
+      setFacts(fs);
+      return true;
+    }
+  }
+  if (!entry) {
+    FactSet modelFacts = calleeFacts;
+    std::string modelVar = calleePath;
+    // Calling an instance of a user class with `__call__`.
+    for (const std::string &fact : modelFacts) {
+      if (!StringRef(fact).starts_with("inst:") || modelVar.empty())
+        continue;
+      std::string owner = findMethod(fact.substr(5), "__call__");
+      if (owner.empty())
+        continue;
+      auto defs = defsOfResult();
+      std::string sym = owner + "::__call__";
+      emitUserCall(f, call, sym, classMethodRef(owner, "__call__"), modelVar,
+                   modelFacts, call, args.posVars, args.kwVars, defs, {},
+                   args.eff);
+      auto it = facts.find("ret:" + sym);
+      setFacts(it == facts.end() ? FactSet() : it->second);
+      return true;
+    }
+    if (!isMethod && q.empty()) {
+      if (auto *n = llvm::dyn_cast<ast::Name>(fn)) {
+        static const char *const dynamic[] = {"exec", "eval", "compile",
+                                              "__import__", "globals",
+                                              "locals", "setattr", "delattr"};
+        if (llvm::is_contained(dynamic, n->id) &&
+            f.unit->moduleScope.locals.count(n->id) == 0)
+          warnUnknown(f, call,
+                      "'" + n->id + "' changes the program in ways detc "
+                                    "cannot see");
+      }
+    }
+    if (q == "importlib.import_module")
+      warnUnknown(f, call, "modules imported by name at run time are unknown "
+                           "to detc");
+    return opaque(isMethod && !recvVar.empty());
+  }
+
+  // ---- The API model's roles ----
+  StringRef role = entry->role;
+  StringRef lib = entry->get("lib");
+  auto apiAttr = [&] { return strAttr("api", apiName); };
+  auto allArgs = [&] {
+    Effects eff = args.eff;
+    return eff;
+  };
+  auto libType = [&](StringRef fallback) -> std::string {
+    StringRef t = entry->get("type");
+    return (t.empty() ? fallback : t).str();
+  };
+  auto moduleType = [&]() -> std::string {
+    StringRef n = apiName;
+    return n.starts_with("tensorflow") ? "tensorflow.keras.Model"
+                                       : "torch.nn.Module";
+  };
+
+  if (role == "pure") {
+    out.merge(args.eff);
+    // `model.parameters()` still designates the model; `F.relu(h)` is still
+    // computed from the model `h` came from.
+    FactSet fs;
+    for (const std::string &fact : recvFacts)
+      if (StringRef(fact).starts_with("obj:") ||
+          StringRef(fact).starts_with("from:"))
+        fs.insert(fact);
+    for (const ast::Expr *a : call->args) {
+      FactSet af = fromFacts(factsOf(f, a));
+      fs.insert(af.begin(), af.end());
+    }
+    callFacts[call] = fs;
+    return false;
+  }
+  if (role == "seed_global" || role == "generator" || role == "seed_method") {
+    bool seeded = !entry->getArg("seed").empty() &&
+                  args.find(entry->getArg("seed"));
+    Effects eff = allArgs();
+    std::string gen;
+    FactSet fs;
+    if (role == "seed_global") {
+      gen = ir::globalGeneratorVar(lib);
+      rngLibraries.insert(lib.str());
+    } else if (role == "seed_method") {
+      gen = !target.empty() ? target : recvVar;
+      if (gen.empty())
+        gen = result();
+      if (!recvVar.empty() && recvVar != gen)
+        eff.uses.insert(recvVar);
+      fs = recvFacts;
+    } else {
+      gen = result();
+      fs.insert("type:" + libType(apiName));
+    }
+    llvm::SmallVector<NamedAttribute> attrs{strAttr("library", lib),
+                                            apiAttr()};
+    if (seeded)
+      attrs.push_back(attr("seeded", builder.getUnitAttr()));
+    emit(ir::CreateGeneratorOp::getOperationName(), call, {gen}, eff, attrs);
+    if (role == "seed_global" && !target.empty())
+      emit(ir::StmtOp::getOperationName(), call, {target},
+           [&] { Effects e; e.uses.insert(gen); return e; }(),
+           {strAttr("kind", "assign"), attr("copy", builder.getUnitAttr())});
+    if (role != "seed_global" && target.empty())
+      target = gen;
+    setFacts(fs);
+    return true;
+  }
+  if (role == "draw") {
+    ArgRef genRef = entry->getArg("gen");
+    std::string gen;
+    if (genRef.receiver)
+      gen = recvVar;
+    else if (!genRef.empty())
+      gen = args.varOf(genRef);
+    if (gen.empty()) {
+      gen = ir::globalGeneratorVar(lib.empty() ? "torch" : lib);
+      rngLibraries.insert(lib.empty() ? "torch" : lib.str());
+    }
+    Effects eff = allArgs();
+    if (!recvVar.empty())
+      eff.uses.insert(recvVar);
+    if (entry->has("inplace")) {
+      std::string updated = (isMethod && !genRef.receiver)
+                                ? recvVar
+                                : (args.posVars.empty() ? "" : args.posVars[0]);
+      if (!updated.empty() && updated != gen)
+        eff.updates.insert(updated);
+    }
+    auto defs = defsOfResult();
+    emit(ir::DrawOp::getOperationName(), call, defs, eff,
+         {strAttr("gen", gen), strAttr("dist", entry->get("dist")),
+          apiAttr()});
+    setFacts(fromFacts(recvFacts));
+    return true;
+  }
+  if (role == "layer" || role == "container" || role == "wrapper") {
+    std::string id = objectId('b', call);
+    object(id, ObjectInfo::Build).api = apiName;
+    std::string &t = result();
+    if (t.empty())
+      t = newTemp(f);
+    Operation *b = emit(ir::BuildOp::getOperationName(), call, {t}, args.eff,
+                        {strAttr("id", id), apiAttr()}, 1);
+    inRegion(b, 0, [&] {
+      StringRef dist = entry->get("dist");
+      std::string genLib = lib.empty() ? "torch" : lib.str();
+      if (!dist.empty() || entry->has("random")) {
+        rngLibraries.insert(genLib);
+        emit(ir::DrawOp::getOperationName(), call, {}, Effects(),
+             {strAttr("gen", ir::globalGeneratorVar(genLib)),
+              strAttr("dist", dist.empty() ? "choice" : dist), apiAttr()});
+      }
+      auto forwardOf = [&](const std::string &var) {
+        if (var.empty())
+          return;
+        std::vector<std::string> ids =
+            objectsOf(factsOfVar(f, var), ObjectInfo::Build);
+        if (ids.empty())
+          return;
+        Effects e;
+        e.uses.insert(var);
+        emit(ir::ForwardOp::getOperationName(), call, {}, e,
+             {strAttr("model", var), attr("builds", strArray(ids))});
+      };
+      if (role == "container") {
+        for (const auto &elems : args.posElements)
+          for (const std::string &v : elems)
+            forwardOf(v);
+      } else if (role == "wrapper" && !args.posVars.empty()) {
+        Effects e;
+        e.uses.insert(args.posVars[0]);
+        Operation *par = emit(ir::ParallelOp::getOperationName(), call, {}, e,
+                              {attr("kind", ir::ParallelKindAttr::get(
+                                                &ctx, ir::ParallelKind::PerBatch))},
+                              1);
+        inRegion(par, 0, [&] { forwardOf(args.posVars[0]); });
+      }
+    });
+    setFacts({"obj:" + id, "type:" + moduleType()});
+    return true;
+  }
+  if (role == "dataset") {
+    std::string id = objectId('d', call);
+    ObjectInfo &o = object(id, ObjectInfo::Dataset);
+    o.api = apiName;
+    if (const ast::Expr *tr = args.find(entry->getArg("transform")))
+      o.transformFacts = factsOf(f, tr);
+    std::string &t = result();
+    if (t.empty())
+      t = newTemp(f);
+    emit(ir::LoadDataOp::getOperationName(), call, {t}, args.eff,
+         {apiAttr()});
+    setFacts({"obj:" + id, "type:" + libType(StringRef(apiName).starts_with(
+                                                  "tensorflow")
+                                                  ? "tensorflow.data.Dataset"
+                                                  : apiName)});
+    return true;
+  }
+  if (role == "loader") {
+    std::string id = objectId('l', call);
+    ObjectInfo &o = object(id, ObjectInfo::Loader);
+    o.api = apiName;
+    std::string &t = result();
+    if (t.empty())
+      t = newTemp(f);
+    std::string dsVar = args.varOf(entry->getArg("dataset"));
+    if (const ast::Expr *ds = args.find(entry->getArg("dataset")))
+      o.datasetFacts = factsOf(f, ds);
+    if (dsVar.empty())
+      dsVar = t + ".dataset";
+    // Workers: an argument, a `**kwargs` entry, or the default 0.
+    bool present = false, unknownDict = false;
+    FactSet wf;
+    if (const ast::Expr *w = args.find(entry->getArg("workers"))) {
+      present = true;
+      wf = factsOf(f, w);
+    } else {
+      wf = kwargsValue(*this, f, args, entry->getArg("workers").keyword,
+                       present, unknownDict);
+    }
+    o.workers = present ? workersFromFacts(wf)
+                        : (unknownDict ? "unknown" : "0");
+    // Shuffle: `shuffle=` (unknown counts as yes) or a random sampler.
+    bool shuffle = false;
+    ArgRef sref = entry->getArg("shuffle");
+    if (const ast::Expr *s = args.find(sref)) {
+      FactSet sf = factsOf(f, s);
+      shuffle = !(sf.size() == 1 && (*sf.begin() == "const:False" ||
+                                     *sf.begin() == "const:None"));
+    } else {
+      bool p = false, u = false;
+      FactSet sf = kwargsValue(*this, f, args, sref.keyword, p, u);
+      shuffle = (p && !(sf.size() == 1 && *sf.begin() == "const:False"));
+    }
+    for (StringRef key : {"sampler", "batch_sampler"})
+      if (const ast::Expr *s = args.find(entry->getArg(key)))
+        if (factsOf(f, s).count("random-sampler"))
+          shuffle = true;
+    if (shuffle) {
+      std::string g = args.varOf(entry->getArg("generator"));
+      o.shuffleGen = g.empty() ? ir::globalGeneratorVar("torch") : g;
+      if (g.empty())
+        rngLibraries.insert("torch");
+    } else {
+      o.shuffleGen.clear();
+    }
+    llvm::SmallVector<NamedAttribute> attrs{strAttr("dataset", dsVar),
+                                            strAttr("workers", o.workers),
+                                            apiAttr()};
+    if (shuffle)
+      attrs.push_back(strAttr("shuffle", o.shuffleGen));
+    emit(ir::BatchesOp::getOperationName(), call, {t}, args.eff, attrs);
+    setFacts({"obj:" + id, "type:" + apiName});
+    return true;
+  }
+  if (role == "sampler") {
+    out.merge(args.eff);
+    FactSet fs{"type:" + apiName};
+    if (entry->has("random"))
+      fs.insert("random-sampler");
+    callFacts[call] = fs;
+    return false;
+  }
+  if (role == "pipeline") {
+    std::string id = objectId('l', call);
+    ObjectInfo o;
+    o.kind = ObjectInfo::Loader;
+    std::vector<std::string> prev = objectsOf(recvFacts, ObjectInfo::Loader);
+    if (!prev.empty())
+      o = objects[prev.front()];
+    else
+      o.datasetFacts = recvFacts;
+    o.api = apiName;
+    StringRef op = entry->get("op");
+    if (op == "map") {
+      if (const ast::Expr *fnArg = args.find(entry->getArg("fn")))
+        for (const std::string &fact : factsOf(f, fnArg))
+          if (StringRef(fact).starts_with("func:") &&
+              !llvm::is_contained(o.perExampleFns, fact.substr(5)))
+            o.perExampleFns.push_back(fact.substr(5));
+      if (const ast::Expr *w = args.find(entry->getArg("workers"))) {
+        std::string n = workersFromFacts(factsOf(f, w));
+        o.workers = n == "1" ? "0" : n;
+      }
+    } else if (op == "shuffle") {
+      o.shuffleGen = ir::globalGeneratorVar("tensorflow");
+      rngLibraries.insert("tensorflow");
+    }
+    objects[id] = o;
+    std::string &t = result();
+    if (t.empty())
+      t = newTemp(f);
+    llvm::SmallVector<NamedAttribute> attrs{
+        strAttr("dataset", recvVar.empty() ? t + ".dataset" : recvVar),
+        strAttr("workers", o.workers), apiAttr()};
+    if (!o.shuffleGen.empty())
+      attrs.push_back(strAttr("shuffle", o.shuffleGen));
+    emit(ir::BatchesOp::getOperationName(), call, {t}, args.eff, attrs);
+    setFacts({"obj:" + id, "type:tensorflow.data.Dataset"});
+    return true;
+  }
+  if (role == "fit") {
+    // `model.fit(data, epochs=E)`: the whole training loop.
+    std::string dataVar = args.varOf(entry->getArg("data"));
+    FactSet dataFacts;
+    if (const ast::Expr *d = args.find(entry->getArg("data")))
+      dataFacts = factsOf(f, d);
+    Effects loopEff;
+    if (const ast::Expr *e = args.find(entry->getArg("epochs")))
+      loopEff = lowerExpr(f, e);
+    std::vector<std::string> loaders = objectsOf(dataFacts, ObjectInfo::Loader);
+    std::string shuffleGen = ir::globalGeneratorVar("tensorflow");
+    if (!loaders.empty())
+      shuffleGen = objects[loaders.front()].shuffleGen;
+    rngLibraries.insert("tensorflow");
+    if (dataVar.empty())
+      dataVar = recvVar + ".data";
+    Operation *loop = emit(ir::ForOp::getOperationName(), call, {}, loopEff,
+                           {}, 2);
+    loop->getRegion(1).getBlocks().clear();
+    inRegion(loop, 0, [&] {
+      if (!shuffleGen.empty()) {
+        Effects e;
+        e.updates.insert(dataVar);
+        e.uses.insert(dataVar);
+        emit(ir::DrawOp::getOperationName(), call, {}, e,
+             {strAttr("gen", shuffleGen), strAttr("dist", "permutation"),
+              apiAttr()});
+      }
+      std::string batch = newTemp(f);
+      emitFetch(f, call, dataVar, dataFacts, {batch});
+      Effects pe;
+      pe.uses.insert(batch);
+      Operation *par = emit(ir::ParallelOp::getOperationName(), call, {}, pe,
+                            {attr("kind", ir::ParallelKindAttr::get(
+                                              &ctx, ir::ParallelKind::PerBatch))},
+                            1);
+      inRegion(par, 0, [&] {
+        std::string outVar = newTemp(f);
+        Effects fe;
+        fe.uses.insert(recvVar);
+        fe.uses.insert(batch);
+        emit(ir::ForwardOp::getOperationName(), call, {outVar}, fe,
+             {strAttr("model", recvVar),
+              attr("builds", strArray(objectsOf(recvFacts,
+                                                ObjectInfo::Build)))});
+        Effects ge;
+        ge.uses.insert(outVar);
+        ge.updates.insert(recvVar);
+        emit(ir::GradOp::getOperationName(), call, {}, ge, {apiAttr()});
+        Effects ue;
+        ue.uses.insert(recvVar);
+        ue.updates.insert(recvVar);
+        emit(ir::UpdateOp::getOperationName(), call, {}, ue,
+             {strAttr("optimizer", recvVar), apiAttr()});
+      });
+    });
+    if (wantValue)
+      emit(ir::StmtOp::getOperationName(), call, {result()}, args.eff,
+           {strAttr("kind", "assign")});
+    setFacts({});
+    return true;
+  }
+  if (role == "optimizer") {
+    std::string id = objectId('o', call);
+    ObjectInfo &o = object(id, ObjectInfo::Optimizer);
+    o.api = apiName;
+    if (const ast::Expr *p = args.find(entry->getArg("params")))
+      o.modelFacts = factsOf(f, p);
+    std::string &t = result();
+    if (t.empty())
+      t = newTemp(f);
+    emit(ir::LibCallOp::getOperationName(), call, {t}, args.eff,
+         {strAttr("role", "optimizer"), apiAttr()});
+    setFacts({"obj:" + id, "type:" + apiName});
+    return true;
+  }
+  if (role == "step") {
+    std::vector<std::string> builds;
+    for (const std::string &oid : objectsOf(recvFacts, ObjectInfo::Optimizer))
+      for (const std::string &b :
+           objectsOf(objects[oid].modelFacts, ObjectInfo::Build))
+        builds.push_back(b);
+    Effects eff = args.eff;
+    eff.uses.insert(recvVar);
+    for (const std::string &m : varsHolding(f, builds)) {
+      eff.updates.insert(m);
+      eff.uses.insert(m);
+    }
+    eff.updates.insert(recvVar);
+    emit(ir::UpdateOp::getOperationName(), call, {}, eff,
+         {strAttr("optimizer", recvVar), apiAttr()});
+    setFacts({});
+    target.clear();
+    return true;
+  }
+  if (role == "backward") {
+    std::string loss = isMethod ? recvVar
+                                : (args.posVars.empty() ? "" : args.posVars[0]);
+    FactSet lf = isMethod ? recvFacts
+                          : (call->args.empty() ? FactSet()
+                                                : factsOf(f, call->args[0]));
+    std::vector<std::string> builds;
+    for (const std::string &fact : lf)
+      if (StringRef(fact).starts_with("from:"))
+        builds.push_back(fact.substr(5));
+    Effects eff = args.eff;
+    if (!loss.empty())
+      eff.uses.insert(loss);
+    for (const std::string &m : varsHolding(f, builds))
+      eff.updates.insert(m);
+    auto defs = isMethod ? std::vector<std::string>() : defsOfResult();
+    emit(ir::GradOp::getOperationName(), call, defs, eff, {apiAttr()});
+    setFacts({});
+    if (isMethod)
+      target.clear();
+    return true;
+  }
+  if (role == "checkpoint") {
+    std::vector<std::string> saved;
+    if (const ast::Expr *obj = args.find(entry->getArg("obj"))) {
+      for (const std::string &v : args.argEffects[obj].uses)
+        if (!v.empty() && v[0] != '$')
+          saved.push_back(v);
+    } else if (!recvVar.empty()) {
+      saved.push_back(recvVar);
+    }
+    Effects eff = args.eff;
+    if (!recvVar.empty())
+      eff.uses.insert(recvVar);
+    emit(ir::CheckpointOp::getOperationName(), call, {}, eff,
+         {attr("saved", strArray(saved)), apiAttr()});
+    setFacts({});
+    target.clear();
+    return true;
+  }
+  if (role == "load" || role == "load_state") {
+    Effects eff = args.eff;
+    std::vector<std::string> defs;
+    if (role == "load_state") {
+      if (!recvVar.empty()) {
+        eff.uses.insert(recvVar);
+        eff.updates.insert(recvVar);
+      }
+      if (!target.empty())
+        defs.push_back(target);
+    } else {
+      defs = defsOfResult();
+    }
+    emit(ir::RestoreOp::getOperationName(), call, defs, eff, {apiAttr()});
+    setFacts({});
+    return true;
+  }
+  // role == "call": a known call without a dedicated op.
+  Effects eff = args.eff;
+  if (!recvVar.empty()) {
+    eff.uses.insert(recvVar);
+    if (!entry->has("pure"))
+      eff.updates.insert(recvVar);
+  }
+  auto defs = defsOfResult();
+  emit(ir::LibCallOp::getOperationName(), call, defs, eff,
+       {strAttr("role", entry->get("kind").empty() ? "call"
+                                                   : entry->get("kind")),
+        apiAttr()});
+  if (entry->has("self"))
+    setFacts(recvFacts);
+  else if (entry->has("pure"))
+    setFacts(fromFacts(recvFacts));
+  else
+    setFacts({});
+  return true;
+}

@@ -1,0 +1,270 @@
+//===- LowerExprs.cpp - Expressions, facts and lambdas --------------------===//
+
+#include "Lowerer.h"
+
+#include "detc/frontend/ASTDump.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace mlir;
+using llvm::StringRef;
+
+static void collectTargetNames(const ast::Expr *t,
+                               llvm::SmallVectorImpl<StringRef> &out) {
+  if (auto *n = llvm::dyn_cast<ast::Name>(t))
+    out.push_back(n->id);
+  else if (auto *seq = llvm::dyn_cast<ast::Sequence>(t))
+    for (const ast::Expr *e : seq->elts)
+      collectTargetNames(e, out);
+  else if (auto *st = llvm::dyn_cast<ast::Starred>(t))
+    collectTargetNames(st->value, out);
+}
+
+Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
+  using namespace ast;
+  Effects eff;
+  if (!e)
+    return eff;
+  switch (e->getKind()) {
+  case NodeKind::Constant:
+    return eff;
+  case NodeKind::Name:
+  case NodeKind::Attribute: {
+    std::string path = varPath(f, e);
+    if (!path.empty()) {
+      auto *n = llvm::dyn_cast<Name>(e);
+      StringRef rootId = n ? n->id : StringRef();
+      // Builtins (`len`, `range`) are not variables of the program.
+      if (n && path[0] == '@' && !f.unit->moduleScope.locals.contains(rootId) &&
+          !f.scope.globals.contains(rootId))
+        return eff;
+      eff.uses.insert(path);
+      return eff;
+    }
+    if (auto *a = llvm::dyn_cast<Attribute>(e))
+      if (qualName(f, e).empty())
+        return lowerExpr(f, a->value);
+    return eff;
+  }
+  case NodeKind::Call: {
+    std::string t;
+    if (lowerCall(f, llvm::cast<Call>(e), t, eff) && !t.empty())
+      eff.uses.insert(t);
+    return eff;
+  }
+  case NodeKind::Lambda:
+    lowerLambda(f, llvm::cast<Lambda>(e));
+    return eff;
+  case NodeKind::NamedExpr: {
+    auto *ne = llvm::cast<NamedExpr>(e);
+    Effects v = lowerExpr(f, ne->value);
+    std::string var = varPath(f, ne->target);
+    assignFacts(f, ne->target, factsOf(f, ne->value));
+    emit(ir::StmtOp::getOperationName(), e, {var}, v,
+         {strAttr("kind", "assign")});
+    eff.uses.insert(var);
+    return eff;
+  }
+  case NodeKind::ListComp:
+  case NodeKind::SetComp:
+  case NodeKind::GeneratorExp:
+  case NodeKind::DictComp: {
+    llvm::SmallVector<StringRef> targets;
+    forEachChild(e, [&](StringRef, const Node *c) {
+      if (auto *comp = llvm::dyn_cast<Comprehension>(c)) {
+        eff.merge(lowerExpr(f, comp->iter));
+        collectTargetNames(comp->target, targets);
+        for (const Expr *cond : comp->ifs)
+          eff.merge(lowerExpr(f, cond));
+      } else if (auto *ex = llvm::dyn_cast<Expr>(c)) {
+        eff.merge(lowerExpr(f, ex));
+      }
+    });
+    // The comprehension's own targets are not variables of the function.
+    for (StringRef t : targets) {
+      std::string v = varName(f, t);
+      eff.uses.remove(v);
+      eff.updates.remove(v);
+    }
+    return eff;
+  }
+  default:
+    forEachChild(e, [&](StringRef, const Node *c) {
+      if (auto *ex = llvm::dyn_cast<Expr>(c))
+        eff.merge(lowerExpr(f, ex));
+      else if (auto *kw = llvm::dyn_cast<Keyword>(c))
+        eff.merge(lowerExpr(f, kw->value));
+    });
+    return eff;
+  }
+}
+
+std::string Lowerer::lowerToVar(FuncCtx &f, const ast::Expr *e, Effects &out) {
+  if (auto *call = llvm::dyn_cast<ast::Call>(e)) {
+    std::string t;
+    if (lowerCall(f, call, t, out)) {
+      out.uses.insert(t);
+      return t;
+    }
+    return "";
+  }
+  Effects eff = lowerExpr(f, e);
+  out.merge(eff);
+  std::string path = varPath(f, e);
+  return eff.uses.count(path) ? path : "";
+}
+
+std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
+  auto it = symbolOfDef.find(lambda);
+  if (it != symbolOfDef.end())
+    return it->second;
+  const ast::SourcePos &p = lambda->getRange().begin;
+  std::string base = (f.isModule || f.isClassBody)
+                         ? (f.unit->moduleName == "__main__"
+                                ? std::string()
+                                : f.unit->moduleName + ".")
+                         : f.symbol + ".";
+  std::string symbol = uniqueSymbol(
+      moduleSymbols, base + "<lambda>@" + std::to_string(p.line) + ":" +
+                         std::to_string(p.column + 1));
+  symbolOfDef[lambda] = symbol;
+
+  FuncCtx inner;
+  inner.unit = f.unit;
+  inner.parent = (f.isModule || f.isClassBody) ? nullptr : &f;
+  inner.symbol = symbol;
+  const ast::Node *body[] = {lambda->body};
+  inner.scope = computeFunctionScope(lambda->args, body);
+  auto params = getParamNames(lambda->args);
+  std::vector<std::string> paramStrs(params.begin(), params.end());
+  funcParams[symbol] = paramStrs;
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module->getBody());
+  OperationState state(loc(lambda, lambda), ir::FuncOp::getOperationName());
+  state.addAttribute("sym_name", builder.getStringAttr(symbol));
+  state.addAttribute("kind",
+                     ir::FuncKindAttr::get(&ctx, ir::FuncKind::Lambda));
+  state.addAttribute("params", strArray(paramStrs));
+  state.addRegion()->push_back(new Block);
+  Operation *func = builder.create(state);
+  builder.setInsertionPointToEnd(&func->getRegion(0).front());
+  builder.create<ir::YieldOp>(func->getLoc());
+  builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
+  Effects eff = lowerExpr(inner, lambda->body);
+  addFacts("ret:" + symbol, factsOf(inner, lambda->body));
+  emit(ir::ReturnOp::getOperationName(), lambda->body, {}, eff);
+  return symbol;
+}
+
+/// Facts that survive computing with a value (which model it came from).
+static FactSet derivedFacts(const FactSet &in) {
+  FactSet out;
+  for (const std::string &f : in)
+    if (StringRef(f).starts_with("from:"))
+      out.insert(f);
+  return out;
+}
+
+FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
+  using namespace ast;
+  FactSet out;
+  if (!e)
+    return out;
+  switch (e->getKind()) {
+  case NodeKind::Constant: {
+    auto *c = llvm::cast<Constant>(e);
+    switch (c->kind) {
+    case ConstantKind::True:
+      return {"const:True"};
+    case ConstantKind::False:
+      return {"const:False"};
+    case ConstantKind::None:
+      return {"const:None"};
+    case ConstantKind::Int:
+    case ConstantKind::Float:
+    case ConstantKind::Str:
+      return {"const:" + c->value.str()};
+    default:
+      return out;
+    }
+  }
+  case NodeKind::Name:
+  case NodeKind::Attribute: {
+    std::string path = varPath(f, e);
+    if (!path.empty())
+      return factsOfVar(f, path);
+    std::string q = qualName(f, e);
+    if (!q.empty())
+      out.insert("lib:" + q);
+    return out;
+  }
+  case NodeKind::Call: {
+    auto it = callFacts.find(e);
+    return it == callFacts.end() ? out : it->second;
+  }
+  case NodeKind::Lambda:
+    return {"func:" + lowerLambda(f, llvm::cast<Lambda>(e))};
+  case NodeKind::Starred:
+    return factsOf(f, llvm::cast<Starred>(e)->value);
+  case NodeKind::NamedExpr:
+    return factsOf(f, llvm::cast<NamedExpr>(e)->value);
+  case NodeKind::IfExp: {
+    auto *i = llvm::cast<IfExp>(e);
+    out = factsOf(f, i->body);
+    FactSet o = factsOf(f, i->orelse);
+    out.insert(o.begin(), o.end());
+    return out;
+  }
+  case NodeKind::BoolOp:
+    for (const Expr *v : llvm::cast<BoolOp>(e)->values) {
+      FactSet o = factsOf(f, v);
+      out.insert(o.begin(), o.end());
+    }
+    return out;
+  case NodeKind::Dict: {
+    auto *d = llvm::cast<Dict>(e);
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      FactSet v = factsOf(f, d->values[i]);
+      if (!d->keys[i]) { // `**other`
+        for (const std::string &fact : v)
+          if (StringRef(fact).starts_with("key:"))
+            out.insert(fact);
+        continue;
+      }
+      auto *k = llvm::dyn_cast<Constant>(d->keys[i]);
+      if (!k || k->kind != ConstantKind::Str)
+        continue;
+      if (v.empty())
+        out.insert("key:" + k->value.str() + "=?");
+      for (const std::string &fact : v)
+        out.insert("key:" + k->value.str() + "=" + fact);
+    }
+    return out;
+  }
+  case NodeKind::Subscript: {
+    auto *s = llvm::cast<Subscript>(e);
+    FactSet base = factsOf(f, s->value);
+    if (auto *k = llvm::dyn_cast<Constant>(s->slice);
+        k && k->kind == ConstantKind::Str) {
+      std::string prefix = "key:" + k->value.str() + "=";
+      for (const std::string &fact : base)
+        if (StringRef(fact).starts_with(prefix) && fact.size() > prefix.size() &&
+            fact.substr(prefix.size()) != "?")
+          out.insert(fact.substr(prefix.size()));
+    }
+    FactSet d = derivedFacts(base);
+    out.insert(d.begin(), d.end());
+    return out;
+  }
+  default:
+    // Arithmetic and the like: keep which models the value came from.
+    forEachChild(e, [&](StringRef, const Node *c) {
+      if (auto *ex = llvm::dyn_cast<Expr>(c)) {
+        FactSet d = derivedFacts(factsOf(f, ex));
+        out.insert(d.begin(), d.end());
+      }
+    });
+    return out;
+  }
+}

@@ -1,0 +1,297 @@
+//===- LowerLoops.cpp - Assignments, loops and loader iteration -----------===//
+
+#include "Lowerer.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace mlir;
+using llvm::StringRef;
+
+/// Splits assignment targets into whole-variable definitions and in-place
+/// updates (`x[i] = v`, `f().a = v`), lowering the expressions they read.
+static void collectTargets(Lowerer &l, FuncCtx &f, const ast::Expr *t,
+                           std::vector<std::string> &defs, Effects &eff) {
+  if (auto *seq = llvm::dyn_cast<ast::Sequence>(t)) {
+    for (const ast::Expr *e : seq->elts)
+      collectTargets(l, f, e, defs, eff);
+    return;
+  }
+  if (auto *st = llvm::dyn_cast<ast::Starred>(t))
+    return collectTargets(l, f, st->value, defs, eff);
+  std::string path = l.varPath(f, t);
+  if (!path.empty() && (llvm::isa<ast::Name>(t) || llvm::isa<ast::Attribute>(t))) {
+    defs.push_back(path);
+    return;
+  }
+  if (auto *sub = llvm::dyn_cast<ast::Subscript>(t)) {
+    std::string base = l.varPath(f, sub->value);
+    eff.merge(l.lowerExpr(f, sub->slice));
+    if (!base.empty()) {
+      eff.updates.insert(base);
+      eff.uses.insert(base);
+    } else {
+      eff.merge(l.lowerExpr(f, sub->value));
+    }
+    return;
+  }
+  if (auto *a = llvm::dyn_cast<ast::Attribute>(t)) {
+    Effects inner = l.lowerExpr(f, a->value);
+    eff.merge(inner);
+    return;
+  }
+  eff.merge(l.lowerExpr(f, t));
+}
+
+void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
+                          llvm::ArrayRef<ast::Expr *> targets,
+                          const ast::Expr *value) {
+  StringRef kind = llvm::isa<ast::AnnAssign>(s) ? "annassign" : "assign";
+  // `x = call(...)`: a call with its own op defines the target directly.
+  if (auto *call = llvm::dyn_cast<ast::Call>(value);
+      call && targets.size() == 1) {
+    std::string path = varPath(f, targets[0]);
+    if (!path.empty() && (llvm::isa<ast::Name>(targets[0]) ||
+                          llvm::isa<ast::Attribute>(targets[0]))) {
+      std::string target = path;
+      Effects eff;
+      if (lowerCall(f, call, target, eff)) {
+        assignFacts(f, targets[0], factsOf(f, value));
+        if (target != path) // The op defined something else (a generator).
+          emit(ir::StmtOp::getOperationName(), s, {path},
+               [&] { Effects e; e.uses.insert(target); return e; }(),
+               {strAttr("kind", kind), attr("copy", builder.getUnitAttr())});
+        return;
+      }
+      std::vector<std::string> defs{path};
+      emit(ir::StmtOp::getOperationName(), s, defs, eff,
+           {strAttr("kind", kind)});
+      assignFacts(f, targets[0], factsOf(f, value));
+      return;
+    }
+  }
+
+  Effects eff = lowerExpr(f, value);
+  std::vector<std::string> defs;
+  for (const ast::Expr *t : targets)
+    collectTargets(*this, f, t, defs, eff);
+
+  // Facts: whole values, tuple unpacking of displays, and dict entries
+  // stored by subscript (`kw["num_workers"] = 2`).
+  FactSet vf = factsOf(f, value);
+  for (const ast::Expr *t : targets) {
+    auto *seq = llvm::dyn_cast<ast::Sequence>(t);
+    auto *vseq = llvm::dyn_cast<ast::Sequence>(value);
+    if (seq && vseq && seq->elts.size() == vseq->elts.size()) {
+      for (size_t i = 0; i < seq->elts.size(); ++i)
+        assignFacts(f, seq->elts[i], factsOf(f, vseq->elts[i]));
+      continue;
+    }
+    if (auto *sub = llvm::dyn_cast<ast::Subscript>(t)) {
+      auto *k = llvm::dyn_cast<ast::Constant>(sub->slice);
+      std::string base = varPath(f, sub->value);
+      if (k && k->kind == ast::ConstantKind::Str && !base.empty()) {
+        FactSet entries;
+        if (vf.empty())
+          entries.insert("key:" + k->value.str() + "=?");
+        for (const std::string &v : vf)
+          entries.insert("key:" + k->value.str() + "=" + v);
+        assignVarFacts(f, base, entries);
+      }
+      continue;
+    }
+    assignFacts(f, t, vf);
+  }
+
+  llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", kind)};
+  bool isCopy = defs.size() == 1 && eff.uses.size() == 1 &&
+                eff.updates.empty() && targets.size() == 1 &&
+                !varPath(f, value).empty() &&
+                eff.uses.front() == varPath(f, value);
+  if (isCopy)
+    attrs.push_back(attr("copy", builder.getUnitAttr()));
+  emit(ir::StmtOp::getOperationName(), s, defs, eff, attrs);
+}
+
+/// `enumerate(x)`, `tqdm(x)`, `iter(x)` iterate `x`'s items.
+static const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f,
+                                       const ast::Expr *iter, bool &indexed) {
+  indexed = false;
+  for (int depth = 0; depth < 4; ++depth) {
+    auto *call = llvm::dyn_cast<ast::Call>(iter);
+    if (!call || call->args.empty())
+      return iter;
+    std::string q = l.qualName(f, call->func);
+    auto *n = llvm::dyn_cast<ast::Name>(call->func);
+    bool isEnumerate = n && n->id == "enumerate" && q.empty() &&
+                       l.varPath(f, call->func).rfind("@", 0) == 0 &&
+                       !f.unit->moduleScope.locals.contains("enumerate");
+    bool isWrapper = (n && (n->id == "iter") && q.empty()) ||
+                     q == "tqdm" || q == "tqdm.tqdm" || q == "tqdm.auto.tqdm";
+    if (isEnumerate)
+      indexed = true;
+    else if (!isWrapper)
+      return iter;
+    iter = call->args[0];
+  }
+  return iter;
+}
+
+void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
+  bool indexed = false;
+  const ast::Expr *items = unwrapIterable(*this, f, loop->iter, indexed);
+  FactSet itemFacts = factsOf(f, items);
+  if (!objectsOf(itemFacts, ObjectInfo::Loader).empty()) {
+    const ast::Expr *indexTarget = nullptr, *target = loop->target;
+    if (indexed) {
+      auto *tuple = llvm::dyn_cast<ast::Tuple>(loop->target);
+      if (tuple && tuple->elts.size() == 2) {
+        indexTarget = tuple->elts[0];
+        target = tuple->elts[1];
+      }
+    }
+    Effects iterEff = lowerExpr(f, loop->iter);
+    std::string loaderVar = varPath(f, items);
+    if (loaderVar.empty())
+      loaderVar = newTemp(f);
+    return lowerLoaderLoop(f, loop, loaderVar, itemFacts, indexTarget, target);
+  }
+
+  Effects eff = lowerExpr(f, loop->iter);
+  std::vector<std::string> defs;
+  collectTargets(*this, f, loop->target, defs, eff);
+  Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
+  Operation *savedLoop = f.innermostLoop;
+  f.innermostLoop = op;
+  ++f.loopDepth;
+  inRegion(op, 0, [&] { lowerBody(f, loop->body); });
+  --f.loopDepth;
+  f.innermostLoop = savedLoop;
+  if (!loop->orelse.empty())
+    inRegion(op, 1, [&] { lowerBody(f, loop->orelse); });
+  else
+    op->getRegion(1).getBlocks().clear();
+}
+
+void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
+                              const std::string &loaderVar,
+                              const FactSet &loaderFacts,
+                              const ast::Expr *indexTarget,
+                              const ast::Expr *target) {
+  // Starting the iteration draws the epoch's permutation.
+  std::string shuffleGen, loaderApi = "iter";
+  for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader))
+    if (!objects[id].shuffleGen.empty()) {
+      shuffleGen = objects[id].shuffleGen;
+      loaderApi = objects[id].api + ".__iter__";
+    }
+  if (!shuffleGen.empty()) {
+    Effects e;
+    e.updates.insert(loaderVar);
+    e.uses.insert(loaderVar);
+    emit(ir::DrawOp::getOperationName(), loop->iter, {}, e,
+         {strAttr("gen", shuffleGen), strAttr("dist", "permutation"),
+          strAttr("api", loaderApi)});
+  }
+  Effects loopEff;
+  loopEff.uses.insert(loaderVar);
+  Operation *op =
+      emit(ir::ForOp::getOperationName(), loop, {}, loopEff, {}, 2);
+  Operation *savedLoop = f.innermostLoop;
+  f.innermostLoop = op;
+  ++f.loopDepth;
+  inRegion(op, 0, [&] {
+    std::vector<std::string> defs;
+    Effects targetEff;
+    if (indexTarget)
+      collectTargets(*this, f, indexTarget, defs, targetEff);
+    std::vector<std::string> batchVars;
+    collectTargets(*this, f, target, batchVars, targetEff);
+    defs.insert(defs.end(), batchVars.begin(), batchVars.end());
+    emitFetch(f, loop, loaderVar, loaderFacts, defs);
+    // One batch: its examples may be processed concurrently.
+    Effects pe;
+    pe.uses.insert(batchVars.begin(), batchVars.end());
+    Operation *par = emit(ir::ParallelOp::getOperationName(), loop, {}, pe,
+                          {attr("kind", ir::ParallelKindAttr::get(
+                                            &ctx, ir::ParallelKind::PerBatch))},
+                          1);
+    inRegion(par, 0, [&] { lowerBody(f, loop->body); });
+  });
+  --f.loopDepth;
+  f.innermostLoop = savedLoop;
+  if (!loop->orelse.empty())
+    inRegion(op, 1, [&] { lowerBody(f, loop->orelse); });
+  else
+    op->getRegion(1).getBlocks().clear();
+}
+
+void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
+                        const std::string &loaderVar,
+                        const FactSet &loaderFacts,
+                        const std::vector<std::string> &defs) {
+  // What producing one example runs, and with how many workers.
+  std::string workers = "0";
+  FactSet datasetFacts;
+  std::vector<std::string> fns;
+  for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader)) {
+    const ObjectInfo &o = objects[id];
+    if (o.workers == "unknown" || workers == "unknown")
+      workers = o.workers == "unknown" ? "unknown" : workers;
+    else if (std::stol(o.workers) > std::stol(workers))
+      workers = o.workers;
+    datasetFacts.insert(o.datasetFacts.begin(), o.datasetFacts.end());
+    for (const std::string &fn : o.perExampleFns)
+      if (!llvm::is_contained(fns, fn))
+        fns.push_back(fn);
+  }
+  Effects eff;
+  eff.uses.insert(loaderVar);
+  Operation *fetch = emit(ir::FetchOp::getOperationName(), at, defs, eff,
+                          {strAttr("loader", loaderVar)}, 1);
+  std::string dsVar = loaderVar + ".dataset";
+  auto perExample = [&] {
+    for (const std::string &fact : datasetFacts) {
+      StringRef s = fact;
+      if (s.consume_front("inst:")) {
+        std::string owner = findMethod(s.str(), "__getitem__");
+        if (owner.empty())
+          continue;
+        addFacts(owner + "::__getitem__|self", datasetFacts);
+        Effects e;
+        e.uses.insert(dsVar);
+        emit(ir::CallOp::getOperationName(), at, {}, e,
+             {attr("callee", classMethodRef(owner, "__getitem__")),
+              attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                               "self", builder.getStringAttr(dsVar))}))});
+      } else if (s.consume_front("obj:")) {
+        const ObjectInfo *o = findObject(s.str());
+        if (!o || o->kind != ObjectInfo::Dataset)
+          continue;
+        std::vector<std::string> ids =
+            objectsOf(o->transformFacts, ObjectInfo::Build);
+        if (ids.empty())
+          continue;
+        Effects e;
+        e.uses.insert(dsVar + ".transform");
+        emit(ir::ForwardOp::getOperationName(), at, {}, e,
+             {strAttr("model", dsVar + ".transform"),
+              attr("builds", strArray(ids))});
+      }
+    }
+    for (const std::string &fn : fns)
+      emit(ir::CallOp::getOperationName(), at, {}, Effects(),
+           {attr("callee", FlatSymbolRefAttr::get(&ctx, fn))});
+  };
+  inRegion(fetch, 0, [&] {
+    if (workers == "0")
+      return perExample();
+    Effects pe;
+    pe.uses.insert(loaderVar);
+    Operation *par = emit(ir::ParallelOp::getOperationName(), at, {}, pe,
+                          {attr("kind", ir::ParallelKindAttr::get(
+                                            &ctx, ir::ParallelKind::PerExample)),
+                           strAttr("workers", workers)},
+                          1);
+    inRegion(par, 0, perExample);
+  });
+}

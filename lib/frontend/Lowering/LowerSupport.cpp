@@ -1,0 +1,346 @@
+//===- LowerSupport.cpp - Names, facts, locations and op emission ---------===//
+
+#include "Lowerer.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace mlir;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// Names
+//===----------------------------------------------------------------------===//
+
+static std::string globalVar(const Unit &unit, StringRef id) {
+  if (unit.moduleName == "__main__")
+    return ("@" + id).str();
+  return "@" + unit.moduleName + "." + id.str();
+}
+
+std::string Lowerer::varName(FuncCtx &f, StringRef id) {
+  if (f.isClassBody)
+    return id.str();
+  if (f.isModule || f.scope.globals.contains(id))
+    return globalVar(*f.unit, id);
+  if (f.scope.locals.contains(id))
+    return id.str();
+  if (f.scope.nonlocals.contains(id))
+    return ("^" + id).str();
+  for (FuncCtx *p = f.parent; p; p = p->parent)
+    if (p->scope.locals.contains(id))
+      return ("^" + id).str();
+  return globalVar(*f.unit, id);
+}
+
+/// True if `id` in `f` names something the program binds (not a builtin).
+static bool isBoundName(FuncCtx &f, StringRef id) {
+  if (f.scope.locals.contains(id) || f.scope.nonlocals.contains(id) ||
+      f.unit->moduleScope.locals.contains(id))
+    return true;
+  for (FuncCtx *p = f.parent; p; p = p->parent)
+    if (p->scope.locals.contains(id))
+      return true;
+  return false;
+}
+
+std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
+  if (auto *n = llvm::dyn_cast<ast::Name>(e)) {
+    if (auto it = f.localImports.find(n->id); it != f.localImports.end())
+      return it->second;
+    if (f.scope.locals.contains(n->id) && !f.isModule)
+      return "";
+    if (auto it = f.unit->imports.find(n->id); it != f.unit->imports.end())
+      return it->second;
+    if (isBoundName(f, n->id))
+      return "";
+    for (const std::string &m : f.unit->starModules)
+      if (api.lookup(m + "." + n->id.str()))
+        return m + "." + n->id.str();
+    return "";
+  }
+  if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {
+    std::string base = qualName(f, a->value);
+    if (base.empty())
+      return "";
+    return api.canonicalize(base + "." + a->attr.str());
+  }
+  return "";
+}
+
+std::string Lowerer::varPath(FuncCtx &f, const ast::Expr *e) {
+  if (auto *n = llvm::dyn_cast<ast::Name>(e)) {
+    if (!qualName(f, e).empty() && !isBoundName(f, n->id))
+      return "";
+    return varName(f, n->id);
+  }
+  if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {
+    std::string q = qualName(f, e);
+    if (!q.empty()) {
+      // An attribute of a local module is that module's global.
+      StringRef root = StringRef(q).split('.').first;
+      if (unitsByModule.count(root))
+        return "@" + q;
+      return "";
+    }
+    std::string base = varPath(f, a->value);
+    if (base.empty())
+      return "";
+    return base + "." + a->attr.str();
+  }
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Facts
+//===----------------------------------------------------------------------===//
+
+std::string Lowerer::factKey(FuncCtx &f, const std::string &var) {
+  if (var.empty() || var[0] == '@' || var[0] == '<')
+    return var;
+  if (var[0] == '^') {
+    StringRef id = StringRef(var).drop_front().split('.').first;
+    for (FuncCtx *p = f.parent; p; p = p->parent)
+      if (p->scope.locals.contains(id))
+        return p->symbol + "|" + var.substr(1);
+    return globalVar(*f.unit, var.substr(1));
+  }
+  return f.symbol + "|" + var;
+}
+
+void Lowerer::addFacts(const std::string &key, const FactSet &newFacts) {
+  if (newFacts.empty())
+    return;
+  FactSet &set = facts[key];
+  for (const std::string &fact : newFacts)
+    if (set.insert(fact).second)
+      factsChanged = true;
+}
+
+FactSet Lowerer::factsOfVar(FuncCtx &f, const std::string &var) {
+  FactSet result;
+  if (var.empty())
+    return result;
+  StringRef rest = var;
+  StringRef root = rest.split('.').first;
+  if (root.starts_with("@") && rest.contains('.')) {
+    // `@m.x` may be a local module's global.
+    auto it = facts.find(var);
+    if (it != facts.end())
+      return it->second;
+  }
+  auto lookup = [&](const std::string &key) {
+    auto it = facts.find(key);
+    return it == facts.end() ? FactSet() : it->second;
+  };
+  FactSet cur = lookup(factKey(f, root.str()));
+  std::string path = root.str();
+  rest = rest.drop_front(root.size());
+  while (rest.consume_front(".")) {
+    StringRef attr = rest.split('.').first;
+    rest = rest.drop_front(attr.size());
+    path += "." + attr.str();
+    FactSet next = lookup(factKey(f, path));
+    for (const std::string &fact : cur) {
+      if (!StringRef(fact).starts_with("inst:"))
+        continue;
+      // Instance attributes are keyed by the class (and its user bases).
+      std::vector<std::string> work{fact.substr(5)};
+      for (size_t i = 0; i < work.size() && i < 32; ++i) {
+        FactSet fromClass = lookup(work[i] + "." + attr.str());
+        next.insert(fromClass.begin(), fromClass.end());
+        if (const ClassInfo *ci = classOf(work[i]))
+          work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
+      }
+    }
+    cur = std::move(next);
+  }
+  return cur;
+}
+
+void Lowerer::assignVarFacts(FuncCtx &f, const std::string &var,
+                             const FactSet &newFacts) {
+  if (var.empty() || newFacts.empty())
+    return;
+  addFacts(factKey(f, var), newFacts);
+  StringRef v = var;
+  if (!v.contains('.') || v.starts_with("@"))
+    return;
+  auto [head, attr] = v.rsplit('.');
+  for (const std::string &fact : factsOfVar(f, head.str()))
+    if (StringRef(fact).starts_with("inst:"))
+      addFacts(fact.substr(5) + "." + attr.str(), newFacts);
+}
+
+void Lowerer::assignFacts(FuncCtx &f, const ast::Expr *target,
+                          const FactSet &newFacts) {
+  assignVarFacts(f, varPath(f, target), newFacts);
+}
+
+std::string Lowerer::objectId(char prefix, const ast::Node *n) {
+  const ast::SourcePos &p = n->getRange().begin;
+  std::string unitTag;
+  if (currentUnit && currentUnit->moduleName != "__main__")
+    unitTag = currentUnit->moduleName + ":";
+  return unitTag + prefix + std::to_string(p.line) + "_" +
+         std::to_string(p.column);
+}
+
+ObjectInfo &Lowerer::object(const std::string &id, ObjectInfo::Kind kind) {
+  ObjectInfo &info = objects[id];
+  info.kind = kind;
+  return info;
+}
+
+const ObjectInfo *Lowerer::findObject(const std::string &id) const {
+  auto it = objects.find(id);
+  return it == objects.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> Lowerer::objectsOf(const FactSet &fs,
+                                            ObjectInfo::Kind kind) const {
+  std::vector<std::string> ids;
+  for (const std::string &fact : fs) {
+    if (!StringRef(fact).starts_with("obj:"))
+      continue;
+    const ObjectInfo *o = findObject(fact.substr(4));
+    if (o && o->kind == kind)
+      ids.push_back(fact.substr(4));
+  }
+  return ids;
+}
+
+std::vector<std::string>
+Lowerer::varsHolding(FuncCtx &f, const std::vector<std::string> &ids) {
+  std::set<std::string> vars;
+  std::string localPrefix = f.symbol + "|";
+  for (const auto &[key, fs] : facts) {
+    std::string var;
+    if (StringRef(key).starts_with(localPrefix))
+      var = key.substr(localPrefix.size());
+    else if (StringRef(key).starts_with("@"))
+      var = key;
+    else
+      continue;
+    if (var.empty() || var[0] == '$')
+      continue;
+    for (const std::string &id : ids)
+      if (fs.count("obj:" + id)) {
+        vars.insert(var);
+        break;
+      }
+  }
+  return {vars.begin(), vars.end()};
+}
+
+const ClassInfo *Lowerer::classOf(const std::string &symbol) const {
+  auto it = classes.find(symbol);
+  return it == classes.end() ? nullptr : &it->second;
+}
+
+std::string Lowerer::findMethod(const std::string &cls,
+                                StringRef method) const {
+  std::vector<std::string> work{cls};
+  for (size_t i = 0; i < work.size() && i < 32; ++i) {
+    const ClassInfo *ci = classOf(work[i]);
+    if (!ci)
+      continue;
+    if (ci->methods.contains(method))
+      return work[i];
+    work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
+  }
+  return "";
+}
+
+std::string Lowerer::userClassOf(const FactSet &fs, ir::ClassRole role) const {
+  for (const std::string &fact : fs) {
+    if (!StringRef(fact).starts_with("inst:"))
+      continue;
+    const ClassInfo *ci = classOf(fact.substr(5));
+    if (ci && ci->role == role)
+      return ci->symbol;
+  }
+  return "";
+}
+
+//===----------------------------------------------------------------------===//
+// Emission
+//===----------------------------------------------------------------------===//
+
+Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
+  if (!expr)
+    expr = stmt;
+  const ast::Node *s = currentStmt ? currentStmt : stmt;
+  // A statement op's own statement range is its node's.
+  if (expr == stmt)
+    s = stmt;
+  const ast::SourceRange &sr = s->getRange();
+  const ast::SourceRange &er = expr->getRange();
+  uint32_t sb = std::min(sr.begin.offset, er.begin.offset);
+  uint32_t se = std::max(sr.end.offset, er.end.offset);
+  Location fileLoc = FileLineColLoc::get(
+      &ctx, currentUnit ? currentUnit->file->getName() : StringRef("<input>"),
+      er.begin.line, er.begin.column + 1);
+  auto span = ir::SourceSpanAttr::get(&ctx, sb, se, er.begin.offset,
+                                      er.end.offset);
+  return FusedLoc::get(&ctx, {fileLoc}, span);
+}
+
+ArrayAttr Lowerer::strArray(llvm::ArrayRef<std::string> items) {
+  llvm::SmallVector<Attribute> attrs;
+  for (const std::string &s : items)
+    attrs.push_back(builder.getStringAttr(s));
+  return builder.getArrayAttr(attrs);
+}
+
+Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
+                         llvm::ArrayRef<std::string> defs, const Effects &eff,
+                         llvm::ArrayRef<NamedAttribute> attrs,
+                         unsigned numRegions) {
+  OperationState state(loc(currentStmt ? currentStmt : at, at), opName);
+  auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
+    if (vars.empty())
+      return;
+    // Drop duplicates, keep first-occurrence order.
+    VarSet unique;
+    unique.insert(vars.begin(), vars.end());
+    state.addAttribute(name, strArray(unique.getArrayRef()));
+  };
+  addList("defs", defs);
+  addList("updates", eff.updates.getArrayRef());
+  addList("uses", eff.uses.getArrayRef());
+  for (const NamedAttribute &a : attrs)
+    state.addAttribute(a.getName(), a.getValue());
+  for (unsigned i = 0; i < numRegions; ++i) {
+    Region *r = state.addRegion();
+    r->push_back(new Block);
+  }
+  Operation *op = builder.create(state);
+  for (Region &r : op->getRegions()) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&r.front());
+    builder.create<ir::YieldOp>(op->getLoc());
+  }
+  return op;
+}
+
+void Lowerer::inRegion(Operation *op, unsigned index,
+                       llvm::function_ref<void()> fn) {
+  OpBuilder::InsertionGuard guard(builder);
+  Region &r = op->getRegion(index);
+  builder.setInsertionPoint(r.front().getTerminator());
+  fn();
+}
+
+void Lowerer::warnUnknown(FuncCtx &f, const ast::Node *n,
+                          const llvm::Twine &msg) {
+  if (!finalPass)
+    return;
+  diags.report(Severity::Warning, f.unit->file.get(), n->getRange().begin,
+               (msg + " [detc-unknown-construct]").str());
+}
+
+void Lowerer::error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg) {
+  if (!finalPass)
+    return;
+  diags.error(f.unit->file.get(), n->getRange().begin, msg.str());
+}

@@ -1,0 +1,245 @@
+//===- Lowerer.h - State of the AST-to-detc lowering ------------*- C++ -*-===//
+//
+// The lowering walks the AST of the script (and of the local modules it
+// imports) and emits detc ops. To resolve what a call means it keeps
+// flow-insensitive *facts* about variables: the user class of an instance
+// (`inst:Net`), a library type (`type:torch.Generator`), a model build or
+// loader object (`obj:b12_4`), a function (`func:helper`), a constant
+// (`const:4`) or a dict entry (`key:num_workers=const:2`). Facts flow through
+// assignments, call arguments into parameters, return values and instance
+// attributes (`self.fc` of class Net is keyed `Net.fc`).
+//
+// Because a function may be lowered before its callers give its parameters
+// facts, the whole program is lowered repeatedly until the facts stop
+// growing; the last pass's IR is the result.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_FRONTEND_LOWERING_LOWERER_H
+#define DETC_LIB_FRONTEND_LOWERING_LOWERER_H
+
+#include "Scopes.h"
+
+#include "detc/frontend/ApiModel.h"
+#include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/Lowering.h"
+#include "detc/frontend/Parser.h"
+#include "detc/frontend/SourceFile.h"
+#include "detc/ir/DetcOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+
+#include <map>
+#include <set>
+
+namespace detc::frontend {
+
+using FactSet = std::set<std::string>;
+
+/// An object the lowering tracks by identity: a model build, a dataset, a
+/// loader (or tf.data pipeline) or an optimizer.
+struct ObjectInfo {
+  enum Kind { Build, Dataset, Loader, Optimizer } kind = Build;
+  std::string cls; ///< User class symbol, if any.
+  std::string api; ///< Resolved library constructor, if any.
+  // Dataset: facts of its per-example transform.
+  FactSet transformFacts;
+  // Loader: the dataset, the worker count, the shuffle generator (empty: no
+  // shuffle) and functions mapped over each example (tf.data).
+  FactSet datasetFacts;
+  std::string workers = "0";
+  std::string shuffleGen;
+  std::vector<std::string> perExampleFns;
+  // Optimizer: facts of the models whose parameters it updates.
+  FactSet modelFacts;
+};
+
+struct ClassInfo {
+  std::string symbol;
+  ir::ClassRole role = ir::ClassRole::Plain;
+  std::vector<std::string> userBases; ///< Symbols of user base classes.
+  std::vector<std::string> libBases;  ///< Qualified library bases.
+  llvm::StringSet<> methods;
+};
+
+/// One Python file taking part in the lowering.
+struct Unit {
+  std::string moduleName; ///< "__main__" or the dotted module name.
+  std::string dir;        ///< Directory, for relative imports.
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ParsedModule> parsed;
+  /// Import bindings of module-level names: local name -> qualified name.
+  llvm::StringMap<std::string> imports;
+  std::vector<std::string> starModules;
+  /// Names bound at module level (to tell globals from builtins).
+  Scope moduleScope;
+};
+
+/// The function (or class body) whose statements are being lowered.
+struct FuncCtx {
+  Unit *unit = nullptr;
+  FuncCtx *parent = nullptr; ///< Enclosing function, for closures.
+  std::string symbol;        ///< Qualified symbol: `train`, `Net::forward`.
+  std::string className;     ///< For methods and class bodies.
+  bool isModule = false;
+  bool isClassBody = false;
+  Scope scope;
+  llvm::StringMap<std::string> localImports; ///< Imports inside a function.
+  unsigned nextTemp = 0;
+  unsigned loopDepth = 0;
+  mlir::Operation *innermostLoop = nullptr;
+};
+
+/// An ordered set of variable names.
+using VarSet = llvm::SetVector<std::string, std::vector<std::string>,
+                               std::set<std::string>>;
+
+/// Variables a (sub)expression reads and modifies.
+struct Effects {
+  VarSet uses, updates;
+  void merge(const Effects &o) {
+    uses.insert(o.uses.begin(), o.uses.end());
+    updates.insert(o.updates.begin(), o.updates.end());
+  }
+};
+
+class Lowerer {
+public:
+  Lowerer(mlir::MLIRContext &ctx, DiagnosticEngine &diags,
+          const LoweringOptions &options);
+  mlir::OwningOpRef<mlir::ModuleOp> run(llvm::StringRef path);
+
+  // ---- Program structure (Lowering.cpp) ----
+  Unit *loadUnit(llvm::StringRef path, llvm::StringRef moduleName);
+  void lowerProgram();
+  void lowerUnit(Unit &unit);
+  void lowerBody(FuncCtx &f, llvm::ArrayRef<ast::Stmt *> body);
+  void lowerStmt(FuncCtx &f, const ast::Stmt *s);
+  void lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def);
+  void lowerClassDef(FuncCtx &f, const ast::ClassDef *def);
+  void lowerImport(FuncCtx &f, const ast::Stmt *s);
+  void lowerAssign(FuncCtx &f, const ast::Stmt *s,
+                   llvm::ArrayRef<ast::Expr *> targets, const ast::Expr *value);
+  void lowerFor(FuncCtx &f, const ast::For *loop);
+  void lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
+                       const std::string &loaderVar, const FactSet &loaderFacts,
+                       const ast::Expr *indexTarget, const ast::Expr *target);
+  void emitFetch(FuncCtx &f, const ast::Node *at, const std::string &loaderVar,
+                 const FactSet &loaderFacts,
+                 const std::vector<std::string> &defs);
+  void lowerMatch(FuncCtx &f, const ast::Match *m, size_t caseIndex);
+  std::string lowerLambda(FuncCtx &f, const ast::Lambda *lambda);
+  void emitUserCall(FuncCtx &f, const ast::Node *at, const std::string &sym,
+                    mlir::SymbolRefAttr ref, const std::string &selfVar,
+                    const FactSet &selfFacts, const ast::Call *call,
+                    llvm::ArrayRef<std::string> argVars,
+                    llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
+                    llvm::ArrayRef<std::string> defs,
+                    llvm::ArrayRef<std::string> updates, const Effects &eff);
+  /// Emits the forward region body of a user model class `cls`.
+  void emitModelForward(FuncCtx &f, const std::string &cls,
+                        const std::string &selfVar);
+
+  // ---- Expressions and calls (LowerCalls.cpp) ----
+  /// Lowers `e`, emitting ops for the calls it contains; returns what it
+  /// reads and modifies.
+  Effects lowerExpr(FuncCtx &f, const ast::Expr *e);
+  /// Lowers `e` and returns a variable holding its value: the variable path
+  /// itself, the temporary of a call, or "" for other expressions.
+  std::string lowerToVar(FuncCtx &f, const ast::Expr *e, Effects &out);
+  /// Lowers a call. Returns true if it became an op of its own; then
+  /// `target` holds its result (a fresh temporary if it was empty and
+  /// `wantValue`). Returns false for an opaque call, whose reads and updates
+  /// are added to `out`.
+  bool lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
+                 Effects &out, bool wantValue = true);
+  FactSet factsOf(FuncCtx &f, const ast::Expr *e);
+
+  // ---- Names, facts and emission helpers ----
+  std::string varName(FuncCtx &f, llvm::StringRef id);
+  /// The variable path of `a.b.c` ("" if not a pure attribute chain).
+  std::string varPath(FuncCtx &f, const ast::Expr *e);
+  /// The qualified library or local-module name `e` denotes, if any.
+  std::string qualName(FuncCtx &f, const ast::Expr *e);
+  std::string factKey(FuncCtx &f, const std::string &var);
+  FactSet factsOfVar(FuncCtx &f, const std::string &var);
+  void addFacts(const std::string &key, const FactSet &facts);
+  void assignFacts(FuncCtx &f, const ast::Expr *target, const FactSet &facts);
+  void assignVarFacts(FuncCtx &f, const std::string &var,
+                      const FactSet &facts);
+  std::string newTemp(FuncCtx &f) {
+    return "$" + std::to_string(f.nextTemp++);
+  }
+  std::string objectId(char prefix, const ast::Node *n);
+  ObjectInfo &object(const std::string &id, ObjectInfo::Kind kind);
+  const ObjectInfo *findObject(const std::string &id) const;
+  std::vector<std::string> objectsOf(const FactSet &facts,
+                                     ObjectInfo::Kind kind) const;
+  /// Variables of the current scope (and globals) holding any of `ids`.
+  std::vector<std::string> varsHolding(FuncCtx &f,
+                                       const std::vector<std::string> &ids);
+  const ClassInfo *classOf(const std::string &symbol) const;
+  /// The class defining `method` for an instance of `cls` (user bases
+  /// searched depth-first), or "".
+  std::string findMethod(const std::string &cls, llvm::StringRef method) const;
+  std::string userClassOf(const FactSet &facts, ir::ClassRole role) const;
+
+  mlir::Location loc(const ast::Node *stmt, const ast::Node *expr = nullptr);
+  /// Creates a statement op with the standard variable lists, `numRegions`
+  /// regions (each with a block and terminator), at the builder's point.
+  mlir::Operation *emit(llvm::StringRef opName, const ast::Node *at,
+                        llvm::ArrayRef<std::string> defs, const Effects &eff,
+                        llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
+                        unsigned numRegions = 0);
+  /// Runs `fn` with the builder inside region `index` of `op`.
+  void inRegion(mlir::Operation *op, unsigned index,
+                llvm::function_ref<void()> fn);
+  mlir::ArrayAttr strArray(llvm::ArrayRef<std::string> items);
+  mlir::NamedAttribute attr(llvm::StringRef name, mlir::Attribute value) {
+    return builder.getNamedAttr(name, value);
+  }
+  mlir::NamedAttribute strAttr(llvm::StringRef name, llvm::StringRef value) {
+    return builder.getNamedAttr(name, builder.getStringAttr(value));
+  }
+  void warnUnknown(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg);
+  void error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg);
+  std::string uniqueSymbol(llvm::StringSet<> &used, llvm::StringRef name);
+  mlir::SymbolRefAttr classMethodRef(const std::string &cls,
+                                     llvm::StringRef method);
+
+  mlir::MLIRContext &ctx;
+  DiagnosticEngine &diags;
+  LoweringOptions options;
+  const ApiModel &api;
+  mlir::OpBuilder builder;
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+
+  std::vector<std::unique_ptr<Unit>> units;
+  llvm::StringMap<Unit *> unitsByModule;
+  /// Source statement currently being lowered, for locations.
+  const ast::Node *currentStmt = nullptr;
+  Unit *currentUnit = nullptr;
+
+  // Persistent across passes: facts only grow.
+  std::map<std::string, FactSet> facts;
+  std::map<std::string, ObjectInfo> objects;
+  std::map<std::string, ClassInfo> classes;
+  bool factsChanged = false;
+  bool finalPass = false;
+
+  // Per pass.
+  llvm::StringSet<> moduleSymbols;
+  std::map<std::string, llvm::StringSet<>> classSymbols;
+  std::map<const ast::Node *, std::string> symbolOfDef;
+  std::set<std::string> rngLibraries;
+  std::map<const ast::Node *, FactSet> callFacts;
+  /// Parameter names of every function symbol (persistent; a call may be
+  /// lowered before its callee).
+  std::map<std::string, std::vector<std::string>> funcParams;
+  unsigned passNumber = 0;
+};
+
+} // namespace detc::frontend
+
+#endif // DETC_LIB_FRONTEND_LOWERING_LOWERER_H

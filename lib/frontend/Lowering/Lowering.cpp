@@ -1,0 +1,719 @@
+//===- Lowering.cpp - Program structure and statements --------------------===//
+//
+// Loads the script and the local modules it imports, and lowers modules,
+// functions, classes and statements. Expressions and calls are in
+// LowerCalls.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerer.h"
+
+#include "detc/frontend/ASTDump.h"
+
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace mlir;
+using llvm::StringRef;
+
+static constexpr unsigned kMaxPasses = 8;
+
+Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
+                 const LoweringOptions &options)
+    : ctx(ctx), diags(diags), options(options),
+      api(options.api ? *options.api : ApiModel::getBuiltin()),
+      builder(&ctx) {
+  ctx.getOrLoadDialect<ir::DetcDialect>();
+}
+
+OwningOpRef<ModuleOp> detc::frontend::lowerScript(
+    MLIRContext &context, StringRef path, DiagnosticEngine &diags,
+    const LoweringOptions &options) {
+  Lowerer lowerer(context, diags, options);
+  return lowerer.run(path);
+}
+
+Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName) {
+  if (auto it = unitsByModule.find(moduleName); it != unitsByModule.end())
+    return it->second;
+  auto unit = std::make_unique<Unit>();
+  unit->moduleName = moduleName.str();
+  unit->dir = llvm::sys::path::parent_path(path).str();
+  unit->file = SourceFile::load(path, diags);
+  if (!unit->file)
+    return nullptr;
+  unit->parsed = parseModule(*unit->file, diags);
+  if (!unit->parsed)
+    return nullptr;
+  Unit *raw = unit.get();
+  unitsByModule[moduleName] = raw;
+  units.push_back(std::move(unit));
+  return raw;
+}
+
+OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
+  if (!loadUnit(path, "__main__"))
+    return nullptr;
+  // Lower until the facts stop growing, then once more to emit diagnostics
+  // from a pass whose facts are final.
+  for (passNumber = 0; passNumber < kMaxPasses; ++passNumber) {
+    factsChanged = false;
+    lowerProgram();
+    if (!factsChanged)
+      break;
+  }
+  finalPass = true;
+  unsigned errorsBefore = diags.getNumErrors();
+  lowerProgram();
+  if (diags.getNumErrors() != errorsBefore)
+    return nullptr;
+  if (failed(verify(*module))) {
+    diags.fileError(path, "internal error: the lowered module does not verify");
+    return nullptr;
+  }
+  return std::move(module);
+}
+
+void Lowerer::lowerProgram() {
+  module = ModuleOp::create(builder.getUnknownLoc());
+  (*module)->setAttr("detc.source",
+                     builder.getStringAttr(units[0]->file->getName()));
+  moduleSymbols.clear();
+  classSymbols.clear();
+  symbolOfDef.clear();
+  rngLibraries.clear();
+  // Local modules may be discovered while lowering; the list grows.
+  for (size_t i = 0; i < units.size(); ++i)
+    lowerUnit(*units[i]);
+}
+
+void Lowerer::lowerUnit(Unit &unit) {
+  Unit *savedUnit = currentUnit;
+  currentUnit = &unit;
+  unit.imports.clear();
+  unit.starModules.clear();
+  bool isMain = unit.moduleName == "__main__";
+  std::string symbol = isMain ? "__main__" : unit.moduleName + ".<module>";
+
+  builder.setInsertionPointToEnd(module->getBody());
+  OperationState state(loc(unit.parsed->module),
+                       ir::FuncOp::getOperationName());
+  state.addAttribute("sym_name", builder.getStringAttr(
+                                     uniqueSymbol(moduleSymbols, symbol)));
+  state.addAttribute("kind",
+                     ir::FuncKindAttr::get(&ctx, ir::FuncKind::Module));
+  state.addRegion()->push_back(new Block);
+  Operation *func = builder.create(state);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(&func->getRegion(0).front());
+  builder.create<ir::YieldOp>(func->getLoc());
+  builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
+
+  FuncCtx f;
+  f.unit = &unit;
+  f.symbol = symbol;
+  f.isModule = true;
+  llvm::SmallVector<const ast::Node *> nodes(unit.parsed->module->body.begin(),
+                                             unit.parsed->module->body.end());
+  unit.moduleScope = computeFunctionScope(nullptr, nodes);
+  Block *body = builder.getInsertionBlock();
+  lowerBody(f, unit.parsed->module->body);
+
+  // The global generators of the libraries the program imports exist from
+  // the start: put them first in the main body.
+  if (isMain) {
+    builder.setInsertionPointToStart(body);
+    for (const std::string &lib : rngLibraries) {
+      Effects none;
+      emit(ir::GlobalGeneratorOp::getOperationName(), unit.parsed->module,
+           {ir::globalGeneratorVar(lib)}, none, {strAttr("library", lib)});
+    }
+  }
+  currentUnit = savedUnit;
+}
+
+void Lowerer::lowerBody(FuncCtx &f, llvm::ArrayRef<ast::Stmt *> body) {
+  for (const ast::Stmt *s : body)
+    lowerStmt(f, s);
+}
+
+static bool isName(const ast::Expr *e, StringRef id) {
+  auto *n = llvm::dyn_cast_or_null<ast::Name>(e);
+  return n && n->id == id;
+}
+
+void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
+  using namespace ast;
+  const Node *savedStmt = currentStmt;
+  currentStmt = s;
+  auto restore = llvm::make_scope_exit([&] { currentStmt = savedStmt; });
+
+  switch (s->getKind()) {
+  case NodeKind::FunctionDef:
+    return lowerFunctionDef(f, llvm::cast<FunctionDef>(s));
+  case NodeKind::ClassDef:
+    return lowerClassDef(f, llvm::cast<ClassDef>(s));
+  case NodeKind::Import:
+  case NodeKind::ImportFrom:
+    return lowerImport(f, s);
+  case NodeKind::Global:
+  case NodeKind::Nonlocal:
+  case NodeKind::Pass:
+    return;
+  case NodeKind::Return: {
+    auto *r = llvm::cast<Return>(s);
+    if (f.isModule || f.isClassBody)
+      return error(f, s, "'return' outside function");
+    Effects eff;
+    if (r->value) {
+      eff = lowerExpr(f, r->value);
+      addFacts("ret:" + f.symbol, factsOf(f, r->value));
+    }
+    emit(ir::ReturnOp::getOperationName(), s, {}, eff);
+    return;
+  }
+  case NodeKind::Break:
+  case NodeKind::Continue: {
+    bool isBreak = s->getKind() == NodeKind::Break;
+    if (f.loopDepth == 0)
+      return error(f, s, isBreak ? "'break' outside loop"
+                                 : "'continue' not properly in loop");
+    emit(isBreak ? ir::BreakOp::getOperationName()
+                 : ir::ContinueOp::getOperationName(),
+         s, {}, Effects());
+    return;
+  }
+  case NodeKind::Raise: {
+    auto *r = llvm::cast<Raise>(s);
+    Effects eff;
+    if (r->exc)
+      eff.merge(lowerExpr(f, r->exc));
+    if (r->cause)
+      eff.merge(lowerExpr(f, r->cause));
+    emit(ir::RaiseOp::getOperationName(), s, {}, eff);
+    return;
+  }
+  case NodeKind::Delete: {
+    Effects eff;
+    std::vector<std::string> defs;
+    for (const Expr *t : llvm::cast<Delete>(s)->targets) {
+      if (auto *n = llvm::dyn_cast<Name>(t))
+        defs.push_back(varName(f, n->id));
+      else
+        eff.merge(lowerExpr(f, t)); // `del x[i]`, `del x.a` update x.
+    }
+    emit(ir::StmtOp::getOperationName(), s, defs, eff,
+         {strAttr("kind", "del")});
+    return;
+  }
+  case NodeKind::Assign: {
+    auto *a = llvm::cast<Assign>(s);
+    return lowerAssign(f, s, a->targets, a->value);
+  }
+  case NodeKind::AugAssign: {
+    auto *a = llvm::cast<AugAssign>(s);
+    Effects eff = lowerExpr(f, a->value);
+    std::vector<std::string> defs;
+    std::string path = varPath(f, a->target);
+    if (llvm::isa<Name>(a->target)) {
+      defs.push_back(path);
+      eff.uses.insert(path);
+    } else {
+      // `x[i] += v`, `self.n += 1`: reads and updates in place.
+      Effects t = lowerExpr(f, a->target);
+      eff.merge(t);
+      if (!path.empty())
+        eff.updates.insert(path);
+      else
+        eff.updates.insert(t.uses.begin(), t.uses.end());
+    }
+    emit(ir::StmtOp::getOperationName(), s, defs, eff,
+         {strAttr("kind", "augassign")});
+    return;
+  }
+  case NodeKind::AnnAssign: {
+    auto *a = llvm::cast<AnnAssign>(s);
+    if (isName(a->target, "_iterations")) {
+      // CheckHint's loop bound annotation: `_iterations: N`.
+      auto *c = llvm::dyn_cast<Constant>(a->annotation);
+      int64_t n = 0;
+      if (!c || c->kind != ConstantKind::Int ||
+          StringRef(c->value).getAsInteger(0, n) || n < 1)
+        return error(f, a->annotation,
+                     "'_iterations' needs a positive integer literal");
+      if (!f.innermostLoop)
+        return error(f, s, "'_iterations' annotation outside a loop");
+      f.innermostLoop->setAttr("iterations", builder.getI64IntegerAttr(n));
+      return;
+    }
+    if (a->value) {
+      Expr *targets[] = {a->target};
+      return lowerAssign(f, s, targets, a->value);
+    }
+    return;
+  }
+  case NodeKind::ExprStmt: {
+    const Expr *v = llvm::cast<ExprStmt>(s)->value;
+    if (auto *call = llvm::dyn_cast<Call>(v)) {
+      Effects eff;
+      std::string result;
+      if (lowerCall(f, call, result, eff, /*wantValue=*/false))
+        return; // The call became its own op.
+      emit(ir::StmtOp::getOperationName(), s, {}, eff,
+           {strAttr("kind", "expr")});
+      return;
+    }
+    if (llvm::isa<Constant>(v))
+      return; // Docstrings and bare literals do nothing.
+    Effects eff = lowerExpr(f, v);
+    emit(ir::StmtOp::getOperationName(), s, {}, eff,
+         {strAttr("kind", "expr")});
+    return;
+  }
+  case NodeKind::If: {
+    auto *i = llvm::cast<If>(s);
+    Effects eff = lowerExpr(f, i->test);
+    Operation *op = emit(ir::IfOp::getOperationName(), s, {}, eff, {}, 2);
+    inRegion(op, 0, [&] { lowerBody(f, i->body); });
+    if (!i->orelse.empty())
+      inRegion(op, 1, [&] { lowerBody(f, i->orelse); });
+    else
+      op->getRegion(1).getBlocks().clear();
+    return;
+  }
+  case NodeKind::While: {
+    auto *w = llvm::cast<While>(s);
+    Effects eff = lowerExpr(f, w->test);
+    Operation *op = emit(ir::WhileOp::getOperationName(), s, {}, eff, {}, 2);
+    Operation *savedLoop = f.innermostLoop;
+    f.innermostLoop = op;
+    ++f.loopDepth;
+    inRegion(op, 0, [&] { lowerBody(f, w->body); });
+    --f.loopDepth;
+    f.innermostLoop = savedLoop;
+    if (!w->orelse.empty())
+      inRegion(op, 1, [&] { lowerBody(f, w->orelse); });
+    else
+      op->getRegion(1).getBlocks().clear();
+    return;
+  }
+  case NodeKind::For:
+    return lowerFor(f, llvm::cast<For>(s));
+  case NodeKind::With: {
+    auto *w = llvm::cast<With>(s);
+    Effects eff;
+    std::vector<std::string> defs, managers;
+    for (const WithItem *item : w->items) {
+      const Expr *ctxExpr = item->contextExpr;
+      std::string q;
+      if (auto *call = llvm::dyn_cast<Call>(ctxExpr))
+        q = qualName(f, call->func);
+      if (!q.empty() && api.isLibraryName(q)) {
+        managers.push_back(q);
+        for (const Expr *arg : llvm::cast<Call>(ctxExpr)->args)
+          eff.merge(lowerExpr(f, arg));
+      } else {
+        eff.merge(lowerExpr(f, ctxExpr));
+      }
+      if (item->optionalVars) {
+        std::string p = varPath(f, item->optionalVars);
+        if (!p.empty())
+          defs.push_back(p);
+      }
+    }
+    Operation *op = emit(ir::WithOp::getOperationName(), s, defs, eff,
+                         {attr("managers", strArray(managers))}, 1);
+    inRegion(op, 0, [&] { lowerBody(f, w->body); });
+    return;
+  }
+  case NodeKind::Try: {
+    auto *t = llvm::cast<Try>(s);
+    // Regions: body, orelse, finalbody, then one per handler.
+    Operation *op = emit(ir::TryOp::getOperationName(), s, {}, Effects(), {},
+                         3 + t->handlers.size());
+    inRegion(op, 0, [&] { lowerBody(f, t->body); });
+    if (!t->orelse.empty())
+      inRegion(op, 1, [&] { lowerBody(f, t->orelse); });
+    else
+      op->getRegion(1).getBlocks().clear();
+    if (!t->finalbody.empty())
+      inRegion(op, 2, [&] { lowerBody(f, t->finalbody); });
+    else
+      op->getRegion(2).getBlocks().clear();
+    for (auto [i, h] : llvm::enumerate(t->handlers)) {
+      inRegion(op, 3 + i, [&] {
+        Effects eff;
+        if (h->type)
+          eff = lowerExpr(f, h->type);
+        std::vector<std::string> defs;
+        if (!h->name.empty())
+          defs.push_back(varName(f, h->name));
+        emit(ir::StmtOp::getOperationName(), h, defs, eff,
+             {strAttr("kind", "except")});
+        lowerBody(f, h->body);
+      });
+    }
+    return;
+  }
+  case NodeKind::Assert: {
+    auto *a = llvm::cast<Assert>(s);
+    Effects eff = lowerExpr(f, a->test);
+    if (a->msg)
+      eff.merge(lowerExpr(f, a->msg));
+    emit(ir::StmtOp::getOperationName(), s, {}, eff,
+         {strAttr("kind", "assert")});
+    return;
+  }
+  case NodeKind::Match: {
+    auto *m = llvm::cast<Match>(s);
+    Effects eff = lowerExpr(f, m->subject);
+    emit(ir::StmtOp::getOperationName(), s, {}, eff,
+         {strAttr("kind", "match")});
+    lowerMatch(f, m, 0);
+    return;
+  }
+  default:
+    break;
+  }
+  warnUnknown(f, s, "statement '" + s->pythonName() + "' is not modelled");
+}
+
+void Lowerer::lowerMatch(FuncCtx &f, const ast::Match *m, size_t caseIndex) {
+  if (caseIndex == m->cases.size())
+    return;
+  const ast::MatchCase *c = m->cases[caseIndex];
+  // The names a pattern captures are defined when the case matches.
+  std::vector<std::string> defs;
+  std::function<void(const ast::Node *)> collect = [&](const ast::Node *n) {
+    if (auto *as = llvm::dyn_cast<ast::MatchAs>(n); as && !as->name.empty())
+      defs.push_back(varName(f, as->name));
+    if (auto *st = llvm::dyn_cast<ast::MatchStar>(n); st && !st->name.empty())
+      defs.push_back(varName(f, st->name));
+    if (auto *mm = llvm::dyn_cast<ast::MatchMapping>(n);
+        mm && !mm->rest.empty())
+      defs.push_back(varName(f, mm->rest));
+    ast::forEachChild(n, [&](StringRef, const ast::Node *ch) {
+      if (llvm::isa<ast::Pattern>(ch))
+        collect(ch);
+    });
+  };
+  collect(c->pattern);
+  Effects test;
+  if (c->guard)
+    test = lowerExpr(f, c->guard);
+  Operation *op = emit(ir::IfOp::getOperationName(), c, {}, test, {}, 2);
+  inRegion(op, 0, [&] {
+    if (!defs.empty())
+      emit(ir::StmtOp::getOperationName(), c->pattern, defs, Effects(),
+           {strAttr("kind", "match_case")});
+    lowerBody(f, c->body);
+  });
+  if (caseIndex + 1 < m->cases.size())
+    inRegion(op, 1, [&] { lowerMatch(f, m, caseIndex + 1); });
+  else
+    op->getRegion(1).getBlocks().clear();
+}
+
+//===----------------------------------------------------------------------===//
+// Functions and classes
+//===----------------------------------------------------------------------===//
+
+std::string Lowerer::uniqueSymbol(llvm::StringSet<> &used, StringRef name) {
+  std::string candidate = name.str();
+  for (unsigned n = 2; !used.insert(candidate).second; ++n)
+    candidate = (name + "." + llvm::Twine(n)).str();
+  return candidate;
+}
+
+SymbolRefAttr Lowerer::classMethodRef(const std::string &cls,
+                                      StringRef method) {
+  return SymbolRefAttr::get(builder.getStringAttr(cls),
+                            {FlatSymbolRefAttr::get(&ctx, method)});
+}
+
+void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
+  Effects eff;
+  for (const ast::Expr *d : def->decoratorList)
+    eff.merge(lowerExpr(f, d));
+  for (const ast::Expr *d : def->args->defaults)
+    eff.merge(lowerExpr(f, d));
+  for (const ast::Expr *d : def->args->kwDefaults)
+    if (d)
+      eff.merge(lowerExpr(f, d));
+
+  // Methods live in their class; everything else is hoisted to the module
+  // under a qualified name.
+  bool isMethod = f.isClassBody;
+  std::string symbol;
+  if (isMethod) {
+    symbol = uniqueSymbol(classSymbols[f.className], def->name);
+    classes[f.className].methods.insert(symbol);
+  } else {
+    std::string prefix;
+    if (!f.isModule)
+      prefix = f.symbol + ".";
+    else if (f.unit->moduleName != "__main__")
+      prefix = f.unit->moduleName + ".";
+    symbol = uniqueSymbol(moduleSymbols, prefix + def->name.str());
+  }
+  symbolOfDef[def] = symbol;
+
+  std::string fullSymbol = isMethod ? f.className + "::" + symbol : symbol;
+  SymbolRefAttr ref = isMethod ? classMethodRef(f.className, symbol)
+                               : SymbolRefAttr(FlatSymbolRefAttr::get(
+                                     &ctx, symbol));
+  if (!isMethod)
+    assignVarFacts(f, varName(f, def->name), {"func:" + symbol});
+  emit(ir::StmtOp::getOperationName(), def,
+       {isMethod ? def->name.str() : varName(f, def->name)}, eff,
+       {strAttr("kind", "def"), attr("symbol", ref)});
+
+  FuncCtx inner;
+  inner.unit = f.unit;
+  inner.parent = (f.isModule || f.isClassBody) ? nullptr : &f;
+  inner.symbol = fullSymbol;
+  inner.className = isMethod ? f.className : "";
+  llvm::SmallVector<const ast::Node *> bodyNodes(def->body.begin(),
+                                                 def->body.end());
+  inner.scope = computeFunctionScope(def->args, bodyNodes);
+  auto params = getParamNames(def->args);
+  std::vector<std::string> paramStrs(params.begin(), params.end());
+  funcParams[fullSymbol] = paramStrs;
+  ir::FuncKind kind = ir::FuncKind::Function;
+  if (isMethod) {
+    kind = ir::FuncKind::Method;
+    bool isStatic = llvm::any_of(def->decoratorList, [](const ast::Expr *d) {
+      return isName(d, "staticmethod") || isName(d, "classmethod");
+    });
+    if (!paramStrs.empty() && !isStatic)
+      addFacts(inner.symbol + "|" + paramStrs[0], {"inst:" + f.className});
+  }
+
+  OpBuilder::InsertionGuard guard(builder);
+  if (isMethod) {
+    // The class op is the parent of the class body's insertion block.
+    Operation *classOp = builder.getInsertionBlock()->getParentOp();
+    while (classOp && !isa<ir::ClassOp>(classOp))
+      classOp = classOp->getParentOp();
+    builder.setInsertionPointToEnd(&classOp->getRegion(0).front());
+  } else {
+    builder.setInsertionPointToEnd(module->getBody());
+  }
+  OperationState state(loc(def), ir::FuncOp::getOperationName());
+  state.addAttribute("sym_name", builder.getStringAttr(symbol));
+  state.addAttribute("kind", ir::FuncKindAttr::get(&ctx, kind));
+  state.addAttribute("params", strArray(paramStrs));
+  state.addRegion()->push_back(new Block);
+  Operation *func = builder.create(state);
+  builder.setInsertionPointToEnd(&func->getRegion(0).front());
+  builder.create<ir::YieldOp>(func->getLoc());
+  builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
+  const ast::Node *savedStmt = currentStmt;
+  lowerBody(inner, def->body);
+  currentStmt = savedStmt;
+}
+
+static ir::ClassRole roleOfLibraryBase(StringRef q) {
+  if (q == "torch.nn.Module" || q == "tensorflow.keras.Model" ||
+      q == "tensorflow.keras.layers.Layer" || q.starts_with("torch.nn."))
+    return ir::ClassRole::Model;
+  if (q == "torch.utils.data.Dataset" || q == "torch.utils.data.IterableDataset" ||
+      q.starts_with("torchvision.datasets.") ||
+      q == "tensorflow.keras.utils.Sequence")
+    return ir::ClassRole::Dataset;
+  return ir::ClassRole::Plain;
+}
+
+void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
+  Effects eff;
+  for (const ast::Expr *d : def->decoratorList)
+    eff.merge(lowerExpr(f, d));
+  std::string prefix;
+  if (!f.isModule && !f.isClassBody)
+    prefix = f.symbol + ".";
+  else if (f.unit->moduleName != "__main__")
+    prefix = f.unit->moduleName + ".";
+  if (f.isClassBody)
+    prefix = f.className + ".";
+  std::string symbol = uniqueSymbol(moduleSymbols, prefix + def->name.str());
+  symbolOfDef[def] = symbol;
+
+  ClassInfo &info = classes[symbol];
+  info.symbol = symbol;
+  info.userBases.clear();
+  info.libBases.clear();
+  info.methods.clear();
+  ir::ClassRole role = ir::ClassRole::Plain;
+  std::vector<std::string> baseNames;
+  for (const ast::Expr *b : def->bases) {
+    eff.merge(lowerExpr(f, b));
+    FactSet bf = factsOf(f, b);
+    std::string userBase;
+    for (const std::string &fact : bf)
+      if (StringRef(fact).starts_with("class:"))
+        userBase = fact.substr(6);
+    if (!userBase.empty()) {
+      info.userBases.push_back(userBase);
+      baseNames.push_back(userBase);
+      if (const ClassInfo *bi = classOf(userBase); bi && role == ir::ClassRole::Plain)
+        role = bi->role;
+      continue;
+    }
+    std::string q = qualName(f, b);
+    if (q.empty())
+      continue;
+    info.libBases.push_back(q);
+    baseNames.push_back(q);
+    if (role == ir::ClassRole::Plain)
+      role = roleOfLibraryBase(q);
+  }
+  bool hasCall = llvm::any_of(def->body, [](const ast::Stmt *s) {
+    auto *fd = llvm::dyn_cast<ast::FunctionDef>(s);
+    return fd && fd->name == "__call__";
+  });
+  if (role == ir::ClassRole::Plain && hasCall)
+    role = ir::ClassRole::Transform;
+  info.role = role;
+
+  assignVarFacts(f, varName(f, def->name), {"class:" + symbol});
+  emit(ir::StmtOp::getOperationName(), def, {varName(f, def->name)}, eff,
+       {strAttr("kind", "class"),
+        attr("symbol", FlatSymbolRefAttr::get(&ctx, symbol))});
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module->getBody());
+  OperationState state(loc(def), ir::ClassOp::getOperationName());
+  state.addAttribute("sym_name", builder.getStringAttr(symbol));
+  state.addAttribute("role", ir::ClassRoleAttr::get(&ctx, role));
+  state.addAttribute("bases", strArray(baseNames));
+  state.addRegion()->push_back(new Block);
+  Operation *classOp = builder.create(state);
+  builder.setInsertionPointToEnd(&classOp->getRegion(0).front());
+
+  FuncCtx body;
+  body.unit = f.unit;
+  body.symbol = symbol;
+  body.className = symbol;
+  body.isClassBody = true;
+  llvm::SmallVector<const ast::Node *> nodes(def->body.begin(),
+                                             def->body.end());
+  body.scope = computeFunctionScope(nullptr, nodes);
+  const ast::Node *savedStmt = currentStmt;
+  lowerBody(body, def->body);
+  currentStmt = savedStmt;
+}
+
+//===----------------------------------------------------------------------===//
+// Imports
+//===----------------------------------------------------------------------===//
+
+/// The file of local module `dotted` under `dir` (`a.b` -> a/b.py or
+/// a/b/__init__.py), or "".
+static std::string findLocalModule(StringRef dir, StringRef dotted) {
+  llvm::SmallString<256> base(dir.empty() ? "." : dir);
+  llvm::SmallVector<StringRef, 4> parts;
+  dotted.split(parts, '.');
+  for (StringRef p : parts)
+    llvm::sys::path::append(base, p);
+  std::string asFile = (base + ".py").str();
+  if (llvm::sys::fs::is_regular_file(asFile))
+    return asFile;
+  llvm::SmallString<256> init(base);
+  llvm::sys::path::append(init, "__init__.py");
+  if (llvm::sys::fs::is_regular_file(init))
+    return init.str().str();
+  return "";
+}
+
+void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
+  auto bindName = [&](StringRef local, const std::string &qual) {
+    std::string canon = api.canonicalize(qual);
+    if (f.isModule)
+      f.unit->imports[local] = canon;
+    else
+      f.localImports[local] = canon;
+    StringRef root = StringRef(canon).split('.').first;
+    for (StringRef lib : {"torch", "numpy", "random", "tensorflow"})
+      if (root == lib)
+        rngLibraries.insert(lib.str());
+    if (root == "torchvision")
+      rngLibraries.insert("torch");
+  };
+  // Follows a local module; returns its module name or "".
+  auto followLocal = [&](StringRef dir, StringRef dotted) -> std::string {
+    if (!options.followLocalImports)
+      return "";
+    std::string path = findLocalModule(dir, dotted);
+    if (path.empty())
+      return "";
+    std::string modName = dotted.str();
+    if (!unitsByModule.count(modName) && !loadUnit(path, modName))
+      return "";
+    return modName;
+  };
+
+  std::vector<std::string> localDefs;
+  if (auto *imp = llvm::dyn_cast<ast::Import>(s)) {
+    for (const ast::Alias *a : imp->names) {
+      std::string local = followLocal(f.unit->dir, a->name);
+      if (!local.empty())
+        localDefs.push_back(varName(f, a->asname.empty()
+                                           ? a->name.split('.').first
+                                           : a->asname));
+      if (a->asname.empty()) {
+        StringRef head = a->name.split('.').first;
+        bindName(head, head.str());
+      } else {
+        bindName(a->asname, a->name.str());
+      }
+    }
+  } else {
+    auto *from = llvm::cast<ast::ImportFrom>(s);
+    std::string modName = from->module.str();
+    bool isLocal = false;
+    if (from->level > 0 || api.isLibraryName(modName) == false) {
+      StringRef dir = f.unit->dir;
+      std::string up = dir.str();
+      for (unsigned i = 1; i < from->level; ++i)
+        up = llvm::sys::path::parent_path(up).str();
+      if (!modName.empty())
+        isLocal = !followLocal(up, modName).empty();
+    }
+    for (const ast::Alias *a : from->names) {
+      if (a->name == "*") {
+        if (api.isKnownModule(api.canonicalize(modName)) || isLocal) {
+          f.unit->starModules.push_back(api.canonicalize(modName));
+          bindName("", modName); // records the library as imported
+          f.unit->imports.erase("");
+        } else {
+          warnUnknown(f, a, "names imported by 'from " + modName +
+                                " import *' are unknown to detc");
+        }
+        continue;
+      }
+      StringRef local = a->asname.empty() ? a->name : a->asname;
+      // `from pkg import mod` may name a local submodule.
+      std::string sub =
+          modName.empty() ? a->name.str() : modName + "." + a->name.str();
+      if (from->level > 0 || !api.isLibraryName(sub)) {
+        std::string up = f.unit->dir;
+        for (unsigned i = 1; i < from->level; ++i)
+          up = llvm::sys::path::parent_path(up).str();
+        if (!followLocal(up, sub).empty())
+          isLocal = true;
+      }
+      bindName(local, modName.empty() ? a->name.str()
+                                      : modName + "." + a->name.str());
+      if (isLocal)
+        localDefs.push_back(varName(f, local));
+    }
+  }
+  if (!localDefs.empty())
+    emit(ir::StmtOp::getOperationName(), s, localDefs, Effects(),
+         {strAttr("kind", "import")});
+}

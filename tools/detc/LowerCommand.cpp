@@ -1,0 +1,81 @@
+//===- LowerCommand.cpp - `detc FILE --emit=mlir` -------------------------===//
+//
+// Lowers a training script to the detc dialect and prints the module. Used by
+// the lit tests of the lowering and by anyone who wants to see the model detc
+// builds of their script.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LowerCommand.h"
+
+#include "detc/frontend/Lowering.h"
+#include "detc/ir/DetcDialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace detc;
+
+namespace {
+enum class EmitKind { MLIR, None };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py>"),
+                               cl::init(""));
+cl::opt<EmitKind> emit(
+    "emit", cl::desc("What to print for the script"),
+    cl::init(EmitKind::MLIR),
+    cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the detc dialect module"),
+               clEnumValN(EmitKind::None, "none",
+                          "nothing (check that the script lowers)")));
+cl::opt<bool> debugInfo("debug-info",
+                        cl::desc("Print source locations and byte ranges"));
+cl::list<std::string>
+    apiTables("api-table",
+              cl::desc("Load an extra API model table (see api/README.md)"),
+              cl::value_desc("file.api"));
+cl::opt<bool> noFollow("no-follow-imports",
+                       cl::desc("Do not lower local modules the script "
+                                "imports"));
+} // namespace
+
+bool detc::tool::hasTopLevelInput() { return !inputFile.empty(); }
+
+int detc::tool::runLower() {
+  frontend::DiagnosticEngine diags;
+  frontend::ApiModel model = frontend::ApiModel::getBuiltin();
+  for (const std::string &path : apiTables) {
+    auto buf = MemoryBuffer::getFile(path);
+    std::string error;
+    if (!buf) {
+      WithColor::error(errs(), "detc")
+          << path << ": " << buf.getError().message() << "\n";
+      return 2;
+    }
+    if (!model.addTable(path, (*buf)->getBuffer(), error)) {
+      errs() << error << "\n";
+      return 2;
+    }
+  }
+  mlir::MLIRContext context;
+  frontend::LoweringOptions options;
+  options.api = &model;
+  options.followLocalImports = !noFollow;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      frontend::lowerScript(context, inputFile, diags, options);
+  diags.printAll(errs());
+  if (!module)
+    return 2;
+  if (emit == EmitKind::MLIR) {
+    mlir::OpPrintingFlags flags;
+    if (debugInfo)
+      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+    module->print(outs(), flags);
+    outs() << "\n";
+  }
+  return 0;
+}
