@@ -259,7 +259,12 @@ LogicalResult ContinueOp::verify() {
 LogicalResult RaiseOp::verify() { return success(); }
 
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbols) {
-  Operation *callee = symbols.lookupNearestSymbolFrom(*this, getCallee());
+  // Callees are named from the module: `@helper`, `@Net::@forward` (a method
+  // calling a global function must not find a method of the same name).
+  Operation *top = *this;
+  while (Operation *parent = top->getParentOp())
+    top = parent;
+  Operation *callee = symbols.lookupSymbolIn(top, getCallee());
   if (!callee)
     return emitOpError() << "refers to unknown function " << getCallee();
   auto func = dyn_cast<FuncOp>(callee);

@@ -24,8 +24,11 @@ using namespace detc;
 namespace {
 enum class EmitKind { MLIR, None };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py>"),
-                               cl::init(""));
+cl::list<std::string> inputFiles(cl::Positional, cl::desc("<script.py>..."));
+cl::opt<std::string>
+    filesFrom("files-from",
+              cl::desc("Also lower every file listed (one path per line)"),
+              cl::value_desc("list"));
 cl::opt<EmitKind> emit(
     "emit", cl::desc("What to print for the script"),
     cl::init(EmitKind::MLIR),
@@ -43,10 +46,11 @@ cl::opt<bool> noFollow("no-follow-imports",
                                 "imports"));
 } // namespace
 
-bool detc::tool::hasTopLevelInput() { return !inputFile.empty(); }
+bool detc::tool::hasTopLevelInput() {
+  return !inputFiles.empty() || !filesFrom.empty();
+}
 
 int detc::tool::runLower() {
-  frontend::DiagnosticEngine diags;
   frontend::ApiModel model = frontend::ApiModel::getBuiltin();
   for (const std::string &path : apiTables) {
     auto buf = MemoryBuffer::getFile(path);
@@ -61,21 +65,44 @@ int detc::tool::runLower() {
       return 2;
     }
   }
-  mlir::MLIRContext context;
+  std::vector<std::string> files(inputFiles.begin(), inputFiles.end());
+  if (!filesFrom.empty()) {
+    auto list = MemoryBuffer::getFile(filesFrom);
+    if (!list) {
+      WithColor::error(errs(), "detc")
+          << filesFrom << ": " << list.getError().message() << "\n";
+      return 2;
+    }
+    SmallVector<StringRef, 0> lines;
+    (*list)->getBuffer().split(lines, '\n', -1, false);
+    for (StringRef l : lines)
+      if (!l.trim().empty())
+        files.push_back(l.trim().str());
+  }
   frontend::LoweringOptions options;
   options.api = &model;
   options.followLocalImports = !noFollow;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      frontend::lowerScript(context, inputFile, diags, options);
-  diags.printAll(errs());
-  if (!module)
-    return 2;
-  if (emit == EmitKind::MLIR) {
-    mlir::OpPrintingFlags flags;
-    if (debugInfo)
-      flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
-    module->print(outs(), flags);
-    outs() << "\n";
+  unsigned failed = 0;
+  for (const std::string &file : files) {
+    // One context per file keeps memory flat over large corpora.
+    mlir::MLIRContext context;
+    frontend::DiagnosticEngine diags;
+    mlir::OwningOpRef<mlir::ModuleOp> module =
+        frontend::lowerScript(context, file, diags, options);
+    diags.printAll(errs());
+    if (!module) {
+      ++failed;
+      continue;
+    }
+    if (emit == EmitKind::MLIR) {
+      mlir::OpPrintingFlags flags;
+      if (debugInfo)
+        flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+      module->print(outs(), flags);
+      outs() << "\n";
+    }
   }
+  if (failed)
+    return 2;
   return 0;
 }

@@ -115,14 +115,17 @@ void Lowerer::emitModelForward(FuncCtx &f, const std::string &cls,
     std::string owner = findMethod(cls, m);
     if (owner.empty())
       continue;
-    NamedAttribute bind =
-        attr("bind", builder.getDictionaryAttr(
-                         {builder.getNamedAttr("self", builder.getStringAttr(
-                                                           selfVar))}));
+    // Bind the instance to the method's first parameter, whatever its name.
+    llvm::SmallVector<NamedAttribute> attrs{
+        attr("callee", classMethodRef(owner, m))};
+    auto params = funcParams.find(owner + "::" + m.str());
+    if (params != funcParams.end() && !params->second.empty())
+      attrs.push_back(attr(
+          "bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                      params->second[0], builder.getStringAttr(selfVar))})));
     Effects eff;
     eff.uses.insert(selfVar);
-    emit(ir::CallOp::getOperationName(), currentStmt, {}, eff,
-         {attr("callee", classMethodRef(owner, m)), bind});
+    emit(ir::CallOp::getOperationName(), currentStmt, {}, eff, attrs);
     return;
   }
 }

@@ -235,10 +235,14 @@ FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
       auto *k = llvm::dyn_cast<Constant>(d->keys[i]);
       if (!k || k->kind != ConstantKind::Str)
         continue;
-      if (v.empty())
-        out.insert("key:" + k->value.str() + "=?");
+      bool any = false;
       for (const std::string &fact : v)
-        out.insert("key:" + k->value.str() + "=" + fact);
+        if (!StringRef(fact).starts_with("key:")) { // No nested dicts.
+          out.insert("key:" + k->value.str() + "=" + fact);
+          any = true;
+        }
+      if (!any)
+        out.insert("key:" + k->value.str() + "=?");
     }
     return out;
   }

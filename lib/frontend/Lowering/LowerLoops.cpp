@@ -91,10 +91,11 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
       std::string base = varPath(f, sub->value);
       if (k && k->kind == ast::ConstantKind::Str && !base.empty()) {
         FactSet entries;
-        if (vf.empty())
-          entries.insert("key:" + k->value.str() + "=?");
         for (const std::string &v : vf)
-          entries.insert("key:" + k->value.str() + "=" + v);
+          if (!StringRef(v).starts_with("key:"))
+            entries.insert("key:" + k->value.str() + "=" + v);
+        if (entries.empty())
+          entries.insert("key:" + k->value.str() + "=?");
         assignVarFacts(f, base, entries);
       }
       continue;
@@ -256,13 +257,19 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
         std::string owner = findMethod(s.str(), "__getitem__");
         if (owner.empty())
           continue;
-        addFacts(owner + "::__getitem__|self", datasetFacts);
+        llvm::SmallVector<NamedAttribute> attrs{
+            attr("callee", classMethodRef(owner, "__getitem__"))};
+        auto params = funcParams.find(owner + "::__getitem__");
+        if (params != funcParams.end() && !params->second.empty()) {
+          addFacts(owner + "::__getitem__|" + params->second[0], datasetFacts);
+          attrs.push_back(attr("bind", builder.getDictionaryAttr(
+                                           {builder.getNamedAttr(
+                                               params->second[0],
+                                               builder.getStringAttr(dsVar))})));
+        }
         Effects e;
         e.uses.insert(dsVar);
-        emit(ir::CallOp::getOperationName(), at, {}, e,
-             {attr("callee", classMethodRef(owner, "__getitem__")),
-              attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
-                               "self", builder.getStringAttr(dsVar))}))});
+        emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
       } else if (s.consume_front("obj:")) {
         const ObjectInfo *o = findObject(s.str());
         if (!o || o->kind != ObjectInfo::Dataset)

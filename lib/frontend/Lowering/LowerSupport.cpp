@@ -108,12 +108,20 @@ std::string Lowerer::factKey(FuncCtx &f, const std::string &var) {
 }
 
 void Lowerer::addFacts(const std::string &key, const FactSet &newFacts) {
+  // Facts are a finite lattice only if they stay small: a variable may hold
+  // at most kMaxFacts different things (beyond that we stop distinguishing,
+  // which only makes later questions more conservative), and dict entries
+  // do not nest (see factsOf).
+  constexpr size_t kMaxFacts = 48;
   if (newFacts.empty())
     return;
   FactSet &set = facts[key];
-  for (const std::string &fact : newFacts)
+  for (const std::string &fact : newFacts) {
+    if (set.size() >= kMaxFacts)
+      break;
     if (set.insert(fact).second)
       factsChanged = true;
+  }
 }
 
 FactSet Lowerer::factsOfVar(FuncCtx &f, const std::string &var) {
@@ -298,11 +306,13 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
                          unsigned numRegions) {
   OperationState state(loc(currentStmt ? currentStmt : at, at), opName);
   auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
-    if (vars.empty())
-      return;
-    // Drop duplicates, keep first-occurrence order.
+    // Drop duplicates and "" (no variable), keep first-occurrence order.
     VarSet unique;
-    unique.insert(vars.begin(), vars.end());
+    for (const std::string &v : vars)
+      if (!v.empty())
+        unique.insert(v);
+    if (unique.empty())
+      return;
     state.addAttribute(name, strArray(unique.getArrayRef()));
   };
   addList("defs", defs);
