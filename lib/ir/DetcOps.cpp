@@ -261,10 +261,11 @@ LogicalResult RaiseOp::verify() { return success(); }
 LogicalResult CallOp::verifySymbolUses(SymbolTableCollection &symbols) {
   // Callees are named from the module: `@helper`, `@Net::@forward` (a method
   // calling a global function must not find a method of the same name).
-  Operation *top = *this;
-  while (Operation *parent = top->getParentOp())
-    top = parent;
-  Operation *callee = symbols.lookupSymbolIn(top, getCallee());
+  Operation *callee = nullptr;
+  if (auto module = (*this)->getParentOfType<ModuleOp>())
+    callee = symbols.lookupSymbolIn(module, getCallee());
+  else // Not attached to a module yet (while parsing).
+    callee = symbols.lookupNearestSymbolFrom(*this, getCallee());
   if (!callee)
     return emitOpError() << "refers to unknown function " << getCallee();
   auto func = dyn_cast<FuncOp>(callee);

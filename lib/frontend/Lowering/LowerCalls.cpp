@@ -187,8 +187,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   std::string q = qualName(f, fn);
 
   // CheckHint's `_checkpoint()` hint.
-  if (isName(fn, "_checkpoint") && q.empty() &&
-      factsOfVar(f, varPath(f, fn)).empty()) {
+  // Scripts define `_checkpoint` as a no-op so that they run without detc.
+  if (isName(fn, "_checkpoint") && q.empty()) {
     llvm::SmallVector<NamedAttribute> attrs;
     if (!call->args.empty())
       if (auto *c = llvm::dyn_cast<ast::Constant>(call->args[0]);
@@ -681,11 +681,24 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string id = objectId('l', call);
     ObjectInfo o;
     o.kind = ObjectInfo::Loader;
+    // Facts are flow-insensitive: the receiver may be any earlier stage of
+    // the pipeline, so merge them all.
     std::vector<std::string> prev = objectsOf(recvFacts, ObjectInfo::Loader);
-    if (!prev.empty())
-      o = objects[prev.front()];
-    else
+    if (prev.empty())
       o.datasetFacts = recvFacts;
+    for (const std::string &pid : prev) {
+      const ObjectInfo &p = objects[pid];
+      o.datasetFacts.insert(p.datasetFacts.begin(), p.datasetFacts.end());
+      for (const std::string &fnSym : p.perExampleFns)
+        if (!llvm::is_contained(o.perExampleFns, fnSym))
+          o.perExampleFns.push_back(fnSym);
+      if (p.workers == "unknown" || o.workers == "unknown")
+        o.workers = "unknown";
+      else if (std::stol(p.workers) > std::stol(o.workers))
+        o.workers = p.workers;
+      if (!p.shuffleGen.empty())
+        o.shuffleGen = p.shuffleGen;
+    }
     o.api = apiName;
     StringRef op = entry->get("op");
     if (op == "map") {

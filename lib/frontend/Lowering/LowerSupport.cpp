@@ -69,8 +69,16 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
 
 std::string Lowerer::varPath(FuncCtx &f, const ast::Expr *e) {
   if (auto *n = llvm::dyn_cast<ast::Name>(e)) {
-    if (!qualName(f, e).empty() && !isBoundName(f, n->id))
-      return "";
+    // An imported library name is not a variable; an imported item of a
+    // local module is that module's global.
+    std::string q = qualName(f, e);
+    if (!q.empty()) {
+      StringRef root = StringRef(q).split('.').first;
+      if (unitsByModule.count(root) && StringRef(q).contains('.'))
+        return "@" + q;
+      if (!unitsByModule.count(root))
+        return "";
+    }
     return varName(f, n->id);
   }
   if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {
