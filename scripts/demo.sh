@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # The newcomer's first command: build detc, then run its main job on the
-# bundled PGD adversarial-training example. Today that is the frontend:
-# parse the script and show its syntax tree with exact source ranges.
+# bundled PGD adversarial-training example. Today that is the frontend and the
+# IR: lower the script to the detc dialect and show the model detc builds of
+# it (generators, draws, data-parallel regions, model builds, checkpoints).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh detc >/dev/null
+./scripts/build.sh detc detc-opt >/dev/null
 example=examples/pgd_train.py
-echo "== detc parse $example (statements and calls; full dump: build/bin/detc parse $example)"
-./build/bin/detc parse "$example" | grep -E '^  body: |^ +[a-z_]+: Call <' | head -60
+echo "== detc $example --emit=mlir  (the training loop of main())"
+./build/bin/detc "$example" | sed -n '/detc.func @main/,$p'
+echo "== where the randomness is: every draw and generator, and the regions"
+./build/bin/detc "$example" |
+  grep -E 'detc\.(draw|create_generator|global_generator|parallel|build ")' |
+  sed -E 's/^ +//'
 echo "== syntax check of the example, with statistics"
 ./build/bin/detc parse --emit=none --stats "$example"
