@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AnalyzeCommand.h"
 #include "LowerCommand.h"
 #include "ParseCommand.h"
 
@@ -21,9 +22,12 @@ int main(int argc, char **argv) {
           "detc: deterministic, replayable, recoverable deep-learning "
           "training\n\n"
           "  detc FILE.py [--emit=mlir|none]   lower to the detc dialect\n"
+          "  detc analyze FILE.py [--format=text|json|sarif] [--werror]\n"
           "  detc parse FILE... [--emit=ast|json|none]\n",
           &errs()))
     return 2;
+  if (detc::tool::analyzeCommand)
+    return detc::tool::runAnalyze();
   if (detc::tool::parseCommand)
     return detc::tool::runParse();
   if (detc::tool::hasTopLevelInput())

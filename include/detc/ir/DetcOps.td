@@ -145,7 +145,10 @@ def Detc_CreateGeneratorOp : Detc_StmtOp<"create_generator"> {
     define the library's global generator `<torch>`, ...). `defs` holds the
     generator; `uses` the seed's variables. `api` is the resolved callee.
     A `seeded` generator has a seed given by the program (possibly computed);
-    an unseeded one draws its seed from the OS.
+    an unseeded one draws its seed from the OS. `reseed` marks a seeding
+    method called on an existing generator (`g.manual_seed(s)`,
+    `rs.seed(s)`): the generator object is the one the receiver holds, not a
+    new one.
 
     Example:
 
@@ -154,8 +157,10 @@ def Detc_CreateGeneratorOp : Detc_StmtOp<"create_generator"> {
     ```
   }];
   let arguments = !con((ins StrAttr:$library, UnitAttr:$seeded,
-                            OptionalAttr<StrAttr>:$api), varArgs);
-  let assemblyFormat = "$library (`seeded` $seeded^)? " # varFormat #
+                            UnitAttr:$reseed, OptionalAttr<StrAttr>:$api),
+                       varArgs);
+  let assemblyFormat = "$library (`seeded` $seeded^)? (`reseed` $reseed^)? " #
+                       varFormat #
                        " attr-dict";
   let hasVerifier = 1;
 }

@@ -511,6 +511,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                                             apiAttr()};
     if (seeded)
       attrs.push_back(attr("seeded", builder.getUnitAttr()));
+    if (role == "seed_method")
+      attrs.push_back(attr("reseed", builder.getUnitAttr()));
     emit(ir::CreateGeneratorOp::getOperationName(), call, {gen}, eff, attrs);
     if (role == "seed_global" && !target.empty())
       emit(ir::StmtOp::getOperationName(), call, {target},

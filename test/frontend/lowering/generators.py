@@ -16,7 +16,7 @@ ch.manual_seed(seed)
 # CHECK: detc.create_generator "numpy" seeded defs ["<numpy>"] {api = "numpy.random.seed"}
 npr.seed(1)
 # CHECK: detc.create_generator "torch" defs ["$0"] {api = "torch.Generator"}
-# CHECK-NEXT: detc.create_generator "torch" seeded defs ["@g"] uses ["$0"] {api = "torch.Generator.manual_seed"}
+# CHECK-NEXT: detc.create_generator "torch" seeded reseed defs ["@g"] uses ["$0"] {api = "torch.Generator.manual_seed"}
 g = ch.Generator().manual_seed(5)
 # CHECK: detc.stmt "assign" copy defs ["@g2"] uses ["@g"]
 g2 = g

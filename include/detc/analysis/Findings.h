@@ -1,0 +1,72 @@
+//===- Findings.h - What `detc analyze` reports -------------------*- C++ -*-===//
+//
+// The analyses' results turned into a report model that the text, JSON and
+// SARIF writers render: findings (warnings with a rule id and notes that
+// show the chain), per-checkpoint replay summaries, and the variables live
+// at each checkpoint hint.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_ANALYSIS_FINDINGS_H
+#define DETC_ANALYSIS_FINDINGS_H
+
+#include "detc/analysis/Replay.h"
+#include "detc/analysis/ThreadSafety.h"
+
+namespace detc::analysis {
+
+struct ReportNote {
+  SourcePoint at;
+  std::string message;
+};
+
+struct Finding {
+  std::string rule; ///< `detc-unsafe-rng`, `detc-missing-zero-grad`, ...
+  SourcePoint at;
+  std::string message;
+  std::vector<ReportNote> notes;
+};
+
+struct NamedAt {
+  std::string name;
+  SourcePoint at; ///< Where it is defined or decided (may be invalid).
+  std::string why; ///< For values detc must save: what they depend on.
+};
+
+struct ReplaySummary {
+  SourcePoint at;
+  std::vector<std::string> userSaved;
+  std::vector<NamedAt> generators, loops, detcSaved, fastForwarded;
+  std::vector<SourcePoint> reexecuted;
+  std::vector<NamedAt> skipped; ///< name = what kind of work.
+};
+
+struct HintLiveness {
+  SourcePoint at;
+  std::vector<std::string> live;
+};
+
+struct Report {
+  std::string file;
+  std::vector<Finding> findings;
+  std::vector<std::string> err; ///< Generators in ERR, described.
+  std::vector<ReplaySummary> checkpoints;
+  std::vector<HintLiveness> hints;
+};
+
+/// Everything `detc analyze` computes for one module.
+struct ProgramAnalysis {
+  StatementGraph graph;
+  std::unique_ptr<GeneratorAliases> gens;
+  ThreadSafetyResult ts;
+  Liveness live;
+  ReplayResult replay;
+
+  static ProgramAnalysis run(mlir::ModuleOp module);
+};
+
+Report buildReport(const ProgramAnalysis &a, llvm::StringRef file);
+
+} // namespace detc::analysis
+
+#endif // DETC_ANALYSIS_FINDINGS_H

@@ -1,0 +1,105 @@
+//===- Replay.h - Liveness and Analysis B (Needed) ----------------*- C++ -*-===//
+//
+// Liveness: backward may-analysis; a variable is live after a node if some
+// path reads it before redefining it. Reported at every checkpoint hint
+// (what CheckHint must save) and used to seed Needed.
+//
+// Needed (SPEC §4, the paper's Table 3), per user checkpoint L. Fast-forward
+// re-runs the program from the start to the moment L is reached, executing
+// only the statements whose left-hand side is needed, then restores the
+// user's checkpoint and detc's sidecar. So, on the part of the program that
+// can reach L:
+//  * at (every expansion of) L, what is live after L and not restored is
+//    needed: Needed[v@b L] = Needed[v@a L] or (v live after L, v not
+//    checked), where checked = saved by the user (with everything their
+//    state_dict reaches: `model` covers `model.fc`), generator states and
+//    loop positions (saved by detc), and values detc must save because
+//    they cannot be re-derived (below);
+//  * every other statement follows Table 3: if a variable it writes is
+//    needed after it, what it reads is needed before it; a variable it
+//    must define and does not read is not needed before it;
+//  * a statement re-executed in fast-forward needs the tests of the
+//    branches and loops that decide whether it runs (control dependence);
+//  * values whose derivation goes through work fast-forward skips (a
+//    forward, gradient, optimizer step or batch fetch — found by a forward
+//    taint analysis) cannot be re-derived: detc saves them, and says why.
+// Deviation from the paper, on purpose: the checkpoint statement restores
+// only at the last arrival, so at earlier arrivals (earlier iterations)
+// it does not kill the saved variables.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_ANALYSIS_REPLAY_H
+#define DETC_ANALYSIS_REPLAY_H
+
+#include "detc/analysis/DataflowSolver.h"
+#include "detc/analysis/Generators.h"
+
+#include "llvm/ADT/SparseBitVector.h"
+
+namespace detc::analysis {
+
+using VarSet = llvm::SparseBitVector<>;
+
+struct Liveness {
+  /// Backward result: `in` = live after the node, `out` = live before.
+  DataflowResult<VarSet> result;
+  const VarSet &liveAfter(NodeId n) const { return result.in[n]; }
+  const VarSet &liveBefore(NodeId n) const { return result.out[n]; }
+};
+
+Liveness computeLiveness(const StatementGraph &g,
+                         const GeneratorAliases &gens);
+
+/// The id space of Needed: variables first, then one id per generator
+/// object (its state).
+struct ReplayVars {
+  size_t numVars;
+  unsigned generator(unsigned object) const { return numVars + object; }
+  bool isGenerator(unsigned id) const { return id >= numVars; }
+};
+
+struct CheckpointReplay {
+  mlir::Operation *op = nullptr;
+  llvm::SmallVector<NodeId, 1> instances;
+  /// The part of the program fast-forward runs: nodes that reach L.
+  llvm::BitVector prefix;
+  llvm::SmallVector<VarId, 4> userSaved;
+  llvm::SmallVector<unsigned, 4> generators; ///< Objects detc saves.
+  llvm::SmallVector<NodeId, 2> loops;        ///< Loop positions detc saves.
+  /// Needed after L but derived through skipped work: detc saves them.
+  llvm::SmallVector<std::pair<VarId, NodeId>, 2> notRederivable;
+  /// Needed after L and re-derived by fast-forward.
+  llvm::SmallVector<VarId, 4> fastForwarded;
+  /// Statements fast-forward re-executes / skips (expensive ones only).
+  std::vector<NodeId> reexecuted, skipped;
+  /// Needed: `in` after each node, `out` before it (ids: ReplayVars).
+  DataflowResult<VarSet> needed;
+};
+
+struct ReplayResult {
+  ReplayVars ids;
+  std::vector<CheckpointReplay> checkpoints;
+};
+
+ReplayResult analyzeReplay(const StatementGraph &g,
+                           const GeneratorAliases &gens,
+                           const Liveness &live);
+
+/// Variables and generator states a node defines anew (`kills`), writes
+/// (its left-hand side) and reads, in the Needed id space. Attribute paths
+/// follow their object: reading `a.b` reads `a`, writing `a.b` updates
+/// `a`, defining `a` defines every `a.b`.
+struct NodeEffects {
+  llvm::SmallVector<unsigned, 4> kills, lhs, reads;
+};
+NodeEffects nodeEffects(const StatementGraph &g, const GeneratorAliases &gens,
+                        const ReplayVars &ids, NodeId n);
+/// nodeEffects, except that statements Table 3 passes through (region
+/// markers, checkpoints, hints, call boundaries) have none.
+NodeEffects replayEffects(const StatementGraph &g, const GeneratorAliases &gens,
+                          const ReplayVars &ids, NodeId n);
+
+} // namespace detc::analysis
+
+#endif // DETC_ANALYSIS_REPLAY_H

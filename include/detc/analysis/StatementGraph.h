@@ -1,0 +1,186 @@
+//===- StatementGraph.h - Statement-level interprocedural CFG ---*- C++ -*-===//
+//
+// The analyses of SPEC.md §2 and §4 are stated on the paper's language: a
+// program of labelled statements with predecessors and successors, where
+// calls into user functions and model forwards are "followed". The
+// StatementGraph is that program, built from a detc module:
+//
+//  * one node per statement op, plus synthesized nodes for what the ops
+//    imply: the end of a data-parallel region (`data_parallel_end`), a
+//    call's entry and the assignment of its return value, function exits;
+//  * calls (`detc.call`) and model forwards (`detc.forward`, through the
+//    build regions they may run) are expanded in place — each expansion is
+//    an *instance* of the callee with its own local variables, so a helper
+//    called inside and outside a parallel region has two instances and the
+//    analyses tell the two call paths apart;
+//  * variables are canonical: locals are qualified by their instance
+//    (`main:x`), parameters that the callee never rebinds are the caller's
+//    variable (`self.fc` inside `Net::forward` called on `model` is
+//    `main:model.fc`), globals (`@x`) and global generators (`<torch>`) are
+//    shared.
+//
+// The graph is a Boost adjacency list so that Boost.Graph's algorithms
+// (dominators, DFS) run on it directly.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_ANALYSIS_STATEMENTGRAPH_H
+#define DETC_ANALYSIS_STATEMENTGRAPH_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <boost/graph/adjacency_list.hpp>
+
+#include <string>
+#include <vector>
+
+namespace detc::analysis {
+
+using VarId = unsigned;
+using NodeId = unsigned;
+constexpr NodeId kNoNode = ~0u;
+
+/// Interned canonical variable names.
+class VarTable {
+public:
+  VarId intern(llvm::StringRef name);
+  /// The id of `name`, or ~0u if it was never interned.
+  VarId lookup(llvm::StringRef name) const;
+  llvm::StringRef name(VarId id) const { return names[id]; }
+  size_t size() const { return names.size(); }
+
+  /// Attribute paths: `main/args.epochs` belongs to the object `main/args`
+  /// when that variable exists. Computed by computeObjects().
+  VarId objectOf(VarId id) const { return object[id]; }
+  llvm::ArrayRef<VarId> attributesOf(VarId id) const { return attrs[id]; }
+  void computeObjects();
+
+private:
+  llvm::StringMap<VarId> ids;
+  std::vector<std::string> names;
+  std::vector<VarId> object;
+  std::vector<llvm::SmallVector<VarId, 0>> attrs;
+};
+
+enum class NodeKind {
+  Entry,      ///< Program entry (one per graph).
+  Exit,       ///< Program exit (one per graph).
+  Stmt,       ///< Any statement without a special rule.
+  Create,     ///< create_generator / global_generator.
+  Draw,       ///< random_gen.
+  ParBegin,   ///< data_parallel_begin (the `detc.parallel` op).
+  ParEnd,     ///< data_parallel_end (synthesized, paired with a ParBegin).
+  Checkpoint, ///< The user's checkpoint.
+  Hint,       ///< A CheckHint `_checkpoint()`.
+  Update,     ///< B(M, V): the optimizer step.
+  Branch,     ///< if / while test / for header (a control node).
+  CallEnter,  ///< Start of a call's or a model forward's expansion.
+  CallExit,   ///< End of a call: assigns the return value to the targets.
+  FuncExit,   ///< End of an instance's body (returns jump here).
+  Join,       ///< An empty node where paths meet (e.g. an except handler).
+};
+
+llvm::StringRef stringifyNodeKind(NodeKind kind);
+
+/// One statement of the expanded program.
+struct Node {
+  NodeKind kind = NodeKind::Stmt;
+  mlir::Operation *op = nullptr; ///< The source op (null for Entry/Exit).
+  unsigned instance = 0;
+  /// Variables the statement must define, partially update (read-modify-
+  /// write), and read — canonical, see the file comment.
+  llvm::SmallVector<VarId, 2> defs, updates, uses;
+  /// Draw: the variable holding the generator. Create: the variable
+  /// receiving the generator.
+  VarId genVar = ~0u;
+  /// Stmt: a plain `a = b` copy (generator aliases flow through it).
+  bool copy = false;
+  /// Create: a reseed of the generator the receiver already holds.
+  bool reseed = false;
+  /// Create: defines a library's global generator (`<torch>`).
+  bool global = false;
+  /// Forward/grad/update/batch fetch and everything a forward or a fetch
+  /// runs (a dropout draw, `__getitem__`): work fast-forward skips.
+  bool expensive = false;
+  /// ParEnd: its ParBegin. ParBegin: its ParEnd.
+  NodeId pair = kNoNode;
+  /// Innermost enclosing ParBegin on the dynamic (expanded) nesting.
+  NodeId region = kNoNode;
+  /// Innermost CallEnter whose expansion this node belongs to (a user call
+  /// or a model forward): following `caller` links gives the call path.
+  NodeId caller = kNoNode;
+  /// Innermost enclosing control node (Branch), crossing into the caller
+  /// through the call's CallEnter: what decides whether this node runs.
+  NodeId control = kNoNode;
+  /// Checkpoint: the saved variables (canonical).
+  llvm::SmallVector<VarId, 2> saved;
+  /// Loop positions the node sits in: the loop-variable defs of the
+  /// enclosing `for` headers, outermost first (crossing calls).
+  llvm::SmallVector<NodeId, 2> loops;
+};
+
+/// One expansion of a function body.
+struct Instance {
+  std::string function;       ///< Symbol, e.g. `main`, `Net::forward`.
+  std::string qualifier;      ///< Prefix of its locals: `main`, `f#2`.
+  NodeId callSite = kNoNode;  ///< The CallEnter that created it.
+  unsigned parent = ~0u;      ///< Caller instance.
+  /// Parameters the callee never rebinds, aliased to the caller's
+  /// canonical variable.
+  llvm::StringMap<std::string> aliases;
+};
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS,
+                                    boost::bidirectionalS, Node>;
+
+struct StatementGraphOptions {
+  /// Stop expanding (and report) beyond this many nodes.
+  size_t maxNodes = 20'000'000;
+};
+
+class StatementGraph {
+public:
+  Graph graph;
+  std::vector<Instance> instances;
+  VarTable vars;
+  NodeId entry = kNoNode, exit = kNoNode;
+  /// Set when the expansion hit StatementGraphOptions::maxNodes.
+  bool truncated = false;
+
+  size_t numNodes() const { return boost::num_vertices(graph); }
+  Node &node(NodeId n) { return graph[n]; }
+  const Node &node(NodeId n) const { return graph[n]; }
+
+  llvm::SmallVector<NodeId, 2> successors(NodeId n) const;
+  llvm::SmallVector<NodeId, 2> predecessors(NodeId n) const;
+
+  /// A variable as the user wrote it: without the instance qualifier and
+  /// the global marker (`main/x` -> `x`, `@g` -> `g`).
+  std::string displayName(VarId v) const;
+
+  /// The CallEnter nodes on the way to `n`, outermost first; stops at
+  /// `stopAt` (exclusive) when it is on the chain.
+  llvm::SmallVector<NodeId, 4> callPath(NodeId n,
+                                        NodeId stopAt = kNoNode) const;
+
+  /// Builds the graph for a module produced by the lowering (or parsed from
+  /// a .mlir file). The program starts at `@__main__`, or at `@main` when
+  /// there is no `@__main__`.
+  static StatementGraph build(mlir::ModuleOp module,
+                              const StatementGraphOptions &options = {});
+};
+
+/// Source position of an op (from its FileLineColLoc), for reports.
+struct SourcePoint {
+  std::string file;
+  unsigned line = 0, column = 0;
+  bool valid() const { return line != 0; }
+};
+SourcePoint sourcePoint(mlir::Operation *op);
+
+} // namespace detc::analysis
+
+#endif // DETC_ANALYSIS_STATEMENTGRAPH_H

@@ -1,0 +1,226 @@
+//===- Findings.cpp - From analysis results to the report model ----------===//
+
+#include "detc/analysis/Findings.h"
+
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <set>
+
+using namespace detc;
+using namespace detc::analysis;
+using llvm::StringRef;
+
+ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
+  ProgramAnalysis a;
+  a.graph = StatementGraph::build(module);
+  a.gens = std::make_unique<GeneratorAliases>(a.graph);
+  a.ts = analyzeThreadSafety(a.graph, *a.gens);
+  a.live = computeLiveness(a.graph, *a.gens);
+  a.replay = analyzeReplay(a.graph, *a.gens, a.live);
+  return a;
+}
+
+static std::string where(const SourcePoint &p) {
+  if (!p.valid())
+    return "?";
+  return p.file + ":" + std::to_string(p.line) + ":" + std::to_string(p.column);
+}
+
+/// A variable as the user wrote it: no instance qualifier, no `@`.
+static std::string userName(const StatementGraph &g, VarId v) {
+  return g.displayName(v);
+}
+
+static bool isTemporary(StringRef name) { return name.starts_with("$"); }
+
+static std::string parallelKind(mlir::Operation *op) {
+  if (auto p = llvm::dyn_cast_or_null<ir::ParallelOp>(op))
+    return p.getKind() == ir::ParallelKind::PerExample ? "per-example"
+                                                       : "per-batch";
+  return "";
+}
+
+static std::string callNote(mlir::Operation *op) {
+  if (auto call = llvm::dyn_cast<ir::CallOp>(op)) {
+    std::string callee = call.getCallee().getRootReference().str();
+    for (auto n : call.getCallee().getNestedReferences())
+      callee += "." + n.getValue().str();
+    return "reached through the call to '" + callee + "' here";
+  }
+  if (auto fw = llvm::dyn_cast<ir::ForwardOp>(op))
+    return "reached through the forward of '" +
+           StringRef(fw.getModel()).ltrim('@').str() + "' here";
+  return "reached through here";
+}
+
+/// The first statement that seeds a global generator, for the note.
+static SourcePoint globalSeedSite(const StatementGraph &g,
+                                  const GeneratorAliases &gens, unsigned o) {
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (g.node(n).kind == NodeKind::Create &&
+        llvm::isa_and_nonnull<ir::CreateGeneratorOp>(g.node(n).op) &&
+        llvm::is_contained(gens.created(n), o))
+      return sourcePoint(g.node(n).op);
+  return {};
+}
+
+static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
+  const StatementGraph &g = a.graph;
+  // One finding per (draw statement, generator); the first call path found
+  // is shown, the others counted.
+  llvm::MapVector<std::pair<mlir::Operation *, unsigned>,
+                  std::vector<const UnsafeUse *>>
+      groups;
+  for (const UnsafeUse &u : a.ts.unsafe)
+    groups[{g.node(u.draw).op, u.object}].push_back(&u);
+  for (auto &[key, uses] : groups) {
+    const UnsafeUse &u = *uses.front();
+    const GeneratorObject &obj = a.gens->objects()[u.object];
+    mlir::Operation *regionOp =
+        u.region != kNoNode ? g.node(u.region).op : nullptr;
+    Finding f;
+    f.rule = "detc-unsafe-rng";
+    f.at = sourcePoint(key.first);
+    f.message = "generator " + obj.describe(g) + " is used inside the " +
+                parallelKind(regionOp) +
+                " data-parallel region that starts at " +
+                where(sourcePoint(regionOp));
+    if (obj.kind == GeneratorObject::Site)
+      f.notes.push_back({sourcePoint(g.node(obj.site).op),
+                         "generator " + obj.describe(g) + " created here"});
+    else if (obj.kind == GeneratorObject::Global) {
+      SourcePoint seed = globalSeedSite(g, *a.gens, u.object);
+      if (seed.valid())
+        f.notes.push_back({seed, "global generator seeded here"});
+    }
+    f.notes.push_back({sourcePoint(regionOp),
+                       "the " + parallelKind(regionOp) +
+                           " data-parallel region begins here"});
+    NodeId end = u.region != kNoNode ? g.node(u.region).pair : kNoNode;
+    for (NodeId c : g.callPath(u.draw))
+      if (u.region != kNoNode && c > u.region && c < end &&
+          !g.node(c).op->getParentOfType<ir::BuildOp>())
+        f.notes.push_back({sourcePoint(g.node(c).op), callNote(g.node(c).op)});
+    if (uses.size() > 1)
+      f.notes.push_back({f.at, "also unsafe on " +
+                                   std::to_string(uses.size() - 1) +
+                                   " other call path(s)"});
+    r.findings.push_back(std::move(f));
+  }
+  for (unsigned o = 0; o < a.ts.err.size(); ++o)
+    if (a.ts.err.test(o))
+      r.err.push_back(a.gens->objects()[o].describe(g));
+}
+
+static std::string workKind(mlir::Operation *op) {
+  if (llvm::isa<ir::ForwardOp>(op))
+    return "forward";
+  if (llvm::isa<ir::GradOp>(op))
+    return "gradient";
+  if (llvm::isa<ir::UpdateOp>(op))
+    return "optimizer step";
+  if (llvm::isa<ir::FetchOp>(op))
+    return "batch loading";
+  if (llvm::isa<ir::DrawOp>(op))
+    return "random draw inside a forward or a batch fetch";
+  return "skipped work";
+}
+
+static ReplaySummary summarize(const ProgramAnalysis &a,
+                               const CheckpointReplay &cp) {
+  const StatementGraph &g = a.graph;
+  ReplaySummary s;
+  s.at = sourcePoint(cp.op);
+  llvm::StringSet<> seen;
+  auto once = [&](StringRef kind, const std::string &name) {
+    return seen.insert((kind + ":" + name).str()).second;
+  };
+  for (VarId v : cp.userSaved)
+    if (once("user", userName(g, v)))
+      s.userSaved.push_back(userName(g, v));
+  for (unsigned o : cp.generators) {
+    const GeneratorObject &obj = a.gens->objects()[o];
+    std::string name = obj.describe(g);
+    if (!once("gen", name))
+      continue;
+    SourcePoint at = obj.kind == GeneratorObject::Site
+                         ? sourcePoint(g.node(obj.site).op)
+                         : SourcePoint();
+    s.generators.push_back({name, at, ""});
+  }
+  for (NodeId loop : cp.loops) {
+    std::string name;
+    for (VarId v : g.node(loop).defs)
+      name += (name.empty() ? "" : ", ") + userName(g, v);
+    if (name.empty())
+      name = "while loop";
+    s.loops.push_back({name, sourcePoint(g.node(loop).op), ""});
+  }
+  for (auto [v, from] : cp.notRederivable) {
+    std::string name = userName(g, v);
+    if (isTemporary(name) || !once("detc", name))
+      continue;
+    NamedAt n{name, {}, ""};
+    if (from != kNoNode) {
+      n.at = sourcePoint(g.node(from).op);
+      n.why = "derived from the " + workKind(g.node(from).op) + " at " +
+              where(n.at);
+    }
+    s.detcSaved.push_back(n);
+  }
+  for (unsigned v : cp.fastForwarded) {
+    std::string name = userName(g, v);
+    if (!isTemporary(name) && once("ff", name))
+      s.fastForwarded.push_back({name, {}, ""});
+  }
+  llvm::DenseSet<mlir::Operation *> ops;
+  for (NodeId n : cp.reexecuted)
+    if (ops.insert(g.node(n).op).second)
+      s.reexecuted.push_back(sourcePoint(g.node(n).op));
+  for (NodeId n : cp.skipped) {
+    SourcePoint at = sourcePoint(g.node(n).op);
+    std::string kind = workKind(g.node(n).op);
+    if (once("skip", kind + "@" + std::to_string(at.line)))
+      s.skipped.push_back({kind, at, ""});
+  }
+  auto byLine = [](const SourcePoint &x, const SourcePoint &y) {
+    return std::tie(x.file, x.line, x.column) <
+           std::tie(y.file, y.line, y.column);
+  };
+  llvm::sort(s.reexecuted, byLine);
+  llvm::sort(s.skipped, [&](const NamedAt &x, const NamedAt &y) {
+    return byLine(x.at, y.at);
+  });
+  return s;
+}
+
+Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
+  Report r;
+  r.file = file.str();
+  addUnsafeRngFindings(a, r);
+  for (const CheckpointReplay &cp : a.replay.checkpoints)
+    r.checkpoints.push_back(summarize(a, cp));
+  const StatementGraph &g = a.graph;
+  llvm::MapVector<mlir::Operation *, std::set<std::string>> hints;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    if (g.node(n).kind != NodeKind::Hint)
+      continue;
+    auto &names = hints[g.node(n).op];
+    for (unsigned v : a.live.liveAfter(n)) {
+      std::string name = userName(g, v);
+      if (!isTemporary(name))
+        names.insert(name);
+    }
+  }
+  for (auto &[op, names] : hints) {
+    HintLiveness h;
+    h.at = sourcePoint(op);
+    h.live.assign(names.begin(), names.end());
+    llvm::sort(h.live);
+    r.hints.push_back(std::move(h));
+  }
+  return r;
+}

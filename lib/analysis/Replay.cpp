@@ -1,0 +1,377 @@
+//===- Replay.cpp - Liveness and Analysis B (Needed) ----------------------===//
+
+#include "detc/analysis/Replay.h"
+
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/ADT/MapVector.h"
+
+using namespace detc;
+using namespace detc::analysis;
+using llvm::BitVector;
+using llvm::SmallVector;
+using llvm::ArrayRef;
+using llvm::StringRef;
+using llvm::isa;
+
+//===----------------------------------------------------------------------===//
+// Effects of a node
+//===----------------------------------------------------------------------===//
+
+static bool isPassThrough(NodeKind k) {
+  switch (k) {
+  case NodeKind::Entry:
+  case NodeKind::Exit:
+  case NodeKind::ParBegin:
+  case NodeKind::ParEnd:
+  case NodeKind::Join:
+  case NodeKind::FuncExit:
+  case NodeKind::CallEnter:
+  case NodeKind::Hint:
+  case NodeKind::Checkpoint:
+    return true;
+  default:
+    return false;
+  }
+}
+
+NodeEffects detc::analysis::nodeEffects(const StatementGraph &g,
+                                        const GeneratorAliases &gens,
+                                        const ReplayVars &ids, NodeId n) {
+  NodeEffects e;
+  const Node &node = g.node(n);
+  const VarTable &vars = g.vars;
+  auto add = [](SmallVector<unsigned, 4> &to, unsigned v) {
+    if (!llvm::is_contained(to, v))
+      to.push_back(v);
+  };
+  // Reading `a.b` reads the object `a`; writing `a.b` updates it.
+  auto read = [&](VarId v) {
+    add(e.reads, v);
+    if (vars.objectOf(v) != v)
+      add(e.reads, vars.objectOf(v));
+  };
+  auto write = [&](VarId v) {
+    add(e.lhs, v);
+    if (vars.objectOf(v) != v) {
+      add(e.lhs, vars.objectOf(v));
+      add(e.reads, vars.objectOf(v));
+    }
+  };
+  for (VarId v : node.uses)
+    read(v);
+  for (VarId v : node.updates) {
+    read(v);
+    write(v);
+  }
+  for (VarId v : node.defs)
+    write(v);
+  if (node.kind == NodeKind::Draw) {
+    read(node.genVar);
+    for (unsigned o : gens.drawn(n)) {
+      add(e.reads, ids.generator(o));
+      add(e.lhs, ids.generator(o));
+    }
+  }
+  if (node.kind == NodeKind::Create)
+    for (unsigned o : gens.created(n)) {
+      add(e.lhs, ids.generator(o));
+      add(e.kills, ids.generator(o));
+    }
+  // A variable defined without being read is new, with all its attributes.
+  for (VarId d : node.defs) {
+    if (llvm::is_contained(e.reads, d))
+      continue;
+    add(e.kills, d);
+    for (VarId a : vars.attributesOf(d))
+      if (!llvm::is_contained(e.reads, a)) {
+        add(e.kills, a);
+        add(e.lhs, a);
+      }
+  }
+  return e;
+}
+
+NodeEffects detc::analysis::replayEffects(const StatementGraph &g,
+                                          const GeneratorAliases &gens,
+                                          const ReplayVars &ids, NodeId n) {
+  if (isPassThrough(g.node(n).kind))
+    return {};
+  return nodeEffects(g, gens, ids, n);
+}
+
+//===----------------------------------------------------------------------===//
+// Liveness
+//===----------------------------------------------------------------------===//
+
+Liveness detc::analysis::computeLiveness(const StatementGraph &g,
+                                         const GeneratorAliases &gens) {
+  DataGraph dg = backwardDataGraph(g);
+  ReplayVars ids{g.vars.size()};
+  std::vector<NodeEffects> effects;
+  effects.reserve(g.numNodes());
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    effects.push_back(nodeEffects(g, gens, ids, n));
+  Liveness l;
+  l.result = solveDataflow<VarSet>(
+      dg, VarSet(), [](NodeId, VarSet &) {},
+      [](VarSet &acc, const VarSet &o) { acc |= o; },
+      [&](NodeId n, const VarSet &after, VarSet &before) {
+        before = after;
+        for (unsigned k : effects[n].kills)
+          before.reset(k);
+        for (unsigned r : effects[n].reads)
+          if (r < ids.numVars)
+            before.set(r);
+      });
+  return l;
+}
+
+//===----------------------------------------------------------------------===//
+// Needed
+//===----------------------------------------------------------------------===//
+
+namespace {
+class NeededSolver {
+public:
+  NeededSolver(const StatementGraph &g, const GeneratorAliases &gens,
+               const Liveness &live, const ReplayVars &ids)
+      : g(g), gens(gens), live(live), ids(ids) {
+    effects.reserve(g.numNodes());
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      effects.push_back(replayEffects(g, gens, ids, n));
+  }
+
+  CheckpointReplay run(mlir::Operation *op, ArrayRef<NodeId> instances);
+
+private:
+  const StatementGraph &g;
+  const GeneratorAliases &gens;
+  const Liveness &live;
+  const ReplayVars &ids;
+  std::vector<NodeEffects> effects;
+
+  BitVector prefixOf(ArrayRef<NodeId> instances);
+  VarSet checkedAt(const CheckpointReplay &cp);
+  DataflowResult<VarSet> taint(const BitVector &prefix);
+  llvm::DenseMap<unsigned, NodeId>
+  taintSources(const DataGraph &dg, const DataflowResult<VarSet> &t);
+  bool selected(NodeId n, const VarSet &after, const BitVector &forced) {
+    if (forced.test(n))
+      return true;
+    for (unsigned v : effects[n].lhs)
+      if (after.test(v))
+        return true;
+    return false;
+  }
+};
+} // namespace
+
+BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {
+  BitVector in(g.numNodes());
+  std::vector<NodeId> work(instances.begin(), instances.end());
+  for (NodeId n : work)
+    in.set(n);
+  while (!work.empty()) {
+    NodeId n = work.back();
+    work.pop_back();
+    for (NodeId p : g.predecessors(n))
+      if (!in.test(p)) {
+        in.set(p);
+        work.push_back(p);
+      }
+  }
+  return in;
+}
+
+/// What is restored at L: the user's saved state (and what it reaches),
+/// generator states and what holds a generator, loop positions.
+VarSet NeededSolver::checkedAt(const CheckpointReplay &cp) {
+  VarSet checked;
+  llvm::SmallVector<StringRef, 4> roots;
+  for (VarId v : cp.userSaved)
+    roots.push_back(g.vars.name(v));
+  for (VarId v = 0; v < g.vars.size(); ++v) {
+    StringRef name = g.vars.name(v);
+    bool covered = !gens.pointsTo(v).empty();
+    for (StringRef r : roots)
+      covered |= name == r || (name.starts_with(r) && name.size() > r.size() &&
+                               name[r.size()] == '.');
+    if (covered)
+      checked.set(v);
+  }
+  for (NodeId loop : cp.loops)
+    for (VarId v : g.node(loop).defs)
+      checked.set(v);
+  for (unsigned o : cp.generators)
+    checked.set(ids.generator(o));
+  return checked;
+}
+
+/// Forward may-analysis: which values (may) come from skipped work.
+DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
+  DataGraph dg = forwardDataGraph(g);
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (!prefix.test(n)) {
+      dg.inputs[n].clear();
+      dg.dependents[n].clear();
+    }
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    llvm::erase_if(dg.dependents[n],
+                   [&](NodeId d) { return !prefix.test(d); });
+  return solveDataflow<VarSet>(
+      dg, VarSet(), [](NodeId, VarSet &) {},
+      [](VarSet &acc, const VarSet &o) { acc |= o; },
+      [&](NodeId n, const VarSet &in, VarSet &out) {
+        const NodeEffects &e = effects[n];
+        bool tainted = g.node(n).expensive;
+        for (unsigned r : e.reads)
+          tainted |= in.test(r);
+        out = in;
+        for (unsigned k : e.kills)
+          out.reset(k);
+        if (tainted)
+          for (unsigned l : e.lhs)
+            out.set(l);
+      });
+}
+
+/// For each tainted value, one skipped statement it derives from.
+llvm::DenseMap<unsigned, NodeId>
+NeededSolver::taintSources(const DataGraph &dg,
+                           const DataflowResult<VarSet> &t) {
+  llvm::DenseMap<unsigned, NodeId> src;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (NodeId n : dg.order) {
+      const NodeEffects &e = effects[n];
+      NodeId from = kNoNode;
+      if (g.node(n).expensive && g.node(n).op)
+        from = n;
+      else
+        for (unsigned r : e.reads)
+          if (t.in[n].test(r))
+            if (auto it = src.find(r); it != src.end()) {
+              from = it->second;
+              break;
+            }
+      if (from == kNoNode)
+        continue;
+      for (unsigned l : e.lhs)
+        changed |= src.try_emplace(l, from).second;
+    }
+  }
+  return src;
+}
+
+CheckpointReplay NeededSolver::run(mlir::Operation *op,
+                                   ArrayRef<NodeId> instances) {
+  CheckpointReplay cp;
+  cp.op = op;
+  cp.instances.assign(instances.begin(), instances.end());
+  cp.prefix = prefixOf(instances);
+  const Node &first = g.node(instances.front());
+  cp.userSaved.assign(first.saved.begin(), first.saved.end());
+  for (NodeId loop : first.loops)
+    if (g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op))
+      cp.loops.push_back(loop);
+  for (unsigned o = 0; o < gens.objects().size(); ++o)
+    if (gens.objects()[o].kind != GeneratorObject::Unknown)
+      cp.generators.push_back(o);
+
+  VarSet checked = checkedAt(cp);
+  // Seeds: live after L (at any of its expansions), not restored.
+  VarSet seeds;
+  for (NodeId n : instances)
+    seeds |= live.liveAfter(n);
+  seeds.intersectWithComplement(checked);
+
+  DataflowResult<VarSet> tainted = taint(cp.prefix);
+  VarSet bad;
+  for (NodeId n : instances)
+    bad |= tainted.in[n];
+  bad &= seeds;
+  if (!bad.empty()) {
+    DataGraph fdg = forwardDataGraph(g);
+    auto src = taintSources(fdg, tainted);
+    for (unsigned v : bad)
+      cp.notRederivable.push_back({v, src.lookup(v)});
+    seeds.intersectWithComplement(bad);
+  }
+  for (unsigned v : seeds)
+    cp.fastForwarded.push_back(v);
+
+  // Solve, then add control dependences of what is re-executed, until
+  // nothing new is forced.
+  DataGraph dg = backwardDataGraph(g, &cp.prefix);
+  BitVector isInstance(g.numNodes());
+  for (NodeId n : instances)
+    isInstance.set(n);
+  BitVector forced(g.numNodes());
+  auto forceChain = [&](NodeId n) {
+    bool grew = false;
+    for (NodeId c = g.node(n).control; c != kNoNode; c = g.node(c).control) {
+      if (forced.test(c))
+        break;
+      forced.set(c);
+      grew = true;
+    }
+    return grew;
+  };
+  for (NodeId n : instances)
+    forceChain(n);
+  for (;;) {
+    cp.needed = solveDataflow<VarSet>(
+        dg, VarSet(), [](NodeId, VarSet &) {},
+        [](VarSet &acc, const VarSet &o) { acc |= o; },
+        [&](NodeId n, const VarSet &after, VarSet &before) {
+          before = after;
+          if (isInstance.test(n)) {
+            before |= seeds;
+            return;
+          }
+          const NodeEffects &e = effects[n];
+          bool sel = selected(n, after, forced);
+          for (unsigned k : e.kills)
+            before.reset(k);
+          if (sel)
+            for (unsigned r : e.reads)
+              before.set(r);
+        });
+    bool grew = false;
+    for (NodeId n : dg.order)
+      if (!isInstance.test(n) && selected(n, cp.needed.in[n], forced))
+        grew |= forceChain(n);
+    if (!grew)
+      break;
+  }
+  for (NodeId n : dg.order) {
+    if (isInstance.test(n) || !g.node(n).op)
+      continue;
+    if (selected(n, cp.needed.in[n], forced))
+      cp.reexecuted.push_back(n);
+    else if (g.node(n).expensive &&
+             isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp, ir::FetchOp>(
+                 g.node(n).op))
+      cp.skipped.push_back(n);
+  }
+  auto byPosition = [](std::vector<NodeId> &v) { llvm::sort(v); };
+  byPosition(cp.reexecuted);
+  byPosition(cp.skipped);
+  return cp;
+}
+
+ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
+                                           const GeneratorAliases &gens,
+                                           const Liveness &live) {
+  ReplayResult r;
+  r.ids.numVars = g.vars.size();
+  llvm::MapVector<mlir::Operation *, SmallVector<NodeId, 1>> sites;
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (g.node(n).kind == NodeKind::Checkpoint)
+      sites[g.node(n).op].push_back(n);
+  NeededSolver solver(g, gens, live, r.ids);
+  for (auto &[op, nodes] : sites)
+    r.checkpoints.push_back(solver.run(op, nodes));
+  return r;
+}

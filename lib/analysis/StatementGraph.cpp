@@ -1,0 +1,630 @@
+//===- StatementGraph.cpp - Build the expanded statement graph ------------===//
+//
+// Walks a detc module from `@__main__` and emits one node per statement,
+// expanding calls and model forwards in place (see StatementGraph.h).
+// Structured control flow becomes edges: loop headers get back edges from
+// the end of the body and from `continue`, `break` leaves the loop, a `try`
+// body may jump to its handlers from any of its statements, `return` goes to
+// the instance's exit.
+//
+//===----------------------------------------------------------------------===//
+
+#include "detc/analysis/StatementGraph.h"
+
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace detc;
+using namespace detc::analysis;
+using namespace mlir;
+using llvm::SmallVector;
+using llvm::StringRef;
+
+//===----------------------------------------------------------------------===//
+// Small pieces
+//===----------------------------------------------------------------------===//
+
+VarId VarTable::intern(StringRef name) {
+  auto [it, inserted] = ids.try_emplace(name, names.size());
+  if (inserted)
+    names.push_back(name.str());
+  return it->second;
+}
+
+VarId VarTable::lookup(StringRef name) const {
+  auto it = ids.find(name);
+  return it == ids.end() ? ~0u : it->second;
+}
+
+void VarTable::computeObjects() {
+  object.resize(names.size());
+  attrs.assign(names.size(), {});
+  for (VarId v = 0; v < names.size(); ++v) {
+    object[v] = v;
+    StringRef name = names[v];
+    size_t slash = name.find('/');
+    size_t dot = name.find('.', slash == StringRef::npos ? 0 : slash);
+    if (dot == StringRef::npos)
+      continue;
+    VarId root = lookup(name.take_front(dot));
+    if (root == ~0u)
+      continue;
+    object[v] = root;
+    attrs[root].push_back(v);
+  }
+}
+
+StringRef detc::analysis::stringifyNodeKind(NodeKind kind) {
+  switch (kind) {
+  case NodeKind::Entry: return "entry";
+  case NodeKind::Exit: return "exit";
+  case NodeKind::Stmt: return "stmt";
+  case NodeKind::Create: return "create";
+  case NodeKind::Draw: return "draw";
+  case NodeKind::ParBegin: return "parallel_begin";
+  case NodeKind::ParEnd: return "parallel_end";
+  case NodeKind::Checkpoint: return "checkpoint";
+  case NodeKind::Hint: return "hint";
+  case NodeKind::Update: return "update";
+  case NodeKind::Branch: return "branch";
+  case NodeKind::CallEnter: return "call_enter";
+  case NodeKind::CallExit: return "call_exit";
+  case NodeKind::FuncExit: return "func_exit";
+  case NodeKind::Join: return "join";
+  }
+  return "?";
+}
+
+SmallVector<NodeId, 2> StatementGraph::successors(NodeId n) const {
+  SmallVector<NodeId, 2> out;
+  for (auto [it, end] = boost::out_edges(n, graph); it != end; ++it)
+    out.push_back(boost::target(*it, graph));
+  return out;
+}
+
+SmallVector<NodeId, 2> StatementGraph::predecessors(NodeId n) const {
+  SmallVector<NodeId, 2> out;
+  for (auto [it, end] = boost::in_edges(n, graph); it != end; ++it)
+    out.push_back(boost::source(*it, graph));
+  return out;
+}
+
+std::string StatementGraph::displayName(VarId v) const {
+  StringRef name = vars.name(v);
+  size_t slash = name.find('/');
+  if (slash != StringRef::npos)
+    name = name.drop_front(slash + 1);
+  return name.ltrim('@').str();
+}
+
+SmallVector<NodeId, 4> StatementGraph::callPath(NodeId n,
+                                                NodeId stopAt) const {
+  SmallVector<NodeId, 4> chain;
+  for (NodeId c = node(n).caller; c != kNoNode && c != stopAt;
+       c = node(c).caller)
+    chain.push_back(c);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+SourcePoint detc::analysis::sourcePoint(Operation *op) {
+  SourcePoint p;
+  if (!op)
+    return p;
+  op->getLoc()->walk([&](Location l) {
+    if (auto fl = dyn_cast<FileLineColLoc>(l)) {
+      p.file = fl.getFilename().str();
+      p.line = fl.getLine();
+      p.column = fl.getColumn();
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return p;
+}
+
+//===----------------------------------------------------------------------===//
+// The builder
+//===----------------------------------------------------------------------===//
+
+namespace {
+using Frontier = SmallVector<NodeId, 4>;
+
+/// Where the statements being emitted sit.
+struct Ctx {
+  unsigned inst = 0;
+  NodeId region = kNoNode;
+  NodeId control = kNoNode;
+  NodeId caller = kNoNode;
+  /// Inside a model forward or a batch fetch: work fast-forward skips.
+  bool expensive = false;
+  SmallVector<NodeId, 2> loops;
+  Frontier *breaks = nullptr, *continues = nullptr;
+  Frontier *returns = nullptr;
+  /// Handler entries of the innermost `try` of this instance.
+  SmallVector<NodeId, 2> *handlers = nullptr;
+};
+
+class GraphBuilder {
+public:
+  GraphBuilder(StatementGraph &g, ModuleOp module,
+          const StatementGraphOptions &options)
+      : g(g), options(options) {
+    for (Operation &op : module.getBody()->getOperations()) {
+      if (auto f = dyn_cast<ir::FuncOp>(op))
+        funcs[f.getSymName()] = f;
+      if (auto c = dyn_cast<ir::ClassOp>(op))
+        for (Operation &m : c.getBody().front())
+          if (auto f = dyn_cast<ir::FuncOp>(m))
+            funcs[(c.getSymName() + "::" + f.getSymName()).str()] = f;
+    }
+    module.walk([&](ir::BuildOp b) { builds[b.getId()] = b; });
+    for (auto &entry : funcs)
+      symbolOf[entry.second] = entry.first().str();
+  }
+
+  void run() {
+    g.entry = add(NodeKind::Entry, nullptr, rootCtx());
+    g.exit = kNoNode;
+    ir::FuncOp main = funcs.lookup("__main__");
+    if (!main)
+      main = funcs.lookup("main");
+    Frontier f{g.entry};
+    if (main) {
+      unsigned inst = newInstance(symbolOf[main], kNoNode, ~0u);
+      f = expandBody(main, f, inst, rootCtx());
+    }
+    Ctx c = rootCtx();
+    g.exit = add(NodeKind::Exit, nullptr, c);
+    connect(f, g.exit);
+  }
+
+private:
+  StatementGraph &g;
+  const StatementGraphOptions &options;
+  llvm::StringMap<ir::FuncOp> funcs;
+  llvm::DenseMap<Operation *, std::string> symbolOf;
+  llvm::StringMap<ir::BuildOp> builds;
+  llvm::StringMap<unsigned> instanceCount;
+  llvm::DenseMap<Operation *, llvm::StringSet<>> reboundCache;
+  /// Instances standing for a function's namespace when a build region of
+  /// that function runs outside any call of it (e.g. `__init__`'s layers).
+  llvm::StringMap<unsigned> staticInstance;
+  llvm::StringSet<> activeFuncs, activeBuilds;
+
+  Ctx rootCtx() { return Ctx{}; }
+
+  NodeId add(NodeKind kind, Operation *op, const Ctx &c) {
+    if (g.numNodes() >= options.maxNodes)
+      g.truncated = true;
+    NodeId n = boost::add_vertex(g.graph);
+    Node &node = g.node(n);
+    node.kind = kind;
+    node.op = op;
+    node.instance = c.inst;
+    node.region = c.region;
+    node.control = c.control;
+    node.caller = c.caller;
+    node.expensive = c.expensive;
+    node.loops = c.loops;
+    return n;
+  }
+
+  void connect(const Frontier &from, NodeId to) {
+    for (NodeId f : from)
+      boost::add_edge(f, to, g.graph);
+  }
+
+  unsigned newInstance(const std::string &fn, NodeId callSite,
+                       unsigned parent) {
+    unsigned k = ++instanceCount[fn];
+    Instance inst;
+    inst.function = fn;
+    inst.qualifier = k == 1 ? fn : fn + "#" + std::to_string(k);
+    inst.callSite = callSite;
+    inst.parent = parent;
+    g.instances.push_back(std::move(inst));
+    return g.instances.size() - 1;
+  }
+
+  /// Canonical name of `raw` read or written in instance `inst`.
+  std::string canonical(unsigned inst, StringRef raw) {
+    if (raw.starts_with("@") || raw.starts_with("<"))
+      return raw.str();
+    auto [root, rest] = raw.split('.');
+    std::string suffix = rest.empty() ? "" : ("." + rest).str();
+    if (root.starts_with("^")) {
+      // A closure variable: the nearest enclosing function's instance on
+      // the call chain.
+      StringRef fn = g.instances[inst].function;
+      for (unsigned i = g.instances[inst].parent; i != ~0u;
+           i = g.instances[i].parent) {
+        StringRef outer = g.instances[i].function;
+        if (fn.starts_with(outer) && fn.size() > outer.size() &&
+            fn[outer.size()] == '.')
+          return canonical(i, (root.drop_front() + suffix).str());
+      }
+      return raw.str();
+    }
+    const Instance &in = g.instances[inst];
+    if (auto it = in.aliases.find(root); it != in.aliases.end())
+      return it->second + suffix;
+    return in.qualifier + "/" + raw.str();
+  }
+
+  void fillVars(Node &node, Operation *op, unsigned inst) {
+    auto fill = [&](StringRef attr, SmallVector<VarId, 2> &out) {
+      for (Attribute a : ir::detail::getVarList(op, attr))
+        out.push_back(g.vars.intern(
+            canonical(inst, cast<StringAttr>(a).getValue())));
+    };
+    fill("defs", node.defs);
+    fill("updates", node.updates);
+    fill("uses", node.uses);
+  }
+
+  /// A node for `op` carrying the op's variables.
+  NodeId stmt(NodeKind kind, Operation *op, Frontier &f, const Ctx &c) {
+    NodeId n = add(kind, op, c);
+    fillVars(g.node(n), op, c.inst);
+    connect(f, n);
+    f = {n};
+    return n;
+  }
+
+  /// Parameters a function assigns to: those cannot alias the caller's
+  /// variable.
+  const llvm::StringSet<> &rebound(ir::FuncOp fn) {
+    auto [it, inserted] = reboundCache.try_emplace(fn);
+    if (inserted) {
+      llvm::StringSet<> params;
+      for (Attribute a : fn.getParams())
+        params.insert(cast<StringAttr>(a).getValue());
+      fn.walk([&](Operation *op) {
+        for (StringRef list : {"defs"})
+          for (Attribute a : ir::detail::getVarList(op, list)) {
+            StringRef v = cast<StringAttr>(a).getValue();
+            if (params.contains(v))
+              it->second.insert(v);
+          }
+      });
+    }
+    return it->second;
+  }
+
+  Frontier expandBody(ir::FuncOp fn, Frontier in, unsigned inst,
+                      const Ctx &outer) {
+    Ctx c = outer;
+    c.inst = inst;
+    Frontier returns;
+    c.returns = &returns;
+    c.breaks = c.continues = nullptr;
+    c.handlers = nullptr;
+    activeFuncs.insert(g.instances[inst].function);
+    Frontier out = block(fn.getBody().front(), in, c);
+    activeFuncs.erase(g.instances[inst].function);
+    NodeId exitNode = add(NodeKind::FuncExit, fn, c);
+    connect(out, exitNode);
+    connect(returns, exitNode);
+    return {exitNode};
+  }
+
+  Frontier block(Block &b, Frontier f, Ctx &c) {
+    for (Operation &op : b.getOperations()) {
+      if (isa<ir::YieldOp>(op))
+        continue;
+      if (g.truncated)
+        return f;
+      f = statement(&op, f, c);
+    }
+    return f;
+  }
+
+  Frontier region(Region &r, Frontier f, Ctx &c) {
+    if (r.empty())
+      return f;
+    return block(r.front(), f, c);
+  }
+
+  Frontier statement(Operation *op, Frontier f, Ctx &c) {
+    return llvm::TypeSwitch<Operation *, Frontier>(op)
+        .Case<ir::GlobalGeneratorOp>([&](auto) {
+          NodeId n = stmt(NodeKind::Create, op, f, c);
+          g.node(n).global = true;
+          g.node(n).genVar = g.node(n).defs.front();
+          return f;
+        })
+        .Case<ir::CreateGeneratorOp>([&](ir::CreateGeneratorOp cg) {
+          NodeId n = stmt(NodeKind::Create, op, f, c);
+          Node &node = g.node(n);
+          node.genVar = node.defs.front();
+          node.global = g.vars.name(node.genVar).starts_with("<");
+          node.reseed = cg.getReseed() && !node.global;
+          return f;
+        })
+        .Case<ir::DrawOp>([&](ir::DrawOp d) {
+          NodeId n = stmt(NodeKind::Draw, op, f, c);
+          g.node(n).genVar = g.vars.intern(canonical(c.inst, d.getGen()));
+          return f;
+        })
+        .Case<ir::ParallelOp>([&](ir::ParallelOp p) {
+          NodeId begin = stmt(NodeKind::ParBegin, op, f, c);
+          Ctx inner = c;
+          inner.region = begin;
+          f = region(p.getBody(), f, inner);
+          NodeId end = add(NodeKind::ParEnd, op, c);
+          connect(f, end);
+          g.node(end).pair = begin;
+          g.node(begin).pair = end;
+          return Frontier{end};
+        })
+        .Case<ir::FetchOp>([&](ir::FetchOp fe) {
+          Ctx inner = c;
+          inner.expensive = true;
+          f = region(fe.getBody(), f, inner);
+          g.node(stmt(NodeKind::Stmt, op, f, c)).expensive = true;
+          return f;
+        })
+        .Case<ir::ForwardOp>([&](ir::ForwardOp fw) {
+          f = forward(fw, f, c);
+          g.node(stmt(NodeKind::Stmt, op, f, c)).expensive = true;
+          return f;
+        })
+        .Case<ir::GradOp>([&](auto) {
+          g.node(stmt(NodeKind::Stmt, op, f, c)).expensive = true;
+          return f;
+        })
+        .Case<ir::UpdateOp>([&](auto) {
+          g.node(stmt(NodeKind::Update, op, f, c)).expensive = true;
+          return f;
+        })
+        .Case<ir::BatchesOp>([&](ir::BatchesOp b) {
+          NodeId n = stmt(NodeKind::Stmt, op, f, c);
+          // The loader holds its dataset: `loader.dataset` is `ds`.
+          if (g.node(n).defs.size() == 1) {
+            NodeId copy = add(NodeKind::Stmt, op, c);
+            Node &node = g.node(copy);
+            node.defs.push_back(g.vars.intern(
+                (g.vars.name(g.node(n).defs[0]) + ".dataset").str()));
+            node.uses.push_back(
+                g.vars.intern(canonical(c.inst, b.getDataset())));
+            node.copy = true;
+            connect(f, copy);
+            f = {copy};
+          }
+          return f;
+        })
+        .Case<ir::CheckpointOp>([&](ir::CheckpointOp cp) {
+          NodeId n = stmt(NodeKind::Checkpoint, op, f, c);
+          for (Attribute a : cp.getSaved())
+            g.node(n).saved.push_back(g.vars.intern(
+                canonical(c.inst, cast<StringAttr>(a).getValue())));
+          return f;
+        })
+        .Case<ir::HintOp>([&](auto) {
+          stmt(NodeKind::Hint, op, f, c);
+          return f;
+        })
+        .Case<ir::ForOp, ir::WhileOp>([&](auto loop) {
+          return loopStmt(op, loop.getBody(), loop.getOrelse(), f, c);
+        })
+        .Case<ir::IfOp>([&](ir::IfOp i) {
+          NodeId test = stmt(NodeKind::Branch, op, f, c);
+          Ctx inner = c;
+          inner.control = test;
+          Frontier out = region(i.getThenRegion(), {test}, inner);
+          Frontier other = region(i.getElseRegion(), {test}, inner);
+          out.append(other.begin(), other.end());
+          return out;
+        })
+        .Case<ir::TryOp>([&](ir::TryOp t) { return tryStmt(t, f, c); })
+        .Case<ir::WithOp>([&](ir::WithOp w) {
+          stmt(NodeKind::Stmt, op, f, c);
+          return region(w.getBody(), f, c);
+        })
+        .Case<ir::CallOp>([&](ir::CallOp call) { return callStmt(call, f, c); })
+        .Case<ir::ReturnOp>([&](auto) {
+          NodeId n = add(NodeKind::Stmt, op, c);
+          Node &node = g.node(n);
+          fillVars(node, op, c.inst);
+          node.defs.push_back(g.vars.intern(canonical(c.inst, "$ret")));
+          node.copy = node.uses.size() == 1;
+          connect(f, n);
+          if (c.returns)
+            c.returns->push_back(n);
+          return Frontier{};
+        })
+        .Case<ir::BreakOp>([&](auto) {
+          stmt(NodeKind::Stmt, op, f, c);
+          if (c.breaks)
+            c.breaks->append(f.begin(), f.end());
+          return Frontier{};
+        })
+        .Case<ir::ContinueOp>([&](auto) {
+          stmt(NodeKind::Stmt, op, f, c);
+          if (c.continues)
+            c.continues->append(f.begin(), f.end());
+          return Frontier{};
+        })
+        .Case<ir::RaiseOp>([&](auto) {
+          stmt(NodeKind::Stmt, op, f, c);
+          if (c.handlers)
+            for (NodeId h : *c.handlers)
+              connect(f, h);
+          else if (c.returns)
+            c.returns->append(f.begin(), f.end());
+          return Frontier{};
+        })
+        .Case<ir::FuncOp, ir::ClassOp>([&](auto) { return f; })
+        .Default([&](Operation *) {
+          NodeId n = stmt(NodeKind::Stmt, op, f, c);
+          if (auto s = dyn_cast<ir::StmtOp>(op))
+            g.node(n).copy = s.getCopy();
+          return f;
+        });
+  }
+
+  Frontier loopStmt(Operation *op, Region &body, Region &orelse, Frontier f,
+                    Ctx &c) {
+    NodeId head = stmt(NodeKind::Branch, op, f, c);
+    Ctx inner = c;
+    inner.control = head;
+    inner.loops.push_back(head);
+    Frontier breaks, continues;
+    inner.breaks = &breaks;
+    inner.continues = &continues;
+    Frontier end = region(body, {head}, inner);
+    connect(end, head);
+    connect(continues, head);
+    Frontier out = region(orelse, {head}, c);
+    out.append(breaks.begin(), breaks.end());
+    return out;
+  }
+
+  Frontier tryStmt(ir::TryOp t, Frontier f, Ctx &c) {
+    SmallVector<NodeId, 2> handlerEntries;
+    for (size_t i = 0, e = t.getHandlers().size(); i < e; ++i)
+      handlerEntries.push_back(add(NodeKind::Join, t, c));
+    Ctx inner = c;
+    if (!handlerEntries.empty())
+      inner.handlers = &handlerEntries;
+    NodeId firstBody = g.numNodes();
+    // An exception may come before the body's first statement completes.
+    for (NodeId h : handlerEntries)
+      connect(f, h);
+    Frontier body = region(t.getBody(), f, inner);
+    // Any statement of the body may raise into a handler.
+    NodeId lastBody = g.numNodes();
+    for (NodeId n = firstBody; n < lastBody; ++n)
+      for (NodeId h : handlerEntries)
+        boost::add_edge(n, h, g.graph);
+    Frontier out = region(t.getOrelse(), body, c);
+    for (auto [i, r] : llvm::enumerate(t.getHandlers())) {
+      Frontier h = region(r, {handlerEntries[i]}, c);
+      out.append(h.begin(), h.end());
+    }
+    return region(t.getFinalbody(), out, c);
+  }
+
+  Frontier callStmt(ir::CallOp call, Frontier f, Ctx &c) {
+    SymbolRefAttr ref = call.getCallee();
+    std::string sym = ref.getRootReference().str();
+    for (FlatSymbolRefAttr n : ref.getNestedReferences())
+      sym += "::" + n.getValue().str();
+    ir::FuncOp fn = funcs.lookup(sym);
+    if (!fn || activeFuncs.contains(sym)) {
+      // Unknown or recursive: an opaque statement.
+      stmt(NodeKind::Stmt, call, f, c);
+      return f;
+    }
+    NodeId enter = add(NodeKind::CallEnter, call, c);
+    connect(f, enter);
+    unsigned inst = newInstance(sym, enter, c.inst);
+    Frontier body{enter};
+    const llvm::StringSet<> &reb = rebound(fn);
+    if (DictionaryAttr bind = call.getBindAttr())
+      for (NamedAttribute b : bind) {
+        StringRef param = b.getName().getValue();
+        std::string arg =
+            canonical(c.inst, cast<StringAttr>(b.getValue()).getValue());
+        if (!reb.contains(param)) {
+          g.instances[inst].aliases[param] = arg;
+          continue;
+        }
+        Ctx bc = c;
+        bc.inst = inst;
+        bc.caller = enter;
+        NodeId copy = add(NodeKind::Stmt, call, bc);
+        Node &node = g.node(copy);
+        node.defs.push_back(g.vars.intern(canonical(inst, param)));
+        node.uses.push_back(g.vars.intern(arg));
+        node.copy = true;
+        connect(body, copy);
+        body = {copy};
+      }
+    Ctx callee = c;
+    callee.caller = enter;
+    // Parameters the call does not bind take their default values here.
+    DictionaryAttr bound = call.getBindAttr();
+    SmallVector<VarId, 4> defaults;
+    for (Attribute a : fn.getParams()) {
+      StringRef p = cast<StringAttr>(a).getValue();
+      if (!bound || !bound.get(p))
+        defaults.push_back(g.vars.intern(canonical(inst, p)));
+    }
+    if (!defaults.empty()) {
+      Ctx dc = callee;
+      dc.inst = inst;
+      NodeId d = add(NodeKind::Stmt, call, dc);
+      g.node(d).defs.assign(defaults.begin(), defaults.end());
+      connect(body, d);
+      body = {d};
+    }
+    body = expandBody(fn, body, inst, callee);
+    NodeId exitNode = add(NodeKind::CallExit, call, c);
+    Node &node = g.node(exitNode);
+    fillVars(node, call, c.inst);
+    // The arguments were read at the call; the callee's statements read
+    // them where they use them. What the call itself reads is its result.
+    node.uses.clear();
+    node.uses.push_back(g.vars.intern(canonical(inst, "$ret")));
+    node.copy = node.defs.size() == 1;
+    connect(body, exitNode);
+    return {exitNode};
+  }
+
+  /// The build regions a forward may run, as alternatives.
+  Frontier forward(ir::ForwardOp fw, Frontier f, Ctx &c) {
+    SmallVector<ir::BuildOp> targets;
+    for (Attribute a : fw.getBuilds()) {
+      StringRef id = cast<StringAttr>(a).getValue();
+      ir::BuildOp b = builds.lookup(id);
+      if (b && !activeBuilds.contains(id))
+        targets.push_back(b);
+    }
+    if (targets.empty())
+      return f;
+    NodeId enter = add(NodeKind::CallEnter, fw, c);
+    connect(f, enter);
+    f = {enter};
+    Frontier out;
+    for (ir::BuildOp b : targets) {
+      Ctx inner = c;
+      inner.caller = enter;
+      inner.expensive = true;
+      inner.inst = namespaceOf(b, c.inst);
+      inner.breaks = inner.continues = inner.returns = nullptr;
+      inner.handlers = nullptr;
+      activeBuilds.insert(b.getId());
+      Frontier alt = region(b.getBody(), f, inner);
+      activeBuilds.erase(b.getId());
+      out.append(alt.begin(), alt.end());
+    }
+    return out;
+  }
+
+  /// The instance whose locals a build region of `b` reads: the nearest
+  /// instance of the build's function on the call chain, else a stand-in.
+  unsigned namespaceOf(ir::BuildOp b, unsigned inst) {
+    auto fn = b->getParentOfType<ir::FuncOp>();
+    std::string sym = fn ? symbolOf.lookup(fn) : "";
+    for (unsigned i = inst; i != ~0u; i = g.instances[i].parent)
+      if (g.instances[i].function == sym)
+        return i;
+    auto [it, inserted] = staticInstance.try_emplace(sym, 0);
+    if (inserted)
+      it->second = newInstance(sym, kNoNode, ~0u);
+    return it->second;
+  }
+};
+} // namespace
+
+StatementGraph StatementGraph::build(ModuleOp module,
+                                     const StatementGraphOptions &options) {
+  StatementGraph g;
+  GraphBuilder(g, module, options).run();
+  g.vars.computeObjects();
+  return g;
+}

@@ -1,0 +1,243 @@
+//===- ReportWriters.cpp - Text, JSON and SARIF renderings ----------------===//
+
+#include "ReportWriters.h"
+
+#include "detc/frontend/Diagnostics.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace detc;
+using namespace detc::analysis;
+
+namespace {
+/// Source lines for the caret display, read once per file.
+class LineCache {
+public:
+  std::string line(const std::string &file, unsigned n) {
+    auto [it, inserted] = files.try_emplace(file);
+    if (inserted) {
+      if (auto buf = MemoryBuffer::getFile(file)) {
+        SmallVector<StringRef, 0> lines;
+        (*buf)->getBuffer().split(lines, '\n');
+        for (StringRef l : lines)
+          it->second.push_back(l.rtrim('\r').str());
+      }
+    }
+    return n >= 1 && n <= it->second.size() ? it->second[n - 1] : "";
+  }
+
+private:
+  StringMap<std::vector<std::string>> files;
+};
+} // namespace
+
+static void diag(raw_ostream &os, LineCache &lines, frontend::Severity sev,
+                 const SourcePoint &at, const std::string &file,
+                 const std::string &message) {
+  frontend::Diagnostic d;
+  d.severity = sev;
+  d.file = at.valid() ? at.file : file;
+  d.message = message;
+  if (at.valid()) {
+    d.pos.line = at.line;
+    d.pos.column = at.column ? at.column - 1 : 0;
+    d.lineText = lines.line(at.file, at.line);
+  }
+  frontend::DiagnosticEngine::print(os, d);
+}
+
+static std::string joined(ArrayRef<NamedAt> items, bool withPlace) {
+  std::string s;
+  for (const NamedAt &n : items) {
+    if (!s.empty())
+      s += ", ";
+    s += n.name;
+    if (withPlace && n.at.valid())
+      s += " (line " + std::to_string(n.at.line) + ")";
+    if (!n.why.empty())
+      s += " [" + n.why + "]";
+  }
+  return s.empty() ? "(none)" : s;
+}
+
+void detc::tool::writeText(raw_ostream &os, const Report &r) {
+  LineCache lines;
+  for (const Finding &f : r.findings) {
+    diag(os, lines, frontend::Severity::Warning, f.at, r.file,
+         f.message + " [" + f.rule + "]");
+    for (const ReportNote &n : f.notes)
+      diag(os, lines, frontend::Severity::Note, n.at, r.file, n.message);
+  }
+  for (const ReplaySummary &c : r.checkpoints) {
+    diag(os, lines, frontend::Severity::Note, c.at, r.file,
+         "replay from this checkpoint [detc-replay]");
+    std::string user;
+    for (const std::string &s : c.userSaved)
+      user += (user.empty() ? "" : ", ") + s;
+    os << "  saved by the checkpoint: " << (user.empty() ? "(none)" : user)
+       << "\n";
+    os << "  saved by detc: generator states: "
+       << joined(c.generators, true) << "\n";
+    os << "  saved by detc: loop positions: " << joined(c.loops, true)
+       << "\n";
+    os << "  saved by detc (needed, not re-derivable): "
+       << joined(c.detcSaved, false) << "\n";
+    os << "  fast-forwarded: " << joined(c.fastForwarded, false) << "\n";
+    os << "  re-executed in fast-forward: lines";
+    if (c.reexecuted.empty())
+      os << " (none)";
+    unsigned last = 0;
+    for (const SourcePoint &p : c.reexecuted)
+      if (p.line != last)
+        os << " " << (last = p.line);
+    os << "\n  skipped in fast-forward: " << joined(c.skipped, true) << "\n";
+  }
+  for (const HintLiveness &h : r.hints) {
+    std::string live;
+    for (const std::string &s : h.live)
+      live += (live.empty() ? "" : ", ") + s;
+    diag(os, lines, frontend::Severity::Note, h.at, r.file,
+         "live at this checkpoint hint: " + (live.empty() ? "(none)" : live) +
+             " [detc-hint-live]");
+  }
+  os << r.findings.size() << " warning(s); unsafe generators (ERR): ";
+  if (r.err.empty())
+    os << "none";
+  for (size_t i = 0; i < r.err.size(); ++i)
+    os << (i ? ", " : "") << r.err[i];
+  os << "\n";
+}
+
+static json::Object point(const SourcePoint &p) {
+  json::Object o;
+  if (p.valid()) {
+    o["file"] = p.file;
+    o["line"] = p.line;
+    o["column"] = p.column;
+  }
+  return o;
+}
+
+static json::Array named(ArrayRef<NamedAt> items) {
+  json::Array a;
+  for (const NamedAt &n : items) {
+    json::Object o = point(n.at);
+    o["name"] = n.name;
+    if (!n.why.empty())
+      o["why"] = n.why;
+    a.push_back(std::move(o));
+  }
+  return a;
+}
+
+void detc::tool::writeJson(raw_ostream &os, const Report &r) {
+  json::Array findings;
+  for (const Finding &f : r.findings) {
+    json::Object o = point(f.at);
+    o["rule"] = f.rule;
+    o["severity"] = "warning";
+    o["message"] = f.message;
+    json::Array notes;
+    for (const ReportNote &n : f.notes) {
+      json::Object no = point(n.at);
+      no["message"] = n.message;
+      notes.push_back(std::move(no));
+    }
+    o["notes"] = std::move(notes);
+    findings.push_back(std::move(o));
+  }
+  json::Array checkpoints;
+  for (const ReplaySummary &c : r.checkpoints) {
+    json::Object o = point(c.at);
+    o["userSaved"] = json::Array(c.userSaved);
+    o["generators"] = named(c.generators);
+    o["loops"] = named(c.loops);
+    o["detcSaved"] = named(c.detcSaved);
+    json::Array ff;
+    for (const NamedAt &n : c.fastForwarded)
+      ff.push_back(n.name);
+    o["fastForwarded"] = std::move(ff);
+    json::Array re;
+    for (const SourcePoint &p : c.reexecuted)
+      re.push_back(point(p));
+    o["reexecuted"] = std::move(re);
+    o["skipped"] = named(c.skipped);
+    checkpoints.push_back(std::move(o));
+  }
+  json::Array hints;
+  for (const HintLiveness &h : r.hints) {
+    json::Object o = point(h.at);
+    o["live"] = json::Array(h.live);
+    hints.push_back(std::move(o));
+  }
+  json::Object root{{"version", 1},
+                    {"file", r.file},
+                    {"findings", std::move(findings)},
+                    {"unsafeGenerators", json::Array(r.err)},
+                    {"checkpoints", std::move(checkpoints)},
+                    {"hints", std::move(hints)}};
+  os << formatv("{0:2}", json::Value(std::move(root))) << "\n";
+}
+
+static json::Object sarifLocation(const SourcePoint &p,
+                                  const std::string &file) {
+  json::Object region;
+  if (p.valid()) {
+    region["startLine"] = p.line;
+    region["startColumn"] = p.column;
+  }
+  json::Object physical{
+      {"artifactLocation", json::Object{{"uri", p.valid() ? p.file : file}}}};
+  if (p.valid())
+    physical["region"] = std::move(region);
+  return json::Object{{"physicalLocation", std::move(physical)}};
+}
+
+void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
+  // Rules: the ones that fired, with a short description.
+  static const std::pair<const char *, const char *> kRules[] = {
+      {"detc-unsafe-rng",
+       "A random generator created outside a data-parallel region is used "
+       "inside it: values depend on worker/thread scheduling."},
+      {"detc-missing-zero-grad",
+       "Gradients are not reset between optimizer steps in a training loop."},
+      {"detc-step-without-backward",
+       "optimizer.step() runs in a loop iteration that computes no "
+       "gradient."},
+      {"detc-optimizer-before-move",
+       "The optimizer was created before the model was moved or wrapped."}};
+  json::Array rules;
+  for (auto [id, text] : kRules)
+    rules.push_back(json::Object{
+        {"id", id}, {"shortDescription", json::Object{{"text", text}}}});
+  json::Array results;
+  for (const Finding &f : r.findings) {
+    json::Array related;
+    int id = 0;
+    for (const ReportNote &n : f.notes) {
+      json::Object loc = sarifLocation(n.at, r.file);
+      loc["id"] = id++;
+      loc["message"] = json::Object{{"text", n.message}};
+      related.push_back(std::move(loc));
+    }
+    results.push_back(json::Object{
+        {"ruleId", f.rule},
+        {"level", "warning"},
+        {"message", json::Object{{"text", f.message}}},
+        {"locations", json::Array{sarifLocation(f.at, r.file)}},
+        {"relatedLocations", std::move(related)}});
+  }
+  json::Object run{
+      {"tool",
+       json::Object{{"driver", json::Object{{"name", "detc"},
+                                            {"rules", std::move(rules)}}}}},
+      {"results", std::move(results)}};
+  json::Object root{
+      {"version", "2.1.0"},
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"runs", json::Array{std::move(run)}}};
+  os << formatv("{0:2}", json::Value(std::move(root))) << "\n";
+}
