@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The newcomer's first command: build detc, then run its main job on the
-# bundled PGD adversarial-training example. Today that is the frontend and the
-# IR: lower the script to the detc dialect and show the model detc builds of
-# it (generators, draws, data-parallel regions, model builds, checkpoints).
+# bundled PGD adversarial-training example. Today: lower the script to the
+# detc dialect (generators, draws, data-parallel regions, model builds,
+# checkpoints) and analyse it (unsafe generator uses, replay summary).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh detc detc-opt >/dev/null
@@ -13,5 +13,5 @@ echo "== where the randomness is: every draw and generator, and the regions"
 ./build/bin/detc "$example" |
   grep -E 'detc\.(draw|create_generator|global_generator|parallel|build ")' |
   sed -E 's/^ +//'
-echo "== syntax check of the example, with statistics"
-./build/bin/detc parse --emit=none --stats "$example"
+echo "== detc analyze $example"
+./build/bin/detc analyze "$example"
