@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerCommand.h"
+#include "FileList.h"
 
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
@@ -66,19 +67,8 @@ int detc::tool::runLower() {
     }
   }
   std::vector<std::string> files(inputFiles.begin(), inputFiles.end());
-  if (!filesFrom.empty()) {
-    auto list = MemoryBuffer::getFile(filesFrom);
-    if (!list) {
-      WithColor::error(errs(), "detc")
-          << filesFrom << ": " << list.getError().message() << "\n";
-      return 2;
-    }
-    SmallVector<StringRef, 0> lines;
-    (*list)->getBuffer().split(lines, '\n', -1, false);
-    for (StringRef l : lines)
-      if (!l.trim().empty())
-        files.push_back(l.trim().str());
-  }
+  if (!filesFrom.empty() && !tool::appendFileList(filesFrom, files))
+    return 2;
   frontend::LoweringOptions options;
   options.api = &model;
   options.followLocalImports = !noFollow;

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ParseCommand.h"
+#include "FileList.h"
 
 #include "detc/frontend/ASTDump.h"
 #include "detc/frontend/Parser.h"
@@ -49,19 +50,8 @@ cl::opt<bool> stats("stats",
 
 int detc::tool::runParse() {
   std::vector<std::string> files(inputFiles.begin(), inputFiles.end());
-  if (!filesFrom.empty()) {
-    auto list = MemoryBuffer::getFile(filesFrom);
-    if (!list) {
-      WithColor::error(errs(), "detc")
-          << filesFrom << ": " << list.getError().message() << "\n";
-      return 2;
-    }
-    SmallVector<StringRef, 0> lines;
-    (*list)->getBuffer().split(lines, '\n', -1, false);
-    for (StringRef l : lines)
-      if (!l.trim().empty())
-        files.push_back(l.trim().str());
-  }
+  if (!filesFrom.empty() && !tool::appendFileList(filesFrom, files))
+    return 2;
   if (files.empty()) {
     WithColor::error(errs(), "detc") << "parse: no input files\n";
     return 2;
