@@ -300,6 +300,7 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   }
   for (unsigned v : seeds)
     cp.fastForwarded.push_back(v);
+  cp.seeds = seeds;
 
   // Solve, then add control dependences of what is re-executed, until
   // nothing new is forced.

@@ -3,7 +3,9 @@
 // Lowers the script (or reads a detc .mlir module), runs the analyses and
 // reports: unsafe generator uses and lint findings as warnings, a replay
 // summary per checkpoint, liveness at checkpoint hints. Exit status: 0, 1
-// when there are findings and --werror is given, 2 on bad input.
+// when there are findings and --werror is given, 2 on bad input, 3 when
+// --verify finds that a dataflow solution does not satisfy its constraint
+// system (a bug in detc, never in the user's script).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +13,7 @@
 #include "ReportWriters.h"
 
 #include "detc/analysis/Findings.h"
+#include "detc/analysis/Verify.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
 
@@ -39,6 +42,12 @@ cl::opt<Format> format(
     cl::sub(tool::analyzeCommand));
 cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
+cl::opt<bool> verify(
+    "verify",
+    cl::desc("Check with Z3 that the ThreadSafe and Needed solutions satisfy "
+             "the constraints of SPEC Tables 1 and 3 and are extremal; "
+             "prints one line per system on stderr"),
+    cl::sub(tool::analyzeCommand));
 } // namespace
 
 static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx) {
@@ -54,6 +63,33 @@ static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx) {
   return module;
 }
 
+/// Runs the Z3 checks; true when every system checks.
+static bool verifyAnalyses(const analysis::ProgramAnalysis &a) {
+  std::vector<analysis::VerifyOutcome> outcomes;
+  outcomes.push_back(analysis::verifyThreadSafety(a.graph, *a.gens, a.ts));
+  for (const analysis::CheckpointReplay &cp : a.replay.checkpoints)
+    outcomes.push_back(
+        analysis::verifyNeeded(a.graph, *a.gens, a.replay.ids, cp));
+  bool ok = true;
+  for (const analysis::VerifyOutcome &o : outcomes) {
+    errs() << "verify: " << o.system << ": " << o.booleans << " booleans, "
+           << o.constraints << " constraints: ";
+    if (o.ok()) {
+      errs() << "the solution satisfies every constraint and is "
+             << (o.system == "ThreadSafe/ERR" ? "the greatest" : "the least")
+             << "\n";
+      continue;
+    }
+    ok = false;
+    errs() << "FAILED: " << o.failure << "\n";
+  }
+  if (!ok)
+    WithColor::error(errs(), "detc")
+        << inputFile << ": internal error: an analysis result does not "
+        << "satisfy its constraint system (please report this)\n";
+  return ok;
+}
+
 int detc::tool::runAnalyze() {
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
@@ -67,6 +103,8 @@ int detc::tool::runAnalyze() {
         << ": the program is too large to expand (call graph too deep)\n";
     return 2;
   }
+  if (verify && !verifyAnalyses(a))
+    return 3;
   analysis::Report report = analysis::buildReport(a, inputFile);
   switch (format) {
   case Format::Text:

@@ -71,6 +71,10 @@ struct CheckpointReplay {
   llvm::SmallVector<std::pair<VarId, NodeId>, 2> notRederivable;
   /// Needed after L and re-derived by fast-forward.
   llvm::SmallVector<VarId, 4> fastForwarded;
+  /// What is needed at L itself (Needed[v@b L] beyond what flows through
+  /// it): live after L, not restored, re-derivable. The boundary of the
+  /// Needed system; the Z3 verifier takes it as given.
+  VarSet seeds;
   /// Statements fast-forward re-executes / skips (expensive ones only).
   std::vector<NodeId> reexecuted, skipped;
   /// Needed: `in` after each node, `out` before it (ids: ReplayVars).
