@@ -20,6 +20,7 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
   a.ts = analyzeThreadSafety(a.graph, *a.gens);
   a.live = computeLiveness(a.graph, *a.gens);
   a.replay = analyzeReplay(a.graph, *a.gens, a.live);
+  a.lints = runLints(a.graph);
   return a;
 }
 
@@ -201,6 +202,15 @@ Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
   Report r;
   r.file = file.str();
   addUnsafeRngFindings(a, r);
+  for (const LintFinding &l : a.lints) {
+    Finding f;
+    f.rule = l.rule;
+    f.at = sourcePoint(a.graph.node(l.at).op);
+    f.message = l.message;
+    for (auto &[n, text] : l.notes)
+      f.notes.push_back({sourcePoint(a.graph.node(n).op), text});
+    r.findings.push_back(std::move(f));
+  }
   for (const CheckpointReplay &cp : a.replay.checkpoints)
     r.checkpoints.push_back(summarize(a, cp));
   const StatementGraph &g = a.graph;

@@ -204,6 +204,8 @@ void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
        "inside it: values depend on worker/thread scheduling."},
       {"detc-missing-zero-grad",
        "Gradients are not reset between optimizer steps in a training loop."},
+      {"detc-misplaced-zero-grad",
+       "zero_grad() runs between backward() and the optimizer step."},
       {"detc-step-without-backward",
        "optimizer.step() runs in a loop iteration that computes no "
        "gradient."},

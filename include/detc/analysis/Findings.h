@@ -10,6 +10,7 @@
 #ifndef DETC_ANALYSIS_FINDINGS_H
 #define DETC_ANALYSIS_FINDINGS_H
 
+#include "detc/analysis/Lint.h"
 #include "detc/analysis/Replay.h"
 #include "detc/analysis/ThreadSafety.h"
 
@@ -61,6 +62,7 @@ struct ProgramAnalysis {
   ThreadSafetyResult ts;
   Liveness live;
   ReplayResult replay;
+  std::vector<LintFinding> lints;
 
   static ProgramAnalysis run(mlir::ModuleOp module);
 };

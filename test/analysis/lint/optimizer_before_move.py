@@ -1,0 +1,27 @@
+# detc-optimizer-before-move: the optimizer is built on the parameters of a
+# model that is then moved (`.to`, `.cuda`) or wrapped in
+# DistributedDataParallel. The fixed variant moves and wraps first.
+# RUN: not detc analyze %s --werror | FileCheck %s
+# RUN: detc analyze %S/Inputs/move_first.py --werror | FileCheck %s --check-prefix=FIXED
+import torch
+from torch import nn
+from torch.nn.parallel import DistributedDataParallel as DDP
+
+
+def build(device):
+    model = nn.Linear(4, 2)
+    # CHECK: optimizer_before_move.py:[[@LINE+1]]:11: warning: the optimizer is created before the model is moved at line [[@LINE+2]]: it keeps references to the old parameter tensors; create it after the model is moved [detc-optimizer-before-move]
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    model.to(device)
+    # CHECK: optimizer_before_move.py:[[@LINE-1]]:5: note: the model is moved here
+    return model, opt
+
+
+model, opt = build("cpu")
+net = nn.Linear(4, 2)
+# CHECK: optimizer_before_move.py:[[@LINE+1]]:8: warning: the optimizer is created before the model is wrapped at line [[@LINE+2]]
+adam = torch.optim.Adam(net.parameters())
+net = DDP(net)
+# CHECK: 2 warning(s)
+
+# FIXED: 0 warning(s)
