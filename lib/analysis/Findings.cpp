@@ -20,7 +20,8 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
   a.ts = analyzeThreadSafety(a.graph, *a.gens);
   a.live = computeLiveness(a.graph, *a.gens);
   a.replay = analyzeReplay(a.graph, *a.gens, a.live);
-  a.lints = runLints(a.graph);
+  a.cfg = std::make_unique<ControlFlow>(a.graph);
+  a.lints = runLints(a.graph, *a.cfg);
   return a;
 }
 

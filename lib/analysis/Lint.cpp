@@ -218,7 +218,17 @@ static std::string lineOf(const StatementGraph &g, NodeId n) {
   return "line " + std::to_string(sourcePoint(g.node(n).op).line);
 }
 
-static void gradientFindings(const StatementGraph &g, FindingSet &out) {
+/// " in the loop at line N" for the innermost loop around `n`.
+static std::string inLoop(const StatementGraph &g, const ControlFlow &cf,
+                          NodeId n) {
+  unsigned loop = cf.innermostLoop(n);
+  if (loop == ~0u || !g.node(cf.loops()[loop].header).op)
+    return "";
+  return " in the loop at " + lineOf(g, cf.loops()[loop].header);
+}
+
+static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
+                             FindingSet &out) {
   GradientEvents ev(g);
   ev.resolve();
   if (ev.optimizers.empty())
@@ -280,10 +290,11 @@ static void gradientFindings(const StatementGraph &g, FindingSet &out) {
     }
     if (in.test(ev.bit(ev.slot[n], SteppedThenGrad))) {
       LintFinding f{"detc-missing-zero-grad", n,
-                    "gradients are not reset between optimizer steps: the "
-                    "backward() before this step adds to the gradients the "
-                    "previous step already applied (call zero_grad() before "
-                    "backward())",
+                    "gradients are not reset between optimizer steps" +
+                        inLoop(g, cf, n) +
+                        ": the backward() before this step adds to the "
+                        "gradients the previous step already applied (call "
+                        "zero_grad() before backward())",
                     {}};
       std::vector<NodeId> grads =
           ev.reachedBackwards(n, {Kind::GradAcc}, {Kind::ZeroGrad});
@@ -329,6 +340,7 @@ static bool movesOrWraps(const StatementGraph &g, NodeId n,
 }
 
 static void optimizerBeforeMoveFindings(const StatementGraph &g,
+                                        const ControlFlow &cf,
                                         FindingSet &out) {
   for (NodeId o = 0; o < g.numNodes(); ++o) {
     auto call = dyn_cast_or_null<ir::LibCallOp>(g.node(o).op);
@@ -336,32 +348,28 @@ static void optimizerBeforeMoveFindings(const StatementGraph &g,
         g.node(o).kind == NodeKind::CallEnter)
       continue;
     llvm::ArrayRef<VarId> models = g.node(o).uses;
-    // Forward from the optimizer's construction: the first move or wrap.
-    std::vector<NodeId> work(1, o);
-    llvm::DenseSet<NodeId> seen{o};
-    while (!work.empty()) {
-      NodeId n = work.back();
-      work.pop_back();
+    // The first move or wrap after the construction, in program order
+    // (forward edges only).
+    llvm::BitVector later = cf.forwardReachable(o);
+    for (int n = later.find_first(); n != -1; n = later.find_next(n)) {
       std::string what;
-      if (n != o && movesOrWraps(g, n, models, what)) {
-        out.add(g, {"detc-optimizer-before-move", o,
-                    "the optimizer is created before the model is " + what +
-                        " at " + lineOf(g, n) +
-                        ": it keeps references to the old parameter "
-                        "tensors; create it after the model is " + what,
-                    {{n, "the model is " + what + " here"}}});
-        break;
-      }
-      for (NodeId s : g.successors(n))
-        if (seen.insert(s).second)
-          work.push_back(s);
+      if (NodeId(n) == o || !movesOrWraps(g, n, models, what))
+        continue;
+      out.add(g, {"detc-optimizer-before-move", o,
+                  "the optimizer is created before the model is " + what +
+                      " at " + lineOf(g, n) +
+                      ": it keeps references to the old parameter "
+                      "tensors; create it after the model is " + what,
+                  {{NodeId(n), "the model is " + what + " here"}}});
+      break;
     }
   }
 }
 
-std::vector<LintFinding> detc::analysis::runLints(const StatementGraph &g) {
+std::vector<LintFinding> detc::analysis::runLints(const StatementGraph &g,
+                                                  const ControlFlow &cf) {
   FindingSet out;
-  gradientFindings(g, out);
-  optimizerBeforeMoveFindings(g, out);
+  gradientFindings(g, cf, out);
+  optimizerBeforeMoveFindings(g, cf, out);
   return std::move(out.findings);
 }

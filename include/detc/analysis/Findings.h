@@ -62,6 +62,7 @@ struct ProgramAnalysis {
   ThreadSafetyResult ts;
   Liveness live;
   ReplayResult replay;
+  std::unique_ptr<ControlFlow> cfg;
   std::vector<LintFinding> lints;
 
   static ProgramAnalysis run(mlir::ModuleOp module);

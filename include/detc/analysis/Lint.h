@@ -11,7 +11,10 @@
 //    gradient since the last zero_grad / step (or since the start);
 //  * detc-optimizer-before-move: an optimizer is built on a model's
 //    parameters before the model is moved (`.to`, `.cuda`) or wrapped
-//    (DistributedDataParallel), so it holds stale parameter tensors.
+//    (DistributedDataParallel), so it holds stale parameter tensors —
+//    "before" along forward edges only (ControlFlow's back edges excluded),
+//    so a model moved at the top of a loop is not "after" an optimizer
+//    built at the bottom of the previous iteration.
 // The first three come from one forward may-analysis over "the last
 // gradient events" (solved by the shared worklist engine). Gradient
 // accumulation (`backward` every iteration, `step(); zero_grad()` every k
@@ -23,7 +26,7 @@
 #ifndef DETC_ANALYSIS_LINT_H
 #define DETC_ANALYSIS_LINT_H
 
-#include "detc/analysis/StatementGraph.h"
+#include "detc/analysis/ControlFlow.h"
 
 #include <string>
 #include <vector>
@@ -39,7 +42,8 @@ struct LintFinding {
 };
 
 /// One finding per (rule, statement), whatever the number of call paths.
-std::vector<LintFinding> runLints(const StatementGraph &g);
+std::vector<LintFinding> runLints(const StatementGraph &g,
+                                  const ControlFlow &cf);
 
 } // namespace detc::analysis
 

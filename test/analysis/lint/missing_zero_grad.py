@@ -17,7 +17,7 @@ def train_epoch():
     for x, y in data:
         loss = ((model(x) - y) ** 2).mean()
         loss.backward()
-        # CHECK: missing_zero_grad.py:[[@LINE+1]]:9: warning: gradients are not reset between optimizer steps: the backward() before this step adds to the gradients the previous step already applied (call zero_grad() before backward()) [detc-missing-zero-grad]
+        # CHECK: missing_zero_grad.py:[[@LINE+1]]:9: warning: gradients are not reset between optimizer steps in the loop at line [[@LINE-3]]: the backward() before this step adds to the gradients the previous step already applied (call zero_grad() before backward()) [detc-missing-zero-grad]
         opt.step()
         # CHECK: missing_zero_grad.py:[[@LINE-3]]:9: note: the gradients accumulate here
 

@@ -1,8 +1,9 @@
 # detc-optimizer-before-move: the optimizer is built on the parameters of a
 # model that is then moved (`.to`, `.cuda`) or wrapped in
-# DistributedDataParallel. The fixed variant moves and wraps first.
+# DistributedDataParallel. The fixed variants move and wrap first, or
+# rebuild the optimizer after a move at the top of each stage.
 # RUN: not detc analyze %s --werror | FileCheck %s
-# RUN: detc analyze %S/Inputs/move_first.py --werror | FileCheck %s --check-prefix=FIXED
+# RUN: for f in %S/Inputs/move_first.py %S/Inputs/loop_move.py; do detc analyze $f --werror || exit 1; done | FileCheck %s --check-prefix=FIXED
 import torch
 from torch import nn
 from torch.nn.parallel import DistributedDataParallel as DDP
@@ -24,4 +25,7 @@ adam = torch.optim.Adam(net.parameters())
 net = DDP(net)
 # CHECK: 2 warning(s)
 
+# FIXED-NOT: warning:
 # FIXED: 0 warning(s)
+# FIXED: 0 warning(s)
+# FIXED-NOT: warning:

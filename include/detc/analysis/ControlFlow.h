@@ -1,0 +1,70 @@
+//===- ControlFlow.h - Dominators and loop nesting ----------------*- C++ -*-===//
+//
+// Structure of the statement graph that reports and codegen need beyond
+// pred/succ: the dominator tree (Boost.Graph's Lengauer-Tarjan), the back
+// edges it identifies (an edge n -> h where h dominates n) and the natural
+// loops they close, nested into a forest. Retreating edges whose target
+// does not dominate their source (irreducible flow, which detc's lowering
+// does not produce) close no loop.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_ANALYSIS_CONTROLFLOW_H
+#define DETC_ANALYSIS_CONTROLFLOW_H
+
+#include "detc/analysis/StatementGraph.h"
+
+#include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <vector>
+
+namespace detc::analysis {
+
+struct NaturalLoop {
+  NodeId header;
+  std::vector<NodeId> latches; ///< Sources of the back edges.
+  llvm::BitVector body;        ///< Includes the header.
+  unsigned parent = ~0u;       ///< Enclosing loop, or ~0u.
+  unsigned depth = 1;          ///< 1 for an outermost loop.
+};
+
+class ControlFlow {
+public:
+  explicit ControlFlow(const StatementGraph &g);
+
+  /// Immediate dominator (kNoNode for the entry and unreachable nodes).
+  NodeId idom(NodeId n) const { return idoms[n]; }
+  bool reachable(NodeId n) const { return n == entry || idoms[n] != kNoNode; }
+  /// Whether `a` dominates `b` (reflexive); O(1).
+  bool dominates(NodeId a, NodeId b) const;
+  bool isBackEdge(NodeId from, NodeId to) const {
+    return reachable(from) && dominates(to, from);
+  }
+
+  const std::vector<NaturalLoop> &loops() const { return loopList; }
+  /// The innermost loop containing `n`, or ~0u.
+  unsigned innermostLoop(NodeId n) const { return innermost[n]; }
+  unsigned loopDepth(NodeId n) const {
+    return innermost[n] == ~0u ? 0 : loopList[innermost[n]].depth;
+  }
+
+  /// Nodes after `from` in program order: later in the same iteration or
+  /// after the enclosing loops (a back edge leads only to its loop's exits),
+  /// never in a later iteration.
+  llvm::BitVector forwardReachable(NodeId from) const;
+
+private:
+  const StatementGraph &g;
+  NodeId entry;
+  std::vector<NodeId> idoms;
+  /// Pre/post order numbers in the dominator tree, for dominates().
+  std::vector<unsigned> pre, post;
+  std::vector<NaturalLoop> loopList;
+  std::vector<unsigned> innermost;
+  llvm::DenseMap<NodeId, unsigned> loopOf; ///< By header.
+};
+
+} // namespace detc::analysis
+
+#endif // DETC_ANALYSIS_CONTROLFLOW_H
