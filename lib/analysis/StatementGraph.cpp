@@ -567,9 +567,11 @@ private:
     Node &node = g.node(exitNode);
     fillVars(node, call, c.inst);
     // The arguments were read at the call; the callee's statements read
-    // them where they use them. What the call itself reads is its result.
+    // them where they use them. What the call itself reads is its result,
+    // when it keeps it.
     node.uses.clear();
-    node.uses.push_back(g.vars.intern(canonical(inst, "$ret")));
+    if (!node.defs.empty() || !node.updates.empty())
+      node.uses.push_back(g.vars.intern(canonical(inst, "$ret")));
     node.copy = node.defs.size() == 1;
     connect(body, exitNode);
     return {exitNode};

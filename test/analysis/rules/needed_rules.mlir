@@ -1,0 +1,97 @@
+// Table 3 (SPEC §4) with detc's checkpoint rule (docs/analysis.md), printed
+// by --test-needed: per checkpoint, Needed before/after each statement that
+// reaches it, `rerun` for what fast-forward re-executes, `skip` for skipped
+// work.
+// RUN: detc-opt %s --split-input-file --test-needed -o /dev/null | FileCheck %s
+
+// STATEMENTS `V = E`: V needed after, V ∉ vars(E) -> V not needed before,
+// vars(E) needed before; a statement whose V is not needed passes Needed
+// through and is not re-run (`unused = w` does not make w needed).
+// `V[E1] = E2` (an update): V, E1 and E2 are needed before.
+// CHECKPOINTING: what the user saves (`m`) is restored, so not needed.
+// CHECK-LABEL: checkpoint r:9:1
+// CHECK: [1] stmt r:1:1 rerun: before {} after {base}
+// CHECK: [2] stmt r:2:1 rerun: before {base} after {lr}
+// CHECK: [3] stmt r:3:1: before {lr} after {lr}
+// CHECK: [4] stmt r:4:1 rerun: before {lr} after {i, lr}
+// CHECK: [5] stmt r:5:1 rerun: before {i, lr} after {i, lr, v}
+// CHECK: [6] stmt r:6:1 rerun: before {i, lr, v} after {lr}
+// CHECK: [7] stmt r:7:1: before {lr} after {lr}
+// CHECK: [8] checkpoint r:9:1: before {lr} after {}
+// CHECK: fast-forwarded {lr} detc-saved {}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["base"] loc("r":1:1)
+  detc.stmt "assign" defs ["lr"] uses ["base"] loc("r":2:1)
+  detc.stmt "assign" defs ["unused"] uses ["w"] loc("r":3:1)
+  detc.stmt "assign" defs ["i"] loc("r":4:1)
+  detc.stmt "assign" defs ["v"] loc("r":5:1)
+  detc.stmt "assign" updates ["lr"] uses ["i", "v"] loc("r":6:1)
+  detc.stmt "assign" defs ["m"] loc("r":7:1)
+  detc.checkpoint saved ["m"] uses ["m"] loc("r":9:1)
+  detc.stmt "expr" uses ["lr", "m"] loc("r":10:1)
+}
+
+// -----
+
+// B(M, V): the model is restored by the checkpoint, so Needed[M@a] is false
+// and the step (with the forward and gradient that feed it) is skipped. A
+// value derived from skipped work that is read after the checkpoint
+// (`loss`) cannot be re-derived: detc saves it. The input `x` the next
+// iteration reads is re-derived.
+// CHECK-LABEL: checkpoint r:25:1
+// CHECK: [1] stmt r:21:1: before {} after {}
+// CHECK: [2] stmt r:19:1 rerun: before {} after {x}
+// CHECK: [3] branch r:20:1 rerun: before {x} after {x}
+// CHECK: [4] stmt r:22:1 skip: before {x} after {x}
+// CHECK: [5] stmt r:23:1 skip: before {x} after {x}
+// CHECK: [6] update r:24:1 skip: before {x} after {x}
+// CHECK: fast-forwarded {x} detc-saved {loss}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["m"] loc("r":21:1)
+  detc.stmt "assign" defs ["x"] loc("r":19:1)
+  detc.for defs ["step"] {
+    detc.forward "m" defs ["loss"] uses ["m", "x"] loc("r":22:1)
+    detc.grad updates ["m"] uses ["loss"] loc("r":23:1)
+    detc.update "opt" updates ["m"] uses ["m"] loc("r":24:1)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":25:1)
+    detc.stmt "expr" uses ["loss"] loc("r":26:1)
+  } loc("r":20:1)
+}
+
+// -----
+
+// FLOW: Needed after a statement is the union over its successors — after
+// the if, `a` is needed on one branch and `b` on the other. Control
+// dependence: the branch that decides whether `lr` is rescaled re-runs, so
+// its test `c` is needed. Back edge: `lr` is needed at the loop head
+// because the next iteration reads it.
+// CHECK-LABEL: checkpoint r:36:1
+// CHECK: [1] stmt r:30:1 rerun: before {} after {a}
+// CHECK: [2] stmt r:31:1 rerun: before {a} after {a, b}
+// CHECK: [3] stmt r:32:1 rerun: before {a, b} after {a, b, c}
+// CHECK: [4] stmt r:33:1 rerun: before {a, b, c} after {a, b, c, lr}
+// CHECK: [5] branch r:34:1 rerun: before {a, b, c, lr} after {a, b, c, lr}
+// CHECK: [6] branch r:35:1 rerun: before {a, b, c, lr} after {a, b, c, lr}
+// CHECK: [7] stmt r:37:1 rerun: before {a, b, c, lr} after {a, b, c, lr}
+// CHECK: [8] checkpoint r:36:1: before {a, b, c, lr} after {a, b, c, lr}
+// CHECK: [9] branch r:40:1: before
+// CHECK: [10] stmt r:38:1: before {a, b, c, lr} after {a, b, c, lr}
+// CHECK: [11] stmt r:39:1: before {a, b, c, lr} after {a, b, c, lr}
+// CHECK: fast-forwarded {a, b, c, lr} detc-saved {}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["a"] loc("r":30:1)
+  detc.stmt "assign" defs ["b"] loc("r":31:1)
+  detc.stmt "assign" defs ["c"] loc("r":32:1)
+  detc.stmt "assign" defs ["lr"] loc("r":33:1)
+  detc.for defs ["epoch"] {
+    detc.if uses ["c"] {
+      detc.stmt "augassign" updates ["lr"] uses ["lr"] loc("r":37:1)
+    } loc("r":35:1)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":36:1)
+    detc.if uses ["epoch"] {
+      detc.stmt "expr" uses ["a", "lr"] loc("r":38:1)
+    } else {
+      detc.stmt "expr" uses ["b"] loc("r":39:1)
+    } loc("r":40:1)
+  } loc("r":34:1)
+}
