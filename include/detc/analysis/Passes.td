@@ -25,8 +25,8 @@ def TestStatementGraph : Pass<"test-statement-graph", "mlir::ModuleOp"> {
 
     ```
     detc-opt --test-statement-graph fig4.mlir
-    [7] branch fig4:19:1: succ 8 30; idom 6; loop 7 depth 1
-    loop 7 (fig4:19:1) depth 1 parent none latches 29
+    [9] branch fig4:19:1: succ 10 45; idom 8; loop 9 depth 1
+    loop 9 (fig4:19:1) depth 1 parent none latches 14
     ```
   }];
 }
@@ -39,9 +39,10 @@ def TestThreadSafety : Pass<"test-thread-safety", "mlir::ModuleOp"> {
     uses and ERR. Example:
 
     ```
-    [12] draw fig4:14:5 via 28:5: before {'rng2', 'torch' (global)} after {...}
+    [21] draw fig4:14:5 via 28:5: before {} after {}
     unsafe: fig4:14:5 'rng1' in region fig4:25:5
-    ERR: 'rng1', 'rng3'
+    unsafe: fig4:31:5 'rng3' in region fig4:25:5
+    ERR: {'rng1', 'rng3'}
     ```
   }];
 }
@@ -57,7 +58,7 @@ def TestNeeded : Pass<"test-needed", "mlir::ModuleOp"> {
 
     ```
     checkpoint fig4:45:5
-    [9] stmt fig4:21:3 rerun: before {data, shuffle_mask} after {data}
+    [11] stmt fig4:21:3 rerun: before {data, gen 'rng2', rng2, shuffle_mask} after {data, gen 'rng2', rng2}
     ```
   }];
 }
@@ -67,10 +68,10 @@ def TestLiveness : Pass<"test-liveness", "mlir::ModuleOp"> {
   let description = [{
     Prints liveness (backward may-analysis) after each statement, including
     attributes (`obj.count`), module globals (`@best`) and closure
-    variables. Example:
+    variables (printed without their instance qualifier). Example:
 
     ```
-    [5] hint t:5:1: live after {@best, obj, obj.count}
+    [5] hint t:5:1: live after {best, obj, obj.count}
     ```
   }];
 }
