@@ -1,6 +1,7 @@
 //===- ControlFlow.cpp - Dominators and loop nesting ----------------------===//
 
 #include "detc/analysis/ControlFlow.h"
+#include "detc/analysis/DataflowSolver.h"
 
 #include <boost/graph/dominator_tree.hpp>
 
@@ -47,7 +48,15 @@ ControlFlow::ControlFlow(const StatementGraph &g) : g(g), entry(g.entry) {
     }
   }
 
-  // Natural loops, one per header (all its back edges).
+  // Reverse post-order (reachable nodes first, then the others).
+  rpo.assign(n, ~0u);
+  std::vector<NodeId> order = postOrder(g);
+  for (unsigned i = 0; i < order.size(); ++i)
+    rpo[order[order.size() - 1 - i]] = i;
+
+  // Natural loops, one per header (all its back edges). Bodies are node
+  // lists, not bit sets: a program with a loop per training stage has as
+  // many loops as it has lines / 15.
   for (NodeId v = 0; v < n; ++v)
     for (NodeId s : g.successors(v))
       if (isBackEdge(v, s)) {
@@ -55,47 +64,49 @@ ControlFlow::ControlFlow(const StatementGraph &g) : g(g), entry(g.entry) {
         if (added) {
           loopList.emplace_back();
           loopList.back().header = s;
-          loopList.back().body.resize(n);
-          loopList.back().body.set(s);
         }
         loopList[it->second].latches.push_back(v);
       }
+  llvm::BitVector inBody(n);
   for (NaturalLoop &loop : loopList) {
+    loop.body.push_back(loop.header);
+    inBody.set(loop.header);
     std::vector<NodeId> work;
     for (NodeId l : loop.latches)
-      if (!loop.body.test(l)) {
-        loop.body.set(l);
+      if (!inBody.test(l)) {
+        inBody.set(l);
+        loop.body.push_back(l);
         work.push_back(l);
       }
     while (!work.empty()) {
       NodeId v = work.back();
       work.pop_back();
       for (NodeId p : g.predecessors(v))
-        if (reachable(p) && !loop.body.test(p)) {
-          loop.body.set(p);
+        if (reachable(p) && !inBody.test(p)) {
+          inBody.set(p);
+          loop.body.push_back(p);
           work.push_back(p);
         }
     }
+    for (NodeId b : loop.body)
+      inBody.reset(b);
+    llvm::sort(loop.body);
   }
   // Nesting: visiting loops from the smallest, each node's first loop is
-  // its innermost one, and a loop's parent is the innermost loop of its
-  // header among the larger ones.
-  std::vector<unsigned> bySize(loopList.size()), size(loopList.size());
-  for (unsigned i = 0; i < bySize.size(); ++i) {
+  // its innermost one, and a loop's parent is the first larger loop whose
+  // body holds its header.
+  std::vector<unsigned> bySize(loopList.size());
+  for (unsigned i = 0; i < bySize.size(); ++i)
     bySize[i] = i;
-    size[i] = loopList[i].body.count();
-  }
-  llvm::stable_sort(bySize,
-                    [&](unsigned a, unsigned b) { return size[a] < size[b]; });
+  llvm::stable_sort(bySize, [&](unsigned a, unsigned b) {
+    return loopList[a].body.size() < loopList[b].body.size();
+  });
   innermost.assign(n, ~0u);
   std::vector<char> done(loopList.size(), 0);
   for (unsigned i : bySize) {
-    for (int v = loopList[i].body.find_first(); v != -1;
-         v = loopList[i].body.find_next(v)) {
+    for (NodeId v : loopList[i].body) {
       if (innermost[v] == ~0u)
         innermost[v] = i;
-      // A smaller loop's header inside this body: this is its parent
-      // unless a smaller enclosing loop came first.
       auto it = loopOf.find(v);
       if (it != loopOf.end() && it->second != i && done[it->second] &&
           loopList[it->second].parent == ~0u)
@@ -116,34 +127,57 @@ bool ControlFlow::dominates(NodeId a, NodeId b) const {
   return pre[a] <= pre[b] && post[b] <= post[a];
 }
 
-llvm::BitVector ControlFlow::forwardReachable(NodeId from) const {
-  llvm::BitVector seen(g.numNodes());
+/// Program-order search from `from`: forward edges, and for a back edge the
+/// exits of the loop it closes (which may themselves close an outer
+/// iteration). `admit(n)` filters the nodes explored; `stop(n)` ends the
+/// search early.
+template <typename AdmitFn, typename StopFn>
+static void programOrderSearch(const StatementGraph &g, const ControlFlow &cf,
+                               NodeId from, llvm::BitVector &seen,
+                               AdmitFn admit, StopFn stop) {
   std::vector<NodeId> work{from};
   seen.set(from);
+  bool done = false;
   auto visit = [&](NodeId s) {
-    if (!seen.test(s)) {
-      seen.set(s);
-      work.push_back(s);
-    }
+    if (seen.test(s) || !admit(s))
+      return;
+    seen.set(s);
+    work.push_back(s);
+    done |= stop(s);
   };
-  // The end of an iteration: what follows in program order is the loop's
-  // exit through its header (which may itself end an outer iteration), not
-  // the next iteration.
   std::function<void(NodeId, NodeId)> follow = [&](NodeId v, NodeId s) {
-    if (!isBackEdge(v, s)) {
+    if (!cf.isBackEdge(v, s)) {
       visit(s);
       return;
     }
-    const NaturalLoop &loop = loopList[loopOf.lookup(s)];
+    unsigned loop = cf.loopHeadedBy(s);
     for (NodeId exit : g.successors(s))
-      if (!loop.body.test(exit))
+      if (!cf.inLoop(loop, exit))
         follow(s, exit);
   };
-  while (!work.empty()) {
+  while (!work.empty() && !done) {
     NodeId v = work.back();
     work.pop_back();
     for (NodeId s : g.successors(v))
       follow(v, s);
   }
+}
+
+llvm::BitVector ControlFlow::forwardReachable(NodeId from) const {
+  llvm::BitVector seen(g.numNodes());
+  programOrderSearch(
+      g, *this, from, seen, [](NodeId) { return true; },
+      [](NodeId) { return false; });
   return seen;
+}
+
+bool ControlFlow::followsInProgramOrder(NodeId from, NodeId to) const {
+  if (!reachable(from) || !reachable(to) || rpo[to] <= rpo[from])
+    return false;
+  llvm::BitVector seen(g.numNodes());
+  programOrderSearch(
+      g, *this, from, seen,
+      [&](NodeId n) { return reachable(n) && rpo[n] <= rpo[to]; },
+      [&](NodeId n) { return n == to; });
+  return seen.test(to);
 }

@@ -4,9 +4,7 @@
 
 using namespace detc::analysis;
 
-/// Post-order of the nodes reachable from the entry (iterative DFS), then
-/// the unreachable ones.
-static std::vector<NodeId> postOrder(const StatementGraph &g) {
+std::vector<NodeId> detc::analysis::postOrder(const StatementGraph &g) {
   size_t n = g.numNodes();
   std::vector<NodeId> order;
   order.reserve(n);

@@ -7,6 +7,7 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <chrono>
 #include <set>
 
 using namespace detc;
@@ -15,13 +16,27 @@ using llvm::StringRef;
 
 ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
   ProgramAnalysis a;
+  auto start = std::chrono::steady_clock::now();
+  auto phase = [&](const char *name) {
+    auto now = std::chrono::steady_clock::now();
+    a.phaseSeconds.push_back(
+        {name, std::chrono::duration<double>(now - start).count()});
+    start = now;
+  };
   a.graph = StatementGraph::build(module);
+  phase("statement-graph");
   a.gens = std::make_unique<GeneratorAliases>(a.graph);
+  phase("generator-aliases");
   a.ts = analyzeThreadSafety(a.graph, *a.gens);
+  phase("thread-safety");
   a.live = computeLiveness(a.graph, *a.gens);
+  phase("liveness");
   a.replay = analyzeReplay(a.graph, *a.gens, a.live);
+  phase("needed");
   a.cfg = std::make_unique<ControlFlow>(a.graph);
-  a.lints = runLints(a.graph, *a.cfg);
+  phase("dominators-loops");
+  a.lints = runLints(a.graph, *a.cfg, a.live);
+  phase("lints");
   return a;
 }
 

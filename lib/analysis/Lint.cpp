@@ -7,9 +7,10 @@
 //    Value (a gradient returned as a value: `tape.gradient`,
 //    `torch.autograd.grad`), Zero (a zero_grad with no backward before it
 //    since the last step), ZeroAfterGrad, Step;
-//  * per optimizer: Clean (zeroed since its last step), Stepped, and
-//    SteppedThenGrad (a backward accumulated on top of gradients it already
-//    applied).
+//  * per optimizer, as two sparse sets (most optimizers are clean — zeroed
+//    since their last step — at most points, and a script may build one
+//    optimizer per training stage): Stepped, and SteppedThenGrad (a backward
+//    accumulated on top of gradients it already applied).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SparseBitVector.h"
 
 using namespace detc;
 using namespace detc::analysis;
@@ -28,7 +30,21 @@ using llvm::dyn_cast_or_null;
 
 namespace {
 enum Event : unsigned { Start, Grad, Value, Zero, ZeroAfterGrad, Step, Last };
-enum PerOptimizer : unsigned { Clean, Stepped, SteppedThenGrad, Width };
+
+struct GradientState {
+  BitVector last = BitVector(Last);
+  llvm::SparseBitVector<> stepped, steppedThenGrad;
+  bool operator==(const GradientState &o) const {
+    return last == o.last && stepped == o.stepped &&
+           steppedThenGrad == o.steppedThenGrad;
+  }
+  bool operator!=(const GradientState &o) const { return !(*this == o); }
+  void join(const GradientState &o) {
+    last |= o.last;
+    stepped |= o.stepped;
+    steppedThenGrad |= o.steppedThenGrad;
+  }
+};
 
 enum class Kind { None, GradAcc, GradValue, ZeroGrad, Update };
 
@@ -49,10 +65,6 @@ struct GradientEvents {
       classify(n);
   }
 
-  unsigned bit(unsigned optimizer, PerOptimizer b) const {
-    return Last + optimizer * Width + b;
-  }
-  unsigned width() const { return Last + optimizers.size() * Width; }
 
   /// The canonical variable among `vars` that is spelled `name` in the
   /// source, or the first one.
@@ -120,55 +132,53 @@ struct GradientEvents {
     return false;
   }
 
-  void transfer(NodeId n, const BitVector &in, BitVector &out) const {
+  void transfer(NodeId n, const GradientState &in, GradientState &out) const {
     out = in;
     auto only = [&](unsigned b) {
-      for (unsigned e = 0; e < Last; ++e)
-        out.reset(e);
-      out.set(b);
+      out.last.reset();
+      out.last.set(b);
     };
+    const BitVector &last = in.last;
     switch (kind[n]) {
     case Kind::None:
       return;
     case Kind::GradAcc:
       only(Grad);
-      for (unsigned k = 0; k < optimizers.size(); ++k)
-        if (in.test(bit(k, Stepped)) && concerns(n, k)) {
-          out.reset(bit(k, Stepped));
-          out.set(bit(k, SteppedThenGrad));
+      for (unsigned k : in.stepped)
+        if (concerns(n, k)) {
+          out.stepped.reset(k);
+          out.steppedThenGrad.set(k);
         }
       return;
     case Kind::GradValue: {
-      bool afterGrad = in.test(Grad) || in.test(ZeroAfterGrad);
+      bool afterGrad = last.test(Grad) || last.test(ZeroAfterGrad);
       only(Value);
       if (afterGrad)
-        out.set(in.test(Grad) ? Grad : ZeroAfterGrad);
+        out.last.set(last.test(Grad) ? Grad : ZeroAfterGrad);
       return;
     }
     case Kind::ZeroGrad: {
-      bool afterGrad = in.test(Grad) || in.test(ZeroAfterGrad);
-      bool otherwise = in.test(Start) || in.test(Value) || in.test(Zero) ||
-                       in.test(Step);
-      for (unsigned e = 0; e < Last; ++e)
-        out.reset(e);
+      bool afterGrad = last.test(Grad) || last.test(ZeroAfterGrad);
+      bool otherwise = last.test(Start) || last.test(Value) ||
+                       last.test(Zero) || last.test(Step);
+      out.last.reset();
       if (afterGrad)
-        out.set(ZeroAfterGrad);
+        out.last.set(ZeroAfterGrad);
       if (otherwise)
-        out.set(Zero);
-      for (unsigned k = 0; k < optimizers.size(); ++k) {
-        if (slot[n] != ~0u && slot[n] != k)
-          continue;
-        out.reset(bit(k, Stepped));
-        out.reset(bit(k, SteppedThenGrad));
-        out.set(bit(k, Clean));
+        out.last.set(Zero);
+      if (slot[n] == ~0u) {
+        out.stepped.clear();
+        out.steppedThenGrad.clear();
+      } else {
+        out.stepped.reset(slot[n]);
+        out.steppedThenGrad.reset(slot[n]);
       }
       return;
     }
     case Kind::Update:
       only(Step);
-      out.reset(bit(slot[n], Clean));
-      out.reset(bit(slot[n], SteppedThenGrad));
-      out.set(bit(slot[n], Stepped));
+      out.steppedThenGrad.reset(slot[n]);
+      out.stepped.set(slot[n]);
       return;
     }
   }
@@ -228,38 +238,45 @@ static std::string inLoop(const StatementGraph &g, const ControlFlow &cf,
 }
 
 static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
-                             FindingSet &out) {
+                             const Liveness &live, FindingSet &out) {
   GradientEvents ev(g);
   ev.resolve();
   if (ev.optimizers.empty())
     return;
   DataGraph dg = forwardDataGraph(g);
-  unsigned width = ev.width();
-  auto result = solveDataflow<BitVector>(
-      dg, BitVector(width),
-      [&](NodeId n, BitVector &state) {
-        if (n != g.entry)
-          return;
-        state.set(Start);
-        for (unsigned k = 0; k < ev.optimizers.size(); ++k)
-          state.set(ev.bit(k, Clean));
+  auto result = solveDataflow<GradientState>(
+      dg, GradientState(),
+      [&](NodeId n, GradientState &state) {
+        if (n == g.entry)
+          state.last.set(Start);
       },
-      [](BitVector &acc, const BitVector &o) { acc |= o; },
-      [&](NodeId n, const BitVector &in, BitVector &o) {
+      [](GradientState &acc, const GradientState &o) { acc.join(o); },
+      [&](NodeId n, const GradientState &in, GradientState &o) {
         ev.transfer(n, in, o);
+        // An optimizer no live variable holds takes no further step: drop
+        // it, so the sets do not grow with every training stage run.
+        const VarSet &after = live.liveAfter(n);
+        auto dead = [&](unsigned k) {
+          return !after.test(ev.optimizers.begin()[k].first);
+        };
+        for (llvm::SparseBitVector<> *set : {&o.stepped, &o.steppedThenGrad})
+          for (unsigned k : llvm::SparseBitVector<>(*set))
+            if (dead(k))
+              set->reset(k);
       });
 
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     if (ev.kind[n] != Kind::Update)
       continue;
-    const BitVector &in = result.in[n];
+    const BitVector &in = result.in[n].last;
     if (in.none())
       continue; // Unreachable.
     if (in.test(ZeroAfterGrad)) {
       // Report at the zero_grad that runs between a backward and the step.
       for (NodeId z : ev.reachedBackwards(n, {Kind::ZeroGrad},
                                           {Kind::GradAcc, Kind::Update})) {
-        if (!result.in[z].test(Grad) && !result.in[z].test(ZeroAfterGrad))
+        if (!result.in[z].last.test(Grad) &&
+            !result.in[z].last.test(ZeroAfterGrad))
           continue;
         std::vector<NodeId> grads = ev.reachedBackwards(
             z, {Kind::GradAcc}, {Kind::GradAcc, Kind::Update});
@@ -288,7 +305,7 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
                                               : "gradients are reset here"});
       out.add(g, std::move(f));
     }
-    if (in.test(ev.bit(ev.slot[n], SteppedThenGrad))) {
+    if (result.in[n].steppedThenGrad.test(ev.slot[n])) {
       LintFinding f{"detc-missing-zero-grad", n,
                     "gradients are not reset between optimizer steps" +
                         inLoop(g, cf, n) +
@@ -310,13 +327,16 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
 // Optimizer built before the model is moved or wrapped
 //===----------------------------------------------------------------------===//
 
-/// A `.to()`/`.cuda()` on, or a parallel wrapper around, one of `models`.
+/// A `.to()`/`.cuda()` on, or a parallel wrapper around, one of `models`
+/// (any model when `models` is empty).
 static bool movesOrWraps(const StatementGraph &g, NodeId n,
                          llvm::ArrayRef<VarId> models, std::string &what) {
   const Node &node = g.node(n);
   if (!node.op || node.kind == NodeKind::CallEnter)
     return false;
   auto touches = [&] {
+    if (models.empty())
+      return true;
     for (VarId v : node.uses)
       if (llvm::is_contained(models, v) ||
           llvm::is_contained(models, g.vars.objectOf(v)))
@@ -342,34 +362,53 @@ static bool movesOrWraps(const StatementGraph &g, NodeId n,
 static void optimizerBeforeMoveFindings(const StatementGraph &g,
                                         const ControlFlow &cf,
                                         FindingSet &out) {
+  // Moves and wraps by the variables they touch, so each optimizer looks
+  // only at the ones on its models.
+  llvm::DenseMap<VarId, llvm::SmallVector<NodeId, 2>> byVar;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    std::string what;
+    if (!movesOrWraps(g, n, {}, what))
+      continue;
+    for (VarId v : g.node(n).uses) {
+      byVar[v].push_back(n);
+      if (g.vars.objectOf(v) != v)
+        byVar[g.vars.objectOf(v)].push_back(n);
+    }
+  }
   for (NodeId o = 0; o < g.numNodes(); ++o) {
     auto call = dyn_cast_or_null<ir::LibCallOp>(g.node(o).op);
     if (!call || call.getRole() != "optimizer" ||
         g.node(o).kind == NodeKind::CallEnter)
       continue;
-    llvm::ArrayRef<VarId> models = g.node(o).uses;
-    // The first move or wrap after the construction, in program order
-    // (forward edges only).
-    llvm::BitVector later = cf.forwardReachable(o);
-    for (int n = later.find_first(); n != -1; n = later.find_next(n)) {
+    // The first move or wrap of one of its models after the construction,
+    // in program order.
+    std::vector<NodeId> candidates;
+    for (VarId m : g.node(o).uses)
+      if (auto it = byVar.find(m); it != byVar.end())
+        candidates.insert(candidates.end(), it->second.begin(),
+                          it->second.end());
+    llvm::sort(candidates);
+    for (NodeId n : candidates) {
       std::string what;
-      if (NodeId(n) == o || !movesOrWraps(g, n, models, what))
+      movesOrWraps(g, n, {}, what);
+      if (!cf.followsInProgramOrder(o, n))
         continue;
       out.add(g, {"detc-optimizer-before-move", o,
                   "the optimizer is created before the model is " + what +
                       " at " + lineOf(g, n) +
                       ": it keeps references to the old parameter "
                       "tensors; create it after the model is " + what,
-                  {{NodeId(n), "the model is " + what + " here"}}});
+                  {{n, "the model is " + what + " here"}}});
       break;
     }
   }
 }
 
 std::vector<LintFinding> detc::analysis::runLints(const StatementGraph &g,
-                                                  const ControlFlow &cf) {
+                                                  const ControlFlow &cf,
+                                                  const Liveness &live) {
   FindingSet out;
-  gradientFindings(g, cf, out);
+  gradientFindings(g, cf, live, out);
   optimizerBeforeMoveFindings(g, cf, out);
   return std::move(out.findings);
 }

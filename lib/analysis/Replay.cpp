@@ -227,12 +227,31 @@ DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
         bool tainted = g.node(n).expensive;
         for (unsigned r : e.reads)
           tainted |= in.test(r);
-        out = in;
-        for (unsigned k : e.kills)
-          out.reset(k);
+        // Only what may still be read matters: a variable dead after n
+        // carries no taint, nor does the state of a generator no live
+        // variable holds (library globals excepted: any later library draw
+        // reads them). This keeps the sets as small as the live sets
+        // instead of growing with every function the program has run.
+        const VarSet &liveAfter = live.liveAfter(n);
+        auto keep = [&](unsigned v) {
+          if (!ids.isGenerator(v))
+            return liveAfter.test(v);
+          unsigned object = v - ids.numVars;
+          if (gens.objects()[object].kind == GeneratorObject::Global)
+            return true;
+          for (unsigned holder : liveAfter)
+            if (llvm::is_contained(gens.pointsTo(holder), object))
+              return true;
+          return false;
+        };
+        out.clear();
+        for (unsigned v : in)
+          if (keep(v) && !llvm::is_contained(e.kills, v))
+            out.set(v);
         if (tainted)
           for (unsigned l : e.lhs)
-            out.set(l);
+            if (keep(l))
+              out.set(l);
       });
 }
 
@@ -372,6 +391,9 @@ ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
     if (g.node(n).kind == NodeKind::Checkpoint)
       sites[g.node(n).op].push_back(n);
   NeededSolver solver(g, gens, live, r.ids);
+  // Reserved: CheckpointReplay's move may throw (SparseBitVector), so a
+  // growing vector would copy every lattice.
+  r.checkpoints.reserve(sites.size());
   for (auto &[op, nodes] : sites)
     r.checkpoints.push_back(solver.run(op, nodes));
   return r;

@@ -568,14 +568,29 @@ private:
     fillVars(node, call, c.inst);
     // The arguments were read at the call; the callee's statements read
     // them where they use them. What the call itself reads is its result,
-    // when it keeps it.
+    // when it keeps it and the callee returns one (a constructor's
+    // `__init__` does not: reading its never-defined `$ret` would keep it
+    // live back to the program start).
     node.uses.clear();
-    if (!node.defs.empty() || !node.updates.empty())
+    if ((!node.defs.empty() || !node.updates.empty()) && returnsValue(fn))
       node.uses.push_back(g.vars.intern(canonical(inst, "$ret")));
     node.copy = node.defs.size() == 1;
     connect(body, exitNode);
     return {exitNode};
   }
+
+  /// Whether some `return` of `fn` (outside nested functions) returns a
+  /// value.
+  bool returnsValue(ir::FuncOp fn) {
+    auto [it, added] = returning.try_emplace(fn.getOperation(), false);
+    if (added)
+      fn.walk([&](ir::ReturnOp r) {
+        if (!r.getUses().empty())
+          it->second = true;
+      });
+    return it->second;
+  }
+  llvm::DenseMap<mlir::Operation *, bool> returning;
 
   /// The build regions a forward may run, as alternatives.
   Frontier forward(ir::ForwardOp fw, Frontier f, Ctx &c) {

@@ -113,9 +113,9 @@ struct TestThreadSafety : public impl::TestThreadSafetyBase<TestThreadSafety> {
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       printNode(os, g, n);
       os << ": before ";
-      printSet(os, bits(ts.ts.in[n]), name);
+      printSet(os, ts.ts.in[n].members(gens.objects().size()), name);
       os << " after ";
-      printSet(os, bits(ts.ts.out[n]), name);
+      printSet(os, ts.ts.out[n].members(gens.objects().size()), name);
       os << "\n";
     }
     for (const UnsafeUse &u : ts.unsafe)

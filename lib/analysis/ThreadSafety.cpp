@@ -17,6 +17,35 @@
 using namespace detc::analysis;
 using llvm::BitVector;
 
+void GeneratorSet::intersect(const GeneratorSet &o) {
+  if (cofinite && o.cofinite) {
+    listed |= o.listed; // Lacks what either lacks.
+  } else if (cofinite) {
+    llvm::SparseBitVector<> members = o.listed;
+    members.intersectWithComplement(listed);
+    listed = std::move(members);
+    cofinite = false;
+  } else if (o.cofinite) {
+    listed.intersectWithComplement(o.listed);
+  } else {
+    listed &= o.listed;
+  }
+}
+
+std::vector<unsigned> GeneratorSet::members(unsigned size) const {
+  std::vector<unsigned> out;
+  if (!cofinite) {
+    for (unsigned o : listed)
+      if (o < size)
+        out.push_back(o);
+    return out;
+  }
+  for (unsigned o = 0; o < size; ++o)
+    if (!listed.test(o))
+      out.push_back(o);
+  return out;
+}
+
 ThreadSafetyResult
 detc::analysis::analyzeThreadSafety(const StatementGraph &g,
                                     const GeneratorAliases &gens) {
@@ -36,15 +65,16 @@ detc::analysis::analyzeThreadSafety(const StatementGraph &g,
   }
 
   ThreadSafetyResult r;
-  BitVector top(numObjects, true);
-  r.ts = solveDataflow<BitVector>(
-      dg, top, [](NodeId, BitVector &) {},
-      [](BitVector &acc, const BitVector &other) { acc &= other; },
-      [&](NodeId n, const BitVector &in, BitVector &out) {
+  r.ts = solveDataflow<GeneratorSet>(
+      dg, GeneratorSet::all(), [](NodeId, GeneratorSet &) {},
+      [](GeneratorSet &acc, const GeneratorSet &other) {
+        acc.intersect(other);
+      },
+      [&](NodeId n, const GeneratorSet &in, GeneratorSet &out) {
         const Node &node = g.node(n);
         switch (node.kind) {
         case NodeKind::ParBegin:
-          out = BitVector(numObjects, false);
+          out = GeneratorSet::none();
           return;
         case NodeKind::Create:
           out = in;

@@ -185,18 +185,24 @@ LogicalResult ForwardOp::verify() {
   if (!isValidVarName(getModel()))
     return emitOpError() << "model '" << getModel()
                          << "' is not a variable name";
-  if (getBuilds().empty())
-    return success();
-  // Every build named here must exist in the same module.
-  Operation *top = (*this)->getParentOfType<ModuleOp>();
-  if (!top)
-    return success();
-  llvm::StringSet<> ids;
-  top->walk([&](BuildOp b) { ids.insert(b.getId()); });
-  for (Attribute a : getBuilds())
-    if (!ids.contains(cast<StringAttr>(a).getValue()))
-      return emitOpError() << "refers to unknown build " << a;
+  // That every build named here exists is a module-wide property, checked
+  // once per module by verifyBuildReferences (a walk per forward would make
+  // verification quadratic).
   return success();
+}
+
+LogicalResult detc::ir::verifyBuildReferences(ModuleOp module) {
+  llvm::StringSet<> ids;
+  module.walk([&](BuildOp b) { ids.insert(b.getId()); });
+  WalkResult r = module.walk([&](ForwardOp fw) {
+    for (Attribute a : fw.getBuilds())
+      if (!ids.contains(cast<StringAttr>(a).getValue())) {
+        fw.emitOpError() << "refers to unknown build " << a;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return failure(r.wasInterrupted());
 }
 
 LogicalResult HintOp::verify() {

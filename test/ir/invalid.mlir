@@ -117,14 +117,6 @@ detc.func @__main__ kind module {
   }
 }
 
-// -----
-
-detc.func @__main__ kind module {
-  detc.build "b0" defs ["m"] {
-  }
-  // expected-error @+1 {{refers to unknown build "b9"}}
-  detc.forward "m" builds ["b0", "b9"] defs ["out"]
-}
 
 // -----
 

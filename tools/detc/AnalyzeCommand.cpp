@@ -16,11 +16,15 @@
 #include "detc/analysis/Verify.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
+#include "detc/ir/DetcOps.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
+
+#include <chrono>
 
 using namespace llvm;
 using namespace detc;
@@ -33,7 +37,7 @@ enum class Format { Text, Json, Sarif };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py|.mlir>"),
                                cl::Required, cl::sub(tool::analyzeCommand));
-cl::opt<Format> format(
+cl::opt<Format> outputFormat(
     "format", cl::desc("Output format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "compiler-style diagnostics"),
                clEnumValN(Format::Json, "json",
@@ -42,6 +46,10 @@ cl::opt<Format> format(
     cl::sub(tool::analyzeCommand));
 cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
+cl::opt<bool> stats("stats",
+                    cl::desc("Print the time of lowering and of each analysis "
+                             "phase, and the graph size, on stderr"),
+                    cl::sub(tool::analyzeCommand));
 cl::opt<bool> verify(
     "verify",
     cl::desc("Check with Z3 that the ThreadSafe and Needed solutions satisfy "
@@ -54,7 +62,10 @@ static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx) {
   if (StringRef(inputFile).ends_with(".mlir")) {
     llvm::SourceMgr sm;
     mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
-    return mlir::parseSourceFile<mlir::ModuleOp>(inputFile, &ctx);
+    auto module = mlir::parseSourceFile<mlir::ModuleOp>(inputFile, &ctx);
+    if (module && failed(ir::verifyBuildReferences(*module)))
+      return nullptr;
+    return module;
   }
   frontend::DiagnosticEngine diags;
   frontend::LoweringOptions options;
@@ -93,10 +104,25 @@ static bool verifyAnalyses(const analysis::ProgramAnalysis &a) {
 int detc::tool::runAnalyze() {
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
+  auto start = std::chrono::steady_clock::now();
   mlir::OwningOpRef<mlir::ModuleOp> module = load(ctx);
   if (!module)
     return 2;
+  double loadSeconds = std::chrono::duration<double>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
   analysis::ProgramAnalysis a = analysis::ProgramAnalysis::run(*module);
+  if (stats) {
+    errs() << "nodes: " << a.graph.numNodes() << "\n"
+           << "variables: " << a.graph.vars.size() << "\n"
+           << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n";
+    double total = 0;
+    for (auto &[name, seconds] : a.phaseSeconds) {
+      errs() << "seconds " << name << ": " << llvm::format("%.6f", seconds) << "\n";
+      total += seconds;
+    }
+    errs() << "seconds analysis: " << llvm::format("%.6f", total) << "\n";
+  }
   if (a.graph.truncated) {
     WithColor::error(errs(), "detc")
         << inputFile
@@ -106,7 +132,7 @@ int detc::tool::runAnalyze() {
   if (verify && !verifyAnalyses(a))
     return 3;
   analysis::Report report = analysis::buildReport(a, inputFile);
-  switch (format) {
+  switch (outputFormat) {
   case Format::Text:
     writeText(outs(), report);
     break;

@@ -62,4 +62,8 @@ TEST(ControlFlow, DominatorsBackEdgesAndNesting) {
   EXPECT_TRUE(later.test(after));
   EXPECT_FALSE(later.test(branch));
   EXPECT_FALSE(later.test(def));
+  // The windowed query agrees with the full search.
+  for (NodeId to = 0; to < m.a.graph.numNodes(); ++to)
+    EXPECT_EQ(cf.followsInProgramOrder(join, to), to != join && later.test(to))
+        << "to node " << to;
 }

@@ -24,7 +24,7 @@ namespace detc::analysis {
 struct NaturalLoop {
   NodeId header;
   std::vector<NodeId> latches; ///< Sources of the back edges.
-  llvm::BitVector body;        ///< Includes the header.
+  std::vector<NodeId> body;    ///< Sorted; includes the header.
   unsigned parent = ~0u;       ///< Enclosing loop, or ~0u.
   unsigned depth = 1;          ///< 1 for an outermost loop.
 };
@@ -43,8 +43,20 @@ public:
   }
 
   const std::vector<NaturalLoop> &loops() const { return loopList; }
+  /// The loop whose header is `n`, or ~0u.
+  unsigned loopHeadedBy(NodeId n) const {
+    auto it = loopOf.find(n);
+    return it == loopOf.end() ? ~0u : it->second;
+  }
   /// The innermost loop containing `n`, or ~0u.
   unsigned innermostLoop(NodeId n) const { return innermost[n]; }
+  /// Whether `n` is in loop `loop` (or a loop nested in it); O(depth).
+  bool inLoop(unsigned loop, NodeId n) const {
+    for (unsigned l = innermost[n]; l != ~0u; l = loopList[l].parent)
+      if (l == loop)
+        return true;
+    return false;
+  }
   unsigned loopDepth(NodeId n) const {
     return innermost[n] == ~0u ? 0 : loopList[innermost[n]].depth;
   }
@@ -53,6 +65,10 @@ public:
   /// after the enclosing loops (a back edge leads only to its loop's exits),
   /// never in a later iteration.
   llvm::BitVector forwardReachable(NodeId from) const;
+  /// Whether `to` is in forwardReachable(from), exploring only nodes whose
+  /// reverse post-order number lies between the two: forward edges always
+  /// increase it, so the search stays within that window.
+  bool followsInProgramOrder(NodeId from, NodeId to) const;
 
 private:
   const StatementGraph &g;
@@ -60,6 +76,8 @@ private:
   std::vector<NodeId> idoms;
   /// Pre/post order numbers in the dominator tree, for dominates().
   std::vector<unsigned> pre, post;
+  /// Reverse post-order number of each reachable node (from the entry).
+  std::vector<unsigned> rpo;
   std::vector<NaturalLoop> loopList;
   std::vector<unsigned> innermost;
   llvm::DenseMap<NodeId, unsigned> loopOf; ///< By header.

@@ -49,6 +49,10 @@ struct DataGraph {
   }
 };
 
+/// Post-order of the nodes reachable from the entry (iterative DFS), then
+/// of the unreachable ones.
+std::vector<NodeId> postOrder(const StatementGraph &g);
+
 /// Forward data graph: inputs are predecessors, visited in reverse
 /// post-order from the entry.
 DataGraph forwardDataGraph(const StatementGraph &g);

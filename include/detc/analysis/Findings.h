@@ -64,6 +64,9 @@ struct ProgramAnalysis {
   ReplayResult replay;
   std::unique_ptr<ControlFlow> cfg;
   std::vector<LintFinding> lints;
+  /// Wall time of each phase, in seconds, in the order run() runs them
+  /// (`detc analyze --stats`, bench/analysis_scaling.py).
+  std::vector<std::pair<const char *, double>> phaseSeconds;
 
   static ProgramAnalysis run(mlir::ModuleOp module);
 };

@@ -27,6 +27,7 @@
 #define DETC_ANALYSIS_LINT_H
 
 #include "detc/analysis/ControlFlow.h"
+#include "detc/analysis/Replay.h"
 
 #include <string>
 #include <vector>
@@ -43,7 +44,7 @@ struct LintFinding {
 
 /// One finding per (rule, statement), whatever the number of call paths.
 std::vector<LintFinding> runLints(const StatementGraph &g,
-                                  const ControlFlow &cf);
+                                  const ControlFlow &cf, const Liveness &live);
 
 } // namespace detc::analysis
 

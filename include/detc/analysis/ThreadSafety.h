@@ -13,7 +13,40 @@
 #include "detc/analysis/DataflowSolver.h"
 #include "detc/analysis/Generators.h"
 
+#include "llvm/ADT/SparseBitVector.h"
+
 namespace detc::analysis {
+
+/// A set of generator objects, stored as its members or, when it is
+/// cofinite, as the objects it lacks. ThreadSafe is "every generator" before
+/// any region and "none but the thread-local ones" inside one: both are
+/// small this way, while a bit vector per statement would grow with the
+/// number of generators the program creates (one per training stage).
+class GeneratorSet {
+public:
+  static GeneratorSet all() { return GeneratorSet(true); }
+  static GeneratorSet none() { return GeneratorSet(false); }
+
+  bool test(unsigned o) const { return cofinite != listed.test(o); }
+  void set(unsigned o) { cofinite ? listed.reset(o) : listed.set(o); }
+  void reset(unsigned o) { cofinite ? listed.set(o) : listed.reset(o); }
+  void flip(unsigned o) { test(o) ? reset(o) : set(o); }
+  /// Intersection (the meet of ThreadSafe).
+  void intersect(const GeneratorSet &o);
+  /// The members among objects [0, size).
+  std::vector<unsigned> members(unsigned size) const;
+
+  bool operator==(const GeneratorSet &o) const {
+    return cofinite == o.cofinite && listed == o.listed;
+  }
+  bool operator!=(const GeneratorSet &o) const { return !(*this == o); }
+
+private:
+  explicit GeneratorSet(bool cofinite) : cofinite(cofinite) {}
+  bool cofinite;
+  /// Members, or (cofinite) non-members.
+  llvm::SparseBitVector<> listed;
+};
 
 /// One draw that uses a generator unsafely, on one call path.
 struct UnsafeUse {
@@ -23,8 +56,8 @@ struct UnsafeUse {
 };
 
 struct ThreadSafetyResult {
-  /// TS before (`in`) and after (`out`) each node; bit i is object i.
-  DataflowResult<llvm::BitVector> ts;
+  /// TS before (`in`) and after (`out`) each node.
+  DataflowResult<GeneratorSet> ts;
   llvm::BitVector err;
   std::vector<UnsafeUse> unsafe;
 };

@@ -35,6 +35,11 @@ bool isKnownRngLibrary(llvm::StringRef library);
 
 /// Name of the implicit global generator variable of `library` ("<torch>").
 std::string globalGeneratorVar(llvm::StringRef library);
+
+/// Module-wide check that every build a `detc.forward` names exists in the
+/// module (one walk; the per-op verifier would make verification
+/// quadratic). detc runs it on every module it analyses and lowers.
+mlir::LogicalResult verifyBuildReferences(mlir::ModuleOp module);
 } // namespace detc::ir
 
 #endif // DETC_IR_DETCOPS_H

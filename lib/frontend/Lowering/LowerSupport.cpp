@@ -127,8 +127,11 @@ void Lowerer::addFacts(const std::string &key, const FactSet &newFacts) {
   for (const std::string &fact : newFacts) {
     if (set.size() >= kMaxFacts)
       break;
-    if (set.insert(fact).second)
-      factsChanged = true;
+    if (!set.insert(fact).second)
+      continue;
+    factsChanged = true;
+    if (StringRef(fact).starts_with("obj:"))
+      holders[fact].insert(key);
   }
 }
 
@@ -228,22 +231,22 @@ std::vector<std::string> Lowerer::objectsOf(const FactSet &fs,
 std::vector<std::string>
 Lowerer::varsHolding(FuncCtx &f, const std::vector<std::string> &ids) {
   std::set<std::string> vars;
+  // Through the reverse index: only this function's locals (`symbol|var`)
+  // and the globals (`@var`) can hold the objects here.
   std::string localPrefix = f.symbol + "|";
-  for (const auto &[key, fs] : facts) {
-    std::string var;
-    if (StringRef(key).starts_with(localPrefix))
-      var = key.substr(localPrefix.size());
-    else if (StringRef(key).starts_with("@"))
-      var = key;
-    else
+  for (const std::string &id : ids) {
+    auto it = holders.find("obj:" + id);
+    if (it == holders.end())
       continue;
-    if (var.empty() || var[0] == '$')
-      continue;
-    for (const std::string &id : ids)
-      if (fs.count("obj:" + id)) {
+    for (const std::string &key : it->second) {
+      std::string var;
+      if (StringRef(key).starts_with(localPrefix))
+        var = key.substr(localPrefix.size());
+      else if (StringRef(key).starts_with("@"))
+        var = key;
+      if (!var.empty() && var[0] != '$')
         vars.insert(var);
-        break;
-      }
+    }
   }
   return {vars.begin(), vars.end()};
 }

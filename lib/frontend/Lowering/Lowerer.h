@@ -223,6 +223,8 @@ public:
 
   // Persistent across passes: facts only grow.
   std::map<std::string, FactSet> facts;
+  /// Reverse index of the `obj:ID` facts: the keys holding each object.
+  std::map<std::string, std::set<std::string>> holders;
   std::map<std::string, ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
   bool factsChanged = false;

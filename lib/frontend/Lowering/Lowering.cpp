@@ -72,7 +72,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   lowerProgram();
   if (diags.getNumErrors() != errorsBefore)
     return nullptr;
-  if (failed(verify(*module))) {
+  if (failed(verify(*module)) || failed(ir::verifyBuildReferences(*module))) {
     diags.fileError(path, "internal error: the lowered module does not verify");
     return nullptr;
   }
