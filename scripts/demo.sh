@@ -2,7 +2,8 @@
 # The newcomer's first command: build detc, then run its main job on the
 # bundled PGD adversarial-training example. Today: lower the script to the
 # detc dialect (generators, draws, data-parallel regions, model builds,
-# checkpoints) and analyse it (unsafe generator uses, replay summary).
+# checkpoints) and analyse it (unsafe generator uses, lint findings, replay
+# summary), with the solutions checked by Z3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh detc detc-opt >/dev/null
@@ -13,5 +14,5 @@ echo "== where the randomness is: every draw and generator, and the regions"
 ./build/bin/detc "$example" |
   grep -E 'detc\.(draw|create_generator|global_generator|parallel|build ")' |
   sed -E 's/^ +//'
-echo "== detc analyze $example"
-./build/bin/detc analyze "$example"
+echo "== detc analyze $example --verify  (findings, replay summary; Z3 checks the solutions)"
+./build/bin/detc analyze "$example" --verify
