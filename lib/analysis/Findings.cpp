@@ -230,22 +230,28 @@ Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
   for (const CheckpointReplay &cp : a.replay.checkpoints)
     r.checkpoints.push_back(summarize(a, cp));
   const StatementGraph &g = a.graph;
-  llvm::MapVector<mlir::Operation *, std::set<std::string>> hints;
+  // Per hint op (all its expansions): live variables and generator states.
+  llvm::MapVector<mlir::Operation *,
+                  std::pair<std::set<std::string>, std::set<std::string>>>
+      hints;
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     if (g.node(n).kind != NodeKind::Hint)
       continue;
-    auto &names = hints[g.node(n).op];
+    auto &[names, generators] = hints[g.node(n).op];
     for (unsigned v : a.live.liveAfter(n)) {
+      for (unsigned o : a.gens->pointsTo(v))
+        generators.insert(a.gens->objects()[o].describe(g));
       std::string name = userName(g, v);
-      if (!isTemporary(name))
+      // `<torch>` is the library's generator itself, listed as a state.
+      if (!isTemporary(name) && !StringRef(name).starts_with("<"))
         names.insert(name);
     }
   }
-  for (auto &[op, names] : hints) {
+  for (auto &[op, sets] : hints) {
     HintLiveness h;
     h.at = sourcePoint(op);
-    h.live.assign(names.begin(), names.end());
-    llvm::sort(h.live);
+    h.live.assign(sets.first.begin(), sets.first.end());
+    h.generators.assign(sets.second.begin(), sets.second.end());
     r.hints.push_back(std::move(h));
   }
   return r;

@@ -96,11 +96,15 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
     os << "\n  skipped in fast-forward: " << joined(c.skipped, true) << "\n";
   }
   for (const HintLiveness &h : r.hints) {
-    std::string live;
-    for (const std::string &s : h.live)
-      live += (live.empty() ? "" : ", ") + s;
+    auto list = [](const std::vector<std::string> &items) {
+      std::string out;
+      for (const std::string &s : items)
+        out += (out.empty() ? "" : ", ") + s;
+      return out.empty() ? std::string("(none)") : out;
+    };
     diag(os, lines, frontend::Severity::Note, h.at, r.file,
-         "live at this checkpoint hint: " + (live.empty() ? "(none)" : live) +
+         "live at this checkpoint hint: " + list(h.live) +
+             "; generator states: " + list(h.generators) +
              " [detc-hint-live]");
   }
   os << r.findings.size() << " warning(s); unsafe generators (ERR): ";
@@ -171,6 +175,7 @@ void detc::tool::writeJson(raw_ostream &os, const Report &r) {
   for (const HintLiveness &h : r.hints) {
     json::Object o = point(h.at);
     o["live"] = json::Array(h.live);
+    o["generators"] = json::Array(h.generators);
     hints.push_back(std::move(o));
   }
   json::Object root{{"version", 1},

@@ -44,7 +44,10 @@ struct ReplaySummary {
 
 struct HintLiveness {
   SourcePoint at;
-  std::vector<std::string> live;
+  std::vector<std::string> live; ///< Variables, as the user wrote them.
+  /// Generator states a checkpoint here must save: the objects live
+  /// variables hold (a library's global generator is one of them).
+  std::vector<std::string> generators;
 };
 
 struct Report {
