@@ -9,21 +9,24 @@ std::vector<NodeId> detc::analysis::postOrder(const StatementGraph &g) {
   std::vector<NodeId> order;
   order.reserve(n);
   std::vector<char> seen(n, 0);
-  std::vector<std::pair<NodeId, llvm::SmallVector<NodeId, 2>>> stack;
+  // (node, index of the next successor to look at)
+  std::vector<std::pair<NodeId, unsigned>> stack;
   auto visit = [&](NodeId root) {
     seen[root] = 1;
-    stack.push_back({root, g.successors(root)});
+    stack.push_back({root, 0});
     while (!stack.empty()) {
-      auto &[node, succs] = stack.back();
-      if (succs.empty()) {
+      auto &[node, next] = stack.back();
+      llvm::ArrayRef<NodeId> succs = g.successors(node);
+      if (next == succs.size()) {
         order.push_back(node);
         stack.pop_back();
         continue;
       }
-      NodeId s = succs.pop_back_val();
+      // Last successor first, as the original visiting order did.
+      NodeId s = succs[succs.size() - 1 - next++];
       if (!seen[s]) {
         seen[s] = 1;
-        stack.push_back({s, g.successors(s)});
+        stack.push_back({s, 0});
       }
     }
   };

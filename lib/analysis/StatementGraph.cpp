@@ -77,18 +77,25 @@ StringRef detc::analysis::stringifyNodeKind(NodeKind kind) {
   return "?";
 }
 
-SmallVector<NodeId, 2> StatementGraph::successors(NodeId n) const {
-  SmallVector<NodeId, 2> out;
-  for (auto [it, end] = boost::out_edges(n, graph); it != end; ++it)
-    out.push_back(boost::target(*it, graph));
-  return out;
-}
-
-SmallVector<NodeId, 2> StatementGraph::predecessors(NodeId n) const {
-  SmallVector<NodeId, 2> out;
-  for (auto [it, end] = boost::in_edges(n, graph); it != end; ++it)
-    out.push_back(boost::source(*it, graph));
-  return out;
+void StatementGraph::indexEdges() {
+  size_t n = numNodes();
+  auto fill = [&](Adjacency &adj, auto edgesOf, auto other) {
+    adj.offset.assign(n + 1, 0);
+    adj.nodes.clear();
+    adj.nodes.reserve(boost::num_edges(graph));
+    for (NodeId v = 0; v < n; ++v) {
+      adj.offset[v] = adj.nodes.size();
+      for (auto [it, end] = edgesOf(v); it != end; ++it)
+        adj.nodes.push_back(other(*it));
+    }
+    adj.offset[n] = adj.nodes.size();
+  };
+  fill(
+      succ, [&](NodeId v) { return boost::out_edges(v, graph); },
+      [&](auto e) { return NodeId(boost::target(e, graph)); });
+  fill(
+      pred, [&](NodeId v) { return boost::in_edges(v, graph); },
+      [&](auto e) { return NodeId(boost::source(e, graph)); });
 }
 
 std::string StatementGraph::displayName(VarId v) const {
@@ -643,5 +650,6 @@ StatementGraph StatementGraph::build(ModuleOp module,
   StatementGraph g;
   GraphBuilder(g, module, options).run();
   g.vars.computeObjects();
+  g.indexEdges();
   return g;
 }

@@ -198,7 +198,7 @@ detc::analysis::verifyThreadSafety(const StatementGraph &g,
     };
     for (NodeId n = 0; n < numNodes; ++n) {
       const Node &node = g.node(n);
-      llvm::SmallVector<NodeId, 2> preds = g.predecessors(n);
+      llvm::ArrayRef<NodeId> preds = g.predecessors(n);
       llvm::SmallVector<unsigned, 4> created, drawn;
       if (node.kind == NodeKind::Create)
         for (unsigned o : gens.created(n))

@@ -154,8 +154,13 @@ public:
   Node &node(NodeId n) { return graph[n]; }
   const Node &node(NodeId n) const { return graph[n]; }
 
-  llvm::SmallVector<NodeId, 2> successors(NodeId n) const;
-  llvm::SmallVector<NodeId, 2> predecessors(NodeId n) const;
+  /// Adjacency, from arrays indexed once the graph is built (the analyses
+  /// ask for it millions of times on large programs).
+  llvm::ArrayRef<NodeId> successors(NodeId n) const { return succ.of(n); }
+  llvm::ArrayRef<NodeId> predecessors(NodeId n) const { return pred.of(n); }
+  /// Rebuilds the adjacency arrays from `graph` (build() calls it; call it
+  /// again after adding edges).
+  void indexEdges();
 
   /// A variable as the user wrote it: without the instance qualifier and
   /// the global marker (`main/x` -> `x`, `@g` -> `g`).
@@ -171,6 +176,18 @@ public:
   /// there is no `@__main__`.
   static StatementGraph build(mlir::ModuleOp module,
                               const StatementGraphOptions &options = {});
+
+private:
+  /// Compressed adjacency: the neighbours of n are nodes[offset[n] ..
+  /// offset[n + 1]).
+  struct Adjacency {
+    std::vector<unsigned> offset;
+    std::vector<NodeId> nodes;
+    llvm::ArrayRef<NodeId> of(NodeId n) const {
+      return llvm::ArrayRef<NodeId>(nodes).slice(offset[n],
+                                                 offset[n + 1] - offset[n]);
+    }
+  } succ, pred;
 };
 
 /// Source position of an op (from its FileLineColLoc), for reports.
