@@ -152,6 +152,10 @@ struct Ctx {
   Frontier *returns = nullptr;
   /// Handler entries of the innermost `try` of this instance.
   SmallVector<NodeId, 2> *handlers = nullptr;
+  /// In a build region expanded for a forward: the forward's inputs (its
+  /// uses but the model), which the build's call passes to the parameters
+  /// it does not bind (`x` of `forward(self, x)`).
+  SmallVector<VarId, 2> forwardInputs;
 };
 
 class GraphBuilder {
@@ -553,7 +557,10 @@ private:
       }
     Ctx callee = c;
     callee.caller = enter;
-    // Parameters the call does not bind take their default values here.
+    callee.forwardInputs.clear();
+    // Parameters the call does not bind take their default values here, or
+    // in a forward's expansion the forward's inputs (which one goes to
+    // which parameter is not recorded: each may come from any of them).
     DictionaryAttr bound = call.getBindAttr();
     SmallVector<VarId, 4> defaults;
     for (Attribute a : fn.getParams()) {
@@ -566,6 +573,7 @@ private:
       dc.inst = inst;
       NodeId d = add(NodeKind::Stmt, call, dc);
       g.node(d).defs.assign(defaults.begin(), defaults.end());
+      g.node(d).uses.assign(c.forwardInputs.begin(), c.forwardInputs.end());
       connect(body, d);
       body = {d};
     }
@@ -621,6 +629,10 @@ private:
       inner.inst = namespaceOf(b, c.inst);
       inner.breaks = inner.continues = inner.returns = nullptr;
       inner.handlers = nullptr;
+      inner.forwardInputs.clear();
+      for (Attribute u : fw.getUsesAttr())
+        if (StringRef v = cast<StringAttr>(u).getValue(); v != fw.getModel())
+          inner.forwardInputs.push_back(g.vars.intern(canonical(c.inst, v)));
       activeBuilds.insert(b.getId());
       Frontier alt = region(b.getBody(), f, inner);
       activeBuilds.erase(b.getId());
