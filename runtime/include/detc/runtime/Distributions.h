@@ -1,0 +1,77 @@
+//===- Distributions.h - Exactly specified transforms of a stream -*- C++ -*-===//
+//
+// Every transform here uses integer arithmetic and exact IEEE-754 operations
+// only (products of integers below 2^24 / 2^53 by powers of two), so a value
+// is bit-identical on every platform and compiler. The transforms are part
+// of detc's contract (docs/runtime.md): changing one changes every
+// transformed program's random values.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_RUNTIME_DISTRIBUTIONS_H
+#define DETC_RUNTIME_DISTRIBUTIONS_H
+
+#include "detc/runtime/Philox.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace detc::runtime {
+
+/// [0, 1) with 24 random bits: (u >> 8) * 2^-24.
+inline float uniformFloat(uint32_t u) {
+  return float(u >> 8) * (1.0f / 16777216.0f);
+}
+
+/// [0, 1) with 53 random bits from two values: (a >> 5) * 2^26 + (b >> 6),
+/// times 2^-53.
+inline double uniformDouble(uint32_t a, uint32_t b) {
+  uint64_t bits = (uint64_t(a >> 5) << 26) | uint64_t(b >> 6);
+  return double(bits) * (1.0 / 9007199254740992.0);
+}
+
+/// An integer in [0, n), n >= 1, unbiased: Lemire's multiply-and-reject
+/// (draws again only when the low product word falls in the biased zone, so
+/// the number of values a call consumes depends on the values).
+inline uint32_t boundedInt(Stream &s, uint32_t n) {
+  uint64_t m = uint64_t(s.next()) * n;
+  uint32_t low = uint32_t(m);
+  if (low < n) {
+    uint32_t threshold = uint32_t(-n) % n;
+    while (low < threshold) {
+      m = uint64_t(s.next()) * n;
+      low = uint32_t(m);
+    }
+  }
+  return uint32_t(m >> 32);
+}
+
+/// The keep/drop threshold of a Bernoulli(p) in 2^-24 steps: value u is a
+/// success iff (u >> 8) < bernoulliThreshold(p). p is clamped to [0, 1].
+inline uint32_t bernoulliThreshold(double p) {
+  if (!(p > 0.0))
+    return 0;
+  if (p >= 1.0)
+    return 1u << 24;
+  // p * 2^24 is exact; adding one half and truncating rounds to nearest.
+  return uint32_t(p * 16777216.0 + 0.5);
+}
+inline bool bernoulli(uint32_t u, uint32_t threshold) {
+  return (u >> 8) < threshold;
+}
+
+/// Fills `perm[0..n)` with a uniformly random permutation of 0..n-1
+/// (Fisher-Yates from the last position down, one boundedInt per swap).
+inline void permutation(Stream &s, uint32_t *perm, uint32_t n) {
+  for (uint32_t i = 0; i < n; ++i)
+    perm[i] = i;
+  for (uint32_t i = n; i > 1; --i) {
+    uint32_t j = boundedInt(s, i);
+    std::swap(perm[i - 1], perm[j]);
+  }
+}
+
+} // namespace detc::runtime
+
+#endif // DETC_RUNTIME_DISTRIBUTIONS_H
