@@ -96,3 +96,88 @@ TEST(Distributions, PermutationIsAPermutationAndKeyed) {
   for (unsigned w : where)
     EXPECT_NEAR(w, 1000, 150);
 }
+
+namespace {
+struct Moments {
+  double mean = 0, var = 0;
+};
+template <typename Draw> Moments moments(int n, Draw draw) {
+  double sum = 0, sum2 = 0;
+  for (int i = 0; i < n; ++i) {
+    double x = draw();
+    sum += x;
+    sum2 += x * x;
+  }
+  Moments m;
+  m.mean = sum / n;
+  m.var = sum2 / n - m.mean * m.mean;
+  return m;
+}
+} // namespace
+
+TEST(Distributions, NormalsArePinnedAndStandard) {
+  // Pinned: the first pair of stream (0, 0, 0, 0) from the all-zero
+  // known-answer block, computed by the specified transform.
+  Stream s(StreamId{});
+  double z0, z1;
+  normalPair(s, z0, z1);
+  double u1 = 1.0 - uniformDouble(0x6627e8d5u, 0xe169c58du);
+  double u2 = uniformDouble(0xbc57ac4cu, 0x9b00dbd8u);
+  double sn, cs;
+  exact::sinCos2Pi(u2, sn, cs);
+  double r = std::sqrt(-2.0 * exact::log(u1));
+  EXPECT_EQ(z0, r * cs);
+  EXPECT_EQ(z1, r * sn);
+  EXPECT_EQ(s.position(), 4u);
+
+  Stream t(StreamId{3, 1, 4, 1});
+  std::vector<float> many(200001);
+  normals(t, many.data(), many.size());
+  EXPECT_EQ(t.position(), 4u * 100001);
+  Moments m = moments(many.size(), [&, i = 0]() mutable {
+    return double(many[i++]);
+  });
+  EXPECT_NEAR(m.mean, 0.0, 0.01);
+  EXPECT_NEAR(m.var, 1.0, 0.01);
+}
+
+TEST(Distributions, GammaAndBetaMoments) {
+  for (double alpha : {0.3, 1.0, 2.5, 9.0}) {
+    Stream s(StreamId{11, 2, 0, 0});
+    Moments m = moments(100000, [&] { return gamma(s, alpha); });
+    EXPECT_NEAR(m.mean, alpha, 0.03 * alpha + 0.01) << alpha;
+    EXPECT_NEAR(m.var, alpha, 0.06 * alpha + 0.02) << alpha;
+  }
+  Stream s(StreamId{11, 3, 0, 0});
+  // Beta(0.4, 0.4), mixup's usual λ: mean 1/2, variance ab/((a+b)^2(a+b+1)).
+  Moments m = moments(100000, [&] { return beta(s, 0.4, 0.4); });
+  EXPECT_NEAR(m.mean, 0.5, 0.01);
+  EXPECT_NEAR(m.var, 0.16 / (0.64 * 1.8), 0.01);
+  // Same stream, same values: a draw is a function of the stream only.
+  Stream a(StreamId{5, 5, 5, 5}), b(StreamId{5, 5, 5, 5});
+  for (int i = 0; i < 100; ++i)
+    ASSERT_EQ(beta(a, 2.0, 3.0), beta(b, 2.0, 3.0));
+}
+
+// Golden bits: the same on GCC and Clang, -O0 to -O3 -march=native, as long
+// as floating-point contraction is off (with FMA contraction the Beta value
+// below changes in its last bits — why the runtime is built with
+// -ffp-contract=off). A failure here on another platform means the
+// transformed programs' random values differ there.
+TEST(Distributions, GoldenBits) {
+  Stream n(StreamId{});
+  double z0, z1;
+  normalPair(n, z0, z1);
+  EXPECT_EQ(z0, -0x1.7293de15984ap-4);
+  EXPECT_EQ(z1, -0x1.015051a0107f7p+0);
+  Stream g(StreamId{11, 2, 0, 0});
+  double g1 = gamma(g, 0.3);
+  double g2 = gamma(g, 2.5);
+  EXPECT_EQ(g1, 0x1.5dd1caa7e8756p-10);
+  EXPECT_EQ(g2, 0x1.d5f9d314cdc0bp+0);
+  Stream b(StreamId{11, 3, 0, 0});
+  EXPECT_EQ(beta(b, 0.4, 0.4), 0x1.0235b48d93586p-3);
+  EXPECT_EQ(exact::log(0.1), -0x1.26bb1bbb55515p+1);
+  EXPECT_EQ(exact::exp(-1.5), 0x1.c8f87724b5c1dp-3);
+  EXPECT_EQ(exact::log(3.0), 0x1.193ea7aad030bp+0);
+}

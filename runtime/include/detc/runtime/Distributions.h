@@ -11,7 +11,10 @@
 #ifndef DETC_RUNTIME_DISTRIBUTIONS_H
 #define DETC_RUNTIME_DISTRIBUTIONS_H
 
+#include "detc/runtime/ExactMath.h"
 #include "detc/runtime/Philox.h"
+
+#include <cmath>
 
 #include <cstddef>
 #include <cstdint>
@@ -70,6 +73,74 @@ inline void permutation(Stream &s, uint32_t *perm, uint32_t n) {
     uint32_t j = boundedInt(s, i);
     std::swap(perm[i - 1], perm[j]);
   }
+}
+
+/// The next uniform double in [0, 1) (two values of the stream).
+inline double nextUniformDouble(Stream &s) {
+  uint32_t a = s.next();
+  return uniformDouble(a, s.next());
+}
+
+/// Two independent standard normals from four values (Box-Muller):
+/// u1 = 1 - uniformDouble(v0, v1) in (0, 1], u2 = uniformDouble(v2, v3),
+/// r = sqrt(-2 log u1) (IEEE sqrt is correctly rounded; log is
+/// exact::log), z0 = r cos 2πu2, z1 = r sin 2πu2.
+inline void normalPair(Stream &s, double &z0, double &z1) {
+  double u1 = 1.0 - nextUniformDouble(s);
+  double u2 = nextUniformDouble(s);
+  double r = std::sqrt(-2.0 * exact::log(u1));
+  double sn, cs;
+  exact::sinCos2Pi(u2, sn, cs);
+  z0 = r * cs;
+  z1 = r * sn;
+}
+
+/// n standard normals: pairs in order; an odd n drops the last pair's
+/// second value (the stream still advances by four values per pair).
+template <typename T> void normals(Stream &s, T *out, size_t n) {
+  for (size_t i = 0; i < n; i += 2) {
+    double z0, z1;
+    normalPair(s, z0, z1);
+    out[i] = T(z0);
+    if (i + 1 < n)
+      out[i + 1] = T(z1);
+  }
+}
+
+/// Gamma(alpha, 1), alpha > 0 (Marsaglia-Tsang). For alpha >= 1, each try
+/// takes a normal (the first of a fresh pair) and a uniform double; for
+/// alpha < 1, Gamma(alpha + 1) * u^(1/alpha) with one more uniform, the
+/// power computed as exp(log(u) / alpha).
+inline double gamma(Stream &s, double alpha) {
+  if (alpha < 1.0) {
+    double g = gamma(s, alpha + 1.0);
+    double u = 1.0 - nextUniformDouble(s); // (0, 1]
+    return g * exact::exp(exact::log(u) / alpha);
+  }
+  double d = alpha - 1.0 / 3.0;
+  double c = 1.0 / std::sqrt(9.0 * d);
+  for (;;) {
+    double x, unused;
+    normalPair(s, x, unused);
+    double t = 1.0 + c * x;
+    if (t <= 0.0)
+      continue;
+    double v = t * t * t;
+    double u = 1.0 - nextUniformDouble(s); // (0, 1]
+    double x2 = x * x;
+    if (u < 1.0 - 0.0331 * x2 * x2)
+      return d * v;
+    if (exact::log(u) < 0.5 * x2 + d * (1.0 - v + exact::log(v)))
+      return d * v;
+  }
+}
+
+/// Beta(a, b) = X / (X + Y), X ~ Gamma(a), Y ~ Gamma(b), drawn in that
+/// order (mixup's λ).
+inline double beta(Stream &s, double a, double b) {
+  double x = gamma(s, a);
+  double y = gamma(s, b);
+  return x / (x + y);
 }
 
 } // namespace detc::runtime
