@@ -6,6 +6,7 @@
 
 #include <set>
 #include <tuple>
+#include <vector>
 
 using namespace detc::runtime;
 
@@ -81,4 +82,21 @@ TEST(Philox, DistinctStreamsNeverShareABlock) {
   EXPECT_NE(Stream({1, 0, 0, 0}).next(), Stream({1, 0, 1, 0}).next());
   EXPECT_NE(Stream({1, 0, 0, 0}).next(), Stream({1, 1, 0, 0}).next());
   EXPECT_NE(Stream({1, 0, 0, 0}).next(), Stream({2, 0, 0, 0}).next());
+}
+
+TEST(Philox, BulkFillEqualsSingleValues) {
+  // The lane-parallel bulk path must give exactly the values of at(), for
+  // every alignment of start and length (partial first and last blocks,
+  // fewer and more than one lane group) and across the 2^32-block wrap of
+  // counter word 0's low part.
+  Stream s({0x0123456789abcdefULL, 7, 3, 11});
+  std::vector<uint32_t> out;
+  for (uint64_t start : {uint64_t(0), uint64_t(1), uint64_t(3), uint64_t(5),
+                         uint64_t(4) * 1000 + 2})
+    for (uint64_t n : {0, 1, 3, 4, 7, 31, 32, 33, 100, 257}) {
+      out.assign(n, 0);
+      s.fill(start, out.data(), n);
+      for (uint64_t i = 0; i < n; ++i)
+        ASSERT_EQ(out[i], s.at(start + i)) << "start " << start << " i " << i;
+    }
 }

@@ -1,0 +1,69 @@
+"""detc's per-example RNG runtime (SPEC §3), imported by transformed scripts.
+
+The C++ core (`_core`) computes Philox4x32-10 keyed streams and exact
+transforms straight into numpy/torch buffers. This package maps the
+patterns detc rewrites onto it:
+
+- `seeding(gen, fn)`: a seed call of the script, recorded so that the
+  generator's keyed streams follow the script's own seed;
+- `keyed(site, gen, fn)` / `keyed_module(site, gen, cls)`: random calls and
+  dropout modules of a batch region, drawn per example row;
+- `keyed_loader(site, DataLoader)`: the DataLoader with a keyed sampler whose
+  indices carry their epoch and whose batches set the current example keys;
+- `example_scope(site, gens)`: `__getitem__` serving the library-global
+  generators from the example's stream;
+- `configure(...)`: seed override and deterministic-kernel switches.
+
+See docs/runtime.md for the stream layout and docs/codegen.md for how
+`detc transform` uses these.
+"""
+import os
+
+from . import _core
+from ._state import MASK64, STATE
+from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
+                   KeyedSampler, keyed_loader)
+from .draws import keyed, keyed_module
+from .scope import ExampleScope, example_scope
+
+FORMAT_VERSION = 1
+
+
+def configure(seed=None, deterministic_kernels=True):
+    """Called once at the top of a transformed script. `seed` (from
+    `detc transform --seed`) keys every stream instead of the script's own
+    seeds; DETC_SEED in the environment overrides both."""
+    if seed is not None and os.environ.get("DETC_SEED") is None:
+        STATE.override = int(seed) & MASK64
+    if deterministic_kernels:
+        os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
+        os.environ.setdefault("TF_DETERMINISTIC_OPS", "1")
+        try:
+            import torch
+        except ImportError:
+            return
+        torch.use_deterministic_algorithms(True)
+        torch.backends.cudnn.deterministic = True
+        torch.backends.cudnn.benchmark = False
+
+
+def seeding(gen, fn):
+    """`fn` (a seed call or seeded constructor) that also records its seed
+    argument as the seed of generator `gen`."""
+
+    def call(*args, **kwargs):
+        seed = args[0] if args else kwargs.get("seed")
+        if seed is not None and not isinstance(seed, (int,)) and hasattr(
+                seed, "__index__"):
+            seed = seed.__index__()
+        if isinstance(seed, int):
+            STATE.seeds[gen] = seed
+        return fn(*args, **kwargs)
+
+    return call
+
+
+__all__ = ["configure", "seeding", "keyed", "keyed_module", "keyed_loader",
+           "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
+           "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
+           "FORMAT_VERSION"]

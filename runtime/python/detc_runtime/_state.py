@@ -1,0 +1,83 @@
+"""Process-wide state of the runtime: seeds, and which example(s) draw now.
+
+A keyed draw needs four things: the seed of the generator it replaces, its
+site, the epoch, and the example key of every row. The seed comes from the
+script's own seed call (recorded by `seeding`), or from `--seed`/DETC_SEED.
+The example keys come from the innermost active context: an example scope
+(inside a dataset's `__getitem__`) or the current batch (set by the keyed
+DataLoader each time it hands the training loop a batch).
+"""
+import os
+
+import numpy as np
+
+MASK64 = (1 << 64) - 1
+# Epoch word for draws made outside any loader epoch (e.g. `dataset[i]`
+# called directly): still keyed by example, never mixed with a real epoch.
+NO_EPOCH = 0xFFFFFFFF
+# Example word for draws that cannot be tied to examples (a draw whose
+# shape does not follow the batch): one sequential stream per site.
+NO_EXAMPLE = 0xFFFFFFFE
+
+
+class KeyContext:
+    """The examples drawing now: one per row, with per-site stream offsets."""
+
+    __slots__ = ("epoch", "keys", "offsets", "step")
+
+    def __init__(self, epoch, keys, step=0):
+        self.epoch = int(epoch) & 0xFFFFFFFF
+        self.keys = np.ascontiguousarray(keys, dtype=np.int64)
+        self.offsets = {}
+        self.step = step
+
+    def offsets_for(self, site):
+        """The stream offsets of site `site`, one per row (advanced in place)."""
+        off = self.offsets.get(site)
+        if off is None:
+            off = np.zeros(len(self.keys), dtype=np.uint64)
+            self.offsets[site] = off
+        return off
+
+
+class State:
+    def __init__(self):
+        self.override = None  # --seed at transform time, or DETC_SEED
+        self.seeds = {}  # generator id -> the seed its script call used
+        self.scope = None  # KeyContext of the active example scope
+        self.batch = None  # KeyContext of the current batch
+        self.sequential = {}  # site -> offset of its NO_EXAMPLE stream
+        self.warned = set()
+        env = os.environ.get("DETC_SEED")
+        if env is not None:
+            self.override = int(env, 0) & MASK64
+
+    def seed_of(self, gen):
+        """The 64-bit seed keying generator `gen`'s streams."""
+        if self.override is not None:
+            return self.override
+        return int(self.seeds.get(gen, 0)) & MASK64
+
+    def snapshot(self):
+        """What a spawned or forked DataLoader worker must start with."""
+        return {"override": self.override, "seeds": dict(self.seeds)}
+
+    def install(self, snap):
+        self.override = snap["override"]
+        self.seeds = dict(snap["seeds"])
+
+    def context(self):
+        """The innermost example context, or None."""
+        return self.scope if self.scope is not None else self.batch
+
+
+STATE = State()
+
+
+def warn_once(key, message):
+    if key in STATE.warned:
+        return
+    STATE.warned.add(key)
+    import sys
+
+    print("detc-runtime: warning: " + message, file=sys.stderr)

@@ -1,0 +1,277 @@
+"""Keyed data loading: samplers whose order is a function of (seed, site,
+epoch), example keys that travel with every index and batch.
+
+`keyed_loader(site, DataLoader)` builds the user's DataLoader with its
+sampler replaced by a keyed one. Each index it hands the dataset is an
+`ExampleKey`: an int (so `data[index]` works unchanged) that also carries the
+epoch, so `__getitem__` can draw from the example's stream in any worker.
+Iterating the loader sets the current batch's example keys for the keyed
+draws of the training loop (the batch order is a pure function of the
+epoch, so the keys are recomputed in the main process, not shipped back).
+"""
+import inspect
+
+import numpy as np
+import torch
+from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
+                              IterableDataset, RandomSampler,
+                              SequentialSampler, Sampler)
+
+from . import _core
+from ._state import MASK64, STATE, KeyContext, warn_once
+
+
+class ExampleKey(int):
+    """A dataset index that knows its epoch."""
+
+    def __new__(cls, index, epoch):
+        key = int.__new__(cls, index)
+        key.epoch = epoch
+        return key
+
+    def __reduce__(self):
+        return (ExampleKey, (int(self), self.epoch))
+
+
+class _EpochSampler(Sampler):
+    """Shared epoch bookkeeping. The loader begins an epoch per iteration
+    (unless the script calls set_epoch itself, DistributedSampler style);
+    resume() makes the next epoch a given one, starting at a given sample.
+    Iterating never changes the state: the loader and the batch-key
+    computation iterate the same epoch independently and lazily."""
+
+    def __init__(self):
+        self.epoch = -1
+        self.start = 0
+        self._explicit = False
+        self._resumed = False
+
+    def begin_epoch(self):
+        if self._resumed:
+            self._resumed = False
+            return
+        self.start = 0
+        if not self._explicit:
+            self.epoch += 1
+
+    def set_epoch(self, epoch):
+        self._explicit = True
+        if not self._resumed:
+            self.epoch = int(epoch)
+
+    def resume(self, epoch, position):
+        """The next epoch is `epoch` and starts at sample `position`."""
+        self.epoch, self.start = int(epoch), int(position)
+        self._resumed = True
+
+    def _indices(self, epoch):
+        raise NotImplementedError
+
+    def __iter__(self):
+        epoch = max(self.epoch, 0)
+        order = self._indices(epoch)
+        for i in order[self.start:]:
+            yield ExampleKey(int(i), epoch)
+
+
+class KeyedSampler(_EpochSampler):
+    """range(n), shuffled by the permutation keyed by (seed, site, epoch)."""
+
+    def __init__(self, n, shuffle, seed, site):
+        super().__init__()
+        self.n, self.shuffle, self.seed, self.site = n, shuffle, seed, site
+
+    def _indices(self, epoch):
+        if not self.shuffle:
+            return range(self.n)
+        return _core.permutation(self.n, self.seed, self.site, epoch)
+
+    def __len__(self):
+        return self.n
+
+
+class KeyedDistributedSampler(_EpochSampler):
+    """DistributedSampler's sharding of the same keyed permutation: every
+    rank computes the epoch's permutation, pads (or drops) to a multiple of
+    the world size and takes every num_replicas-th index from its rank."""
+
+    def __init__(self, n, num_replicas, rank, shuffle, drop_last, seed, site):
+        super().__init__()
+        self.n, self.num_replicas, self.rank = n, num_replicas, rank
+        self.shuffle, self.drop_last = shuffle, drop_last
+        self.seed, self.site = seed, site
+        if drop_last and n % num_replicas:
+            self.num_samples = n // num_replicas
+        else:
+            self.num_samples = -(-n // num_replicas)
+        self.total_size = self.num_samples * num_replicas
+
+    def _indices(self, epoch):
+        if self.shuffle:
+            order = _core.permutation(self.n, self.seed, self.site, epoch)
+        else:
+            order = np.arange(self.n, dtype=np.int64)
+        if self.total_size > len(order):
+            reps = -(-self.total_size // len(order))
+            order = np.tile(order, reps)
+        order = order[:self.total_size]
+        return order[self.rank:self.total_size:self.num_replicas]
+
+    def __len__(self):
+        return self.num_samples
+
+
+class WrappedSampler(_EpochSampler):
+    """A sampler detc cannot key (a custom one): its indices, in its order,
+    as ExampleKeys. Deterministic iff the custom sampler is."""
+
+    def __init__(self, base):
+        super().__init__()
+        self.base = base
+        if hasattr(base, "set_epoch"):
+            self.set_epoch = self._forward_set_epoch
+
+    def _forward_set_epoch(self, epoch):
+        _EpochSampler.set_epoch(self, epoch)
+        self.base.set_epoch(epoch)
+
+    def _indices(self, epoch):
+        return list(self.base)
+
+    def __len__(self):
+        return len(self.base)
+
+
+class _WorkerInit:
+    """worker_init_fn: give the worker the main process's runtime state (a
+    spawned worker starts without it), then run the script's own init."""
+
+    def __init__(self, snapshot, user):
+        self.snapshot, self.user = snapshot, user
+
+    def __call__(self, worker_id):
+        STATE.install(self.snapshot)
+        if self.user is not None:
+            self.user(worker_id)
+
+
+def _draw_seed(generator):
+    """One 64-bit draw from the loader's generator (or torch's global one),
+    the way RandomSampler seeds itself: the script's seed calls still
+    decide the shuffle."""
+    value = torch.empty((), dtype=torch.int64).random_(generator=generator)
+    return int(value.item()) & MASK64
+
+
+class KeyedDataLoader(DataLoader):
+    def __iter__(self):
+        sampler = self._detc_sampler
+        sampler.begin_epoch()
+        self.worker_init_fn = _WorkerInit(STATE.snapshot(),
+                                          self._detc_user_init)
+        base = super().__iter__()
+        if self.batch_sampler is not None:
+            batches = iter(self.batch_sampler)
+        else:
+            batches = ([k] for k in sampler)
+        return _KeyedBatches(base, batches, max(sampler.epoch, 0))
+
+
+class _KeyedBatches:
+    def __init__(self, base, batches, epoch):
+        self.base, self.batches, self.epoch = base, batches, epoch
+        self.step = 0
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return len(self.base)
+
+    def __next__(self):
+        try:
+            data = next(self.base)
+        except StopIteration:
+            STATE.batch = None
+            raise
+        keys = next(self.batches)
+        STATE.batch = KeyContext(self.epoch, [int(k) for k in keys], self.step)
+        self.step += 1
+        return data
+
+
+def _keyed_sampler(bound, dataset, site):
+    args = bound.arguments
+    sampler = args.get("sampler")
+    if args.get("batch_sampler") is not None:
+        return None
+    if isinstance(sampler, DistributedSampler):
+        seed = STATE.override if STATE.override is not None else sampler.seed
+        keyed = KeyedDistributedSampler(len(dataset), sampler.num_replicas,
+                                        sampler.rank, sampler.shuffle,
+                                        sampler.drop_last, seed & MASK64, site)
+        keyed.epoch = sampler.epoch
+        keyed._explicit = True
+        return keyed
+    shuffle = bool(args.get("shuffle"))
+    if isinstance(sampler, RandomSampler):
+        if sampler.replacement or sampler._num_samples is not None:
+            return WrappedSampler(sampler)
+        shuffle = True
+    elif isinstance(sampler, SequentialSampler):
+        shuffle = False
+    elif sampler is not None:
+        return WrappedSampler(sampler)
+    seed = 0
+    if shuffle:
+        seed = (STATE.override if STATE.override is not None else
+                _draw_seed(args.get("generator")))
+    return KeyedSampler(len(dataset), shuffle, seed, site)
+
+
+def keyed_loader(site, loader_class=DataLoader):
+    """A constructor with DataLoader's signature that builds a
+    KeyedDataLoader (or, for what cannot be keyed, the plain loader)."""
+    signature = inspect.signature(loader_class.__init__)
+
+    def make(*args, **kwargs):
+        bound = signature.bind(None, *args, **kwargs)
+        dataset = bound.arguments["dataset"]
+        if isinstance(dataset, IterableDataset) or not hasattr(
+                dataset, "__len__"):
+            warn_once(("iterable", site), "the DataLoader at site %d reads "
+                      "an iterable dataset; its examples have no index, so "
+                      "it is not keyed" % site)
+            return loader_class(*args, **kwargs)
+        sampler = _keyed_sampler(bound, dataset, site)
+        if sampler is None:
+            warn_once(("batch_sampler", site), "the DataLoader at site %d "
+                      "has a custom batch_sampler; it is not keyed" % site)
+            return loader_class(*args, **kwargs)
+        options = dict(bound.arguments)
+        options.pop("self")
+        extra = options.pop("kwargs", {})
+        options.update(extra)
+        options.pop("shuffle", None)
+        options["sampler"] = sampler
+        user_init = options.pop("worker_init_fn", None)
+        cls = loader_class if issubclass(loader_class, KeyedDataLoader) else (
+            _keyed_class(loader_class))
+        loader = cls(**options)
+        loader._detc_sampler = sampler
+        loader._detc_user_init = user_init
+        return loader
+
+    return make
+
+
+_LOADER_CLASSES = {DataLoader: KeyedDataLoader}
+
+
+def _keyed_class(loader_class):
+    cls = _LOADER_CLASSES.get(loader_class)
+    if cls is None:
+        cls = type("Keyed" + loader_class.__name__,
+                   (KeyedDataLoader, loader_class), {})
+        _LOADER_CLASSES[loader_class] = cls
+    return cls

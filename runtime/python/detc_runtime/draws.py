@@ -1,0 +1,238 @@
+"""Keyed replacements for the random calls detc rewrites in batch regions.
+
+`keyed(site, gen, fn)` returns a callable with `fn`'s signature whose random
+values come from per-example Philox streams: row r of the result (the first
+dimension follows the batch) is drawn from stream (seed, site, epoch, key of
+row r), continuing where that example's previous draws at this site ended.
+So an example's noise or dropout mask is the same whatever batch it is in,
+whatever the batch size, worker count, thread count or world size.
+
+A draw whose first dimension does not match the examples drawing now (or
+made outside any batch) comes from one sequential stream per site: still
+deterministic, but tied to the order of such draws; a warning says so.
+"""
+import numpy as np
+import torch
+
+from . import _core
+from ._state import NO_EPOCH, NO_EXAMPLE, STATE, warn_once
+
+_FLOATS = (torch.float32, torch.float64)
+
+
+def _rows_context(site, rows):
+    """(epoch, keys, offsets) for a draw of `rows` rows at `site`."""
+    ctx = STATE.context()
+    if ctx is not None and rows == len(ctx.keys):
+        return ctx.epoch, ctx.keys, ctx.offsets_for(site)
+    what = "outside any batch" if ctx is None else (
+        "with %d rows for a batch of %d examples" % (rows, len(ctx.keys)))
+    warn_once(("rows", site), "the random draw at site %d was made %s; it "
+              "uses a sequential stream (deterministic, but not per example)"
+              % (site, what))
+    return None
+
+
+def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
+    """Fill `tensor` in place with keyed values; returns it."""
+    seed = STATE.seed_of(gen)
+    shape = tuple(tensor.shape)
+    rows = shape[0] if shape else 1
+    direct = (tensor.dtype in _FLOATS or kind == "integers"
+              and tensor.dtype in (torch.int64, torch.int32))
+    direct = direct and tensor.is_contiguous() and tensor.device.type == "cpu"
+    target = tensor if direct else torch.empty(
+        shape, dtype=torch.float32 if kind != "integers" else torch.int64)
+    array = target.detach().numpy().reshape(rows, -1) if target.numel() else None
+    if array is None:
+        return tensor
+    keyed = _rows_context(site, rows) if shape else None
+    if keyed is not None:
+        epoch, keys, offsets = keyed
+        _core.fill_rows(kind, array, seed, site, epoch, keys, offsets, a, b)
+    else:
+        off = np.array([STATE.sequential.get(site, 0)], dtype=np.uint64)
+        flat = array.reshape(1, -1)
+        _core.fill_rows(kind, flat, seed, site, NO_EPOCH,
+                        np.array([NO_EXAMPLE], dtype=np.int64), off, a, b)
+        STATE.sequential[site] = int(off[0])
+    if target is not tensor:
+        with torch.no_grad():
+            tensor.copy_(target)
+    return tensor
+
+
+def dropout(site, gen, x, p=0.5, training=True, inplace=False, channels=False):
+    """Inverted dropout with a keyed keep-mask (torch's semantics: zero with
+    probability p, scale the rest by 1/(1-p)). `channels`: one mask value
+    per (example, channel), as Dropout1d/2d/3d."""
+    if not training or p == 0:
+        return x
+    if not 0 <= p <= 1:
+        raise ValueError("dropout probability has to be between 0 and 1, "
+                         "but got %r" % (p,))
+    if p == 1:
+        return x.mul_(0) if inplace else x * 0
+    shape = tuple(x.shape[:2]) + (1,) * (x.dim() - 2) if channels else x.shape
+    dtype = x.dtype if x.dtype in _FLOATS else torch.float32
+    mask = torch.empty(shape, dtype=dtype)
+    fill_(mask, "bernoulli", site, gen, 1.0 - p, 1.0 / (1.0 - p))
+    mask = mask.to(x.dtype)
+    return x.mul_(mask) if inplace else x * mask
+
+
+def _shape(size):
+    if len(size) == 1 and isinstance(size[0], (tuple, list, torch.Size)):
+        return tuple(size[0])
+    return tuple(size)
+
+
+def _new(site, gen, kind, a, b, size, dtype=None, like=None):
+    if like is not None:
+        out = torch.empty_like(like, dtype=dtype or like.dtype,
+                               memory_format=torch.contiguous_format)
+    else:
+        out = torch.empty(size, dtype=dtype)
+    return fill_(out, kind, site, gen, a, b)
+
+
+def _tensor_method(site, gen, name):
+    def uniform_(self, a=0.0, b=1.0, generator=None):
+        return fill_(self, "uniform", site, gen, a, b)
+
+    def normal_(self, mean=0.0, std=1.0, generator=None):
+        return fill_(self, "normal", site, gen, mean, std)
+
+    def bernoulli_(self, p=0.5, generator=None):
+        return fill_(self, "bernoulli", site, gen, float(p), 1.0)
+
+    def random_(self, low=0, high=None, generator=None):
+        if high is None:
+            low, high = 0, low
+        return fill_(self, "integers", site, gen, low, high)
+
+    return {"uniform_": uniform_, "normal_": normal_,
+            "bernoulli_": bernoulli_, "random_": random_}.get(name)
+
+
+def _function(site, gen, name):
+    def rand(*size, dtype=None, generator=None, **_):
+        return _new(site, gen, "uniform", 0.0, 1.0, _shape(size), dtype)
+
+    def randn(*size, dtype=None, generator=None, **_):
+        return _new(site, gen, "normal", 0.0, 1.0, _shape(size), dtype)
+
+    def rand_like(x, dtype=None, **_):
+        return _new(site, gen, "uniform", 0.0, 1.0, None, dtype, like=x)
+
+    def randn_like(x, dtype=None, **_):
+        return _new(site, gen, "normal", 0.0, 1.0, None, dtype, like=x)
+
+    def randint(*args, size=None, dtype=None, generator=None, **_):
+        args = list(args)
+        if size is None:
+            size = args.pop()
+        low, high = (0, args[0]) if len(args) == 1 else (args[0], args[1])
+        return _new(site, gen, "integers", low, high, _shape((size,)),
+                    dtype or torch.int64)
+
+    def randint_like(x, *args, dtype=None, **_):
+        low, high = (0, args[0]) if len(args) == 1 else (args[0], args[1])
+        return _new(site, gen, "integers", low, high, None,
+                    dtype or x.dtype, like=x)
+
+    def bernoulli(x, p=None, generator=None, **_):
+        if p is not None:
+            return _new(site, gen, "bernoulli", float(p), 1.0, None, like=x)
+        # Per-element probabilities: compare keyed uniforms against them.
+        u = _new(site, gen, "uniform", 0.0, 1.0, None,
+                 x.dtype if x.dtype in _FLOATS else torch.float32, like=x)
+        return (u < x).to(x.dtype)
+
+    def normal(mean, std=1.0, size=None, generator=None, **_):
+        if isinstance(mean, torch.Tensor) or isinstance(std, torch.Tensor):
+            ref = mean if isinstance(mean, torch.Tensor) else std
+            z = _new(site, gen, "normal", 0.0, 1.0, None, like=ref)
+            return mean + std * z
+        return _new(site, gen, "normal", mean, std, _shape((size,)))
+
+    def drop(x, p=0.5, training=True, inplace=False):
+        return dropout(site, gen, x, p, training, inplace)
+
+    def drop_channels(x, p=0.5, training=True, inplace=False):
+        return dropout(site, gen, x, p, training, inplace, channels=True)
+
+    return {"rand": rand, "randn": randn, "rand_like": rand_like,
+            "randn_like": randn_like, "randint": randint,
+            "randint_like": randint_like, "bernoulli": bernoulli,
+            "normal": normal, "dropout": drop, "dropout1d": drop_channels,
+            "dropout2d": drop_channels, "dropout3d": drop_channels,
+            "feature_dropout": drop_channels}.get(name)
+
+
+def keyed(site, gen, fn):
+    """The keyed version of random function or tensor method `fn`."""
+    owner = getattr(fn, "__self__", None)
+    name = getattr(fn, "__name__", "")
+    if isinstance(owner, torch.Tensor):
+        method = _tensor_method(site, gen, name)
+        if method is not None:
+            return lambda *args, **kwargs: method(owner, *args, **kwargs)
+    else:
+        replacement = _function(site, gen, name)
+        if replacement is not None:
+            return replacement
+    raise TypeError("detc-runtime: no keyed version of %r (site %d); "
+                    "detc transform should have reported this call"
+                    % (fn, site))
+
+
+class _KeyedDropoutMixin:
+    """forward() of the keyed dropout modules (site and generator are
+    instance attributes, so pickled models keep them)."""
+
+    _detc_channels = False
+
+    def forward(self, x):
+        return dropout(self._detc_site, self._detc_gen, x, self.p,
+                       self.training, self.inplace, self._detc_channels)
+
+
+class KeyedDropout(_KeyedDropoutMixin, torch.nn.Dropout):
+    pass
+
+
+class KeyedDropout2d(_KeyedDropoutMixin, torch.nn.Dropout2d):
+    _detc_channels = True
+
+
+class KeyedDropout3d(_KeyedDropoutMixin, torch.nn.Dropout3d):
+    _detc_channels = True
+
+
+_KEYED_CLASSES = {torch.nn.Dropout: KeyedDropout,
+                  torch.nn.Dropout2d: KeyedDropout2d,
+                  torch.nn.Dropout3d: KeyedDropout3d}
+if hasattr(torch.nn, "Dropout1d"):
+    class KeyedDropout1d(_KeyedDropoutMixin, torch.nn.Dropout1d):
+        _detc_channels = True
+
+    _KEYED_CLASSES[torch.nn.Dropout1d] = KeyedDropout1d
+
+
+def keyed_module(site, gen, cls):
+    """A constructor for `cls` (nn.Dropout, Dropout1d/2d/3d) whose instances
+    draw their masks from keyed streams. The instances are of a subclass of
+    `cls` (isinstance holds; state_dict is unchanged)."""
+    sub = _KEYED_CLASSES.get(cls)
+    if sub is None:
+        raise TypeError("detc-runtime: no keyed version of module %r" % cls)
+
+    def make(*args, **kwargs):
+        module = cls(*args, **kwargs)
+        module.__class__ = sub
+        module._detc_site = site
+        module._detc_gen = gen
+        return module
+
+    return make
