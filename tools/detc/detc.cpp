@@ -8,6 +8,7 @@
 #include "AnalyzeCommand.h"
 #include "LowerCommand.h"
 #include "ParseCommand.h"
+#include "TransformCommand.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -23,11 +24,15 @@ int main(int argc, char **argv) {
           "training\n\n"
           "  detc FILE.py [--emit=mlir|none]   lower to the detc dialect\n"
           "  detc analyze FILE.py [--format=text|json|sarif] [--werror]\n"
+          "  detc transform FILE.py --emit-python [-o OUT] [--diff] "
+          "[--seed N]\n"
           "  detc parse FILE... [--emit=ast|json|none]\n",
           &errs()))
     return 2;
   if (detc::tool::analyzeCommand)
     return detc::tool::runAnalyze();
+  if (detc::tool::transformCommand)
+    return detc::tool::runTransform();
   if (detc::tool::parseCommand)
     return detc::tool::runParse();
   if (detc::tool::hasTopLevelInput())

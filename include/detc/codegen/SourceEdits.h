@@ -1,0 +1,79 @@
+//===- SourceEdits.h - Byte-exact edits of a Python source file -*- C++ -*-===//
+//
+// detc's output is the user's script byte for byte except where detc edits
+// it, and every edited line carries a `# detc:` comment saying why. An
+// EditList collects the edits (text wrapped around a byte span, whole lines
+// inserted before a line, notes for the comment of a line), applies them in
+// one pass, and renders them as a unified diff.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_CODEGEN_SOURCEEDITS_H
+#define DETC_CODEGEN_SOURCEEDITS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace detc::codegen {
+
+class EditList {
+public:
+  explicit EditList(llvm::StringRef source);
+
+  /// Puts `prefix` before byte `begin` and `suffix` after byte `end - 1`.
+  /// Wraps nest: at a shared position the outer span's prefix comes first
+  /// and its suffix last.
+  void wrap(uint32_t begin, uint32_t end, std::string prefix,
+            std::string suffix);
+  /// Inserts `lines` (each without its line break) before line `line`
+  /// (1-based), each ending with `# detc: note`.
+  void insertLines(unsigned line, std::vector<std::string> lines,
+                   llvm::StringRef note);
+  /// Adds `note` to the `# detc:` comment of line `line`.
+  void note(unsigned line, llvm::StringRef note);
+
+  /// 1-based line of byte `offset`.
+  unsigned lineOf(uint32_t offset) const;
+  /// The line break the file uses ("\n" or "\r\n").
+  llvm::StringRef lineBreak() const { return eol; }
+
+  /// The edited file.
+  std::string apply() const;
+  /// A unified diff (3 lines of context) from the original to apply().
+  std::string diff(llvm::StringRef oldName, llvm::StringRef newName) const;
+  bool empty() const { return inserts.empty() && notes.empty(); }
+
+private:
+  struct Insert {
+    uint32_t offset;
+    uint32_t spanLength; ///< Orders wraps sharing a position.
+    bool isSuffix;
+    std::string text;
+  };
+  struct LineNote {
+    unsigned line;
+    std::string text;
+  };
+  struct NewLines {
+    unsigned line;
+    std::vector<std::string> lines;
+    std::string note;
+  };
+  /// Original line `line`, edited, followed by its break; and the lines
+  /// inserted before it.
+  void renderLine(unsigned line, std::string &before, std::string &text) const;
+
+  llvm::StringRef src;
+  std::string eol;
+  std::vector<uint32_t> lineStarts;
+  std::vector<Insert> inserts;
+  std::vector<LineNote> notes;
+  std::vector<NewLines> newLines;
+};
+
+} // namespace detc::codegen
+
+#endif // DETC_CODEGEN_SOURCEEDITS_H

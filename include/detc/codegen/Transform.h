@@ -1,0 +1,54 @@
+//===- Transform.h - `detc transform --emit-python` -------------*- C++ -*-===//
+//
+// Rewrites a training script so that it is deterministic (SPEC §3), from the
+// analyses' results: every unsafe (ERR) random draw of a batch region draws
+// from per-example keyed streams, `__getitem__` with unsafe draws runs in an
+// example scope, every DataLoader gets the keyed sampler whose indices carry
+// their epoch and whose batches carry their example keys, the seed calls of
+// ERR generators are recorded, and the deterministic-kernel switches are
+// set. The output is the input byte for byte except these edits, each line
+// marked with a `# detc:` comment. What cannot be rewritten is an error
+// naming the construct and line; nothing is left silently nondeterministic.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_CODEGEN_TRANSFORM_H
+#define DETC_CODEGEN_TRANSFORM_H
+
+#include "detc/analysis/Findings.h"
+#include "detc/codegen/SourceEdits.h"
+#include "detc/frontend/AST.h"
+#include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/SourceFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <optional>
+
+namespace detc::codegen {
+
+struct TransformOptions {
+  /// `--seed`: keys every stream instead of the script's own seeds.
+  std::optional<uint64_t> seed;
+  /// Set torch.use_deterministic_algorithms and the cuDNN/cuBLAS switches.
+  bool deterministicKernels = true;
+  /// Directory holding the detc_runtime package, added to sys.path by the
+  /// emitted script; empty: rely on PYTHONPATH.
+  std::string runtimePath;
+};
+
+/// The identifier transformed scripts bind the runtime to (single
+/// underscore: a double one would be mangled inside class bodies).
+inline constexpr llvm::StringLiteral kRuntimeAlias = "_detc_rt";
+
+/// Fills `edits` with the determinism rewrite of `file`. Returns false after
+/// reporting errors (already transformed, unrewritable constructs).
+bool planDeterminism(const frontend::SourceFile &file,
+                     const ast::Module &tree, mlir::ModuleOp module,
+                     const analysis::ProgramAnalysis &analysis,
+                     const TransformOptions &options,
+                     frontend::DiagnosticEngine &diags, EditList &edits);
+
+} // namespace detc::codegen
+
+#endif // DETC_CODEGEN_TRANSFORM_H

@@ -1,0 +1,176 @@
+//===- SourceEdits.cpp - Byte-exact edits of a Python source file ---------===//
+
+#include "detc/codegen/SourceEdits.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace detc::codegen {
+
+EditList::EditList(StringRef source) : src(source) {
+  size_t nl = src.find('\n');
+  eol = nl != StringRef::npos && nl > 0 && src[nl - 1] == '\r' ? "\r\n" : "\n";
+  lineStarts.push_back(0);
+  for (uint32_t i = 0; i < src.size(); ++i)
+    if (src[i] == '\n' && i + 1 < src.size())
+      lineStarts.push_back(i + 1);
+}
+
+unsigned EditList::lineOf(uint32_t offset) const {
+  return std::upper_bound(lineStarts.begin(), lineStarts.end(), offset) -
+         lineStarts.begin();
+}
+
+void EditList::wrap(uint32_t begin, uint32_t end, std::string prefix,
+                    std::string suffix) {
+  inserts.push_back({begin, end - begin, false, std::move(prefix)});
+  inserts.push_back({end, end - begin, true, std::move(suffix)});
+}
+
+void EditList::insertLines(unsigned line, std::vector<std::string> lines,
+                           StringRef note) {
+  newLines.push_back({line, std::move(lines), note.str()});
+}
+
+void EditList::note(unsigned line, StringRef text) {
+  for (LineNote &n : notes)
+    if (n.line == line) {
+      if (StringRef(n.text).contains(text))
+        return;
+      n.text += "; " + text.str();
+      return;
+    }
+  notes.push_back({line, text.str()});
+}
+
+void EditList::renderLine(unsigned line, std::string &before,
+                          std::string &text) const {
+  before.clear();
+  for (const NewLines &n : newLines)
+    if (n.line == line)
+      for (const std::string &l : n.lines)
+        before += l + "  # detc: " + n.note + eol;
+
+  uint32_t begin = lineStarts[line - 1];
+  uint32_t end = line < lineStarts.size() ? lineStarts[line] : src.size();
+  // The line's content and its break.
+  uint32_t contentEnd = end;
+  if (contentEnd > begin && src[contentEnd - 1] == '\n')
+    --contentEnd;
+  if (contentEnd > begin && src[contentEnd - 1] == '\r')
+    --contentEnd;
+
+  std::vector<const Insert *> here;
+  for (const Insert &i : inserts)
+    if (i.offset >= begin && (i.offset < contentEnd ||
+                              (i.offset == contentEnd && i.isSuffix)))
+      here.push_back(&i);
+  // At one offset: suffixes (inner spans first) before prefixes (outer
+  // spans first).
+  llvm::stable_sort(here, [](const Insert *a, const Insert *b) {
+    if (a->offset != b->offset)
+      return a->offset < b->offset;
+    if (a->isSuffix != b->isSuffix)
+      return a->isSuffix;
+    return a->isSuffix ? a->spanLength < b->spanLength
+                       : a->spanLength > b->spanLength;
+  });
+  text.clear();
+  uint32_t at = begin;
+  for (const Insert *i : here) {
+    text += src.slice(at, i->offset).str();
+    text += i->text;
+    at = i->offset;
+  }
+  text += src.slice(at, contentEnd).str();
+  for (const LineNote &n : notes)
+    if (n.line == line)
+      text += "  # detc: " + n.text;
+  text += src.slice(contentEnd, end).str();
+}
+
+std::string EditList::apply() const {
+  std::string out, before, text;
+  out.reserve(src.size() + 256);
+  for (unsigned line = 1; line <= lineStarts.size(); ++line) {
+    renderLine(line, before, text);
+    out += before;
+    out += text;
+  }
+  return out;
+}
+
+std::string EditList::diff(StringRef oldName, StringRef newName) const {
+  unsigned n = lineStarts.size();
+  std::vector<std::string> before(n + 1), text(n + 1);
+  std::vector<bool> changed(n + 2, false);
+  for (unsigned line = 1; line <= n; ++line) {
+    renderLine(line, before[line], text[line]);
+    uint32_t b = lineStarts[line - 1];
+    uint32_t e = line < n ? lineStarts[line] : src.size();
+    changed[line] = !before[line].empty() || text[line] != src.slice(b, e);
+  }
+  auto original = [&](unsigned line) {
+    uint32_t b = lineStarts[line - 1];
+    uint32_t e = line < n ? lineStarts[line] : src.size();
+    return src.slice(b, e).str();
+  };
+  auto withBreak = [](std::string s) {
+    if (s.empty() || s.back() != '\n')
+      s += "\n\\ No newline at end of file\n";
+    return s;
+  };
+  std::string out;
+  raw_string_ostream os(out);
+  os << "--- " << oldName << "\n+++ " << newName << "\n";
+  const unsigned kContext = 3;
+  int shift = 0; // lines added so far
+  for (unsigned line = 1; line <= n;) {
+    if (!changed[line]) {
+      ++line;
+      continue;
+    }
+    // A hunk: changed lines closer than 2*context merge.
+    unsigned first = line > kContext ? line - kContext : 1, last = line;
+    for (unsigned l = line; l <= n; ++l)
+      if (changed[l])
+        last = l;
+      else if (l - last > 2 * kContext)
+        break;
+    unsigned end = std::min(n, last + kContext);
+    std::string body;
+    unsigned oldCount = 0, newCount = 0;
+    for (unsigned l = first; l <= end; ++l) {
+      if (!changed[l]) {
+        body += " " + withBreak(original(l));
+        ++oldCount, ++newCount;
+        continue;
+      }
+      bool lineEdited = text[l] != original(l);
+      if (lineEdited)
+        body += "-" + withBreak(original(l));
+      ++oldCount;
+      StringRef added = before[l];
+      while (!added.empty()) {
+        auto [head, rest] = added.split('\n');
+        body += "+" + head.str() + "\n";
+        ++newCount;
+        added = rest;
+      }
+      body += (lineEdited ? "+" : " ") + withBreak(text[l]);
+      ++newCount;
+    }
+    os << "@@ -" << first << "," << oldCount << " +" << int(first) + shift
+       << "," << newCount << " @@\n"
+       << body;
+    shift += int(newCount) - int(oldCount);
+    line = end + 1;
+  }
+  return os.str();
+}
+
+} // namespace detc::codegen

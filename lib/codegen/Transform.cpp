@@ -1,0 +1,362 @@
+//===- Transform.cpp - The determinism rewrite ----------------------------===//
+//
+// Site numbers: every rewritten construct gets its own site (1, 2, ... in
+// source order of planning), the `site` word of its streams. Generator ids
+// are the analyses' generator objects (index + 1): the runtime keys a site's
+// streams with the seed recorded for its generator.
+//
+//===----------------------------------------------------------------------===//
+
+#include "detc/codegen/Transform.h"
+#include "detc/codegen/PythonScan.h"
+#include "detc/ir/DetcOps.h"
+
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <set>
+
+using namespace llvm;
+using namespace mlir;
+
+namespace detc::codegen {
+namespace {
+
+struct Span {
+  uint32_t stmtBegin, stmtEnd, exprBegin, exprEnd;
+};
+
+/// How a batch-region draw is rewritten, by its resolved API.
+enum class DrawRewrite { None, Function, Module };
+
+DrawRewrite rewriteFor(StringRef api) {
+  if (api.consume_front("*."))
+    api = api; // a tensor method on a receiver of unknown type
+  else
+    api.consume_front("torch.Tensor.");
+  if (llvm::StringSwitch<bool>(api)
+          .Cases("uniform_", "normal_", "bernoulli_", "random_", "bernoulli",
+                 true)
+          .Default(false))
+    return DrawRewrite::Function;
+  return llvm::StringSwitch<DrawRewrite>(api)
+      .Cases("torch.rand", "torch.randn", "torch.rand_like",
+             "torch.randn_like", DrawRewrite::Function)
+      .Cases("torch.randint", "torch.randint_like", "torch.bernoulli",
+             "torch.normal", "torch.dropout", DrawRewrite::Function)
+      .Cases("torch.nn.functional.dropout", "torch.nn.functional.dropout1d",
+             "torch.nn.functional.dropout2d", "torch.nn.functional.dropout3d",
+             DrawRewrite::Function)
+      .Cases("torch.nn.Dropout", "torch.nn.Dropout1d", "torch.nn.Dropout2d",
+             "torch.nn.Dropout3d", DrawRewrite::Module)
+      .Default(DrawRewrite::None);
+}
+
+class Planner {
+public:
+  Planner(const frontend::SourceFile &file, const ast::Module &tree,
+          ModuleOp module, const analysis::ProgramAnalysis &a,
+          const TransformOptions &options, frontend::DiagnosticEngine &diags,
+          EditList &edits)
+      : file(file), src(file.getBytes()), tree(tree), module(module), a(a),
+        options(options), diags(diags), edits(edits) {}
+
+  bool run() {
+    if (alreadyTransformed())
+      return false;
+    keyLoaders();
+    for (const analysis::UnsafeUse &u : a.ts.unsafe)
+      rewriteUnsafe(u);
+    recordSeeds();
+    insertScopes();
+    insertHeader();
+    return !diags.hasErrors();
+  }
+
+private:
+  // ---- Positions ----------------------------------------------------------
+  std::optional<Span> spanOf(Operation *op) {
+    auto fused = dyn_cast<FusedLoc>(op->getLoc());
+    if (!fused)
+      return std::nullopt;
+    auto s = dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata());
+    if (!s)
+      return std::nullopt;
+    for (Location l : fused.getLocations())
+      if (auto flc = dyn_cast<FileLineColLoc>(l))
+        if (flc.getFilename() != file.getName())
+          return std::nullopt; // an op lowered from an imported module
+    return Span{s.getStmtBegin(), s.getStmtEnd(), s.getExprBegin(),
+                s.getExprEnd()};
+  }
+
+  ast::SourcePos posAt(uint32_t offset) {
+    unsigned line = edits.lineOf(offset);
+    uint32_t start = offset;
+    while (start > 0 && src[start - 1] != '\n')
+      --start;
+    return {line, offset - start, offset};
+  }
+
+  void error(Operation *op, const Twine &message) {
+    std::optional<Span> s = spanOf(op);
+    if (s) {
+      diags.error(&file, posAt(s->exprBegin), message.str());
+      return;
+    }
+    analysis::SourcePoint p = analysis::sourcePoint(op);
+    diags.error(&file, {p.line, p.column ? p.column - 1 : 0, 0},
+                (message + " (in " + p.file + ")").str());
+  }
+
+  /// Wraps the callee of `op`'s call: `callee(args)` becomes
+  /// `prefix callee)(args)`, and notes the line.
+  bool wrapCallee(Operation *op, const std::string &prefix, StringRef what,
+                  StringRef note) {
+    std::optional<Span> s = spanOf(op);
+    std::optional<uint32_t> end =
+        s ? calleeEnd(src, s->exprBegin, s->exprEnd) : std::nullopt;
+    if (!end) {
+      error(op, "cannot rewrite " + what +
+                    ": detc rewrites it at a call written in this script "
+                    "[detc-unrewritable]");
+      return false;
+    }
+    edits.wrap(s->exprBegin, *end, prefix, ")");
+    edits.note(edits.lineOf(commentableLineEnd(src, s->stmtBegin, *end)),
+               note);
+    return true;
+  }
+
+  // ---- Already transformed --------------------------------------------------
+  bool alreadyTransformed() {
+    // (`# detc:` alone is no proof: users write `# detc: cost=...`.)
+    for (StringRef marker : {StringRef("import detc_runtime"),
+                             StringRef("_detc_rt.")}) {
+      size_t at = src.find(marker);
+      if (at == StringRef::npos)
+        continue;
+      diags.error(&file, posAt(at),
+                  "this script was already transformed by detc (it contains "
+                  "'" + marker.str() + "'); transform the original script "
+                  "instead");
+      return true;
+    }
+    return false;
+  }
+
+  // ---- Rewrites -------------------------------------------------------------
+  unsigned newSite() { return nextSite++; }
+
+  void keyLoaders() {
+    module.walk([&](ir::BatchesOp op) {
+      std::optional<StringRef> api = op.getApi();
+      if (!api || !api->starts_with("torch.utils.data.DataLoader") ||
+          !spanOf(op))
+        return;
+      unsigned site = newSite();
+      wrapCallee(op, formatv("{0}.keyed_loader({1}, ", kRuntimeAlias, site),
+                 "the DataLoader",
+                 formatv("keyed sampler and example keys (site {0})", site)
+                     .str());
+    });
+  }
+
+  void rewriteUnsafe(const analysis::UnsafeUse &u) {
+    Operation *draw = a.graph.node(u.draw).op;
+    if (!draw || !done.insert(draw).second)
+      return;
+    auto region = dyn_cast_or_null<ir::ParallelOp>(a.graph.node(u.region).op);
+    const analysis::GeneratorObject &obj = a.gens->objects()[u.object];
+    unsigned gen = u.object + 1;
+    errGens.insert(u.object);
+    std::string name = obj.describe(a.graph);
+    if (region && region.getKind() == ir::ParallelKind::PerExample) {
+      scopeFor(u, draw, obj, gen, name);
+      return;
+    }
+    auto drawOp = dyn_cast<ir::DrawOp>(draw);
+    StringRef api = drawOp && drawOp.getApi() ? *drawOp.getApi() : "";
+    DrawRewrite how = rewriteFor(api);
+    if (how == DrawRewrite::None || obj.library != "torch") {
+      error(draw, "cannot make the random call '" + api + "' (generator " +
+                      name +
+                      ") deterministic inside a batch region: detc has no "
+                      "per-example keyed version of it [detc-unrewritable]");
+      return;
+    }
+    unsigned site = newSite();
+    const char *fn = how == DrawRewrite::Module ? "keyed_module" : "keyed";
+    wrapCallee(draw, formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
+               "'" + api.str() + "'",
+               formatv("per-example keyed {0} (site {1})",
+                       how == DrawRewrite::Module ? "module" : "draw", site)
+                   .str());
+  }
+
+  /// Unsafe draws inside a per-example region (a DataLoader's workers) are
+  /// served by an example scope on the `__getitem__` the region calls.
+  void scopeFor(const analysis::UnsafeUse &u, Operation *draw,
+                const analysis::GeneratorObject &obj, unsigned gen,
+                const std::string &name) {
+    if (obj.kind != analysis::GeneratorObject::Global ||
+        (obj.library != "torch" && obj.library != "numpy" &&
+         obj.library != "random")) {
+      error(draw, "cannot make draws from generator " + name +
+                      " deterministic inside a DataLoader's workers: the "
+                      "object is shared by every worker; detc keys the "
+                      "library-global generators (torch, np.random, random) "
+                      "there [detc-unrewritable]");
+      return;
+    }
+    // The outermost call inside the region is the dataset's __getitem__.
+    analysis::NodeId call = analysis::kNoNode;
+    for (analysis::NodeId c = a.graph.node(u.draw).caller;
+         c != analysis::kNoNode && a.graph.node(c).region == u.region;
+         c = a.graph.node(c).caller)
+      call = c;
+    auto callOp = call == analysis::kNoNode
+                      ? ir::CallOp()
+                      : dyn_cast_or_null<ir::CallOp>(a.graph.node(call).op);
+    Operation *fn =
+        callOp ? SymbolTable::lookupSymbolIn(module, callOp.getCallee())
+               : nullptr;
+    if (!fn || !spanOf(fn)) {
+      error(draw, "cannot key this draw from generator " + name +
+                      ": it is not inside a __getitem__ defined in this "
+                      "script [detc-unrewritable]");
+      return;
+    }
+    scopes[fn].insert({gen, obj.library});
+  }
+
+  void insertScopes() {
+    for (auto &[fn, gens] : scopes) {
+      Span s = *spanOf(fn);
+      uint32_t lineStart = s.stmtBegin;
+      while (lineStart > 0 && src[lineStart - 1] != '\n')
+        --lineStart;
+      std::string indent = src.slice(lineStart, s.stmtBegin).str();
+      std::string list;
+      for (auto &[gen, library] : gens)
+        list += formatv("{0}({1}, \"{2}\")", list.empty() ? "" : ", ", gen,
+                        library)
+                    .str();
+      if (gens.size() == 1)
+        list += ",";
+      unsigned site = newSite();
+      edits.insertLines(
+          edits.lineOf(s.stmtBegin),
+          {formatv("{0}@{1}.example_scope({2}, ({3}))", indent, kRuntimeAlias,
+                   site, list)
+               .str()},
+          formatv("random draws here come from the example's own stream "
+                  "(site {0})",
+                  site)
+              .str());
+    }
+  }
+
+  /// The seed calls of ERR generators record their seed: the keyed streams
+  /// of a generator follow the script's own seed.
+  void recordSeeds() {
+    llvm::DenseSet<Operation *> seen;
+    for (analysis::NodeId n = 0; n < a.graph.numNodes(); ++n) {
+      if (a.graph.node(n).kind != analysis::NodeKind::Create)
+        continue;
+      auto create = dyn_cast_or_null<ir::CreateGeneratorOp>(a.graph.node(n).op);
+      if (!create || !create.getSeeded() || !spanOf(create))
+        continue;
+      for (unsigned o : a.gens->created(n)) {
+        if (!errGens.count(o) || !seen.insert(create).second)
+          continue;
+        wrapCallee(create, formatv("{0}.seeding({1}, ", kRuntimeAlias, o + 1),
+                   "the seed call",
+                   "seed recorded for the keyed streams");
+      }
+    }
+  }
+
+  /// `import detc_runtime` goes after the shebang, the coding cookie, the
+  /// docstring and the `from __future__` imports.
+  void insertHeader() {
+    unsigned after = 0; // last line of the leading block
+    bool first = true;
+    for (ast::Stmt *s : tree.body) {
+      bool docstring = false;
+      if (auto *e = dyn_cast<ast::ExprStmt>(s))
+        if (auto *c = dyn_cast_or_null<ast::Constant>(e->value))
+          docstring = first && c->kind == ast::ConstantKind::Str;
+      bool future = false;
+      if (auto *i = dyn_cast<ast::ImportFrom>(s))
+        future = i->module == "__future__";
+      first = false;
+      if (!docstring && !future)
+        break;
+      after = edits.lineOf(commentableLineEnd(src, s->getRange().begin.offset,
+                                              s->getRange().end.offset));
+    }
+    if (after == 0) // shebang and coding lines are comments on lines 1-2
+      for (unsigned line = 1; line <= 2; ++line) {
+        size_t start = line == 1 ? 0 : src.find('\n') + 1;
+        if (start == 0 && line == 2)
+          break;
+        if (start < src.size() && src[start] == '#')
+          after = line;
+        else
+          break;
+      }
+    std::vector<std::string> lines;
+    if (!options.runtimePath.empty())
+      lines.push_back(
+          formatv("import sys as _detc_sys; _detc_sys.path.insert(0, {0})",
+                  pyString(options.runtimePath)));
+    lines.push_back(formatv("import detc_runtime as {0}", kRuntimeAlias));
+    std::string args;
+    if (options.seed)
+      args += formatv("seed={0}", *options.seed).str();
+    if (!options.deterministicKernels)
+      args += std::string(args.empty() ? "" : ", ") +
+              "deterministic_kernels=False";
+    lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
+    edits.insertLines(after + 1, lines,
+                      "per-example RNG runtime; deterministic kernels");
+  }
+
+  static std::string pyString(StringRef s) {
+    std::string out = "'";
+    for (char c : s) {
+      if (c == '\\' || c == '\'')
+        out += '\\';
+      out += c;
+    }
+    return out + "'";
+  }
+
+  const frontend::SourceFile &file;
+  StringRef src;
+  const ast::Module &tree;
+  ModuleOp module;
+  const analysis::ProgramAnalysis &a;
+  const TransformOptions &options;
+  frontend::DiagnosticEngine &diags;
+  EditList &edits;
+  unsigned nextSite = 1;
+  llvm::DenseSet<Operation *> done;
+  llvm::DenseSet<unsigned> errGens;
+  MapVector<Operation *, std::set<std::pair<unsigned, std::string>>> scopes;
+};
+
+} // namespace
+
+bool planDeterminism(const frontend::SourceFile &file, const ast::Module &tree,
+                     ModuleOp module, const analysis::ProgramAnalysis &a,
+                     const TransformOptions &options,
+                     frontend::DiagnosticEngine &diags, EditList &edits) {
+  return Planner(file, tree, module, a, options, diags, edits).run();
+}
+
+} // namespace detc::codegen

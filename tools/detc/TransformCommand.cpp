@@ -1,0 +1,125 @@
+//===- TransformCommand.cpp - `detc transform` ----------------------------===//
+//
+// `detc transform FILE --emit-python [-o OUT] [--diff] [--seed N]`: lowers
+// and analyses the script, plans the rewrite and prints the transformed
+// script (or writes it to OUT atomically: a temporary file renamed over
+// OUT, so a failure never leaves a half-written file). Exit status 2 on bad
+// input or when something cannot be rewritten; then nothing is written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TransformCommand.h"
+
+#include "detc/analysis/Findings.h"
+#include "detc/codegen/Transform.h"
+#include "detc/frontend/Lowering.h"
+#include "detc/frontend/Parser.h"
+#include "detc/ir/DetcDialect.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace llvm;
+using namespace detc;
+
+cl::SubCommand detc::tool::transformCommand(
+    "transform", "Emit the deterministic version of a training script");
+
+namespace {
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py>"),
+                               cl::Required, cl::sub(tool::transformCommand));
+cl::opt<bool> emitPython("emit-python",
+                         cl::desc("Emit the transformed Python script"),
+                         cl::sub(tool::transformCommand));
+cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+                                cl::value_desc("file"),
+                                cl::sub(tool::transformCommand));
+cl::opt<bool> showDiff("diff",
+                       cl::desc("Print a unified diff of the edits instead"),
+                       cl::sub(tool::transformCommand));
+cl::opt<std::string>
+    seed("seed",
+         cl::desc("Key every stream with this seed instead of the script's "
+                  "own seeds (DETC_SEED at run time overrides it)"),
+         cl::value_desc("N"), cl::sub(tool::transformCommand));
+cl::opt<bool> noDeterministicKernels(
+    "no-deterministic-kernels",
+    cl::desc("Do not set torch.use_deterministic_algorithms and the "
+             "cuDNN/cuBLAS switches"),
+    cl::sub(tool::transformCommand));
+cl::opt<std::string> runtimePath(
+    "runtime-path",
+    cl::desc("Directory of the detc_runtime package, added to sys.path by "
+             "the emitted script (default: rely on PYTHONPATH)"),
+    cl::value_desc("dir"), cl::sub(tool::transformCommand));
+} // namespace
+
+static void fail(const Twine &message) {
+  WithColor::error(errs(), "detc") << message << "\n";
+}
+
+int detc::tool::runTransform() {
+  if (!emitPython) {
+    fail("nothing to emit; pass --emit-python");
+    return 2;
+  }
+  codegen::TransformOptions options;
+  if (!seed.empty()) {
+    uint64_t value;
+    if (StringRef(seed).getAsInteger(0, value)) {
+      fail("--seed expects an unsigned 64-bit integer, got '" + seed + "'");
+      return 2;
+    }
+    options.seed = value;
+  }
+  options.deterministicKernels = !noDeterministicKernels;
+  options.runtimePath = runtimePath;
+
+  frontend::DiagnosticEngine diags;
+  std::unique_ptr<frontend::SourceFile> file =
+      frontend::SourceFile::load(inputFile, diags);
+  std::unique_ptr<frontend::ParsedModule> parsed;
+  if (file)
+    parsed = frontend::parseModule(*file, diags);
+  if (!parsed || !parsed->module || diags.hasErrors()) {
+    diags.printAll(errs());
+    return 2;
+  }
+  mlir::MLIRContext ctx;
+  ctx.loadDialect<ir::DetcDialect>();
+  auto module = frontend::lowerScript(ctx, inputFile, diags,
+                                      frontend::LoweringOptions());
+  if (!module || diags.hasErrors()) {
+    diags.printAll(errs());
+    return 2;
+  }
+  analysis::ProgramAnalysis a = analysis::ProgramAnalysis::run(*module);
+  if (a.graph.truncated) {
+    fail(inputFile + ": the program is too large to expand (call graph too "
+                     "deep)");
+    return 2;
+  }
+  codegen::EditList edits(file->getBytes());
+  bool ok = codegen::planDeterminism(*file, *parsed->module, *module, a,
+                                     options, diags, edits);
+  diags.printAll(errs());
+  if (!ok)
+    return 2;
+
+  std::string text = showDiff ? edits.diff("a/" + inputFile, "b/" + inputFile)
+                              : edits.apply();
+  if (outputFile.empty() || outputFile == "-") {
+    outs() << text;
+    return 0;
+  }
+  if (Error e = writeToOutput(outputFile, [&](raw_ostream &os) {
+        os << text;
+        return Error::success();
+      })) {
+    fail("cannot write '" + outputFile + "': " + toString(std::move(e)));
+    return 2;
+  }
+  return 0;
+}

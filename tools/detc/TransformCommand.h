@@ -1,0 +1,17 @@
+//===- TransformCommand.h - `detc transform` -------------------*- C++ -*-===//
+
+#ifndef DETC_TOOLS_DETC_TRANSFORMCOMMAND_H
+#define DETC_TOOLS_DETC_TRANSFORMCOMMAND_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace detc::tool {
+
+extern llvm::cl::SubCommand transformCommand;
+
+/// Runs `detc transform`; returns the process exit status.
+int runTransform();
+
+} // namespace detc::tool
+
+#endif // DETC_TOOLS_DETC_TRANSFORMCOMMAND_H
