@@ -2,14 +2,16 @@
 
 Runs on CPU in a few seconds with synthetic data. Sources of nondeterminism
 detc is built to find: dropout inside the model, random noise added to the
-inputs, and the shuffled DataLoader; a checkpoint is written every epoch.
+inputs, random jitter added to each example when it is loaded (in the
+DataLoader's workers), and the shuffled DataLoader; a checkpoint is written
+every epoch.
 """
 import argparse
 
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.utils.data import DataLoader, TensorDataset
+from torch.utils.data import DataLoader, Dataset
 
 
 class Net(nn.Module):
@@ -33,6 +35,20 @@ def pgd_attack(model, x, y, eps=0.1, alpha=0.02, steps=3, noise_gen=None):
     return x + delta
 
 
+class JitteredPoints(Dataset):
+    """Synthetic points; every fetch adds a little Gaussian jitter drawn from
+    torch's global generator (in a worker process when num_workers > 0)."""
+
+    def __init__(self, data, labels):
+        self.data, self.labels = data, labels
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, index):
+        return self.data[index] + 0.01 * torch.randn(16), self.labels[index]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--epochs", type=int, default=2)
@@ -43,7 +59,7 @@ def main():
     torch.manual_seed(123)
     data = torch.randn(256, 16)
     labels = torch.randint(0, 4, (256,))
-    loader = DataLoader(TensorDataset(data, labels), batch_size=32,
+    loader = DataLoader(JitteredPoints(data, labels), batch_size=32,
                         shuffle=True, num_workers=args.num_workers)
 
     model = Net()
