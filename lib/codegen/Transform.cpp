@@ -132,18 +132,23 @@ private:
   }
 
   // ---- Already transformed --------------------------------------------------
+  /// A script detc transformed imports the runtime at the start of a line
+  /// (text in comments or strings does not count).
   bool alreadyTransformed() {
-    // (`# detc:` alone is no proof: users write `# detc: cost=...`.)
-    for (StringRef marker : {StringRef("import detc_runtime"),
-                             StringRef("_detc_rt.")}) {
-      size_t at = src.find(marker);
-      if (at == StringRef::npos)
-        continue;
-      diags.error(&file, posAt(at),
-                  "this script was already transformed by detc (it contains "
-                  "'" + marker.str() + "'); transform the original script "
-                  "instead");
-      return true;
+    for (size_t at = 0; at < src.size();) {
+      size_t code = src.find_first_not_of(" \t", at);
+      StringRef rest = code == StringRef::npos ? "" : src.substr(code);
+      if (rest.starts_with("import detc_runtime") ||
+          rest.starts_with("from detc_runtime")) {
+        diags.error(&file, posAt(code),
+                    "this script was already transformed by detc (it imports "
+                    "detc_runtime); transform the original script instead");
+        return true;
+      }
+      size_t nl = src.find('\n', at);
+      if (nl == StringRef::npos)
+        break;
+      at = nl + 1;
     }
     return false;
   }

@@ -108,8 +108,11 @@ int detc::tool::runTransform() {
   if (!ok)
     return 2;
 
-  std::string text = showDiff ? edits.diff("a/" + inputFile, "b/" + inputFile)
-                              : edits.apply();
+  StringRef sep = StringRef(inputFile).starts_with("/") ? "" : "/";
+  std::string text =
+      showDiff ? edits.diff(("a" + sep + inputFile).str(),
+                            ("b" + sep + inputFile).str())
+               : edits.apply();
   if (outputFile.empty() || outputFile == "-") {
     outs() << text;
     return 0;

@@ -106,6 +106,19 @@ class KeyedDistributedSampler(_EpochSampler):
             self.num_samples = -(-n // num_replicas)
         self.total_size = self.num_samples * num_replicas
 
+    def follow(self, origin):
+        """Take the epoch from the script's own DistributedSampler, on which
+        the script calls set_epoch (this one replaced it in the loader)."""
+        self.origin = origin
+        self._explicit = True
+        self.epoch = origin.epoch
+
+    def begin_epoch(self):
+        origin = getattr(self, "origin", None)
+        if origin is not None and not self._resumed:
+            self.epoch = origin.epoch
+        super().begin_epoch()
+
     def _indices(self, epoch):
         if self.shuffle:
             order = _core.permutation(self.n, self.seed, self.site, epoch)
@@ -210,8 +223,7 @@ def _keyed_sampler(bound, dataset, site):
         keyed = KeyedDistributedSampler(len(dataset), sampler.num_replicas,
                                         sampler.rank, sampler.shuffle,
                                         sampler.drop_last, seed & MASK64, site)
-        keyed.epoch = sampler.epoch
-        keyed._explicit = True
+        keyed.follow(sampler)
         return keyed
     shuffle = bool(args.get("shuffle"))
     if isinstance(sampler, RandomSampler):
