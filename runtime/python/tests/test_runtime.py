@@ -1,0 +1,191 @@
+"""Tests of the detc_runtime Python package (run by ctest with the built
+package on PYTHONPATH): the core's values, zero-copy fills, samplers,
+example keys, the example scope and the keyed draws."""
+import pickle
+import random
+import unittest
+
+import numpy as np
+import torch
+
+import detc_runtime as rt
+from detc_runtime import _core
+from detc_runtime._state import STATE, KeyContext
+
+
+class CoreTest(unittest.TestCase):
+    def test_known_answer_vectors(self):
+        self.assertEqual(_core.philox4x32_10((0, 0, 0, 0), (0, 0)),
+                         [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8])
+        self.assertEqual(
+            _core.philox4x32_10((0x243f6a88, 0x85a308d3, 0x13198a2e,
+                                 0x03707344), (0xa4093822, 0x299f31d0)),
+            [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1])
+
+    def test_stream_values_follow_the_layout(self):
+        # counter = {k/4, example, epoch, site}, key = seed words.
+        seed = (7 << 32) | 5
+        block = _core.philox4x32_10((1, 9, 3, 2), (5, 7))
+        values = _core.stream_values(seed, 2, 3, 9, 4, 4)
+        self.assertEqual(list(values), block)
+
+    def test_uniform_rows_are_the_documented_transform(self):
+        out = np.empty((2, 5), np.float32)
+        offsets = np.zeros(2, np.uint64)
+        _core.fill_rows("uniform", out, 11, 1, 0, np.array([4, 9]), offsets)
+        for row, key in enumerate([4, 9]):
+            raw = _core.stream_values(11, 1, 0, key, 0, 5)
+            expect = (raw >> 8).astype(np.float32) * np.float32(2 ** -24)
+            self.assertTrue(np.array_equal(out[row], expect))
+        self.assertEqual(list(offsets), [5, 5])
+
+    def test_rows_depend_on_key_and_offset_not_position(self):
+        a = np.empty((3, 4), np.float64)
+        _core.fill_rows("normal", a, 1, 2, 3, np.array([0, 1, 2]),
+                        np.zeros(3, np.uint64))
+        b = np.empty((1, 4), np.float64)
+        _core.fill_rows("normal", b, 1, 2, 3, np.array([2]),
+                        np.zeros(1, np.uint64))
+        self.assertTrue(np.array_equal(a[2], b[0]))
+        # Continuing at the offset a first fill left equals one longer fill.
+        first, second = np.empty((1, 3), np.float32), np.empty((1, 5), np.float32)
+        off = np.zeros(1, np.uint64)
+        _core.fill_rows("uniform", first, 1, 2, 3, np.array([7]), off)
+        _core.fill_rows("uniform", second, 1, 2, 3, np.array([7]), off)
+        whole = np.empty((1, 8), np.float32)
+        _core.fill_rows("uniform", whole, 1, 2, 3, np.array([7]),
+                        np.zeros(1, np.uint64))
+        self.assertTrue(np.array_equal(np.concatenate([first, second], 1),
+                                       whole))
+
+    def test_zero_copy_into_torch(self):
+        t = torch.zeros(4, 3)
+        _core.fill_rows("uniform", t.numpy(), 1, 1, 1, np.arange(4),
+                        np.zeros(4, np.uint64))
+        self.assertTrue(bool((t > 0).any()))  # written through the view
+
+    def test_bad_buffers_are_rejected(self):
+        keys, off = np.arange(2), np.zeros(2, np.uint64)
+        with self.assertRaisesRegex(ValueError, "C-contiguous"):
+            _core.fill_rows("uniform", np.empty((3, 2), np.float32).T, 0, 0,
+                            0, keys, off)
+        with self.assertRaisesRegex(ValueError, "first dimension"):
+            _core.fill_rows("uniform", np.empty((3, 2), np.float32), 0, 0, 0,
+                            keys, off)
+        with self.assertRaisesRegex(ValueError, "dtype"):
+            _core.fill_rows("normal", np.empty((2, 2), np.int16), 0, 0, 0,
+                            keys, off)
+        with self.assertRaisesRegex(ValueError, "unknown distribution"):
+            _core.fill_rows("cauchy", np.empty((2, 2)), 0, 0, 0, keys, off)
+
+    def test_bernoulli_and_integers(self):
+        mask = np.empty((1, 100000), np.float32)
+        _core.fill_rows("bernoulli", mask, 3, 3, 3, np.array([0]),
+                        np.zeros(1, np.uint64), 0.75, 4.0)
+        self.assertEqual(set(np.unique(mask)), {0.0, 4.0})
+        self.assertAlmostEqual(float((mask > 0).mean()), 0.75, delta=0.01)
+        ints = np.empty((1, 10000), np.int64)
+        _core.fill_rows("integers", ints, 3, 3, 3, np.array([0]),
+                        np.zeros(1, np.uint64), -2, 3)
+        self.assertEqual(set(np.unique(ints)), {-2, -1, 0, 1, 2})
+
+    def test_permutation(self):
+        p = _core.permutation(1000, 5, 1, 0)
+        self.assertEqual(sorted(p.tolist()), list(range(1000)))
+        self.assertTrue(np.array_equal(p, _core.permutation(1000, 5, 1, 0)))
+        self.assertFalse(np.array_equal(p, _core.permutation(1000, 5, 1, 1)))
+
+
+class SamplerTest(unittest.TestCase):
+    def test_keys_carry_epoch_and_pickle(self):
+        key = rt.ExampleKey(12, 3)
+        self.assertEqual(key, 12)
+        copy = pickle.loads(pickle.dumps(key))
+        self.assertEqual((int(copy), copy.epoch), (12, 3))
+
+    def test_epochs_and_resume_mid_epoch(self):
+        s = rt.KeyedSampler(10, True, 99, 4)
+        s.begin_epoch()
+        e0 = [int(k) for k in s]
+        s.begin_epoch()
+        e1 = list(s)
+        self.assertNotEqual(e0, [int(k) for k in e1])
+        self.assertEqual({k.epoch for k in e1}, {1})
+        r = rt.KeyedSampler(10, True, 99, 4)
+        r.resume(1, 6)
+        r.begin_epoch()
+        self.assertEqual([int(k) for k in r], [int(k) for k in e1[6:]])
+
+    def test_distributed_shards_cover_the_permutation(self):
+        shards = []
+        for rank in range(3):
+            s = rt.KeyedDistributedSampler(10, 3, rank, True, False, 7, 2)
+            s.set_epoch(4)
+            s.begin_epoch()
+            shards.append([int(k) for k in s])
+        self.assertEqual(len({len(x) for x in shards}), 1)
+        self.assertEqual(set(sum(shards, [])), set(range(10)))
+
+    def test_loader_sets_batch_keys(self):
+        from torch.utils.data import DataLoader, TensorDataset
+
+        make = rt.keyed_loader(1, DataLoader)
+        loader = make(TensorDataset(torch.arange(10)), batch_size=4,
+                      shuffle=True)
+        for (x,) in loader:
+            self.assertEqual(STATE.batch.keys.tolist(), x.tolist())
+        self.assertIsNone(STATE.batch)
+
+
+class ScopeAndDrawTest(unittest.TestCase):
+    def test_scope_is_per_example_and_restores_state(self):
+        np.random.seed(1)
+        random.seed(1)
+        before = (np.random.get_state()[1].copy(), random.getstate())
+        gens = ((1, "numpy"), (2, "random"), (3, "torch"))
+        torch_before = torch.random.get_rng_state()
+        with rt.ExampleScope(9, gens, 0, 5):
+            a = (np.random.rand(), random.random(), torch.rand(1).item())
+        with rt.ExampleScope(9, gens, 0, 6):
+            b = (np.random.rand(), random.random(), torch.rand(1).item())
+        with rt.ExampleScope(9, gens, 0, 5):
+            c = (np.random.rand(), random.random(), torch.rand(1).item())
+        self.assertEqual(a, c)
+        self.assertNotEqual(a, b)
+        self.assertTrue(np.array_equal(np.random.get_state()[1], before[0]))
+        self.assertEqual(random.getstate(), before[1])
+        self.assertTrue(torch.equal(torch.random.get_rng_state(),
+                                    torch_before))
+
+    def test_keyed_rows_follow_keys(self):
+        STATE.batch = KeyContext(0, [3, 8])
+        a = rt.keyed(5, 1, torch.randn_like)(torch.empty(2, 4))
+        STATE.batch = KeyContext(0, [8])
+        b = rt.keyed(5, 1, torch.randn_like)(torch.empty(1, 4))
+        STATE.batch = None
+        self.assertTrue(torch.equal(a[1], b[0]))
+
+    def test_keyed_dropout_module(self):
+        make = rt.keyed_module(2, 1, torch.nn.Dropout)
+        drop = make(p=0.25)
+        self.assertIsInstance(drop, torch.nn.Dropout)
+        STATE.batch = KeyContext(0, list(range(64)))
+        y = drop(torch.ones(64, 1000))
+        STATE.batch = None
+        self.assertEqual(set(torch.unique(y).tolist()),
+                         {0.0, float(np.float32(1 / 0.75))})
+        self.assertAlmostEqual(float((y == 0).float().mean()), 0.25,
+                               delta=0.01)
+        drop.eval()
+        x = torch.ones(3, 3)
+        self.assertIs(drop(x), x)
+        restored = pickle.loads(pickle.dumps(drop))
+        self.assertEqual(restored._detc_site, 2)
+
+    def test_seeding_records_the_seed(self):
+        rt.seeding(42, random.seed)(1234)
+        self.assertEqual(STATE.seeds[42], 1234)
+
+
+if __name__ == "__main__":
+    unittest.main()
