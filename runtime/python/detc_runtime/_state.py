@@ -27,12 +27,14 @@ class KeyContext:
 
     def __init__(self, epoch, keys, step=0):
         self.epoch = int(epoch) & 0xFFFFFFFF
-        self.keys = np.ascontiguousarray(keys, dtype=np.int64)
+        self.keys = keys  # a list of ints; an int64 array when first drawn
         self.offsets = {}
         self.step = step
 
     def offsets_for(self, site):
         """The stream offsets of site `site`, one per row (advanced in place)."""
+        if not isinstance(self.keys, np.ndarray):
+            self.keys = np.asarray(self.keys, dtype=np.int64)
         off = self.offsets.get(site)
         if off is None:
             off = np.zeros(len(self.keys), dtype=np.uint64)
@@ -48,6 +50,7 @@ class State:
         self.batch = None  # KeyContext of the current batch
         self.sequential = {}  # site -> offset of its NO_EXAMPLE stream
         self.warned = set()
+        self.in_worker = False  # set in DataLoader workers by the keyed loader
         env = os.environ.get("DETC_SEED")
         if env is not None:
             self.override = int(env, 0) & MASK64
@@ -63,6 +66,7 @@ class State:
         return {"override": self.override, "seeds": dict(self.seeds)}
 
     def install(self, snap):
+        self.in_worker = True
         self.override = snap["override"]
         self.seeds = dict(snap["seeds"])
 

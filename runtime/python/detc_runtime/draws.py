@@ -24,7 +24,8 @@ def _rows_context(site, rows):
     """(epoch, keys, offsets) for a draw of `rows` rows at `site`."""
     ctx = STATE.context()
     if ctx is not None and rows == len(ctx.keys):
-        return ctx.epoch, ctx.keys, ctx.offsets_for(site)
+        offsets = ctx.offsets_for(site)
+        return ctx.epoch, ctx.keys, offsets
     what = "outside any batch" if ctx is None else (
         "with %d rows for a batch of %d examples" % (rows, len(ctx.keys)))
     warn_once(("rows", site), "the random draw at site %d was made %s; it "

@@ -133,7 +133,7 @@ class SamplerTest(unittest.TestCase):
         loader = make(TensorDataset(torch.arange(10)), batch_size=4,
                       shuffle=True)
         for (x,) in loader:
-            self.assertEqual(STATE.batch.keys.tolist(), x.tolist())
+            self.assertEqual([int(k) for k in STATE.batch.keys], x.tolist())
         self.assertIsNone(STATE.batch)
 
 
