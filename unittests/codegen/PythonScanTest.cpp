@@ -1,0 +1,54 @@
+//===- PythonScanTest.cpp - callee spans and comment placement ------------===//
+
+#include "detc/codegen/PythonScan.h"
+
+#include "gtest/gtest.h"
+
+using namespace detc::codegen;
+
+namespace {
+
+/// The callee text of the call spanning all of `src`.
+std::string callee(llvm::StringRef src) {
+  std::optional<uint32_t> end = calleeEnd(src, 0, src.size());
+  return end ? src.substr(0, *end).str() : "<none>";
+}
+
+TEST(PythonScan, CalleeOfNestedCalls) {
+  EXPECT_EQ(callee("torch.rand(3)"), "torch.rand");
+  // The outermost call's parenthesis, not the receiver's call.
+  EXPECT_EQ(callee("torch.empty_like(x).uniform_(-e, e)"),
+            "torch.empty_like(x).uniform_");
+  EXPECT_EQ(callee("make(a)(b)(c)"), "make(a)(b)");
+  EXPECT_EQ(callee("d[k](x, [1, (2)])"), "d[k]");
+  EXPECT_EQ(callee("f (x)"), "f");
+}
+
+TEST(PythonScan, CalleeIgnoresBracketsInStringsAndComments) {
+  EXPECT_EQ(callee("f(')', \")\", '''(''', x)"), "f");
+  EXPECT_EQ(callee("f(x,  # ) not code\n  y)"), "f");
+  EXPECT_EQ(callee("g['a)'](r'\\')')"), "g['a)']");
+  EXPECT_EQ(callee("x"), "<none>");
+  EXPECT_EQ(callee("(a)"), "<none>"); // parentheses, not a call
+}
+
+TEST(PythonScan, CommentGoesWhereItCan) {
+  std::string src = "x = f(1,\n      2)\ny = 3\n";
+  // From inside the call: the first break (a comment is legal inside
+  // brackets).
+  EXPECT_EQ(commentableLineEnd(src, 0, 4), 8u);
+  // After a backslash continuation: the next line.
+  std::string cont = "x = f(1) + \\\n    2\n";
+  EXPECT_EQ(commentableLineEnd(cont, 0, 4), cont.find("2\n") + 1);
+  // A triple-quoted string spanning lines: after it.
+  std::string str = "x = f('''a\nb''')\nz = 1\n";
+  EXPECT_EQ(commentableLineEnd(str, 0, 4), str.find(")\n") + 1);
+  // CRLF: before the '\r'.
+  std::string crlf = "x = f()\r\ny = 2\r\n";
+  EXPECT_EQ(commentableLineEnd(crlf, 0, 0), 7u);
+  // No final newline: the end of the file.
+  std::string last = "x = f()";
+  EXPECT_EQ(commentableLineEnd(last, 0, 0), last.size());
+}
+
+} // namespace

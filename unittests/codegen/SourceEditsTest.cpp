@@ -1,0 +1,69 @@
+//===- SourceEditsTest.cpp - byte-exact edits and their diff --------------===//
+
+#include "detc/codegen/SourceEdits.h"
+
+#include "gtest/gtest.h"
+
+using namespace detc::codegen;
+
+namespace {
+
+TEST(SourceEdits, NoEditsIsTheIdentity) {
+  std::string src = "a = 1\r\n\r\nb = '\\xff'  # c\n  last";
+  EditList e(src);
+  EXPECT_EQ(e.apply(), src);
+  EXPECT_EQ(e.diff("a", "b"), "--- a\n+++ b\n");
+}
+
+TEST(SourceEdits, WrapsNestAtSharedPositions) {
+  std::string src = "y = f(g(x))\n";
+  EditList e(src);
+  // Outer span f(g(x)) = [4, 11), inner g(x) = [6, 10), both wrapped, and a
+  // second wrap starting where the outer one does.
+  e.wrap(6, 10, "<", ">");
+  e.wrap(4, 11, "[", "]");
+  e.wrap(4, 5, "(", ")");
+  e.note(1, "why");
+  EXPECT_EQ(e.apply(), "y = [(f)(<g(x)>)]  # detc: why\n");
+}
+
+TEST(SourceEdits, InsertedLinesAndNotesKeepLineBreaks) {
+  std::string src = "#!/usr/bin/env python3\r\nimport os\r\nx = os.sep\r\n";
+  EditList e(src);
+  EXPECT_EQ(e.lineBreak(), "\r\n");
+  e.insertLines(2, {"import a", "a.go()"}, "runtime");
+  e.note(3, "one");
+  e.note(3, "two");
+  e.note(3, "one"); // repeated notes appear once
+  EXPECT_EQ(e.apply(), "#!/usr/bin/env python3\r\n"
+                       "import a  # detc: runtime\r\n"
+                       "a.go()  # detc: runtime\r\n"
+                       "import os\r\n"
+                       "x = os.sep  # detc: one; two\r\n");
+}
+
+TEST(SourceEdits, DiffShowsOnlyTheEdits) {
+  std::string src;
+  for (int i = 1; i <= 20; ++i)
+    src += "line" + std::to_string(i) + "\n";
+  EditList e(src);
+  e.wrap(src.find("line3"), src.find("line3") + 5, "<", ">");
+  e.insertLines(18, {"new"}, "n");
+  std::string d = e.diff("old", "new");
+  EXPECT_EQ(d, "--- old\n+++ new\n"
+               "@@ -1,6 +1,6 @@\n line1\n line2\n-line3\n+<line3>\n"
+               " line4\n line5\n line6\n"
+               "@@ -15,6 +15,7 @@\n line15\n line16\n line17\n"
+               "+new  # detc: n\n line18\n line19\n line20\n");
+}
+
+TEST(SourceEdits, LineOf) {
+  EditList e("a\nbb\n\nc");
+  EXPECT_EQ(e.lineOf(0), 1u);
+  EXPECT_EQ(e.lineOf(1), 1u);
+  EXPECT_EQ(e.lineOf(2), 2u);
+  EXPECT_EQ(e.lineOf(5), 3u);
+  EXPECT_EQ(e.lineOf(6), 4u);
+}
+
+} // namespace
