@@ -22,6 +22,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -76,7 +77,7 @@ struct RowSpec {
 /// offset) using `scratch` for the raw values; returns values consumed.
 template <typename T>
 uint64_t fillRow(const RowSpec &spec, Stream &s, T *out, uint64_t n,
-                 std::vector<uint32_t> &scratch) {
+                 uint32_t *scratch) {
   constexpr bool isDouble = sizeof(T) == 8 && !std::is_integral_v<T>;
   uint64_t start = s.position();
   uint64_t need = fixedValuesFor(spec.kind, isDouble, n);
@@ -90,7 +91,7 @@ uint64_t fillRow(const RowSpec &spec, Stream &s, T *out, uint64_t n,
     uint64_t per = isDouble ? 2 : 1, pos = start;
     for (uint64_t i = 0; i < n; i += kChunk) {
       uint64_t m = std::min<uint64_t>(kChunk, n - i);
-      s.fill(pos, scratch.data(), m * per);
+      s.fill(pos, scratch, m * per);
       pos += m * per;
       for (uint64_t j = 0; j < m; ++j) {
         double u = isDouble
@@ -106,13 +107,9 @@ uint64_t fillRow(const RowSpec &spec, Stream &s, T *out, uint64_t n,
     // Pairs in order, as normals() takes them; scaled in double so a
     // float output is rounded once.
     if constexpr (std::is_floating_point_v<T>) {
-      for (uint64_t i = 0; i < n; i += 2) {
-        double z0, z1;
-        normalPair(s, z0, z1);
-        out[i] = T(spec.a + spec.b * z0);
-        if (i + 1 < n)
-          out[i + 1] = T(spec.a + spec.b * z1);
-      }
+      double mean = spec.a, std = spec.b;
+      transformedNormals(s, out, n,
+                         [=](double z) { return T(mean + std * z); });
     } else {
       fail("normal: the output must be floating point");
     }
@@ -122,7 +119,7 @@ uint64_t fillRow(const RowSpec &spec, Stream &s, T *out, uint64_t n,
     T success = T(spec.b);
     for (uint64_t i = 0; i < n; i += kChunk) {
       uint64_t m = std::min<uint64_t>(kChunk, n - i);
-      s.fill(start + i, scratch.data(), m);
+      s.fill(start + i, scratch, m);
       for (uint64_t j = 0; j < m; ++j)
         out[i + j] = bernoulli(scratch[j], threshold) ? success : T(0);
     }
@@ -144,10 +141,11 @@ template <typename T>
 void fillRowsTyped(const RowSpec &spec, T *data, uint64_t rows,
                    uint64_t perRow, uint64_t seed, uint32_t site,
                    uint32_t epoch, const int64_t *keys, uint64_t *offsets) {
-  std::vector<uint32_t> scratch(2 * kChunk);
+  // Not zero-filled: a call drawing a few values must not pay for 16 KB.
+  std::unique_ptr<uint32_t[]> scratch(new uint32_t[2 * kChunk]);
   for (uint64_t r = 0; r < rows; ++r) {
     Stream s({seed, site, epoch, uint32_t(keys[r])}, offsets[r]);
-    offsets[r] += fillRow(spec, s, data + r * perRow, perRow, scratch);
+    offsets[r] += fillRow(spec, s, data + r * perRow, perRow, scratch.get());
   }
 }
 
@@ -215,6 +213,23 @@ py::array_t<uint32_t> streamValues(uint64_t seed, uint32_t site,
   return out;
 }
 
+/// The same values as a tuple of Python ints: the example scope reseeds a
+/// library generator from a few of them per example, and a tuple is
+/// several times cheaper to make than an array and its tolist().
+py::tuple streamWords(uint64_t seed, uint32_t site, uint32_t epoch,
+                      uint32_t example, uint64_t offset, uint64_t count) {
+  if (count > 64)
+    fail("stream_words returns at most 64 values");
+  if (offset > Stream::kCapacity || !Stream({}, offset).has(count))
+    fail("values past the end of the stream (2^34)");
+  uint32_t values[64];
+  Stream({seed, site, epoch, example}).fill(offset, values, count);
+  py::tuple out(count);
+  for (uint64_t i = 0; i < count; ++i)
+    out[i] = py::int_(values[i]);
+  return out;
+}
+
 py::array_t<int64_t> keyedPermutation(uint64_t n, uint64_t seed,
                                       uint32_t site, uint32_t epoch) {
   if (n > UINT32_MAX)
@@ -262,6 +277,10 @@ PYBIND11_MODULE(_core, m) {
         py::arg("count"),
         "Values offset .. offset+count-1 of stream (seed, site, epoch, "
         "example) as uint32.");
+  m.def("stream_words", &streamWords, py::arg("seed"), py::arg("site"),
+        py::arg("epoch"), py::arg("example"), py::arg("offset"),
+        py::arg("count"),
+        "stream_values as a tuple of ints (count <= 64).");
   m.def("fill_rows", &fillRows, py::arg("kind"), py::arg("out"),
         py::arg("seed"), py::arg("site"), py::arg("epoch"), py::arg("keys"),
         py::arg("offsets"), py::arg("a") = 0.0, py::arg("b") = 1.0,

@@ -27,7 +27,7 @@ class KeyContext:
 
     def __init__(self, epoch, keys, step=0):
         self.epoch = int(epoch) & 0xFFFFFFFF
-        self.keys = keys  # a list of ints; an int64 array when first drawn
+        self.keys = keys  # a sequence of ints; an int64 array when drawn
         self.offsets = {}
         self.step = step
 
@@ -51,6 +51,9 @@ class State:
         self.sequential = {}  # site -> offset of its NO_EXAMPLE stream
         self.warned = set()
         self.in_worker = False  # set in DataLoader workers by the keyed loader
+        # While the keyed loader fetches a batch in this process: library ->
+        # global generator state saved before the batch's first scope.
+        self.fetch_guard = None
         env = os.environ.get("DETC_SEED")
         if env is not None:
             self.override = int(env, 0) & MASK64

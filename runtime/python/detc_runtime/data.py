@@ -9,6 +9,7 @@ Iterating the loader sets the current batch's example keys for the keyed
 draws of the training loop (the batch order is a pure function of the
 epoch, so the keys are recomputed in the main process, not shipped back).
 """
+import collections
 import inspect
 
 import numpy as np
@@ -19,6 +20,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
 
 from . import _core
 from ._state import MASK64, STATE, KeyContext, warn_once
+from .scope import restore_states
 
 
 class ExampleKey(int):
@@ -37,8 +39,7 @@ class _EpochSampler(Sampler):
     """Shared epoch bookkeeping. The loader begins an epoch per iteration
     (unless the script calls set_epoch itself, DistributedSampler style);
     resume() makes the next epoch a given one, starting at a given sample.
-    Iterating never changes the state: the loader and the batch-key
-    computation iterate the same epoch independently and lazily."""
+    Iterating never changes the state."""
 
     def __init__(self):
         self.epoch = -1
@@ -70,8 +71,10 @@ class _EpochSampler(Sampler):
     def __iter__(self):
         epoch = max(self.epoch, 0)
         order = self._indices(epoch)
+        if isinstance(order, np.ndarray):
+            order = order.tolist()  # Python ints, converted in one go
         for i in order[self.start:]:
-            yield ExampleKey(int(i), epoch)
+            yield ExampleKey(i, epoch)
 
 
 class KeyedSampler(_EpochSampler):
@@ -182,17 +185,53 @@ class KeyedDataLoader(DataLoader):
         sampler.begin_epoch()
         self.worker_init_fn = _WorkerInit(STATE.snapshot(),
                                           self._detc_user_init)
+        # One queue per loader, emptied per epoch: with persistent workers
+        # DataLoader keeps its first iterator (and our recorder) for good.
+        if getattr(self, "_detc_fetched", None) is None:
+            self._detc_fetched = collections.deque()
+        self._detc_fetched.clear()
         base = super().__iter__()
-        if self.batch_sampler is not None:
-            batches = iter(self.batch_sampler)
-        else:
-            batches = ([k] for k in sampler)
-        return _KeyedBatches(base, batches, max(sampler.epoch, 0))
+        return _KeyedBatches(base, self._detc_fetched, max(sampler.epoch, 0))
+
+    @property
+    def _index_sampler(self):
+        # What DataLoader's iterators draw batches (or single indices) from;
+        # each is recorded as it is handed out, so the batch that comes
+        # back (in order, also from workers) is paired with its keys
+        # without iterating the sampler a second time.
+        return _RecordingIndices(super()._index_sampler, self._auto_collation,
+                                 getattr(self, "_detc_fetched", None))
+
+
+class _RecordingIndices:
+    def __init__(self, base, batched, record):
+        self.base, self.batched, self.record = base, batched, record
+
+    def __len__(self):
+        return len(self.base)
+
+    def __iter__(self):
+        record = self.record
+        if record is None:
+            return iter(self.base)
+        if self.batched:
+            return self._batches(record)
+        return self._singles(record)
+
+    def _batches(self, record):
+        for batch in self.base:
+            record.append(batch)
+            yield batch
+
+    def _singles(self, record):
+        for index in self.base:
+            record.append((index,))
+            yield index
 
 
 class _KeyedBatches:
-    def __init__(self, base, batches, epoch):
-        self.base, self.batches, self.epoch = base, batches, epoch
+    def __init__(self, base, fetched, epoch):
+        self.base, self.fetched, self.epoch = base, fetched, epoch
         self.step = 0
 
     def __iter__(self):
@@ -202,13 +241,19 @@ class _KeyedBatches:
         return len(self.base)
 
     def __next__(self):
+        # With num_workers=0 the examples' scopes run here, inside next():
+        # the global generator states they replace are saved once and
+        # restored after the batch instead of around every example.
+        outer, STATE.fetch_guard = STATE.fetch_guard, {}
         try:
             data = next(self.base)
         except StopIteration:
             STATE.batch = None
             raise
-        keys = next(self.batches)
-        STATE.batch = KeyContext(self.epoch, [int(k) for k in keys], self.step)
+        finally:
+            guard, STATE.fetch_guard = STATE.fetch_guard, outer
+            restore_states(guard.items())
+        STATE.batch = KeyContext(self.epoch, self.fetched.popleft(), self.step)
         self.step += 1
         return data
 

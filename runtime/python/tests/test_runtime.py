@@ -28,6 +28,10 @@ class CoreTest(unittest.TestCase):
         block = _core.philox4x32_10((1, 9, 3, 2), (5, 7))
         values = _core.stream_values(seed, 2, 3, 9, 4, 4)
         self.assertEqual(list(values), block)
+        self.assertEqual(_core.stream_words(seed, 2, 3, 9, 5, 3),
+                         tuple(block[1:]))
+        with self.assertRaises(ValueError):
+            _core.stream_words(seed, 2, 3, 9, 0, 65)
 
     def test_uniform_rows_are_the_documented_transform(self):
         out = np.empty((2, 5), np.float32)
@@ -135,6 +139,59 @@ class SamplerTest(unittest.TestCase):
         for (x,) in loader:
             self.assertEqual([int(k) for k in STATE.batch.keys], x.tolist())
         self.assertIsNone(STATE.batch)
+
+    def test_keys_pair_with_what_was_fetched(self):
+        # A custom random sampler is iterated once per epoch (its order is
+        # not reproducible by iterating it again); unbatched loading, and
+        # workers with persistent_workers (the loader's first iterator and
+        # its recorder are reused), pair each batch with its own keys.
+        from torch.utils.data import DataLoader, Sampler, TensorDataset
+
+        class Shuffled(Sampler):
+            def __iter__(self):
+                return iter(torch.randperm(10).tolist())
+
+            def __len__(self):
+                return 10
+
+        data = TensorDataset(torch.arange(10))
+        make = rt.keyed_loader(1, DataLoader)
+        for options in ({"batch_size": 3, "sampler": Shuffled(None)},
+                        {"batch_size": None, "shuffle": True},
+                        {"batch_size": 4, "shuffle": True, "num_workers": 2,
+                         "persistent_workers": True}):
+            loader = make(data, **options)
+            for _ in range(2):
+                for batch in loader:
+                    x = batch[0]
+                    self.assertEqual([int(k) for k in STATE.batch.keys],
+                                     x.view(-1).tolist(), options)
+                # Leaving an epoch early drops its recorded batches.
+                for batch in loader:
+                    break
+
+    def test_fetch_guard_restores_once_per_batch(self):
+        from torch.utils.data import DataLoader, Dataset
+
+        class Noisy(Dataset):
+            def __len__(self):
+                return 6
+
+            @rt.example_scope(5, ((1, "torch"),))
+            def __getitem__(self, i):
+                return torch.rand(1)
+
+        # The global generator ends where a loader over a dataset without
+        # draws leaves it (DataLoader itself takes one value per epoch).
+        torch.manual_seed(3)
+        list(DataLoader(range(6), batch_size=4))
+        expected = torch.random.get_rng_state()
+        torch.manual_seed(3)
+        loader = rt.keyed_loader(2, DataLoader)(Noisy(), batch_size=4)
+        values = torch.cat([b.view(-1) for b in loader])
+        self.assertTrue(torch.equal(torch.random.get_rng_state(), expected))
+        direct = torch.cat([Noisy()[rt.ExampleKey(i, 0)] for i in range(6)])
+        self.assertTrue(torch.equal(values, direct))
 
 
 class ScopeAndDrawTest(unittest.TestCase):

@@ -30,8 +30,11 @@ inline float uniformFloat(uint32_t u) {
 /// [0, 1) with 53 random bits from two values: (a >> 5) * 2^26 + (b >> 6),
 /// times 2^-53.
 inline double uniformDouble(uint32_t a, uint32_t b) {
-  uint64_t bits = (uint64_t(a >> 5) << 26) | uint64_t(b >> 6);
-  return double(bits) * (1.0 / 9007199254740992.0);
+  // Computed as (a >> 5) * 2^26 + (b >> 6) in double — every step exact,
+  // so equal to converting the 53-bit integer — from signed 32-bit
+  // conversions, which vectorise where 64-bit ones do not.
+  double hi = double(int32_t(a >> 5)), lo = double(int32_t(b >> 6));
+  return (hi * 67108864.0 + lo) * (1.0 / 9007199254740992.0);
 }
 
 /// An integer in [0, n), n >= 1, unbiased: Lemire's multiply-and-reject
@@ -81,13 +84,13 @@ inline double nextUniformDouble(Stream &s) {
   return uniformDouble(a, s.next());
 }
 
-/// Two independent standard normals from four values (Box-Muller):
+/// Two independent standard normals from four raw values (Box-Muller):
 /// u1 = 1 - uniformDouble(v0, v1) in (0, 1], u2 = uniformDouble(v2, v3),
 /// r = sqrt(-2 log u1) (IEEE sqrt is correctly rounded; log is
 /// exact::log), z0 = r cos 2πu2, z1 = r sin 2πu2.
-inline void normalPair(Stream &s, double &z0, double &z1) {
-  double u1 = 1.0 - nextUniformDouble(s);
-  double u2 = nextUniformDouble(s);
+inline void normalPairFromRaw(const uint32_t *v, double &z0, double &z1) {
+  double u1 = 1.0 - uniformDouble(v[0], v[1]);
+  double u2 = uniformDouble(v[2], v[3]);
   double r = std::sqrt(-2.0 * exact::log(u1));
   double sn, cs;
   exact::sinCos2Pi(u2, sn, cs);
@@ -95,16 +98,55 @@ inline void normalPair(Stream &s, double &z0, double &z1) {
   z1 = r * sn;
 }
 
-/// n standard normals: pairs in order; an odd n drops the last pair's
-/// second value (the stream still advances by four values per pair).
-template <typename T> void normals(Stream &s, T *out, size_t n) {
-  for (size_t i = 0; i < n; i += 2) {
+/// The next pair of standard normals of `s` (four values).
+inline void normalPair(Stream &s, double &z0, double &z1) {
+  uint32_t v[4];
+  for (uint32_t &x : v)
+    x = s.next();
+  normalPairFromRaw(v, z0, z1);
+}
+
+/// Box-Muller over `pairs` pairs: pair i from raw[4i..4i+4) into z[2i],
+/// z[2i+1]. The loop has no calls or branches, so the compiler vectorises
+/// it (exact operations only: the vector lanes give the scalar bits).
+inline void normalPairsFromRaw(const uint32_t *__restrict raw,
+                               double *__restrict z, size_t pairs) {
+  for (size_t i = 0; i < pairs; ++i) {
     double z0, z1;
-    normalPair(s, z0, z1);
-    out[i] = T(z0);
-    if (i + 1 < n)
-      out[i + 1] = T(z1);
+    normalPairFromRaw(raw + 4 * i, z0, z1);
+    z[2 * i] = z0;
+    z[2 * i + 1] = z1;
   }
+}
+
+/// Pairs computed at a time: raw values from Stream::fill (eight Philox
+/// blocks side by side) and the normals stay in stack buffers.
+constexpr size_t kNormalChunkPairs = 256;
+
+/// n values scale(z) for the normals z of `s`, in pairs as normalPair takes
+/// them; an odd n drops the last pair's second value (the stream still
+/// advances by four values per pair). Requires s.has(4 * ceil(n / 2)).
+template <typename T, typename Scale>
+void transformedNormals(Stream &s, T *out, size_t n, Scale scale) {
+  uint32_t raw[4 * kNormalChunkPairs];
+  double z[2 * kNormalChunkPairs];
+  uint64_t pos = s.position();
+  for (size_t first = 0; first < n; first += 2 * kNormalChunkPairs) {
+    size_t count = n - first < 2 * kNormalChunkPairs ? n - first
+                                                     : 2 * kNormalChunkPairs;
+    size_t pairs = (count + 1) / 2;
+    s.fill(pos, raw, 4 * pairs);
+    pos += 4 * pairs;
+    normalPairsFromRaw(raw, z, pairs);
+    for (size_t i = 0; i < count; ++i)
+      out[first + i] = scale(z[i]);
+  }
+  s.seek(pos);
+}
+
+/// n standard normals, equal to normalPair's values.
+template <typename T> void normals(Stream &s, T *out, size_t n) {
+  transformedNormals(s, out, n, [](double z) { return T(z); });
 }
 
 /// Gamma(alpha, 1), alpha > 0 (Marsaglia-Tsang). For alpha >= 1, each try
