@@ -94,9 +94,8 @@ uint64_t fillRow(const RowSpec &spec, Stream &s, T *out, uint64_t n,
       s.fill(pos, scratch, m * per);
       pos += m * per;
       for (uint64_t j = 0; j < m; ++j) {
-        double u = isDouble
-                       ? uniformDouble(scratch[2 * j], scratch[2 * j + 1])
-                       : double(uniformFloat(scratch[j]));
+        double u = isDouble ? uniformDouble(scratch[2 * j], scratch[2 * j + 1])
+                            : double(uniformFloat(scratch[j]));
         out[i + j] = T(spec.a + span * u);
       }
     }
@@ -138,9 +137,9 @@ uint64_t fillRow(const RowSpec &spec, Stream &s, T *out, uint64_t n,
 }
 
 template <typename T>
-void fillRowsTyped(const RowSpec &spec, T *data, uint64_t rows,
-                   uint64_t perRow, uint64_t seed, uint32_t site,
-                   uint32_t epoch, const int64_t *keys, uint64_t *offsets) {
+void fillRowsTyped(const RowSpec &spec, T *data, uint64_t rows, uint64_t perRow,
+                   uint64_t seed, uint32_t site, uint32_t epoch,
+                   const int64_t *keys, uint64_t *offsets) {
   // Not zero-filled: a call drawing a few values must not pay for 16 KB.
   std::unique_ptr<uint32_t[]> scratch(new uint32_t[2 * kChunk]);
   for (uint64_t r = 0; r < rows; ++r) {
@@ -202,9 +201,9 @@ void fillRows(const std::string &kindName, py::array out, uint64_t seed,
     fail("unsupported output dtype for '" + kindName + "'");
 }
 
-py::array_t<uint32_t> streamValues(uint64_t seed, uint32_t site,
-                                   uint32_t epoch, uint32_t example,
-                                   uint64_t offset, uint64_t count) {
+py::array_t<uint32_t> streamValues(uint64_t seed, uint32_t site, uint32_t epoch,
+                                   uint32_t example, uint64_t offset,
+                                   uint64_t count) {
   Stream s({seed, site, epoch, example});
   if (offset > Stream::kCapacity || !Stream({}, offset).has(count))
     fail("values past the end of the stream (2^34)");
@@ -230,8 +229,8 @@ py::tuple streamWords(uint64_t seed, uint32_t site, uint32_t epoch,
   return out;
 }
 
-py::array_t<int64_t> keyedPermutation(uint64_t n, uint64_t seed,
-                                      uint32_t site, uint32_t epoch) {
+py::array_t<int64_t> keyedPermutation(uint64_t n, uint64_t seed, uint32_t site,
+                                      uint32_t epoch) {
   if (n > UINT32_MAX)
     fail("permutations hold at most 2^32 - 1 elements");
   std::vector<uint32_t> perm(n);
@@ -248,9 +247,8 @@ py::array_t<int64_t> keyedPermutation(uint64_t n, uint64_t seed,
   return out;
 }
 
-double keyedBeta(uint64_t seed, uint32_t site, uint32_t epoch,
-                 uint32_t example, py::array_t<uint64_t> offset, double a,
-                 double b) {
+double keyedBeta(uint64_t seed, uint32_t site, uint32_t epoch, uint32_t example,
+                 py::array_t<uint64_t> offset, double a, double b) {
   if (offset.size() != 1 || !offset.writeable())
     fail("offset must be a writeable one-element uint64 array");
   if (!(a > 0) || !(b > 0))
@@ -279,8 +277,7 @@ PYBIND11_MODULE(_core, m) {
         "example) as uint32.");
   m.def("stream_words", &streamWords, py::arg("seed"), py::arg("site"),
         py::arg("epoch"), py::arg("example"), py::arg("offset"),
-        py::arg("count"),
-        "stream_values as a tuple of ints (count <= 64).");
+        py::arg("count"), "stream_values as a tuple of ints (count <= 64).");
   m.def("fill_rows", &fillRows, py::arg("kind"), py::arg("out"),
         py::arg("seed"), py::arg("site"), py::arg("epoch"), py::arg("keys"),
         py::arg("offsets"), py::arg("a") = 0.0, py::arg("b") = 1.0,
@@ -291,7 +288,7 @@ PYBIND11_MODULE(_core, m) {
   m.def("permutation", &keyedPermutation, py::arg("n"), py::arg("seed"),
         py::arg("site"), py::arg("epoch"),
         "The permutation of range(n) keyed by (seed, site, epoch).");
-  m.def("beta", &keyedBeta, py::arg("seed"), py::arg("site"),
-        py::arg("epoch"), py::arg("example"), py::arg("offset"), py::arg("a"),
-        py::arg("b"), "One Beta(a, b) draw; advances offset[0].");
+  m.def("beta", &keyedBeta, py::arg("seed"), py::arg("site"), py::arg("epoch"),
+        py::arg("example"), py::arg("offset"), py::arg("a"), py::arg("b"),
+        "One Beta(a, b) draw; advances offset[0].");
 }

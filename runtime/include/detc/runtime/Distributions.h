@@ -1,4 +1,5 @@
-//===- Distributions.h - Exactly specified transforms of a stream -*- C++ -*-===//
+//===- Distributions.h - Exactly specified transforms of a stream -*- C++
+//-*-===//
 //
 // Every transform here uses integer arithmetic and exact IEEE-754 operations
 // only (products of integers below 2^24 / 2^53 by powers of two), so a value
@@ -132,8 +133,8 @@ void transformedNormals(Stream &s, T *out, size_t n, Scale scale) {
   double z[2 * kNormalChunkPairs];
   uint64_t pos = s.position();
   for (size_t first = 0; first < n; first += 2 * kNormalChunkPairs) {
-    size_t count = n - first < 2 * kNormalChunkPairs ? n - first
-                                                     : 2 * kNormalChunkPairs;
+    size_t count =
+        n - first < 2 * kNormalChunkPairs ? n - first : 2 * kNormalChunkPairs;
     size_t pairs = (count + 1) / 2;
     s.fill(pos, raw, 4 * pairs);
     pos += 4 * pairs;

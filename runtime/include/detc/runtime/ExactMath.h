@@ -1,4 +1,5 @@
-//===- ExactMath.h - Platform-independent log, exp, sin/cos ------*- C++ -*-===//
+//===- ExactMath.h - Platform-independent log, exp, sin/cos ------*- C++
+//-*-===//
 //
 // libm's log/exp/sin differ in the last bit between C libraries and
 // versions; detc's random values must not. These functions use only IEEE-754
@@ -44,7 +45,9 @@ constexpr double kPi = 3.14159265358979311600e+00;
 constexpr uint64_t kSqrtHalfBits = 0x3fe6a09e667f3bcdULL;
 
 /// k! as a double; exact for k <= 18 (below 2^53).
-constexpr double factorial(int k) { return k <= 1 ? 1.0 : k * factorial(k - 1); }
+constexpr double factorial(int k) {
+  return k <= 1 ? 1.0 : k * factorial(k - 1);
+}
 
 // Horner coefficients, highest degree first. Each entry is one correctly
 // rounded division of exact integers, evaluated by the compiler; IEEE
@@ -57,18 +60,26 @@ constexpr double kLogCoeff[] = {1.0 / 19, 1.0 / 17, 1.0 / 15, 1.0 / 13,
                                 1.0 / 3,  1.0};
 /// e^r = Σ r^k / k!, k = 0..13, |r| <= ln2/2: the first omitted term is
 /// below 2^-57.
-constexpr double kExpCoeff[] = {
-    1.0 / factorial(13), 1.0 / factorial(12), 1.0 / factorial(11),
-    1.0 / factorial(10), 1.0 / factorial(9),  1.0 / factorial(8),
-    1.0 / factorial(7),  1.0 / factorial(6),  1.0 / factorial(5),
-    1.0 / factorial(4),  1.0 / factorial(3),  1.0 / factorial(2),
-    1.0,                 1.0};
+constexpr double kExpCoeff[] = {1.0 / factorial(13),
+                                1.0 / factorial(12),
+                                1.0 / factorial(11),
+                                1.0 / factorial(10),
+                                1.0 / factorial(9),
+                                1.0 / factorial(8),
+                                1.0 / factorial(7),
+                                1.0 / factorial(6),
+                                1.0 / factorial(5),
+                                1.0 / factorial(4),
+                                1.0 / factorial(3),
+                                1.0 / factorial(2),
+                                1.0,
+                                1.0};
 /// sin a = a Σ (-1)^k a^2k / (2k+1)!, k = 0..7, and cos a = Σ (-1)^k
 /// a^2k / (2k)!, k = 0..8, on |a| <= π/4: first omitted terms below 2^-54.
-constexpr double kSinCoeff[] = {
-    -1.0 / factorial(15), 1.0 / factorial(13), -1.0 / factorial(11),
-    1.0 / factorial(9),   -1.0 / factorial(7), 1.0 / factorial(5),
-    -1.0 / factorial(3),  1.0};
+constexpr double kSinCoeff[] = {-1.0 / factorial(15), 1.0 / factorial(13),
+                                -1.0 / factorial(11), 1.0 / factorial(9),
+                                -1.0 / factorial(7),  1.0 / factorial(5),
+                                -1.0 / factorial(3),  1.0};
 constexpr double kCosCoeff[] = {
     1.0 / factorial(16),  -1.0 / factorial(14), 1.0 / factorial(12),
     -1.0 / factorial(10), 1.0 / factorial(8),   -1.0 / factorial(6),
