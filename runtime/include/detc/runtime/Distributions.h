@@ -1,5 +1,4 @@
-//===- Distributions.h - Exactly specified transforms of a stream -*- C++
-//-*-===//
+//===- Distributions.h - Exact transforms of a stream -----------*- C++ -*-===//
 //
 // Every transform here uses integer arithmetic and exact IEEE-754 operations
 // only (products of integers below 2^24 / 2^53 by powers of two), so a value

@@ -1,5 +1,4 @@
-//===- ExactMath.h - Platform-independent log, exp, sin/cos ------*- C++
-//-*-===//
+//===- ExactMath.h - Platform-independent log, exp, sin/cos -----*- C++ -*-===//
 //
 // libm's log/exp/sin differ in the last bit between C libraries and
 // versions; detc's random values must not. These functions use only IEEE-754

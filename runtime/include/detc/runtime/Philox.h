@@ -1,4 +1,4 @@
-//===- Philox.h - Philox4x32-10 and detc's keyed example streams -*- C++ -*-===//
+//===- Philox.h - Philox4x32-10 and keyed example streams -------*- C++ -*-===//
 //
 // The counter-based generator of Salmon et al., "Parallel random numbers: as
 // easy as 1, 2, 3" (SC'11): 10 rounds of a multiply-xor bijection on a
