@@ -122,9 +122,7 @@ struct StreamId {
   uint32_t epoch = 0;
   uint32_t example = 0;
 
-  PhiloxKey key() const {
-    return {uint32_t(seed), uint32_t(seed >> 32)};
-  }
+  PhiloxKey key() const { return {uint32_t(seed), uint32_t(seed >> 32)}; }
   PhiloxCounter counter(uint32_t block) const {
     return {block, example, epoch, site};
   }
