@@ -24,17 +24,24 @@ from ._state import MASK64, STATE
 from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    KeyedSampler, keyed_loader)
 from .draws import keyed, keyed_module
+from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, restoring,
+                     resumed, saved_value, user_checkpoint)
 from .scope import ExampleScope, example_scope
+from . import replay as _replay
 
 FORMAT_VERSION = 1
 
 
-def configure(seed=None, deterministic_kernels=True):
+def configure(seed=None, deterministic_kernels=True, script_sha256=None):
     """Called once at the top of a transformed script. `seed` (from
     `detc transform --seed`) keys every stream instead of the script's own
-    seeds; DETC_SEED in the environment overrides both."""
+    seeds; DETC_SEED in the environment overrides both. `script_sha256`
+    (the original script's, from transform time) ties checkpoints to the
+    script. Takes --detc-resume/--detc-replay/--until off the command line
+    and, when resuming, checks the checkpoint before the script runs."""
     if seed is not None and os.environ.get("DETC_SEED") is None:
         STATE.override = int(seed) & MASK64
+    _replay.start(script_sha256)
     if deterministic_kernels:
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
         os.environ.setdefault("TF_DETERMINISTIC_OPS", "1")
@@ -66,4 +73,5 @@ def seeding(gen, fn):
 __all__ = ["configure", "seeding", "keyed", "keyed_module", "keyed_loader",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
-           "FORMAT_VERSION"]
+           "FORMAT_VERSION", "REPLAY", "SKIPPED", "batches", "checkpoint",
+           "guard", "restoring", "resumed", "saved_value", "user_checkpoint"]

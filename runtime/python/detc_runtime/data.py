@@ -19,7 +19,8 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               SequentialSampler, Sampler)
 
 from . import _core
-from ._state import MASK64, STATE, KeyContext, warn_once
+from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
+from .replay import REPLAY, check_until, placeholder
 from .scope import restore_states
 
 
@@ -171,6 +172,12 @@ class _WorkerInit:
             self.user(worker_id)
 
 
+def _private_seed(site):
+    words = _core.stream_words(STATE.seed_of(0), site, NO_EPOCH, 0xFFFFFFFF,
+                               0, 2)
+    return words[0] | words[1] << 32
+
+
 def _draw_seed(generator):
     """One 64-bit draw from the loader's generator (or torch's global one),
     the way RandomSampler seeds itself: the script's seed calls still
@@ -185,13 +192,25 @@ class KeyedDataLoader(DataLoader):
         sampler.begin_epoch()
         self.worker_init_fn = _WorkerInit(STATE.snapshot(),
                                           self._detc_user_init)
+        epoch = max(sampler.epoch, 0)
+        if REPLAY.ff:
+            it = _FastForwardBatches(self, epoch)
+        else:
+            fetched = self._detc_fetched_queue()  # before the base iterator
+            it = _KeyedBatches(self._detc_base_iter(), fetched, epoch)
+        REPLAY.loaders[self._detc_site] = it
+        return it
+
+    def _detc_fetched_queue(self):
         # One queue per loader, emptied per epoch: with persistent workers
         # DataLoader keeps its first iterator (and our recorder) for good.
         if getattr(self, "_detc_fetched", None) is None:
             self._detc_fetched = collections.deque()
         self._detc_fetched.clear()
-        base = super().__iter__()
-        return _KeyedBatches(base, self._detc_fetched, max(sampler.epoch, 0))
+        return self._detc_fetched
+
+    def _detc_base_iter(self):
+        return super().__iter__()
 
     @property
     def _index_sampler(self):
@@ -230,9 +249,9 @@ class _RecordingIndices:
 
 
 class _KeyedBatches:
-    def __init__(self, base, fetched, epoch):
+    def __init__(self, base, fetched, epoch, step=0, samples=0):
         self.base, self.fetched, self.epoch = base, fetched, epoch
-        self.step = 0
+        self.step, self.samples = step, samples
 
     def __iter__(self):
         return self
@@ -241,6 +260,7 @@ class _KeyedBatches:
         return len(self.base)
 
     def __next__(self):
+        check_until(self.epoch, self.step)
         # With num_workers=0 the examples' scopes run here, inside next():
         # the global generator states they replace are saved once and
         # restored after the batch instead of around every example.
@@ -253,9 +273,54 @@ class _KeyedBatches:
         finally:
             guard, STATE.fetch_guard = STATE.fetch_guard, outer
             restore_states(guard.items())
-        STATE.batch = KeyContext(self.epoch, self.fetched.popleft(), self.step)
+        keys = self.fetched.popleft()
+        STATE.batch = KeyContext(self.epoch, keys, self.step)
         self.step += 1
+        self.samples += len(keys)
         return data
+
+
+class _FastForwardBatches:
+    """An epoch of a keyed loader during fast-forward: placeholder batches,
+    no data loaded, until fast-forward ends; then the rest of the epoch for
+    real, starting at the sample where the checkpointed run was."""
+
+    def __init__(self, loader, epoch):
+        self.loader, self.epoch = loader, epoch
+        self.step, self.samples = 0, 0
+        self.batches = len(loader)
+        self.real = None
+        # The worker base seed DataLoader draws per epoch, drawn now as the
+        # real iteration would (and redrawn if the epoch continues for real).
+        self.seed_state = loader.generator.get_state()
+        torch.empty((), dtype=torch.int64).random_(generator=loader.generator)
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return self.batches
+
+    def __next__(self):
+        if self.real is None and not REPLAY.ff:
+            self._continue_for_real()
+        if self.real is not None:
+            return next(self.real)
+        if self.step >= self.batches:
+            raise StopIteration
+        per = self.loader.batch_size or 1
+        self.samples = min(self.samples + per, len(self.loader._detc_sampler))
+        self.step += 1
+        return placeholder(getattr(self.loader, "_detc_arity", None))
+
+    def _continue_for_real(self):
+        loader = self.loader
+        loader._detc_sampler.start = self.samples
+        loader.generator.set_state(self.seed_state)
+        fetched = loader._detc_fetched_queue()
+        self.real = _KeyedBatches(loader._detc_base_iter(), fetched,
+                                  self.epoch, self.step, self.samples)
+        REPLAY.loaders[loader._detc_site] = self.real
 
 
 def _keyed_sampler(bound, dataset, site):
@@ -314,7 +379,13 @@ def keyed_loader(site, loader_class=DataLoader):
         user_init = options.pop("worker_init_fn", None)
         cls = loader_class if issubclass(loader_class, KeyedDataLoader) else (
             _keyed_class(loader_class))
+        # DataLoader draws a worker base seed from its generator every epoch;
+        # a private one, keyed by the site, keeps that out of the script's
+        # generators (fast-forward then need not replay it there).
+        options["generator"] = torch.Generator().manual_seed(_private_seed(
+            site))
         loader = cls(**options)
+        loader._detc_site = site
         loader._detc_sampler = sampler
         loader._detc_user_init = user_init
         return loader
