@@ -31,7 +31,8 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
   phase("thread-safety");
   a.live = computeLiveness(a.graph, *a.gens);
   phase("liveness");
-  a.replay = analyzeReplay(a.graph, *a.gens, a.live);
+  a.replay = analyzeReplay(a.graph, *a.gens, a.live,
+                           keyedDraws(a.graph, a.ts));
   phase("needed");
   a.cfg = std::make_unique<ControlFlow>(a.graph);
   phase("dominators-loops");
@@ -158,7 +159,14 @@ static ReplaySummary summarize(const ProgramAnalysis &a,
   for (VarId v : cp.userSaved)
     if (once("user", userName(g, v)))
       s.userSaved.push_back(userName(g, v));
-  for (unsigned o : cp.generators) {
+  auto derivedFrom = [&](NamedAt &n, NodeId from, StringRef verb) {
+    if (from == kNoNode)
+      return;
+    SourcePoint at = sourcePoint(g.node(from).op);
+    n.why = (verb + " the " + workKind(g.node(from).op) + " at " + where(at))
+                .str();
+  };
+  for (auto [o, from] : cp.generators) {
     const GeneratorObject &obj = a.gens->objects()[o];
     std::string name = obj.describe(g);
     if (!once("gen", name))
@@ -166,12 +174,19 @@ static ReplaySummary summarize(const ProgramAnalysis &a,
     SourcePoint at = obj.kind == GeneratorObject::Site
                          ? sourcePoint(g.node(obj.site).op)
                          : SourcePoint();
-    s.generators.push_back({name, at, ""});
+    NamedAt n{name, at, ""};
+    derivedFrom(n, from, "advanced by");
+    s.generators.push_back(n);
   }
   for (NodeId loop : cp.loops) {
     std::string name;
     for (VarId v : g.node(loop).defs)
       name += (name.empty() ? "" : ", ") + userName(g, v);
+    // `for x, y in loader` binds its targets in the fetch: the position is
+    // the loop's place in its iterable.
+    if (name.empty() && llvm::isa<ir::ForOp>(g.node(loop).op))
+      for (VarId v : g.node(loop).uses)
+        name += (name.empty() ? "position in " : ", ") + userName(g, v);
     if (name.empty())
       name = "while loop";
     s.loops.push_back({name, sourcePoint(g.node(loop).op), ""});
@@ -181,15 +196,15 @@ static ReplaySummary summarize(const ProgramAnalysis &a,
     if (isTemporary(name) || !once("detc", name))
       continue;
     NamedAt n{name, {}, ""};
-    if (from != kNoNode) {
-      n.at = sourcePoint(g.node(from).op);
-      n.why = "derived from the " + workKind(g.node(from).op) + " at " +
-              where(n.at);
-    }
+    derivedFrom(n, from, "derived from");
     s.detcSaved.push_back(n);
   }
   for (unsigned v : cp.fastForwarded) {
-    std::string name = userName(g, v);
+    std::string name =
+        a.replay.ids.isGenerator(v)
+            ? "generator " +
+                  a.gens->objects()[v - a.replay.ids.numVars].describe(g)
+            : userName(g, v);
     if (!isTemporary(name) && once("ff", name))
       s.fastForwarded.push_back({name, {}, ""});
   }

@@ -68,9 +68,11 @@ NodeEffects detc::analysis::nodeEffects(const StatementGraph &g,
     write(v);
   if (node.kind == NodeKind::Draw) {
     read(node.genVar);
+    bool stateless = n < ids.keyed.size() && ids.keyed.test(n);
     for (unsigned o : gens.drawn(n)) {
       add(e.reads, ids.generator(o));
-      add(e.lhs, ids.generator(o));
+      if (!stateless)
+        add(e.lhs, ids.generator(o));
     }
   }
   if (node.kind == NodeKind::Create)
@@ -107,7 +109,7 @@ NodeEffects detc::analysis::replayEffects(const StatementGraph &g,
 Liveness detc::analysis::computeLiveness(const StatementGraph &g,
                                          const GeneratorAliases &gens) {
   DataGraph dg = backwardDataGraph(g);
-  ReplayVars ids{g.vars.size()};
+  ReplayVars ids{g.vars.size(), {}};
   std::vector<NodeEffects> effects;
   effects.reserve(g.numNodes());
   for (NodeId n = 0; n < g.numNodes(); ++n)
@@ -140,6 +142,7 @@ public:
     effects.reserve(g.numNodes());
     for (NodeId n = 0; n < g.numNodes(); ++n)
       effects.push_back(replayEffects(g, gens, ids, n));
+    generatorLiveness();
   }
 
   CheckpointReplay run(mlir::Operation *op, ArrayRef<NodeId> instances);
@@ -150,7 +153,11 @@ private:
   const Liveness &live;
   const ReplayVars &ids;
   std::vector<NodeEffects> effects;
+  /// Generator ids live after each node: a later (stateful or keyed) draw
+  /// reads the state or seed.
+  std::vector<VarSet> generatorsLiveAfter;
 
+  void generatorLiveness();
   BitVector prefixOf(ArrayRef<NodeId> instances);
   VarSet checkedAt(const CheckpointReplay &cp);
   DataflowResult<VarSet> taint(const BitVector &prefix);
@@ -166,6 +173,21 @@ private:
   }
 };
 } // namespace
+
+void NeededSolver::generatorLiveness() {
+  DataflowResult<VarSet> r = solveDataflow<VarSet>(
+      backwardDataGraph(g), VarSet(), [](NodeId, VarSet &) {},
+      [](VarSet &acc, const VarSet &o) { acc |= o; },
+      [&](NodeId n, const VarSet &after, VarSet &before) {
+        before = after;
+        for (unsigned k : effects[n].kills)
+          before.reset(k);
+        for (unsigned r : effects[n].reads)
+          if (ids.isGenerator(r))
+            before.set(r);
+      });
+  generatorsLiveAfter = std::move(r.in);
+}
 
 BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {
   BitVector in(g.numNodes());
@@ -185,7 +207,8 @@ BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {
 }
 
 /// What is restored at L: the user's saved state (and what it reaches),
-/// generator states and what holds a generator, loop positions.
+/// loop positions. Variables holding a generator are set up again by
+/// fast-forward with the generator; its state is a Needed id of its own.
 VarSet NeededSolver::checkedAt(const CheckpointReplay &cp) {
   VarSet checked;
   llvm::SmallVector<StringRef, 4> roots;
@@ -203,8 +226,6 @@ VarSet NeededSolver::checkedAt(const CheckpointReplay &cp) {
   for (NodeId loop : cp.loops)
     for (VarId v : g.node(loop).defs)
       checked.set(v);
-  for (unsigned o : cp.generators)
-    checked.set(ids.generator(o));
   return checked;
 }
 
@@ -294,15 +315,14 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   for (NodeId loop : first.loops)
     if (g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op))
       cp.loops.push_back(loop);
-  for (unsigned o = 0; o < gens.objects().size(); ++o)
-    if (gens.objects()[o].kind != GeneratorObject::Unknown)
-      cp.generators.push_back(o);
 
   VarSet checked = checkedAt(cp);
   // Seeds: live after L (at any of its expansions), not restored.
   VarSet seeds;
-  for (NodeId n : instances)
+  for (NodeId n : instances) {
     seeds |= live.liveAfter(n);
+    seeds |= generatorsLiveAfter[n];
+  }
   seeds.intersectWithComplement(checked);
 
   DataflowResult<VarSet> tainted = taint(cp.prefix);
@@ -313,8 +333,12 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   if (!bad.empty()) {
     DataGraph fdg = forwardDataGraph(g);
     auto src = taintSources(fdg, tainted);
-    for (unsigned v : bad)
-      cp.notRederivable.push_back({v, src.lookup(v)});
+    for (unsigned v : bad) {
+      if (ids.isGenerator(v))
+        cp.generators.push_back({v - ids.numVars, src.lookup(v)});
+      else
+        cp.notRederivable.push_back({v, src.lookup(v)});
+    }
     seeds.intersectWithComplement(bad);
   }
   for (unsigned v : seeds)
@@ -381,11 +405,26 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   return cp;
 }
 
+BitVector detc::analysis::keyedDraws(const StatementGraph &g,
+                                     const ThreadSafetyResult &ts) {
+  BitVector keyed(g.numNodes());
+  for (const UnsafeUse &u : ts.unsafe)
+    keyed.set(u.draw);
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (auto draw = llvm::dyn_cast_or_null<ir::DrawOp>(g.node(n).op))
+      if (draw.getApi() &&
+          *draw.getApi() == "torch.utils.data.DataLoader.__iter__")
+        keyed.set(n);
+  return keyed;
+}
+
 ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
                                            const GeneratorAliases &gens,
-                                           const Liveness &live) {
+                                           const Liveness &live,
+                                           BitVector keyed) {
   ReplayResult r;
   r.ids.numVars = g.vars.size();
+  r.ids.keyed = std::move(keyed);
   llvm::MapVector<mlir::Operation *, SmallVector<NodeId, 1>> sites;
   for (NodeId n = 0; n < g.numNodes(); ++n)
     if (g.node(n).kind == NodeKind::Checkpoint)

@@ -132,7 +132,8 @@ struct TestNeeded : public impl::TestNeededBase<TestNeeded> {
     StatementGraph g = StatementGraph::build(getOperation());
     GeneratorAliases gens(g);
     Liveness live = computeLiveness(g, gens);
-    ReplayResult replay = analyzeReplay(g, gens, live);
+    ReplayResult replay = analyzeReplay(
+        g, gens, live, keyedDraws(g, analyzeThreadSafety(g, gens)));
     auto name = [&](unsigned id) {
       if (replay.ids.isGenerator(id))
         return "gen " + gens.objects()[id - replay.ids.numVars].describe(g);
@@ -160,6 +161,8 @@ struct TestNeeded : public impl::TestNeededBase<TestNeeded> {
       std::vector<unsigned> saved;
       for (auto &[v, from] : cp.notRederivable)
         saved.push_back(v);
+      for (auto &[o, from] : cp.generators)
+        saved.push_back(replay.ids.generator(o));
       printSet(os, saved, name);
       os << "\n";
     }

@@ -4,7 +4,10 @@
 // the region. SPEC §4 / Table 4 at checkpoint(model1) (line 45): model1 is
 // restored, so the forward/gradient/backward (28-30, 34-42) are skipped;
 // `data` is needed along the back edge 45 -> 19 -> 21, so the shuffle
-// (20-22) and what it depends on (2, 6, 7, 11, 18) are re-executed.
+// (20-22) and what it depends on (2, 6, 7, 11, 18) are re-executed. After
+// the transform, the draws from rng1 and rng3 are keyed: they read only the
+// generators' seeds, so their seed calls (4, 9) re-run and no generator
+// state is saved; rng2's shuffle is stateful and is re-derived.
 // RUN: detc analyze %s | FileCheck %s
 // RUN: detc analyze %s --format=json | FileCheck %s --check-prefix=JSON
 
@@ -18,11 +21,11 @@
 // CHECK-NOT: warning
 // CHECK: fig4:45:5: note: replay from this checkpoint [detc-replay]
 // CHECK-NEXT: saved by the checkpoint: model1
-// CHECK-NEXT: saved by detc: generator states: 'torch' (global), 'rng1' (line 4), 'rng2' (line 7), 'rng3' (line 9)
+// CHECK-NEXT: saved by detc: generator states: (none)
 // CHECK-NEXT: saved by detc: loop positions: epoch (line 19), i (line 23)
 // CHECK-NEXT: saved by detc (needed, not re-derivable): (none)
-// CHECK-NEXT: fast-forwarded: data, batch
-// CHECK-NEXT: re-executed in fast-forward: lines 2 6 7 11 18 19 20 21 22 23{{$}}
+// CHECK-NEXT: fast-forwarded: data, batch, generator 'rng1', generator 'rng2', generator 'rng3'
+// CHECK-NEXT: re-executed in fast-forward: lines 2 4 6 7 9 11 18 19 20 21 22 23{{$}}
 // CHECK-NEXT: skipped in fast-forward: forward (line 28), gradient (line 29), optimizer step (line 30), forward (line 34), gradient (line 35), forward (line 40), gradient (line 41), optimizer step (line 42)
 // CHECK: 2 warning(s); unsafe generators (ERR): 'rng1', 'rng3'
 

@@ -7,22 +7,25 @@
 // Needed (SPEC §4, the paper's Table 3), per user checkpoint L. Fast-forward
 // re-runs the program from the start to the moment L is reached, executing
 // only the statements whose left-hand side is needed, then restores the
-// user's checkpoint and detc's sidecar. So, on the part of the program that
-// can reach L:
+// user's checkpoint and detc's sidecar. Needed analyses the program as
+// `detc transform` leaves it: keyed draws read their generator's seed but
+// do not advance its state. So, on the part of the program that can reach
+// L:
 //  * at (every expansion of) L, what is live after L and not restored is
 //    needed: Needed[v@b L] = Needed[v@a L] or (v live after L, v not
 //    checked), where checked = saved by the user (with everything their
-//    state_dict reaches: `model` covers `model.fc`), generator states and
-//    loop positions (saved by detc), and values detc must save because
-//    they cannot be re-derived (below);
+//    state_dict reaches: `model` covers `model.fc`), loop positions (saved
+//    by detc), and values detc must save because they cannot be re-derived
+//    (below). A generator's state is live where a later draw reads it;
 //  * every other statement follows Table 3: if a variable it writes is
 //    needed after it, what it reads is needed before it; a variable it
 //    must define and does not read is not needed before it;
 //  * a statement re-executed in fast-forward needs the tests of the
 //    branches and loops that decide whether it runs (control dependence);
-//  * values whose derivation goes through work fast-forward skips (a
-//    forward, gradient, optimizer step or batch fetch — found by a forward
-//    taint analysis) cannot be re-derived: detc saves them, and says why.
+//  * values (and generator states) whose derivation goes through work
+//    fast-forward skips (a forward, gradient, optimizer step or batch fetch
+//    — found by a forward taint analysis) cannot be re-derived: detc saves
+//    them, and says why.
 // Deviation from the paper, on purpose: the checkpoint statement restores
 // only at the last arrival, so at earlier arrivals (earlier iterations)
 // it does not kill the saved variables.
@@ -34,6 +37,7 @@
 
 #include "detc/analysis/DataflowSolver.h"
 #include "detc/analysis/Generators.h"
+#include "detc/analysis/ThreadSafety.h"
 
 #include "llvm/ADT/SparseBitVector.h"
 
@@ -52,9 +56,13 @@ Liveness computeLiveness(const StatementGraph &g,
                          const GeneratorAliases &gens);
 
 /// The id space of Needed: variables first, then one id per generator
-/// object (its state).
+/// object (its seed and state).
 struct ReplayVars {
   size_t numVars;
+  /// Draw nodes `detc transform` makes stateless (keyed): they read their
+  /// generator's recorded seed and leave its state alone. Needed analyses
+  /// the transformed program, so these do not advance the state.
+  llvm::BitVector keyed;
   unsigned generator(unsigned object) const { return numVars + object; }
   bool isGenerator(unsigned id) const { return id >= numVars; }
 };
@@ -65,12 +73,18 @@ struct CheckpointReplay {
   /// The part of the program fast-forward runs: nodes that reach L.
   llvm::BitVector prefix;
   llvm::SmallVector<VarId, 4> userSaved;
-  llvm::SmallVector<unsigned, 4> generators; ///< Objects detc saves.
-  llvm::SmallVector<NodeId, 2> loops;        ///< Loop positions detc saves.
-  /// Needed after L but derived through skipped work: detc saves them.
+  /// Generator objects whose state is needed after L but advanced by
+  /// skipped work (a dropout outside any batch region): detc saves the
+  /// state, with the skipped statement it comes from. The states of the
+  /// other generators are re-derived (or, keyed, never change).
+  llvm::SmallVector<std::pair<unsigned, NodeId>, 1> generators;
+  llvm::SmallVector<NodeId, 2> loops; ///< Loop positions detc saves.
+  /// Variables needed after L but derived through skipped work: detc saves
+  /// them, with the skipped statement they come from.
   llvm::SmallVector<std::pair<VarId, NodeId>, 2> notRederivable;
-  /// Needed after L and re-derived by fast-forward.
-  llvm::SmallVector<VarId, 4> fastForwarded;
+  /// Needed after L and re-derived by fast-forward (variables and
+  /// generator ids).
+  llvm::SmallVector<unsigned, 4> fastForwarded;
   /// What is needed at L itself (Needed[v@b L] beyond what flows through
   /// it): live after L, not restored, re-derivable. The boundary of the
   /// Needed system; the Z3 verifier takes it as given.
@@ -86,9 +100,15 @@ struct ReplayResult {
   std::vector<CheckpointReplay> checkpoints;
 };
 
+/// The draws the transform keys: every unsafe draw (ThreadSafety), and the
+/// shuffles of DataLoaders (the keyed sampler's permutation is a function
+/// of the seed and the epoch).
+llvm::BitVector keyedDraws(const StatementGraph &g,
+                           const ThreadSafetyResult &ts);
+
 ReplayResult analyzeReplay(const StatementGraph &g,
-                           const GeneratorAliases &gens,
-                           const Liveness &live);
+                           const GeneratorAliases &gens, const Liveness &live,
+                           llvm::BitVector keyed);
 
 /// Variables and generator states a node defines anew (`kills`), writes
 /// (its left-hand side) and reads, in the Needed id space. Attribute paths

@@ -95,3 +95,34 @@ detc.func @__main__ kind module {
     } loc("r":40:1)
   } loc("r":34:1)
 }
+
+// -----
+
+// GENERATORS, as `detc transform` leaves them. The draw from `g` in the
+// batch region is unsafe, so the transform keys it: it reads g's seed and
+// leaves its state alone — the seed call (51) re-runs, nothing is saved for
+// g. The global generator is advanced by the jitter drawn inside the batch
+// fetch (skipped) and read by the stateful draw after the checkpoint: its
+// state cannot be re-derived, so detc saves it.
+// CHECK-LABEL: checkpoint r:58:3
+// CHECK: [1] create r:50:1: before {} after {}
+// CHECK: [2] create r:51:1 rerun: before {} after {gen 'g'}
+// CHECK: [5] draw r:55:5: before {data, gen 'g'} after {data, gen 'g'}
+// CHECK: [8] draw r:57:5: before {data, gen 'g'} after {data, gen 'g'}
+// CHECK: [10] checkpoint r:58:3: before {data, gen 'g'} after {data, gen 'g'}
+// CHECK: fast-forwarded {data, gen 'g'} detc-saved {gen 'torch' (global)}
+detc.func @__main__ kind module {
+  detc.create_generator "torch" seeded defs ["<torch>"] loc("r":50:1)
+  detc.create_generator "torch" seeded defs ["g"] loc("r":51:1)
+  detc.stmt "assign" defs ["data"] loc("r":52:1)
+  detc.for defs ["step"] {
+    detc.fetch "data" defs ["x"] uses ["data"] {
+      detc.draw "<torch>" dist "normal" defs ["jitter"] loc("r":55:5)
+    } loc("r":54:3)
+    detc.parallel per_batch uses ["x"] {
+      detc.draw "g" dist "normal" defs ["noise"] uses ["x"] loc("r":57:5)
+    } loc("r":56:3)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":58:3)
+    detc.draw "<torch>" dist "normal" defs ["z"] loc("r":59:3)
+  } loc("r":53:1)
+}
