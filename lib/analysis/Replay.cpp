@@ -246,8 +246,11 @@ DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
       [&](NodeId n, const VarSet &in, VarSet &out) {
         const NodeEffects &e = effects[n];
         bool tainted = g.node(n).expensive;
+        // A keyed draw reads its generator's seed, which skipped work
+        // never changes, not the state it may have advanced.
+        bool keyed = n < ids.keyed.size() && ids.keyed.test(n);
         for (unsigned r : e.reads)
-          tainted |= in.test(r);
+          tainted |= in.test(r) && !(keyed && ids.isGenerator(r));
         // Only what may still be read matters: a variable dead after n
         // carries no taint, nor does the state of a generator no live
         // variable holds (library globals excepted: any later library draw
@@ -364,6 +367,11 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   };
   for (NodeId n : instances)
     forceChain(n);
+  // A `break` or `continue` decides which statements run after it: the
+  // tests guarding it re-run like those of a re-executed statement.
+  for (int n = cp.prefix.find_first(); n != -1; n = cp.prefix.find_next(n))
+    if (g.node(n).op && isa<ir::BreakOp, ir::ContinueOp>(g.node(n).op))
+      forceChain(n);
   for (;;) {
     cp.needed = solveDataflow<VarSet>(
         dg, VarSet(), [](NodeId, VarSet &) {},

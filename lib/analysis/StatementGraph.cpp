@@ -364,11 +364,27 @@ private:
           NodeId begin = stmt(NodeKind::ParBegin, op, f, c);
           Ctx inner = c;
           inner.region = begin;
+          // A `continue`, `break` or `return` inside the region leaves it:
+          // each kind of jump goes through a region end of its own.
+          Frontier breaks, continues, returns;
+          inner.breaks = c.breaks ? &breaks : nullptr;
+          inner.continues = c.continues ? &continues : nullptr;
+          inner.returns = c.returns ? &returns : nullptr;
           f = region(p.getBody(), f, inner);
           NodeId end = add(NodeKind::ParEnd, op, c);
           connect(f, end);
           g.node(end).pair = begin;
           g.node(begin).pair = end;
+          for (auto [jumps, outer] : {std::pair(&breaks, c.breaks),
+                                      std::pair(&continues, c.continues),
+                                      std::pair(&returns, c.returns)}) {
+            if (jumps->empty())
+              continue;
+            NodeId exit = add(NodeKind::ParEnd, op, c);
+            connect(*jumps, exit);
+            g.node(exit).pair = begin;
+            outer->push_back(exit);
+          }
           return Frontier{end};
         })
         .Case<ir::FetchOp>([&](ir::FetchOp fe) {

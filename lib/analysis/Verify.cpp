@@ -11,6 +11,8 @@
 
 #include "detc/analysis/Verify.h"
 
+#include "detc/ir/DetcOps.h"
+
 #include "llvm/ADT/DenseMap.h"
 
 #include <z3++.h>
@@ -374,8 +376,14 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
       z3::expr_vector decided(sys.ctx);
       if (auto it = controlled.find(n); it != controlled.end())
         for (NodeId m : it->second)
-          decided.push_back(isInstance.test(m) ? sys.ctx.bool_val(true)
-                                               : selected[row[m]]);
+          // The checkpoint, and jumps (a `break` decides what runs after
+          // it), are always decided.
+          decided.push_back(
+              isInstance.test(m) ||
+                      (g.node(m).op &&
+                       llvm::isa<ir::BreakOp, ir::ContinueOp>(g.node(m).op))
+                  ? sys.ctx.bool_val(true)
+                  : selected[row[m]]);
       sys.require(sys[forced[r]] == (decided.empty() ? sys.ctx.bool_val(false)
                                                      : z3::mk_or(decided)),
                   rule("CONTROL: forced = OR over controlled statements", n,

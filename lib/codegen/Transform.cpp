@@ -8,14 +8,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "detc/codegen/Transform.h"
+#include "PlanContext.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/ir/DetcOps.h"
 
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
 
 #include <set>
 
@@ -24,10 +27,6 @@ using namespace mlir;
 
 namespace detc::codegen {
 namespace {
-
-struct Span {
-  uint32_t stmtBegin, stmtEnd, exprBegin, exprEnd;
-};
 
 /// How a batch-region draw is rewritten, by its resolved API.
 enum class DrawRewrite { None, Function, Module };
@@ -55,14 +54,9 @@ DrawRewrite rewriteFor(StringRef api) {
       .Default(DrawRewrite::None);
 }
 
-class Planner {
+class Planner : PlanContext {
 public:
-  Planner(const frontend::SourceFile &file, const ast::Module &tree,
-          ModuleOp module, const analysis::ProgramAnalysis &a,
-          const TransformOptions &options, frontend::DiagnosticEngine &diags,
-          EditList &edits)
-      : file(file), src(file.getBytes()), tree(tree), module(module), a(a),
-        options(options), diags(diags), edits(edits) {}
+  using PlanContext::PlanContext;
 
   bool run() {
     if (alreadyTransformed())
@@ -72,65 +66,12 @@ public:
       rewriteUnsafe(u);
     recordSeeds();
     insertScopes();
+    planReplay(*this);
     insertHeader();
     return !diags.hasErrors();
   }
 
 private:
-  // ---- Positions ----------------------------------------------------------
-  std::optional<Span> spanOf(Operation *op) {
-    auto fused = dyn_cast<FusedLoc>(op->getLoc());
-    if (!fused)
-      return std::nullopt;
-    auto s = dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata());
-    if (!s)
-      return std::nullopt;
-    for (Location l : fused.getLocations())
-      if (auto flc = dyn_cast<FileLineColLoc>(l))
-        if (flc.getFilename() != file.getName())
-          return std::nullopt; // an op lowered from an imported module
-    return Span{s.getStmtBegin(), s.getStmtEnd(), s.getExprBegin(),
-                s.getExprEnd()};
-  }
-
-  ast::SourcePos posAt(uint32_t offset) {
-    unsigned line = edits.lineOf(offset);
-    uint32_t start = offset;
-    while (start > 0 && src[start - 1] != '\n')
-      --start;
-    return {line, offset - start, offset};
-  }
-
-  void error(Operation *op, const Twine &message) {
-    std::optional<Span> s = spanOf(op);
-    if (s) {
-      diags.error(&file, posAt(s->exprBegin), message.str());
-      return;
-    }
-    analysis::SourcePoint p = analysis::sourcePoint(op);
-    diags.error(&file, {p.line, p.column ? p.column - 1 : 0, 0},
-                (message + " (in " + p.file + ")").str());
-  }
-
-  /// Wraps the callee of `op`'s call: `callee(args)` becomes
-  /// `prefix callee)(args)`, and notes the line.
-  bool wrapCallee(Operation *op, const std::string &prefix, StringRef what,
-                  StringRef note) {
-    std::optional<Span> s = spanOf(op);
-    std::optional<uint32_t> end =
-        s ? calleeEnd(src, s->exprBegin, s->exprEnd) : std::nullopt;
-    if (!end) {
-      error(op, "cannot rewrite " + what +
-                    ": detc rewrites it at a call written in this script "
-                    "[detc-unrewritable]");
-      return false;
-    }
-    edits.wrap(s->exprBegin, *end, prefix, ")");
-    edits.note(edits.lineOf(commentableLineEnd(src, s->stmtBegin, *end)),
-               note);
-    return true;
-  }
-
   // ---- Already transformed --------------------------------------------------
   /// A script detc transformed imports the runtime at the start of a line
   /// (text in comments or strings does not count).
@@ -154,8 +95,6 @@ private:
   }
 
   // ---- Rewrites -------------------------------------------------------------
-  unsigned newSite() { return nextSite++; }
-
   void keyLoaders() {
     module.walk([&](ir::BatchesOp op) {
       std::optional<StringRef> api = op.getApi();
@@ -174,7 +113,10 @@ private:
     Operation *draw = a.graph.node(u.draw).op;
     if (!draw || !done.insert(draw).second)
       return;
-    auto region = dyn_cast_or_null<ir::ParallelOp>(a.graph.node(u.region).op);
+    auto region = u.region == analysis::kNoNode
+                      ? ir::ParallelOp()
+                      : dyn_cast_or_null<ir::ParallelOp>(
+                            a.graph.node(u.region).op);
     const analysis::GeneratorObject &obj = a.gens->objects()[u.object];
     unsigned gen = u.object + 1;
     errGens.insert(u.object);
@@ -326,6 +268,10 @@ private:
     if (!options.deterministicKernels)
       args += std::string(args.empty() ? "" : ", ") +
               "deterministic_kernels=False";
+    // Ties the checkpoints the script writes to this script (docs/replay.md).
+    std::array<uint8_t, 32> digest = SHA256::hash(arrayRefFromStringRef(src));
+    args += std::string(args.empty() ? "" : ", ") + "script_sha256=\"" +
+            toHex(digest, /*LowerCase=*/true) + "\"";
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
     edits.insertLines(after + 1, lines,
                       "per-example RNG runtime; deterministic kernels");
@@ -341,15 +287,6 @@ private:
     return out + "'";
   }
 
-  const frontend::SourceFile &file;
-  StringRef src;
-  const ast::Module &tree;
-  ModuleOp module;
-  const analysis::ProgramAnalysis &a;
-  const TransformOptions &options;
-  frontend::DiagnosticEngine &diags;
-  EditList &edits;
-  unsigned nextSite = 1;
   llvm::DenseSet<Operation *> done;
   llvm::DenseSet<unsigned> errGens;
   MapVector<Operation *, std::set<std::pair<unsigned, std::string>>> scopes;

@@ -9,7 +9,7 @@ error or changes the docstring."""
 # CHECK:      {{^}}from __future__ import annotations
 # CHECK-NEXT: {{^}}from __future__ import division  # trailing comment stays
 # CHECK-NEXT: {{^}}import detc_runtime as _detc_rt  # detc:
-# CHECK-NEXT: {{^}}_detc_rt.configure(seed=42)  # detc:
+# CHECK-NEXT: {{^}}_detc_rt.configure(seed=42, script_sha256="{{[0-9a-f]+}}")  # detc:
 # CHECK-NEXT: {{^}}import torch
 from __future__ import annotations
 from __future__ import division  # trailing comment stays

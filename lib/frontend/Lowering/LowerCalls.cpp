@@ -848,11 +848,34 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return true;
   }
   if (role == "checkpoint") {
+    // What the checkpoint can restore: `X.state_dict()` restores X, a
+    // variable restores itself (directly or as a value of a dict literal);
+    // `batch + 1` is written to the file but restores nothing.
     std::vector<std::string> saved;
+    auto restorable = [&](const ast::Expr *e) -> std::string {
+      if (auto *c = dyn_cast_or_null<ast::Call>(e))
+        if (auto *a = dyn_cast<ast::Attribute>(c->func))
+          if (a->attr == "state_dict" && c->args.empty())
+            return varPath(f, a->value);
+      if (isa_and_nonnull<ast::Name, ast::Attribute>(e))
+        return varPath(f, e);
+      return "";
+    };
+    auto addSaved = [&](const std::string &v) {
+      if (!v.empty() && v[0] != '$' && !llvm::is_contained(saved, v))
+        saved.push_back(v);
+    };
     if (const ast::Expr *obj = args.find(entry->getArg("obj"))) {
-      for (const std::string &v : args.argEffects[obj].uses)
-        if (!v.empty() && v[0] != '$')
-          saved.push_back(v);
+      if (auto *dict = dyn_cast<ast::Dict>(obj)) {
+        for (size_t i = 0; i < dict->keys.size(); ++i)
+          if (dict->keys[i])
+            addSaved(restorable(dict->values[i]));
+      } else if (std::string r = restorable(obj); !r.empty()) {
+        addSaved(r);
+      } else {
+        for (const std::string &v : args.argEffects[obj].uses)
+          addSaved(v);
+      }
     } else if (!recvVar.empty()) {
       saved.push_back(recvVar);
     }

@@ -24,8 +24,10 @@ from ._state import MASK64, STATE
 from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    KeyedSampler, keyed_loader)
 from .draws import keyed, keyed_module
-from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, restoring,
-                     resumed, saved_value, user_checkpoint)
+from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, has_value,
+                     restore_generator, restoring, resumed, saved_value,
+                     skippable, user_checkpoint)
+from .values import generator_state
 from .scope import ExampleScope, example_scope
 from . import replay as _replay
 
@@ -74,4 +76,6 @@ __all__ = ["configure", "seeding", "keyed", "keyed_module", "keyed_loader",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
            "FORMAT_VERSION", "REPLAY", "SKIPPED", "batches", "checkpoint",
-           "guard", "restoring", "resumed", "saved_value", "user_checkpoint"]
+           "generator_state", "guard", "has_value", "restore_generator",
+           "restoring", "resumed", "saved_value", "skippable",
+           "user_checkpoint"]

@@ -294,6 +294,11 @@ class _FastForwardBatches:
         # real iteration would (and redrawn if the epoch continues for real).
         self.seed_state = loader.generator.get_state()
         torch.empty((), dtype=torch.int64).random_(generator=loader.generator)
+        # The keys of each skipped batch, from the keyed sampler (no data
+        # loaded): statements fast-forward re-runs may draw per example.
+        base = super(KeyedDataLoader, loader)._index_sampler
+        self.indices = iter(base) if loader._auto_collation else (
+            (i,) for i in base)
 
     def __iter__(self):
         return self
@@ -306,10 +311,12 @@ class _FastForwardBatches:
             self._continue_for_real()
         if self.real is not None:
             return next(self.real)
-        if self.step >= self.batches:
+        keys = next(self.indices, None)
+        if keys is None:
+            STATE.batch = None
             raise StopIteration
-        per = self.loader.batch_size or 1
-        self.samples = min(self.samples + per, len(self.loader._detc_sampler))
+        STATE.batch = KeyContext(self.epoch, keys, self.step)
+        self.samples += len(keys)
         self.step += 1
         return placeholder(getattr(self.loader, "_detc_arity", None))
 

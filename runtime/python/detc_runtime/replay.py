@@ -20,14 +20,10 @@ was mid-epoch continues for real from the recorded position.
 run once the loader at the checkpoint's site has handed out batch STEP
 (counted from 0) of epoch EPOCH and the script asks for the next one.
 """
-import base64
 import os
 import sys
 
-import numpy as np
-import torch
-
-from . import sidecar
+from . import sidecar, values as _values
 from ._state import STATE, warn_once
 
 
@@ -134,40 +130,29 @@ def start(script_sha256, argv=None):
     REPLAY.ff = True
 
 
-def _encode_value(name, value):
-    if value is None or isinstance(value, (bool, int, str)):
-        return {"py": value}
-    if isinstance(value, float):
-        return {"float": value.hex()}
-    if isinstance(value, torch.Tensor):
-        t = value.detach().cpu().contiguous()
-        if t.numel() > 256:
-            warn_once(("value", name), "%r (%d elements) is too large for "
-                      "the sidecar; it is not saved" % (name, t.numel()))
-            return None
-        array = t.numpy()
-        return {"tensor": base64.b64encode(array.tobytes()).decode("ascii"),
-                "dtype": str(array.dtype), "shape": list(t.shape),
-                "requires_grad": bool(value.requires_grad)}
-    warn_once(("value", name), "%r (a %s) cannot be saved in the sidecar" %
-              (name, type(value).__name__))
-    return None
-
-
-def _decode_value(encoded):
-    if "py" in encoded:
-        return encoded["py"]
-    if "float" in encoded:
-        return float.fromhex(encoded["float"])
-    raw = base64.b64decode(encoded["tensor"])
-    array = np.frombuffer(raw, dtype=np.dtype(encoded["dtype"]))
-    t = torch.from_numpy(array.copy()).reshape(encoded["shape"])
-    return t.requires_grad_(encoded["requires_grad"])
+def _save_values(site, thunks):
+    """Evaluates each saved value; a variable not bound yet at this point of
+    the run (NameError) is left out, and restored as unbound."""
+    encoded = {}
+    for name, thunk in (thunks or {}).items():
+        try:
+            value = thunk()
+        except NameError:
+            continue
+        try:
+            encoded[name] = _values.encode(value, repr(name))
+        except _values.UnsavableValue as e:
+            warn_once(("value", site, name), "checkpoint site %d: %s; it is "
+                      "not saved, and resuming from this checkpoint stops "
+                      "with an error" % (site, e))
+            encoded[name] = {"unsaved": str(e)}
+    return encoded
 
 
 def checkpoint(site, save, values=None):
     """The script's checkpoint call `save(obj, path, ...)` at `site`;
-    `values()` returns the variables detc saves beside it."""
+    `values` maps the names of what detc saves beside it to thunks that
+    read them."""
 
     def call(obj, f, *args, **kwargs):
         count = REPLAY.counts.get(site, 0) + 1
@@ -186,11 +171,6 @@ def checkpoint(site, save, values=None):
         path = os.fsdecode(f)
         tmp = path + ".detc-tmp"
         result = save(obj, tmp, *args, **kwargs)
-        encoded = {}
-        for name, value in (values() if values else {}).items():
-            e = _encode_value(name, value)
-            if e is not None:
-                encoded[name] = e
         sidecar.commit(path, tmp, {
             "script_sha256": REPLAY.script_sha256 or "",
             "seeds": {"override": STATE.override,
@@ -198,7 +178,7 @@ def checkpoint(site, save, values=None):
                                      for k, v in STATE.seeds.items()}},
             "site": site, "instance": count,
             "loaders": {str(s): REPLAY.position(s) for s in REPLAY.loaders},
-            "values": encoded})
+            "values": _save_values(site, values)})
         return result
 
     return call
@@ -226,17 +206,50 @@ def restoring(site):
     return REPLAY.pending == site
 
 
-def user_checkpoint(load, *args, **kwargs):
-    """The user's checkpoint, read with the script's own load function."""
+def user_checkpoint(load=None, *args, **kwargs):
+    """The user's checkpoint, read with the script's own load function
+    (torch.load when the script names none)."""
+    if load is None:
+        import torch
+        load = torch.load
     return load(REPLAY.checkpoint, *args, **kwargs)
 
 
-def saved_value(name):
+def has_value(name):
+    """Whether the sidecar holds `name` (it was bound when saved)."""
+    return name in REPLAY.target["values"]
+
+
+def saved_value(name, current=None):
+    """The value saved under `name`. `current` returns the script's own
+    object (or raises NameError when it is unbound): a saved state_dict is
+    loaded into it."""
     encoded = REPLAY.target["values"].get(name)
     if encoded is None:
         fail("%s: error: the sidecar has no saved value %r" %
              (REPLAY.checkpoint, name))
-    return _decode_value(encoded)
+    if "unsaved" in encoded:
+        fail("%s: error: cannot resume: %s when the checkpoint was written" %
+             (REPLAY.checkpoint, encoded["unsaved"]))
+
+    def now():
+        try:
+            return current() if current is not None else None
+        except NameError:
+            return None
+
+    try:
+        return _values.decode(encoded, now)
+    except _values.UnsavableValue as e:
+        fail("%s: error: cannot restore %r: %s" % (REPLAY.checkpoint, name, e))
+    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+        fail("%s: error: the sidecar's value %r is malformed (%s)" %
+             (REPLAY.checkpoint, name, e))
+
+
+def restore_generator(name, gen):
+    """Sets generator `gen` to the state saved under `name`."""
+    _values.set_generator_state(gen, saved_value(name))
 
 
 def resumed():
@@ -260,6 +273,12 @@ def batches(loader, arity=None):
     if hasattr(loader, "_detc_sampler"):
         loader._detc_arity = arity
     return loader
+
+
+def skippable(iterable):
+    """A loop fast-forward skips as a whole: no iterations while
+    fast-forwarding."""
+    return () if REPLAY.ff else iterable
 
 
 def placeholder(arity):

@@ -48,7 +48,7 @@ def main():
             if _detc_rt.guard(): running = 0.9 * running + loss.item()
             step += 1
             if step % args.every == 0:
-                _detc_rt.checkpoint(3, torch.save, lambda: {"running": running})({"model": model.state_dict(), "opt": opt.state_dict()}, os.path.join(args.out, "ckpt-%d.pt" % step))
+                _detc_rt.checkpoint(3, torch.save, {"running": lambda: running})({"model": model.state_dict(), "opt": opt.state_dict()}, os.path.join(args.out, "ckpt-%d.pt" % step))
                 if _detc_rt.restoring(3): _c = _detc_rt.user_checkpoint(torch.load); model.load_state_dict(_c["model"]); opt.load_state_dict(_c["opt"]); running = _detc_rt.saved_value("running"); _detc_rt.resumed()
             if step == args.stop_after:
                 os._exit(9)

@@ -1,0 +1,77 @@
+//===- PlanContext.cpp - What the rewrite planners share ------------------===//
+
+#include "PlanContext.h"
+#include "detc/codegen/PythonScan.h"
+#include "detc/ir/DetcOps.h"
+
+using namespace llvm;
+using namespace mlir;
+
+namespace detc::codegen {
+
+std::optional<Span> PlanContext::spanOf(Operation *op) const {
+  auto fused = dyn_cast<FusedLoc>(op->getLoc());
+  if (!fused)
+    return std::nullopt;
+  auto s = dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata());
+  if (!s)
+    return std::nullopt;
+  for (Location l : fused.getLocations())
+    if (auto flc = dyn_cast<FileLineColLoc>(l))
+      if (flc.getFilename() != file.getName())
+        return std::nullopt; // an op lowered from an imported module
+  return Span{s.getStmtBegin(), s.getStmtEnd(), s.getExprBegin(),
+              s.getExprEnd()};
+}
+
+ast::SourcePos PlanContext::posAt(uint32_t offset) const {
+  unsigned line = edits.lineOf(offset);
+  uint32_t start = offset;
+  while (start > 0 && src[start - 1] != '\n')
+    --start;
+  return {line, offset - start, offset};
+}
+
+void PlanContext::error(Operation *op, const Twine &message) {
+  std::optional<Span> s = spanOf(op);
+  if (s) {
+    diags.error(&file, posAt(s->exprBegin), message.str());
+    return;
+  }
+  analysis::SourcePoint p = analysis::sourcePoint(op);
+  diags.error(&file, {p.line, p.column ? p.column - 1 : 0, 0},
+              (message + " (in " + p.file + ")").str());
+}
+
+void PlanContext::warning(uint32_t offset, const Twine &message) {
+  diags.report(frontend::Severity::Warning, &file, posAt(offset),
+               message.str());
+}
+
+bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
+                             StringRef what, StringRef note) {
+  std::optional<Span> s = spanOf(op);
+  std::optional<uint32_t> end =
+      s ? calleeEnd(src, s->exprBegin, s->exprEnd) : std::nullopt;
+  if (!end) {
+    error(op, "cannot rewrite " + what +
+                  ": detc rewrites it at a call written in this script "
+                  "[detc-unrewritable]");
+    return false;
+  }
+  edits.wrap(s->exprBegin, *end, prefix, ")");
+  edits.note(edits.lineOf(commentableLineEnd(src, s->stmtBegin, *end)), note);
+  return true;
+}
+
+std::optional<StringRef> PlanContext::indentAt(uint32_t offset) const {
+  uint32_t start = offset;
+  while (start > 0 && src[start - 1] != '\n')
+    --start;
+  StringRef indent = src.slice(start, offset);
+  if (indent.find_first_not_of(" \t") != StringRef::npos)
+    return std::nullopt;
+  return indent;
+}
+
+} // namespace detc::codegen

@@ -1,0 +1,68 @@
+//===- PlanContext.h - What the rewrite planners share ----------*- C++ -*-===//
+//
+// The determinism rewrite (Transform.cpp) and the replay instrumentation
+// (ReplayPlan.cpp) both turn analysis results on IR ops into edits of the
+// original bytes: they need the op's source span, diagnostics at it, and
+// one numbering of sites (the `site` word of streams and checkpoints).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_CODEGEN_PLANCONTEXT_H
+#define DETC_LIB_CODEGEN_PLANCONTEXT_H
+
+#include "detc/codegen/Transform.h"
+
+namespace detc::codegen {
+
+/// Byte offsets of an op's statement and expression in the source file.
+struct Span {
+  uint32_t stmtBegin, stmtEnd, exprBegin, exprEnd;
+};
+
+class PlanContext {
+public:
+  PlanContext(const frontend::SourceFile &file, const ast::Module &tree,
+              mlir::ModuleOp module, const analysis::ProgramAnalysis &a,
+              const TransformOptions &options,
+              frontend::DiagnosticEngine &diags, EditList &edits)
+      : file(file), src(file.getBytes()), tree(tree), module(module), a(a),
+        options(options), diags(diags), edits(edits) {}
+
+  /// The span of `op` when it was lowered from this file (not from an
+  /// imported module).
+  std::optional<Span> spanOf(mlir::Operation *op) const;
+  ast::SourcePos posAt(uint32_t offset) const;
+  void error(mlir::Operation *op, const llvm::Twine &message);
+  void warning(uint32_t offset, const llvm::Twine &message);
+  /// Wraps the callee of `op`'s call: `callee(args)` becomes
+  /// `prefix callee)(args)`, and notes the line.
+  bool wrapCallee(mlir::Operation *op, const std::string &prefix,
+                  llvm::StringRef what, llvm::StringRef note);
+  /// The whitespace before byte `offset` on its line, or None when other
+  /// text precedes it there.
+  std::optional<llvm::StringRef> indentAt(uint32_t offset) const;
+  unsigned newSite() { return nextSite++; }
+
+  const frontend::SourceFile &file;
+  llvm::StringRef src;
+  const ast::Module &tree;
+  mlir::ModuleOp module;
+  const analysis::ProgramAnalysis &a;
+  const TransformOptions &options;
+  frontend::DiagnosticEngine &diags;
+  EditList &edits;
+
+private:
+  unsigned nextSite = 1;
+};
+
+/// Instruments the script for faithful replay (SPEC §5, docs/replay.md):
+/// checkpoint calls write sidecars, the statements fast-forward skips are
+/// guarded, loader loops hand out placeholder batches in fast-forward, and
+/// restore code follows each checkpoint. Sites it cannot instrument get a
+/// warning and keep the plain checkpoint call.
+void planReplay(PlanContext &ctx);
+
+} // namespace detc::codegen
+
+#endif // DETC_LIB_CODEGEN_PLANCONTEXT_H

@@ -1,0 +1,140 @@
+"""The values detc saves beside a checkpoint, as JSON (no pickle).
+
+A transformed script saves the variables fast-forward cannot re-derive
+(a running loss, a best accuracy, a noise buffer) and, when skipped work
+advanced them, generator states. Each value becomes one JSON object:
+
+  {"py": v}                      None, bool, int, str
+  {"float": "0x1.8p+1"}          float, exactly (float.hex)
+  {"list": [...], "tuple": b}    list or tuple of encodable values
+  {"dict": [[k, v], ...]}        dict with encodable keys and values
+  {"tensor": B64, "dtype", "shape", "requires_grad"}   CPU copy of a tensor
+  {"ndarray": B64, "dtype", "shape"}                   numpy array or scalar
+  {"state_dict": v}              an object with state_dict/load_state_dict
+                                 (optimizer, scheduler, module): its state,
+                                 loaded back into the script's own object
+
+Anything else (a file, a model object) raises UnsavableValue naming it.
+"""
+import base64
+import random
+
+import numpy as np
+import torch
+
+
+class UnsavableValue(Exception):
+    pass
+
+
+def _b64(array):
+    return base64.b64encode(np.ascontiguousarray(array).tobytes()).decode(
+        "ascii")
+
+
+def _array(encoded):
+    raw = base64.b64decode(encoded["ndarray" if "ndarray" in encoded
+                                   else "tensor"])
+    dtype = np.dtype(encoded["dtype"])
+    return np.frombuffer(raw, dtype=dtype).reshape(encoded["shape"]).copy()
+
+
+def encode(value, what="value"):
+    if value is None or isinstance(value, (bool, int, str)):
+        return {"py": value}
+    if isinstance(value, float):
+        return {"float": value.hex()}
+    if isinstance(value, (list, tuple)):
+        return {"list": [encode(v, what) for v in value],
+                "tuple": isinstance(value, tuple)}
+    if isinstance(value, dict):
+        return {"dict": [[encode(k, what), encode(v, what)]
+                         for k, v in value.items()]}
+    if isinstance(value, torch.Tensor):
+        t = value.detach().cpu().contiguous()
+        if t.dtype == torch.bfloat16:  # numpy has no bfloat16
+            raise UnsavableValue("%s is a bfloat16 tensor" % what)
+        array = t.numpy()
+        return {"tensor": _b64(array), "dtype": array.dtype.str,
+                "shape": list(t.shape),
+                "requires_grad": bool(value.requires_grad)}
+    if isinstance(value, (np.ndarray, np.generic)):
+        array = np.asarray(value)
+        if array.dtype.hasobject:
+            raise UnsavableValue("%s is a numpy array of objects" % what)
+        return {"ndarray": _b64(array), "dtype": array.dtype.str,
+                "shape": list(array.shape), "scalar": np.isscalar(value)}
+    if callable(getattr(value, "state_dict", None)) and callable(
+            getattr(value, "load_state_dict", None)):
+        return {"state_dict": encode(value.state_dict(), what)}
+    raise UnsavableValue("%s (a %s) cannot be saved" %
+                         (what, type(value).__name__))
+
+
+def decode(encoded, current=None):
+    """The value `encoded` holds. A saved state_dict is loaded into the
+    object `current()` returns (the script's own, rebuilt by
+    fast-forward), which is returned."""
+    if "state_dict" in encoded:
+        obj = current() if current is not None else None
+        if obj is None:
+            raise UnsavableValue("no object to load the saved state into")
+        obj.load_state_dict(decode(encoded["state_dict"]))
+        return obj
+    if "py" in encoded:
+        return encoded["py"]
+    if "float" in encoded:
+        return float.fromhex(encoded["float"])
+    if "list" in encoded:
+        items = [decode(v) for v in encoded["list"]]
+        return tuple(items) if encoded["tuple"] else items
+    if "dict" in encoded:
+        return {decode(k): decode(v) for k, v in encoded["dict"]}
+    if "tensor" in encoded:
+        t = torch.from_numpy(_array(encoded))
+        return t.requires_grad_(encoded["requires_grad"])
+    array = _array(encoded)
+    return array[()] if encoded.get("scalar") else array
+
+
+# ---- Generator states -------------------------------------------------------
+
+def generator_state(gen):
+    """The state of `gen`: a library name ("torch", "numpy", "random") for
+    its global generator, or a generator object."""
+    if gen == "torch":
+        return torch.get_rng_state()
+    if gen == "numpy":
+        return np.random.get_state()
+    if gen == "random":
+        return random.getstate()
+    if isinstance(gen, torch.Generator):
+        return gen.get_state()
+    if isinstance(gen, np.random.RandomState):
+        return gen.get_state()
+    if isinstance(gen, np.random.Generator):
+        return gen.bit_generator.state
+    if isinstance(gen, random.Random):
+        return gen.getstate()
+    raise UnsavableValue("the state of a %s cannot be saved" %
+                         type(gen).__name__)
+
+
+def set_generator_state(gen, state):
+    if gen == "torch":
+        torch.set_rng_state(state)
+    elif gen == "numpy":
+        np.random.set_state(state)
+    elif gen == "random":
+        random.setstate(state)
+    elif isinstance(gen, torch.Generator):
+        gen.set_state(state)
+    elif isinstance(gen, np.random.RandomState):
+        gen.set_state(state)
+    elif isinstance(gen, np.random.Generator):
+        gen.bit_generator.state = state
+    elif isinstance(gen, random.Random):
+        gen.setstate(state)
+    else:
+        raise UnsavableValue("the state of a %s cannot be restored" %
+                             type(gen).__name__)
