@@ -60,6 +60,8 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--batch-size", type=int, default=16)
     parser.add_argument("--out", default="augment_model.pt")
+    parser.add_argument("--ckpt-every", type=int, default=0,
+                        help="also checkpoint every N steps (0: never)")
     args = parser.parse_args()
 
     torch.manual_seed(0)
@@ -74,6 +76,7 @@ def main():
     model = build_model()
     criterion = nn.CrossEntropyLoss()
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)
+    step = 0
     for epoch in range(args.epochs):
         model.train()
         for images, labels in loader:
@@ -81,6 +84,10 @@ def main():
             loss = criterion(model(images), labels)
             loss.backward()
             optimizer.step()
+            step += 1
+            if args.ckpt_every and step % args.ckpt_every == 0:
+                torch.save({"model": model.state_dict(), "epoch": epoch},
+                           args.out)
         torch.save({"model": model.state_dict(), "epoch": epoch}, args.out)
         print(f"epoch {epoch}: loss {loss.item():.4f}")
 

@@ -1,6 +1,6 @@
 //===- ReplayPlan.cpp - Instrumenting checkpoints for faithful replay -----===//
 //
-// For every user checkpoint inside a loop, from the Needed analysis:
+// For every user checkpoint, from the Needed analysis:
 //  * the call goes through `_detc_rt.checkpoint(SITE, save, {values})`,
 //    which writes the sidecar; `values` holds thunks for what detc must
 //    save (needed, not re-derivable) and for generator states skipped work
@@ -55,7 +55,8 @@ struct SitePlan {
   unsigned site;
   Span span;
   const ast::Call *call;
-  const ast::Stmt *nest; ///< Outermost loop around it in its function.
+  /// Outermost loop around it in its function (null: none).
+  const ast::Stmt *nest;
   std::string values;    ///< `{"name": lambda: name, ...}` or empty.
   std::vector<std::string> restore; ///< Statements, without indentation.
 };
@@ -150,8 +151,9 @@ private:
          p = places[p->getRange().begin.offset].parent)
       if (isLoop(p))
         nest = p;
-    if (!nest)
-      return std::nullopt; // Not in a training loop: nothing to resume.
+    // A checkpoint outside the loops (a final save) is written atomically
+    // with a sidecar too: the user's file is never torn, and resuming from
+    // it fast-forwards through the loops to the end.
     auto skip = [&](const Twine &why) -> std::optional<SitePlan> {
       ctx.warning(span->exprBegin, "detc writes no sidecar for this "
                                    "checkpoint: " +
@@ -237,6 +239,8 @@ private:
 
   /// Whether a statement inside `nest` (or a function it calls) writes v.
   bool changedInside(analysis::VarId v, const ast::Stmt *nest) {
+    if (!nest)
+      return true; // not re-derived by any loop: must be restored
     uint32_t b = nest->getRange().begin.offset, e = nest->getRange().end.offset;
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       const analysis::Node &node = g.node(n);
@@ -363,7 +367,7 @@ private:
   std::vector<const ast::Stmt *> nestRoots() const {
     std::vector<const ast::Stmt *> roots;
     for (const SitePlan &p : sites)
-      if (!llvm::is_contained(roots, p.nest))
+      if (p.nest && !llvm::is_contained(roots, p.nest))
         roots.push_back(p.nest);
     // A nest inside another one is visited with it.
     llvm::erase_if(roots, [&](const ast::Stmt *r) {
@@ -506,7 +510,8 @@ private:
 
   bool containsNest(const ast::FunctionDef *def) const {
     for (const SitePlan &p : sites)
-      if (def->getRange().begin.offset <= p.nest->getRange().begin.offset &&
+      if (p.nest &&
+          def->getRange().begin.offset <= p.nest->getRange().begin.offset &&
           p.nest->getRange().end.offset <= def->getRange().end.offset)
         return true;
     return false;

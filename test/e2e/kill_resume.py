@@ -1,0 +1,219 @@
+#!/usr/bin/env python3
+"""Kill/resume test on real PyTorch (SPEC §5, issue 6).
+
+Transforms EXAMPLE with `detc transform --emit-python`, runs it once
+uninterrupted, then TRIALS times: starts it afresh, SIGKILLs the whole
+process group at a random moment — a random time, or just before a random
+write step of a checkpoint (torch.save, fsync, rename: inside the commit of
+a checkpoint and its sidecar) — sometimes kills the resumed run again, and
+resumes with --detc-resume until the run completes. Every trial must end
+with a final checkpoint equal, tensor for tensor and bit for bit, to the
+uninterrupted run's (weights and everything else the script saves).
+
+With --own-resume FLAG, also shows that the original script's own resume
+(FLAG CHECKPOINT) from the same checkpoint diverges, while the transformed
+script's --detc-resume does not.
+
+usage: kill_resume.py --detc BIN --runtime DIR [--trials N] [--seed S]
+                      [--own-resume FLAG] EXAMPLE [-- SCRIPT_ARGS...]
+The script must take --out PATH (its checkpoint and final output).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+PY = "/usr/bin/python3"
+HERE = os.path.dirname(os.path.abspath(__file__))
+INJECT = os.path.join(HERE, "fault_inject.py")
+
+
+class Runner:
+    def __init__(self, runtime, extra):
+        self.env = dict(os.environ, PYTHONPATH=runtime, OMP_NUM_THREADS="1",
+                        PYTHONWARNINGS="ignore")
+        self.env.pop("DETC_RESUME", None)
+        self.extra = extra
+
+    def run(self, script, out, resume=None, kill_after=None, inject=(),
+            flags=()):
+        """Runs to the end or until killed; returns (killed, stderr)."""
+        cmd = [PY, INJECT] + list(inject) + [script, "--out", out] + \
+            list(flags) + self.extra
+        if resume:
+            cmd += ["--detc-resume", resume]
+        proc = subprocess.Popen(cmd, env=self.env, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        try:
+            _, err = proc.communicate(timeout=kill_after)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)  # the node dies: workers too
+            _, err = proc.communicate()
+            return True, err
+        if proc.returncode == -signal.SIGKILL:
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # orphaned workers
+            except ProcessLookupError:
+                pass
+            return True, err
+        if proc.returncode != 0:
+            sys.exit("FAIL: %s exited with %d\n%s" % (" ".join(cmd),
+                                                       proc.returncode, err))
+        return False, err
+
+
+def same(a, b):
+    import torch
+
+    if isinstance(a, torch.Tensor):
+        return (isinstance(b, torch.Tensor) and a.dtype == b.dtype and
+                a.shape == b.shape and
+                a.contiguous().numpy().tobytes() ==
+                b.contiguous().numpy().tobytes())
+    if isinstance(a, dict):
+        return (isinstance(b, dict) and list(a) == list(b) and
+                all(same(a[k], b[k]) for k in a))
+    if isinstance(a, (list, tuple)):
+        return (type(a) is type(b) and len(a) == len(b) and
+                all(same(x, y) for x, y in zip(a, b)))
+    if isinstance(a, float):
+        return isinstance(b, float) and a.hex() == b.hex()
+    return a == b
+
+
+def load(path):
+    import torch
+
+    return torch.load(path)
+
+
+def trial(i, args, runner, script, reference, events, timing, tmp):
+    rng = random.Random(args.seed * 1000 + i)
+    startup, wall = timing
+
+    def moment():  # a random time after the imports, before the end
+        return startup + rng.uniform(0.05, 1.0) * (wall - startup)
+
+    out = os.path.join(tmp, "trial-%02d" % i, "model.pt")
+    os.makedirs(os.path.dirname(out))
+    log = []
+    if i % 3 == 0:  # just before a random checkpoint-write step
+        k = rng.randint(1, events)
+        killed, _ = runner.run(script, out,
+                               inject=["--kill-before", "io:%d" % k])
+        log.append("killed before write step %d/%d" % (k, events)
+                   if killed else "finished (write step %d)" % k)
+    else:
+        t = moment()
+        killed, _ = runner.run(script, out, kill_after=t)
+        log.append(("killed at %.2fs" if killed else "finished by %.2fs") % t)
+    kills = 2 if i % 4 == 1 else 1
+    while killed:
+        resume = out if os.path.exists(out) else None
+        kill_after = None
+        if kills > 1:
+            kills -= 1
+            kill_after = moment()
+        killed, err = runner.run(script, out, resume=resume,
+                                 kill_after=kill_after)
+        if resume and "resumed from" not in err and not killed:
+            sys.exit("FAIL: trial %d: the run did not resume\n%s" % (i, err))
+        log.append(("resumed" if resume else "restarted") +
+                   (" and killed at %.2fs" % kill_after if killed else ""))
+    ok = same(reference, load(out))
+    interrupted = not log[0].startswith("finished")
+    return ok, interrupted, "trial %2d: %s -> %s" % (
+        i, ", ".join(log), "identical" if ok else "DIFFERENT")
+
+
+def own_resume(args, runner, script, reference, tmp):
+    """The same kill, resumed by the original's own code and by detc."""
+    k = 2
+    original = os.path.join(tmp, "own-ref.pt")
+    runner.run(args.example, original)
+    original_reference = load(original)
+    results = {}
+    for name, path, flags in (("original", args.example, ()),
+                              ("transformed", script, ())):
+        out = os.path.join(tmp, "own-%s.pt" % name)
+        killed, _ = runner.run(path, out, inject=["--kill-before",
+                                                  "save:%d" % (k + 1)])
+        assert killed, "the run ended before checkpoint %d" % (k + 1)
+        if name == "original":
+            runner.run(path, out, flags=(args.own_resume, out))
+            results[name] = same(original_reference, load(out))
+        else:
+            runner.run(path, out, resume=out)
+            results[name] = same(reference, load(out))
+    print("resume from checkpoint %d with the script's own %s: %s" % (
+        k, args.own_resume,
+        "identical" if results["original"] else "DIVERGES"))
+    print("resume from checkpoint %d with detc's --detc-resume: %s" % (
+        k, "identical" if results["transformed"] else "DIVERGES"))
+    if results["original"]:
+        sys.exit("FAIL: the original script's own resume does not diverge; "
+                 "the example shows nothing")
+    if not results["transformed"]:
+        sys.exit("FAIL: --detc-resume diverges")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--detc", required=True)
+    parser.add_argument("--runtime", required=True)
+    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--own-resume")
+    parser.add_argument("example")
+    parser.add_argument("extra", nargs="*")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="detc-kill-") as tmp:
+        script = os.path.join(tmp, "train.det.py")
+        subprocess.run([args.detc, "transform", args.example, "--emit-python",
+                        "-o", script], check=True)
+        runner = Runner(args.runtime, args.extra)
+        ref = os.path.join(tmp, "reference.pt")
+        counts = os.path.join(tmp, "counts.json")
+        start = time.monotonic()
+        runner.run(script, ref, inject=["--count", counts])
+        wall = time.monotonic() - start
+        start = time.monotonic()
+        subprocess.run([PY, "-c", "import torch, detc_runtime"],
+                       env=runner.env, check=True)
+        startup = time.monotonic() - start
+        reference = load(ref)
+        with open(counts) as f:
+            events = json.load(f)["io"]
+        print("uninterrupted run: %.2fs (%.2fs of imports), %d checkpoint "
+              "write steps" % (wall, startup, events))
+        if args.own_resume:
+            own_resume(args, runner, script, reference, tmp)
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            results = list(pool.map(
+                lambda i: trial(i, args, runner, script, reference, events,
+                                (startup, wall), tmp), range(args.trials)))
+        for _, _, line in results:
+            print(line)
+        bad = sum(not ok for ok, _, _ in results)
+        if bad:
+            sys.exit("FAIL: %d of %d trials differ" % (bad, args.trials))
+        interrupted = sum(k for _, k, _ in results)
+        # A kill that comes after the end tests nothing: the run must be
+        # long enough for most kills to land in training.
+        if interrupted < 0.6 * args.trials:
+            sys.exit("FAIL: only %d of %d trials were interrupted; give the "
+                     "script more work" % (interrupted, args.trials))
+        print("PASS: %d trials (%d interrupted), final checkpoint "
+              "bit-identical" % (args.trials, interrupted))
+
+
+if __name__ == "__main__":
+    main()
