@@ -200,11 +200,7 @@ static ReplaySummary summarize(const ProgramAnalysis &a,
     s.detcSaved.push_back(n);
   }
   for (unsigned v : cp.fastForwarded) {
-    std::string name =
-        a.replay.ids.isGenerator(v)
-            ? "generator " +
-                  a.gens->objects()[v - a.replay.ids.numVars].describe(g)
-            : userName(g, v);
+    std::string name = describeReplayId(v, g, *a.gens, a.replay.ids);
     if (!isTemporary(name) && once("ff", name))
       s.fastForwarded.push_back({name, {}, ""});
   }

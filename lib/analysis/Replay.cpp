@@ -70,16 +70,20 @@ NodeEffects detc::analysis::nodeEffects(const StatementGraph &g,
     read(node.genVar);
     bool stateless = n < ids.keyed.size() && ids.keyed.test(n);
     for (unsigned o : gens.drawn(n)) {
+      if (stateless) {
+        add(e.reads, ids.seed(o));
+        continue;
+      }
       add(e.reads, ids.generator(o));
-      if (!stateless)
-        add(e.lhs, ids.generator(o));
+      add(e.lhs, ids.generator(o));
     }
   }
   if (node.kind == NodeKind::Create)
-    for (unsigned o : gens.created(n)) {
-      add(e.lhs, ids.generator(o));
-      add(e.kills, ids.generator(o));
-    }
+    for (unsigned o : gens.created(n))
+      for (unsigned id : {ids.generator(o), ids.seed(o)}) {
+        add(e.lhs, id);
+        add(e.kills, id);
+      }
   // A variable defined without being read is new, with all its attributes.
   for (VarId d : node.defs) {
     if (llvm::is_contained(e.reads, d))
@@ -92,6 +96,10 @@ NodeEffects detc::analysis::nodeEffects(const StatementGraph &g,
       }
   }
   return e;
+}
+
+bool detc::analysis::isJump(const StatementGraph &g, NodeId n) {
+  return g.node(n).op && isa<ir::BreakOp, ir::ContinueOp>(g.node(n).op);
 }
 
 NodeEffects detc::analysis::replayEffects(const StatementGraph &g,
@@ -109,7 +117,9 @@ NodeEffects detc::analysis::replayEffects(const StatementGraph &g,
 Liveness detc::analysis::computeLiveness(const StatementGraph &g,
                                          const GeneratorAliases &gens) {
   DataGraph dg = backwardDataGraph(g);
-  ReplayVars ids{g.vars.size(), {}};
+  ReplayVars ids;
+  ids.numVars = g.vars.size();
+  ids.numObjects = gens.objects().size();
   std::vector<NodeEffects> effects;
   effects.reserve(g.numNodes());
   for (NodeId n = 0; n < g.numNodes(); ++n)
@@ -246,11 +256,8 @@ DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
       [&](NodeId n, const VarSet &in, VarSet &out) {
         const NodeEffects &e = effects[n];
         bool tainted = g.node(n).expensive;
-        // A keyed draw reads its generator's seed, which skipped work
-        // never changes, not the state it may have advanced.
-        bool keyed = n < ids.keyed.size() && ids.keyed.test(n);
         for (unsigned r : e.reads)
-          tainted |= in.test(r) && !(keyed && ids.isGenerator(r));
+          tainted |= in.test(r);
         // Only what may still be read matters: a variable dead after n
         // carries no taint, nor does the state of a generator no live
         // variable holds (library globals excepted: any later library draw
@@ -260,7 +267,7 @@ DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
         auto keep = [&](unsigned v) {
           if (!ids.isGenerator(v))
             return liveAfter.test(v);
-          unsigned object = v - ids.numVars;
+          unsigned object = ids.objectOf(v);
           if (gens.objects()[object].kind == GeneratorObject::Global)
             return true;
           for (unsigned holder : liveAfter)
@@ -337,9 +344,12 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     DataGraph fdg = forwardDataGraph(g);
     auto src = taintSources(fdg, tainted);
     for (unsigned v : bad) {
-      if (ids.isGenerator(v))
-        cp.generators.push_back({v - ids.numVars, src.lookup(v)});
-      else
+      if (ids.isGenerator(v)) {
+        unsigned o = ids.objectOf(v);
+        if (llvm::none_of(cp.generators,
+                          [&](auto &entry) { return entry.first == o; }))
+          cp.generators.push_back({o, src.lookup(v)});
+      } else
         cp.notRederivable.push_back({v, src.lookup(v)});
     }
     seeds.intersectWithComplement(bad);
@@ -368,9 +378,11 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   for (NodeId n : instances)
     forceChain(n);
   // A `break` or `continue` decides which statements run after it: the
-  // tests guarding it re-run like those of a re-executed statement.
-  for (int n = cp.prefix.find_first(); n != -1; n = cp.prefix.find_next(n))
-    if (g.node(n).op && isa<ir::BreakOp, ir::ContinueOp>(g.node(n).op))
+  // tests guarding it re-run like those of a re-executed statement (a
+  // `break` itself may not reach L: it leaves the loop).
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (isJump(g, n) && g.node(n).control != kNoNode &&
+        cp.prefix.test(g.node(n).control))
       forceChain(n);
   for (;;) {
     cp.needed = solveDataflow<VarSet>(
@@ -413,6 +425,16 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   return cp;
 }
 
+std::string detc::analysis::describeReplayId(unsigned id,
+                                            const StatementGraph &g,
+                                            const GeneratorAliases &gens,
+                                            const ReplayVars &ids) {
+  if (!ids.isGenerator(id))
+    return g.displayName(id);
+  std::string object = gens.objects()[ids.objectOf(id)].describe(g);
+  return (ids.isSeed(id) ? "seed of generator " : "generator ") + object;
+}
+
 BitVector detc::analysis::keyedDraws(const StatementGraph &g,
                                      const ThreadSafetyResult &ts) {
   BitVector keyed(g.numNodes());
@@ -432,6 +454,7 @@ ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
                                            BitVector keyed) {
   ReplayResult r;
   r.ids.numVars = g.vars.size();
+  r.ids.numObjects = gens.objects().size();
   r.ids.keyed = std::move(keyed);
   llvm::MapVector<mlir::Operation *, SmallVector<NodeId, 1>> sites;
   for (NodeId n = 0; n < g.numNodes(); ++n)

@@ -135,9 +135,7 @@ struct TestNeeded : public impl::TestNeededBase<TestNeeded> {
     ReplayResult replay = analyzeReplay(
         g, gens, live, keyedDraws(g, analyzeThreadSafety(g, gens)));
     auto name = [&](unsigned id) {
-      if (replay.ids.isGenerator(id))
-        return "gen " + gens.objects()[id - replay.ids.numVars].describe(g);
-      return g.displayName(id);
+      return describeReplayId(id, g, gens, replay.ids);
     };
     raw_ostream &os = llvm::outs();
     for (const CheckpointReplay &cp : replay.checkpoints) {

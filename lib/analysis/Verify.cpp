@@ -11,8 +11,6 @@
 
 #include "detc/analysis/Verify.h"
 
-#include "detc/ir/DetcOps.h"
-
 #include "llvm/ADT/DenseMap.h"
 
 #include <z3++.h>
@@ -330,19 +328,18 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
     auto rule = [&](const char *name, NodeId n, unsigned c) {
       return [&g, name, n, c, &columns, &ids, &gens] {
         unsigned v = columns[c];
-        std::string var =
-            ids.isGenerator(v)
-                ? "the state of generator " +
-                      gens.objects()[v - ids.numVars].describe(g)
-                : g.vars.name(v).str();
+        std::string var = ids.isGenerator(v)
+                              ? describeReplayId(v, g, gens, ids)
+                              : g.vars.name(v).str();
         return std::string(name) + " for " + var + " at " + describeNode(g, n);
       };
     };
     // Who each control node decides: forced[c] = ∨ over the statements it
     // directly controls of (selected or the checkpoint itself).
     llvm::DenseMap<NodeId, llvm::SmallVector<NodeId, 4>> controlled;
-    for (NodeId n : prefix)
-      if (NodeId c = g.node(n).control; c != kNoNode && row.count(c))
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (NodeId c = g.node(n).control; c != kNoNode && row.count(c) &&
+                                        (row.count(n) || isJump(g, n)))
         controlled[c].push_back(n);
 
     std::vector<z3::expr> selected;
@@ -378,12 +375,9 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
         for (NodeId m : it->second)
           // The checkpoint, and jumps (a `break` decides what runs after
           // it), are always decided.
-          decided.push_back(
-              isInstance.test(m) ||
-                      (g.node(m).op &&
-                       llvm::isa<ir::BreakOp, ir::ContinueOp>(g.node(m).op))
-                  ? sys.ctx.bool_val(true)
-                  : selected[row[m]]);
+          decided.push_back(isInstance.test(m) || isJump(g, m)
+                                ? sys.ctx.bool_val(true)
+                                : selected[row[m]]);
       sys.require(sys[forced[r]] == (decided.empty() ? sys.ctx.bool_val(false)
                                                      : z3::mk_or(decided)),
                   rule("CONTROL: forced = OR over controlled statements", n,

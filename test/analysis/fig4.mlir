@@ -24,7 +24,7 @@
 // CHECK-NEXT: saved by detc: generator states: (none)
 // CHECK-NEXT: saved by detc: loop positions: epoch (line 19), i (line 23)
 // CHECK-NEXT: saved by detc (needed, not re-derivable): (none)
-// CHECK-NEXT: fast-forwarded: data, batch, generator 'rng1', generator 'rng2', generator 'rng3'
+// CHECK-NEXT: fast-forwarded: data, batch, generator 'rng2', seed of generator 'rng1', seed of generator 'rng3'
 // CHECK-NEXT: re-executed in fast-forward: lines 2 4 6 7 9 11 18 19 20 21 22 23{{$}}
 // CHECK-NEXT: skipped in fast-forward: forward (line 28), gradient (line 29), optimizer step (line 30), forward (line 34), gradient (line 35), forward (line 40), gradient (line 41), optimizer step (line 42)
 // CHECK: 2 warning(s); unsafe generators (ERR): 'rng1', 'rng3'

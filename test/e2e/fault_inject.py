@@ -2,17 +2,21 @@
 """Runs a training script and SIGKILLs it at an exact point of its
 checkpointing, for the kill/resume tests.
 
-usage: fault_inject.py [--kill-before KIND:K] [--count FILE] SCRIPT ARGS...
+usage: fault_inject.py [--kill-before KIND:K] [--count FILE]
+                       [--snapshot DIR] SCRIPT ARGS...
 
 Events: `save` is a call of torch.save; `io` is any of torch.save, os.fsync
 and os.replace — the steps of writing a checkpoint and committing its
 sidecar (docs/replay.md), so killing before the K-th `io` event lands
 inside a checkpoint write for most K. --count writes the number of events
-of each kind when the script exits normally.
+of each kind when the script exits normally. --snapshot copies every
+committed checkpoint and its sidecar to DIR/NNN/ (the script may overwrite
+one path): the replay tests resume from each.
 """
 import json
 import os
 import runpy
+import shutil
 import signal
 import sys
 
@@ -21,7 +25,7 @@ import torch
 
 def main():
     argv = sys.argv[1:]
-    kill, count_file = None, None
+    kill, count_file, snapshots = None, None, None
     while argv and argv[0].startswith("--"):
         flag, value = argv[0], argv[1]
         argv = argv[2:]
@@ -30,6 +34,8 @@ def main():
             kill = (kind, int(k))
         elif flag == "--count":
             count_file = value
+        elif flag == "--snapshot":
+            snapshots = value
         else:
             sys.exit("fault_inject.py: unknown flag " + flag)
     counts = {"save": 0, "io": 0}
@@ -48,9 +54,24 @@ def main():
             return fn(*args, **kwargs)
         return call
 
+    real_replace = os.replace
+    taken = []
+
+    def replace(src, dst, *args, **kwargs):
+        event(("io",))
+        real_replace(src, dst, *args, **kwargs)
+        dst = os.fsdecode(dst)
+        if snapshots and dst.endswith(".detc.json"):
+            into = os.path.join(snapshots, "%03d" % len(taken))
+            os.makedirs(into)
+            checkpoint = dst[:-len(".detc.json")]
+            for path in (checkpoint, dst):
+                shutil.copy(path, into)
+            taken.append(into)
+
     torch.save = wrap(torch.save, ("save", "io"))
     os.fsync = wrap(os.fsync, ("io",))
-    os.replace = wrap(os.replace, ("io",))
+    os.replace = replace
     sys.argv = argv
     try:
         runpy.run_path(argv[0], run_name="__main__")

@@ -55,17 +55,33 @@ struct Liveness {
 Liveness computeLiveness(const StatementGraph &g,
                          const GeneratorAliases &gens);
 
-/// The id space of Needed: variables first, then one id per generator
-/// object (its seed and state).
+/// The id space of Needed: variables first, then per generator object the
+/// state it is in, then the seed it was last seeded with. A stateful draw
+/// reads and advances the state; a keyed draw reads only the seed; a seed
+/// call defines both.
 struct ReplayVars {
-  size_t numVars;
+  size_t numVars = 0;
+  size_t numObjects = 0;
   /// Draw nodes `detc transform` makes stateless (keyed): they read their
   /// generator's recorded seed and leave its state alone. Needed analyses
   /// the transformed program, so these do not advance the state.
   llvm::BitVector keyed;
   unsigned generator(unsigned object) const { return numVars + object; }
+  unsigned seed(unsigned object) const {
+    return numVars + numObjects + object;
+  }
   bool isGenerator(unsigned id) const { return id >= numVars; }
+  bool isSeed(unsigned id) const { return id >= numVars + numObjects; }
+  unsigned objectOf(unsigned id) const {
+    return (id - numVars) % numObjects;
+  }
 };
+
+/// An id as the reports print it: a variable as the user wrote it, or
+/// "generator 'g'" / "seed of generator 'g'".
+std::string describeReplayId(unsigned id, const StatementGraph &g,
+                             const GeneratorAliases &gens,
+                             const ReplayVars &ids);
 
 struct CheckpointReplay {
   mlir::Operation *op = nullptr;
@@ -119,6 +135,10 @@ struct NodeEffects {
 };
 NodeEffects nodeEffects(const StatementGraph &g, const GeneratorAliases &gens,
                         const ReplayVars &ids, NodeId n);
+/// A `break` or `continue`: it decides what runs after it, so fast-forward
+/// re-runs the tests that guard it.
+bool isJump(const StatementGraph &g, NodeId n);
+
 /// nodeEffects, except that statements Table 3 passes through (region
 /// markers, checkpoints, hints, call boundaries) have none.
 NodeEffects replayEffects(const StatementGraph &g, const GeneratorAliases &gens,

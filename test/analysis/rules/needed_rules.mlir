@@ -101,16 +101,19 @@ detc.func @__main__ kind module {
 // GENERATORS, as `detc transform` leaves them. The draw from `g` in the
 // batch region is unsafe, so the transform keys it: it reads g's seed and
 // leaves its state alone — the seed call (51) re-runs, nothing is saved for
-// g. The global generator is advanced by the jitter drawn inside the batch
+// g (Needed tracks a generator's seed apart from its state: a stateful
+// draw inside skipped work does not make the seed call or the work re-run
+// for a keyed draw's sake). The global generator is advanced by the jitter
+// drawn inside the batch
 // fetch (skipped) and read by the stateful draw after the checkpoint: its
 // state cannot be re-derived, so detc saves it.
 // CHECK-LABEL: checkpoint r:58:3
 // CHECK: [1] create r:50:1: before {} after {}
-// CHECK: [2] create r:51:1 rerun: before {} after {gen 'g'}
-// CHECK: [5] draw r:55:5: before {data, gen 'g'} after {data, gen 'g'}
-// CHECK: [8] draw r:57:5: before {data, gen 'g'} after {data, gen 'g'}
-// CHECK: [10] checkpoint r:58:3: before {data, gen 'g'} after {data, gen 'g'}
-// CHECK: fast-forwarded {data, gen 'g'} detc-saved {gen 'torch' (global)}
+// CHECK: [2] create r:51:1 rerun: before {} after {seed of generator 'g'}
+// CHECK: [5] draw r:55:5: before {data, seed of generator 'g'} after {data, seed of generator 'g'}
+// CHECK: [8] draw r:57:5: before {data, seed of generator 'g'} after {data, seed of generator 'g'}
+// CHECK: [10] checkpoint r:58:3: before {data, seed of generator 'g'} after {data, seed of generator 'g'}
+// CHECK: fast-forwarded {data, seed of generator 'g'} detc-saved {generator 'torch' (global)}
 detc.func @__main__ kind module {
   detc.create_generator "torch" seeded defs ["<torch>"] loc("r":50:1)
   detc.create_generator "torch" seeded defs ["g"] loc("r":51:1)
@@ -125,4 +128,27 @@ detc.func @__main__ kind module {
     detc.checkpoint saved ["m"] uses ["m"] loc("r":58:3)
     detc.draw "<torch>" dist "normal" defs ["z"] loc("r":59:3)
   } loc("r":53:1)
+}
+
+// -----
+
+// JUMPS: a `break` decides whether the rest of the loop runs, so the test
+// guarding it re-runs in fast-forward (the loop must stop where the
+// original stopped), with what it reads.
+// CHECK-LABEL: checkpoint r:76:3
+// CHECK: [1] stmt r:70:1 rerun: before {} after {limit}
+// CHECK: [2] stmt r:71:1 rerun: before {limit} after {limit, n}
+// CHECK: [4] stmt r:73:3 rerun: before {limit, n} after {limit, n}
+// CHECK: [5] branch r:74:3 rerun: before {limit, n} after {limit, n}
+// CHECK: fast-forwarded {limit, n} detc-saved {}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["limit"] loc("r":70:1)
+  detc.stmt "assign" defs ["n"] loc("r":71:1)
+  detc.for defs ["i"] {
+    detc.stmt "augassign" updates ["n"] uses ["n"] loc("r":73:3)
+    detc.if uses ["n", "limit"] {
+      detc.break loc("r":75:5)
+    } loc("r":74:3)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":76:3)
+  } loc("r":72:1)
 }
