@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""What faithful replay costs (issue 6), measured against a baseline in the
+same run:
+
+  * fast-forward: for each checkpoint of the transformed PGD example, the
+    time from the end of the imports to `resumed()` when resuming from it,
+    against the time the uninterrupted run took from the end of its imports
+    to committing that checkpoint (the training the resume replaces);
+  * sidecar size: bytes beside the user's checkpoint, per example;
+  * write overhead: a checkpoint through `_detc_rt.checkpoint` (temp file,
+    two fsyncs, two renames, directory fsync, sidecar) against the script's
+    own `torch.save` of the same object to the same path.
+
+usage: PYTHONPATH=build/python replay_cost.py [--detc build/bin/detc]
+       [-- SCRIPT_ARGS]   (default: --epochs 4 --examples 4096
+                           --ckpt-every 32 --features 64 --hidden 256)
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PY = "/usr/bin/python3"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+# Runs SCRIPT with timestamps (seconds after the imports) of every
+# committed checkpoint and of the end of fast-forward, as JSON on fd 3.
+PROBE = r'''
+import json, os, runpy, sys, time
+import torch, detc_runtime
+from detc_runtime import replay, sidecar
+t0 = time.perf_counter()
+events = {"commits": [], "resumed": None}
+commit = sidecar.commit
+def timed_commit(*args, **kwargs):
+    result = commit(*args, **kwargs)
+    events["commits"].append(time.perf_counter() - t0)
+    return result
+sidecar.commit = timed_commit
+resumed = replay.resumed
+def timed_resumed():
+    events["resumed"] = time.perf_counter() - t0
+    return resumed()
+replay.resumed = timed_resumed
+detc_runtime.resumed = timed_resumed
+sys.argv = sys.argv[1:]
+try:
+    runpy.run_path(sys.argv[0], run_name="__main__")
+finally:
+    with os.fdopen(3, "w") as f:
+        json.dump(events, f)
+'''
+
+
+def probe(script, args, env):
+    r, w = os.pipe()
+    proc = subprocess.Popen([PY, "-c", PROBE, script] + args, env=env,
+                            pass_fds=(w,), stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)
+    os.close(w)
+    with os.fdopen(r) as f:
+        data = f.read()
+    _, err = proc.communicate()
+    if proc.returncode != 0:
+        sys.exit("bench: %s failed\n%s" % (script, err))
+    return json.loads(data)
+
+
+def transform(detc, example, tmp):
+    out = os.path.join(tmp, os.path.basename(example) + ".det.py")
+    subprocess.run([detc, "transform", example, "--emit-python", "-o", out],
+                   check=True)
+    return out
+
+
+def fast_forward(detc, tmp, env, extra):
+    script = transform(detc, os.path.join(ROOT, "examples", "pgd_train.py"),
+                       tmp)
+    snaps = os.path.join(tmp, "snaps")
+    os.makedirs(snaps)
+    out = os.path.join(tmp, "pgd.pt")
+    # Keep every committed checkpoint (the script overwrites one path).
+    keep = os.path.join(tmp, "keep.py")
+    with open(keep, "w") as f:
+        f.write("import os, shutil, sys, runpy\n"
+                "from detc_runtime import sidecar\n"
+                "commit = sidecar.commit\n"
+                "n = [0]\n"
+                "def keep(checkpoint, *a, **k):\n"
+                "    r = commit(checkpoint, *a, **k)\n"
+                "    d = os.path.join(%r, '%%03d' %% n[0]); n[0] += 1\n"
+                "    os.makedirs(d)\n"
+                "    for p in (checkpoint, sidecar.sidecar_path(checkpoint)):\n"
+                "        shutil.copy(p, d)\n"
+                "    return r\n"
+                "sidecar.commit = keep\n"
+                "sys.argv = sys.argv[1:]\n"
+                "runpy.run_path(sys.argv[0], run_name='__main__')\n" % snaps)
+    full = probe(keep, [script, "--out", out] + extra, env)
+    commits = full["commits"]
+    print("fast-forward (PGD, %s): uninterrupted run %.2fs after imports, "
+          "%d checkpoints" % (" ".join(extra), commits[-1], len(commits)))
+    print("  %-10s %12s %12s %8s" % ("checkpoint", "training s",
+                                       "resume s", "ratio"))
+    ratios = []
+    names = sorted(os.listdir(snaps))
+    picks = sorted({0, len(names) // 4, len(names) // 2,
+                    3 * len(names) // 4, len(names) - 1})
+    for i in picks:
+        into = os.path.join(tmp, "resume-%03d" % i)
+        os.makedirs(into)
+        for f in os.listdir(os.path.join(snaps, names[i])):
+            os.replace(os.path.join(snaps, names[i], f),
+                       os.path.join(into, f))
+        ckpt = os.path.join(into, "pgd.pt")
+        times = [probe(script, ["--out", ckpt + ".%d" % r, "--detc-resume",
+                                ckpt] + extra, env)["resumed"]
+                 for r in range(3)]
+        resume = statistics.median(times)
+        ratio = resume / commits[i]
+        ratios.append(ratio)
+        print("  %-10s %12.3f %12.4f %7.2f%%" % (names[i], commits[i], resume,
+                                                 100 * ratio))
+    print("  worst ratio %.2f%% (target < 2%%)" % (100 * max(ratios)))
+
+
+def sidecar_sizes(detc, tmp, env):
+    print("sidecar size beside the user's checkpoint:")
+    for example, args in (("pgd_train.py", ["--epochs", "1"]),
+                          ("augment_train.py", ["--epochs", "1",
+                                                "--workers", "0"]),
+                          ("stateful_train.py", ["--epochs", "1"])):
+        script = transform(detc, os.path.join(ROOT, "examples", example), tmp)
+        out = os.path.join(tmp, example + ".pt")
+        subprocess.run([PY, script, "--out", out] + args, env=env, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        side = os.path.getsize(out + ".detc.json")
+        with open(out + ".detc.json") as f:
+            values = json.load(f)["values"]
+        print("  %-18s %6d bytes (checkpoint %d bytes); detc-saved values: %s"
+              % (example, side, os.path.getsize(out),
+                 ", ".join("%s %d B" % (k, len(json.dumps(v)))
+                           for k, v in values.items()) or "none"))
+
+
+def write_overhead(tmp):
+    import torch
+    import torch.nn as nn
+
+    from detc_runtime import replay
+
+    model = nn.Sequential(nn.Linear(64, 256), nn.ReLU(), nn.Linear(256, 4))
+    opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    model(torch.randn(8, 64)).sum().backward()
+    opt.step()
+    loss = torch.tensor(1.5)
+    path = os.path.join(tmp, "w.pt")
+    save = replay.checkpoint(99, torch.save, {"loss": lambda: loss})
+
+    def state():
+        return {"model": model.state_dict(), "optimizer": opt.state_dict()}
+
+    plain, ours = [], []
+    for _ in range(30):
+        for fn, into in ((torch.save, plain), (save, ours)):
+            start = time.perf_counter()
+            fn(state(), path)
+            into.append(time.perf_counter() - start)
+    p, o = statistics.median(plain), statistics.median(ours)
+    print("write overhead per checkpoint (%d-byte checkpoint): torch.save "
+          "%.2f ms, with sidecar and atomic commit %.2f ms (+%.2f ms, "
+          "%.1fx; fsyncs included)" % (os.path.getsize(path), 1e3 * p,
+                                       1e3 * o, 1e3 * (o - p), o / p))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--detc", default=os.path.join(ROOT, "build", "bin",
+                                                       "detc"))
+    parser.add_argument("extra", nargs="*")
+    args = parser.parse_args()
+    extra = args.extra or ["--epochs", "4", "--examples", "4096",
+                           "--ckpt-every", "32", "--features", "64",
+                           "--hidden", "256"]
+    env = dict(os.environ, OMP_NUM_THREADS="1", PYTHONWARNINGS="ignore")
+    with tempfile.TemporaryDirectory(prefix="detc-bench-") as tmp:
+        fast_forward(args.detc, tmp, env, extra)
+        sidecar_sizes(args.detc, tmp, env)
+        write_overhead(tmp)
+
+
+if __name__ == "__main__":
+    main()
