@@ -42,3 +42,26 @@ for script in "$example" "$out/pgd_train.det.py"; do
     "$(digest "$out/w0.pt")" "$(digest "$out/w2.pt")"
 done
 echo "(the weights' SHA-256: the transformed script's are bit-identical)"
+
+echo
+echo "== crash and resume: the transformed script checkpoints every 5 steps;"
+echo "   kill it with SIGKILL mid-run, resume with --detc-resume, compare"
+run() {
+  # exec: the background job is python itself, so kill -9 reaches it.
+  PYTHONPATH=build/python PYTHONWARNINGS=ignore exec /usr/bin/python3 \
+    "$out/pgd_train.det.py" --epochs 4 --examples 4096 --features 64 \
+    --hidden 256 --ckpt-every 5 "$@"
+}
+(run --out "$out/full.pt" >/dev/null)
+run --out "$out/crash.pt" >/dev/null &
+pid=$!
+# Kill once a few checkpoints exist (the sidecar appears with the first).
+while [ ! -e "$out/crash.pt.detc.json" ] && kill -0 "$pid" 2>/dev/null; do
+  sleep 0.05
+done
+sleep 0.5
+kill -9 "$pid" 2>/dev/null && echo "killed the run (pid $pid)"
+wait "$pid" 2>/dev/null || true
+(run --out "$out/crash.pt" --detc-resume "$out/crash.pt" >/dev/null)
+printf 'uninterrupted: %s   killed and resumed: %s\n' \
+  "$(digest "$out/full.pt")" "$(digest "$out/crash.pt")"

@@ -921,6 +921,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     setFacts(recvFacts);
   else if (entry->has("pure"))
     setFacts(fromFacts(recvFacts));
+  else if (entry->has("type")) // a constructor: its methods resolve
+    setFacts({"type:" + entry->get("type").str()});
   else
     setFacts({});
   return true;
