@@ -1,0 +1,19 @@
+# A statement fast-forward must skip that shares its line with another one
+# cannot be guarded alone: detc leaves the whole script without sidecars
+# (a resume that might be wrong is never emitted) and says why; the
+# determinism rewrite is still applied.
+# RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s
+# RUN: FileCheck %s --check-prefix=OUT < %t.py
+import torch
+import torch.nn as nn
+
+model = nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(3):
+    # CHECK: replay_shared_line.py:[[@LINE+1]]:5: warning: detc writes no checkpoint sidecars for this script: a statement fast-forward skips shares its line with another statement [detc-replay]
+    opt.zero_grad(); model(torch.randn(8, 4)).sum().backward()
+    opt.step()
+    torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")
+# OUT: import detc_runtime as _detc_rt
+# OUT-NOT: {{^ *}}_detc_rt.checkpoint(
+# OUT-NOT: {{^ *}}if _detc_rt.guard
