@@ -114,9 +114,25 @@ NodeEffects detc::analysis::replayEffects(const StatementGraph &g,
 // Liveness
 //===----------------------------------------------------------------------===//
 
+/// Backward liveness over `effects`, of the ids `tracked` accepts.
+static DataflowResult<VarSet>
+solveLiveness(const StatementGraph &g, ArrayRef<NodeEffects> effects,
+              llvm::function_ref<bool(unsigned)> tracked) {
+  return solveDataflow<VarSet>(
+      backwardDataGraph(g), VarSet(), [](NodeId, VarSet &) {},
+      [](VarSet &acc, const VarSet &o) { acc |= o; },
+      [&](NodeId n, const VarSet &after, VarSet &before) {
+        before = after;
+        for (unsigned k : effects[n].kills)
+          before.reset(k);
+        for (unsigned r : effects[n].reads)
+          if (tracked(r))
+            before.set(r);
+      });
+}
+
 Liveness detc::analysis::computeLiveness(const StatementGraph &g,
                                          const GeneratorAliases &gens) {
-  DataGraph dg = backwardDataGraph(g);
   ReplayVars ids;
   ids.numVars = g.vars.size();
   ids.numObjects = gens.objects().size();
@@ -125,17 +141,8 @@ Liveness detc::analysis::computeLiveness(const StatementGraph &g,
   for (NodeId n = 0; n < g.numNodes(); ++n)
     effects.push_back(nodeEffects(g, gens, ids, n));
   Liveness l;
-  l.result = solveDataflow<VarSet>(
-      dg, VarSet(), [](NodeId, VarSet &) {},
-      [](VarSet &acc, const VarSet &o) { acc |= o; },
-      [&](NodeId n, const VarSet &after, VarSet &before) {
-        before = after;
-        for (unsigned k : effects[n].kills)
-          before.reset(k);
-        for (unsigned r : effects[n].reads)
-          if (r < ids.numVars)
-            before.set(r);
-      });
+  l.result = solveLiveness(g, effects,
+                           [&](unsigned id) { return !ids.isGenerator(id); });
   return l;
 }
 
@@ -185,18 +192,10 @@ private:
 } // namespace
 
 void NeededSolver::generatorLiveness() {
-  DataflowResult<VarSet> r = solveDataflow<VarSet>(
-      backwardDataGraph(g), VarSet(), [](NodeId, VarSet &) {},
-      [](VarSet &acc, const VarSet &o) { acc |= o; },
-      [&](NodeId n, const VarSet &after, VarSet &before) {
-        before = after;
-        for (unsigned k : effects[n].kills)
-          before.reset(k);
-        for (unsigned r : effects[n].reads)
-          if (ids.isGenerator(r))
-            before.set(r);
-      });
-  generatorsLiveAfter = std::move(r.in);
+  generatorsLiveAfter =
+      solveLiveness(g, effects, [&](unsigned id) {
+        return ids.isGenerator(id);
+      }).in;
 }
 
 BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {
