@@ -57,7 +57,7 @@ struct SitePlan {
   const ast::Call *call;
   /// Outermost loop around it in its function (null: none).
   const ast::Stmt *nest;
-  std::string values;    ///< `{"name": lambda: name, ...}` or empty.
+  std::string values;               ///< `{"name": lambda: name, ...}` or empty.
   std::vector<std::string> restore; ///< Statements, without indentation.
 };
 
@@ -107,8 +107,9 @@ private:
   }
 
   /// Calls `f` on each statement list nested directly in `s`.
-  static void forEachBody(const ast::Stmt *s,
-                          llvm::function_ref<void(ast::NodeList<ast::Stmt>)> f) {
+  static void
+  forEachBody(const ast::Stmt *s,
+              llvm::function_ref<void(ast::NodeList<ast::Stmt>)> f) {
     if (auto *x = dyn_cast<ast::For>(s)) {
       f(x->body);
       f(x->orelse);
@@ -244,8 +245,8 @@ private:
     uint32_t b = nest->getRange().begin.offset, e = nest->getRange().end.offset;
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       const analysis::Node &node = g.node(n);
-      if (!node.op || (!is_contained(node.defs, v) &&
-                       !is_contained(node.updates, v)))
+      if (!node.op ||
+          (!is_contained(node.defs, v) && !is_contained(node.updates, v)))
         continue;
       std::optional<Span> s = ctx.spanOf(node.op);
       if (!s || (s->stmtBegin >= b && s->stmtBegin < e))
@@ -266,16 +267,17 @@ private:
       values += formatv("{0}\"{1}\": lambda: {2}", values.empty() ? "" : ", ",
                         key, thunk)
                     .str();
-      p.restore.push_back(formatv("if {0}.has_value(\"{1}\"): {2}",
-                                  kRuntimeAlias, key, restore)
-                              .str());
+      p.restore.push_back(
+          formatv("if {0}.has_value(\"{1}\"): {2}", kRuntimeAlias, key, restore)
+              .str());
     };
     for (auto [v, from] : p.cp->notRederivable) {
       std::string name = g.displayName(v);
       if (StringRef(name).starts_with("$"))
         continue;
       if (!inScope(v)) {
-        why = "'" + name + "' must be saved but is not visible where the "
+        why = "'" + name +
+              "' must be saved but is not visible where the "
               "checkpoint is written";
         return false;
       }
@@ -325,8 +327,8 @@ private:
     StringRef indent = *ctx.indentAt(p.span.stmtBegin);
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
     std::vector<std::string> lines;
-    lines.push_back(formatv("{0}if {1}.restoring({2}):", indent, kRuntimeAlias,
-                            p.site));
+    lines.push_back(
+        formatv("{0}if {1}.restoring({2}):", indent, kRuntimeAlias, p.site));
     lines.push_back(
         formatv("{0}_detc_ckpt = {1}.user_checkpoint()", inner, kRuntimeAlias));
     for (const std::string &r : p.restore)
@@ -372,8 +374,8 @@ private:
     // A nest inside another one is visited with it.
     llvm::erase_if(roots, [&](const ast::Stmt *r) {
       return llvm::any_of(roots, [&](const ast::Stmt *o) {
-        return o != r && o->getRange().begin.offset <
-                             r->getRange().begin.offset &&
+        return o != r &&
+               o->getRange().begin.offset < r->getRange().begin.offset &&
                r->getRange().end.offset <= o->getRange().end.offset;
       });
     });
@@ -446,13 +448,13 @@ private:
   void visit(const ast::Stmt *s) {
     if (isa<ast::FunctionDef, ast::ClassDef>(s))
       return;
-    bool compound = isa<ast::For, ast::While, ast::If, ast::With, ast::Try,
-                        ast::Match>(s);
+    bool compound =
+        isa<ast::For, ast::While, ast::If, ast::With, ast::Try, ast::Match>(s);
     if (!compound) {
       // A jump reached in fast-forward is taken as in the original run:
       // the tests before it decide (Needed re-runs them).
-      if (!runsItself(s) && !isa<ast::Break, ast::Continue, ast::Return,
-                                 ast::Raise>(s))
+      if (!runsItself(s) &&
+          !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s))
         guardSimple(s);
       return;
     }

@@ -1,0 +1,81 @@
+//===- Schedule.h - CheckHint: optimal checkpoint placement ------*- C++
+//-*-===//
+//
+// SPEC §6. The program is a sequence of tasks t_1..t_n with a checkpoint
+// hint after each (the last one ends the run). Checkpoints split it into
+// blocks; a block of length T fails with probability p(T) = 1 − (1 − p)^T
+// and costs, in expectation, cost(T) = ½·T·p(T)/(1 − p(T)) = ½·T·(e^{cT} − 1)
+// with c = −ln(1 − p) to recover. With checkpoint cost t_c and allowance o
+// (a fraction of the run time), at most ℓ = ⌈o·Σt / t_c⌉ checkpoints fit;
+// cost is convex with cost(0) = 0, so more blocks never cost more, and the
+// best schedule uses m = min(ℓ + 1, n) blocks:
+//
+//   OPT(1, j) = cost(t_1..t_j)
+//   OPT(β, j) = min_{β−1 ≤ j' < j} OPT(β−1, j') + cost(t_{j'+1}..t_j)
+//
+// scheduleNaive solves that DP as written, O(m·n²): the reference.
+// scheduleFast gives the same optimum in O(n log n) per Lagrange step: the
+// weights w(i, j) = cost(S_j − S_i) are Monge (cost is convex), so the
+// optimal cost g(k) with exactly k blocks is convex in k (Aggarwal, Schieber
+// and Tokuyama). Adding a penalty λ per block removes the block count from
+// the DP (one pass with a monotone argmin, decided by binary search over a
+// deque of candidates); λ is found by walking the lower hull of g (each
+// step's λ is the slope of the chord between the best solutions found with
+// fewer and more than m blocks: a new hull vertex, or the chord supports g
+// at m); when the chord supports, a solution with exactly m blocks is
+// spliced from the two ends at a block of one nested in a block of the
+// other (the Monge inequality makes both splices optimal).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_ANALYSIS_SCHEDULE_H
+#define DETC_ANALYSIS_SCHEDULE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace detc::analysis {
+
+struct ScheduleProblem {
+  /// t_1..t_n in seconds; a hint follows every task but the last.
+  std::vector<double> taskSeconds;
+  double checkpointSeconds = 1; ///< t_c
+  double allowance = 0.05;      ///< o, a fraction of Σt
+  double failureRate = 1e-5;    ///< p, per second
+
+  /// ℓ = ⌈o·Σt / t_c⌉, and never more than the n − 1 hints.
+  size_t maxCheckpoints() const;
+  /// m = ℓ + 1 blocks.
+  size_t blocks() const { return maxCheckpoints() + 1; }
+};
+
+struct ScheduleResult {
+  /// Checkpoint after these tasks (0-based, ascending): the block ends but
+  /// the last.
+  std::vector<size_t> checkpointAfter;
+  double expectedRecovery = 0; ///< Σ over blocks of cost(T)
+  double overheadSeconds = 0;  ///< checkpoints × t_c
+  /// scheduleFast: the Lagrange steps it took (penalized DP passes).
+  unsigned lagrangeSteps = 0;
+};
+
+/// cost(T) = ½·T·p(T)/(1 − p(T)); +inf when a block almost surely fails.
+double blockCost(double seconds, double failureRate);
+
+/// The optimum with exactly `blocks` blocks (at most n), by the DP as
+/// written: O(blocks · n²).
+ScheduleResult scheduleNaive(const ScheduleProblem &problem, size_t blocks);
+/// The same optimum by the Lagrangian algorithm.
+ScheduleResult scheduleFast(const ScheduleProblem &problem, size_t blocks);
+
+inline ScheduleResult scheduleNaive(const ScheduleProblem &problem) {
+  return scheduleNaive(problem, problem.blocks());
+}
+inline ScheduleResult scheduleFast(const ScheduleProblem &problem) {
+  return scheduleFast(problem, problem.blocks());
+}
+
+} // namespace detc::analysis
+
+#endif // DETC_ANALYSIS_SCHEDULE_H
