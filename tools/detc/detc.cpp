@@ -8,6 +8,7 @@
 #include "AnalyzeCommand.h"
 #include "LowerCommand.h"
 #include "ParseCommand.h"
+#include "ScheduleCommand.h"
 #include "TransformCommand.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -26,6 +27,8 @@ int main(int argc, char **argv) {
           "  detc analyze FILE.py [--format=text|json|sarif] [--werror]\n"
           "  detc transform FILE.py --emit-python [-o OUT] [--diff] "
           "[--seed N]\n"
+          "  detc schedule TASKS.json [--overhead=O] [--ckpt-cost=S] "
+          "[--failure-rate=P]\n"
           "  detc parse FILE... [--emit=ast|json|none]\n",
           &errs()))
     return 2;
@@ -35,6 +38,8 @@ int main(int argc, char **argv) {
     return detc::tool::runTransform();
   if (detc::tool::parseCommand)
     return detc::tool::runParse();
+  if (detc::tool::scheduleCommand)
+    return detc::tool::runSchedule();
   if (detc::tool::hasTopLevelInput())
     return detc::tool::runLower();
   WithColor::error(errs(), "detc") << "no command given; try 'detc --help'\n";

@@ -1,0 +1,179 @@
+//===- ScheduleCommand.cpp - `detc schedule` ------------------------------===//
+//
+// `detc schedule TASKS.json [--overhead=O] [--ckpt-cost=S]
+// [--failure-rate=P] [--algorithm=fast|naive] [--format=text|json]
+// [--stats]`: the CheckHint schedule of a task file (TaskFile.h): which
+// hints get a checkpoint, the expected recovery time and the overhead.
+// Command-line parameters override the file's.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ScheduleCommand.h"
+#include "TaskFile.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <numeric>
+
+using namespace llvm;
+using namespace detc;
+
+cl::SubCommand detc::tool::scheduleCommand(
+    "schedule", "Choose the checkpoint hints of a task file (CheckHint)");
+
+namespace {
+enum class Algorithm { Fast, Naive };
+enum class Format { Text, JSON };
+
+cl::opt<std::string> inputFile(cl::Positional, cl::desc("<tasks.json>"),
+                               cl::Required, cl::sub(tool::scheduleCommand));
+cl::opt<double> overhead("overhead",
+                         cl::desc("Allowance o: checkpoint time as a fraction "
+                                  "of the run time (overrides the file)"),
+                         cl::value_desc("fraction"),
+                         cl::sub(tool::scheduleCommand));
+cl::opt<double> ckptCost("ckpt-cost",
+                         cl::desc("Checkpoint cost t_c in seconds (overrides "
+                                  "the file)"),
+                         cl::value_desc("seconds"),
+                         cl::sub(tool::scheduleCommand));
+cl::opt<double> failureRate("failure-rate",
+                            cl::desc("Failure probability per second p "
+                                     "(overrides the file)"),
+                            cl::value_desc("p"),
+                            cl::sub(tool::scheduleCommand));
+cl::opt<Algorithm> algorithm(
+    "algorithm", cl::desc("Scheduler"), cl::init(Algorithm::Fast),
+    cl::values(clEnumValN(Algorithm::Fast, "fast",
+                          "exact Lagrangian algorithm (default)"),
+               clEnumValN(Algorithm::Naive, "naive",
+                          "the O(m*n^2) DP as written (reference)")),
+    cl::sub(tool::scheduleCommand));
+cl::opt<Format> outputFormat(
+    "format", cl::desc("Output format"), cl::init(Format::Text),
+    cl::values(clEnumValN(Format::Text, "text", "readable summary"),
+               clEnumValN(Format::JSON, "json", "every chosen hint")),
+    cl::sub(tool::scheduleCommand));
+cl::opt<bool> stats("stats", cl::desc("Print the solver's time and steps"),
+                    cl::sub(tool::scheduleCommand));
+
+/// A number as %g prints it (formatv has no general format).
+std::string num(double x) {
+  char buffer[32];
+  snprintf(buffer, sizeof buffer, "%g", x);
+  return buffer;
+}
+
+void fail(const Twine &message) {
+  WithColor::error(errs(), "detc schedule") << message << "\n";
+}
+
+/// A command-line parameter in its range, or the file's value.
+bool override(cl::opt<double> &opt, double max, double &into, bool &has) {
+  if (opt.getNumOccurrences() == 0)
+    return true;
+  if (!std::isfinite(opt) || opt < 0 || opt > max) {
+    fail(formatv("--{0}={1}: expected a number in [0, {2}]", opt.ArgStr,
+                 num(opt), num(max)));
+    return false;
+  }
+  into = opt;
+  has = true;
+  return true;
+}
+
+std::string taskName(const tool::TaskFile &f, size_t task) {
+  if (task < f.names.size() && !f.names[task].empty())
+    return f.names[task];
+  return "task " + std::to_string(task);
+}
+} // namespace
+
+int detc::tool::runSchedule() {
+  std::optional<TaskFile> file = readTaskFile(inputFile);
+  if (!file)
+    return 2;
+  analysis::ScheduleProblem &p = file->problem;
+  if (!override(overhead, 1e6, p.allowance, file->hasAllowance) ||
+      !override(ckptCost, 1e12, p.checkpointSeconds,
+                file->hasCheckpointSeconds) ||
+      !override(failureRate, 1, p.failureRate, file->hasFailureRate))
+    return 2;
+  for (auto [has, what] :
+       {std::pair(file->hasAllowance, "the allowance (--overhead)"),
+        std::pair(file->hasCheckpointSeconds,
+                  "the checkpoint cost (--ckpt-cost)"),
+        std::pair(file->hasFailureRate, "the failure rate (--failure-rate)")})
+    if (!has) {
+      fail(inputFile + ": " + what + " is given neither in the file nor on "
+                                     "the command line");
+      return 2;
+    }
+
+  auto start = std::chrono::steady_clock::now();
+  analysis::ScheduleResult r = algorithm == Algorithm::Naive
+                                   ? analysis::scheduleNaive(p)
+                                   : analysis::scheduleFast(p);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  double total =
+      std::accumulate(p.taskSeconds.begin(), p.taskSeconds.end(), 0.0);
+  double unprotected = analysis::blockCost(total, p.failureRate);
+  const char *name = algorithm == Algorithm::Naive ? "naive" : "fast";
+
+  if (outputFormat == Format::JSON) {
+    json::Array hints;
+    for (size_t t : r.checkpointAfter) {
+      json::Object h{{"after_task", int64_t(t)}};
+      if (!file->names.empty())
+        h["name"] = taskName(*file, t);
+      hints.push_back(std::move(h));
+    }
+    json::Object out{{"tasks", int64_t(p.taskSeconds.size())},
+                     {"total_seconds", total},
+                     {"max_checkpoints", int64_t(p.maxCheckpoints())},
+                     {"checkpoints", std::move(hints)},
+                     {"expected_recovery_seconds", r.expectedRecovery},
+                     {"expected_recovery_without_checkpoints", unprotected},
+                     {"overhead_seconds", r.overheadSeconds}};
+    if (stats)
+      out["stats"] = json::Object{{"algorithm", name},
+                                  {"solver_seconds", seconds},
+                                  {"lagrange_steps", r.lagrangeSteps}};
+    outs() << formatv("{0:2}", json::Value(std::move(out))) << "\n";
+    return 0;
+  }
+  outs() << formatv("{0}: {1} tasks, {2} s in all; checkpoint cost {3} s, "
+                    "allowance {4}%, failure rate {5}/s\n",
+                    inputFile, p.taskSeconds.size(), num(total),
+                    num(p.checkpointSeconds), num(100 * p.allowance),
+                    num(p.failureRate));
+  outs() << formatv("at most {0} checkpoints (ceil(o*sum(t)/t_c), one per "
+                    "hint at most): {1} chosen\n",
+                    p.maxCheckpoints(), r.checkpointAfter.size());
+  const size_t shown = 40;
+  outs() << "checkpoint after:";
+  for (size_t i = 0; i < r.checkpointAfter.size() && i < shown; ++i)
+    outs() << (i ? ", " : " ") << taskName(*file, r.checkpointAfter[i]);
+  if (r.checkpointAfter.size() > shown)
+    outs() << formatv(", ... ({0} more; --format=json lists all)",
+                      r.checkpointAfter.size() - shown);
+  if (r.checkpointAfter.empty())
+    outs() << " (none)";
+  outs() << "\n";
+  outs() << formatv("expected recovery time: {0} s (without checkpoints: "
+                    "{1} s)\n",
+                    num(r.expectedRecovery), num(unprotected));
+  outs() << formatv("checkpoint overhead: {0} s ({1}% of the run)\n",
+                    num(r.overheadSeconds),
+                    num(total > 0 ? 100 * r.overheadSeconds / total : 0.0));
+  if (stats)
+    outs() << formatv("solver: {0}, {1:f4} s, {2} Lagrange steps\n", name,
+                      seconds, r.lagrangeSteps);
+  return 0;
+}

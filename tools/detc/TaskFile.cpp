@@ -1,0 +1,115 @@
+//===- TaskFile.cpp - The task files `detc schedule` reads ----------------===//
+
+#include "TaskFile.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/WithColor.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace detc;
+
+static void error(StringRef path, const Twine &where, const Twine &message) {
+  errs() << path << where << ": ";
+  WithColor::error(errs(), "", /*DisableColors=*/true) << message << "\n";
+}
+
+/// A JSON syntax error, at its line and column.
+static void syntaxError(StringRef path, Error e) {
+  std::string text = toString(std::move(e)); // "[L:C, byte=O]: message"
+  SmallVector<StringRef, 4> m;
+  if (Regex("^\\[([0-9]+):([0-9]+), byte=[0-9]+\\]: (.*)$").match(text, &m)) {
+    error(path, ":" + m[1] + ":" + m[2], m[3]);
+    return;
+  }
+  error(path, "", text);
+}
+
+/// A finite number ≥ 0 (`what` names it in messages).
+static bool readSeconds(StringRef path, const json::Value &v,
+                        const Twine &what, double &out) {
+  std::optional<double> d = v.getAsNumber();
+  if (!d || !std::isfinite(*d) || *d < 0) {
+    error(path, "", what + ": expected a number of seconds >= 0");
+    return false;
+  }
+  out = *d;
+  return true;
+}
+
+std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
+  if (!buffer) {
+    error(path, "", "cannot read the task file: " + buffer.getError().message());
+    return std::nullopt;
+  }
+  Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  if (!parsed) {
+    syntaxError(path, parsed.takeError());
+    return std::nullopt;
+  }
+  const json::Object *root = parsed->getAsObject();
+  if (!root) {
+    error(path, "", "expected a JSON object with a \"tasks\" array");
+    return std::nullopt;
+  }
+  TaskFile file;
+  const json::Array *tasks = root->getArray("tasks");
+  if (!tasks) {
+    error(path, "", "expected a \"tasks\" array");
+    return std::nullopt;
+  }
+  file.problem.taskSeconds.reserve(tasks->size());
+  bool named = false;
+  for (size_t i = 0; i < tasks->size(); ++i) {
+    const json::Value &task = (*tasks)[i];
+    std::string where = "tasks[" + std::to_string(i) + "]";
+    double seconds;
+    std::string name;
+    if (const json::Object *o = task.getAsObject()) {
+      const json::Value *s = o->get("seconds");
+      if (!s) {
+        error(path, "", where + ": expected \"seconds\"");
+        return std::nullopt;
+      }
+      if (!readSeconds(path, *s, where + ".seconds", seconds))
+        return std::nullopt;
+      if (std::optional<StringRef> n = o->getString("name")) {
+        name = n->str();
+        named = true;
+      }
+    } else if (!readSeconds(path, task, where, seconds)) {
+      return std::nullopt;
+    }
+    file.problem.taskSeconds.push_back(seconds);
+    file.names.push_back(std::move(name));
+  }
+  if (!named)
+    file.names.clear();
+  auto parameter = [&](StringRef key, double &out, bool &has, double max) {
+    const json::Value *v = root->get(key);
+    if (!v)
+      return true;
+    std::optional<double> d = v->getAsNumber();
+    if (!d || !std::isfinite(*d) || *d < 0 || *d > max) {
+      error(path, "", "\"" + key + "\": expected a number in [0, " +
+                          (std::isinf(max) ? "inf" : std::to_string(max)) +
+                          "]");
+      return false;
+    }
+    out = *d;
+    has = true;
+    return true;
+  };
+  if (!parameter("checkpoint_seconds", file.problem.checkpointSeconds,
+                 file.hasCheckpointSeconds, INFINITY) ||
+      !parameter("allowance", file.problem.allowance, file.hasAllowance,
+                 INFINITY) ||
+      !parameter("failure_rate", file.problem.failureRate,
+                 file.hasFailureRate, 1))
+    return std::nullopt;
+  return file;
+}
