@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "detc/analysis/Schedule.h"
+#include "ScheduleBlocks.h"
 
 #include <algorithm>
 #include <cassert>
@@ -23,10 +23,29 @@ size_t ScheduleProblem::maxCheckpoints() const {
   double total = std::accumulate(taskSeconds.begin(), taskSeconds.end(), 0.0);
   if (!(checkpointSeconds > 0))
     return n - 1;
-  double l = std::ceil(allowance * total / checkpointSeconds);
+  // ⌈x⌉, where x within rounding of an integer counts as that integer
+  // (fits() draws the same line).
+  double l = std::ceil(allowance * total / checkpointSeconds * (1 - 1e-12));
   if (!(l > 0))
     return 0;
   return l >= double(n - 1) ? n - 1 : size_t(l);
+}
+
+bool ScheduleProblem::uniformHintCosts() const {
+  return std::all_of(hintSeconds.begin(), hintSeconds.end(),
+                     [&](double c) { return c == checkpointSeconds; });
+}
+
+double ScheduleProblem::budgetLimit() const {
+  double total = std::accumulate(taskSeconds.begin(), taskSeconds.end(), 0.0);
+  return (allowance * total + checkpointSeconds) * (1 - 1e-12);
+}
+
+bool ScheduleProblem::fits(const std::vector<size_t> &hints) const {
+  double sum = 0;
+  for (size_t h : hints)
+    sum += hintCost(h);
+  return hints.empty() || sum < budgetLimit();
 }
 
 double detc::analysis::blockCost(double seconds, double failureRate) {
@@ -40,41 +59,6 @@ double detc::analysis::blockCost(double seconds, double failureRate) {
 }
 
 namespace {
-
-/// Prefix sums of the task times and the cost of blocks between them.
-class Blocks {
-public:
-  explicit Blocks(const ScheduleProblem &p)
-      : rate(p.failureRate >= 1 ? std::numeric_limits<double>::infinity()
-                                : -std::log1p(-p.failureRate)) {
-    prefix.reserve(p.taskSeconds.size() + 1);
-    prefix.push_back(0);
-    for (double t : p.taskSeconds)
-      prefix.push_back(prefix.back() + t);
-  }
-  uint32_t size() const { return uint32_t(prefix.size() - 1); }
-  double total() const { return prefix.back(); }
-  /// The block of tasks [i, j) (0-based task indices).
-  double cost(uint32_t i, uint32_t j) const {
-    double t = prefix[j] - prefix[i];
-    if (t <= 0)
-      return 0;
-    double x = rate * t;
-    // Most blocks fail rarely (cT ≪ 1): there the series of e^x − 1 is
-    // exact to the last bit in a few multiplications, 5x cheaper than
-    // expm1 — the penalized DP evaluates costs ~40 times per task.
-    if (x < 0.01)
-      return 0.5 * t *
-             (x * (1 + x * (1.0 / 2 +
-                            x * (1.0 / 6 +
-                                 x * (1.0 / 24 + x * (1.0 / 120 + x / 720))))));
-    return 0.5 * t * std::expm1(x);
-  }
-
-private:
-  std::vector<double> prefix;
-  double rate;
-};
 
 /// A partition by its block ends (ascending, the last one n) and cost.
 struct Partition {
@@ -91,18 +75,6 @@ double costOf(const Blocks &b, const std::vector<uint32_t> &ends) {
     begin = e;
   }
   return sum;
-}
-
-ScheduleResult finish(const Blocks &b, const ScheduleProblem &problem,
-                      const std::vector<uint32_t> &ends, unsigned steps) {
-  ScheduleResult r;
-  for (size_t k = 0; k + 1 < ends.size(); ++k)
-    r.checkpointAfter.push_back(ends[k] - 1);
-  r.expectedRecovery = costOf(b, ends);
-  r.overheadSeconds =
-      double(r.checkpointAfter.size()) * problem.checkpointSeconds;
-  r.lagrangeSteps = steps;
-  return r;
 }
 
 /// min over all partitions of Σ cost + λ·blocks, ties to fewer blocks. The
@@ -235,6 +207,30 @@ std::vector<uint32_t> splice(const std::vector<uint32_t> &fewer,
 
 } // namespace
 
+ScheduleResult
+detc::analysis::scheduleFromEnds(const Blocks &b, const ScheduleProblem &p,
+                                 const std::vector<uint32_t> &ends,
+                                 unsigned lagrangeSteps) {
+  ScheduleResult r;
+  for (size_t k = 0; k + 1 < ends.size(); ++k) {
+    r.checkpointAfter.push_back(ends[k] - 1);
+    r.overheadSeconds += p.hintCost(ends[k] - 1);
+  }
+  r.expectedRecovery = costOf(b, ends);
+  r.lagrangeSteps = lagrangeSteps;
+  return r;
+}
+
+ScheduleResult
+detc::analysis::scheduleFromHints(const Blocks &b, const ScheduleProblem &p,
+                                  const std::vector<size_t> &hints) {
+  std::vector<uint32_t> ends;
+  for (size_t h : hints)
+    ends.push_back(uint32_t(h + 1));
+  ends.push_back(b.size());
+  return scheduleFromEnds(b, p, ends);
+}
+
 ScheduleResult detc::analysis::scheduleNaive(const ScheduleProblem &problem,
                                              size_t blocks) {
   Blocks b(problem);
@@ -268,7 +264,7 @@ ScheduleResult detc::analysis::scheduleNaive(const ScheduleProblem &problem,
     ends[beta - 1] = j;
     j = from[beta][j];
   }
-  return finish(b, problem, ends, 0);
+  return scheduleFromEnds(b, problem, ends, 0);
 }
 
 ScheduleResult detc::analysis::scheduleFast(const ScheduleProblem &problem,
@@ -281,7 +277,8 @@ ScheduleResult detc::analysis::scheduleFast(const ScheduleProblem &problem,
   std::vector<uint32_t> all(n);
   std::iota(all.begin(), all.end(), 1u);
   if (m == 1 || m == n)
-    return finish(b, problem, m == 1 ? std::vector<uint32_t>{n} : all, 0);
+    return scheduleFromEnds(b, problem, m == 1 ? std::vector<uint32_t>{n} : all,
+                            0);
 
   PenalizedSolver solver(b);
   unsigned steps = 0;
@@ -306,7 +303,7 @@ ScheduleResult detc::analysis::scheduleFast(const ScheduleProblem &problem,
   Partition more{all, costOf(b, all)};
   Partition p = solve(lambda);
   if (p.blocks() == m)
-    return finish(b, problem, p.ends, steps);
+    return scheduleFromEnds(b, problem, p.ends, steps);
   bool below = p.blocks() < m;
   (below ? fewer : more) = p;
   // Move λ until the count crosses m, by the factor the equal-blocks model
@@ -322,7 +319,7 @@ ScheduleResult detc::analysis::scheduleFast(const ScheduleProblem &problem,
       break; // the fixed end (n blocks or one) is the other side
     Partition q = solve(lambda);
     if (q.blocks() == m)
-      return finish(b, problem, q.ends, steps);
+      return scheduleFromEnds(b, problem, q.ends, steps);
     if ((q.blocks() < m) != below) {
       (below ? more : fewer) = std::move(q);
       break;
@@ -348,10 +345,10 @@ ScheduleResult detc::analysis::scheduleFast(const ScheduleProblem &problem,
     if (!(q.cost < chord * (1 - 1e-12)))
       break;
     if (q.blocks() == m)
-      return finish(b, problem, q.ends, steps);
+      return scheduleFromEnds(b, problem, q.ends, steps);
     (q.blocks() < m ? fewer : more) = std::move(q);
   }
   std::vector<uint32_t> ends = splice(fewer.ends, more.ends, m);
   assert(ends.size() == m && "the splice of two optimal ends must exist");
-  return finish(b, problem, ends, steps);
+  return scheduleFromEnds(b, problem, ends, steps);
 }

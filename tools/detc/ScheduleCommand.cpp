@@ -26,7 +26,7 @@ cl::SubCommand detc::tool::scheduleCommand(
     "schedule", "Choose the checkpoint hints of a task file (CheckHint)");
 
 namespace {
-enum class Algorithm { Fast, Naive };
+enum class Algorithm { Auto, Fast, Naive, Labels, Z3 };
 enum class Format { Text, JSON };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<tasks.json>"),
@@ -47,11 +47,18 @@ cl::opt<double> failureRate("failure-rate",
                             cl::value_desc("p"),
                             cl::sub(tool::scheduleCommand));
 cl::opt<Algorithm> algorithm(
-    "algorithm", cl::desc("Scheduler"), cl::init(Algorithm::Fast),
-    cl::values(clEnumValN(Algorithm::Fast, "fast",
-                          "exact Lagrangian algorithm (default)"),
-               clEnumValN(Algorithm::Naive, "naive",
-                          "the O(m*n^2) DP as written (reference)")),
+    "algorithm", cl::desc("Scheduler"), cl::init(Algorithm::Auto),
+    cl::values(
+        clEnumValN(Algorithm::Auto, "auto",
+                   "fast with equal hint costs, labels otherwise (default)"),
+        clEnumValN(Algorithm::Fast, "fast",
+                   "exact Lagrangian algorithm (equal hint costs)"),
+        clEnumValN(Algorithm::Naive, "naive",
+                   "the O(m*n^2) DP as written (equal hint costs)"),
+        clEnumValN(Algorithm::Labels, "labels",
+                   "exact label setting for per-hint costs"),
+        clEnumValN(Algorithm::Z3, "z3",
+                   "exact 0-1 program in Z3's Optimize (small instances)")),
     cl::sub(tool::scheduleCommand));
 cl::opt<Format> outputFormat(
     "format", cl::desc("Output format"), cl::init(Format::Text),
@@ -109,22 +116,58 @@ int detc::tool::runSchedule() {
                   "the checkpoint cost (--ckpt-cost)"),
         std::pair(file->hasFailureRate, "the failure rate (--failure-rate)")})
     if (!has) {
-      fail(inputFile + ": " + what + " is given neither in the file nor on "
-                                     "the command line");
+      fail(inputFile + ": " + what +
+           " is given neither in the file nor on "
+           "the command line");
       return 2;
     }
 
+  if (!file->hintOverrides.empty()) {
+    p.hintSeconds.clear();
+    for (double c : file->hintOverrides)
+      p.hintSeconds.push_back(std::isnan(c) ? p.checkpointSeconds : c);
+  }
+  bool uniform = p.uniformHintCosts();
+  Algorithm chosen = algorithm;
+  if (chosen == Algorithm::Auto)
+    chosen = uniform ? Algorithm::Fast : Algorithm::Labels;
+  if (!uniform && (chosen == Algorithm::Fast || chosen == Algorithm::Naive)) {
+    fail(inputFile + ": the hints have different checkpoint costs (a "
+                     "knapsack): use --algorithm=labels or --algorithm=z3");
+    return 2;
+  }
+
   auto start = std::chrono::steady_clock::now();
-  analysis::ScheduleResult r = algorithm == Algorithm::Naive
-                                   ? analysis::scheduleNaive(p)
-                                   : analysis::scheduleFast(p);
+  analysis::ScheduleResult r;
+  switch (chosen) {
+  case Algorithm::Naive:
+    r = analysis::scheduleNaive(p);
+    break;
+  case Algorithm::Labels:
+  case Algorithm::Z3: {
+    analysis::KnapsackResult k = chosen == Algorithm::Z3
+                                     ? analysis::scheduleKnapsack(p)
+                                     : analysis::scheduleKnapsackLabels(p);
+    if (!k.optimal) {
+      fail(inputFile + ": no exact schedule: " + k.why);
+      return 2;
+    }
+    r = k.schedule;
+    break;
+  }
+  default:
+    r = analysis::scheduleFast(p);
+  }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   double total =
       std::accumulate(p.taskSeconds.begin(), p.taskSeconds.end(), 0.0);
   double unprotected = analysis::blockCost(total, p.failureRate);
-  const char *name = algorithm == Algorithm::Naive ? "naive" : "fast";
+  const char *name = chosen == Algorithm::Naive    ? "naive"
+                     : chosen == Algorithm::Labels ? "labels"
+                     : chosen == Algorithm::Z3     ? "z3"
+                                                   : "fast";
 
   if (outputFormat == Format::JSON) {
     json::Array hints;
@@ -134,13 +177,15 @@ int detc::tool::runSchedule() {
         h["name"] = taskName(*file, t);
       hints.push_back(std::move(h));
     }
-    json::Object out{{"tasks", int64_t(p.taskSeconds.size())},
-                     {"total_seconds", total},
-                     {"max_checkpoints", int64_t(p.maxCheckpoints())},
-                     {"checkpoints", std::move(hints)},
-                     {"expected_recovery_seconds", r.expectedRecovery},
-                     {"expected_recovery_without_checkpoints", unprotected},
-                     {"overhead_seconds", r.overheadSeconds}};
+    json::Object out{
+        {"tasks", int64_t(p.taskSeconds.size())},
+        {"total_seconds", total},
+        {"max_checkpoints", uniform ? json::Value(int64_t(p.maxCheckpoints()))
+                                    : json::Value(nullptr)},
+        {"checkpoints", std::move(hints)},
+        {"expected_recovery_seconds", r.expectedRecovery},
+        {"expected_recovery_without_checkpoints", unprotected},
+        {"overhead_seconds", r.overheadSeconds}};
     if (stats)
       out["stats"] = json::Object{{"algorithm", name},
                                   {"solver_seconds", seconds},
@@ -153,9 +198,14 @@ int detc::tool::runSchedule() {
                     inputFile, p.taskSeconds.size(), num(total),
                     num(p.checkpointSeconds), num(100 * p.allowance),
                     num(p.failureRate));
-  outs() << formatv("at most {0} checkpoints (ceil(o*sum(t)/t_c), one per "
-                    "hint at most): {1} chosen\n",
-                    p.maxCheckpoints(), r.checkpointAfter.size());
+  if (uniform)
+    outs() << formatv("at most {0} checkpoints (ceil(o*sum(t)/t_c), one per "
+                      "hint at most): {1} chosen\n",
+                      p.maxCheckpoints(), r.checkpointAfter.size());
+  else
+    outs() << formatv("per-hint checkpoint costs: the best set costing less "
+                      "than o*sum(t) + t_c = {0} s: {1} chosen\n",
+                      num(p.budgetLimit()), r.checkpointAfter.size());
   const size_t shown = 40;
   outs() << "checkpoint after:";
   for (size_t i = 0; i < r.checkpointAfter.size() && i < shown; ++i)

@@ -29,8 +29,8 @@ static void syntaxError(StringRef path, Error e) {
 }
 
 /// A finite number ≥ 0 (`what` names it in messages).
-static bool readSeconds(StringRef path, const json::Value &v,
-                        const Twine &what, double &out) {
+static bool readSeconds(StringRef path, const json::Value &v, const Twine &what,
+                        double &out) {
   std::optional<double> d = v.getAsNumber();
   if (!d || !std::isfinite(*d) || *d < 0) {
     error(path, "", what + ": expected a number of seconds >= 0");
@@ -43,7 +43,8 @@ static bool readSeconds(StringRef path, const json::Value &v,
 std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
   if (!buffer) {
-    error(path, "", "cannot read the task file: " + buffer.getError().message());
+    error(path, "",
+          "cannot read the task file: " + buffer.getError().message());
     return std::nullopt;
   }
   Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
@@ -81,6 +82,13 @@ std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
         name = n->str();
         named = true;
       }
+      if (const json::Value *c = o->get("checkpoint_seconds")) {
+        double cost;
+        if (!readSeconds(path, *c, where + ".checkpoint_seconds", cost))
+          return std::nullopt;
+        file.hintOverrides.resize(i + 1, NAN);
+        file.hintOverrides[i] = cost;
+      }
     } else if (!readSeconds(path, task, where, seconds)) {
       return std::nullopt;
     }
@@ -89,15 +97,17 @@ std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
   }
   if (!named)
     file.names.clear();
+  if (!file.hintOverrides.empty())
+    file.hintOverrides.resize(tasks->size() ? tasks->size() - 1 : 0, NAN);
   auto parameter = [&](StringRef key, double &out, bool &has, double max) {
     const json::Value *v = root->get(key);
     if (!v)
       return true;
     std::optional<double> d = v->getAsNumber();
     if (!d || !std::isfinite(*d) || *d < 0 || *d > max) {
-      error(path, "", "\"" + key + "\": expected a number in [0, " +
-                          (std::isinf(max) ? "inf" : std::to_string(max)) +
-                          "]");
+      error(path, "",
+            "\"" + key + "\": expected a number in [0, " +
+                (std::isinf(max) ? "inf" : std::to_string(max)) + "]");
       return false;
     }
     out = *d;
@@ -108,8 +118,8 @@ std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
                  file.hasCheckpointSeconds, INFINITY) ||
       !parameter("allowance", file.problem.allowance, file.hasAllowance,
                  INFINITY) ||
-      !parameter("failure_rate", file.problem.failureRate,
-                 file.hasFailureRate, 1))
+      !parameter("failure_rate", file.problem.failureRate, file.hasFailureRate,
+                 1))
     return std::nullopt;
   return file;
 }

@@ -6,9 +6,11 @@
 //    "checkpoint_seconds": 30, "allowance": 0.05, "failure_rate": 1e-6}
 //
 // Each task is its duration in seconds (a number, or an object with
-// "seconds" and an optional "name"); a checkpoint hint follows every task
-// but the last. The three parameters are optional here (the command line
-// can give them) but must be known before scheduling.
+// "seconds", an optional "name" and an optional "checkpoint_seconds": the
+// cost of a checkpoint at the hint after it, when it differs from the
+// default); a checkpoint hint follows every task but the last. The three
+// parameters are optional here (the command line can give them) but must be
+// known before scheduling.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,8 @@ namespace detc::tool {
 struct TaskFile {
   analysis::ScheduleProblem problem;
   std::vector<std::string> names; ///< Per task; empty when unnamed.
+  /// Per hint: its own checkpoint cost, or NaN for the default (t_c).
+  std::vector<double> hintOverrides;
   /// Which parameters the file gave.
   bool hasCheckpointSeconds = false, hasAllowance = false,
        hasFailureRate = false;

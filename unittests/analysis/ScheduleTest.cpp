@@ -192,3 +192,139 @@ TEST(Schedule, EqualTasksAreSplitEvenly) {
 }
 
 } // namespace
+
+namespace {
+
+/// A random instance with a random cost per hint and `budget` seconds of
+/// allowance.
+ScheduleProblem randomKnapsack(std::mt19937_64 &rng, size_t n, double budget) {
+  ScheduleProblem p = randomProblem(rng, n);
+  std::uniform_real_distribution<double> cost(0.5, 8);
+  for (size_t k = 0; k + 1 < n; ++k)
+    p.hintSeconds.push_back(cost(rng));
+  double total = 0;
+  for (double t : p.taskSeconds)
+    total += t;
+  p.allowance = total > 0 ? budget / total : 0;
+  return p;
+}
+
+/// A random instance where every hint costs the same (1–4 s), with
+/// `budget` seconds of allowance.
+ScheduleProblem randomEqualCosts(std::mt19937_64 &rng, size_t n,
+                                 double budget) {
+  ScheduleProblem p = randomProblem(rng, n);
+  p.checkpointSeconds = 1 + rng() % 4;
+  double total = 0;
+  for (double t : p.taskSeconds)
+    total += t;
+  p.allowance = total > 0 ? budget / total : 0;
+  return p;
+}
+
+/// Minimum over every set of hints that fits the allowance.
+double bruteForceKnapsack(const ScheduleProblem &p) {
+  size_t n = p.taskSeconds.size();
+  double best = INFINITY;
+  for (uint32_t mask = 0; mask < (1u << (n - 1)); ++mask) {
+    std::vector<size_t> hints;
+    for (size_t k = 0; k + 1 < n; ++k)
+      if (mask >> k & 1)
+        hints.push_back(k);
+    if (!p.fits(hints))
+      continue;
+    ScheduleResult r;
+    r.checkpointAfter = hints;
+    best = std::min(best, recomputed(p, r));
+  }
+  return best;
+}
+
+TEST(Schedule, FitsIsTheCeilingRuleForEqualCosts) {
+  ScheduleProblem p;
+  p.taskSeconds.assign(40, 1.0);
+  p.checkpointSeconds = 3;
+  for (double o : {0.0, 0.05, 0.15, 0.2, 0.5}) {
+    p.allowance = o;
+    std::vector<size_t> hints;
+    for (size_t k = 0; k <= p.maxCheckpoints(); ++k) {
+      EXPECT_EQ(p.fits(hints), k <= p.maxCheckpoints()) << o << " " << k;
+      hints.push_back(k);
+    }
+    EXPECT_FALSE(p.fits(hints)) << o;
+  }
+}
+
+TEST(Schedule, KnapsackIsTheMinimumOverEveryFittingSet) {
+  std::mt19937_64 rng(11);
+  for (int trial = 0; trial < 40; ++trial) {
+    size_t n = 2 + rng() % 9;
+    ScheduleProblem p = randomKnapsack(rng, n, 10);
+    KnapsackResult r = scheduleKnapsack(p);
+    ASSERT_TRUE(r.optimal) << r.why;
+    EXPECT_TRUE(p.fits(r.schedule.checkpointAfter));
+    EXPECT_LE(relativeGap(r.schedule.expectedRecovery, bruteForceKnapsack(p)),
+              1e-9)
+        << "n=" << n << " trial " << trial;
+  }
+}
+
+TEST(Schedule, KnapsackWithEqualCostsEqualsTheFastPath) {
+  std::mt19937_64 rng(12);
+  for (int trial = 0; trial < 30; ++trial) {
+    size_t n = 2 + rng() % 11; // Z3's branch and bound: small instances
+    ScheduleProblem p = randomEqualCosts(rng, n, double(rng() % 12));
+    KnapsackResult z3 = scheduleKnapsack(p);
+    ASSERT_TRUE(z3.optimal) << z3.why;
+    ScheduleResult fast = scheduleFast(p);
+    EXPECT_LE(relativeGap(z3.schedule.expectedRecovery, fast.expectedRecovery),
+              1e-9)
+        << "n=" << n << " trial " << trial;
+  }
+}
+
+} // namespace
+
+namespace {
+
+TEST(Schedule, LabelSettingEqualsZ3AndBruteForce) {
+  std::mt19937_64 rng(13);
+  for (int trial = 0; trial < 200; ++trial) {
+    size_t n = 2 + rng() % 11;
+    ScheduleProblem p = randomKnapsack(rng, n, double(rng() % 20));
+    KnapsackResult labels = scheduleKnapsackLabels(p);
+    ASSERT_TRUE(labels.optimal) << labels.why;
+    EXPECT_TRUE(p.fits(labels.schedule.checkpointAfter));
+    EXPECT_LE(relativeGap(labels.schedule.expectedRecovery,
+                          recomputed(p, labels.schedule)),
+              1e-10);
+    EXPECT_LE(
+        relativeGap(labels.schedule.expectedRecovery, bruteForceKnapsack(p)),
+        1e-9)
+        << "n=" << n << " trial " << trial;
+    if (trial % 10 == 0) {
+      KnapsackResult z3 = scheduleKnapsack(p);
+      ASSERT_TRUE(z3.optimal) << z3.why;
+      EXPECT_LE(relativeGap(labels.schedule.expectedRecovery,
+                            z3.schedule.expectedRecovery),
+                1e-9);
+    }
+  }
+}
+
+TEST(Schedule, LabelSettingWithEqualCostsEqualsTheFastPath) {
+  std::mt19937_64 rng(14);
+  for (int trial = 0; trial < 60; ++trial) {
+    size_t n = 2 + rng() % 150;
+    ScheduleProblem p = randomEqualCosts(rng, n, double(rng() % 30));
+    p.hintSeconds.assign(n - 1, p.checkpointSeconds);
+    KnapsackResult labels = scheduleKnapsackLabels(p);
+    ASSERT_TRUE(labels.optimal) << labels.why;
+    EXPECT_LE(relativeGap(labels.schedule.expectedRecovery,
+                          scheduleFast(p).expectedRecovery),
+              1e-9)
+        << "n=" << n << " trial " << trial;
+  }
+}
+
+} // namespace

@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace detc::analysis {
@@ -41,13 +42,29 @@ struct ScheduleProblem {
   /// t_1..t_n in seconds; a hint follows every task but the last.
   std::vector<double> taskSeconds;
   double checkpointSeconds = 1; ///< t_c
-  double allowance = 0.05;      ///< o, a fraction of Σt
-  double failureRate = 1e-5;    ///< p, per second
+  /// Per-hint checkpoint costs (hint k follows task k; n − 1 entries), from
+  /// the sizes of what is live there; empty: t_c at every hint.
+  std::vector<double> hintSeconds;
+  double allowance = 0.05;   ///< o, a fraction of Σt
+  double failureRate = 1e-5; ///< p, per second
 
   /// ℓ = ⌈o·Σt / t_c⌉, and never more than the n − 1 hints.
   size_t maxCheckpoints() const;
   /// m = ℓ + 1 blocks.
   size_t blocks() const { return maxCheckpoints() + 1; }
+  /// Whether every hint costs the same (then ℓ bounds the count and the
+  /// fast path is exact).
+  bool uniformHintCosts() const;
+  /// The cost of a checkpoint at hint k.
+  double hintCost(size_t k) const {
+    return hintSeconds.empty() ? checkpointSeconds : hintSeconds[k];
+  }
+  /// Whether checkpoints at `hints` fit the allowance: their total cost
+  /// stays below o·Σt + t_c — with equal costs exactly ℓ = ⌈o·Σt/t_c⌉
+  /// checkpoints, the last of which may overshoot o·Σt by less than t_c.
+  bool fits(const std::vector<size_t> &hints) const;
+  /// The bound fits() puts on the total: o·Σt + t_c.
+  double budgetLimit() const;
 };
 
 struct ScheduleResult {
@@ -68,6 +85,27 @@ double blockCost(double seconds, double failureRate);
 ScheduleResult scheduleNaive(const ScheduleProblem &problem, size_t blocks);
 /// The same optimum by the Lagrangian algorithm.
 ScheduleResult scheduleFast(const ScheduleProblem &problem, size_t blocks);
+
+/// Per-hint checkpoint costs make the allowance a knapsack: the exact
+/// optimum over every set of hints that fits(), by Z3's Optimize over the
+/// shortest-path formulation (a boolean per block (i, j], flow
+/// conservation, the knapsack row). Branch and bound: small instances
+/// (a dozen hints in about a second).
+struct KnapsackResult {
+  ScheduleResult schedule;
+  bool optimal = false; ///< Z3 proved it (false: gave up, see `why`)
+  std::string why;
+};
+KnapsackResult scheduleKnapsack(const ScheduleProblem &problem,
+                                unsigned timeoutMs = 60000);
+/// The same optimum by label setting: per position, the Pareto-optimal
+/// (recovery so far, hint cost spent) of the partial schedules ending
+/// there, pruned by a bound from a feasible schedule (the fast path at the
+/// most expensive hint's cost). Exact; gives up (optimal = false) after
+/// `maxExtensions` label extensions (hundreds of hints take milliseconds,
+/// thousands with very unequal costs may not finish).
+KnapsackResult scheduleKnapsackLabels(const ScheduleProblem &problem,
+                                      size_t maxExtensions = 50000000);
 
 inline ScheduleResult scheduleNaive(const ScheduleProblem &problem) {
   return scheduleNaive(problem, problem.blocks());
