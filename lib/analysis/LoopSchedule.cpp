@@ -36,7 +36,7 @@ double secondsOf(const std::vector<ProgramItem> &items) {
 /// Where a hint sits: the loops around it and, per level (0: the top), the
 /// time of that level's body before and after the item on the path.
 struct HintPath {
-  std::vector<uint64_t> iterations; ///< N_1..N_d
+  std::vector<uint64_t> iterations;  ///< N_1..N_d
   std::vector<double> before, after; ///< d + 1 entries
 };
 
@@ -88,11 +88,11 @@ std::optional<uint64_t> product(uint64_t a, uint64_t b) {
 /// The run as seen from one hint: arrivals, per-level wrap periods M_q and
 /// extra times E_q.
 struct Arrivals {
-  uint64_t count = 1;            ///< A
-  std::vector<uint64_t> wraps;   ///< M_2..M_d
-  std::vector<double> extra;     ///< E_2..E_d
-  double iteration = 0;          ///< T
-  double first = 0, last = 0;    ///< P, F
+  uint64_t count = 1;          ///< A
+  std::vector<uint64_t> wraps; ///< M_2..M_d
+  std::vector<double> extra;   ///< E_2..E_d
+  double iteration = 0;        ///< T
+  double first = 0, last = 0;  ///< P, F
 
   /// Length of the run between arrivals i0 < i1 (1-based).
   double between(uint64_t i0, uint64_t i1) const {
@@ -140,8 +140,8 @@ double LoopProgram::totalSeconds() const { return secondsOf(body); }
 uint64_t LoopProgram::maxCheckpoints() const {
   if (!(checkpointSeconds > 0))
     return UINT64_MAX;
-  double l = std::ceil(allowance * totalSeconds() / checkpointSeconds *
-                       (1 - 1e-12));
+  double l =
+      std::ceil(allowance * totalSeconds() / checkpointSeconds * (1 - 1e-12));
   return l > 0 ? (l >= 1.8e19 ? UINT64_MAX : uint64_t(l)) : 0;
 }
 
@@ -224,8 +224,8 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
       uint64_t withWrap = 0;
       double added = 0;
       for (size_t l = 0; l < a->wraps.size(); ++l) {
-        uint64_t atLevel = multiples(a->wraps[l]) -
-                           (l ? multiples(a->wraps[l - 1]) : 0);
+        uint64_t atLevel =
+            multiples(a->wraps[l]) - (l ? multiples(a->wraps[l - 1]) : 0);
         double extra = 0;
         for (size_t r = l; r < a->extra.size(); ++r)
           extra += a->extra[r];
@@ -257,8 +257,8 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
 
 PeriodicSchedule detc::analysis::schedulePeriodic(const LoopProgram &program) {
   PeriodicSchedule best;
-  best.expectedRecovery = blockCost(program.totalSeconds(),
-                                    program.failureRate);
+  best.expectedRecovery =
+      blockCost(program.totalSeconds(), program.failureRate);
   uint64_t budget = program.maxCheckpoints();
   if (budget == 0)
     return best;
@@ -270,8 +270,9 @@ PeriodicSchedule detc::analysis::schedulePeriodic(const LoopProgram &program) {
       continue;
     // About A/(ℓ + 1) and up (checkpoints ≤ ℓ is checked below), and the
     // periods that align with each loop's wraps.
-    uint64_t smallest =
-        budget == UINT64_MAX ? 1 : std::max<uint64_t>(1, a->count / (budget + 1));
+    uint64_t smallest = budget == UINT64_MAX
+                            ? 1
+                            : std::max<uint64_t>(1, a->count / (budget + 1));
     std::vector<uint64_t> periods;
     for (uint64_t k = smallest; k < smallest + 32 && k <= a->count; ++k)
       periods.push_back(k);

@@ -100,6 +100,76 @@ std::string taskName(const tool::TaskFile &f, size_t task) {
 }
 } // namespace
 
+/// A program with rolled loops: the best periodic schedule, and the
+/// unrolled optimum beside it when the run unrolls to at most a million
+/// tasks.
+int scheduleProgram(tool::TaskFile &file) {
+  analysis::LoopProgram &program = *file.program;
+  program.checkpointSeconds = file.problem.checkpointSeconds;
+  program.allowance = file.problem.allowance;
+  program.failureRate = file.problem.failureRate;
+  auto start = std::chrono::steady_clock::now();
+  analysis::PeriodicSchedule s = analysis::schedulePeriodic(program);
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  std::optional<analysis::ScheduleProblem> flat = program.unroll(1000000);
+  std::optional<analysis::ScheduleResult> optimum;
+  if (flat)
+    optimum = analysis::scheduleFast(*flat);
+  double total = program.totalSeconds();
+  double unprotected = analysis::blockCost(total, program.failureRate);
+  uint64_t budget = program.maxCheckpoints();
+  if (outputFormat == Format::JSON) {
+    json::Object out{
+        {"total_seconds", total},
+        {"max_checkpoints", budget == UINT64_MAX
+                                ? json::Value(nullptr)
+                                : json::Value(int64_t(budget))},
+        {"hint", s.period ? json::Value(s.hint) : json::Value(nullptr)},
+        {"period", int64_t(s.period)},
+        {"arrivals", int64_t(s.arrivals)},
+        {"checkpoints", int64_t(s.checkpoints)},
+        {"expected_recovery_seconds", s.expectedRecovery},
+        {"expected_recovery_without_checkpoints", unprotected},
+        {"overhead_seconds", s.overheadSeconds}};
+    if (optimum)
+      out["unrolled_optimum_seconds"] = optimum->expectedRecovery;
+    if (stats)
+      out["stats"] =
+          json::Object{{"algorithm", "periodic"}, {"solver_seconds", seconds}};
+    outs() << formatv("{0:2}", json::Value(std::move(out))) << "\n";
+    return 0;
+  }
+  outs() << formatv("{0}: program with rolled loops, {1} s in all; "
+                    "checkpoint cost {2} s, allowance {3}%, failure rate "
+                    "{4}/s; at most {5} checkpoints\n",
+                    inputFile, num(total), num(program.checkpointSeconds),
+                    num(100 * program.allowance), num(program.failureRate),
+                    budget == UINT64_MAX ? std::string("unlimited")
+                                         : std::to_string(budget));
+  if (s.period)
+    outs() << formatv("periodic schedule: at hint '{0}' every {1} "
+                      "arrivals ({2} checkpoints over {3} arrivals)\n",
+                      s.hint, s.period, s.checkpoints, s.arrivals);
+  else
+    outs() << "periodic schedule: no checkpoint\n";
+  outs() << formatv("expected recovery time: {0} s (without checkpoints: {1} "
+                    "s)\n",
+                    num(s.expectedRecovery), num(unprotected));
+  if (optimum)
+    outs() << formatv("unrolled optimum ({0} tasks, any placement): {1} s\n",
+                      flat->taskSeconds.size(), num(optimum->expectedRecovery));
+  else
+    outs() << "unrolled optimum: not computed (more than 10^6 tasks)\n";
+  outs() << formatv("checkpoint overhead: {0} s ({1}% of the run)\n",
+                    num(s.overheadSeconds),
+                    num(total > 0 ? 100 * s.overheadSeconds / total : 0.0));
+  if (stats)
+    outs() << formatv("solver: periodic, {0:f4} s\n", seconds);
+  return 0;
+}
+
 int detc::tool::runSchedule() {
   std::optional<TaskFile> file = readTaskFile(inputFile);
   if (!file)
@@ -121,6 +191,8 @@ int detc::tool::runSchedule() {
            "the command line");
       return 2;
     }
+  if (file->program)
+    return scheduleProgram(*file);
 
   if (!file->hintOverrides.empty()) {
     p.hintSeconds.clear();

@@ -40,6 +40,48 @@ static bool readSeconds(StringRef path, const json::Value &v, const Twine &what,
   return true;
 }
 
+/// The items of a "program" (or a loop's "body") at `where`.
+static bool readProgram(StringRef path, const json::Array &items,
+                        const std::string &where,
+                        std::vector<analysis::ProgramItem> &out) {
+  using Kind = analysis::ProgramItem::Kind;
+  for (size_t i = 0; i < items.size(); ++i) {
+    std::string at = where + "[" + std::to_string(i) + "]";
+    analysis::ProgramItem item;
+    const json::Object *o = items[i].getAsObject();
+    if (!o) {
+      if (!readSeconds(path, items[i], at, item.seconds))
+        return false;
+    } else if (const json::Value *t = o->get("task")) {
+      if (!readSeconds(path, *t, at + ".task", item.seconds))
+        return false;
+    } else if (std::optional<StringRef> h = o->getString("hint")) {
+      item.kind = Kind::Hint;
+      item.name = h->str();
+    } else if (std::optional<int64_t> n = o->getInteger("loop")) {
+      const json::Array *body = o->getArray("body");
+      if (*n < 0 || !body) {
+        error(path, "",
+              at + ": a loop needs \"loop\": N >= 0 and a "
+                   "\"body\" array");
+        return false;
+      }
+      item.kind = Kind::Loop;
+      item.iterations = uint64_t(*n);
+      if (!readProgram(path, *body, at + ".body", item.body))
+        return false;
+    } else {
+      error(path, "",
+            at + ": expected a number, {\"task\": seconds}, "
+                 "{\"hint\": name} or {\"loop\": N, \"body\": "
+                 "[...]}");
+      return false;
+    }
+    out.push_back(std::move(item));
+  }
+  return true;
+}
+
 std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
   if (!buffer) {
@@ -54,14 +96,24 @@ std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
   }
   const json::Object *root = parsed->getAsObject();
   if (!root) {
-    error(path, "", "expected a JSON object with a \"tasks\" array");
+    error(path, "",
+          "expected a JSON object with a \"tasks\" or a "
+          "\"program\" array");
     return std::nullopt;
   }
   TaskFile file;
   const json::Array *tasks = root->getArray("tasks");
-  if (!tasks) {
-    error(path, "", "expected a \"tasks\" array");
+  const json::Array *program = root->getArray("program");
+  if (!tasks && !program) {
+    error(path, "", "expected a \"tasks\" or a \"program\" array");
     return std::nullopt;
+  }
+  static const json::Array none;
+  if (program) {
+    file.program.emplace();
+    if (!readProgram(path, *program, "program", file.program->body))
+      return std::nullopt;
+    tasks = &none;
   }
   file.problem.taskSeconds.reserve(tasks->size());
   bool named = false;

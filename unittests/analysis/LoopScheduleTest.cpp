@@ -12,8 +12,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
+#include <functional>
 #include <random>
 
 using namespace detc::analysis;
@@ -85,8 +85,8 @@ LoopProgram randomProgram(std::mt19937_64 &rng) {
       if (depth < 3 && rng() % 3 == 0)
         items.push_back(loop(1 + rng() % 6, body(depth + 1)));
     }
-    items.push_back(hint("h" + std::to_string(depth) + "_" +
-                         std::to_string(rng() % 1000)));
+    items.push_back(
+        hint("h" + std::to_string(depth) + "_" + std::to_string(rng() % 1000)));
     if (rng() % 2)
       items.push_back(task(seconds(rng)));
     return items;
@@ -198,9 +198,9 @@ TEST(LoopSchedule, BestPeriodicIsWithinTheBoundOfTheUnrolledOptimum) {
         longest = std::max(longest, block);
       }
     if (s.period) {
-      EXPECT_LE(s.expectedRecovery,
-                (s.checkpoints + 1) * blockCost(longest, p.failureRate) *
-                    (1 + 1e-9));
+      EXPECT_LE(s.expectedRecovery, (s.checkpoints + 1) *
+                                        blockCost(longest, p.failureRate) *
+                                        (1 + 1e-9));
     }
     EXPECT_GE(opt.expectedRecovery,
               m * blockCost(total / m, p.failureRate) * (1 - 1e-9));
@@ -214,9 +214,9 @@ TEST(LoopSchedule, BestPeriodicIsWithinTheBoundOfTheUnrolledOptimum) {
 
 TEST(LoopSchedule, ABillionIterationsScheduleWithoutUnrolling) {
   LoopProgram p;
-  p.body = {task(30), loop(10, {task(5), loop(100000000, {task(0.01),
-                                                            hint("step")}),
-                                hint("epoch")})};
+  p.body = {task(30),
+            loop(10, {task(5), loop(100000000, {task(0.01), hint("step")}),
+                      hint("epoch")})};
   p.checkpointSeconds = 60;
   p.allowance = 0.01;
   p.failureRate = 1e-7;

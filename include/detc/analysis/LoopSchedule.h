@@ -39,8 +39,8 @@ namespace detc::analysis {
 struct ProgramItem {
   enum class Kind { Task, Hint, Loop } kind = Kind::Task;
   std::string name;
-  double seconds = 0;       ///< Task
-  uint64_t iterations = 0;  ///< Loop
+  double seconds = 0;            ///< Task
+  uint64_t iterations = 0;       ///< Loop
   std::vector<ProgramItem> body; ///< Loop
 };
 
@@ -63,9 +63,9 @@ struct LoopProgram {
 };
 
 struct PeriodicSchedule {
-  std::string hint;          ///< Name of the chosen hint
-  uint64_t period = 0;       ///< checkpoint every `period`-th arrival
-  uint64_t arrivals = 0;     ///< times the run reaches the hint
+  std::string hint;      ///< Name of the chosen hint
+  uint64_t period = 0;   ///< checkpoint every `period`-th arrival
+  uint64_t arrivals = 0; ///< times the run reaches the hint
   /// arrivals / period, less one when the last arrival ends the run.
   uint64_t checkpoints = 0;
   double expectedRecovery = 0;
@@ -74,9 +74,9 @@ struct PeriodicSchedule {
 
 /// The cost of checkpointing at hint `name` every `period` arrivals, or
 /// nothing when the hint does not exist or the sum would take too long.
-std::optional<PeriodicSchedule>
-evaluatePeriodic(const LoopProgram &program, const std::string &hint,
-                 uint64_t period);
+std::optional<PeriodicSchedule> evaluatePeriodic(const LoopProgram &program,
+                                                 const std::string &hint,
+                                                 uint64_t period);
 
 /// The best periodic schedule within the allowance (none: no hint, or no
 /// checkpoint fits — then the whole run is one block).
