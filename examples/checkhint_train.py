@@ -36,7 +36,7 @@ def main():
         for i in range(args.steps):
             _iterations: 20
             batch = torch.randn(8, 4)
-            params = step(params, batch, lr)
+            params = step(params, batch, lr)  # detc: cost=0.002
             _checkpoint("step")
         lr = lr * 0.9
         history.append(float(params.norm()))
