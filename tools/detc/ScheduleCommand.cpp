@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScheduleCommand.h"
+#include "SchedulePlot.h"
 #include "TaskFile.h"
 
 #include "llvm/Support/FormatVariadic.h"
@@ -16,6 +17,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <numeric>
 
@@ -67,6 +69,11 @@ cl::opt<Format> outputFormat(
     cl::sub(tool::scheduleCommand));
 cl::opt<bool> stats("stats", cl::desc("Print the solver's time and steps"),
                     cl::sub(tool::scheduleCommand));
+cl::opt<std::string> plot("plot",
+                          cl::desc("Also draw the timeline and the curve of "
+                                   "expected recovery vs allowance as SVG"),
+                          cl::value_desc("file.svg"),
+                          cl::sub(tool::scheduleCommand));
 
 /// A number as %g prints it (formatv has no general format).
 std::string num(double x) {
@@ -100,6 +107,37 @@ std::string taskName(const tool::TaskFile &f, size_t task) {
 }
 } // namespace
 
+/// Writes --plot (atomically); false after reporting an error.
+bool writePlot(const tool::PlotInput &in) {
+  if (plot.empty())
+    return true;
+  std::string svg = tool::renderSchedulePlot(in);
+  if (Error e = writeToOutput(plot, [&](raw_ostream &os) {
+        os << svg;
+        return Error::success();
+      })) {
+    fail("cannot write '" + plot + "': " + toString(std::move(e)));
+    return false;
+  }
+  return true;
+}
+
+/// Times (from the start) of checkpoints after the given tasks.
+std::vector<double> checkpointTimes(const std::vector<double> &tasks,
+                                    const std::vector<size_t> &after) {
+  std::vector<double> times;
+  double t = 0;
+  size_t next = 0;
+  for (size_t k = 0; k < tasks.size() && next < after.size(); ++k) {
+    t += tasks[k];
+    if (after[next] == k) {
+      times.push_back(t);
+      ++next;
+    }
+  }
+  return times;
+}
+
 /// A program with rolled loops: the best periodic schedule, and the
 /// unrolled optimum beside it when the run unrolls to at most a million
 /// tasks.
@@ -120,6 +158,41 @@ int scheduleProgram(tool::TaskFile &file) {
   double total = program.totalSeconds();
   double unprotected = analysis::blockCost(total, program.failureRate);
   uint64_t budget = program.maxCheckpoints();
+  if (!plot.empty()) {
+    tool::PlotInput in;
+    in.title = formatv("{0}: every {1} arrivals at '{2}'", inputFile, s.period,
+                       s.hint);
+    in.failureRate = program.failureRate;
+    in.allowance = program.allowance;
+    std::vector<std::vector<std::string>> names;
+    std::optional<analysis::ScheduleProblem> small =
+        program.unroll(200000, &names);
+    if (small) {
+      // The periodic checkpoints on the unrolled run.
+      std::vector<size_t> after;
+      uint64_t arrivals = 0;
+      for (size_t k = 0; k < names.size() && s.period; ++k)
+        if (std::find(names[k].begin(), names[k].end(), s.hint) !=
+                names[k].end() &&
+            ++arrivals % s.period == 0 && k + 1 < small->taskSeconds.size())
+          after.push_back(k);
+      in.tasks = small->taskSeconds;
+      in.checkpoints = checkpointTimes(in.tasks, after);
+      // One at the very end of the run is not taken.
+      llvm::erase_if(in.checkpoints, [&](double t) { return t >= total; });
+    } else {
+      in.tasks = {total}; // too long to draw task by task
+      in.title += " (run too long to draw its checkpoints)";
+    }
+    analysis::LoopProgram at = program;
+    auto recoveryAt = [&](double o) {
+      at.allowance = o;
+      return analysis::schedulePeriodic(at).expectedRecovery;
+    };
+    in.recoveryAt = recoveryAt;
+    if (!writePlot(in))
+      return 2;
+  }
   if (outputFormat == Format::JSON) {
     json::Object out{
         {"total_seconds", total},
@@ -236,6 +309,26 @@ int detc::tool::runSchedule() {
   double total =
       std::accumulate(p.taskSeconds.begin(), p.taskSeconds.end(), 0.0);
   double unprotected = analysis::blockCost(total, p.failureRate);
+  if (!plot.empty()) {
+    tool::PlotInput in;
+    in.title =
+        formatv("{0}: {1} checkpoints", inputFile, r.checkpointAfter.size());
+    in.tasks = p.taskSeconds;
+    in.checkpoints = checkpointTimes(p.taskSeconds, r.checkpointAfter);
+    in.failureRate = p.failureRate;
+    in.allowance = p.allowance;
+    analysis::ScheduleProblem at = p;
+    auto recoveryAt = [&](double o) {
+      at.allowance = o;
+      if (uniform)
+        return analysis::scheduleFast(at).expectedRecovery;
+      analysis::KnapsackResult k = analysis::scheduleKnapsackLabels(at);
+      return k.optimal ? k.schedule.expectedRecovery : NAN;
+    };
+    in.recoveryAt = recoveryAt;
+    if (!writePlot(in))
+      return 2;
+  }
   const char *name = chosen == Algorithm::Naive    ? "naive"
                      : chosen == Algorithm::Labels ? "labels"
                      : chosen == Algorithm::Z3     ? "z3"
