@@ -73,7 +73,8 @@ private:
       return 5e-3;
     if (isa<ir::DrawOp>(op))
       return 0.1e-3;
-    if (isa<ir::HintOp, ir::FuncOp, ir::ClassOp>(op))
+    if (isa<ir::HintOp, ir::FuncOp, ir::ClassOp, ir::ReturnOp, ir::BreakOp,
+            ir::ContinueOp>(op))
       return 0;
     return 10e-6;
   }
@@ -161,6 +162,9 @@ private:
       SourcePoint at = sourcePoint(op);
       h.name = hint.getLabel() ? hint.getLabel()->str()
                                : "line " + std::to_string(at.line);
+      // A hint takes no time: its annotation is the checkpoint's cost.
+      if (std::optional<double> c = annotated(op))
+        h.checkpointSeconds = *c;
       into.push_back(std::move(h));
       return;
     }

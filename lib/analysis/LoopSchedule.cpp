@@ -67,6 +67,22 @@ bool findHint(const std::vector<ProgramItem> &body, const std::string &name,
   return false;
 }
 
+/// The checkpoint cost of hint `name` (its first occurrence).
+double hintCost(const std::vector<ProgramItem> &body, const std::string &name,
+                double fallback) {
+  for (const ProgramItem &item : body) {
+    if (item.kind == Kind::Hint && item.name == name)
+      return std::isnan(item.checkpointSeconds) ? fallback
+                                                : item.checkpointSeconds;
+    if (item.kind == Kind::Loop) {
+      double c = hintCost(item.body, name, NAN);
+      if (!std::isnan(c))
+        return c;
+    }
+  }
+  return fallback;
+}
+
 void collectHints(const std::vector<ProgramItem> &body,
                   std::vector<std::string> &names) {
   for (const ProgramItem &item : body) {
@@ -137,6 +153,14 @@ std::optional<Arrivals> arrivalsOf(const LoopProgram &program,
 
 double LoopProgram::totalSeconds() const { return secondsOf(body); }
 
+uint64_t LoopProgram::affordable(double cost) const {
+  if (!(cost > 0))
+    return UINT64_MAX;
+  double limit = (allowance * totalSeconds() + checkpointSeconds) * (1 - 1e-12);
+  double k = std::ceil(limit / cost) - 1;
+  return k > 0 ? (k >= 1.8e19 ? UINT64_MAX : uint64_t(k)) : 0;
+}
+
 uint64_t LoopProgram::maxCheckpoints() const {
   if (!(checkpointSeconds > 0))
     return UINT64_MAX;
@@ -165,11 +189,16 @@ LoopProgram::unroll(size_t limit,
             pending += item.seconds;
             atHint = false;
           } else if (item.kind == Kind::Hint) {
+            double cost = std::isnan(item.checkpointSeconds)
+                              ? checkpointSeconds
+                              : item.checkpointSeconds;
             if (atHint && pending == 0) { // the hint before's position
               names.back().push_back(item.name);
+              p.hintSeconds.back() = std::min(p.hintSeconds.back(), cost);
               continue;
             }
             p.taskSeconds.push_back(pending);
+            p.hintSeconds.push_back(cost);
             names.push_back({item.name});
             pending = 0;
             atHint = true;
@@ -184,9 +213,18 @@ LoopProgram::unroll(size_t limit,
   if (tooLarge)
     return std::nullopt;
   p.taskSeconds.push_back(pending);
+  if (p.uniformHintCosts())
+    p.hintSeconds.clear();
   if (hintNames)
     *hintNames = std::move(names);
   return p;
+}
+
+double detc::analysis::unrolledOptimum(const ScheduleProblem &flat) {
+  if (flat.uniformHintCosts())
+    return scheduleFast(flat).expectedRecovery;
+  KnapsackResult k = scheduleKnapsackLabels(flat);
+  return k.optimal ? k.schedule.expectedRecovery : NAN;
 }
 
 std::optional<PeriodicSchedule>
@@ -201,9 +239,13 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
   s.period = period;
   s.arrivals = a->count;
   uint64_t q = a->count / period;
-  // A checkpoint at the last arrival, with nothing after it, is not taken.
-  s.checkpoints = q * period == a->count && a->last == 0 ? q - 1 : q;
-  s.overheadSeconds = double(s.checkpoints) * program.checkpointSeconds;
+  // A checkpoint at the last arrival, with (next to) nothing after it, is
+  // not taken.
+  bool atEnd =
+      q * period == a->count && a->last <= 1e-6 * program.totalSeconds();
+  s.checkpoints = atEnd ? q - 1 : q;
+  s.overheadSeconds = double(s.checkpoints) *
+                      hintCost(program.body, hint, program.checkpointSeconds);
   if (q == 0) {
     s.expectedRecovery = f(program.totalSeconds());
     return s;
@@ -259,14 +301,13 @@ PeriodicSchedule detc::analysis::schedulePeriodic(const LoopProgram &program) {
   PeriodicSchedule best;
   best.expectedRecovery =
       blockCost(program.totalSeconds(), program.failureRate);
-  uint64_t budget = program.maxCheckpoints();
-  if (budget == 0)
-    return best;
   std::vector<std::string> hints;
   collectHints(program.body, hints);
   for (const std::string &hint : hints) {
     std::optional<Arrivals> a = arrivalsOf(program, hint);
-    if (!a)
+    uint64_t budget = program.affordable(
+        hintCost(program.body, hint, program.checkpointSeconds));
+    if (!a || budget == 0)
       continue;
     // About A/(ℓ + 1) and up (checkpoints ≤ ℓ is checked below), and the
     // periods that align with each loop's wraps.

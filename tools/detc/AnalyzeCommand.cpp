@@ -192,8 +192,7 @@ static int printSchedule(mlir::ModuleOp module) {
          << llvm::format("%g", s.expectedRecovery) << " s";
   if (flat)
     outs() << " (unrolled optimum "
-           << llvm::format("%g", analysis::scheduleFast(*flat).expectedRecovery)
-           << " s)";
+           << llvm::format("%g", analysis::unrolledOptimum(*flat)) << " s)";
   outs() << ", without checkpoints "
          << llvm::format("%g", analysis::blockCost(total, program.failureRate))
          << " s\n";

@@ -152,9 +152,9 @@ int scheduleProgram(tool::TaskFile &file) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   std::optional<analysis::ScheduleProblem> flat = program.unroll(1000000);
-  std::optional<analysis::ScheduleResult> optimum;
+  std::optional<double> optimum;
   if (flat)
-    optimum = analysis::scheduleFast(*flat);
+    optimum = analysis::unrolledOptimum(*flat);
   double total = program.totalSeconds();
   double unprotected = analysis::blockCost(total, program.failureRate);
   uint64_t budget = program.maxCheckpoints();
@@ -207,7 +207,7 @@ int scheduleProgram(tool::TaskFile &file) {
         {"expected_recovery_without_checkpoints", unprotected},
         {"overhead_seconds", s.overheadSeconds}};
     if (optimum)
-      out["unrolled_optimum_seconds"] = optimum->expectedRecovery;
+      out["unrolled_optimum_seconds"] = *optimum;
     if (stats)
       out["stats"] =
           json::Object{{"algorithm", "periodic"}, {"solver_seconds", seconds}};
@@ -232,7 +232,7 @@ int scheduleProgram(tool::TaskFile &file) {
                     num(s.expectedRecovery), num(unprotected));
   if (optimum)
     outs() << formatv("unrolled optimum ({0} tasks, any placement): {1} s\n",
-                      flat->taskSeconds.size(), num(optimum->expectedRecovery));
+                      flat->taskSeconds.size(), num(*optimum));
   else
     outs() << "unrolled optimum: not computed (more than 10^6 tasks)\n";
   outs() << formatv("checkpoint overhead: {0} s ({1}% of the run)\n",

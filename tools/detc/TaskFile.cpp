@@ -58,6 +58,10 @@ static bool readProgram(StringRef path, const json::Array &items,
     } else if (std::optional<StringRef> h = o->getString("hint")) {
       item.kind = Kind::Hint;
       item.name = h->str();
+      if (const json::Value *c = o->get("checkpoint_seconds"))
+        if (!readSeconds(path, *c, at + ".checkpoint_seconds",
+                         item.checkpointSeconds))
+          return false;
     } else if (std::optional<int64_t> n = o->getInteger("loop")) {
       const json::Array *body = o->getArray("body");
       if (*n < 0 || !body) {
@@ -110,7 +114,7 @@ std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
   }
   static const json::Array none;
   if (program) {
-    file.program.emplace();
+    file.program = std::make_unique<analysis::LoopProgram>();
     if (!readProgram(path, *program, "program", file.program->body))
       return std::nullopt;
     tasks = &none;

@@ -10,7 +10,8 @@
 //   {"program": [{"task": 30}, {"loop": 100, "body": [{"task": 0.5},
 //                {"hint": "step"}]}, {"hint": "end"}], ...}
 //
-// (a bare number is a task too).
+// (a bare number is a task too; a hint may carry its own
+// "checkpoint_seconds").
 // Each task is its duration in seconds (a number, or an object with
 // "seconds", an optional "name" and an optional "checkpoint_seconds": the
 // cost of a checkpoint at the hint after it, when it differs from the
@@ -28,6 +29,7 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,7 +39,7 @@ namespace detc::tool {
 struct TaskFile {
   analysis::ScheduleProblem problem;
   /// Set when the file gives a "program" (its parameters are `problem`'s).
-  std::optional<analysis::LoopProgram> program;
+  std::unique_ptr<analysis::LoopProgram> program;
   std::vector<std::string> names; ///< Per task; empty when unnamed.
   /// Per hint: its own checkpoint cost, or NaN for the default (t_c).
   std::vector<double> hintOverrides;

@@ -231,3 +231,28 @@ TEST(LoopSchedule, ABillionIterationsScheduleWithoutUnrolling) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(LoopSchedule, AHintsOwnCheckpointCostDecidesHowManyFit) {
+  // Figure 2 at o = 8% (ℓ = 4 at t_c = 5 s): a step checkpoint costing
+  // 1 s fits 24 times (k·1 < 20 + 5), so the step hint wins with a
+  // checkpoint every 10 steps; the epoch hint alone could take 4.
+  LoopProgram p = figure2();
+  p.allowance = 0.08;
+  p.body[0].body[0].body[1].checkpointSeconds = 1; // the "step" hint
+  EXPECT_EQ(p.affordable(1), 24u);
+  EXPECT_EQ(p.affordable(5), 4u);
+  PeriodicSchedule s = schedulePeriodic(p);
+  EXPECT_EQ(s.hint, "step");
+  EXPECT_EQ(s.period, 10u);
+  EXPECT_EQ(s.checkpoints, 24u);
+  EXPECT_DOUBLE_EQ(s.overheadSeconds, 24.0);
+  // A step checkpoint costing 50 s does not fit at all: the epoch hint.
+  p.body[0].body[0].body[1].checkpointSeconds = 50;
+  s = schedulePeriodic(p);
+  EXPECT_EQ(s.hint, "epoch");
+  EXPECT_EQ(s.checkpoints, 4u);
+}
+
+} // namespace

@@ -8,7 +8,8 @@
 // inlined, and everything else becomes tasks with a cost in seconds:
 //
 //  * an annotation on the statement's line (`# detc: cost=SECONDS`; on a
-//    loop header without hints: per iteration), given by the caller;
+//    loop header without hints: per iteration; on a hint: the cost of a
+//    checkpoint there — what is live there to save), given by the caller;
 //  * otherwise the default model: a rough cost per kind of work (a forward
 //    10 ms, a gradient 20 ms, an optimizer step 5 ms, a batch fetch 5 ms, a
 //    random draw 0.1 ms, any other statement 10 µs) — enough to rank hints

@@ -30,6 +30,7 @@
 #include "detc/analysis/Schedule.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,7 +40,10 @@ namespace detc::analysis {
 struct ProgramItem {
   enum class Kind { Task, Hint, Loop } kind = Kind::Task;
   std::string name;
-  double seconds = 0;            ///< Task
+  double seconds = 0; ///< Task
+  /// Hint: the cost of a checkpoint there (what is live there); NaN: the
+  /// program's checkpointSeconds.
+  double checkpointSeconds = std::numeric_limits<double>::quiet_NaN();
   uint64_t iterations = 0;       ///< Loop
   std::vector<ProgramItem> body; ///< Loop
 };
@@ -54,9 +58,13 @@ struct LoopProgram {
   double totalSeconds() const;
   /// ℓ = ⌈o·Σt/t_c⌉ (not bounded by the hint count: loops have many).
   uint64_t maxCheckpoints() const;
-  /// The unrolled problem (tasks merged between hints), when it has at
-  /// most `limit` tasks; also the hints at each task boundary (adjacent
-  /// hints share one).
+  /// How many checkpoints costing `cost` each fit: k·cost < o·Σt + t_c
+  /// (ScheduleProblem::fits; ℓ when cost = t_c).
+  uint64_t affordable(double cost) const;
+  /// The unrolled problem (tasks merged between hints; per-hint costs when
+  /// hints have their own), when it has at most `limit` tasks; also the
+  /// hints at each task boundary (adjacent hints share one, at the cheaper
+  /// cost).
   std::optional<ScheduleProblem>
   unroll(size_t limit,
          std::vector<std::vector<std::string>> *hintNames = nullptr) const;
@@ -66,11 +74,16 @@ struct PeriodicSchedule {
   std::string hint;      ///< Name of the chosen hint
   uint64_t period = 0;   ///< checkpoint every `period`-th arrival
   uint64_t arrivals = 0; ///< times the run reaches the hint
-  /// arrivals / period, less one when the last arrival ends the run.
+  /// arrivals / period, less one when the last arrival ends the run (less
+  /// than a millionth of it follows).
   uint64_t checkpoints = 0;
   double expectedRecovery = 0;
   double overheadSeconds = 0;
 };
+
+/// The optimum of an unrolled program: the fast path with equal hint
+/// costs, label setting otherwise (NaN when that gives up).
+double unrolledOptimum(const ScheduleProblem &flat);
 
 /// The cost of checkpointing at hint `name` every `period` arrivals, or
 /// nothing when the hint does not exist or the sum would take too long.
@@ -79,7 +92,8 @@ std::optional<PeriodicSchedule> evaluatePeriodic(const LoopProgram &program,
                                                  uint64_t period);
 
 /// The best periodic schedule within the allowance (none: no hint, or no
-/// checkpoint fits — then the whole run is one block).
+/// checkpoint fits — then the whole run is one block). A hint's own
+/// checkpoint cost decides how many fit there and the overhead.
 PeriodicSchedule schedulePeriodic(const LoopProgram &program);
 
 } // namespace detc::analysis
