@@ -19,7 +19,8 @@ static void collectTargets(Lowerer &l, FuncCtx &f, const ast::Expr *t,
   if (auto *st = llvm::dyn_cast<ast::Starred>(t))
     return collectTargets(l, f, st->value, defs, eff);
   std::string path = l.varPath(f, t);
-  if (!path.empty() && (llvm::isa<ast::Name>(t) || llvm::isa<ast::Attribute>(t))) {
+  if (!path.empty() &&
+      (llvm::isa<ast::Name>(t) || llvm::isa<ast::Attribute>(t))) {
     defs.push_back(path);
     return;
   }
@@ -58,7 +59,11 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
         assignFacts(f, targets[0], factsOf(f, value));
         if (target != path) // The op defined something else (a generator).
           emit(ir::StmtOp::getOperationName(), s, {path},
-               [&] { Effects e; e.uses.insert(target); return e; }(),
+               [&] {
+                 Effects e;
+                 e.uses.insert(target);
+                 return e;
+               }(),
                {strAttr("kind", kind), attr("copy", builder.getUnitAttr())});
         return;
       }
@@ -126,8 +131,8 @@ static const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f,
     bool isEnumerate = n && n->id == "enumerate" && q.empty() &&
                        l.varPath(f, call->func).rfind("@", 0) == 0 &&
                        !f.unit->moduleScope.locals.contains("enumerate");
-    bool isWrapper = (n && (n->id == "iter") && q.empty()) ||
-                     q == "tqdm" || q == "tqdm.tqdm" || q == "tqdm.auto.tqdm";
+    bool isWrapper = (n && (n->id == "iter") && q.empty()) || q == "tqdm" ||
+                     q == "tqdm.tqdm" || q == "tqdm.auto.tqdm";
     if (isEnumerate)
       indexed = true;
     else if (!isWrapper)
@@ -161,14 +166,26 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   std::vector<std::string> defs;
   collectTargets(*this, f, loop->target, defs, eff);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
+  lowerLoopRegions(
+      f, op, [&] { lowerBody(f, loop->body); }, loop->orelse);
+}
+
+void Lowerer::lowerLoopRegions(FuncCtx &f, Operation *loop,
+                               llvm::function_ref<void()> body,
+                               ast::NodeList<ast::Stmt> orelse) {
   Operation *savedLoop = f.innermostLoop;
-  f.innermostLoop = op;
+  f.innermostLoop = loop;
   ++f.loopDepth;
-  inRegion(op, 0, [&] { lowerBody(f, loop->body); });
+  inRegion(loop, 0, body);
   --f.loopDepth;
   f.innermostLoop = savedLoop;
-  if (!loop->orelse.empty())
-    inRegion(op, 1, [&] { lowerBody(f, loop->orelse); });
+  lowerElse(f, loop, orelse);
+}
+
+void Lowerer::lowerElse(FuncCtx &f, Operation *op,
+                        ast::NodeList<ast::Stmt> orelse) {
+  if (!orelse.empty())
+    inRegion(op, 1, [&] { lowerBody(f, orelse); });
   else
     op->getRegion(1).getBlocks().clear();
 }
@@ -195,35 +212,29 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
   }
   Effects loopEff;
   loopEff.uses.insert(loaderVar);
-  Operation *op =
-      emit(ir::ForOp::getOperationName(), loop, {}, loopEff, {}, 2);
-  Operation *savedLoop = f.innermostLoop;
-  f.innermostLoop = op;
-  ++f.loopDepth;
-  inRegion(op, 0, [&] {
-    std::vector<std::string> defs;
-    Effects targetEff;
-    if (indexTarget)
-      collectTargets(*this, f, indexTarget, defs, targetEff);
-    std::vector<std::string> batchVars;
-    collectTargets(*this, f, target, batchVars, targetEff);
-    defs.insert(defs.end(), batchVars.begin(), batchVars.end());
-    emitFetch(f, loop, loaderVar, loaderFacts, defs);
-    // One batch: its examples may be processed concurrently.
-    Effects pe;
-    pe.uses.insert(batchVars.begin(), batchVars.end());
-    Operation *par = emit(ir::ParallelOp::getOperationName(), loop, {}, pe,
-                          {attr("kind", ir::ParallelKindAttr::get(
-                                            &ctx, ir::ParallelKind::PerBatch))},
-                          1);
-    inRegion(par, 0, [&] { lowerBody(f, loop->body); });
-  });
-  --f.loopDepth;
-  f.innermostLoop = savedLoop;
-  if (!loop->orelse.empty())
-    inRegion(op, 1, [&] { lowerBody(f, loop->orelse); });
-  else
-    op->getRegion(1).getBlocks().clear();
+  Operation *op = emit(ir::ForOp::getOperationName(), loop, {}, loopEff, {}, 2);
+  lowerLoopRegions(
+      f, op,
+      [&] {
+        std::vector<std::string> defs;
+        Effects targetEff;
+        if (indexTarget)
+          collectTargets(*this, f, indexTarget, defs, targetEff);
+        std::vector<std::string> batchVars;
+        collectTargets(*this, f, target, batchVars, targetEff);
+        defs.insert(defs.end(), batchVars.begin(), batchVars.end());
+        emitFetch(f, loop, loaderVar, loaderFacts, defs);
+        // One batch: its examples may be processed concurrently.
+        Effects pe;
+        pe.uses.insert(batchVars.begin(), batchVars.end());
+        Operation *par = emit(
+            ir::ParallelOp::getOperationName(), loop, {}, pe,
+            {attr("kind",
+                  ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
+            1);
+        inRegion(par, 0, [&] { lowerBody(f, loop->body); });
+      },
+      loop->orelse);
 }
 
 void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
@@ -262,10 +273,9 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
         auto params = funcParams.find(owner + "::__getitem__");
         if (params != funcParams.end() && !params->second.empty()) {
           addFacts(owner + "::__getitem__|" + params->second[0], datasetFacts);
-          attrs.push_back(attr("bind", builder.getDictionaryAttr(
-                                           {builder.getNamedAttr(
-                                               params->second[0],
-                                               builder.getStringAttr(dsVar))})));
+          attrs.push_back(attr(
+              "bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                          params->second[0], builder.getStringAttr(dsVar))})));
         }
         Effects e;
         e.uses.insert(dsVar);
@@ -294,11 +304,12 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
       return perExample();
     Effects pe;
     pe.uses.insert(loaderVar);
-    Operation *par = emit(ir::ParallelOp::getOperationName(), at, {}, pe,
-                          {attr("kind", ir::ParallelKindAttr::get(
-                                            &ctx, ir::ParallelKind::PerExample)),
-                           strAttr("workers", workers)},
-                          1);
+    Operation *par = emit(
+        ir::ParallelOp::getOperationName(), at, {}, pe,
+        {attr("kind",
+              ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerExample)),
+         strAttr("workers", workers)},
+        1);
     inRegion(par, 0, perExample);
   });
 }

@@ -122,6 +122,14 @@ public:
   void lowerAssign(FuncCtx &f, const ast::Stmt *s,
                    llvm::ArrayRef<ast::Expr *> targets, const ast::Expr *value);
   void lowerFor(FuncCtx &f, const ast::For *loop);
+  /// Lowers a loop's body into region 0 of `loop` (the innermost loop and
+  /// loop depth set while it runs) and its `else:` into region 1.
+  void lowerLoopRegions(FuncCtx &f, mlir::Operation *loop,
+                        llvm::function_ref<void()> body,
+                        ast::NodeList<ast::Stmt> orelse);
+  /// Region 1 of `op` (an `if` or loop) from `orelse`, or no region.
+  void lowerElse(FuncCtx &f, mlir::Operation *op,
+                 ast::NodeList<ast::Stmt> orelse);
   void lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
                        const std::string &loaderVar, const FactSet &loaderFacts,
                        const ast::Expr *indexTarget, const ast::Expr *target);
@@ -166,11 +174,8 @@ public:
   FactSet factsOfVar(FuncCtx &f, const std::string &var);
   void addFacts(const std::string &key, const FactSet &facts);
   void assignFacts(FuncCtx &f, const ast::Expr *target, const FactSet &facts);
-  void assignVarFacts(FuncCtx &f, const std::string &var,
-                      const FactSet &facts);
-  std::string newTemp(FuncCtx &f) {
-    return "$" + std::to_string(f.nextTemp++);
-  }
+  void assignVarFacts(FuncCtx &f, const std::string &var, const FactSet &facts);
+  std::string newTemp(FuncCtx &f) { return "$" + std::to_string(f.nextTemp++); }
   std::string objectId(char prefix, const ast::Node *n);
   ObjectInfo &object(const std::string &id, ObjectInfo::Kind kind);
   const ObjectInfo *findObject(const std::string &id) const;

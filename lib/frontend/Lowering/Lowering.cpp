@@ -26,14 +26,14 @@ static constexpr unsigned kMaxPasses = 8;
 Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
                  const LoweringOptions &options)
     : ctx(ctx), diags(diags), options(options),
-      api(options.api ? *options.api : ApiModel::getBuiltin()),
-      builder(&ctx) {
+      api(options.api ? *options.api : ApiModel::getBuiltin()), builder(&ctx) {
   ctx.getOrLoadDialect<ir::DetcDialect>();
 }
 
-OwningOpRef<ModuleOp> detc::frontend::lowerScript(
-    MLIRContext &context, StringRef path, DiagnosticEngine &diags,
-    const LoweringOptions &options) {
+OwningOpRef<ModuleOp>
+detc::frontend::lowerScript(MLIRContext &context, StringRef path,
+                            DiagnosticEngine &diags,
+                            const LoweringOptions &options) {
   Lowerer lowerer(context, diags, options);
   return lowerer.run(path);
 }
@@ -103,10 +103,9 @@ void Lowerer::lowerUnit(Unit &unit) {
   builder.setInsertionPointToEnd(module->getBody());
   OperationState state(loc(unit.parsed->module),
                        ir::FuncOp::getOperationName());
-  state.addAttribute("sym_name", builder.getStringAttr(
-                                     uniqueSymbol(moduleSymbols, symbol)));
-  state.addAttribute("kind",
-                     ir::FuncKindAttr::get(&ctx, ir::FuncKind::Module));
+  state.addAttribute(
+      "sym_name", builder.getStringAttr(uniqueSymbol(moduleSymbols, symbol)));
+  state.addAttribute("kind", ir::FuncKindAttr::get(&ctx, ir::FuncKind::Module));
   state.addRegion()->push_back(new Block);
   Operation *func = builder.create(state);
   OpBuilder::InsertionGuard guard(builder);
@@ -181,8 +180,9 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
   case NodeKind::Continue: {
     bool isBreak = s->getKind() == NodeKind::Break;
     if (f.loopDepth == 0)
-      return error(f, s, isBreak ? "'break' outside loop"
-                                 : "'continue' not properly in loop");
+      return error(f, s,
+                   isBreak ? "'break' outside loop"
+                           : "'continue' not properly in loop");
     emit(isBreak ? ir::BreakOp::getOperationName()
                  : ir::ContinueOp::getOperationName(),
          s, {}, Effects());
@@ -271,8 +271,7 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     if (llvm::isa<Constant>(v))
       return; // Docstrings and bare literals do nothing.
     Effects eff = lowerExpr(f, v);
-    emit(ir::StmtOp::getOperationName(), s, {}, eff,
-         {strAttr("kind", "expr")});
+    emit(ir::StmtOp::getOperationName(), s, {}, eff, {strAttr("kind", "expr")});
     return;
   }
   case NodeKind::If: {
@@ -280,26 +279,15 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     Effects eff = lowerExpr(f, i->test);
     Operation *op = emit(ir::IfOp::getOperationName(), s, {}, eff, {}, 2);
     inRegion(op, 0, [&] { lowerBody(f, i->body); });
-    if (!i->orelse.empty())
-      inRegion(op, 1, [&] { lowerBody(f, i->orelse); });
-    else
-      op->getRegion(1).getBlocks().clear();
+    lowerElse(f, op, i->orelse);
     return;
   }
   case NodeKind::While: {
     auto *w = llvm::cast<While>(s);
     Effects eff = lowerExpr(f, w->test);
     Operation *op = emit(ir::WhileOp::getOperationName(), s, {}, eff, {}, 2);
-    Operation *savedLoop = f.innermostLoop;
-    f.innermostLoop = op;
-    ++f.loopDepth;
-    inRegion(op, 0, [&] { lowerBody(f, w->body); });
-    --f.loopDepth;
-    f.innermostLoop = savedLoop;
-    if (!w->orelse.empty())
-      inRegion(op, 1, [&] { lowerBody(f, w->orelse); });
-    else
-      op->getRegion(1).getBlocks().clear();
+    lowerLoopRegions(
+        f, op, [&] { lowerBody(f, w->body); }, w->orelse);
     return;
   }
   case NodeKind::For:
@@ -464,9 +452,9 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   symbolOfDef[def] = symbol;
 
   std::string fullSymbol = isMethod ? f.className + "::" + symbol : symbol;
-  SymbolRefAttr ref = isMethod ? classMethodRef(f.className, symbol)
-                               : SymbolRefAttr(FlatSymbolRefAttr::get(
-                                     &ctx, symbol));
+  SymbolRefAttr ref = isMethod
+                          ? classMethodRef(f.className, symbol)
+                          : SymbolRefAttr(FlatSymbolRefAttr::get(&ctx, symbol));
   if (!isMethod)
     assignVarFacts(f, varName(f, def->name), {"func:" + symbol});
   emit(ir::StmtOp::getOperationName(), def,
@@ -522,7 +510,8 @@ static ir::ClassRole roleOfLibraryBase(StringRef q) {
   if (q == "torch.nn.Module" || q == "tensorflow.keras.Model" ||
       q == "tensorflow.keras.layers.Layer" || q.starts_with("torch.nn."))
     return ir::ClassRole::Model;
-  if (q == "torch.utils.data.Dataset" || q == "torch.utils.data.IterableDataset" ||
+  if (q == "torch.utils.data.Dataset" ||
+      q == "torch.utils.data.IterableDataset" ||
       q.starts_with("torchvision.datasets.") ||
       q == "tensorflow.keras.utils.Sequence")
     return ir::ClassRole::Dataset;
@@ -560,7 +549,8 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
     if (!userBase.empty()) {
       info.userBases.push_back(userBase);
       baseNames.push_back(userBase);
-      if (const ClassInfo *bi = classOf(userBase); bi && role == ir::ClassRole::Plain)
+      if (const ClassInfo *bi = classOf(userBase);
+          bi && role == ir::ClassRole::Plain)
         role = bi->role;
       continue;
     }
@@ -662,9 +652,8 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     for (const ast::Alias *a : imp->names) {
       std::string local = followLocal(f.unit->dir, a->name);
       if (!local.empty())
-        localDefs.push_back(varName(f, a->asname.empty()
-                                           ? a->name.split('.').first
-                                           : a->asname));
+        localDefs.push_back(varName(
+            f, a->asname.empty() ? a->name.split('.').first : a->asname));
       if (a->asname.empty()) {
         StringRef head = a->name.split('.').first;
         bindName(head, head.str());
@@ -691,8 +680,9 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
           bindName("", modName); // records the library as imported
           f.unit->imports.erase("");
         } else {
-          warnUnknown(f, a, "names imported by 'from " + modName +
-                                " import *' are unknown to detc");
+          warnUnknown(f, a,
+                      "names imported by 'from " + modName +
+                          " import *' are unknown to detc");
         }
         continue;
       }
@@ -707,8 +697,8 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
         if (!followLocal(up, sub).empty())
           isLocal = true;
       }
-      bindName(local, modName.empty() ? a->name.str()
-                                      : modName + "." + a->name.str());
+      bindName(local,
+               modName.empty() ? a->name.str() : modName + "." + a->name.str());
       if (isLocal)
         localDefs.push_back(varName(f, local));
     }
