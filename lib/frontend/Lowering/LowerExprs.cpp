@@ -119,14 +119,14 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
   if (it != symbolOfDef.end())
     return it->second;
   const ast::SourcePos &p = lambda->getRange().begin;
-  std::string base = (f.isModule || f.isClassBody)
-                         ? (f.unit->moduleName == "__main__"
-                                ? std::string()
-                                : f.unit->moduleName + ".")
-                         : f.symbol + ".";
-  std::string symbol = uniqueSymbol(
-      moduleSymbols, base + "<lambda>@" + std::to_string(p.line) + ":" +
-                         std::to_string(p.column + 1));
+  std::string base =
+      (f.isModule || f.isClassBody)
+          ? (f.unit->moduleName == "__main__" ? std::string()
+                                              : f.unit->moduleName + ".")
+          : f.symbol + ".";
+  std::string symbol =
+      uniqueSymbol(moduleSymbols, base + "<lambda>@" + std::to_string(p.line) +
+                                      ":" + std::to_string(p.column + 1));
   symbolOfDef[lambda] = symbol;
 
   FuncCtx inner;
@@ -141,16 +141,8 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
 
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module->getBody());
-  OperationState state(loc(lambda, lambda), ir::FuncOp::getOperationName());
-  state.addAttribute("sym_name", builder.getStringAttr(symbol));
-  state.addAttribute("kind",
-                     ir::FuncKindAttr::get(&ctx, ir::FuncKind::Lambda));
-  state.addAttribute("params", strArray(paramStrs));
-  state.addRegion()->push_back(new Block);
-  Operation *func = builder.create(state);
-  builder.setInsertionPointToEnd(&func->getRegion(0).front());
-  builder.create<ir::YieldOp>(func->getLoc());
-  builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
+  createFunc(loc(lambda, lambda), symbol, ir::FuncKind::Lambda,
+             strArray(paramStrs));
   Effects eff = lowerExpr(inner, lambda->body);
   addFacts("ret:" + symbol, factsOf(inner, lambda->body));
   emit(ir::ReturnOp::getOperationName(), lambda->body, {}, eff);
@@ -253,8 +245,8 @@ FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
         k && k->kind == ConstantKind::Str) {
       std::string prefix = "key:" + k->value.str() + "=";
       for (const std::string &fact : base)
-        if (StringRef(fact).starts_with(prefix) && fact.size() > prefix.size() &&
-            fact.substr(prefix.size()) != "?")
+        if (StringRef(fact).starts_with(prefix) &&
+            fact.size() > prefix.size() && fact.substr(prefix.size()) != "?")
           out.insert(fact.substr(prefix.size()));
     }
     FactSet d = derivedFacts(base);

@@ -197,6 +197,11 @@ public:
                         llvm::ArrayRef<std::string> defs, const Effects &eff,
                         llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
                         unsigned numRegions = 0);
+  /// Creates a `detc.func` at the insertion point (with its terminator) and
+  /// leaves the builder inside it, before the terminator.
+  mlir::Operation *createFunc(mlir::Location loc, llvm::StringRef symbol,
+                              ir::FuncKind kind,
+                              std::optional<mlir::ArrayAttr> params);
   /// Runs `fn` with the builder inside region `index` of `op`.
   void inRegion(mlir::Operation *op, unsigned index,
                 llvm::function_ref<void()> fn);

@@ -101,17 +101,9 @@ void Lowerer::lowerUnit(Unit &unit) {
   std::string symbol = isMain ? "__main__" : unit.moduleName + ".<module>";
 
   builder.setInsertionPointToEnd(module->getBody());
-  OperationState state(loc(unit.parsed->module),
-                       ir::FuncOp::getOperationName());
-  state.addAttribute(
-      "sym_name", builder.getStringAttr(uniqueSymbol(moduleSymbols, symbol)));
-  state.addAttribute("kind", ir::FuncKindAttr::get(&ctx, ir::FuncKind::Module));
-  state.addRegion()->push_back(new Block);
-  Operation *func = builder.create(state);
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(&func->getRegion(0).front());
-  builder.create<ir::YieldOp>(func->getLoc());
-  builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
+  createFunc(loc(unit.parsed->module), uniqueSymbol(moduleSymbols, symbol),
+             ir::FuncKind::Module, std::nullopt);
 
   FuncCtx f;
   f.unit = &unit;
@@ -492,18 +484,25 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   } else {
     builder.setInsertionPointToEnd(module->getBody());
   }
-  OperationState state(loc(def), ir::FuncOp::getOperationName());
+  createFunc(loc(def), symbol, kind, strArray(paramStrs));
+  const ast::Node *savedStmt = currentStmt;
+  lowerBody(inner, def->body);
+  currentStmt = savedStmt;
+}
+
+Operation *Lowerer::createFunc(Location at, StringRef symbol, ir::FuncKind kind,
+                               std::optional<ArrayAttr> params) {
+  OperationState state(at, ir::FuncOp::getOperationName());
   state.addAttribute("sym_name", builder.getStringAttr(symbol));
   state.addAttribute("kind", ir::FuncKindAttr::get(&ctx, kind));
-  state.addAttribute("params", strArray(paramStrs));
+  if (params)
+    state.addAttribute("params", *params);
   state.addRegion()->push_back(new Block);
   Operation *func = builder.create(state);
   builder.setInsertionPointToEnd(&func->getRegion(0).front());
   builder.create<ir::YieldOp>(func->getLoc());
   builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
-  const ast::Node *savedStmt = currentStmt;
-  lowerBody(inner, def->body);
-  currentStmt = savedStmt;
+  return func;
 }
 
 static ir::ClassRole roleOfLibraryBase(StringRef q) {
