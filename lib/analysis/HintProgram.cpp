@@ -162,6 +162,13 @@ private:
       SourcePoint at = sourcePoint(op);
       h.name = hint.getLabel() ? hint.getLabel()->str()
                                : "line " + std::to_string(at.line);
+      // Two hints with one label stay apart (a call inlined twice is one
+      // hint reached twice).
+      auto [it, inserted] = out.hintOps.try_emplace(h.name, op);
+      if (!inserted && it->second != op) {
+        h.name += " (line " + std::to_string(at.line) + ")";
+        out.hintOps.try_emplace(h.name, op);
+      }
       // A hint takes no time: its annotation is the checkpoint's cost.
       if (std::optional<double> c = annotated(op))
         h.checkpointSeconds = *c;

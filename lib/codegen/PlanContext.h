@@ -51,6 +51,9 @@ public:
   const TransformOptions &options;
   frontend::DiagnosticEngine &diags;
   EditList &edits;
+  /// Loop nests whose statements a planner guards (one planner per nest:
+  /// two kinds of guards on one statement do not compose).
+  std::vector<const ast::Stmt *> guardedNests;
 
 private:
   unsigned nextSite = 1;
@@ -62,6 +65,13 @@ private:
 /// restore code follows each checkpoint. Sites it cannot instrument get a
 /// warning and keep the plain checkpoint call.
 void planReplay(PlanContext &ctx);
+
+/// Instruments the hint `options.hint` chose (docs/checkhint.md): the hint
+/// writes the values live there, generator states and the loop positions
+/// every `period`-th arrival; the loops around it can re-enter at a saved
+/// item, and the statements before it are skipped on the way in. Returns
+/// false after an error (the hint cannot be instrumented exactly).
+bool planHints(PlanContext &ctx);
 
 } // namespace detc::codegen
 

@@ -26,7 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GuardWriter.h"
 #include "PlanContext.h"
+#include "StatementIndex.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/ir/DetcOps.h"
 
@@ -42,12 +44,6 @@ namespace detc::codegen {
 namespace {
 
 using analysis::NodeId;
-
-struct StmtPlace {
-  const ast::Stmt *stmt;
-  const ast::Stmt *parent;          ///< Enclosing statement, or null.
-  const ast::FunctionDef *function; ///< Enclosing def, or null.
-};
 
 /// One checkpoint site that will be instrumented.
 struct SitePlan {
@@ -66,10 +62,13 @@ bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
 class ReplayPlanner {
 public:
   explicit ReplayPlanner(PlanContext &ctx)
-      : ctx(ctx), g(ctx.a.graph), src(ctx.src) {}
+      : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
+        guards(ctx, {formatv("if {0}.guard(): ", kRuntimeAlias).str(),
+                     formatv("{0}.guard() and (", kRuntimeAlias).str(),
+                     formatv("{0}.skippable(", kRuntimeAlias).str(),
+                     "skipped in fast-forward"}) {}
 
   void run() {
-    index(ctx.tree.body, nullptr, nullptr);
     indexOps();
     for (const analysis::CheckpointReplay &cp : ctx.a.replay.checkpoints)
       if (std::optional<SitePlan> p = planSite(cp))
@@ -80,8 +79,8 @@ public:
     for (const ast::Stmt *root : nestRoots())
       visit(root);
     guardCallees();
-    if (!problems.empty()) {
-      for (auto &[offset, message] : problems)
+    if (!guards.getProblems().empty()) {
+      for (auto &[offset, message] : guards.getProblems())
         ctx.warning(offset, "detc writes no checkpoint sidecars for this "
                             "script: " +
                                 message + " [detc-replay]");
@@ -89,51 +88,13 @@ public:
     }
     for (SitePlan &p : sites)
       instrumentSite(p);
-    for (auto &edit : pending)
-      edit();
+    guards.apply();
+    for (const ast::Stmt *root : nestRoots())
+      ctx.guardedNests.push_back(root);
   }
 
 private:
   // ---- Indexes --------------------------------------------------------------
-  void index(ast::NodeList<ast::Stmt> body, const ast::Stmt *parent,
-             const ast::FunctionDef *fn) {
-    for (const ast::Stmt *s : body) {
-      places[s->getRange().begin.offset] = {s, parent, fn};
-      forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
-        auto *def = dyn_cast<ast::FunctionDef>(s);
-        index(b, s, def ? def : fn);
-      });
-    }
-  }
-
-  /// Calls `f` on each statement list nested directly in `s`.
-  static void
-  forEachBody(const ast::Stmt *s,
-              llvm::function_ref<void(ast::NodeList<ast::Stmt>)> f) {
-    if (auto *x = dyn_cast<ast::For>(s)) {
-      f(x->body);
-      f(x->orelse);
-    } else if (auto *x = dyn_cast<ast::While>(s)) {
-      f(x->body);
-      f(x->orelse);
-    } else if (auto *x = dyn_cast<ast::If>(s)) {
-      f(x->body);
-      f(x->orelse);
-    } else if (auto *x = dyn_cast<ast::With>(s)) {
-      f(x->body);
-    } else if (auto *x = dyn_cast<ast::Try>(s)) {
-      f(x->body);
-      for (const ast::ExceptHandler *h : x->handlers)
-        f(h->body);
-      f(x->orelse);
-      f(x->finalbody);
-    } else if (auto *x = dyn_cast<ast::FunctionDef>(s)) {
-      f(x->body);
-    } else if (auto *x = dyn_cast<ast::ClassDef>(s)) {
-      f(x->body);
-    }
-  }
-
   void indexOps() {
     ctx.module.walk([&](Operation *op) {
       if (std::optional<Span> s = ctx.spanOf(op))
@@ -144,12 +105,12 @@ private:
   // ---- Sites ----------------------------------------------------------------
   std::optional<SitePlan> planSite(const analysis::CheckpointReplay &cp) {
     std::optional<Span> span = ctx.spanOf(cp.op);
-    if (!span || !places.count(span->stmtBegin))
+    if (!span || !places.at(span->stmtBegin))
       return std::nullopt;
-    const StmtPlace &place = places[span->stmtBegin];
+    const StmtPlace &place = *places.at(span->stmtBegin);
     const ast::Stmt *nest = nullptr;
     for (const ast::Stmt *p = place.parent; p && !isa<ast::FunctionDef>(p);
-         p = places[p->getRange().begin.offset].parent)
+         p = places.of(p)->parent)
       if (isLoop(p))
         nest = p;
     // A checkpoint outside the loops (a final save) is written atomically
@@ -165,7 +126,7 @@ private:
     auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return skip("it is not a call statement of its own");
-    if (!ctx.indentAt(span->stmtBegin) || !endsLine(span->stmtEnd))
+    if (!ctx.indentAt(span->stmtBegin) || !guards.endsLine(span->stmtEnd))
       return skip("it shares its line with other statements");
     if (ctx.edits.lineOf(span->stmtEnd) >=
         ctx.edits.lineOf(uint32_t(src.size())))
@@ -383,67 +344,6 @@ private:
   }
 
   // ---- Guards ---------------------------------------------------------------
-  void problem(const ast::Node *at, const Twine &message) {
-    problems.push_back({at->getRange().begin.offset, message.str()});
-  }
-
-  bool endsLine(uint32_t end) const {
-    size_t next = src.find_first_not_of(" \t", end);
-    return next == StringRef::npos || src[next] == '\n' || src[next] == '\r' ||
-           src[next] == '#';
-  }
-
-  void wrapLater(const ast::Node *n, std::string prefix, std::string suffix,
-                 std::string note) {
-    uint32_t b = n->getRange().begin.offset, e = n->getRange().end.offset;
-    pending.push_back([this, b, e, prefix, suffix, note] {
-      ctx.edits.wrap(b, e, prefix, suffix);
-      ctx.edits.note(ctx.edits.lineOf(b), note);
-    });
-  }
-
-  void guardSimple(const ast::Stmt *s) {
-    if (isa<ast::Pass, ast::Global, ast::Nonlocal, ast::FunctionDef,
-            ast::ClassDef>(s))
-      return;
-    if (!ctx.indentAt(s->getRange().begin.offset) ||
-        !endsLine(s->getRange().end.offset)) {
-      problem(s, "a statement fast-forward skips shares its line with "
-                 "another statement");
-      return;
-    }
-    wrapLater(s, formatv("if {0}.guard(): ", kRuntimeAlias).str(), "",
-              "skipped in fast-forward");
-  }
-
-  void skipAll(ast::NodeList<ast::Stmt> body) {
-    for (const ast::Stmt *s : body)
-      skipWhole(s);
-  }
-
-  /// `s` and everything in it is skipped in fast-forward.
-  void skipWhole(const ast::Stmt *s) {
-    std::string guardAnd = formatv("{0}.guard() and (", kRuntimeAlias).str();
-    if (auto *x = dyn_cast<ast::If>(s)) {
-      wrapLater(x->test, guardAnd, ")", "skipped in fast-forward");
-      skipAll(x->orelse);
-    } else if (auto *x = dyn_cast<ast::While>(s)) {
-      wrapLater(x->test, guardAnd, ")", "skipped in fast-forward");
-      skipAll(x->orelse);
-    } else if (auto *x = dyn_cast<ast::For>(s)) {
-      wrapLater(x->iter, formatv("{0}.skippable(", kRuntimeAlias).str(), ")",
-                "skipped in fast-forward");
-      skipAll(x->orelse);
-    } else if (isa<ast::With, ast::Try>(s)) {
-      // No header to guard: every statement inside is skipped.
-      forEachBody(s, [&](ast::NodeList<ast::Stmt> body) { skipAll(body); });
-    } else if (isa<ast::Match>(s)) {
-      problem(s, "a `match` statement fast-forward must skip");
-    } else {
-      guardSimple(s);
-    }
-  }
-
   /// `s` is in a loop nest (or a function only the nests call).
   void visit(const ast::Stmt *s) {
     if (isa<ast::FunctionDef, ast::ClassDef>(s))
@@ -455,16 +355,16 @@ private:
       // the tests before it decide (Needed re-runs them).
       if (!runsItself(s) &&
           !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s))
-        guardSimple(s);
+        guards.guardSimple(s);
       return;
     }
     if (!runsInside(s)) {
-      skipWhole(s);
+      guards.skipWhole(s);
       return;
     }
     if (auto *f = dyn_cast<ast::For>(s))
       nameBatchShape(f);
-    forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
+    StatementIndex::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *c : body)
         visit(c);
     });
@@ -480,14 +380,7 @@ private:
         for (NodeId n = 0; n < g.numNodes(); ++n)
           if (g.node(n).op == op)
             nestLoops.insert(n);
-    std::vector<const ast::FunctionDef *> defs;
-    for (auto &[offset, place] : places)
-      if (auto *def = dyn_cast<ast::FunctionDef>(place.stmt))
-        defs.push_back(def);
-    llvm::sort(defs, [](const ast::FunctionDef *x, const ast::FunctionDef *y) {
-      return x->getRange().begin.offset < y->getRange().begin.offset;
-    });
-    for (const ast::FunctionDef *def : defs) {
+    for (const ast::FunctionDef *def : places.functions()) {
       if (!runsInside(def) || containsNest(def))
         continue;
       NestUse use = nestUse(def, nestLoops);
@@ -562,19 +455,18 @@ private:
       arity = std::to_string(t->elts.size());
     else if (auto *l = dyn_cast_or_null<ast::List>(target))
       arity = std::to_string(l->elts.size());
-    wrapLater(iter, formatv("{0}.batches(", kRuntimeAlias).str(),
-              ", " + arity + ")", "placeholder batches in fast-forward");
+    guards.wrapLater(iter, formatv("{0}.batches(", kRuntimeAlias).str(),
+                     ", " + arity + ")", "placeholder batches in fast-forward");
   }
 
   PlanContext &ctx;
   const analysis::StatementGraph &g;
   StringRef src;
-  llvm::DenseMap<uint32_t, StmtPlace> places;
+  StatementIndex places;
+  GuardWriter guards;
   llvm::DenseMap<uint32_t, SmallVector<Operation *, 2>> opsAt;
   std::vector<SitePlan> sites;
   std::vector<uint32_t> mustRun;
-  std::vector<std::pair<uint32_t, std::string>> problems;
-  std::vector<std::function<void()>> pending;
 };
 
 } // namespace

@@ -67,6 +67,8 @@ public:
     recordSeeds();
     insertScopes();
     planReplay(*this);
+    if (!planHints(*this))
+      return false;
     insertHeader();
     return !diags.hasErrors();
   }

@@ -10,7 +10,7 @@ import torch.nn as nn
 model = nn.Linear(4, 2)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for epoch in range(3):
-    # CHECK: replay_shared_line.py:[[@LINE+1]]:5: warning: detc writes no checkpoint sidecars for this script: a statement fast-forward skips shares its line with another statement [detc-replay]
+    # CHECK: replay_shared_line.py:[[@LINE+1]]:5: warning: detc writes no checkpoint sidecars for this script: a statement detc must skip shares its line with another statement [detc-replay]
     opt.zero_grad(); model(torch.randn(8, 4)).sum().backward()
     opt.step()
     torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")

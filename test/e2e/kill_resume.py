@@ -10,12 +10,19 @@ resumes with --detc-resume until the run completes. Every trial must end
 with a final checkpoint equal, tensor for tensor and bit for bit, to the
 uninterrupted run's (weights and everything else the script saves).
 
+With --hint "TRANSFORM FLAGS" (e.g. "--overhead=0.05 --ckpt-cost=0.002"),
+the script is transformed with those CheckHint flags and the checkpoints
+that matter are detc's own at the chosen hint (docs/checkhint.md): each
+run writes them to its trial directory (--detc-checkpoint) and a killed run
+restarts from there with --detc-resume.
+
 With --own-resume FLAG, also shows that the original script's own resume
 (FLAG CHECKPOINT) from the same checkpoint diverges, while the transformed
 script's --detc-resume does not.
 
 usage: kill_resume.py --detc BIN --runtime DIR [--trials N] [--seed S]
-                      [--own-resume FLAG] EXAMPLE [-- SCRIPT_ARGS...]
+                      [--own-resume FLAG] [--hint FLAGS]
+                      EXAMPLE [-- SCRIPT_ARGS...]
 The script must take --out PATH (its checkpoint and final output).
 """
 import argparse
@@ -35,17 +42,30 @@ INJECT = os.path.join(HERE, "fault_inject.py")
 
 
 class Runner:
-    def __init__(self, runtime, extra):
+    def __init__(self, runtime, extra, hint=False):
         self.env = dict(os.environ, PYTHONPATH=runtime, OMP_NUM_THREADS="1",
                         PYTHONWARNINGS="ignore")
-        self.env.pop("DETC_RESUME", None)
+        for name in ("DETC_RESUME", "DETC_CHECKPOINT"):
+            self.env.pop(name, None)
         self.extra = extra
+        self.hint = hint
+
+    def resume_from(self, out):
+        """The checkpoint a killed run resumes from, if it was written."""
+        path = self.hint_path(out) if self.hint else out
+        return path if os.path.exists(path) else None
+
+    @staticmethod
+    def hint_path(out):
+        return os.path.join(os.path.dirname(out), "hint.pt")
 
     def run(self, script, out, resume=None, kill_after=None, inject=(),
             flags=()):
         """Runs to the end or until killed; returns (killed, stderr)."""
         cmd = [PY, INJECT] + list(inject) + [script, "--out", out] + \
             list(flags) + self.extra
+        if self.hint:
+            cmd += ["--detc-checkpoint", self.hint_path(out)]
         if resume:
             cmd += ["--detc-resume", resume]
         proc = subprocess.Popen(cmd, env=self.env, stdout=subprocess.DEVNULL,
@@ -116,7 +136,7 @@ def trial(i, args, runner, script, reference, events, timing, tmp):
         log.append(("killed at %.2fs" if killed else "finished by %.2fs") % t)
     kills = 2 if i % 4 == 1 else 1
     while killed:
-        resume = out if os.path.exists(out) else None
+        resume = runner.resume_from(out)
         kill_after = None
         if kills > 1:
             kills -= 1
@@ -171,6 +191,7 @@ def main():
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--own-resume")
+    parser.add_argument("--hint", help="detc transform's CheckHint flags")
     parser.add_argument("example")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
@@ -178,9 +199,11 @@ def main():
     with tempfile.TemporaryDirectory(prefix="detc-kill-") as tmp:
         script = os.path.join(tmp, "train.det.py")
         subprocess.run([args.detc, "transform", args.example, "--emit-python",
-                        "-o", script], check=True)
-        runner = Runner(args.runtime, args.extra)
-        ref = os.path.join(tmp, "reference.pt")
+                        "-o", script] + (args.hint or "").split(),
+                       check=True)
+        runner = Runner(args.runtime, args.extra, hint=bool(args.hint))
+        os.mkdir(os.path.join(tmp, "reference"))
+        ref = os.path.join(tmp, "reference", "model.pt")
         counts = os.path.join(tmp, "counts.json")
         start = time.monotonic()
         runner.run(script, ref, inject=["--count", counts])

@@ -11,6 +11,7 @@
 
 #include "AnalyzeCommand.h"
 #include "ReportWriters.h"
+#include "ScriptSchedule.h"
 
 #include "detc/analysis/Findings.h"
 #include "detc/analysis/HintProgram.h"
@@ -60,21 +61,10 @@ cl::opt<bool> verify(
              "the constraints of SPEC Tables 1 and 3 and are extremal; "
              "prints one line per system on stderr"),
     cl::sub(tool::analyzeCommand));
-cl::OptionCategory checkhint("CheckHint schedule (scripts with _checkpoint() "
-                             "hints)");
-cl::opt<double> overhead("overhead",
-                         cl::desc("Allowance o: checkpoint time as a fraction "
-                                  "of the run; prints the best schedule"),
-                         cl::value_desc("fraction"),
-                         cl::sub(tool::analyzeCommand), cl::cat(checkhint));
-cl::opt<double> ckptCost("ckpt-cost",
-                         cl::desc("Checkpoint cost t_c in seconds"),
-                         cl::value_desc("seconds"), cl::init(1.0),
-                         cl::sub(tool::analyzeCommand), cl::cat(checkhint));
-cl::opt<double> failureRate("failure-rate",
-                            cl::desc("Failure probability per second"),
-                            cl::value_desc("p"), cl::init(1e-5),
-                            cl::sub(tool::analyzeCommand), cl::cat(checkhint));
+tool::CheckHintFlags checkhint(tool::analyzeCommand,
+                               "Allowance o: checkpoint time as a fraction of "
+                               "the run; prints the best schedule of the "
+                               "script's _checkpoint() hints");
 } // namespace
 
 static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx) {
@@ -120,82 +110,13 @@ static bool verifyAnalyses(const analysis::ProgramAnalysis &a) {
   return ok;
 }
 
-/// `# detc: cost=SECONDS` comments of the input file, by line.
-static std::map<unsigned, double> costAnnotations() {
-  std::map<unsigned, double> costs;
-  auto buffer = llvm::MemoryBuffer::getFile(inputFile);
-  if (!buffer)
-    return costs;
-  llvm::Regex annotation("#[ \t]*detc:[ \t]*cost[ \t]*=[ \t]*"
-                         "([0-9]+(\\.[0-9]*)?([eE][-+]?[0-9]+)?)");
-  SmallVector<StringRef, 2> lines;
-  (*buffer)->getBuffer().split(lines, '\n');
-  for (size_t i = 0; i < lines.size(); ++i) {
-    SmallVector<StringRef, 4> m;
-    if (annotation.match(lines[i], &m))
-      costs[unsigned(i + 1)] = std::strtod(m[1].str().c_str(), nullptr);
-  }
-  return costs;
-}
-
 /// --overhead: the CheckHint schedule of the script's hints.
 static int printSchedule(mlir::ModuleOp module) {
-  if (overhead < 0 || ckptCost < 0 || failureRate < 0 || failureRate > 1) {
-    WithColor::error(errs(), "detc")
-        << "--overhead, --ckpt-cost and --failure-rate must be >= 0 (the "
-           "failure rate at most 1)\n";
+  std::optional<tool::ScriptSchedule> s =
+      tool::scheduleScript(module, inputFile, checkhint, errs());
+  if (!s)
     return 2;
-  }
-  std::map<unsigned, double> costs = costAnnotations();
-  analysis::HintProgram hp = analysis::buildHintProgram(
-      module, [&](mlir::Operation *op) -> std::optional<double> {
-        analysis::SourcePoint at = analysis::sourcePoint(op);
-        if (at.file != inputFile)
-          return std::nullopt;
-        auto it = costs.find(at.line);
-        if (it == costs.end())
-          return std::nullopt;
-        return it->second;
-      });
-  auto where = [](const analysis::SourcePoint &p) {
-    return p.valid() ? p.file + ":" + std::to_string(p.line) + ":" +
-                           std::to_string(p.column) + ": "
-                     : inputFile + ": ";
-  };
-  for (const analysis::HintProgramNote &w : hp.warnings)
-    errs() << where(w.at) << "warning: " << w.message << " [detc-schedule]\n";
-  if (hp.error) {
-    errs() << where(hp.error->at) << "error: " << hp.error->message
-           << " [detc-schedule]\n";
-    return 2;
-  }
-  analysis::LoopProgram &program = hp.program;
-  program.allowance = overhead;
-  program.checkpointSeconds = ckptCost;
-  program.failureRate = failureRate;
-  analysis::PeriodicSchedule s = analysis::schedulePeriodic(program);
-  std::optional<analysis::ScheduleProblem> flat = program.unroll(1000000);
-  double total = program.totalSeconds();
-  outs() << inputFile << ": checkpoint schedule (CheckHint, o = "
-         << llvm::format("%g", double(overhead))
-         << ", t_c = " << llvm::format("%g", double(ckptCost))
-         << " s, p = " << llvm::format("%g", double(failureRate)) << "/s): ";
-  if (s.period)
-    outs() << "at hint '" << s.hint << "' every " << s.period << " arrivals, "
-           << s.checkpoints << " checkpoints over " << s.arrivals
-           << " arrivals\n";
-  else
-    outs() << "no checkpoint\n";
-  outs() << "  estimated run " << llvm::format("%g", total) << " s ("
-         << hp.annotatedTasks << " annotated costs, " << hp.modelledTasks
-         << " from the default model); expected recovery "
-         << llvm::format("%g", s.expectedRecovery) << " s";
-  if (flat)
-    outs() << " (unrolled optimum "
-           << llvm::format("%g", analysis::unrolledOptimum(*flat)) << " s)";
-  outs() << ", without checkpoints "
-         << llvm::format("%g", analysis::blockCost(total, program.failureRate))
-         << " s\n";
+  tool::printScriptSchedule(*s, inputFile, checkhint, outs());
   return 0;
 }
 
@@ -231,7 +152,7 @@ int detc::tool::runAnalyze() {
   if (verify && !verifyAnalyses(a))
     return 3;
   analysis::Report report = analysis::buildReport(a, inputFile);
-  if (overhead.getNumOccurrences() && outputFormat != Format::Text) {
+  if (checkhint.overhead.getNumOccurrences() && outputFormat != Format::Text) {
     WithColor::error(errs(), "detc")
         << "--overhead prints the schedule as text; use --format=text\n";
     return 2;
@@ -239,7 +160,7 @@ int detc::tool::runAnalyze() {
   switch (outputFormat) {
   case Format::Text:
     writeText(outs(), report);
-    if (overhead.getNumOccurrences())
+    if (checkhint.overhead.getNumOccurrences())
       if (int status = printSchedule(*module))
         return status;
     break;

@@ -1,7 +1,9 @@
 //===- TransformCommand.cpp - `detc transform` ----------------------------===//
 //
-// `detc transform FILE --emit-python [-o OUT] [--diff] [--seed N]`: lowers
-// and analyses the script, plans the rewrite and prints the transformed
+// `detc transform FILE --emit-python [-o OUT] [--diff] [--seed N]
+// [--overhead=O --ckpt-cost=S --failure-rate=P]`: lowers and analyses the
+// script, chooses the CheckHint schedule of its hints (with --overhead;
+// printed on stderr), plans the rewrite and prints the transformed
 // script (or writes it to OUT atomically: a temporary file renamed over
 // OUT, so a failure never leaves a half-written file). Exit status 2 on bad
 // input or when something cannot be rewritten; then nothing is written.
@@ -9,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "TransformCommand.h"
+#include "ScriptSchedule.h"
 
 #include "detc/analysis/Findings.h"
 #include "detc/codegen/Transform.h"
@@ -54,6 +57,10 @@ cl::opt<std::string> runtimePath(
     cl::desc("Directory of the detc_runtime package, added to sys.path by "
              "the emitted script (default: rely on PYTHONPATH)"),
     cl::value_desc("dir"), cl::sub(tool::transformCommand));
+tool::CheckHintFlags checkhint(
+    tool::transformCommand,
+    "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
+    "schedule chooses for this fraction of the run, with restart there");
 } // namespace
 
 static void fail(const Twine &message) {
@@ -89,8 +96,8 @@ int detc::tool::runTransform() {
   }
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
-  auto module = frontend::lowerScript(ctx, inputFile, diags,
-                                      frontend::LoweringOptions());
+  auto module =
+      frontend::lowerScript(ctx, inputFile, diags, frontend::LoweringOptions());
   if (!module || diags.hasErrors()) {
     diags.printAll(errs());
     return 2;
@@ -101,6 +108,15 @@ int detc::tool::runTransform() {
                      "deep)");
     return 2;
   }
+  if (checkhint.overhead.getNumOccurrences()) {
+    std::optional<tool::ScriptSchedule> s =
+        tool::scheduleScript(*module, inputFile, checkhint, errs());
+    if (!s)
+      return 2;
+    tool::printScriptSchedule(*s, inputFile, checkhint, errs());
+    if (s->hintOp)
+      options.hint = codegen::HintCheckpoint{s->hintOp, s->best.period};
+  }
   codegen::EditList edits(file->getBytes());
   bool ok = codegen::planDeterminism(*file, *parsed->module, *module, a,
                                      options, diags, edits);
@@ -109,10 +125,9 @@ int detc::tool::runTransform() {
     return 2;
 
   StringRef sep = StringRef(inputFile).starts_with("/") ? "" : "/";
-  std::string text =
-      showDiff ? edits.diff(("a" + sep + inputFile).str(),
-                            ("b" + sep + inputFile).str())
-               : edits.apply();
+  std::string text = showDiff ? edits.diff(("a" + sep + inputFile).str(),
+                                           ("b" + sep + inputFile).str())
+                              : edits.apply();
   if (outputFile.empty() || outputFile == "-") {
     outs() << text;
     return 0;

@@ -31,6 +31,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +48,8 @@ struct HintProgram {
   std::vector<HintProgramNote> warnings;
   std::optional<HintProgramNote> error;
   unsigned annotatedTasks = 0, modelledTasks = 0;
+  /// The `detc.hint` op of each hint name in `program`.
+  std::map<std::string, mlir::Operation *> hintOps;
 };
 
 /// `annotated(op)`: the `# detc: cost=` of the op's line, if any.

@@ -27,6 +27,12 @@
 
 namespace detc::codegen {
 
+/// `--overhead`: where the CheckHint schedule checkpoints.
+struct HintCheckpoint {
+  mlir::Operation *hint = nullptr; ///< A `detc.hint` op.
+  uint64_t period = 0;             ///< Every `period`-th arrival.
+};
+
 struct TransformOptions {
   /// `--seed`: keys every stream instead of the script's own seeds.
   std::optional<uint64_t> seed;
@@ -35,6 +41,8 @@ struct TransformOptions {
   /// Directory holding the detc_runtime package, added to sys.path by the
   /// emitted script; empty: rely on PYTHONPATH.
   std::string runtimePath;
+  /// Checkpoint at this hint, with restart there (docs/checkhint.md).
+  std::optional<HintCheckpoint> hint;
 };
 
 /// The identifier transformed scripts bind the runtime to (single

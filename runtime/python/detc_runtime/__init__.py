@@ -12,7 +12,10 @@ patterns detc rewrites onto it:
   indices carry their epoch and whose batches set the current example keys;
 - `example_scope(site, gens)`: `__getitem__` serving the library-global
   generators from the example's stream;
-- `configure(...)`: seed override and deterministic-kernel switches.
+- `configure(...)`: seed override and deterministic-kernel switches;
+- `checkpoint(...)` and friends (replay.py): user checkpoints with sidecars,
+  resumed bit-identically; `hints` (hints.py): checkpoints at the hint the
+  CheckHint schedule chose, with restart at that hint.
 
 See docs/runtime.md for the stream layout and docs/codegen.md for how
 `detc transform` uses these.
@@ -29,6 +32,7 @@ from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, has_value,
                      skippable, user_checkpoint)
 from .values import generator_state
 from .scope import ExampleScope, example_scope
+from . import hints
 from . import replay as _replay
 
 FORMAT_VERSION = 1
@@ -78,4 +82,4 @@ __all__ = ["configure", "seeding", "keyed", "keyed_module", "keyed_loader",
            "FORMAT_VERSION", "REPLAY", "SKIPPED", "batches", "checkpoint",
            "generator_state", "guard", "has_value", "restore_generator",
            "restoring", "resumed", "saved_value", "skippable",
-           "user_checkpoint"]
+           "user_checkpoint", "hints"]

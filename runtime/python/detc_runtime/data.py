@@ -201,6 +201,18 @@ class KeyedDataLoader(DataLoader):
         REPLAY.loaders[self._detc_site] = it
         return it
 
+    # The state a checkpoint at a hint saves when the loops iterate this
+    # loader (hints.py): its epoch and the generator its worker seeds come
+    # from. Positions within an epoch are the loop's, saved separately.
+    def state_dict(self):
+        sampler = self._detc_sampler
+        return {"epoch": int(sampler.epoch),
+                "generator": self.generator.get_state()}
+
+    def load_state_dict(self, state):
+        self._detc_sampler.epoch = int(state["epoch"])
+        self.generator.set_state(state["generator"])
+
     def _detc_fetched_queue(self):
         # One queue per loader, emptied per epoch: with persistent workers
         # DataLoader keeps its first iterator (and our recorder) for good.

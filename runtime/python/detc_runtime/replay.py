@@ -16,6 +16,11 @@ put after it loads the user's checkpoint (`user_checkpoint`), the saved
 values (`saved_value`), and `resumed()` ends fast-forward: the loader that
 was mid-epoch continues for real from the recorded position.
 
+A hint checkpoint (hints.py) given to --detc-resume restarts the run at
+its hint instead; `--detc-restart` resumes from the hint checkpoint when
+there is one (`--detc-checkpoint PATH` or DETC_CHECKPOINT, default
+`<script>.detc-hint.pt`) and starts afresh otherwise.
+
 `--detc-replay PATH --until EPOCH:STEP` resumes the same way and stops the
 run once the loader at the checkpoint's site has handed out batch STEP
 (counted from 0) of epoch EPOCH and the script asks for the next one.
@@ -23,7 +28,7 @@ run once the loader at the checkpoint's site has handed out batch STEP
 import os
 import sys
 
-from . import sidecar, values as _values
+from . import hints, sidecar, values as _values
 from ._state import STATE, warn_once
 
 
@@ -94,6 +99,17 @@ def start(script_sha256, argv=None):
     resume = _take_flag(argv, "--detc-resume")
     replay = _take_flag(argv, "--detc-replay")
     until = _take_flag(argv, "--until")
+    hint_path = _take_flag(argv, "--detc-checkpoint") or os.environ.get(
+        "DETC_CHECKPOINT") or hints.default_path(argv[0] if argv else None)
+    hints.set_path(hint_path)
+    restart = "--detc-restart" in argv
+    if restart:
+        argv.remove("--detc-restart")
+        if resume is not None or replay is not None:
+            fail("error: --detc-restart resumes from the hint checkpoint; "
+                 "it excludes --detc-resume and --detc-replay")
+        if os.path.exists(hint_path):
+            resume = hint_path
     if resume is not None and replay is not None:
         fail("error: --detc-resume and --detc-replay are exclusive")
     if replay is not None:
@@ -125,6 +141,12 @@ def start(script_sha256, argv=None):
         fail("%s: error: the checkpointed run used seed override %s, this "
              "run %s (--seed / DETC_SEED must match)" % (
                  sidecar.sidecar_path(resume), override, STATE.override))
+    if hints.is_hint_checkpoint(body):
+        if REPLAY.until is not None:
+            fail("error: --detc-replay needs a checkpoint the script saves; "
+                 "%s is a hint checkpoint (use --detc-resume)" % resume)
+        hints.begin(resume, body)
+        return
     REPLAY.checkpoint = os.fspath(resume)
     REPLAY.target = body
     REPLAY.ff = True

@@ -13,6 +13,10 @@ advanced them, generator states. Each value becomes one JSON object:
   {"state_dict": v}              an object with state_dict/load_state_dict
                                  (optimizer, scheduler, module): its state,
                                  loaded back into the script's own object
+  {"tensor_ref": i, "requires_grad", "grad"?}   with a tensor list: the
+                                 tensor is element i of the list (hint
+                                 checkpoints keep tensors in a torch file
+                                 beside the JSON; a leaf's grad goes along)
 
 Anything else (a file, a model object) raises UnsavableValue naming it.
 """
@@ -39,16 +43,25 @@ def _array(encoded):
     return np.frombuffer(raw, dtype=dtype).reshape(encoded["shape"]).copy()
 
 
-def encode(value, what="value"):
+def encode(value, what="value", tensors=None):
+    """`value` as JSON. With a list `tensors`, tensors are appended to it
+    (any dtype, exact) and referred to by index."""
+    if tensors is not None and isinstance(value, torch.Tensor):
+        encoded = {"tensor_ref": len(tensors),
+                   "requires_grad": bool(value.requires_grad)}
+        tensors.append(value.detach().cpu())
+        if value.is_leaf and value.grad is not None:
+            encoded["grad"] = encode(value.grad, what + ".grad", tensors)
+        return encoded
     if value is None or isinstance(value, (bool, int, str)):
         return {"py": value}
     if isinstance(value, float):
         return {"float": value.hex()}
     if isinstance(value, (list, tuple)):
-        return {"list": [encode(v, what) for v in value],
+        return {"list": [encode(v, what, tensors) for v in value],
                 "tuple": isinstance(value, tuple)}
     if isinstance(value, dict):
-        return {"dict": [[encode(k, what), encode(v, what)]
+        return {"dict": [[encode(k, what, tensors), encode(v, what, tensors)]
                          for k, v in value.items()]}
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu().contiguous()
@@ -66,30 +79,42 @@ def encode(value, what="value"):
                 "shape": list(array.shape), "scalar": np.isscalar(value)}
     if callable(getattr(value, "state_dict", None)) and callable(
             getattr(value, "load_state_dict", None)):
-        return {"state_dict": encode(value.state_dict(), what)}
+        return {"state_dict": encode(value.state_dict(), what, tensors)}
     raise UnsavableValue("%s (a %s) cannot be saved" %
                          (what, type(value).__name__))
 
 
-def decode(encoded, current=None):
+def decode(encoded, current=None, tensors=None):
     """The value `encoded` holds. A saved state_dict is loaded into the
     object `current()` returns (the script's own, rebuilt by
-    fast-forward), which is returned."""
+    fast-forward), which is returned. `tensors`: the list tensor_refs
+    index."""
     if "state_dict" in encoded:
         obj = current() if current is not None else None
         if obj is None:
             raise UnsavableValue("no object to load the saved state into")
-        obj.load_state_dict(decode(encoded["state_dict"]))
+        obj.load_state_dict(decode(encoded["state_dict"], None, tensors))
         return obj
+    if "tensor_ref" in encoded:
+        t = tensors[encoded["tensor_ref"]]
+        if not isinstance(t, torch.Tensor):
+            raise ValueError("tensor_ref %r is not a tensor" %
+                             encoded["tensor_ref"])
+        t = t.detach()
+        t.requires_grad_(bool(encoded["requires_grad"]))
+        if "grad" in encoded:
+            t.grad = decode(encoded["grad"], None, tensors)
+        return t
     if "py" in encoded:
         return encoded["py"]
     if "float" in encoded:
         return float.fromhex(encoded["float"])
     if "list" in encoded:
-        items = [decode(v) for v in encoded["list"]]
+        items = [decode(v, None, tensors) for v in encoded["list"]]
         return tuple(items) if encoded["tuple"] else items
     if "dict" in encoded:
-        return {decode(k): decode(v) for k, v in encoded["dict"]}
+        return {decode(k, None, tensors): decode(v, None, tensors)
+                for k, v in encoded["dict"]}
     if "tensor" in encoded:
         t = torch.from_numpy(_array(encoded))
         return t.requires_grad_(encoded["requires_grad"])

@@ -1,0 +1,78 @@
+//===- GuardWriter.cpp - Skipping statements at run time ------------------===//
+
+#include "GuardWriter.h"
+#include "StatementIndex.h"
+
+using namespace llvm;
+
+namespace detc::codegen {
+
+bool GuardWriter::endsLine(uint32_t end) const {
+  StringRef src = ctx.src;
+  size_t next = src.find_first_not_of(" \t", end);
+  return next == StringRef::npos || src[next] == '\n' || src[next] == '\r' ||
+         src[next] == '#';
+}
+
+void GuardWriter::problem(const ast::Node *at, const Twine &message) {
+  problems.push_back({at->getRange().begin.offset, message.str()});
+}
+
+void GuardWriter::wrapLater(const ast::Node *n, std::string prefix,
+                            std::string suffix, std::string note) {
+  uint32_t b = n->getRange().begin.offset, e = n->getRange().end.offset;
+  pending.push_back([this, b, e, prefix, suffix, note] {
+    ctx.edits.wrap(b, e, prefix, suffix);
+    ctx.edits.note(ctx.edits.lineOf(b), note);
+  });
+}
+
+void GuardWriter::guardSimple(const ast::Stmt *s) {
+  if (isa<ast::Pass, ast::Global, ast::Nonlocal, ast::FunctionDef,
+          ast::ClassDef>(s))
+    return;
+  // A bare annotation (`_iterations: 20`) does nothing at run time.
+  if (auto *a = dyn_cast<ast::AnnAssign>(s); a && !a->value)
+    return;
+  if (!ctx.indentAt(s->getRange().begin.offset) ||
+      !endsLine(s->getRange().end.offset)) {
+    problem(s, "a statement detc must skip shares its line with another "
+               "statement");
+    return;
+  }
+  wrapLater(s, syntax.simple, "", syntax.note);
+}
+
+void GuardWriter::skipAll(ast::NodeList<ast::Stmt> body) {
+  for (const ast::Stmt *s : body)
+    skipWhole(s);
+}
+
+void GuardWriter::skipWhole(const ast::Stmt *s) {
+  if (auto *x = dyn_cast<ast::If>(s)) {
+    wrapLater(x->test, syntax.test, ")", syntax.note);
+    skipAll(x->orelse);
+  } else if (auto *x = dyn_cast<ast::While>(s)) {
+    wrapLater(x->test, syntax.test, ")", syntax.note);
+    skipAll(x->orelse);
+  } else if (auto *x = dyn_cast<ast::For>(s)) {
+    wrapLater(x->iter, syntax.iter, ")", syntax.note);
+    skipAll(x->orelse);
+  } else if (isa<ast::With, ast::Try>(s)) {
+    // No header to guard: every statement inside is skipped.
+    StatementIndex::forEachBody(
+        s, [&](ast::NodeList<ast::Stmt> body) { skipAll(body); });
+  } else if (isa<ast::Match>(s)) {
+    problem(s, "a `match` statement detc must skip");
+  } else {
+    guardSimple(s);
+  }
+}
+
+void GuardWriter::apply() {
+  for (auto &edit : pending)
+    edit();
+  pending.clear();
+}
+
+} // namespace detc::codegen

@@ -1,0 +1,64 @@
+//===- GuardWriter.h - Skipping statements at run time ----------*- C++ -*-===//
+//
+// Both resume mechanisms skip statements of the training loops for a while
+// after start: replay's fast-forward skips the work it need not redo, a
+// hint restart skips the statements before the hint on its way in. Each
+// skipped statement gets a guard on its own line; a compound statement
+// skipped whole gets its header guarded (`if`/`while` tests, `for`
+// iterables), so its `else` parts are skipped too. The planners differ
+// only in the runtime calls the guards make (GuardSyntax).
+//
+// Edits are collected and applied at the end: a planner may still find a
+// reason not to instrument at all (`problems`).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_CODEGEN_GUARDWRITER_H
+#define DETC_LIB_CODEGEN_GUARDWRITER_H
+
+#include "PlanContext.h"
+
+#include <functional>
+
+namespace detc::codegen {
+
+struct GuardSyntax {
+  std::string simple; ///< Before a simple statement: `if rt.guard(): `.
+  std::string test;   ///< Before an `if`/`while` test: `rt.guard() and (`.
+  std::string iter;   ///< Before a `for` iterable: `rt.skippable(`.
+  std::string note;   ///< The `# detc:` note on guarded lines.
+};
+
+class GuardWriter {
+public:
+  GuardWriter(PlanContext &ctx, GuardSyntax syntax)
+      : ctx(ctx), syntax(std::move(syntax)) {}
+
+  /// `s` (a simple statement) is skipped.
+  void guardSimple(const ast::Stmt *s);
+  /// `s` and everything in it is skipped.
+  void skipWhole(const ast::Stmt *s);
+  void skipAll(ast::NodeList<ast::Stmt> body);
+
+  /// Wraps `n`'s source in `prefix`/`suffix` when the edits are applied.
+  void wrapLater(const ast::Node *n, std::string prefix, std::string suffix,
+                 std::string note);
+  void problem(const ast::Node *at, const llvm::Twine &message);
+  /// Whether only blanks or a comment follow byte `end` on its line.
+  bool endsLine(uint32_t end) const;
+
+  const std::vector<std::pair<uint32_t, std::string>> &getProblems() const {
+    return problems;
+  }
+  void apply();
+
+private:
+  PlanContext &ctx;
+  GuardSyntax syntax;
+  std::vector<std::pair<uint32_t, std::string>> problems;
+  std::vector<std::function<void()>> pending;
+};
+
+} // namespace detc::codegen
+
+#endif // DETC_LIB_CODEGEN_GUARDWRITER_H

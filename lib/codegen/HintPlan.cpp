@@ -1,0 +1,539 @@
+//===- HintPlan.cpp - Checkpoints at the chosen hint, with restart --------===//
+//
+// The CheckHint schedule chose one `_checkpoint()` hint and a period k
+// (docs/checkhint.md). This instruments it:
+//
+//  * the hint call goes through `hints.hint(SITE, k, {values}, _checkpoint)`:
+//    every k-th arrival writes the values live after the hint that the
+//    loop nest changes (liveness, SPEC §4), the generator states live there,
+//    and the loop positions, atomically (hints.py);
+//  * the `for` loops on the path from the outermost loop to the hint
+//    iterate through `hints.loop(SITE, LEVEL, iterable)`, which counts
+//    items and re-enters at the saved one on restart (`enumerate` gets its
+//    start moved along);
+//  * on the way in, the statements before the path in each body are
+//    skipped (`hints.guard(SITE)`), and the `if`/`while` tests on the path
+//    are taken without evaluation (`hints.entering(SITE)`);
+//  * after the hint, restore code puts the saved values back: into the
+//    script's own objects when the nest never rebinds the variable (other
+//    objects may hold it, e.g. an optimizer holds a parameter tensor), by
+//    assignment otherwise.
+//
+// What is outside the nest is not saved: the restarted script runs its
+// setup again. What this cannot restore exactly is an error naming the
+// construct; values that cannot be saved are reported at their definition.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GuardWriter.h"
+#include "PlanContext.h"
+#include "StatementIndex.h"
+#include "detc/codegen/PythonScan.h"
+#include "detc/frontend/ASTDump.h"
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <set>
+
+using namespace llvm;
+using namespace mlir;
+
+namespace detc::codegen {
+namespace {
+
+using analysis::NodeId;
+
+StringRef rootOf(StringRef path) {
+  return path.take_until([](char c) { return c == '.' || c == '['; });
+}
+
+/// What a value built by `e` is, when it cannot be saved.
+std::optional<std::string> unsaveableKind(const ast::Expr *e, StringRef src,
+                                          const StatementIndex &places) {
+  if (isa_and_nonnull<ast::GeneratorExp>(e))
+    return std::string("a generator expression");
+  auto *call = dyn_cast_or_null<ast::Call>(e);
+  if (!call)
+    return std::nullopt;
+  StringRef callee = src.slice(call->func->getRange().begin.offset,
+                               call->func->getRange().end.offset);
+  std::optional<std::string> kind =
+      llvm::StringSwitch<std::optional<std::string>>(callee)
+          .Cases("open", "io.open", "gzip.open", "bz2.open", "lzma.open",
+                 "an open file")
+          .Cases("socket.socket", "socket.create_connection", "a socket")
+          .Cases("iter", "zip", "map", "filter", "reversed", "enumerate",
+                 "an iterator")
+          .Cases("subprocess.Popen", "multiprocessing.Process", "a process")
+          .Cases("threading.Thread", "threading.Lock", "a thread or lock")
+          .Default(std::nullopt);
+  if (kind)
+    return kind;
+  // A call of a generator function defined in this script.
+  for (const ast::FunctionDef *def : places.functions()) {
+    if (def->name != callee)
+      continue;
+    bool yields = false;
+    std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
+      if (isa<ast::Yield, ast::YieldFrom>(n))
+        yields = true;
+      if (!isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(n) || n == def)
+        ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+          if (c)
+            scan(c);
+        });
+    };
+    scan(def);
+    if (yields)
+      return "a generator of '" + def->name.str() + "'";
+  }
+  return std::nullopt;
+}
+
+class HintPlanner {
+public:
+  explicit HintPlanner(PlanContext &ctx)
+      : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree) {}
+
+  bool run() {
+    hintOp = ctx.options.hint->hint;
+    period = ctx.options.hint->period;
+    std::optional<Span> span = ctx.spanOf(hintOp);
+    const StmtPlace *place = span ? places.at(span->stmtBegin) : nullptr;
+    if (!place)
+      return fail("the chosen checkpoint hint is not in this script");
+    hintSpan = *span;
+    hintStmt = place->stmt;
+    function = place->function;
+    auto *stmt = dyn_cast<ast::ExprStmt>(hintStmt);
+    auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+    if (!call || call->getRange().begin.offset != span->exprBegin)
+      return fail("the chosen hint is not a call statement of its own");
+    GuardWriter probe(ctx, {});
+    if (!ctx.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd))
+      return fail("the chosen hint shares its line with other statements");
+    if (ctx.edits.lineOf(span->stmtEnd) >=
+        ctx.edits.lineOf(uint32_t(src.size())))
+      return fail("the chosen hint ends the file (restore code follows it)");
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (g.node(n).op == hintOp)
+        hintNodes.push_back(n);
+    if (hintNodes.empty())
+      return fail("the chosen hint is never reached from the script's entry");
+    if (!planPath() || !checkCallers())
+      return false;
+    for (const ast::Stmt *other : ctx.guardedNests)
+      if (encloses(other, nest) || encloses(nest, other))
+        return fail(formatv("the loops around the chosen hint also hold a "
+                            "checkpoint detc instruments for replay (line "
+                            "{0}); detc does not combine the two in one "
+                            "loop nest yet",
+                            ctx.edits.lineOf(other->getRange().begin.offset))
+                        .str());
+    site = ctx.newSite();
+    guards.emplace(
+        ctx,
+        GuardSyntax{
+            formatv("if {0}.hints.guard({1}): ", kRuntimeAlias, site).str(),
+            formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
+            formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
+            "skipped on restart at the hint"});
+    collectChanged();
+    if (!planValues() || !checkIterables())
+      return false;
+    planEntry();
+    if (!guards->getProblems().empty()) {
+      for (auto &[offset, message] : guards->getProblems())
+        ctx.diags.error(&ctx.file, ctx.posAt(offset),
+                        "cannot restart at the chosen hint: " + message +
+                            " [detc-hint]");
+      return false;
+    }
+    instrumentHint(call);
+    guards->apply();
+    ctx.guardedNests.push_back(nest);
+    return true;
+  }
+
+private:
+  bool fail(const Twine &message) {
+    ctx.diags.error(
+        &ctx.file, ctx.posAt(hintSpan.exprBegin),
+        ("cannot checkpoint at the chosen hint: " + message + " [detc-hint]")
+            .str());
+    return false;
+  }
+  bool failAt(const ast::Node *at, const Twine &message) {
+    ctx.diags.error(&ctx.file, ctx.posAt(at->getRange().begin.offset),
+                    (message + " [detc-hint]").str());
+    return false;
+  }
+  StringRef text(const ast::Node *n) const {
+    return src.slice(n->getRange().begin.offset, n->getRange().end.offset);
+  }
+  unsigned lineOf(const ast::Node *n) const {
+    return ctx.edits.lineOf(n->getRange().begin.offset);
+  }
+
+  // ---- The path from the outermost loop to the hint -------------------------
+  /// Fills `path` (enclosing statements in the hint's function, outermost
+  /// first) and `nest` (its outermost loop).
+  bool planPath() {
+    for (const ast::Stmt *p = places.of(hintStmt)->parent;
+         p && !isa<ast::FunctionDef>(p); p = places.of(p)->parent)
+      path.insert(path.begin(), p);
+    for (const ast::Stmt *p : path)
+      if (isa<ast::For, ast::While>(p)) {
+        nest = p;
+        break;
+      }
+    if (!nest)
+      return fail("it is outside any loop: detc restarts inside the loops "
+                  "around a hint (a hint outside them saves nothing a rerun "
+                  "would not redo)");
+    path.erase(path.begin(),
+               std::find(path.begin(), path.end(), nest)); // setup reruns
+    for (size_t i = 0; i < path.size(); ++i) {
+      const ast::Stmt *p = path[i];
+      const ast::Node *child = i + 1 < path.size() ? path[i + 1] : hintStmt;
+      auto inList = [&](ast::NodeList<ast::Stmt> body) {
+        return llvm::is_contained(body, child);
+      };
+      if (auto *f = dyn_cast<ast::For>(p); f && !inList(f->body))
+        return failAt(child, "cannot restart at the chosen hint: it is in "
+                             "the `else` of a `for` loop");
+      if (auto *w = dyn_cast<ast::While>(p); w && !inList(w->body))
+        return failAt(child, "cannot restart at the chosen hint: it is in "
+                             "the `else` of a `while` loop");
+      if (auto *t = dyn_cast<ast::Try>(p); t && !inList(t->body))
+        return failAt(child, "cannot restart at the chosen hint: it is in an "
+                             "`except`, `else` or `finally` part of a `try`");
+      if (isa<ast::ClassDef, ast::Match>(p))
+        return failAt(p, "cannot restart at the chosen hint inside this "
+                         "statement");
+    }
+    return true;
+  }
+
+  /// The hint's loops must all be in its function: a call from inside
+  /// another loop would need that loop's position too.
+  bool checkCallers() {
+    for (NodeId n : hintNodes)
+      for (NodeId c = g.node(n).caller; c != analysis::kNoNode;
+           c = g.node(c).caller) {
+        std::optional<Span> s =
+            g.node(c).op ? ctx.spanOf(g.node(c).op) : std::nullopt;
+        const StmtPlace *at = s ? places.at(s->stmtBegin) : nullptr;
+        for (const ast::Stmt *p = at ? at->parent : nullptr;
+             p && !isa<ast::FunctionDef>(p); p = places.of(p)->parent)
+          if (isa<ast::For, ast::While>(p))
+            return fail(formatv("its function is called inside the loop at "
+                                "line {0}; detc restarts at hints whose loops "
+                                "are all in the hint's function",
+                                lineOf(p))
+                            .str());
+      }
+    return true;
+  }
+
+  // ---- What the hint saves --------------------------------------------------
+  bool inNest(NodeId n) const {
+    for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller) {
+      if (!g.node(c).op)
+        continue;
+      std::optional<Span> s = ctx.spanOf(g.node(c).op);
+      if (s && s->stmtBegin >= nest->getRange().begin.offset &&
+          s->stmtBegin < nest->getRange().end.offset)
+        return true;
+    }
+    return false;
+  }
+
+  /// Roots (canonical names) of the variables the nest defines or updates,
+  /// those it changes other than by iterating them, and those it rebinds.
+  void collectChanged() {
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const analysis::Node &node = g.node(n);
+      if ((node.defs.empty() && node.updates.empty()) || !inNest(n))
+        continue;
+      for (analysis::VarId v : node.defs) {
+        std::string root = rootOf(g.vars.name(v)).str();
+        changed.insert(root);
+        changedOtherwise.insert(root);
+        if (root == g.vars.name(v))
+          rebound.insert(root);
+      }
+      // Iterating a loader advances it: loop positions (and a keyed
+      // loader's state_dict) cover that; other changes make it state.
+      auto api =
+          node.op ? node.op->getAttrOfType<StringAttr>("api") : StringAttr();
+      bool iterates = isa_and_nonnull<ir::ForOp, ir::FetchOp>(node.op) ||
+                      (api && api.getValue().ends_with(".__iter__"));
+      for (analysis::VarId v : node.updates) {
+        changed.insert(rootOf(g.vars.name(v)).str());
+        if (!iterates)
+          changedOtherwise.insert(rootOf(g.vars.name(v)).str());
+      }
+    }
+  }
+
+  bool planValues() {
+    std::string qualifier =
+        g.instances[g.node(hintNodes.front()).instance].qualifier + "/";
+    std::set<std::string> roots;
+    std::set<unsigned> generators;
+    for (NodeId n : hintNodes)
+      for (analysis::VarId v : ctx.a.live.liveAfter(n)) {
+        for (unsigned o : ctx.a.gens->pointsTo(v))
+          generators.insert(o);
+        std::string root = rootOf(g.vars.name(v)).str();
+        std::string shown = rootOf(g.displayName(v)).str();
+        if (StringRef(shown).starts_with("$") ||
+            StringRef(shown).starts_with("<") || !changed.count(root))
+          continue;
+        if (!StringRef(root).starts_with(qualifier) &&
+            !StringRef(root).starts_with("@")) {
+          return fail("'" + shown +
+                      "' is live there and changed by the loops, but is not "
+                      "a variable of the hint's function");
+        }
+        roots.insert(root);
+      }
+    for (const std::string &root : roots) {
+      StringRef shown = StringRef(root).rsplit('/').second;
+      std::string name =
+          (shown.empty() ? StringRef(root).drop_front(1) : shown).str();
+      const ast::Node *def = nullptr;
+      std::optional<std::string> kind = definitionKind(name, def);
+      if (kind) {
+        bool insideNest = encloses(nest, def);
+        std::string message =
+            formatv("'{0}' ({1}, line {2}) is live at the chosen hint (line "
+                    "{3}) and cannot be saved",
+                    name, *kind, lineOf(def),
+                    ctx.edits.lineOf(hintSpan.stmtBegin))
+                .str();
+        if (insideNest)
+          return failAt(def, message + ": the loops rebuild it, so a restart "
+                                       "could not resume exactly");
+        ctx.warning(def->getRange().begin.offset,
+                    message + "; a restart reopens it (the setup reruns) "
+                              "without the state it had at the checkpoint "
+                              "[detc-hint]");
+        continue;
+      }
+      bool inplace = !rebound.count(root);
+      addValue(name, name,
+               formatv("{0} = {1}.hints.value(\"{0}\", lambda: {0}{2})", name,
+                       kRuntimeAlias, inplace ? ", inplace=True" : "")
+                   .str());
+    }
+    for (unsigned o : generators) {
+      const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
+      std::string handle;
+      if (obj.kind == analysis::GeneratorObject::Global)
+        handle = "\"" + obj.library + "\"";
+      else
+        for (analysis::VarId v = 0; v < g.vars.size() && handle.empty(); ++v)
+          if (StringRef(g.vars.name(v)).starts_with(qualifier) &&
+              is_contained(ctx.a.gens->pointsTo(v), o) &&
+              !StringRef(g.displayName(v)).contains_insensitive("<"))
+            handle = g.displayName(v);
+      if (handle.empty())
+        return fail("the state of generator " + obj.describe(g) +
+                    " is live there but no variable at the hint holds it");
+      std::string key = "gen:" + StringRef(handle).trim('"').str();
+      addValue(key,
+               formatv("{0}.generator_state({1})", kRuntimeAlias, handle).str(),
+               formatv("{0}.hints.restore_generator(\"{1}\", {2})",
+                       kRuntimeAlias, key, handle)
+                   .str());
+    }
+    return true;
+  }
+
+  void addValue(StringRef key, StringRef thunk, StringRef restore) {
+    values += formatv("{0}\"{1}\": lambda: {2}", values.empty() ? "" : ", ",
+                      key, thunk)
+                  .str();
+    restoreLines.push_back(formatv("if {0}.hints.has_value(\"{1}\"): {2}",
+                                   kRuntimeAlias, key, restore)
+                               .str());
+  }
+
+  /// What `name` is when one of its definitions in the hint's function
+  /// builds something that cannot be saved (`def` set to it).
+  std::optional<std::string> definitionKind(StringRef name,
+                                            const ast::Node *&def) {
+    std::optional<std::string> found;
+    auto check = [&](const ast::Expr *target, const ast::Expr *value,
+                     const ast::Node *at) {
+      auto *n = dyn_cast_or_null<ast::Name>(target);
+      if (found || !n || n->id != name)
+        return;
+      if ((found = unsaveableKind(value, src, places)))
+        def = at;
+    };
+    for (const ast::Stmt *s : places.statementsIn(function)) {
+      if (auto *a = dyn_cast<ast::Assign>(s))
+        for (const ast::Expr *t : a->targets)
+          check(t, a->value, s);
+      else if (auto *a = dyn_cast<ast::AnnAssign>(s))
+        check(a->target, a->value, s);
+      else if (auto *w = dyn_cast<ast::With>(s))
+        for (const ast::WithItem *item : w->items)
+          check(item->optionalVars, item->contextExpr, s);
+    }
+    return found;
+  }
+
+  /// A `for` on the path re-evaluates its iterable on restart, before the
+  /// hint restores anything: it must not read what the nest changes.
+  bool checkIterables() {
+    std::string qualifier =
+        g.instances[g.node(hintNodes.front()).instance].qualifier + "/";
+    for (const ast::Stmt *p : path) {
+      auto *f = dyn_cast<ast::For>(p);
+      if (!f)
+        continue;
+      std::optional<std::string> bad;
+      std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
+        if (auto *name = dyn_cast<ast::Name>(n))
+          if (changedOtherwise.count(qualifier + name->id.str()))
+            bad = name->id.str();
+        ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+          if (c && !bad)
+            scan(c);
+        });
+      };
+      scan(f->iter);
+      if (bad)
+        return failAt(f->iter, formatv("cannot restart at the chosen hint: "
+                                       "the loop at line {0} iterates over "
+                                       "'{1}', which the loops change, and a "
+                                       "restart evaluates it before restoring "
+                                       "anything",
+                                       lineOf(f), *bad)
+                                   .str());
+    }
+    return true;
+  }
+
+  // ---- The way in -----------------------------------------------------------
+  void planEntry() {
+    std::string entering =
+        formatv("{0}.hints.entering({1})", kRuntimeAlias, site).str();
+    unsigned level = 0;
+    for (size_t i = 0; i < path.size(); ++i) {
+      const ast::Stmt *p = path[i];
+      const ast::Stmt *child = i + 1 < path.size() ? path[i + 1] : hintStmt;
+      ast::NodeList<ast::Stmt> body;
+      if (auto *f = dyn_cast<ast::For>(p)) {
+        wrapLoop(f, level++);
+        body = f->body;
+      } else if (auto *w = dyn_cast<ast::While>(p)) {
+        guards->wrapLater(w->test, entering + " or (", ")",
+                          "entered on restart at the hint");
+        body = w->body;
+      } else if (auto *x = dyn_cast<ast::If>(p)) {
+        bool inBody = llvm::is_contained(x->body, child);
+        guards->wrapLater(
+            x->test, inBody ? entering + " or (" : "not " + entering + " and (",
+            ")", "entered on restart at the hint");
+        body = inBody ? x->body : x->orelse;
+      } else if (auto *x = dyn_cast<ast::With>(p)) {
+        body = x->body;
+      } else if (auto *x = dyn_cast<ast::Try>(p)) {
+        body = x->body;
+      }
+      for (const ast::Stmt *s : body) {
+        if (s == child)
+          break;
+        guards->skipWhole(s);
+      }
+    }
+  }
+
+  void wrapLoop(const ast::For *f, unsigned level) {
+    std::string loop =
+        formatv("{0}.hints.loop({1}, {2}, ", kRuntimeAlias, site, level).str();
+    std::string note = formatv("loop level {0} of hint site {1}", level, site);
+    auto *c = dyn_cast<ast::Call>(f->iter);
+    StringRef callee = c ? text(c->func) : "";
+    if (c && (callee == "enumerate" || callee.ends_with("tqdm")) &&
+        !c->args.empty() && !isa<ast::Starred>(c->args[0])) {
+      guards->wrapLater(c->args[0], loop, ")", note);
+      if (callee != "enumerate")
+        return;
+      // enumerate's count restarts too: its start moves to the saved item.
+      std::string start =
+          formatv("{0}.hints.start({1}, {2}, ", kRuntimeAlias, site, level)
+              .str();
+      const ast::Expr *first = c->args.size() > 1 ? c->args[1] : nullptr;
+      for (const ast::Keyword *k : c->keywords)
+        if (k->arg == "start")
+          first = k->value;
+      if (first)
+        guards->wrapLater(first, start, ")", note);
+      else
+        guards->wrapLater(c->args[0], "", ", " + start + "0)", note);
+      return;
+    }
+    guards->wrapLater(f->iter, loop, ")", note);
+  }
+
+  // ---- The hint -------------------------------------------------------------
+  void instrumentHint(const ast::Call *call) {
+    std::optional<uint32_t> end =
+        calleeEnd(src, hintSpan.exprBegin, hintSpan.exprEnd);
+    ctx.edits.wrap(hintSpan.exprBegin, *end,
+                   formatv("{0}.hints.hint({1}, {2}, {{{3}}, ", kRuntimeAlias,
+                           site, period, values),
+                   ")");
+    ctx.edits.note(
+        ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
+        formatv("checkpoint every {0} arrivals (hint site {1})", period, site)
+            .str());
+    StringRef indent = *ctx.indentAt(hintSpan.stmtBegin);
+    std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
+    std::vector<std::string> lines;
+    lines.push_back(formatv("{0}if {1}.hints.restoring({2}):", indent,
+                            kRuntimeAlias, site));
+    for (const std::string &r : restoreLines)
+      lines.push_back(inner + r);
+    lines.push_back(formatv("{0}{1}.hints.resumed()", inner, kRuntimeAlias));
+    ctx.edits.insertLines(ctx.edits.lineOf(hintSpan.stmtEnd - 1) + 1, lines,
+                          formatv("restart here (hint site {0})", site).str());
+    (void)call;
+  }
+
+  PlanContext &ctx;
+  const analysis::StatementGraph &g;
+  StringRef src;
+  StatementIndex places;
+  std::optional<GuardWriter> guards;
+  Operation *hintOp = nullptr;
+  uint64_t period = 0;
+  Span hintSpan{};
+  const ast::Stmt *hintStmt = nullptr;
+  const ast::FunctionDef *function = nullptr;
+  std::vector<NodeId> hintNodes;
+  std::vector<const ast::Stmt *> path;
+  const ast::Stmt *nest = nullptr;
+  unsigned site = 0;
+  std::set<std::string> changed, changedOtherwise, rebound;
+  std::string values;
+  std::vector<std::string> restoreLines;
+};
+
+} // namespace
+
+bool planHints(PlanContext &ctx) {
+  if (!ctx.options.hint)
+    return true;
+  return HintPlanner(ctx).run();
+}
+
+} // namespace detc::codegen

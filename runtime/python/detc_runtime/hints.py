@@ -1,0 +1,360 @@
+"""Checkpoints at the hint the CheckHint schedule chose (SPEC §6).
+
+`detc transform --overhead=O` picks one `_checkpoint()` hint and a period k
+(docs/checkhint.md). The hint call becomes `hint(site, k, values, fn)`:
+every k-th time the run reaches it, the values live there that the loops
+change (variables, objects with a state_dict, generator states) are
+written with the position of every loop around the hint — atomically, as a
+torch file of tensors plus a sidecar (sidecar.py) holding the rest as JSON.
+
+The loops around the hint iterate through `loop(site, level, iterable)`
+(an `enumerate` gets its start from `start(...)`): they count their items, and a keyed loader's level
+also records where in its epoch the current batch starts. On restart
+(`--detc-resume PATH`, or `--detc-restart`), the script runs its setup
+again, each of those loops starts at the saved item (a keyed loader at the
+saved sample, without loading the batches before it), the statements
+before the hint on the way in are skipped (`guard(site)` is false and the
+`if`/`while` tests on the path are taken: `entering(site)`), and at the
+hint the saved values are restored. From there the run continues as the
+uninterrupted one would.
+"""
+import os
+import sys
+
+import torch
+from torch.utils.data import DataLoader
+
+from . import sidecar, values as _values
+from ._state import STATE, warn_once
+
+DEFAULT_SUFFIX = ".detc-hint.pt"
+
+
+class HintRun:
+    def __init__(self):
+        self.path = None  # where hint checkpoints are written
+        self.arrivals = {}  # site -> times the run reached the hint
+        self.levels = {}  # site -> active loop levels, outermost first
+        self.entering = None  # site the restarted run is heading for
+        self.restoring = None  # site whose restore code runs now
+        self.checkpoint = None  # path restarted from
+        self.target = None  # its sidecar body
+        self.tensors = None  # its tensors
+        self.pending = []  # saved positions of levels not yet re-entered
+        self.written = 0
+
+
+HINT = HintRun()
+
+
+def _fail(message, code=2):
+    print("detc-runtime: " + message, file=sys.stderr)
+    raise SystemExit(code)
+
+
+def default_path(argv0):
+    stem = os.path.splitext(os.path.basename(argv0 or "script"))[0]
+    return stem + DEFAULT_SUFFIX
+
+
+def set_path(path):
+    HINT.path = os.fspath(path)
+
+
+def is_hint_checkpoint(body):
+    return isinstance(body.get("hint"), dict)
+
+
+def begin(path, body):
+    """Restart from hint checkpoint `path` (its sidecar body checked)."""
+    info = body["hint"]
+    levels = info.get("levels")
+    if not isinstance(levels, list) or not all(
+            isinstance(p, dict) and isinstance(p.get("index"), int)
+            for p in levels):
+        _fail("%s: error: the sidecar has no valid hint loop positions" %
+              sidecar.sidecar_path(path))
+    try:
+        tensors = torch.load(path, weights_only=True)
+    except Exception as e:  # torch raises many kinds for a bad file
+        _fail("%s: error: cannot read the hint checkpoint's tensors: %s" %
+              (path, e))
+    if not isinstance(tensors, list):
+        _fail("%s: error: not a detc hint checkpoint (no tensor list)" %
+              path)
+    HINT.checkpoint = os.fspath(path)
+    HINT.target = body
+    HINT.tensors = tensors
+    HINT.entering = body["site"]
+    HINT.pending = list(levels)
+    HINT.arrivals[body["site"]] = body["instance"]
+
+
+# ---- Loops around the hint --------------------------------------------------
+
+class _Level:
+    """One loop on the path to the hint, for one run of the loop."""
+
+    def __init__(self, site, level, iterable):
+        levels = HINT.levels.setdefault(site, [])
+        del levels[level:]
+        levels.extend([None] * (level - len(levels)))
+        levels.append(self)
+        self.site, self.level = site, level
+        self.iterable = iterable
+        self.index = -1
+        self.iterator = None
+        self.loader_state = None  # keyed loader: generator state at epoch start
+        self.before = None  # keyed loader: (step, samples) of the current batch
+
+    def keyed(self):
+        return hasattr(self.iterable, "_detc_sampler")
+
+    def position(self, tensors):
+        saved = {"index": self.index}
+        if self.keyed() and self.before is not None:
+            step, samples = self.before
+            saved["loader"] = {
+                "epoch": int(self.iterator.epoch), "step": step,
+                "samples": samples,
+                "generator": _values.encode(self.loader_state, "loader",
+                                            tensors)}
+        return saved
+
+    def _begin(self, saved):
+        if self.keyed():
+            self.loader_state = self.iterable.generator.get_state()
+        if saved is None:
+            return iter(self.iterable)
+        index = saved["index"]
+        loader = saved.get("loader")
+        if loader is not None:
+            if not self.keyed():
+                _fail("%s: error: the loop at hint level %d iterates a "
+                      "keyed loader in the checkpointed run but not now" %
+                      (HINT.checkpoint, self.level), code=3)
+            state = _decode(loader["generator"])
+            self.loader_state = state
+            self.iterable.generator.set_state(state)
+            self.iterable._detc_sampler.resume(loader["epoch"],
+                                               loader["samples"])
+            it = iter(self.iterable)
+            it.step, it.samples = loader["step"], loader["samples"]
+            self.index = index - 1
+            return it
+        if isinstance(self.iterable, (range, list, tuple)):
+            it = iter(self.iterable[index:])
+        else:
+            it = iter(self.iterable)
+            for skipped in range(index):
+                if next(it, _END) is _END:
+                    _fail("%s: error: the loop at hint level %d has %d items "
+                          "now, the checkpointed run was at item %d" %
+                          (HINT.checkpoint, self.level, skipped, index),
+                          code=3)
+        self.index = index - 1
+        return it
+
+    def __iter__(self):
+        saved = None
+        if HINT.entering == self.site and HINT.pending:
+            if len(HINT.levels[self.site]) - 1 != self.level or (
+                    self.level != len(HINT.target["hint"]["levels"]) -
+                    len(HINT.pending)):
+                _fail("%s: error: the restarted run entered hint loop level "
+                      "%d out of order" % (HINT.checkpoint, self.level),
+                      code=3)
+            saved = HINT.pending.pop(0)
+        self.iterator = it = self._begin(saved)
+        keyed = self.keyed()
+        while True:
+            before = (it.step, it.samples) if keyed else None
+            try:
+                item = next(it)
+            except StopIteration:
+                return
+            self.index += 1
+            self.before = before
+            yield item
+
+
+_END = object()
+
+
+def loop(site, level, iterable):
+    """`for ... in iterable` at `level` of the loops around hint `site`."""
+    return _Level(site, level, iterable)
+
+
+def start(site, level, first=0):
+    """The `start` of `enumerate(loop(site, level, ...), start)`: moved to
+    the saved item when the restarted run re-enters that loop."""
+    if HINT.entering == site and HINT.pending:
+        done = len(HINT.target["hint"]["levels"]) - len(HINT.pending)
+        if done == level:
+            return first + max(HINT.pending[0]["index"], 0)
+    return first
+
+
+def skippable(site, iterable):
+    """A loop before the hint: no iterations while re-entering it."""
+    return () if HINT.entering == site else iterable
+
+
+def guard(site):
+    """False for the statements before the hint while re-entering it."""
+    return HINT.entering != site
+
+
+def entering(site):
+    """True while the restarted run heads for hint `site` (an `if` or
+    `while` test on the way is taken without evaluating it)."""
+    return HINT.entering == site
+
+
+# ---- The hint ---------------------------------------------------------------
+
+def hint(site, period, values, fn):
+    """The hint call `fn(...)` at `site`, checkpointing every `period`-th
+    arrival; `values` maps names to thunks reading what is saved."""
+
+    def call(*args, **kwargs):
+        if HINT.entering == site:
+            _arrived(site)
+            return None
+        from .replay import REPLAY  # a replay fast-forward writes nothing
+        count = HINT.arrivals.get(site, 0) + 1
+        HINT.arrivals[site] = count
+        result = fn(*args, **kwargs)
+        if period and count % period == 0 and not REPLAY.ff:
+            write(site, count, values)
+        return result
+
+    return call
+
+
+def _arrived(site):
+    if HINT.pending:
+        _fail("%s: error: the restarted run reached the hint without "
+              "entering %d of its loops at their saved positions" %
+              (HINT.checkpoint, len(HINT.pending)), code=3)
+    seeds = {str(k): int(v) for k, v in STATE.seeds.items()}
+    if seeds != HINT.target["seeds"]["generators"]:
+        _fail("%s: error: the script seeded its generators with %s, the "
+              "checkpointed run with %s" % (HINT.checkpoint, seeds,
+                                           HINT.target["seeds"]["generators"]))
+    HINT.restoring = site
+
+
+def write(site, count, values):
+    """Writes the checkpoint of hint `site` at arrival `count`."""
+    from .replay import REPLAY
+    path = HINT.path or default_path(sys.argv[0])
+    tensors = []
+    encoded = {}
+    for name, thunk in (values or {}).items():
+        try:
+            value = thunk()
+        except NameError:
+            continue  # not bound yet: restored as unbound
+        if isinstance(value, DataLoader) and not hasattr(value,
+                                                          "_detc_sampler"):
+            # Not keyed (an iterable dataset, a custom batch sampler): it
+            # keeps no state between epochs; a restart iterates it again.
+            encoded[name] = {"rewound": True}
+            continue
+        try:
+            encoded[name] = _values.encode(value, repr(name), tensors)
+        except _values.UnsavableValue as e:
+            warn_once(("hint-value", site, name), "hint site %d: %s; it is "
+                      "not saved, and restarting from this checkpoint stops "
+                      "with an error" % (site, e))
+            encoded[name] = {"unsaved": str(e)}
+    levels = [lvl.position(tensors) if lvl is not None else {"index": -1}
+              for lvl in HINT.levels.get(site, [])]
+    tmp = path + ".detc-tmp"
+    torch.save(tensors, tmp)
+    sidecar.commit(path, tmp, {
+        "script_sha256": REPLAY.script_sha256 or "",
+        "seeds": {"override": STATE.override,
+                  "generators": {str(k): int(v)
+                                 for k, v in STATE.seeds.items()}},
+        "site": site, "instance": count, "loaders": {}, "values": encoded,
+        "hint": {"levels": levels}})
+    HINT.written += 1
+
+
+# ---- Restore ----------------------------------------------------------------
+
+def restoring(site):
+    """True while the restore code after hint `site` must run."""
+    return HINT.restoring == site
+
+
+def has_value(name):
+    return name in HINT.target["values"]
+
+
+def _decode(encoded, current=None):
+    try:
+        return _values.decode(encoded, current, HINT.tensors)
+    except _values.UnsavableValue as e:
+        _fail("%s: error: cannot restore a saved value: %s" %
+              (HINT.checkpoint, e))
+    except (KeyError, IndexError, TypeError, ValueError, RuntimeError) as e:
+        _fail("%s: error: a saved value is malformed (%s)" %
+              (HINT.checkpoint, e))
+
+
+def value(name, current, inplace=False):
+    """The value saved under `name`. `current` returns the script's object
+    now (raises NameError when unbound). An object with a state_dict gets
+    the saved state; with `inplace` (a variable the loops never rebind:
+    other objects may hold the one the setup made), a tensor, list or dict
+    is overwritten in place and stays the same object."""
+    encoded = HINT.target["values"][name]
+    if "rewound" in encoded:
+        return current()
+    if "unsaved" in encoded:
+        _fail("%s: error: cannot restart: %s when the checkpoint was "
+              "written" % (HINT.checkpoint, encoded["unsaved"]))
+
+    def now():
+        try:
+            return current()
+        except NameError:
+            return None
+
+    saved = _decode(encoded, now)
+    if not inplace:
+        return saved
+    cur = now()
+    if isinstance(cur, torch.Tensor) and isinstance(saved, torch.Tensor) and (
+            cur.shape == saved.shape and cur.dtype == saved.dtype):
+        with torch.no_grad():
+            cur.copy_(saved)
+        if cur.is_leaf:
+            cur.requires_grad_(saved.requires_grad)
+            cur.grad = saved.grad
+        return cur
+    if isinstance(cur, list) and isinstance(saved, list):
+        cur[:] = saved
+        return cur
+    if isinstance(cur, dict) and isinstance(saved, dict):
+        cur.clear()
+        cur.update(saved)
+        return cur
+    return saved
+
+
+def restore_generator(name, gen):
+    _values.set_generator_state(gen, value(name, lambda: None))
+
+
+def resumed():
+    """The restarted run has its state back: it continues for real."""
+    site = HINT.restoring
+    HINT.restoring = None
+    HINT.entering = None
+    print("detc-runtime: resumed from %s (hint site %d, arrival %d)" % (
+        HINT.checkpoint, site, HINT.target["instance"]), file=sys.stderr)
