@@ -126,10 +126,9 @@ public:
       return false;
     for (const ast::Stmt *other : ctx.guardedNests)
       if (encloses(other, nest) || encloses(nest, other))
-        return fail(formatv("the loops around the chosen hint also hold a "
-                            "checkpoint detc instruments for replay (line "
-                            "{0}); detc does not combine the two in one "
-                            "loop nest yet",
+        return fail(formatv("the loop at line {0} also holds a checkpoint "
+                            "detc instruments for replay; detc does not "
+                            "combine the two in one loop nest yet",
                             ctx.edits.lineOf(other->getRange().begin.offset))
                         .str());
     site = ctx.newSite();
@@ -390,13 +389,17 @@ private:
   }
 
   /// A `for` on the path re-evaluates its iterable on restart, before the
-  /// hint restores anything: it must not read what the nest changes.
+  /// hint restores anything: it must not read what the nest changes
+  /// (unless it is a `range`, whose bounds the position keeps).
   bool checkIterables() {
     std::string qualifier =
         g.instances[g.node(hintNodes.front()).instance].qualifier + "/";
     for (const ast::Stmt *p : path) {
       auto *f = dyn_cast<ast::For>(p);
       if (!f)
+        continue;
+      // A range's bounds are saved with the loop's position.
+      if (auto *c = dyn_cast<ast::Call>(f->iter); c && text(c->func) == "range")
         continue;
       std::optional<std::string> bad;
       std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {

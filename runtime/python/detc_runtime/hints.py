@@ -112,6 +112,11 @@ class _Level:
 
     def position(self, tensors):
         saved = {"index": self.index}
+        if isinstance(self.iterable, range):
+            # Its bounds may come from values the loops change, which the
+            # restarted run has not restored when the loop starts.
+            r = self.iterable
+            saved["range"] = [r.start, r.stop, r.step]
         if self.keyed() and self.before is not None:
             step, samples = self.before
             saved["loader"] = {
@@ -142,6 +147,12 @@ class _Level:
             it.step, it.samples = loader["step"], loader["samples"]
             self.index = index - 1
             return it
+        if "range" in saved:
+            if not isinstance(self.iterable, range):
+                _fail("%s: error: the loop at hint level %d iterates a range "
+                      "in the checkpointed run but not now" %
+                      (HINT.checkpoint, self.level), code=3)
+            self.iterable = range(*saved["range"])
         if isinstance(self.iterable, (range, list, tuple)):
             it = iter(self.iterable[index:])
         else:
