@@ -8,6 +8,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 
+#include <cmath>
+
 using namespace detc;
 using namespace detc::analysis;
 using namespace mlir;
@@ -17,9 +19,8 @@ namespace {
 
 class ProgramBuilder {
 public:
-  ProgramBuilder(function_ref<std::optional<double>(Operation *)> annotated,
-                 HintProgram &out)
-      : annotated(annotated), out(out) {}
+  ProgramBuilder(const CostSources &costs, HintProgram &out)
+      : costs(costs), out(out) {}
 
   void items(Region &region, std::vector<ProgramItem> &into) {
     for (Block &block : region)
@@ -28,8 +29,18 @@ public:
   }
 
 private:
-  function_ref<std::optional<double>(Operation *)> annotated;
+  const CostSources &costs;
   HintProgram &out;
+
+  std::optional<double> annotated(Operation *op) const {
+    return costs.annotated ? costs.annotated(op) : std::nullopt;
+  }
+  std::optional<double> measured(Operation *op) const {
+    return costs.measured ? costs.measured(op) : std::nullopt;
+  }
+  std::optional<MeasuredLoop> measuredLoop(Operation *op) const {
+    return costs.measuredLoop ? costs.measuredLoop(op) : std::nullopt;
+  }
   DenseMap<Operation *, bool> hintsIn;
   DenseMap<Operation *, double> funcCost;
   DenseSet<Operation *> visiting;
@@ -94,6 +105,11 @@ private:
       ++out.annotatedTasks;
       return *given;
     }
+    if (!given)
+      if (std::optional<double> m = measured(op)) {
+        ++out.measuredTasks;
+        return *m;
+      }
     double body = 0;
     if (given) { // a loop header's annotation: one iteration
       ++out.annotatedTasks;
@@ -172,6 +188,8 @@ private:
       // A hint takes no time: its annotation is the checkpoint's cost.
       if (std::optional<double> c = annotated(op))
         h.checkpointSeconds = *c;
+      else if (std::optional<double> m = measured(op))
+        h.checkpointSeconds = *m;
       into.push_back(std::move(h));
       return;
     }
@@ -190,6 +208,9 @@ private:
       std::optional<uint64_t> n = isa<ir::ForOp>(op)
                                       ? cast<ir::ForOp>(op).getIterations()
                                       : cast<ir::WhileOp>(op).getIterations();
+      std::optional<MeasuredLoop> m = measuredLoop(op);
+      if (!n && m)
+        n = uint64_t(std::max(1.0, std::round(m->iterations)));
       if (!n) {
         out.error = {sourcePoint(op),
                      "this loop holds checkpoint hints but has no "
@@ -202,6 +223,10 @@ private:
       ProgramItem loop;
       loop.kind = Kind::Loop;
       loop.iterations = *n;
+      if (m) {
+        ++out.measuredTasks;
+        task(m->headerSeconds, loop.body);
+      }
       items(op->getRegion(0), loop.body);
       into.push_back(std::move(loop));
       return;
@@ -228,16 +253,15 @@ private:
 
 } // namespace
 
-HintProgram detc::analysis::buildHintProgram(
-    ModuleOp module,
-    function_ref<std::optional<double>(Operation *)> annotated) {
+HintProgram detc::analysis::buildHintProgram(ModuleOp module,
+                                             const CostSources &costs) {
   HintProgram out;
   Operation *entry = module.lookupSymbol("__main__");
   if (!entry) {
     out.error = {SourcePoint(), "no module entry (@__main__) to start from"};
     return out;
   }
-  ProgramBuilder builder(annotated, out);
+  ProgramBuilder builder(costs, out);
   for (Region &r : entry->getRegions())
     builder.items(r, out.program.body);
   return out;

@@ -94,35 +94,16 @@ std::optional<std::string> unsaveableKind(const ast::Expr *e, StringRef src,
 
 class HintPlanner {
 public:
-  explicit HintPlanner(PlanContext &ctx)
-      : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree) {}
+  /// `quiet`: only find what a checkpoint there saves (keysToSave), no
+  /// diagnostics, no edits.
+  HintPlanner(PlanContext &ctx, Operation *hintOp, uint64_t period,
+              bool quiet = false)
+      : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
+        hintOp(hintOp), period(period), quiet(quiet) {}
 
   bool run() {
-    hintOp = ctx.options.hint->hint;
-    period = ctx.options.hint->period;
-    std::optional<Span> span = ctx.spanOf(hintOp);
-    const StmtPlace *place = span ? places.at(span->stmtBegin) : nullptr;
-    if (!place)
-      return fail("the chosen checkpoint hint is not in this script");
-    hintSpan = *span;
-    hintStmt = place->stmt;
-    function = place->function;
-    auto *stmt = dyn_cast<ast::ExprStmt>(hintStmt);
-    auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
-    if (!call || call->getRange().begin.offset != span->exprBegin)
-      return fail("the chosen hint is not a call statement of its own");
-    GuardWriter probe(ctx, {});
-    if (!ctx.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd))
-      return fail("the chosen hint shares its line with other statements");
-    if (ctx.edits.lineOf(span->stmtEnd) >=
-        ctx.edits.lineOf(uint32_t(src.size())))
-      return fail("the chosen hint ends the file (restore code follows it)");
-    for (NodeId n = 0; n < g.numNodes(); ++n)
-      if (g.node(n).op == hintOp)
-        hintNodes.push_back(n);
-    if (hintNodes.empty())
-      return fail("the chosen hint is never reached from the script's entry");
-    if (!planPath() || !checkCallers())
+    const ast::Call *call = nullptr;
+    if (!analyze(call))
       return false;
     for (const ast::Stmt *other : ctx.guardedNests)
       if (encloses(other, nest) || encloses(nest, other))
@@ -133,14 +114,17 @@ public:
                         .str());
     site = ctx.newSite();
     guards.emplace(
-        ctx,
-        GuardSyntax{
-            formatv("if {0}.hints.guard({1}): ", kRuntimeAlias, site).str(),
-            formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
-            formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
-            "skipped on restart at the hint"});
-    collectChanged();
-    if (!planValues() || !checkIterables())
+        ctx, GuardSyntax{formatv("if {0}.hints.guard({1}): ", kRuntimeAlias,
+                                 site)
+                             .str(),
+                         formatv("{0}.hints.guard({1}) and (", kRuntimeAlias,
+                                 site)
+                             .str(),
+                         formatv("{0}.hints.skippable({1}, ", kRuntimeAlias,
+                                 site)
+                             .str(),
+                         "skipped on restart at the hint"});
+    if (!checkIterables())
       return false;
     planEntry();
     if (!guards->getProblems().empty()) {
@@ -156,8 +140,49 @@ public:
     return true;
   }
 
+  /// The keys of what a checkpoint at the hint saves (variables, and
+  /// `gen:X` for generator states), when it can be instrumented.
+  std::optional<std::vector<std::string>> keysToSave() {
+    const ast::Call *call = nullptr;
+    if (!analyze(call))
+      return std::nullopt;
+    return keys;
+  }
+
 private:
+  /// Finds the hint's statement, path, nest and what it saves.
+  bool analyze(const ast::Call *&call) {
+    std::optional<Span> span = ctx.spanOf(hintOp);
+    const StmtPlace *place = span ? places.at(span->stmtBegin) : nullptr;
+    if (!place)
+      return fail("the chosen checkpoint hint is not in this script");
+    hintSpan = *span;
+    hintStmt = place->stmt;
+    function = place->function;
+    auto *stmt = dyn_cast<ast::ExprStmt>(hintStmt);
+    call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+    if (!call || call->getRange().begin.offset != span->exprBegin)
+      return fail("the chosen hint is not a call statement of its own");
+    GuardWriter probe(ctx, {});
+    if (!ctx.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd))
+      return fail("the chosen hint shares its line with other statements");
+    if (ctx.edits.lineOf(span->stmtEnd) >=
+        ctx.edits.lineOf(uint32_t(src.size())))
+      return fail("the chosen hint ends the file (restore code follows it)");
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (g.node(n).op == hintOp)
+        hintNodes.push_back(n);
+    if (hintNodes.empty())
+      return fail("the chosen hint is never reached from the script's entry");
+    if (!planPath() || !checkCallers())
+      return false;
+    collectChanged();
+    return planValues();
+  }
+
   bool fail(const Twine &message) {
+    if (quiet)
+      return false;
     ctx.diags.error(
         &ctx.file, ctx.posAt(hintSpan.exprBegin),
         ("cannot checkpoint at the chosen hint: " + message + " [detc-hint]")
@@ -165,6 +190,8 @@ private:
     return false;
   }
   bool failAt(const ast::Node *at, const Twine &message) {
+    if (quiet)
+      return false;
     ctx.diags.error(&ctx.file, ctx.posAt(at->getRange().begin.offset),
                     (message + " [detc-hint]").str());
     return false;
@@ -317,7 +344,8 @@ private:
         if (insideNest)
           return failAt(def, message + ": the loops rebuild it, so a restart "
                                        "could not resume exactly");
-        ctx.warning(def->getRange().begin.offset,
+        if (!quiet)
+          ctx.warning(def->getRange().begin.offset,
                     message + "; a restart reopens it (the setup reruns) "
                               "without the state it had at the checkpoint "
                               "[detc-hint]");
@@ -354,6 +382,7 @@ private:
   }
 
   void addValue(StringRef key, StringRef thunk, StringRef restore) {
+    keys.push_back(key.str());
     values += formatv("{0}\"{1}\": lambda: {2}", values.empty() ? "" : ", ",
                       key, thunk)
                   .str();
@@ -519,6 +548,8 @@ private:
   std::optional<GuardWriter> guards;
   Operation *hintOp = nullptr;
   uint64_t period = 0;
+  bool quiet = false;
+  std::vector<std::string> keys;
   Span hintSpan{};
   const ast::Stmt *hintStmt = nullptr;
   const ast::FunctionDef *function = nullptr;
@@ -536,7 +567,22 @@ private:
 bool planHints(PlanContext &ctx) {
   if (!ctx.options.hint)
     return true;
-  return HintPlanner(ctx).run();
+  return HintPlanner(ctx, ctx.options.hint->hint, ctx.options.hint->period)
+      .run();
+}
+
+std::map<unsigned, std::vector<std::string>>
+hintSaveTable(PlanContext &ctx) {
+  std::map<unsigned, std::vector<std::string>> table;
+  ctx.module.walk([&](ir::HintOp op) {
+    std::optional<Span> s = ctx.spanOf(op);
+    if (!s)
+      return;
+    if (std::optional<std::vector<std::string>> keys =
+            HintPlanner(ctx, op, 0, /*quiet=*/true).keysToSave())
+      table[ctx.edits.lineOf(s->exprBegin)] = std::move(*keys);
+  });
+  return table;
 }
 
 } // namespace detc::codegen

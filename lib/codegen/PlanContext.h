@@ -12,6 +12,8 @@
 
 #include "detc/codegen/Transform.h"
 
+#include <map>
+
 namespace detc::codegen {
 
 /// Byte offsets of an op's statement and expression in the source file.
@@ -72,6 +74,10 @@ void planReplay(PlanContext &ctx);
 /// item, and the statements before it are skipped on the way in. Returns
 /// false after an error (the hint cannot be instrumented exactly).
 bool planHints(PlanContext &ctx);
+
+/// For `--detc-profile` (the runtime's profile.py): what a checkpoint at
+/// each hint that can be instrumented would save, by the hint's line.
+std::map<unsigned, std::vector<std::string>> hintSaveTable(PlanContext &ctx);
 
 } // namespace detc::codegen
 

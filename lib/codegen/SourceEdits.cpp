@@ -93,6 +93,13 @@ void EditList::renderLine(unsigned line, std::string &before,
   text += src.slice(contentEnd, end).str();
 }
 
+std::map<unsigned, unsigned> EditList::insertedBefore() const {
+  std::map<unsigned, unsigned> counts;
+  for (const NewLines &n : newLines)
+    counts[n.line] += n.lines.size();
+  return counts;
+}
+
 std::string EditList::apply() const {
   std::string out, before, text;
   out.reserve(src.size() + 256);

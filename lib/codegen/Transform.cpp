@@ -274,6 +274,27 @@ private:
     std::array<uint8_t, 32> digest = SHA256::hash(arrayRefFromStringRef(src));
     args += std::string(args.empty() ? "" : ", ") + "script_sha256=\"" +
             toHex(digest, /*LowerCase=*/true) + "\"";
+    // Scripts with hints can be profiled (--detc-profile): the runtime
+    // needs what a checkpoint at each hint saves, and where lines were
+    // inserted (these included) to name lines as in the original.
+    std::map<unsigned, std::vector<std::string>> saves = hintSaveTable(*this);
+    if (!saves.empty()) {
+      std::map<unsigned, unsigned> inserted = edits.insertedBefore();
+      inserted[after + 1] += lines.size() + 1;
+      std::string map, table;
+      for (auto [line, count] : inserted)
+        map += formatv("{0}{1}:{2}", map.empty() ? "" : ",", line, count);
+      for (auto &[line, keys] : saves) {
+        std::string names;
+        for (const std::string &k : keys)
+          names += "\"" + k + "\", ";
+        table += formatv("{0}{1}: ({2})", table.empty() ? "" : ", ", line,
+                         names);
+      }
+      args += formatv(", inserted_lines=\"{0}\", hint_values={{{1}}", map,
+                      table)
+                  .str();
+    }
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
     edits.insertLines(after + 1, lines,
                       "per-example RNG runtime; deterministic kernels");

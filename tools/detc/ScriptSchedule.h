@@ -21,11 +21,13 @@ namespace detc::tool {
 struct CheckHintFlags {
   CheckHintFlags(llvm::cl::SubCommand &sub, llvm::StringRef overheadHelp);
   llvm::cl::opt<double> overhead, ckptCost, failureRate;
+  llvm::cl::opt<std::string> profile;
 };
 
 struct ScriptSchedule {
   analysis::HintProgram hints;
   analysis::PeriodicSchedule best;
+  double checkpointSeconds = 0; ///< t_c: --ckpt-cost, or measured.
   /// The chosen hint's op (null: no checkpoint fits).
   mlir::Operation *hintOp = nullptr;
 };

@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,10 @@ public:
   unsigned lineOf(uint32_t offset) const;
   /// The line break the file uses ("\n" or "\r\n").
   llvm::StringRef lineBreak() const { return eol; }
+
+  /// How many lines are inserted before each original line that has some
+  /// (maps lines of the edited file back to the original's).
+  std::map<unsigned, unsigned> insertedBefore() const;
 
   /// The edited file.
   std::string apply() const;

@@ -21,6 +21,7 @@ See docs/runtime.md for the stream layout and docs/codegen.md for how
 `detc transform` uses these.
 """
 import os
+import sys
 
 from . import _core
 from ._state import MASK64, STATE
@@ -38,15 +39,21 @@ from . import replay as _replay
 FORMAT_VERSION = 1
 
 
-def configure(seed=None, deterministic_kernels=True, script_sha256=None):
+def configure(seed=None, deterministic_kernels=True, script_sha256=None,
+              inserted_lines=None, hint_values=None):
     """Called once at the top of a transformed script. `seed` (from
     `detc transform --seed`) keys every stream instead of the script's own
     seeds; DETC_SEED in the environment overrides both. `script_sha256`
     (the original script's, from transform time) ties checkpoints to the
-    script. Takes --detc-resume/--detc-replay/--until off the command line
-    and, when resuming, checks the checkpoint before the script runs."""
+    script. Takes --detc-resume/--detc-replay/--until/--detc-checkpoint/
+    --detc-restart off the command line and, when resuming, checks the
+    checkpoint before the script runs. With --detc-profile FILE (or
+    DETC_PROFILE), profiles the run (profile.py) using `inserted_lines` and
+    `hint_values`, detc's tables of the script's hints."""
     if seed is not None and os.environ.get("DETC_SEED") is None:
         STATE.override = int(seed) & MASK64
+    profile_path = _replay._take_flag(sys.argv, "--detc-profile") or \
+        os.environ.get("DETC_PROFILE")
     _replay.start(script_sha256)
     if deterministic_kernels:
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
@@ -54,10 +61,18 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None):
         try:
             import torch
         except ImportError:
-            return
-        torch.use_deterministic_algorithms(True)
-        torch.backends.cudnn.deterministic = True
-        torch.backends.cudnn.benchmark = False
+            torch = None
+        if torch is not None:
+            torch.use_deterministic_algorithms(True)
+            torch.backends.cudnn.deterministic = True
+            torch.backends.cudnn.benchmark = False
+    if profile_path:
+        if hint_values is None:
+            _replay.fail("error: --detc-profile measures scripts with "
+                         "checkpoint hints; this one has none")
+        from . import profile
+        profile.start(profile_path, script_sha256, inserted_lines,
+                      hint_values)
 
 
 def seeding(gen, fn):
