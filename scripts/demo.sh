@@ -4,7 +4,8 @@
 # uses, replay summary; Z3 checks the solutions), transform it into the
 # deterministic script, run both the original and the transformed script
 # with num_workers 0 and 2, and show that only the transformed one gives
-# the same weights.
+# the same weights; then SIGKILL one run and resume it, and let CheckHint
+# choose where to checkpoint the CheckHint example and restart a killed run there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/build.sh detc DetcRuntimePython >/dev/null
@@ -65,3 +66,35 @@ wait "$pid" 2>/dev/null || true
 (run --out "$out/crash.pt" --detc-resume "$out/crash.pt" >/dev/null)
 printf 'uninterrupted: %s   killed and resumed: %s\n' \
   "$(digest "$out/full.pt")" "$(digest "$out/crash.pt")"
+
+echo
+echo "== CheckHint: where to checkpoint examples/checkhint_train.py (_checkpoint() hints)"
+hint_example=examples/checkhint_train.py
+./build/bin/detc transform "$hint_example" --emit-python -o "$out/profile.det.py"
+PYTHONPATH=build/python /usr/bin/python3 "$out/profile.det.py" --steps 100 \
+  --out "$out/p.pt" --detc-profile "$out/profile.json" >/dev/null 2>&1
+echo "profiled one run; the schedule for a 5% allowance from the measured costs:"
+./build/bin/detc transform "$hint_example" --emit-python --overhead=0.05 \
+  --profile="$out/profile.json" -o "$out/hint.det.py"
+hrun() {
+  PYTHONPATH=build/python PYTHONWARNINGS=ignore exec /usr/bin/python3 \
+    "$out/hint.det.py" --steps 150 --detc-checkpoint "$out/hint.ckpt" "$@"
+}
+(hrun --out "$out/hfull.pt" >/dev/null)
+rm -f "$out"/hint.ckpt*
+hrun --out "$out/hcrash.pt" >/dev/null &
+pid=$!
+while [ ! -e "$out/hint.ckpt.detc.json" ] && kill -0 "$pid" 2>/dev/null; do
+  sleep 0.05
+done
+sleep 0.3
+kill -9 "$pid" 2>/dev/null && echo "killed the run (pid $pid)"
+wait "$pid" 2>/dev/null || true
+(hrun --out "$out/hcrash.pt" --detc-restart 2>&1 >/dev/null | grep resumed) || true
+/usr/bin/python3 -c '
+import sys, torch
+a, b = (torch.load(p) for p in sys.argv[1:])
+same = a["history"] == b["history"] and all(
+    torch.equal(a[k], b[k]) for k in ("params", "velocity"))
+print("uninterrupted vs killed and restarted at the hint:",
+      "bit-identical" if same else "DIFFERENT")' "$out/hfull.pt" "$out/hcrash.pt"

@@ -24,9 +24,10 @@ int main(int argc, char **argv) {
           "detc: deterministic, replayable, recoverable deep-learning "
           "training\n\n"
           "  detc FILE.py [--emit=mlir|none]   lower to the detc dialect\n"
-          "  detc analyze FILE.py [--format=text|json|sarif] [--werror]\n"
+          "  detc analyze FILE.py [--format=text|json|sarif] [--werror] "
+          "[--overhead=O [--profile=F]]\n"
           "  detc transform FILE.py --emit-python [-o OUT] [--diff] "
-          "[--seed N]\n"
+          "[--seed N] [--overhead=O [--profile=F]]\n"
           "  detc schedule TASKS.json [--overhead=O] [--ckpt-cost=S] "
           "[--failure-rate=P]\n"
           "  detc parse FILE... [--emit=ast|json|none]\n",

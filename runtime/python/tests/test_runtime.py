@@ -243,5 +243,38 @@ class ScopeAndDrawTest(unittest.TestCase):
         self.assertEqual(STATE.seeds[42], 1234)
 
 
+class ProfileTablesTest(unittest.TestCase):
+    """profile.py's line bookkeeping (the tracer itself runs end to end in
+    test/e2e/hint_profile.py)."""
+
+    def test_line_map_round_trip(self):
+        from detc_runtime.profile import LineMap
+        # 2 lines inserted before original line 3, 4 before line 10.
+        m = LineMap("3:2,10:4")
+        inserted = {3, 4, 12, 13, 14, 15}
+        original = 1
+        for line in range(1, 30):
+            if line in inserted:
+                self.assertIsNone(m.original(line))
+                continue
+            self.assertEqual(m.original(line), original)
+            self.assertEqual(m.output(original), line)
+            original += 1
+
+    def test_continuation_lines_fold_into_the_statement(self):
+        import tempfile
+        from detc_runtime.profile import _statement_lines
+        source = ("x = f(1,\n"
+                  "      2)\n"
+                  "for i in range(\n"
+                  "        3):\n"
+                  "    y = [i,\n"
+                  "         i]\n")
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
+            f.write(source)
+            f.flush()
+            self.assertEqual(_statement_lines(f.name), {2: 1, 4: 3, 6: 5})
+
+
 if __name__ == "__main__":
     unittest.main()

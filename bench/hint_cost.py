@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""What checkpoints at the chosen hint cost (issue 7), against baselines
+measured in the same run, on the CheckHint example:
+
+  * overhead: wall time of the run checkpointing at the hint the schedule
+    chose for allowance o, against the same transformed script without
+    checkpoints (`detc transform` without --overhead); the ratio's excess
+    should stay near o (the schedule's budget is o of the estimated run);
+  * restart: time from process start to `resumed()` when restarting from a
+    checkpoint in the middle of the run, against the time the run takes
+    from start to its first step (the setup both pay) and against the time
+    it took to reach that checkpoint (the work the restart saves);
+  * profiling: wall time under --detc-profile against the plain run.
+
+Every time is the median of REPEAT runs.
+
+usage: PYTHONPATH=build/python hint_cost.py [--detc build/bin/detc]
+       [--overhead 0.05] [--repeat 3] [-- SCRIPT_ARGS]
+       (default script args: --epochs 4 --steps 200 --width 192)
+"""
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PY = "/usr/bin/python3"
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+EXAMPLE = os.path.join(ROOT, "examples", "checkhint_train.py")
+
+
+def timed(cmd, env):
+    start = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    if proc.returncode != 0:
+        sys.exit("%s failed:\n%s" % (" ".join(cmd), proc.stderr))
+    return wall, proc
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--detc", default=os.path.join(ROOT, "build", "bin",
+                                                       "detc"))
+    parser.add_argument("--overhead", type=float, default=0.05)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("args", nargs="*")
+    opts = parser.parse_args()
+    script_args = opts.args or ["--epochs", "4", "--steps", "200",
+                                "--width", "192"]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    env.setdefault("PYTHONPATH", os.path.join(ROOT, "build", "python"))
+    with tempfile.TemporaryDirectory(prefix="detc-bench-") as tmp:
+        plain = os.path.join(tmp, "plain.py")
+        subprocess.run([opts.detc, "transform", EXAMPLE, "--emit-python",
+                        "-o", plain], check=True)
+        profile = os.path.join(tmp, "profile.json")
+        out = os.path.join(tmp, "out.pt")
+        base = script_args + ["--out", out]
+        timed([PY, plain, "--detc-profile", profile] + base, env)
+        hinted = os.path.join(tmp, "hinted.py")
+        sched = subprocess.run(
+            [opts.detc, "transform", EXAMPLE, "--emit-python", "-o", hinted,
+             "--overhead=%g" % opts.overhead, "--profile=" + profile],
+            check=True, capture_output=True, text=True)
+        print(sched.stderr.strip().splitlines()[0])
+        ckpt = os.path.join(tmp, "hint.pt")
+
+        def median(cmd):
+            return statistics.median(timed(cmd, env)[0]
+                                     for _ in range(opts.repeat))
+
+        t_plain = median([PY, plain] + base)
+        t_hint = median([PY, hinted, "--detc-checkpoint", ckpt] + base)
+        t_prof = median([PY, plain, "--detc-profile", profile] + base)
+        # Setup: the run up to its first step (imports, data, model).
+        t_setup = median([PY, plain] + script_args[:2] + ["--steps", "0",
+                                                          "--out", out]
+                         + script_args[4:])
+        # A checkpoint half-way: stop the run there, then restart from it.
+        probe = os.path.join(tmp, "stop.py")
+        with open(probe, "w") as f:
+            f.write(
+                "import runpy, sys, time, detc_runtime.hints as h\n"
+                "t0 = time.perf_counter()\n"
+                "write, stop = h.write, int(sys.argv.pop(1))\n"
+                "def once(site, count, values):\n"
+                "    write(site, count, values)\n"
+                "    if h.HINT.written >= stop:\n"
+                "        print('reached %.6f' % (time.perf_counter() - t0))\n"
+                "        sys.stdout.flush(); raise SystemExit(0)\n"
+                "h.write = once\n"
+                "sys.argv = sys.argv[1:]\n"
+                "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+        with open(hinted) as f:
+            period = int(f.read().split("_detc_rt.hints.hint(")[1]
+                         .split(",")[1])
+        steps = 1
+        for flag, value in zip(script_args[::2], script_args[1::2]):
+            if flag in ("--epochs", "--steps"):
+                steps *= int(value)
+        half = max(1, steps // period // 2)
+        _, proc = timed([PY, probe, str(half), hinted, "--detc-checkpoint",
+                         ckpt] + base, env)
+        reached = float(proc.stdout.split("reached ")[1].split()[0])
+        restart = []
+        for _ in range(opts.repeat):
+            start = time.perf_counter()
+            cmd = [PY, "-c",
+                   "import runpy, sys, time, detc_runtime.hints as h\n"
+                   "t0 = time.perf_counter()\n"
+                   "done = h.resumed\n"
+                   "def timed():\n"
+                   "    done(); print('resumed %.6f' % (time.perf_counter() - t0));"
+                   " raise SystemExit(0)\n"
+                   "h.resumed = timed\n"
+                   "sys.argv = sys.argv[1:]\n"
+                   "runpy.run_path(sys.argv[0], run_name='__main__')\n",
+                   hinted, "--detc-resume", ckpt,
+                   "--detc-checkpoint", os.path.join(tmp, "x.pt")] + base
+            _, proc = timed(cmd, env)
+            restart.append(time.perf_counter() - start)
+        t_restart = statistics.median(restart)
+
+        print("run without checkpoints   %7.3f s" % t_plain)
+        print("run with hint checkpoints %7.3f s  ratio %.3f (allowance %g)"
+              % (t_hint, t_hint / t_plain, opts.overhead))
+        print("profiled run              %7.3f s  ratio %.3f" %
+              (t_prof, t_prof / t_plain))
+        print("restart to the hint       %7.3f s  vs setup %.3f s (ratio "
+              "%.2f); the checkpoint saved %.3f s of training (checkpoint "
+              "%d of the run)" % (t_restart, t_setup, t_restart / t_setup,
+                                  reached, half))
+
+
+if __name__ == "__main__":
+    main()
