@@ -257,10 +257,13 @@ def _arrived(site):
     HINT.restoring = site
 
 
-def write(site, count, values):
-    """Writes the checkpoint of hint `site` at arrival `count`."""
+def write(site, count, values, path=None):
+    """Writes the checkpoint of hint `site` at arrival `count` (to `path`
+    instead when given: the profiler's probe, which counts nothing);
+    returns the bytes written."""
     from .replay import REPLAY
-    path = HINT.path or default_path(sys.argv[0])
+    probe = path is not None
+    path = path or HINT.path or default_path(sys.argv[0])
     tensors = []
     encoded = {}
     for name, thunk in (values or {}).items():
@@ -281,18 +284,22 @@ def write(site, count, values):
                       "not saved, and restarting from this checkpoint stops "
                       "with an error" % (site, e))
             encoded[name] = {"unsaved": str(e)}
-    levels = [lvl.position(tensors) if lvl is not None else {"index": -1}
-              for lvl in HINT.levels.get(site, [])]
+    levels = [] if probe else [
+        lvl.position(tensors) if lvl is not None else {"index": -1}
+        for lvl in HINT.levels.get(site, [])]
     tmp = path + ".detc-tmp"
     torch.save(tensors, tmp)
-    sidecar.commit(path, tmp, {
+    size = os.path.getsize(tmp)
+    size += sidecar.commit(path, tmp, {
         "script_sha256": REPLAY.script_sha256 or "",
         "seeds": {"override": STATE.override,
                   "generators": {str(k): int(v)
                                  for k, v in STATE.seeds.items()}},
         "site": site, "instance": count, "loaders": {}, "values": encoded,
         "hint": {"levels": levels}})
-    HINT.written += 1
+    if not probe:
+        HINT.written += 1
+    return size
 
 
 # ---- Restore ----------------------------------------------------------------

@@ -12,11 +12,11 @@ goes to the statement of the earlier line (so a statement's time includes
 the functions it calls), and every statement counts how often it starts
 (a line event on it after one elsewhere: the continuation lines of a
 statement written over several lines fold into its first line, from the
-script's own syntax tree). At the first few arrivals at
-each hint, the checkpoint that would be written there is written to a
-temporary file (values encoded as hints.py does, tensors with torch.save,
-fsync'd) and timed; that time is kept out of the line times. At exit the
-profile is written atomically as JSON (docs/checkhint.md):
+script's own syntax tree). At the first few arrivals at each hint, the
+checkpoint that would be written there is written the way hints.py writes
+it, into a temporary directory, and timed; that time is kept out of the
+line times. At exit the profile is written atomically as JSON
+(docs/checkhint.md):
 
     {"format": "detc-profile", "version": 1, "script_sha256": hex,
      "wall_seconds": s,
@@ -33,6 +33,8 @@ import os
 import sys
 import tempfile
 import time
+
+from . import values as _values
 
 FORMAT = "detc-profile"
 VERSION = 1
@@ -187,35 +189,22 @@ def _statement_lines(filename):
 
 
 def _write_probe(frame, names):
-    """Writes what a checkpoint at this hint would save to a temporary
-    file (as hints.write does) and returns its size in bytes."""
-    import torch
+    """Writes what a checkpoint at this hint would save, the way hints.py
+    writes it (tensor file, sidecar, fsyncs, renames), to a temporary
+    directory; returns the bytes written."""
+    from . import hints
 
-    from . import values as _values
-    tensors, encoded = [], {}
-    for name in names:
-        try:
-            if name.startswith("gen:"):
-                handle = name[4:]
-                gen = handle if handle in ("torch", "numpy", "random") else \
-                    _lookup(frame, handle)
-                value = _values.generator_state(gen)
-            else:
-                value = _lookup(frame, name)
-            encoded[name] = _values.encode(value, name, tensors)
-        except (NameError, _values.UnsavableValue):
-            continue
-    fd, path = tempfile.mkstemp(prefix="detc-profile-", suffix=".pt")
-    os.close(fd)
-    try:
-        torch.save(tensors, path)
-        with open(path, "ab") as f:
-            f.write(json.dumps(encoded).encode("utf-8"))
-            f.flush()
-            os.fsync(f.fileno())
-        return os.path.getsize(path)
-    finally:
-        os.unlink(path)
+    def thunk(name):
+        if name.startswith("gen:"):
+            handle = name[4:]
+            if handle in ("torch", "numpy", "random"):
+                return lambda: _values.generator_state(handle)
+            return lambda: _values.generator_state(_lookup(frame, handle))
+        return lambda: _lookup(frame, name)
+
+    with tempfile.TemporaryDirectory(prefix="detc-profile-") as tmp:
+        return hints.write(0, 0, {name: thunk(name) for name in names},
+                           path=os.path.join(tmp, "probe.pt"))
 
 
 def _lookup(frame, name):
