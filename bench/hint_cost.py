@@ -41,6 +41,18 @@ def timed(cmd, env):
     return wall, proc
 
 
+def wrapper(path, body):
+    """Writes a script that runs `body` (which may patch detc_runtime.hints,
+    imported as `h`; `t0` is its start) and then the script named by its
+    first argument, with the rest as that script's arguments."""
+    with open(path, "w") as f:
+        f.write("import atexit, runpy, sys, time, detc_runtime.hints as h\n"
+                "t0 = time.perf_counter()\n" + body +
+                "sys.argv = sys.argv[1:]\n"
+                "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+    return path
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--detc", default=os.path.join(ROOT, "build", "bin",
@@ -76,19 +88,15 @@ def main():
         # Interleaved, so that drift on a shared machine hits all three.
         walls = {"plain": [], "hint": [], "prof": []}
         writes = []
-        meter = os.path.join(tmp, "meter.py")
-        with open(meter, "w") as f:
-            f.write(
-                "import atexit, runpy, sys, time, detc_runtime.hints as h\n"
-                "t0, spent, write = time.perf_counter(), [0.0], h.write\n"
-                "def timed(*a):\n"
-                "    t = time.perf_counter(); write(*a)\n"
-                "    spent[0] += time.perf_counter() - t\n"
-                "h.write = timed\n"
-                "atexit.register(lambda: print('writes %.6f %.6f %d' % (\n"
-                "    spent[0], time.perf_counter() - t0, h.HINT.written)))\n"
-                "sys.argv = sys.argv[1:]\n"
-                "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+        meter = wrapper(os.path.join(tmp, "meter.py"),
+                        "spent, write = [0.0], h.write\n"
+                        "def timed(*a):\n"
+                        "    t = time.perf_counter(); write(*a)\n"
+                        "    spent[0] += time.perf_counter() - t\n"
+                        "h.write = timed\n"
+                        "atexit.register(lambda: print('writes %.6f %.6f %d' %"
+                        " (spent[0], time.perf_counter() - t0,"
+                        " h.HINT.written)))\n")
         for _ in range(opts.repeat):
             walls["plain"].append(timed([PY, plain] + base, env)[0])
             wall, proc = timed([PY, meter, hinted, "--detc-checkpoint",
@@ -106,20 +114,15 @@ def main():
                                                           "--out", out]
                          + script_args[4:])
         # A checkpoint half-way: stop the run there, then restart from it.
-        probe = os.path.join(tmp, "stop.py")
-        with open(probe, "w") as f:
-            f.write(
-                "import runpy, sys, time, detc_runtime.hints as h\n"
-                "t0 = time.perf_counter()\n"
-                "write, stop = h.write, int(sys.argv.pop(1))\n"
-                "def once(site, count, values):\n"
-                "    write(site, count, values)\n"
-                "    if h.HINT.written >= stop:\n"
-                "        print('reached %.6f' % (time.perf_counter() - t0))\n"
-                "        sys.stdout.flush(); raise SystemExit(0)\n"
-                "h.write = once\n"
-                "sys.argv = sys.argv[1:]\n"
-                "runpy.run_path(sys.argv[0], run_name='__main__')\n")
+        probe = wrapper(os.path.join(tmp, "stop.py"),
+                        "write, stop = h.write, int(sys.argv.pop(1))\n"
+                        "def once(site, count, values):\n"
+                        "    write(site, count, values)\n"
+                        "    if h.HINT.written >= stop:\n"
+                        "        print('reached %.6f' % "
+                        "(time.perf_counter() - t0))\n"
+                        "        sys.stdout.flush(); raise SystemExit(0)\n"
+                        "h.write = once\n")
         with open(hinted) as f:
             period = int(f.read().split("_detc_rt.hints.hint(")[1]
                          .split(",")[1])
@@ -131,23 +134,15 @@ def main():
         _, proc = timed([PY, probe, str(half), hinted, "--detc-checkpoint",
                          ckpt] + base, env)
         reached = float(proc.stdout.split("reached ")[1].split()[0])
-        restart = []
-        for _ in range(opts.repeat):
-            start = time.perf_counter()
-            cmd = [PY, "-c",
-                   "import runpy, sys, time, detc_runtime.hints as h\n"
-                   "t0 = time.perf_counter()\n"
-                   "done = h.resumed\n"
-                   "def timed():\n"
-                   "    done(); print('resumed %.6f' % (time.perf_counter() - t0));"
-                   " raise SystemExit(0)\n"
-                   "h.resumed = timed\n"
-                   "sys.argv = sys.argv[1:]\n"
-                   "runpy.run_path(sys.argv[0], run_name='__main__')\n",
-                   hinted, "--detc-resume", ckpt,
-                   "--detc-checkpoint", os.path.join(tmp, "x.pt")] + base
-            _, proc = timed(cmd, env)
-            restart.append(time.perf_counter() - start)
+        # From process start to the end of the restore at the hint.
+        until = wrapper(os.path.join(tmp, "until.py"),
+                        "done = h.resumed\n"
+                        "def stop():\n"
+                        "    done(); raise SystemExit(0)\n"
+                        "h.resumed = stop\n")
+        restart = [timed([PY, until, hinted, "--detc-resume", ckpt,
+                          "--detc-checkpoint", os.path.join(tmp, "x.pt")] +
+                         base, env)[0] for _ in range(opts.repeat)]
         t_restart = statistics.median(restart)
 
         print("run without checkpoints   %7.3f s" % t_plain)
