@@ -92,6 +92,21 @@ std::optional<std::string> unsaveableKind(const ast::Expr *e, StringRef src,
   return std::nullopt;
 }
 
+/// A function on the way to the hint: its statements from the outermost
+/// loop (in the outermost function) or from its start, down to the call
+/// into the next function, or to the hint in the last.
+struct Frame {
+  const ast::FunctionDef *function = nullptr; ///< Null: the module.
+  std::string qualifier;                      ///< Its locals' prefix.
+  std::vector<const ast::Stmt *> path;        ///< Around `child`.
+  const ast::Stmt *child = nullptr; ///< The call (or the hint) statement.
+  unsigned depth = 0;               ///< Calls between it and the hint's.
+  unsigned instance = 0;            ///< Its expansion in the graph.
+  /// Outer frames: the names the hint saves from it, and their restore
+  /// statements (before `child` on restart).
+  std::vector<std::string> saved, restoreLines;
+};
+
 class HintPlanner {
 public:
   /// `quiet`: only find what a checkpoint there saves (keysToSave), no
@@ -158,7 +173,6 @@ private:
       return fail("the chosen checkpoint hint is not in this script");
     hintSpan = *span;
     hintStmt = place->stmt;
-    function = place->function;
     auto *stmt = dyn_cast<ast::ExprStmt>(hintStmt);
     call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
@@ -174,7 +188,7 @@ private:
         hintNodes.push_back(n);
     if (hintNodes.empty())
       return fail("the chosen hint is never reached from the script's entry");
-    if (!planPath() || !checkCallers())
+    if (!planFrames())
       return false;
     collectChanged();
     return planValues();
@@ -203,31 +217,96 @@ private:
     return ctx.edits.lineOf(n->getRange().begin.offset);
   }
 
-  // ---- The path from the outermost loop to the hint -------------------------
-  /// Fills `path` (enclosing statements in the hint's function, outermost
-  /// first) and `nest` (its outermost loop).
-  bool planPath() {
-    for (const ast::Stmt *p = places.of(hintStmt)->parent;
+  // ---- The frames from the outermost loop to the hint ----------------------
+  /// The statement an op was lowered from, in this file.
+  const ast::Stmt *statementOf(Operation *op) const {
+    std::optional<Span> s = op ? ctx.spanOf(op) : std::nullopt;
+    const StmtPlace *at = s ? places.at(s->stmtBegin) : nullptr;
+    return at ? at->stmt : nullptr;
+  }
+
+  /// The statements around `s` in its function, outermost first.
+  std::vector<const ast::Stmt *> enclosing(const ast::Stmt *s) const {
+    std::vector<const ast::Stmt *> out;
+    for (const ast::Stmt *p = places.of(s)->parent;
          p && !isa<ast::FunctionDef>(p); p = places.of(p)->parent)
-      path.insert(path.begin(), p);
-    for (const ast::Stmt *p : path)
-      if (isa<ast::For, ast::While>(p)) {
-        nest = p;
+      out.insert(out.begin(), p);
+    return out;
+  }
+
+  /// Fills `frames`: from the call chain of the hint (the same for all its
+  /// expansions), the functions from the outermost one whose statements
+  /// on the way loop down to the hint's; and `nest`, that outermost loop.
+  bool planFrames() {
+    // (statement, instance) from the hint up to the module.
+    std::vector<std::pair<const ast::Stmt *, unsigned>> chain;
+    for (unsigned inst = g.node(hintNodes.front()).instance,
+                  at = ~0u;
+         ; at = inst, inst = g.instances[inst].parent) {
+      const ast::Stmt *stmt =
+          at == ~0u ? hintStmt
+                    : statementOf(g.node(g.instances[at].callSite).op);
+      if (!stmt)
+        return fail("it is reached through a call detc cannot place in this "
+                    "script");
+      chain.push_back({stmt, inst});
+      if (g.instances[inst].parent == ~0u)
+        break;
+    }
+    for (NodeId n : hintNodes) {
+      unsigned inst = g.node(n).instance;
+      for (size_t i = 1; i < chain.size(); ++i, inst = g.instances[inst].parent)
+        if (statementOf(g.node(g.instances[inst].callSite).op) !=
+            chain[i].first)
+          return fail("its function is reached through several calls; detc "
+                      "restarts at a hint reached through one");
+    }
+    size_t top = chain.size();
+    for (size_t i = chain.size(); i-- > 0;)
+      if (llvm::any_of(enclosing(chain[i].first), [](const ast::Stmt *p) {
+            return isa<ast::For, ast::While>(p);
+          })) {
+        top = i;
         break;
       }
-    if (!nest)
+    if (top == chain.size())
       return fail("it is outside any loop: detc restarts inside the loops "
                   "around a hint (a hint outside them saves nothing a rerun "
                   "would not redo)");
-    path.erase(path.begin(),
-               std::find(path.begin(), path.end(), nest)); // setup reruns
-    for (size_t i = 0; i < path.size(); ++i) {
-      const ast::Stmt *p = path[i];
-      const ast::Node *child = i + 1 < path.size() ? path[i + 1] : hintStmt;
+    for (size_t i = top + 1; i-- > 0;) {
+      Frame f;
+      f.child = chain[i].first;
+      f.function = places.of(f.child)->function;
+      f.qualifier = g.instances[chain[i].second].qualifier + "/";
+      f.instance = chain[i].second;
+      f.depth = unsigned(i);
+      f.path = enclosing(f.child);
+      if (i == top) { // the setup before the outermost loop reruns
+        auto loop = llvm::find_if(f.path, [](const ast::Stmt *p) {
+          return isa<ast::For, ast::While>(p);
+        });
+        nest = *loop;
+        f.path.erase(f.path.begin(), loop);
+      }
+      if (!checkPath(f))
+        return false;
+      if (i > 0 && !ctx.indentAt(f.child->getRange().begin.offset))
+        return failAt(f.child, "cannot restart at the chosen hint: the call "
+                               "on the way to it shares its line with "
+                               "another statement");
+      frames.push_back(std::move(f));
+    }
+    return true;
+  }
+
+  bool checkPath(const Frame &f) {
+    for (size_t i = 0; i < f.path.size(); ++i) {
+      const ast::Stmt *p = f.path[i];
+      const ast::Node *child = i + 1 < f.path.size() ? f.path[i + 1] : f.child;
       auto inList = [&](ast::NodeList<ast::Stmt> body) {
         return llvm::is_contained(body, child);
       };
-      if (auto *f = dyn_cast<ast::For>(p); f && !inList(f->body))
+      if (auto *x = dyn_cast<ast::For>(p); x && !inList(x->body))
         return failAt(child, "cannot restart at the chosen hint: it is in "
                              "the `else` of a `for` loop");
       if (auto *w = dyn_cast<ast::While>(p); w && !inList(w->body))
@@ -243,25 +322,12 @@ private:
     return true;
   }
 
-  /// The hint's loops must all be in its function: a call from inside
-  /// another loop would need that loop's position too.
-  bool checkCallers() {
-    for (NodeId n : hintNodes)
-      for (NodeId c = g.node(n).caller; c != analysis::kNoNode;
-           c = g.node(c).caller) {
-        std::optional<Span> s =
-            g.node(c).op ? ctx.spanOf(g.node(c).op) : std::nullopt;
-        const StmtPlace *at = s ? places.at(s->stmtBegin) : nullptr;
-        for (const ast::Stmt *p = at ? at->parent : nullptr;
-             p && !isa<ast::FunctionDef>(p); p = places.of(p)->parent)
-          if (isa<ast::For, ast::While>(p))
-            return fail(formatv("its function is called inside the loop at "
-                                "line {0}; detc restarts at hints whose loops "
-                                "are all in the hint's function",
-                                lineOf(p))
-                            .str());
-      }
-    return true;
+  /// The frame whose locals `root` (a canonical name) is, or null.
+  Frame *frameOf(StringRef root) {
+    for (Frame &f : frames)
+      if (root.starts_with(f.qualifier))
+        return &f;
+    return nullptr;
   }
 
   // ---- What the hint saves --------------------------------------------------
@@ -306,8 +372,7 @@ private:
   }
 
   bool planValues() {
-    std::string qualifier =
-        g.instances[g.node(hintNodes.front()).instance].qualifier + "/";
+    Frame &hintFrame = frames.back();
     std::set<std::string> roots;
     std::set<unsigned> generators;
     for (NodeId n : hintNodes)
@@ -319,43 +384,59 @@ private:
         if (StringRef(shown).starts_with("$") ||
             StringRef(shown).starts_with("<") || !changed.count(root))
           continue;
-        if (!StringRef(root).starts_with(qualifier) &&
-            !StringRef(root).starts_with("@")) {
+        if (!frameOf(root) && !StringRef(root).starts_with("@"))
           return fail("'" + shown +
                       "' is live there and changed by the loops, but is not "
-                      "a variable of the hint's function");
-        }
+                      "a variable of a function on the way to the hint");
         roots.insert(root);
       }
     for (const std::string &root : roots) {
-      StringRef shown = StringRef(root).rsplit('/').second;
+      bool global = StringRef(root).starts_with("@");
+      Frame &f = global ? hintFrame : *frameOf(root);
       std::string name =
-          (shown.empty() ? StringRef(root).drop_front(1) : shown).str();
+          (global ? StringRef(root).drop_front(1) : StringRef(root).rsplit('/').second)
+              .str();
       const ast::Node *def = nullptr;
-      std::optional<std::string> kind = definitionKind(name, def);
+      std::optional<std::string> kind =
+          definitionKind(global ? nullptr : f.function, name, def);
       if (kind) {
-        bool insideNest = encloses(nest, def);
         std::string message =
             formatv("'{0}' ({1}, line {2}) is live at the chosen hint (line "
                     "{3}) and cannot be saved",
                     name, *kind, lineOf(def),
                     ctx.edits.lineOf(hintSpan.stmtBegin))
                 .str();
-        if (insideNest)
+        if (encloses(nest, def))
           return failAt(def, message + ": the loops rebuild it, so a restart "
                                        "could not resume exactly");
         if (!quiet)
           ctx.warning(def->getRange().begin.offset,
-                    message + "; a restart reopens it (the setup reruns) "
-                              "without the state it had at the checkpoint "
-                              "[detc-hint]");
+                      message + "; a restart reopens it (the setup reruns) "
+                                "without the state it had at the checkpoint "
+                                "[detc-hint]");
         continue;
       }
-      bool inplace = !rebound.count(root);
-      addValue(name, name,
-               formatv("{0} = {1}.hints.value(\"{0}\", lambda: {0}{2})", name,
-                       kRuntimeAlias, inplace ? ", inplace=True" : "")
-                   .str());
+      std::string key = f.depth ? formatv("{0}:{1}", f.depth, name).str()
+                                : name;
+      std::string value =
+          formatv("{0}.hints.value(\"{1}\", lambda: {2}{3})", kRuntimeAlias,
+                  key, name, rebound.count(root) ? "" : ", inplace=True")
+              .str();
+      // A module variable: assigned through globals() (an assignment in a
+      // function would make it local there).
+      std::string restore =
+          global && hintFrame.function
+              ? formatv("globals()[\"{0}\"] = {1}", name, value).str()
+              : name + " = " + value;
+      if (f.depth == 0) {
+        addValue(key, name, restore);
+        continue;
+      }
+      keys.push_back(key);
+      f.saved.push_back(name);
+      f.restoreLines.push_back(formatv("if {0}.hints.has_value(\"{1}\"): {2}",
+                                       kRuntimeAlias, key, restore)
+                                   .str());
     }
     for (unsigned o : generators) {
       const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
@@ -364,7 +445,7 @@ private:
         handle = "\"" + obj.library + "\"";
       else
         for (analysis::VarId v = 0; v < g.vars.size() && handle.empty(); ++v)
-          if (StringRef(g.vars.name(v)).starts_with(qualifier) &&
+          if (StringRef(g.vars.name(v)).starts_with(hintFrame.qualifier) &&
               is_contained(ctx.a.gens->pointsTo(v), o) &&
               !StringRef(g.displayName(v)).contains_insensitive("<"))
             handle = g.displayName(v);
@@ -391,9 +472,10 @@ private:
                                .str());
   }
 
-  /// What `name` is when one of its definitions in the hint's function
-  /// builds something that cannot be saved (`def` set to it).
-  std::optional<std::string> definitionKind(StringRef name,
+  /// What `name` is when one of its definitions in `function` (null: the
+  /// module) builds something that cannot be saved (`def` set to it).
+  std::optional<std::string> definitionKind(const ast::FunctionDef *function,
+                                            StringRef name,
                                             const ast::Node *&def) {
     std::optional<std::string> found;
     auto check = [&](const ast::Expr *target, const ast::Expr *value,
@@ -421,19 +503,34 @@ private:
   /// hint restores anything: it must not read what the nest changes
   /// (unless it is a `range`, whose bounds the position keeps).
   bool checkIterables() {
-    std::string qualifier =
-        g.instances[g.node(hintNodes.front()).instance].qualifier + "/";
-    for (const ast::Stmt *p : path) {
+    for (const Frame &frame : frames)
+      for (const ast::Stmt *p : frame.path)
+        if (!checkIterable(p, frame))
+          return false;
+    return true;
+  }
+
+  /// The canonical name of `name` in `frame` (a parameter the function
+  /// never rebinds is its caller's variable).
+  std::string canonical(const Frame &frame, StringRef name) const {
+    const analysis::Instance &inst = g.instances[frame.instance];
+    auto alias = inst.aliases.find(name);
+    return alias != inst.aliases.end() ? alias->second
+                                       : frame.qualifier + name.str();
+  }
+
+  bool checkIterable(const ast::Stmt *p, const Frame &frame) {
+    {
       auto *f = dyn_cast<ast::For>(p);
       if (!f)
-        continue;
+        return true;
       // A range's bounds are saved with the loop's position.
       if (auto *c = dyn_cast<ast::Call>(f->iter); c && text(c->func) == "range")
-        continue;
+        return true;
       std::optional<std::string> bad;
       std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
         if (auto *name = dyn_cast<ast::Name>(n))
-          if (changedOtherwise.count(qualifier + name->id.str()))
+          if (changedOtherwise.count(canonical(frame, name->id)))
             bad = name->id.str();
         ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
           if (c && !bad)
@@ -458,32 +555,44 @@ private:
     std::string entering =
         formatv("{0}.hints.entering({1})", kRuntimeAlias, site).str();
     unsigned level = 0;
-    for (size_t i = 0; i < path.size(); ++i) {
-      const ast::Stmt *p = path[i];
-      const ast::Stmt *child = i + 1 < path.size() ? path[i + 1] : hintStmt;
-      ast::NodeList<ast::Stmt> body;
-      if (auto *f = dyn_cast<ast::For>(p)) {
-        wrapLoop(f, level++);
-        body = f->body;
-      } else if (auto *w = dyn_cast<ast::While>(p)) {
-        guards->wrapLater(w->test, entering + " or (", ")",
-                          "entered on restart at the hint");
-        body = w->body;
-      } else if (auto *x = dyn_cast<ast::If>(p)) {
-        bool inBody = llvm::is_contained(x->body, child);
-        guards->wrapLater(
-            x->test, inBody ? entering + " or (" : "not " + entering + " and (",
-            ")", "entered on restart at the hint");
-        body = inBody ? x->body : x->orelse;
-      } else if (auto *x = dyn_cast<ast::With>(p)) {
-        body = x->body;
-      } else if (auto *x = dyn_cast<ast::Try>(p)) {
-        body = x->body;
-      }
-      for (const ast::Stmt *s : body) {
-        if (s == child)
-          break;
-        guards->skipWhole(s);
+    for (const Frame &frame : frames) {
+      // In the outer functions, the statements before the call on the way
+      // are skipped too (an inner function's from its first statement).
+      const std::vector<const ast::Stmt *> &path = frame.path;
+      for (size_t i = 0; i <= path.size(); ++i) {
+        const ast::Stmt *child = i < path.size() ? path[i] : frame.child;
+        ast::NodeList<ast::Stmt> body;
+        if (i == 0) {
+          if (&frame == &frames.front() || !frame.function)
+            continue; // the outermost frame's setup reruns
+          body = frame.function->body;
+        } else {
+          const ast::Stmt *p = path[i - 1];
+          if (auto *f = dyn_cast<ast::For>(p)) {
+            wrapLoop(f, level++);
+            body = f->body;
+          } else if (auto *w = dyn_cast<ast::While>(p)) {
+            guards->wrapLater(w->test, entering + " or (", ")",
+                              "entered on restart at the hint");
+            body = w->body;
+          } else if (auto *x = dyn_cast<ast::If>(p)) {
+            bool inBody = llvm::is_contained(x->body, child);
+            guards->wrapLater(x->test,
+                              inBody ? entering + " or ("
+                                     : "not " + entering + " and (",
+                              ")", "entered on restart at the hint");
+            body = inBody ? x->body : x->orelse;
+          } else if (auto *x = dyn_cast<ast::With>(p)) {
+            body = x->body;
+          } else if (auto *x = dyn_cast<ast::Try>(p)) {
+            body = x->body;
+          }
+        }
+        for (const ast::Stmt *s : body) {
+          if (s == child)
+            break;
+          guards->skipWhole(s);
+        }
       }
     }
   }
@@ -520,10 +629,21 @@ private:
   void instrumentHint(const ast::Call *call) {
     std::optional<uint32_t> end =
         calleeEnd(src, hintSpan.exprBegin, hintSpan.exprEnd);
+    std::string outer;
+    for (const Frame &f : frames) {
+      if (f.saved.empty())
+        continue;
+      std::string names;
+      for (const std::string &n : f.saved)
+        names += "\"" + n + "\", ";
+      outer += formatv("{0}{1}: ({2})", outer.empty() ? "" : ", ", f.depth,
+                       names)
+                   .str();
+    }
     ctx.edits.wrap(hintSpan.exprBegin, *end,
                    formatv("{0}.hints.hint({1}, {2}, {{{3}}, ", kRuntimeAlias,
                            site, period, values),
-                   ")");
+                   outer.empty() ? ")" : ", outer={" + outer + "})");
     ctx.edits.note(
         ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
         formatv("checkpoint every {0} arrivals (hint site {1})", period, site)
@@ -538,6 +658,24 @@ private:
     lines.push_back(formatv("{0}{1}.hints.resumed()", inner, kRuntimeAlias));
     ctx.edits.insertLines(ctx.edits.lineOf(hintSpan.stmtEnd - 1) + 1, lines,
                           formatv("restart here (hint site {0})", site).str());
+    // An outer function's values, restored on the way in, before its call
+    // (what the call reads; what it changes in place is restored again at
+    // the hint's time by the same values).
+    for (const Frame &f : frames) {
+      if (f.restoreLines.empty())
+        continue;
+      StringRef indent = *ctx.indentAt(f.child->getRange().begin.offset);
+      std::string in = indent.str() + (indent.contains('\t') ? "\t" : "    ");
+      std::vector<std::string> block{
+          formatv("{0}if {1}.hints.entering({2}):", indent, kRuntimeAlias,
+                  site)};
+      for (const std::string &r : f.restoreLines)
+        block.push_back(in + r);
+      ctx.edits.insertLines(
+          ctx.edits.lineOf(f.child->getRange().begin.offset), block,
+          formatv("restart: values of this function (hint site {0})", site)
+              .str());
+    }
     (void)call;
   }
 
@@ -552,9 +690,8 @@ private:
   std::vector<std::string> keys;
   Span hintSpan{};
   const ast::Stmt *hintStmt = nullptr;
-  const ast::FunctionDef *function = nullptr;
   std::vector<NodeId> hintNodes;
-  std::vector<const ast::Stmt *> path;
+  std::vector<Frame> frames; ///< Outermost first; the hint's is last.
   const ast::Stmt *nest = nullptr;
   unsigned site = 0;
   std::set<std::string> changed, changedOtherwise, rebound;

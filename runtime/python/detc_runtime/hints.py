@@ -225,9 +225,12 @@ def entering(site):
 
 # ---- The hint ---------------------------------------------------------------
 
-def hint(site, period, values, fn):
+def hint(site, period, values, fn, outer=None):
     """The hint call `fn(...)` at `site`, checkpointing every `period`-th
-    arrival; `values` maps names to thunks reading what is saved."""
+    arrival; `values` maps names to thunks reading what is saved; `outer`
+    maps a depth d to the names saved from the function d calls up (the
+    hint's function is called, on the way from the loops, by another):
+    they are saved as "d:name"."""
 
     def call(*args, **kwargs):
         if HINT.entering == site:
@@ -238,10 +241,29 @@ def hint(site, period, values, fn):
         HINT.arrivals[site] = count
         result = fn(*args, **kwargs)
         if period and count % period == 0 and not REPLAY.ff:
-            write(site, count, values)
+            write(site, count, dict(values, **_outer_thunks(
+                sys._getframe(1), outer)))
         return result
 
     return call
+
+
+def frame_value(frame, depth, name):
+    """Variable `name` of the function `depth` calls up from `frame`."""
+    for _ in range(depth):
+        frame = frame.f_back
+    if frame is None or name not in frame.f_locals:
+        raise NameError(name)
+    return frame.f_locals[name]
+
+
+def _outer_thunks(frame, outer):
+    thunks = {}
+    for depth, names in (outer or {}).items():
+        for name in names:
+            thunks["%d:%s" % (depth, name)] = (
+                lambda d=depth, n=name: frame_value(frame, d, n))
+    return thunks
 
 
 def _arrived(site):

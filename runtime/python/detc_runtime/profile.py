@@ -208,6 +208,10 @@ def _write_probe(frame, names):
 
 
 def _lookup(frame, name):
+    depth, _, local = name.rpartition(":")
+    if depth.isdigit():  # "d:name": a variable of a function up the calls
+        from .hints import frame_value
+        return frame_value(frame, int(depth), local)
     if name in frame.f_locals:
         return frame.f_locals[name]
     if name in frame.f_globals:

@@ -10,9 +10,10 @@ advanced them, generator states. Each value becomes one JSON object:
   {"dict": [[k, v], ...]}        dict with encodable keys and values
   {"tensor": B64, "dtype", "shape", "requires_grad"}   CPU copy of a tensor
   {"ndarray": B64, "dtype", "shape"}                   numpy array or scalar
-  {"state_dict": v}              an object with state_dict/load_state_dict
+  {"state_dict": v, "training"?} an object with state_dict/load_state_dict
                                  (optimizer, scheduler, module): its state,
                                  loaded back into the script's own object
+                                 (a module's train/eval modes too)
   {"tensor_ref": i, "requires_grad", "grad"?}   with a tensor list: the
                                  tensor is element i of the list (hint
                                  checkpoints keep tensors in a torch file
@@ -79,7 +80,11 @@ def encode(value, what="value", tensors=None):
                 "shape": list(array.shape), "scalar": np.isscalar(value)}
     if callable(getattr(value, "state_dict", None)) and callable(
             getattr(value, "load_state_dict", None)):
-        return {"state_dict": encode(value.state_dict(), what, tensors)}
+        encoded = {"state_dict": encode(value.state_dict(), what, tensors)}
+        if isinstance(value, torch.nn.Module):
+            # train()/eval() modes are not in the state_dict.
+            encoded["training"] = [m.training for m in value.modules()]
+        return encoded
     raise UnsavableValue("%s (a %s) cannot be saved" %
                          (what, type(value).__name__))
 
@@ -94,6 +99,12 @@ def decode(encoded, current=None, tensors=None):
         if obj is None:
             raise UnsavableValue("no object to load the saved state into")
         obj.load_state_dict(decode(encoded["state_dict"], None, tensors))
+        modes = encoded.get("training")
+        if modes is not None and isinstance(obj, torch.nn.Module):
+            modules = list(obj.modules())
+            if len(modules) == len(modes):
+                for m, training in zip(modules, modes):
+                    m.training = bool(training)
         return obj
     if "tensor_ref" in encoded:
         t = tensors[encoded["tensor_ref"]]
