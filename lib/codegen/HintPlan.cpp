@@ -129,16 +129,12 @@ public:
                         .str());
     site = ctx.newSite();
     guards.emplace(
-        ctx, GuardSyntax{formatv("if {0}.hints.guard({1}): ", kRuntimeAlias,
-                                 site)
-                             .str(),
-                         formatv("{0}.hints.guard({1}) and (", kRuntimeAlias,
-                                 site)
-                             .str(),
-                         formatv("{0}.hints.skippable({1}, ", kRuntimeAlias,
-                                 site)
-                             .str(),
-                         "skipped on restart at the hint"});
+        ctx,
+        GuardSyntax{
+            formatv("if {0}.hints.guard({1}): ", kRuntimeAlias, site).str(),
+            formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
+            formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
+            "skipped on restart at the hint"});
     if (!checkIterables())
       return false;
     planEntry();
@@ -240,9 +236,8 @@ private:
   bool planFrames() {
     // (statement, instance) from the hint up to the module.
     std::vector<std::pair<const ast::Stmt *, unsigned>> chain;
-    for (unsigned inst = g.node(hintNodes.front()).instance,
-                  at = ~0u;
-         ; at = inst, inst = g.instances[inst].parent) {
+    for (unsigned inst = g.node(hintNodes.front()).instance, at = ~0u;;
+         at = inst, inst = g.instances[inst].parent) {
       const ast::Stmt *stmt =
           at == ~0u ? hintStmt
                     : statementOf(g.node(g.instances[at].callSite).op);
@@ -393,9 +388,9 @@ private:
     for (const std::string &root : roots) {
       bool global = StringRef(root).starts_with("@");
       Frame &f = global ? hintFrame : *frameOf(root);
-      std::string name =
-          (global ? StringRef(root).drop_front(1) : StringRef(root).rsplit('/').second)
-              .str();
+      std::string name = (global ? StringRef(root).drop_front(1)
+                                 : StringRef(root).rsplit('/').second)
+                             .str();
       const ast::Node *def = nullptr;
       std::optional<std::string> kind =
           definitionKind(global ? nullptr : f.function, name, def);
@@ -416,8 +411,8 @@ private:
                                 "[detc-hint]");
         continue;
       }
-      std::string key = f.depth ? formatv("{0}:{1}", f.depth, name).str()
-                                : name;
+      std::string key =
+          f.depth ? formatv("{0}:{1}", f.depth, name).str() : name;
       std::string value =
           formatv("{0}.hints.value(\"{1}\", lambda: {2}{3})", kRuntimeAlias,
                   key, name, rebound.count(root) ? "" : ", inplace=True")
@@ -636,9 +631,9 @@ private:
       std::string names;
       for (const std::string &n : f.saved)
         names += "\"" + n + "\", ";
-      outer += formatv("{0}{1}: ({2})", outer.empty() ? "" : ", ", f.depth,
-                       names)
-                   .str();
+      outer +=
+          formatv("{0}{1}: ({2})", outer.empty() ? "" : ", ", f.depth, names)
+              .str();
     }
     ctx.edits.wrap(hintSpan.exprBegin, *end,
                    formatv("{0}.hints.hint({1}, {2}, {{{3}}, ", kRuntimeAlias,
@@ -666,9 +661,8 @@ private:
         continue;
       StringRef indent = *ctx.indentAt(f.child->getRange().begin.offset);
       std::string in = indent.str() + (indent.contains('\t') ? "\t" : "    ");
-      std::vector<std::string> block{
-          formatv("{0}if {1}.hints.entering({2}):", indent, kRuntimeAlias,
-                  site)};
+      std::vector<std::string> block{formatv(
+          "{0}if {1}.hints.entering({2}):", indent, kRuntimeAlias, site)};
       for (const std::string &r : f.restoreLines)
         block.push_back(in + r);
       ctx.edits.insertLines(
@@ -708,8 +702,7 @@ bool planHints(PlanContext &ctx) {
       .run();
 }
 
-std::map<unsigned, std::vector<std::string>>
-hintSaveTable(PlanContext &ctx) {
+std::map<unsigned, std::vector<std::string>> hintSaveTable(PlanContext &ctx) {
   std::map<unsigned, std::vector<std::string>> table;
   ctx.module.walk([&](ir::HintOp op) {
     std::optional<Span> s = ctx.spanOf(op);

@@ -37,8 +37,8 @@ public:
 
 private:
   void skipString(char quote) {
-    bool triple = pos + 2 < src.size() && src[pos + 1] == quote &&
-                  src[pos + 2] == quote;
+    bool triple =
+        pos + 2 < src.size() && src[pos + 1] == quote && src[pos + 2] == quote;
     pos += triple ? 3 : 1;
     while (pos < src.size()) {
       char c = src[pos];
@@ -69,8 +69,7 @@ private:
 
 } // namespace
 
-std::optional<uint32_t> calleeEnd(StringRef src, uint32_t begin,
-                                  uint32_t end) {
+std::optional<uint32_t> calleeEnd(StringRef src, uint32_t begin, uint32_t end) {
   if (end == 0 || end > src.size() || begin >= end || src[end - 1] != ')')
     return std::nullopt;
   std::vector<uint32_t> open;
@@ -94,15 +93,14 @@ std::optional<uint32_t> calleeEnd(StringRef src, uint32_t begin,
   if (!paren || *paren == begin)
     return std::nullopt;
   uint32_t e = *paren;
-  while (e > begin && (src[e - 1] == ' ' || src[e - 1] == '\t' ||
-                       src[e - 1] == '\n' || src[e - 1] == '\r' ||
-                       src[e - 1] == '\\'))
+  while (e > begin &&
+         (src[e - 1] == ' ' || src[e - 1] == '\t' || src[e - 1] == '\n' ||
+          src[e - 1] == '\r' || src[e - 1] == '\\'))
     --e;
   return e;
 }
 
-uint32_t commentableLineEnd(StringRef src, uint32_t stmtBegin,
-                            uint32_t from) {
+uint32_t commentableLineEnd(StringRef src, uint32_t stmtBegin, uint32_t from) {
   uint32_t result = src.size();
   Scanner(src, stmtBegin).run([&](uint32_t at, char c) {
     if (at < from || (c != '\n' && c != '\r'))

@@ -66,8 +66,8 @@ void EditList::renderLine(unsigned line, std::string &before,
 
   std::vector<const Insert *> here;
   for (const Insert &i : inserts)
-    if (i.offset >= begin && (i.offset < contentEnd ||
-                              (i.offset == contentEnd && i.isSuffix)))
+    if (i.offset >= begin &&
+        (i.offset < contentEnd || (i.offset == contentEnd && i.isSuffix)))
       here.push_back(&i);
   // At one offset: suffixes (inner spans first) before prefixes (outer
   // spans first).

@@ -42,8 +42,8 @@ DrawRewrite rewriteFor(StringRef api) {
           .Default(false))
     return DrawRewrite::Function;
   return llvm::StringSwitch<DrawRewrite>(api)
-      .Cases("torch.rand", "torch.randn", "torch.rand_like",
-             "torch.randn_like", DrawRewrite::Function)
+      .Cases("torch.rand", "torch.randn", "torch.rand_like", "torch.randn_like",
+             DrawRewrite::Function)
       .Cases("torch.randint", "torch.randint_like", "torch.bernoulli",
              "torch.normal", "torch.dropout", DrawRewrite::Function)
       .Cases("torch.nn.functional.dropout", "torch.nn.functional.dropout1d",
@@ -104,10 +104,10 @@ private:
           !spanOf(op))
         return;
       unsigned site = newSite();
-      wrapCallee(op, formatv("{0}.keyed_loader({1}, ", kRuntimeAlias, site),
-                 "the DataLoader",
-                 formatv("keyed sampler and example keys (site {0})", site)
-                     .str());
+      wrapCallee(
+          op, formatv("{0}.keyed_loader({1}, ", kRuntimeAlias, site),
+          "the DataLoader",
+          formatv("keyed sampler and example keys (site {0})", site).str());
     });
   }
 
@@ -115,10 +115,10 @@ private:
     Operation *draw = a.graph.node(u.draw).op;
     if (!draw || !done.insert(draw).second)
       return;
-    auto region = u.region == analysis::kNoNode
-                      ? ir::ParallelOp()
-                      : dyn_cast_or_null<ir::ParallelOp>(
-                            a.graph.node(u.region).op);
+    auto region =
+        u.region == analysis::kNoNode
+            ? ir::ParallelOp()
+            : dyn_cast_or_null<ir::ParallelOp>(a.graph.node(u.region).op);
     const analysis::GeneratorObject &obj = a.gens->objects()[u.object];
     unsigned gen = u.object + 1;
     errGens.insert(u.object);
@@ -139,7 +139,8 @@ private:
     }
     unsigned site = newSite();
     const char *fn = how == DrawRewrite::Module ? "keyed_module" : "keyed";
-    wrapCallee(draw, formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
+    wrapCallee(draw,
+               formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
                "'" + api.str() + "'",
                formatv("per-example keyed {0} (site {1})",
                        how == DrawRewrite::Module ? "module" : "draw", site)
@@ -191,9 +192,9 @@ private:
       std::string indent = src.slice(lineStart, s.stmtBegin).str();
       std::string list;
       for (auto &[gen, library] : gens)
-        list += formatv("{0}({1}, \"{2}\")", list.empty() ? "" : ", ", gen,
-                        library)
-                    .str();
+        list +=
+            formatv("{0}({1}, \"{2}\")", list.empty() ? "" : ", ", gen, library)
+                .str();
       if (gens.size() == 1)
         list += ",";
       unsigned site = newSite();
@@ -223,8 +224,7 @@ private:
         if (!errGens.count(o) || !seen.insert(create).second)
           continue;
         wrapCallee(create, formatv("{0}.seeding({1}, ", kRuntimeAlias, o + 1),
-                   "the seed call",
-                   "seed recorded for the keyed streams");
+                   "the seed call", "seed recorded for the keyed streams");
       }
     }
   }
@@ -268,8 +268,8 @@ private:
     if (options.seed)
       args += formatv("seed={0}", *options.seed).str();
     if (!options.deterministicKernels)
-      args += std::string(args.empty() ? "" : ", ") +
-              "deterministic_kernels=False";
+      args +=
+          std::string(args.empty() ? "" : ", ") + "deterministic_kernels=False";
     // Ties the checkpoints the script writes to this script (docs/replay.md).
     std::array<uint8_t, 32> digest = SHA256::hash(arrayRefFromStringRef(src));
     args += std::string(args.empty() ? "" : ", ") + "script_sha256=\"" +
@@ -288,12 +288,12 @@ private:
         std::string names;
         for (const std::string &k : keys)
           names += "\"" + k + "\", ";
-        table += formatv("{0}{1}: ({2})", table.empty() ? "" : ", ", line,
-                         names);
+        table +=
+            formatv("{0}{1}: ({2})", table.empty() ? "" : ", ", line, names);
       }
-      args += formatv(", inserted_lines=\"{0}\", hint_values={{{1}}", map,
-                      table)
-                  .str();
+      args +=
+          formatv(", inserted_lines=\"{0}\", hint_values={{{1}}", map, table)
+              .str();
     }
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
     edits.insertLines(after + 1, lines,

@@ -31,8 +31,7 @@ cl::opt<std::string>
               cl::desc("Also lower every file listed (one path per line)"),
               cl::value_desc("list"));
 cl::opt<EmitKind> emit(
-    "emit", cl::desc("What to print for the script"),
-    cl::init(EmitKind::MLIR),
+    "emit", cl::desc("What to print for the script"), cl::init(EmitKind::MLIR),
     cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the detc dialect module"),
                clEnumValN(EmitKind::None, "none",
                           "nothing (check that the script lowers)")));

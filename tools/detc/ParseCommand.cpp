@@ -79,15 +79,14 @@ int detc::tool::runParse() {
     else if (emit == EmitKind::JSON)
       ast::dumpJSON(parsed->module, outs());
   }
-  double seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - start)
-                       .count();
+  double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
   if (stats)
     errs() << "files: " << files.size() << "\nfailed: " << numFailed
            << "\nlines: " << numLines << "\ntokens: " << numTokens
            << "\nll-fallback: " << numFallback
-           << "\nseconds: " << format("%.3f", seconds)
-           << "\nlines-per-second: "
+           << "\nseconds: " << format("%.3f", seconds) << "\nlines-per-second: "
            << format("%.0f", seconds > 0 ? numLines / seconds : 0.0) << "\n";
   return numFailed ? 2 : 0;
 }

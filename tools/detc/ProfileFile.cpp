@@ -12,8 +12,8 @@ using namespace detc::tool;
 
 LineProfile ScriptProfile::range(unsigned first, unsigned last) const {
   LineProfile sum;
-  for (auto it = lines.lower_bound(first); it != lines.end() && it->first <= last;
-       ++it) {
+  for (auto it = lines.lower_bound(first);
+       it != lines.end() && it->first <= last; ++it) {
     sum.seconds += it->second.seconds;
     sum.events += it->second.events;
   }
@@ -25,9 +25,8 @@ uint64_t ScriptProfile::events(unsigned line) const {
   return it == lines.end() ? 0 : it->second.events;
 }
 
-std::optional<ScriptProfile> detc::tool::readProfile(StringRef path,
-                                                     StringRef script,
-                                                     raw_ostream &errs) {
+std::optional<ScriptProfile>
+detc::tool::readProfile(StringRef path, StringRef script, raw_ostream &errs) {
   auto fail = [&](const Twine &message) -> std::optional<ScriptProfile> {
     errs << path << ": error: " << message << "\n";
     return std::nullopt;
@@ -37,8 +36,8 @@ std::optional<ScriptProfile> detc::tool::readProfile(StringRef path,
     return fail("cannot read the profile: " + buffer.getError().message());
   Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
   if (!parsed)
-    return fail("not a detc profile (not JSON: " +
-                toString(parsed.takeError()) + ")");
+    return fail(
+        "not a detc profile (not JSON: " + toString(parsed.takeError()) + ")");
   json::Object *root = parsed->getAsObject();
   if (!root || root->getString("format") != "detc-profile")
     return fail("not a detc profile (no \"format\": \"detc-profile\")");

@@ -79,10 +79,9 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
       user += (user.empty() ? "" : ", ") + s;
     os << "  saved by the checkpoint: " << (user.empty() ? "(none)" : user)
        << "\n";
-    os << "  saved by detc: generator states: "
-       << joined(c.generators, true) << "\n";
-    os << "  saved by detc: loop positions: " << joined(c.loops, true)
+    os << "  saved by detc: generator states: " << joined(c.generators, true)
        << "\n";
+    os << "  saved by detc: loop positions: " << joined(c.loops, true) << "\n";
     os << "  saved by detc (needed, not re-derivable): "
        << joined(c.detcSaved, false) << "\n";
     os << "  fast-forwarded: " << joined(c.fastForwarded, false) << "\n";
@@ -104,8 +103,7 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
     };
     diag(os, lines, frontend::Severity::Note, h.at, r.file,
          "live at this checkpoint hint: " + list(h.live) +
-             "; generator states: " + list(h.generators) +
-             " [detc-hint-live]");
+             "; generator states: " + list(h.generators) + " [detc-hint-live]");
   }
   os << r.findings.size() << " warning(s); unsafe generators (ERR): ";
   if (r.err.empty())
@@ -230,12 +228,12 @@ void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
       loc["message"] = json::Object{{"text", n.message}};
       related.push_back(std::move(loc));
     }
-    results.push_back(json::Object{
-        {"ruleId", f.rule},
-        {"level", "warning"},
-        {"message", json::Object{{"text", f.message}}},
-        {"locations", json::Array{sarifLocation(f.at, r.file)}},
-        {"relatedLocations", std::move(related)}});
+    results.push_back(
+        json::Object{{"ruleId", f.rule},
+                     {"level", "warning"},
+                     {"message", json::Object{{"text", f.message}}},
+                     {"locations", json::Array{sarifLocation(f.at, r.file)}},
+                     {"relatedLocations", std::move(related)}});
   }
   json::Object run{
       {"tool",

@@ -92,8 +92,7 @@ private:
     return s;
   }
   unsigned lineOf(uint32_t offset) const {
-    return unsigned(llvm::upper_bound(lineStarts, offset) -
-                    lineStarts.begin());
+    return unsigned(llvm::upper_bound(lineStarts, offset) - lineStarts.begin());
   }
   /// The op's statement lines; `other`: the op is not the one that
   /// carries its statement's cost.
@@ -203,9 +202,9 @@ private:
     uint64_t n = iterations(op);
     if (!n || header <= n)
       return std::nullopt;
-    return analysis::MeasuredLoop{
-        double(n) / double(header - n),
-        profile->range(l->first, l->first).seconds / double(n)};
+    return analysis::MeasuredLoop{double(n) / double(header - n),
+                                  profile->range(l->first, l->first).seconds /
+                                      double(n)};
   }
 
   StringRef file;

@@ -58,8 +58,8 @@ struct HintProgram {
 
 /// A loop with hints, as a profile measured it.
 struct MeasuredLoop {
-  double iterations;       ///< Mean iterations per execution.
-  double headerSeconds;    ///< Per iteration: getting the next item.
+  double iterations;    ///< Mean iterations per execution.
+  double headerSeconds; ///< Per iteration: getting the next item.
 };
 
 /// Where costs come from; the first that knows wins, then the default

@@ -8,8 +8,9 @@ written with the position of every loop around the hint — atomically, as a
 torch file of tensors plus a sidecar (sidecar.py) holding the rest as JSON.
 
 The loops around the hint iterate through `loop(site, level, iterable)`
-(an `enumerate` gets its start from `start(...)`): they count their items, and a keyed loader's level
-also records where in its epoch the current batch starts. On restart
+(an `enumerate` gets its start from `start(...)`): they count their
+items, and a keyed loader's level also records where in its epoch the
+current batch starts. On restart
 (`--detc-resume PATH`, or `--detc-restart`), the script runs its setup
 again, each of those loops starts at the saved item (a keyed loader at the
 saved sample, without loading the batches before it), the statements
@@ -104,8 +105,10 @@ class _Level:
         self.iterable = iterable
         self.index = -1
         self.iterator = None
-        self.loader_state = None  # keyed loader: generator state at epoch start
-        self.before = None  # keyed loader: (step, samples) of the current batch
+        # A keyed loader: its generator's state at the epoch's start, and
+        # (step, samples) where the current batch starts.
+        self.loader_state = None
+        self.before = None
 
     def keyed(self):
         return hasattr(self.iterable, "_detc_sampler")

@@ -92,7 +92,7 @@ class Profiler:
         self.arrivals = {}
         self.start = time.perf_counter()
 
-    # ---- Tracing -------------------------------------------------------------
+    # ---- Tracing ------------------------------------------------------------
     def global_trace(self, frame, event, arg):
         if frame.f_code.co_filename != self.filename:
             return None
@@ -136,7 +136,7 @@ class Profiler:
         taken.append(spent)
         return spent
 
-    # ---- Output --------------------------------------------------------------
+    # ---- Output -------------------------------------------------------------
     def finish(self):
         sys.settrace(None)
         lines = {}
