@@ -121,6 +121,8 @@ static int printSchedule(mlir::ModuleOp module) {
 }
 
 int detc::tool::runAnalyze() {
+  if (!checkhint.consistent(errs()))
+    return 2;
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
   auto start = std::chrono::steady_clock::now();

@@ -30,6 +30,21 @@ CheckHintFlags::CheckHintFlags(cl::SubCommand &sub, StringRef overheadHelp)
                        "'# detc: cost=' annotation still wins)"),
               cl::value_desc("file"), cl::sub(sub)) {}
 
+bool CheckHintFlags::consistent(raw_ostream &errs) const {
+  if (overhead.getNumOccurrences())
+    return true;
+  for (const cl::Option *o :
+       {static_cast<const cl::Option *>(&ckptCost),
+        static_cast<const cl::Option *>(&failureRate),
+        static_cast<const cl::Option *>(&profile)})
+    if (o->getNumOccurrences()) {
+      errs << "detc: error: --" << o->ArgStr
+           << " is for the CheckHint schedule; give --overhead too\n";
+      return false;
+    }
+  return true;
+}
+
 /// `# detc: cost=SECONDS` comments of the script, by line.
 static std::map<unsigned, double> costAnnotations(StringRef text) {
   std::map<unsigned, double> costs;

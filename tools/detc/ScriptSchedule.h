@@ -22,6 +22,10 @@ struct CheckHintFlags {
   CheckHintFlags(llvm::cl::SubCommand &sub, llvm::StringRef overheadHelp);
   llvm::cl::opt<double> overhead, ckptCost, failureRate;
   llvm::cl::opt<std::string> profile;
+
+  /// False (after an error on `errs`) when a CheckHint flag comes without
+  /// --overhead, which alone asks for a schedule.
+  bool consistent(llvm::raw_ostream &errs) const;
 };
 
 struct ScriptSchedule {

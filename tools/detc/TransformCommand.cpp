@@ -68,6 +68,8 @@ static void fail(const Twine &message) {
 }
 
 int detc::tool::runTransform() {
+  if (!checkhint.consistent(errs()))
+    return 2;
   if (!emitPython) {
     fail("nothing to emit; pass --emit-python");
     return 2;
