@@ -63,8 +63,48 @@ struct GradientEvents {
     slot.assign(g.numNodes(), ~0u);
     for (NodeId n = 0; n < g.numNodes(); ++n)
       classify(n);
+    markHandZeroing();
   }
 
+  /// Gradients cleared by hand: `for p in model.parameters(): p.grad =
+  /// None` (or `p.grad.zero_()`, under an `if` too) zeroes the model's
+  /// gradients. The loop's header is the event, so that the path that
+  /// skips the body (no parameters) does not count as "not zeroed". Only
+  /// for loops over a model (a variable some forward runs), so that
+  /// clearing an input's gradient (PGD's `delta.grad.zero_()`) is not
+  /// taken for a zero_grad.
+  void markHandZeroing() {
+    llvm::DenseSet<VarId> models;
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (auto f = dyn_cast_or_null<ir::ForwardOp>(g.node(n).op))
+        if (VarId m = pick(g.node(n).uses, f.getModel()); m != ~0u)
+          models.insert(m);
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const Node &node = g.node(n);
+      if (kind[n] != Kind::None || node.kind == NodeKind::CallEnter ||
+          node.loops.empty())
+        continue;
+      auto clearsGrad = [&](VarId v) {
+        return llvm::StringRef(g.vars.name(v)).ends_with(".grad");
+      };
+      if (llvm::none_of(node.defs, clearsGrad) &&
+          llvm::none_of(node.updates, clearsGrad))
+        continue;
+      NodeId header = node.loops.back();
+      const Node &loop = g.node(header);
+      bool overModel =
+          llvm::any_of(loop.uses, [&](VarId v) { return models.contains(v); });
+      bool ofItsVariable = llvm::any_of(
+          llvm::concat<const VarId>(node.defs, node.updates), [&](VarId v) {
+            return clearsGrad(v) && llvm::any_of(loop.defs, [&](VarId target) {
+                     return llvm::StringRef(g.vars.name(v))
+                         .starts_with((g.vars.name(target) + ".").str());
+                   });
+          });
+      if (overModel && ofItsVariable && kind[header] == Kind::None)
+        kind[header] = Kind::ZeroGrad; // slot ~0u: every optimizer
+    }
+  }
 
   /// The canonical variable among `vars` that is spelled `name` in the
   /// source, or the first one.
@@ -185,8 +225,7 @@ struct GradientEvents {
 
   /// Nodes of the given kinds reached walking backwards from `from`
   /// without going through a node of a `stop` kind (nor `from` again).
-  std::vector<NodeId> reachedBackwards(NodeId from,
-                                       llvm::ArrayRef<Kind> wanted,
+  std::vector<NodeId> reachedBackwards(NodeId from, llvm::ArrayRef<Kind> wanted,
                                        llvm::ArrayRef<Kind> stop) const {
     std::vector<NodeId> found, work(1, from);
     llvm::DenseSet<NodeId> seen{from};
@@ -280,7 +319,8 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
           continue;
         std::vector<NodeId> grads = ev.reachedBackwards(
             z, {Kind::GradAcc}, {Kind::GradAcc, Kind::Update});
-        LintFinding f{"detc-misplaced-zero-grad", z,
+        LintFinding f{"detc-misplaced-zero-grad",
+                      z,
                       "zero_grad() runs after backward() and before the "
                       "optimizer step at " +
                           lineOf(g, n) + ": the step applies zeroed gradients",
@@ -292,21 +332,22 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
         break;
       }
     } else if (!in.test(Grad) && !in.test(Value)) {
-      LintFinding f{"detc-step-without-backward", n,
+      LintFinding f{"detc-step-without-backward",
+                    n,
                     "optimizer step with no backward() since the previous "
                     "step or zero_grad() on any path that reaches it",
                     {}};
       std::vector<NodeId> before = ev.reachedBackwards(
           n, {Kind::ZeroGrad, Kind::Update}, {Kind::ZeroGrad, Kind::Update});
       if (!before.empty())
-        f.notes.push_back({before.back(), ev.kind[before.back()] ==
-                                                  Kind::Update
+        f.notes.push_back({before.back(), ev.kind[before.back()] == Kind::Update
                                               ? "the previous step is here"
                                               : "gradients are reset here"});
       out.add(g, std::move(f));
     }
     if (result.in[n].steppedThenGrad.test(ev.slot[n])) {
-      LintFinding f{"detc-missing-zero-grad", n,
+      LintFinding f{"detc-missing-zero-grad",
+                    n,
                     "gradients are not reset between optimizer steps" +
                         inLoop(g, cf, n) +
                         ": the backward() before this step adds to the "
@@ -316,8 +357,7 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
       std::vector<NodeId> grads =
           ev.reachedBackwards(n, {Kind::GradAcc}, {Kind::ZeroGrad});
       if (!grads.empty())
-        f.notes.push_back(
-            {grads.front(), "the gradients accumulate here"});
+        f.notes.push_back({grads.front(), "the gradients accumulate here"});
       out.add(g, std::move(f));
     }
   }
@@ -393,11 +433,13 @@ static void optimizerBeforeMoveFindings(const StatementGraph &g,
       movesOrWraps(g, n, {}, what);
       if (!cf.followsInProgramOrder(o, n))
         continue;
-      out.add(g, {"detc-optimizer-before-move", o,
+      out.add(g, {"detc-optimizer-before-move",
+                  o,
                   "the optimizer is created before the model is " + what +
                       " at " + lineOf(g, n) +
                       ": it keeps references to the old parameter "
-                      "tensors; create it after the model is " + what,
+                      "tensors; create it after the model is " +
+                      what,
                   {{n, "the model is " + what + " here"}}});
       break;
     }

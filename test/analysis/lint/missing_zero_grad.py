@@ -2,9 +2,13 @@
 # applies the sum of all gradients so far. Fixed variants (silent): zero_grad
 # before backward; gradient accumulation (step + zero_grad every k batches);
 # adversarial training (an attack backward, then zero_grad, backward, step);
-# two optimizers (GAN-style), each zeroed before its own backward.
+# two optimizers (GAN-style), each zeroed before its own backward; the
+# gradients cleared by hand (`p.grad = None` / `p.grad.zero_()` over the
+# model's parameters). Clearing only an input's gradient still warns.
 # RUN: not detc analyze %s --werror | FileCheck %s
-# RUN: for f in %S/Inputs/zero_grad_fixed.py %S/Inputs/accumulation.py %S/Inputs/adversarial.py %S/Inputs/two_optimizers.py; do detc analyze $f --werror || exit 1; done | FileCheck %s --check-prefix=FIXED
+# RUN: not detc analyze %S/Inputs/input_grad_only.py --werror | FileCheck %s --check-prefix=INPUT
+# INPUT: input_grad_only.py:17:5: warning: gradients are not reset between optimizer steps
+# RUN: for f in %S/Inputs/zero_grad_fixed.py %S/Inputs/accumulation.py %S/Inputs/adversarial.py %S/Inputs/two_optimizers.py %S/Inputs/grad_none.py; do detc analyze $f --werror || exit 1; done | FileCheck %s --check-prefix=FIXED
 import torch
 from torch import nn
 
