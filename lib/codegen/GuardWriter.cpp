@@ -40,7 +40,10 @@ void GuardWriter::guardSimple(const ast::Stmt *s) {
                "statement");
     return;
   }
-  wrapLater(s, syntax.simple, "", syntax.note);
+  uint32_t b = s->getRange().begin.offset, e = s->getRange().end.offset;
+  pending.push_back([this, b, e] {
+    ctx.guardStatement(b, e, syntax.simple, syntax.note);
+  });
 }
 
 void GuardWriter::skipAll(ast::NodeList<ast::Stmt> body) {

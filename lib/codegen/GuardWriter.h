@@ -6,7 +6,8 @@
 // skipped statement gets a guard on its own line; a compound statement
 // skipped whole gets its header guarded (`if`/`while` tests, `for`
 // iterables), so its `else` parts are skipped too. The planners differ
-// only in the runtime calls the guards make (GuardSyntax).
+// only in the runtime calls the guards make (GuardSyntax); both may guard a
+// statement (PlanContext::guardStatement merges them).
 //
 // Edits are collected and applied at the end: a planner may still find a
 // reason not to instrument at all (`problems`).
@@ -23,7 +24,7 @@
 namespace detc::codegen {
 
 struct GuardSyntax {
-  std::string simple; ///< Before a simple statement: `if rt.guard(): `.
+  std::string simple; ///< A simple statement runs when: `rt.guard()`.
   std::string test;   ///< Before an `if`/`while` test: `rt.guard() and (`.
   std::string iter;   ///< Before a `for` iterable: `rt.skippable(`.
   std::string note;   ///< The `# detc:` note on guarded lines.

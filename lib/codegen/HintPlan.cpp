@@ -120,18 +120,11 @@ public:
     const ast::Call *call = nullptr;
     if (!analyze(call))
       return false;
-    for (const ast::Stmt *other : ctx.guardedNests)
-      if (encloses(other, nest) || encloses(nest, other))
-        return fail(formatv("the loop at line {0} also holds a checkpoint "
-                            "detc instruments for replay; detc does not "
-                            "combine the two in one loop nest yet",
-                            ctx.edits.lineOf(other->getRange().begin.offset))
-                        .str());
     site = ctx.newSite();
     guards.emplace(
         ctx,
         GuardSyntax{
-            formatv("if {0}.hints.guard({1}): ", kRuntimeAlias, site).str(),
+            formatv("{0}.hints.guard({1})", kRuntimeAlias, site).str(),
             formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
             formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
             "skipped on restart at the hint"});
@@ -147,7 +140,6 @@ public:
     }
     instrumentHint(call);
     guards->apply();
-    ctx.guardedNests.push_back(nest);
     return true;
   }
 
@@ -600,9 +592,10 @@ private:
     StringRef callee = c ? text(c->func) : "";
     if (c && (callee == "enumerate" || callee.ends_with("tqdm")) &&
         !c->args.empty() && !isa<ast::Starred>(c->args[0])) {
-      guards->wrapLater(c->args[0], loop, ")", note);
-      if (callee != "enumerate")
+      if (callee != "enumerate") {
+        guards->wrapLater(c->args[0], loop, ")", note);
         return;
+      }
       // enumerate's count restarts too: its start moves to the saved item.
       std::string start =
           formatv("{0}.hints.start({1}, {2}, ", kRuntimeAlias, site, level)
@@ -613,8 +606,9 @@ private:
           first = k->value;
       if (first)
         guards->wrapLater(first, start, ")", note);
-      else
+      else // outside the loop wrap of the same argument: made first
         guards->wrapLater(c->args[0], "", ", " + start + "0)", note);
+      guards->wrapLater(c->args[0], loop, ")", note);
       return;
     }
     guards->wrapLater(f->iter, loop, ")", note);

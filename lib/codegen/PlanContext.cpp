@@ -4,6 +4,8 @@
 #include "detc/codegen/PythonScan.h"
 #include "detc/ir/DetcOps.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 using namespace llvm;
 using namespace mlir;
 
@@ -62,6 +64,25 @@ bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
   edits.wrap(s->exprBegin, *end, prefix, ")");
   edits.note(edits.lineOf(commentableLineEnd(src, s->stmtBegin, *end)), note);
   return true;
+}
+
+void PlanContext::guardStatement(uint32_t begin, uint32_t end,
+                                 std::string condition, std::string note) {
+  StatementGuard &g = statementGuards[begin];
+  g.end = end;
+  if (!is_contained(g.conditions, condition))
+    g.conditions.push_back(std::move(condition));
+  g.notes.push_back(std::move(note));
+}
+
+void PlanContext::flushGuards() {
+  for (auto &[begin, g] : statementGuards) {
+    edits.wrap(begin, g.end, "if " + llvm::join(g.conditions, " and ") + ": ",
+               "");
+    for (const std::string &note : g.notes)
+      edits.note(edits.lineOf(begin), note);
+  }
+  statementGuards.clear();
 }
 
 std::optional<StringRef> PlanContext::indentAt(uint32_t offset) const {

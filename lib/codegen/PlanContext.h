@@ -53,11 +53,20 @@ public:
   const TransformOptions &options;
   frontend::DiagnosticEngine &diags;
   EditList &edits;
-  /// Loop nests whose statements a planner guards (one planner per nest:
-  /// two kinds of guards on one statement do not compose).
-  std::vector<const ast::Stmt *> guardedNests;
+  /// Registers a guard on the simple statement spanning [begin, end): it
+  /// runs only when `condition` holds. Replay and a hint restart may both
+  /// guard a statement; flushGuards() writes one `if A and B:` per
+  /// statement.
+  void guardStatement(uint32_t begin, uint32_t end, std::string condition,
+                      std::string note);
+  void flushGuards();
 
 private:
+  struct StatementGuard {
+    uint32_t end;
+    std::vector<std::string> conditions, notes;
+  };
+  std::map<uint32_t, StatementGuard> statementGuards;
   unsigned nextSite = 1;
 };
 

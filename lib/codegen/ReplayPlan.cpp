@@ -63,7 +63,7 @@ class ReplayPlanner {
 public:
   explicit ReplayPlanner(PlanContext &ctx)
       : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
-        guards(ctx, {formatv("if {0}.guard(): ", kRuntimeAlias).str(),
+        guards(ctx, {formatv("{0}.guard()", kRuntimeAlias).str(),
                      formatv("{0}.guard() and (", kRuntimeAlias).str(),
                      formatv("{0}.skippable(", kRuntimeAlias).str(),
                      "skipped in fast-forward"}) {}
@@ -89,8 +89,6 @@ public:
     for (SitePlan &p : sites)
       instrumentSite(p);
     guards.apply();
-    for (const ast::Stmt *root : nestRoots())
-      ctx.guardedNests.push_back(root);
   }
 
 private:

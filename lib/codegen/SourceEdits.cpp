@@ -27,8 +27,9 @@ unsigned EditList::lineOf(uint32_t offset) const {
 
 void EditList::wrap(uint32_t begin, uint32_t end, std::string prefix,
                     std::string suffix) {
-  inserts.push_back({begin, end - begin, false, std::move(prefix)});
-  inserts.push_back({end, end - begin, true, std::move(suffix)});
+  unsigned order = unsigned(inserts.size());
+  inserts.push_back({begin, end - begin, order, false, std::move(prefix)});
+  inserts.push_back({end, end - begin, order, true, std::move(suffix)});
 }
 
 void EditList::insertLines(unsigned line, std::vector<std::string> lines,
@@ -76,6 +77,9 @@ void EditList::renderLine(unsigned line, std::string &before,
       return a->offset < b->offset;
     if (a->isSuffix != b->isSuffix)
       return a->isSuffix;
+    // Wraps of one span: the first made is the outer one.
+    if (a->spanLength == b->spanLength)
+      return a->isSuffix ? a->order > b->order : a->order < b->order;
     return a->isSuffix ? a->spanLength < b->spanLength
                        : a->spanLength > b->spanLength;
   });

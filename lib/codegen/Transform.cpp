@@ -69,6 +69,7 @@ public:
     planReplay(*this);
     if (!planHints(*this))
       return false;
+    flushGuards();
     insertHeader();
     return !diags.hasErrors();
   }

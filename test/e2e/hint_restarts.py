@@ -7,7 +7,11 @@ checkpoint it commits at the hint, then restarts from each copy
 (--detc-resume) and requires the restarted run's last line of output (the
 script prints its final state exactly) to equal the uninterrupted run's.
 With --resume-args, the restarts run with other script arguments (e.g.
-another num_workers): the result must not change.
+another num_workers): the result must not change. With --replay-flag F
+(the script's option naming where it writes its own checkpoints), each
+restarted run writes them to a fresh path, and resuming from the last one
+it wrote (replay, docs/replay.md) must end the same too: user checkpoints
+written after a restart number their runs as the first run did.
 
 Also checks the bad inputs: a torn tensor file, an edited sidecar, a
 checkpoint of another script, a missing checkpoint — each refused with an
@@ -15,7 +19,8 @@ error naming the file and a nonzero exit; and --detc-restart without a
 checkpoint, which starts afresh.
 
 usage: hint_restarts.py --detc BIN --runtime DIR --flags FLAGS
-                        [--resume-args ARGS] [--max N] SCRIPT [-- ARGS...]
+                        [--resume-args ARGS] [--replay-flag F] [--max N]
+                        SCRIPT [-- ARGS...]
 """
 import argparse
 import json
@@ -69,6 +74,7 @@ def main():
     parser.add_argument("--flags", required=True)
     parser.add_argument("--resume-args", default="")
     parser.add_argument("--max", type=int, default=12)
+    parser.add_argument("--replay-flag")
     parser.add_argument("script")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
@@ -83,7 +89,9 @@ def main():
         ref = runner.run([PY, INJECT, "--snapshot", snaps, script,
                           "--detc-checkpoint", hint] + args.extra)
         reference = last_line(ref.stdout)
-        taken = sorted(os.listdir(snaps))
+        # The hint's checkpoints (not the script's own, also committed).
+        taken = sorted(d for d in os.listdir(snaps) if os.path.exists(
+            os.path.join(snaps, d, "hint.pt")))
         if len(taken) < 3:
             sys.exit("FAIL: only %d checkpoints at the hint; the test needs "
                      "more" % len(taken))
@@ -97,9 +105,12 @@ def main():
             checkpoint = os.path.join(snaps, snap, "hint.pt")
             with open(checkpoint + ".detc.json") as f:
                 arrival = json.load(f)["instance"]
+            user = os.path.join(tmp, "user-%d.pt" % arrival)
+            own = [args.replay_flag, user] if args.replay_flag else []
             proc = runner.run([PY, script, "--detc-resume", checkpoint,
                                "--detc-checkpoint",
-                               os.path.join(tmp, "again.pt")] + resume_args)
+                               os.path.join(tmp, "again.pt")] + resume_args +
+                              own)
             got = last_line(proc.stdout)
             if "resumed from" not in proc.stderr:
                 sys.exit("FAIL: the run from %s did not resume\n%s" %
@@ -107,7 +118,21 @@ def main():
             if got != reference:
                 sys.exit("FAIL: restart from arrival %d: %r, uninterrupted "
                          "%r" % (arrival, got, reference))
-            print("restart from arrival %3d: identical" % arrival)
+            note = ""
+            if args.replay_flag and os.path.exists(user):
+                proc = runner.run([PY, script, "--detc-resume", user,
+                                   "--detc-checkpoint",
+                                   os.path.join(tmp, "again.pt"),
+                                   args.replay_flag, user + ".2"] +
+                                  resume_args)
+                if last_line(proc.stdout) != reference:
+                    sys.exit("FAIL: resuming from the user checkpoint the "
+                             "run restarted at arrival %d wrote: %r" %
+                             (arrival, last_line(proc.stdout)))
+                with open(user + ".detc.json") as f:
+                    note = "; then from its own checkpoint (run %d): " \
+                        "identical" % json.load(f)["instance"]
+            print("restart from arrival %3d: identical%s" % (arrival, note))
 
         # Bad inputs, each on a copy of a middle checkpoint.
         middle = os.path.join(snaps, taken[len(taken) // 2])

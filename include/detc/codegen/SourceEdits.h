@@ -26,7 +26,8 @@ public:
 
   /// Puts `prefix` before byte `begin` and `suffix` after byte `end - 1`.
   /// Wraps nest: at a shared position the outer span's prefix comes first
-  /// and its suffix last.
+  /// and its suffix last; of two wraps of the same span, the first made is
+  /// the outer one.
   void wrap(uint32_t begin, uint32_t end, std::string prefix,
             std::string suffix);
   /// Inserts `lines` (each without its line break) before line `line`
@@ -55,6 +56,7 @@ private:
   struct Insert {
     uint32_t offset;
     uint32_t spanLength; ///< Orders wraps sharing a position.
+    unsigned order;      ///< Of the wrap: among equal spans, first is outer.
     bool isSuffix;
     std::string text;
   };

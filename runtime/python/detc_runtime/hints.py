@@ -93,7 +93,7 @@ def begin(path, body):
 
 # ---- Loops around the hint --------------------------------------------------
 
-class _Level:
+class Level:
     """One loop on the path to the hint, for one run of the loop."""
 
     def __init__(self, site, level, iterable):
@@ -197,7 +197,7 @@ _END = object()
 
 def loop(site, level, iterable):
     """`for ... in iterable` at `level` of the loops around hint `site`."""
-    return _Level(site, level, iterable)
+    return Level(site, level, iterable)
 
 
 def start(site, level, first=0):
@@ -321,7 +321,10 @@ def write(site, count, values, path=None):
                   "generators": {str(k): int(v)
                                  for k, v in STATE.seeds.items()}},
         "site": site, "instance": count, "loaders": {}, "values": encoded,
-        "hint": {"levels": levels}})
+        # The user checkpoints' run counts go along: replay sidecars
+        # written after a restart must number them as the first run did.
+        "hint": {"levels": levels, "replay_counts": {
+            str(k): int(v) for k, v in REPLAY.counts.items()}}})
     if not probe:
         HINT.written += 1
     return size
@@ -396,8 +399,11 @@ def restore_generator(name, gen):
 
 def resumed():
     """The restarted run has its state back: it continues for real."""
+    from .replay import REPLAY
     site = HINT.restoring
     HINT.restoring = None
     HINT.entering = None
+    counts = HINT.target["hint"].get("replay_counts") or {}
+    REPLAY.counts.update({int(k): int(v) for k, v in counts.items()})
     print("detc-runtime: resumed from %s (hint site %d, arrival %d)" % (
         HINT.checkpoint, site, HINT.target["instance"]), file=sys.stderr)

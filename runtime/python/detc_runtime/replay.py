@@ -200,7 +200,10 @@ def checkpoint(site, save, values=None):
                                      for k, v in STATE.seeds.items()}},
             "site": site, "instance": count,
             "loaders": {str(s): REPLAY.position(s) for s in REPLAY.loaders},
-            "values": _save_values(site, values)})
+            "values": _save_values(site, values),
+            # Arrivals at the CheckHint hint: a resumed run keeps its period.
+            "hint_arrivals": {str(k): int(v)
+                              for k, v in hints.HINT.arrivals.items()}})
         return result
 
     return call
@@ -278,6 +281,8 @@ def resumed():
     """End of fast-forward: the run continues for real from here."""
     REPLAY.pending = None
     REPLAY.ff = False
+    arrivals = REPLAY.target.get("hint_arrivals") or {}
+    hints.HINT.arrivals.update({int(k): int(v) for k, v in arrivals.items()})
     print("detc-runtime: resumed from %s (site %d, run %d)" % (
         REPLAY.checkpoint, REPLAY.target["site"], REPLAY.target["instance"]),
         file=sys.stderr)
@@ -292,8 +297,9 @@ def batches(loader, arity=None):
     """A loop's iterable over a keyed loader, with the shape of the loop's
     target (`for x, y in ...`: 2), so that fast-forward's placeholder
     batches unpack like real ones."""
-    if hasattr(loader, "_detc_sampler"):
-        loader._detc_arity = arity
+    inner = loader.iterable if isinstance(loader, hints.Level) else loader
+    if hasattr(inner, "_detc_sampler"):
+        inner._detc_arity = arity
     return loader
 
 

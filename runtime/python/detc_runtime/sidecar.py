@@ -10,6 +10,10 @@ Format (docs/replay.md): one JSON object, UTF-8, no pickle, at
      "site": checkpoint site id, "instance": how many times it ran,
      "loaders": {"<site>": {"epoch": int, "step": int, "position": int}},
      "values": {"<name>": encoded value},
+     "hint_arrivals": {"<hint site>": int}   (optional; arrivals at the
+                  CheckHint hint, docs/checkhint.md),
+     "hint": {...}   (hint checkpoints only: loop positions, user
+                  checkpoints' run counts),
      "body_sha256": hex of the canonical JSON of everything above}
 
 The checkpoint's hash ties the pair: a sidecar never pairs with another
