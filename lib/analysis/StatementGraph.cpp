@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "detc/analysis/StatementGraph.h"
+#include "ModuleModes.h"
 
 #include "detc/ir/DetcOps.h"
 
@@ -58,21 +59,36 @@ void VarTable::computeObjects() {
 
 StringRef detc::analysis::stringifyNodeKind(NodeKind kind) {
   switch (kind) {
-  case NodeKind::Entry: return "entry";
-  case NodeKind::Exit: return "exit";
-  case NodeKind::Stmt: return "stmt";
-  case NodeKind::Create: return "create";
-  case NodeKind::Draw: return "draw";
-  case NodeKind::ParBegin: return "parallel_begin";
-  case NodeKind::ParEnd: return "parallel_end";
-  case NodeKind::Checkpoint: return "checkpoint";
-  case NodeKind::Hint: return "hint";
-  case NodeKind::Update: return "update";
-  case NodeKind::Branch: return "branch";
-  case NodeKind::CallEnter: return "call_enter";
-  case NodeKind::CallExit: return "call_exit";
-  case NodeKind::FuncExit: return "func_exit";
-  case NodeKind::Join: return "join";
+  case NodeKind::Entry:
+    return "entry";
+  case NodeKind::Exit:
+    return "exit";
+  case NodeKind::Stmt:
+    return "stmt";
+  case NodeKind::Create:
+    return "create";
+  case NodeKind::Draw:
+    return "draw";
+  case NodeKind::ParBegin:
+    return "parallel_begin";
+  case NodeKind::ParEnd:
+    return "parallel_end";
+  case NodeKind::Checkpoint:
+    return "checkpoint";
+  case NodeKind::Hint:
+    return "hint";
+  case NodeKind::Update:
+    return "update";
+  case NodeKind::Branch:
+    return "branch";
+  case NodeKind::CallEnter:
+    return "call_enter";
+  case NodeKind::CallExit:
+    return "call_exit";
+  case NodeKind::FuncExit:
+    return "func_exit";
+  case NodeKind::Join:
+    return "join";
   }
   return "?";
 }
@@ -106,8 +122,7 @@ std::string StatementGraph::displayName(VarId v) const {
   return name.ltrim('@').str();
 }
 
-SmallVector<NodeId, 4> StatementGraph::callPath(NodeId n,
-                                                NodeId stopAt) const {
+SmallVector<NodeId, 4> StatementGraph::callPath(NodeId n, NodeId stopAt) const {
   SmallVector<NodeId, 4> chain;
   for (NodeId c = node(n).caller; c != kNoNode && c != stopAt;
        c = node(c).caller)
@@ -161,7 +176,7 @@ struct Ctx {
 class GraphBuilder {
 public:
   GraphBuilder(StatementGraph &g, ModuleOp module,
-          const StatementGraphOptions &options)
+               const StatementGraphOptions &options)
       : g(g), options(options) {
     for (Operation &op : module.getBody()->getOperations()) {
       if (auto f = dyn_cast<ir::FuncOp>(op))
@@ -268,8 +283,8 @@ private:
   void fillVars(Node &node, Operation *op, unsigned inst) {
     auto fill = [&](StringRef attr, SmallVector<VarId, 2> &out) {
       for (Attribute a : ir::detail::getVarList(op, attr))
-        out.push_back(g.vars.intern(
-            canonical(inst, cast<StringAttr>(a).getValue())));
+        out.push_back(
+            g.vars.intern(canonical(inst, cast<StringAttr>(a).getValue())));
     };
     fill("defs", node.defs);
     fill("updates", node.updates);
@@ -679,5 +694,6 @@ StatementGraph StatementGraph::build(ModuleOp module,
   GraphBuilder(g, module, options).run();
   g.vars.computeObjects();
   g.indexEdges();
+  switchOffEvalDropout(g);
   return g;
 }
