@@ -31,8 +31,11 @@ void GuardWriter::guardSimple(const ast::Stmt *s) {
   if (isa<ast::Pass, ast::Global, ast::Nonlocal, ast::FunctionDef,
           ast::ClassDef>(s))
     return;
-  // A bare annotation (`_iterations: 20`) does nothing at run time.
+  // A bare annotation (`_iterations: 20`) does nothing at run time; a
+  // constant (a docstring) neither, and guarding it would unset __doc__.
   if (auto *a = dyn_cast<ast::AnnAssign>(s); a && !a->value)
+    return;
+  if (auto *e = dyn_cast<ast::ExprStmt>(s); e && isa<ast::Constant>(e->value))
     return;
   if (!ctx.indentAt(s->getRange().begin.offset) ||
       !endsLine(s->getRange().end.offset)) {

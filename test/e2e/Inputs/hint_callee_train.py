@@ -14,6 +14,7 @@ def _checkpoint(label=None):
 
 
 def train_epoch(model, loader, opt, lr, log):
+    """One epoch over `loader`; returns the summed loss."""
     model.train()
     for group in opt.param_groups:
         group["lr"] = lr
