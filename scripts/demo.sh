@@ -53,16 +53,20 @@ run() {
     "$out/pgd_train.det.py" --epochs 4 --examples 4096 --features 64 \
     --hidden 256 --ckpt-every 5 "$@"
 }
+# kill_after_checkpoint SIDECAR SECONDS: SIGKILL the background job $pid
+# SECONDS after its first checkpoint (the sidecar appears with it).
+kill_after_checkpoint() {
+  while [ ! -e "$1" ] && kill -0 "$pid" 2>/dev/null; do
+    sleep 0.05
+  done
+  sleep "$2"
+  kill -9 "$pid" 2>/dev/null && echo "killed the run (pid $pid)"
+  wait "$pid" 2>/dev/null || true
+}
 (run --out "$out/full.pt" >/dev/null)
 run --out "$out/crash.pt" >/dev/null &
 pid=$!
-# Kill once a few checkpoints exist (the sidecar appears with the first).
-while [ ! -e "$out/crash.pt.detc.json" ] && kill -0 "$pid" 2>/dev/null; do
-  sleep 0.05
-done
-sleep 0.5
-kill -9 "$pid" 2>/dev/null && echo "killed the run (pid $pid)"
-wait "$pid" 2>/dev/null || true
+kill_after_checkpoint "$out/crash.pt.detc.json" 0.5
 (run --out "$out/crash.pt" --detc-resume "$out/crash.pt" >/dev/null)
 printf 'uninterrupted: %s   killed and resumed: %s\n' \
   "$(digest "$out/full.pt")" "$(digest "$out/crash.pt")"
@@ -84,12 +88,7 @@ hrun() {
 rm -f "$out"/hint.ckpt*
 hrun --out "$out/hcrash.pt" >/dev/null &
 pid=$!
-while [ ! -e "$out/hint.ckpt.detc.json" ] && kill -0 "$pid" 2>/dev/null; do
-  sleep 0.05
-done
-sleep 0.3
-kill -9 "$pid" 2>/dev/null && echo "killed the run (pid $pid)"
-wait "$pid" 2>/dev/null || true
+kill_after_checkpoint "$out/hint.ckpt.detc.json" 0.3
 (hrun --out "$out/hcrash.pt" --detc-restart 2>&1 >/dev/null | grep resumed) || true
 /usr/bin/python3 -c '
 import sys, torch

@@ -427,15 +427,7 @@ private:
     }
     for (unsigned o : generators) {
       const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
-      std::string handle;
-      if (obj.kind == analysis::GeneratorObject::Global)
-        handle = "\"" + obj.library + "\"";
-      else
-        for (analysis::VarId v = 0; v < g.vars.size() && handle.empty(); ++v)
-          if (StringRef(g.vars.name(v)).starts_with(hintFrame.qualifier) &&
-              is_contained(ctx.a.gens->pointsTo(v), o) &&
-              !StringRef(g.displayName(v)).contains_insensitive("<"))
-            handle = g.displayName(v);
+      std::string handle = ctx.generatorHandle(o, hintFrame.qualifier);
       if (handle.empty())
         return fail("the state of generator " + obj.describe(g) +
                     " is live there but no variable at the hint holds it");

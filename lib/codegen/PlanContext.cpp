@@ -66,6 +66,20 @@ bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
   return true;
 }
 
+std::string PlanContext::generatorHandle(unsigned o,
+                                         StringRef qualifier) const {
+  const analysis::GeneratorObject &obj = a.gens->objects()[o];
+  if (obj.kind == analysis::GeneratorObject::Global)
+    return "\"" + obj.library + "\"";
+  const analysis::StatementGraph &g = a.graph;
+  for (analysis::VarId v = 0; v < g.vars.size(); ++v)
+    if (g.vars.name(v).starts_with(qualifier) &&
+        is_contained(a.gens->pointsTo(v), o) &&
+        !StringRef(g.displayName(v)).starts_with("<"))
+      return g.displayName(v);
+  return "";
+}
+
 void PlanContext::guardStatement(uint32_t begin, uint32_t end,
                                  std::string condition, std::string note) {
   StatementGuard &g = statementGuards[begin];

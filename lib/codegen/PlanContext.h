@@ -40,6 +40,10 @@ public:
   /// `prefix callee)(args)`, and notes the line.
   bool wrapCallee(mlir::Operation *op, const std::string &prefix,
                   llvm::StringRef what, llvm::StringRef note);
+  /// How the script names generator object `o` where the variables
+  /// prefixed `qualifier` are in scope: `"torch"` (a library's global
+  /// generator, quoted) or a variable holding it; empty when none does.
+  std::string generatorHandle(unsigned o, llvm::StringRef qualifier) const;
   /// The whitespace before byte `offset` on its line, or None when other
   /// text precedes it there.
   std::optional<llvm::StringRef> indentAt(uint32_t offset) const;

@@ -249,13 +249,7 @@ private:
     }
     for (auto [o, from] : p.cp->generators) {
       const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
-      std::string handle;
-      if (obj.kind == analysis::GeneratorObject::Global)
-        handle = "\"" + obj.library + "\"";
-      else
-        for (analysis::VarId v = 0; v < g.vars.size() && handle.empty(); ++v)
-          if (inScope(v) && is_contained(ctx.a.gens->pointsTo(v), o))
-            handle = g.displayName(v);
+      std::string handle = ctx.generatorHandle(o, qualifier);
       if (handle.empty()) {
         why = "the state of generator " + obj.describe(g) +
               " must be saved but no variable at the checkpoint holds it";
