@@ -117,8 +117,7 @@ public:
         hintOp(hintOp), period(period), quiet(quiet) {}
 
   bool run() {
-    const ast::Call *call = nullptr;
-    if (!analyze(call))
+    if (!analyze())
       return false;
     site = ctx.newSite();
     guards.emplace(
@@ -138,7 +137,7 @@ public:
                             " [detc-hint]");
       return false;
     }
-    instrumentHint(call);
+    instrumentHint();
     guards->apply();
     return true;
   }
@@ -146,15 +145,14 @@ public:
   /// The keys of what a checkpoint at the hint saves (variables, and
   /// `gen:X` for generator states), when it can be instrumented.
   std::optional<std::vector<std::string>> keysToSave() {
-    const ast::Call *call = nullptr;
-    if (!analyze(call))
+    if (!analyze())
       return std::nullopt;
     return keys;
   }
 
 private:
   /// Finds the hint's statement, path, nest and what it saves.
-  bool analyze(const ast::Call *&call) {
+  bool analyze() {
     std::optional<Span> span = ctx.spanOf(hintOp);
     const StmtPlace *place = span ? places.at(span->stmtBegin) : nullptr;
     if (!place)
@@ -162,7 +160,7 @@ private:
     hintSpan = *span;
     hintStmt = place->stmt;
     auto *stmt = dyn_cast<ast::ExprStmt>(hintStmt);
-    call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+    auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return fail("the chosen hint is not a call statement of its own");
     GuardWriter probe(ctx, {});
@@ -607,7 +605,7 @@ private:
   }
 
   // ---- The hint -------------------------------------------------------------
-  void instrumentHint(const ast::Call *call) {
+  void instrumentHint() {
     std::optional<uint32_t> end =
         calleeEnd(src, hintSpan.exprBegin, hintSpan.exprEnd);
     std::string outer;
@@ -656,7 +654,6 @@ private:
           formatv("restart: values of this function (hint site {0})", site)
               .str());
     }
-    (void)call;
   }
 
   PlanContext &ctx;
