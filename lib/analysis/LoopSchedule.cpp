@@ -107,8 +107,10 @@ struct Arrivals {
   uint64_t count = 1;          ///< A
   std::vector<uint64_t> wraps; ///< M_2..M_d
   std::vector<double> extra;   ///< E_2..E_d
+  std::vector<double> extraFrom; ///< extraFrom[l] = E_{l+2} + ... + E_d
   double iteration = 0;        ///< T
   double first = 0, last = 0;  ///< P, F
+  double total = 0;            ///< the run's length
 
   /// Length of the run between arrivals i0 < i1 (1-based).
   double between(uint64_t i0, uint64_t i1) const {
@@ -119,17 +121,26 @@ struct Arrivals {
   }
 };
 
+/// The arrivals at `hint`; nothing when the run never reaches it, or (then
+/// `*overflow` is set) when it reaches it more than 2^62 times.
 std::optional<Arrivals> arrivalsOf(const LoopProgram &program,
-                                   const std::string &hint) {
+                                   const std::string &hint,
+                                   bool *overflow = nullptr) {
   HintPath path;
   if (!findHint(program.body, hint, path))
     return std::nullopt;
   Arrivals a;
   size_t d = path.iterations.size();
+  if (std::find(path.iterations.begin(), path.iterations.end(), 0) !=
+      path.iterations.end())
+    return std::nullopt;
   for (uint64_t n : path.iterations) {
     std::optional<uint64_t> p = product(a.count, n);
-    if (!p || n == 0)
+    if (!p) {
+      if (overflow)
+        *overflow = true;
       return std::nullopt;
+    }
     a.count = *p;
   }
   for (size_t q = 0; q <= d; ++q) {
@@ -137,21 +148,44 @@ std::optional<Arrivals> arrivalsOf(const LoopProgram &program,
     a.last += path.after[q];
   }
   a.iteration = d ? path.before[d] + path.after[d] : 0;
+  a.total = program.totalSeconds();
   // Level q ≥ 2 (1-based): L_q wraps every M_q arrivals; the run then
   // spends L_{q−1}'s body outside L_q once more.
-  for (size_t q = 2; q <= d; ++q) {
-    uint64_t m = 1;
-    for (size_t r = q; r <= d; ++r)
-      m *= path.iterations[r - 1];
-    a.wraps.push_back(m);
-    a.extra.push_back(path.before[q - 1] + path.after[q - 1]);
+  // M_q = N_q · ... · N_d, from the innermost level out (≤ A: no overflow).
+  a.wraps.resize(d > 1 ? d - 1 : 0);
+  uint64_t m = 1;
+  for (size_t q = d; q >= 2; --q) {
+    m *= path.iterations[q - 1];
+    a.wraps[q - 2] = m;
   }
+  for (size_t q = 2; q <= d; ++q)
+    a.extra.push_back(path.before[q - 1] + path.after[q - 1]);
+  a.extraFrom.assign(a.extra.size() + 1, 0);
+  for (size_t l = a.extra.size(); l-- > 0;)
+    a.extraFrom[l] = a.extraFrom[l + 1] + a.extra[l];
   return a;
 }
 
 } // namespace
 
 double LoopProgram::totalSeconds() const { return secondsOf(body); }
+
+std::optional<std::string> LoopProgram::unschedulable() const {
+  if (!std::isfinite(totalSeconds()))
+    return std::string("the run's total time overflows (task seconds times "
+                       "loop counts exceed 1.8e308 s)");
+  std::vector<std::string> hints;
+  collectHints(body, hints);
+  for (const std::string &hint : hints) {
+    bool overflow = false;
+    arrivalsOf(*this, hint, &overflow);
+    if (overflow)
+      return "hint '" + hint +
+             "' is reached more than 2^62 times (the counts of the loops "
+             "around it multiply past that); detc cannot count its arrivals";
+  }
+  return std::nullopt;
+}
 
 uint64_t LoopProgram::affordable(double cost) const {
   if (!(cost > 0))
@@ -227,11 +261,12 @@ double detc::analysis::unrolledOptimum(const ScheduleProblem &flat) {
   return k.optimal ? k.schedule.expectedRecovery : NAN;
 }
 
-std::optional<PeriodicSchedule>
-detc::analysis::evaluatePeriodic(const LoopProgram &program,
-                                 const std::string &hint, uint64_t period) {
-  std::optional<Arrivals> a = arrivalsOf(program, hint);
-  if (!a || period == 0)
+/// The periodic schedule at `hint` (arrivals `a`, checkpoint cost `cost`)
+/// with `period`: O(nesting depth), except for the cycle sum below.
+static std::optional<PeriodicSchedule>
+evaluate(const LoopProgram &program, const std::string &hint,
+         const Arrivals *a, double hintSeconds, uint64_t period) {
+  if (period == 0)
     return std::nullopt;
   auto f = [&](double t) { return blockCost(t, program.failureRate); };
   PeriodicSchedule s;
@@ -242,12 +277,11 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
   // A checkpoint at the last arrival, with (next to) nothing after it, is
   // not taken.
   bool atEnd =
-      q * period == a->count && a->last <= 1e-6 * program.totalSeconds();
+      q * period == a->count && a->last <= 1e-6 * a->total;
   s.checkpoints = atEnd ? q - 1 : q;
-  s.overheadSeconds = double(s.checkpoints) *
-                      hintCost(program.body, hint, program.checkpointSeconds);
+  s.overheadSeconds = double(s.checkpoints) * hintSeconds;
   if (q == 0) {
-    s.expectedRecovery = f(program.totalSeconds());
+    s.expectedRecovery = f(a->total);
     return s;
   }
   double cost = f(a->first + a->between(1, period)) +
@@ -268,9 +302,7 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
       for (size_t l = 0; l < a->wraps.size(); ++l) {
         uint64_t atLevel =
             multiples(a->wraps[l]) - (l ? multiples(a->wraps[l - 1]) : 0);
-        double extra = 0;
-        for (size_t r = l; r < a->extra.size(); ++r)
-          extra += a->extra[r];
+        double extra = a->extraFrom[l];
         withWrap += atLevel;
         added += double(atLevel) * f(plain + extra);
       }
@@ -279,7 +311,9 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
       // Blocks repeat every M_2/gcd(k, M_2) checkpoints: sum one cycle.
       uint64_t m2 = a->wraps.front();
       uint64_t cycle = m2 / std::gcd(period, m2);
-      const uint64_t limit = 2000000;
+      // Each block costs O(depth) to measure: bound the whole sum (deep
+      // nests once took minutes here).
+      const uint64_t limit = 2000000 / a->wraps.size();
       uint64_t full = blocks / cycle, rest = blocks % cycle;
       if (std::min(blocks, cycle) > limit)
         return std::nullopt;
@@ -297,6 +331,17 @@ detc::analysis::evaluatePeriodic(const LoopProgram &program,
   return s;
 }
 
+std::optional<PeriodicSchedule>
+detc::analysis::evaluatePeriodic(const LoopProgram &program,
+                                 const std::string &hint, uint64_t period) {
+  std::optional<Arrivals> a = arrivalsOf(program, hint);
+  if (!a)
+    return std::nullopt;
+  return evaluate(program, hint, &*a,
+                  hintCost(program.body, hint, program.checkpointSeconds),
+                  period);
+}
+
 PeriodicSchedule detc::analysis::schedulePeriodic(const LoopProgram &program) {
   PeriodicSchedule best;
   best.expectedRecovery =
@@ -305,8 +350,8 @@ PeriodicSchedule detc::analysis::schedulePeriodic(const LoopProgram &program) {
   collectHints(program.body, hints);
   for (const std::string &hint : hints) {
     std::optional<Arrivals> a = arrivalsOf(program, hint);
-    uint64_t budget = program.affordable(
-        hintCost(program.body, hint, program.checkpointSeconds));
+    double hintSeconds = hintCost(program.body, hint, program.checkpointSeconds);
+    uint64_t budget = program.affordable(hintSeconds);
     if (!a || budget == 0)
       continue;
     // About A/(ℓ + 1) and up (checkpoints ≤ ℓ is checked below), and the
@@ -325,10 +370,13 @@ PeriodicSchedule detc::analysis::schedulePeriodic(const LoopProgram &program) {
           break;
         }
     }
+    std::sort(periods.begin(), periods.end());
+    periods.erase(std::unique(periods.begin(), periods.end()), periods.end());
     for (uint64_t k : periods) {
       if (k == 0 || k > a->count)
         continue;
-      std::optional<PeriodicSchedule> s = evaluatePeriodic(program, hint, k);
+      std::optional<PeriodicSchedule> s =
+          evaluate(program, hint, &*a, hintSeconds, k);
       if (s && s->checkpoints <= budget &&
           s->expectedRecovery < best.expectedRecovery)
         best = *s;

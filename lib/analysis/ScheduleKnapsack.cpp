@@ -63,6 +63,13 @@ KnapsackResult detc::analysis::scheduleKnapsack(const ScheduleProblem &problem,
     out.optimal = true;
     return out;
   }
+  if (n > kMaxKnapsackZ3Tasks) {
+    out.why = "Z3's 0-1 program has a variable per pair of positions; it "
+              "takes at most " +
+              std::to_string(kMaxKnapsackZ3Tasks) + " tasks, this problem has " +
+              std::to_string(n) + " (--algorithm=labels is exact too)";
+    return out;
+  }
   Blocks blocks(problem);
   try {
     z3::context ctx;

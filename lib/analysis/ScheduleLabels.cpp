@@ -76,8 +76,12 @@ detc::analysis::scheduleKnapsackLabels(const ScheduleProblem &problem,
       extensions += labels[i].size();
       if (extensions > maxExtensions) {
         out.why = "the label search passed " + std::to_string(maxExtensions) +
-                  " extensions (too many hints with unequal costs for an "
-                  "exact schedule)";
+                  " extensions" +
+                  (problem.uniformHintCosts()
+                       ? " (the hints' costs are equal: --algorithm=fast is "
+                         "exact for them and fast)"
+                       : " (too many hints with unequal costs for an exact "
+                         "schedule)");
         return out;
       }
       for (uint32_t l = 0; l < labels[i].size(); ++l) {

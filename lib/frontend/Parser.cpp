@@ -11,6 +11,10 @@
 #include "ASTBuilder.h"
 #include "ParseRun.h"
 
+#include "detc/frontend/ASTDump.h"
+
+#include <algorithm>
+
 #include <pthread.h>
 
 using namespace detc::frontend;
@@ -25,6 +29,36 @@ struct ParseJob {
   std::unique_ptr<ParsedModule> result;
 };
 } // namespace
+
+/// Where the first node (in preorder) nested deeper than kMaxNestingDepth
+/// starts (or its nearest ancestor with a position: `arguments` of a lambda
+/// has none), found without recursion.
+static std::optional<detc::ast::SourcePos>
+findTooDeep(const detc::ast::Module *module) {
+  struct Item {
+    const detc::ast::Node *node;
+    unsigned depth;
+    detc::ast::SourcePos at;
+  };
+  std::vector<Item> work{{module, 1, {1, 0, 0}}};
+  while (!work.empty()) {
+    Item item = work.back();
+    work.pop_back();
+    if (item.node->getRange().begin.line)
+      item.at = item.node->getRange().begin;
+    if (item.depth > kMaxNestingDepth)
+      return item.at;
+    size_t first = work.size();
+    detc::ast::forEachChild(
+        item.node, [&](llvm::StringRef, const detc::ast::Node *c) {
+          if (c)
+            work.push_back({c, item.depth + 1, item.at});
+        });
+    // Preorder: the first child is taken next.
+    std::reverse(work.begin() + first, work.end());
+  }
+  return std::nullopt;
+}
 
 static void parseOnThisThread(ParseJob &job) {
   const SourceFile &file = *job.file;
@@ -46,6 +80,13 @@ static void parseOnThisThread(ParseJob &job) {
   result->module = builder.buildModule(tree);
   if (!result->module)
     return;
+  if (std::optional<detc::ast::SourcePos> deep = findTooDeep(result->module)) {
+    job.diags->error(&file, *deep,
+                     "too many nested expressions or blocks (more than " +
+                         std::to_string(kMaxNestingDepth) +
+                         " levels; detc's passes recurse over the nesting)");
+    return;
+  }
   job.result = std::move(result);
 }
 

@@ -1,6 +1,7 @@
 //===- SourceFile.cpp - Decoding and position tables ----------------------===//
 
 #include "detc/frontend/SourceFile.h"
+#include "detc/base/FileIO.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -15,13 +16,13 @@ using detc::ast::SourcePos;
 
 std::unique_ptr<SourceFile> SourceFile::load(llvm::StringRef path,
                                              DiagnosticEngine &diags) {
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf) {
-    diags.fileError(path, "cannot read file: " + buf.getError().message());
+  llvm::Expected<std::string> bytes = base::readInputFile(path);
+  if (!bytes) {
+    diags.fileError(path,
+                    "cannot read file: " + llvm::toString(bytes.takeError()));
     return nullptr;
   }
-  return fromBytes(path, (*buf)->getBuffer().str(), diags);
+  return fromBytes(path, std::move(*bytes), diags);
 }
 
 std::unique_ptr<SourceFile> SourceFile::fromBytes(llvm::StringRef name,

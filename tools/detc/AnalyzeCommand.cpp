@@ -10,6 +10,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "AnalyzeCommand.h"
+
+#include "detc/base/Process.h"
 #include "ReportWriters.h"
 #include "ScriptSchedule.h"
 
@@ -121,6 +123,7 @@ static int printSchedule(mlir::ModuleOp module) {
 }
 
 int detc::tool::runAnalyze() {
+  base::PhaseScope phase("analysing " + inputFile);
   if (!checkhint.consistent(errs()))
     return 2;
   mlir::MLIRContext ctx;

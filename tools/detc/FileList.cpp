@@ -3,21 +3,23 @@
 #include "FileList.h"
 
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "detc/base/FileIO.h"
+
+#include "llvm/Support/Error.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
 bool detc::tool::appendFileList(StringRef listPath,
                                 std::vector<std::string> &files) {
-  auto list = MemoryBuffer::getFile(listPath);
+  Expected<std::string> list = base::readInputFile(listPath);
   if (!list) {
     WithColor::error(errs(), "detc")
-        << listPath << ": " << list.getError().message() << "\n";
+        << listPath << ": " << toString(list.takeError()) << "\n";
     return false;
   }
   SmallVector<StringRef, 0> lines;
-  (*list)->getBuffer().split(lines, '\n', -1, false);
+  StringRef(*list).split(lines, '\n', -1, false);
   for (StringRef l : lines)
     if (!l.trim().empty())
       files.push_back(l.trim().str());

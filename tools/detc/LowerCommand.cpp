@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "LowerCommand.h"
+
+#include "detc/base/Process.h"
 #include "FileList.h"
 
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
+#include "detc/base/FileIO.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -51,16 +54,17 @@ bool detc::tool::hasTopLevelInput() {
 }
 
 int detc::tool::runLower() {
+  base::PhaseScope phase(std::string("lowering the input files"));
   frontend::ApiModel model = frontend::ApiModel::getBuiltin();
   for (const std::string &path : apiTables) {
-    auto buf = MemoryBuffer::getFile(path);
+    Expected<std::string> buf = base::readInputFile(path);
     std::string error;
     if (!buf) {
       WithColor::error(errs(), "detc")
-          << path << ": " << buf.getError().message() << "\n";
+          << path << ": " << toString(buf.takeError()) << "\n";
       return 2;
     }
-    if (!model.addTable(path, (*buf)->getBuffer(), error)) {
+    if (!model.addTable(path, *buf, error)) {
       errs() << error << "\n";
       return 2;
     }

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "ParseCommand.h"
+
+#include "detc/base/Process.h"
 #include "FileList.h"
 
 #include "detc/frontend/ASTDump.h"
@@ -49,6 +51,7 @@ cl::opt<bool> stats("stats",
 } // namespace
 
 int detc::tool::runParse() {
+  base::PhaseScope phase(std::string("parsing the input files"));
   std::vector<std::string> files(inputFiles.begin(), inputFiles.end());
   if (!filesFrom.empty() && !tool::appendFileList(filesFrom, files))
     return 2;

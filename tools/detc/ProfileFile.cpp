@@ -2,6 +2,9 @@
 
 #include "ProfileFile.h"
 
+#include "detc/base/BoundedJSON.h"
+#include "detc/base/FileIO.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,10 +34,10 @@ detc::tool::readProfile(StringRef path, StringRef script, raw_ostream &errs) {
     errs << path << ": error: " << message << "\n";
     return std::nullopt;
   };
-  auto buffer = MemoryBuffer::getFile(path);
+  Expected<std::string> buffer = base::readInputFile(path);
   if (!buffer)
-    return fail("cannot read the profile: " + buffer.getError().message());
-  Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+    return fail("cannot read the profile: " + toString(buffer.takeError()));
+  Expected<json::Value> parsed = base::parseBoundedJSON(*buffer);
   if (!parsed)
     return fail(
         "not a detc profile (not JSON: " + toString(parsed.takeError()) + ")");

@@ -3,6 +3,7 @@
 #include "ReportWriters.h"
 
 #include "detc/frontend/Diagnostics.h"
+#include "detc/base/FileIO.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -19,11 +20,13 @@ public:
   std::string line(const std::string &file, unsigned n) {
     auto [it, inserted] = files.try_emplace(file);
     if (inserted) {
-      if (auto buf = MemoryBuffer::getFile(file)) {
+      if (Expected<std::string> buf = base::readInputFile(file)) {
         SmallVector<StringRef, 0> lines;
-        (*buf)->getBuffer().split(lines, '\n');
+        StringRef(*buf).split(lines, '\n');
         for (StringRef l : lines)
           it->second.push_back(l.rtrim('\r').str());
+      } else {
+        consumeError(buf.takeError());
       }
     }
     return n >= 1 && n <= it->second.size() ? it->second[n - 1] : "";

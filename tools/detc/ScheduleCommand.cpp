@@ -9,8 +9,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "ScheduleCommand.h"
+
+#include "detc/base/Process.h"
 #include "SchedulePlot.h"
 #include "TaskFile.h"
+
+#include "detc/base/FileIO.h"
+#include "detc/base/NumberFlags.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -33,17 +38,17 @@ enum class Format { Text, JSON };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<tasks.json>"),
                                cl::Required, cl::sub(tool::scheduleCommand));
-cl::opt<double> overhead("overhead",
+base::NumberFlag overhead("overhead",
                          cl::desc("Allowance o: checkpoint time as a fraction "
                                   "of the run time (overrides the file)"),
                          cl::value_desc("fraction"),
                          cl::sub(tool::scheduleCommand));
-cl::opt<double> ckptCost("ckpt-cost",
+base::NumberFlag ckptCost("ckpt-cost",
                          cl::desc("Checkpoint cost t_c in seconds (overrides "
                                   "the file)"),
                          cl::value_desc("seconds"),
                          cl::sub(tool::scheduleCommand));
-cl::opt<double> failureRate("failure-rate",
+base::NumberFlag failureRate("failure-rate",
                             cl::desc("Failure probability per second p "
                                      "(overrides the file)"),
                             cl::value_desc("p"),
@@ -87,17 +92,19 @@ void fail(const Twine &message) {
 }
 
 /// A command-line parameter in its range, or the file's value.
-bool override(cl::opt<double> &opt, double max, double &into, bool &has) {
+bool override(base::NumberFlag &opt, double max, double &into, bool &has) {
   if (opt.getNumOccurrences() == 0)
     return true;
-  if (!std::isfinite(opt) || opt < 0 || opt > max) {
-    fail(formatv("--{0}={1}: expected a number in [0, {2}]", opt.ArgStr,
-                 num(opt), num(max)));
+  if (!base::checkFlagRange(opt, 0, max, "detc schedule", errs()))
     return false;
-  }
   into = opt;
   has = true;
   return true;
+}
+
+/// A number for --format=json: JSON has no inf or NaN.
+json::Value jsonNumber(double x) {
+  return std::isfinite(x) ? json::Value(x) : json::Value(nullptr);
 }
 
 std::string taskName(const tool::TaskFile &f, size_t task) {
@@ -112,10 +119,7 @@ bool writePlot(const tool::PlotInput &in) {
   if (plot.empty())
     return true;
   std::string svg = tool::renderSchedulePlot(in);
-  if (Error e = writeToOutput(plot, [&](raw_ostream &os) {
-        os << svg;
-        return Error::success();
-      })) {
+  if (Error e = base::writeOutputFile(plot, svg, {inputFile})) {
     fail("cannot write '" + plot + "': " + toString(std::move(e)));
     return false;
   }
@@ -146,6 +150,10 @@ int scheduleProgram(tool::TaskFile &file) {
   program.checkpointSeconds = file.problem.checkpointSeconds;
   program.allowance = file.problem.allowance;
   program.failureRate = file.problem.failureRate;
+  if (std::optional<std::string> why = program.unschedulable()) {
+    fail(inputFile + ": " + *why);
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   analysis::PeriodicSchedule s = analysis::schedulePeriodic(program);
   double seconds =
@@ -195,7 +203,7 @@ int scheduleProgram(tool::TaskFile &file) {
   }
   if (outputFormat == Format::JSON) {
     json::Object out{
-        {"total_seconds", total},
+        {"total_seconds", jsonNumber(total)},
         {"max_checkpoints", budget == UINT64_MAX
                                 ? json::Value(nullptr)
                                 : json::Value(int64_t(budget))},
@@ -203,11 +211,11 @@ int scheduleProgram(tool::TaskFile &file) {
         {"period", int64_t(s.period)},
         {"arrivals", int64_t(s.arrivals)},
         {"checkpoints", int64_t(s.checkpoints)},
-        {"expected_recovery_seconds", s.expectedRecovery},
-        {"expected_recovery_without_checkpoints", unprotected},
-        {"overhead_seconds", s.overheadSeconds}};
+        {"expected_recovery_seconds", jsonNumber(s.expectedRecovery)},
+        {"expected_recovery_without_checkpoints", jsonNumber(unprotected)},
+        {"overhead_seconds", jsonNumber(s.overheadSeconds)}};
     if (optimum)
-      out["unrolled_optimum_seconds"] = *optimum;
+      out["unrolled_optimum_seconds"] = jsonNumber(*optimum);
     if (stats)
       out["stats"] =
           json::Object{{"algorithm", "periodic"}, {"solver_seconds", seconds}};
@@ -244,14 +252,17 @@ int scheduleProgram(tool::TaskFile &file) {
 }
 
 int detc::tool::runSchedule() {
+  base::PhaseScope phase("scheduling " + inputFile);
   std::optional<TaskFile> file = readTaskFile(inputFile);
   if (!file)
     return 2;
   analysis::ScheduleProblem &p = file->problem;
-  if (!override(overhead, 1e6, p.allowance, file->hasAllowance) ||
-      !override(ckptCost, 1e12, p.checkpointSeconds,
+  if (!override(overhead, analysis::kMaxAllowance, p.allowance,
+                file->hasAllowance) ||
+      !override(ckptCost, analysis::kMaxCheckpointSeconds, p.checkpointSeconds,
                 file->hasCheckpointSeconds) ||
-      !override(failureRate, 1, p.failureRate, file->hasFailureRate))
+      !override(failureRate, analysis::kMaxFailureRate, p.failureRate,
+                file->hasFailureRate))
     return 2;
   for (auto [has, what] :
        {std::pair(file->hasAllowance, "the allowance (--overhead)"),
@@ -282,6 +293,23 @@ int detc::tool::runSchedule() {
     return 2;
   }
 
+  double total =
+      std::accumulate(p.taskSeconds.begin(), p.taskSeconds.end(), 0.0);
+  if (!std::isfinite(total)) {
+    fail(inputFile + ": the run's total time overflows (the task seconds "
+                     "add up past 1.8e308 s)");
+    return 2;
+  }
+  if (chosen == Algorithm::Naive &&
+      double(p.blocks() + 1) * double(p.taskSeconds.size() + 1) >
+          double(analysis::kMaxNaiveTableEntries)) {
+    fail(formatv("{0}: --algorithm=naive needs a table of (checkpoints + 1) "
+                 "x (tasks + 1) = {1} x {2} entries, more than its limit of "
+                 "{3}; --algorithm=fast finds the same optimum",
+                 inputFile, p.blocks() + 1, p.taskSeconds.size() + 1,
+                 analysis::kMaxNaiveTableEntries));
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   analysis::ScheduleResult r;
   switch (chosen) {
@@ -306,8 +334,6 @@ int detc::tool::runSchedule() {
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  double total =
-      std::accumulate(p.taskSeconds.begin(), p.taskSeconds.end(), 0.0);
   double unprotected = analysis::blockCost(total, p.failureRate);
   if (!plot.empty()) {
     tool::PlotInput in;
@@ -344,13 +370,13 @@ int detc::tool::runSchedule() {
     }
     json::Object out{
         {"tasks", int64_t(p.taskSeconds.size())},
-        {"total_seconds", total},
+        {"total_seconds", jsonNumber(total)},
         {"max_checkpoints", uniform ? json::Value(int64_t(p.maxCheckpoints()))
                                     : json::Value(nullptr)},
         {"checkpoints", std::move(hints)},
-        {"expected_recovery_seconds", r.expectedRecovery},
-        {"expected_recovery_without_checkpoints", unprotected},
-        {"overhead_seconds", r.overheadSeconds}};
+        {"expected_recovery_seconds", jsonNumber(r.expectedRecovery)},
+        {"expected_recovery_without_checkpoints", jsonNumber(unprotected)},
+        {"overhead_seconds", jsonNumber(r.overheadSeconds)}};
     if (stats)
       out["stats"] = json::Object{{"algorithm", name},
                                   {"solver_seconds", seconds},

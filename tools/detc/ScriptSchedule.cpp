@@ -4,6 +4,7 @@
 #include "ProfileFile.h"
 
 #include "detc/ir/DetcOps.h"
+#include "detc/base/FileIO.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -31,6 +32,13 @@ CheckHintFlags::CheckHintFlags(cl::SubCommand &sub, StringRef overheadHelp)
               cl::value_desc("file"), cl::sub(sub)) {}
 
 bool CheckHintFlags::consistent(raw_ostream &errs) const {
+  if (!base::checkFlagRange(overhead, 0, analysis::kMaxAllowance, "detc",
+                               errs) ||
+      !base::checkFlagRange(ckptCost, 0, analysis::kMaxCheckpointSeconds,
+                               "detc", errs) ||
+      !base::checkFlagRange(failureRate, 0, analysis::kMaxFailureRate,
+                               "detc", errs))
+    return false;
   if (overhead.getNumOccurrences())
     return true;
   for (const cl::Option *o :
@@ -234,18 +242,13 @@ private:
 std::optional<ScriptSchedule>
 detc::tool::scheduleScript(mlir::ModuleOp module, StringRef file,
                            const CheckHintFlags &flags, raw_ostream &errs) {
-  if (flags.overhead < 0 || flags.ckptCost < 0 || flags.failureRate < 0 ||
-      flags.failureRate > 1) {
-    errs << "detc: error: --overhead, --ckpt-cost and --failure-rate must be "
-            ">= 0 (the failure rate at most 1)\n";
-    return std::nullopt;
-  }
-  auto buffer = MemoryBuffer::getFile(file);
+  Expected<std::string> buffer = base::readInputFile(file);
   if (!buffer) {
-    errs << file << ": error: cannot read the script\n";
+    errs << file << ": error: cannot read the script: "
+         << toString(buffer.takeError()) << "\n";
     return std::nullopt;
   }
-  StringRef text = (*buffer)->getBuffer();
+  StringRef text = *buffer;
   std::optional<ScriptProfile> profile;
   if (!flags.profile.empty() &&
       !(profile = readProfile(flags.profile, text, errs)))
@@ -279,6 +282,10 @@ detc::tool::scheduleScript(mlir::ModuleOp module, StringRef file,
   }
   s.checkpointSeconds = program.checkpointSeconds;
   program.failureRate = flags.failureRate;
+  if (std::optional<std::string> why = program.unschedulable()) {
+    errs << file << ": error: " << *why << "\n";
+    return std::nullopt;
+  }
   s.best = analysis::schedulePeriodic(program);
   if (s.best.period)
     s.hintOp = s.hints.hintOps.at(s.best.hint);

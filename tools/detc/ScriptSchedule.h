@@ -11,6 +11,7 @@
 #define DETC_TOOLS_DETC_SCRIPTSCHEDULE_H
 
 #include "detc/analysis/HintProgram.h"
+#include "detc/base/NumberFlags.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,11 +21,12 @@ namespace detc::tool {
 /// --overhead, --ckpt-cost and --failure-rate of one subcommand.
 struct CheckHintFlags {
   CheckHintFlags(llvm::cl::SubCommand &sub, llvm::StringRef overheadHelp);
-  llvm::cl::opt<double> overhead, ckptCost, failureRate;
+  base::NumberFlag overhead, ckptCost, failureRate;
   llvm::cl::opt<std::string> profile;
 
   /// False (after an error on `errs`) when a CheckHint flag comes without
-  /// --overhead, which alone asks for a schedule.
+  /// --overhead, which alone asks for a schedule, or is out of its range
+  /// (the ranges of `detc schedule`).
   bool consistent(llvm::raw_ostream &errs) const;
 };
 

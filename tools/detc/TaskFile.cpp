@@ -2,6 +2,9 @@
 
 #include "TaskFile.h"
 
+#include "detc/base/BoundedJSON.h"
+#include "detc/base/FileIO.h"
+
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Regex.h"
@@ -62,12 +65,17 @@ static bool readProgram(StringRef path, const json::Array &items,
         if (!readSeconds(path, *c, at + ".checkpoint_seconds",
                          item.checkpointSeconds))
           return false;
-    } else if (std::optional<int64_t> n = o->getInteger("loop")) {
-      const json::Array *body = o->getArray("body");
-      if (*n < 0 || !body) {
+    } else if (const json::Value *count = o->get("loop")) {
+      std::optional<int64_t> n = count->getAsInteger();
+      if (!n || *n < 0) {
         error(path, "",
-              at + ": a loop needs \"loop\": N >= 0 and a "
-                   "\"body\" array");
+              at + ".loop: expected a whole number of iterations in [0, " +
+                  "2^63 - 1]");
+        return false;
+      }
+      const json::Array *body = o->getArray("body");
+      if (!body) {
+        error(path, "", at + ": a loop needs a \"body\" array");
         return false;
       }
       item.kind = Kind::Loop;
@@ -87,13 +95,20 @@ static bool readProgram(StringRef path, const json::Array &items,
 }
 
 std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> buffer = MemoryBuffer::getFile(path);
+  Expected<std::string> buffer = base::readInputFile(path);
   if (!buffer) {
-    error(path, "",
-          "cannot read the task file: " + buffer.getError().message());
+    error(path, "", "cannot read the task file: " + toString(buffer.takeError()));
     return std::nullopt;
   }
-  Expected<json::Value> parsed = json::parse((*buffer)->getBuffer());
+  StringRef start = StringRef(*buffer).ltrim(" \t\r\n");
+  if (!start.starts_with("{")) {
+    error(path, "",
+          "not a task file: expected a JSON object with a \"tasks\" or a "
+          "\"program\" array (is this a Python script? detc analyze "
+          "--overhead schedules a script's hints)");
+    return std::nullopt;
+  }
+  Expected<json::Value> parsed = base::parseBoundedJSON(*buffer);
   if (!parsed) {
     syntaxError(path, parsed.takeError());
     return std::nullopt;
@@ -110,6 +125,12 @@ std::optional<tool::TaskFile> tool::readTaskFile(StringRef path) {
   const json::Array *program = root->getArray("program");
   if (!tasks && !program) {
     error(path, "", "expected a \"tasks\" or a \"program\" array");
+    return std::nullopt;
+  }
+  if (tasks && program) {
+    error(path, "",
+          "both \"tasks\" and \"program\" are given; a task file has one "
+          "(a task list, or a program with loops)");
     return std::nullopt;
   }
   static const json::Array none;

@@ -4,13 +4,16 @@
 // [--overhead=O --ckpt-cost=S --failure-rate=P]`: lowers and analyses the
 // script, chooses the CheckHint schedule of its hints (with --overhead;
 // printed on stderr), plans the rewrite and prints the transformed
-// script (or writes it to OUT atomically: a temporary file renamed over
-// OUT, so a failure never leaves a half-written file). Exit status 2 on bad
-// input or when something cannot be rewritten; then nothing is written.
+// script (or writes it to OUT with base::writeOutputFile: atomically,
+// through symlinks, never over the input, a device or a read-only file).
+// Exit status 2 on bad input or when something cannot be rewritten; then
+// nothing is written.
 //
 //===----------------------------------------------------------------------===//
 
 #include "TransformCommand.h"
+
+#include "detc/base/Process.h"
 #include "ScriptSchedule.h"
 
 #include "detc/analysis/Findings.h"
@@ -18,6 +21,7 @@
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/Parser.h"
 #include "detc/ir/DetcDialect.h"
+#include "detc/base/FileIO.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -68,6 +72,7 @@ static void fail(const Twine &message) {
 }
 
 int detc::tool::runTransform() {
+  base::PhaseScope phase("transforming " + inputFile);
   if (!checkhint.consistent(errs()))
     return 2;
   if (!emitPython) {
@@ -134,10 +139,7 @@ int detc::tool::runTransform() {
     outs() << text;
     return 0;
   }
-  if (Error e = writeToOutput(outputFile, [&](raw_ostream &os) {
-        os << text;
-        return Error::success();
-      })) {
+  if (Error e = base::writeOutputFile(outputFile, text, {inputFile})) {
     fail("cannot write '" + outputFile + "': " + toString(std::move(e)));
     return 2;
   }

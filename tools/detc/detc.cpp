@@ -11,14 +11,15 @@
 #include "ScheduleCommand.h"
 #include "TransformCommand.h"
 
+#include "detc/base/Process.h"
+
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
-int main(int argc, char **argv) {
-  InitLLVM init(argc, argv);
+static int runCommand(int argc, char **argv) {
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "detc: deterministic, replayable, recoverable deep-learning "
@@ -45,4 +46,13 @@ int main(int argc, char **argv) {
     return detc::tool::runLower();
   WithColor::error(errs(), "detc") << "no command given; try 'detc --help'\n";
   return 2;
+}
+
+int main(int argc, char **argv) {
+  InitLLVM init(argc, argv);
+  detc::base::installOutOfMemoryHandler("detc");
+  // The passes recurse over the input's nesting, which the frontend bounds
+  // (kMaxNestingDepth): give them a stack that holds that bound, whatever
+  // `ulimit -s` says.
+  return detc::base::runOnLargeStack([&] { return runCommand(argc, argv); });
 }

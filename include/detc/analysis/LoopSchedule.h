@@ -56,6 +56,9 @@ struct LoopProgram {
 
   /// Σt of the unrolled run.
   double totalSeconds() const;
+  /// Why the run cannot be scheduled, if it cannot: its total time
+  /// overflows a double, or a hint's arrivals overflow 2^62.
+  std::optional<std::string> unschedulable() const;
   /// ℓ = ⌈o·Σt/t_c⌉ (not bounded by the hint count: loops have many).
   uint64_t maxCheckpoints() const;
   /// How many checkpoints costing `cost` each fit: k·cost < o·Σt + t_c

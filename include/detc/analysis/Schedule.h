@@ -83,6 +83,9 @@ double blockCost(double seconds, double failureRate);
 /// The optimum with exactly `blocks` blocks (at most n), by the DP as
 /// written: O(blocks · n²).
 ScheduleResult scheduleNaive(const ScheduleProblem &problem, size_t blocks);
+/// The naive DP's back-pointer table has (blocks + 1)·(n + 1) entries; a
+/// driver refuses problems past this many (100 MB).
+constexpr uint64_t kMaxNaiveTableEntries = 25000000;
 /// The same optimum by the Lagrangian algorithm.
 ScheduleResult scheduleFast(const ScheduleProblem &problem, size_t blocks);
 
@@ -96,6 +99,15 @@ struct KnapsackResult {
   bool optimal = false; ///< Z3 proved it (false: gave up, see `why`)
   std::string why;
 };
+/// The ranges every CheckHint front end accepts (task files, --overhead,
+/// --ckpt-cost, --failure-rate).
+constexpr double kMaxAllowance = 1e6;
+constexpr double kMaxCheckpointSeconds = 1e12;
+constexpr double kMaxFailureRate = 1;
+
+/// Z3's program has n²/2 booleans: beyond this many tasks it is refused
+/// (optimal = false, `why` says so) instead of growing to gigabytes.
+constexpr size_t kMaxKnapsackZ3Tasks = 400;
 KnapsackResult scheduleKnapsack(const ScheduleProblem &problem,
                                 unsigned timeoutMs = 60000);
 /// The same optimum by label setting: per position, the Pareto-optimal

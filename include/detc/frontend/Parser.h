@@ -24,6 +24,12 @@ struct ParsedModule {
   ParseStats stats;
 };
 
+/// The deepest AST nesting detc accepts (nodes on a path from the module).
+/// CPython compiles up to about 3,000 levels; every pass after the parser
+/// may recurse once per level, within the stack the tools run on
+/// (base::kToolStackBytes).
+constexpr unsigned kMaxNestingDepth = 4000;
+
 /// Parses `file`. Returns null after reporting the first syntax error to
 /// `diags` (CPython also stops at the first one). Never throws and never
 /// crashes on any input; deep nesting is reported, not overflowed.

@@ -1,0 +1,52 @@
+//===- Process.h - Stack and memory limits of detc's tools ------*- C++ -*-===//
+//
+// detc's passes recurse over the nesting of their input (a Python AST, the
+// regions of the IR). Inputs are depth-checked against limits that fit a
+// known stack, and the tools run their work on a thread with that stack, so
+// the limits hold whatever `ulimit -s` says. Running out of memory anywhere
+// ends the process with a message naming what was running, exit status 2,
+// instead of LLVM's crash dump.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_BASE_PROCESS_H
+#define DETC_BASE_PROCESS_H
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <cstddef>
+#include <string>
+
+namespace detc::base {
+
+/// The stack the tools' work runs on (reserved address space, committed
+/// only as it is used).
+constexpr size_t kToolStackBytes = size_t(256) << 20;
+
+/// Runs `work` on a thread with a `stackBytes` stack and returns its result.
+/// If no such thread can be made (address space limits), reports that on
+/// stderr and returns 2.
+int runOnLargeStack(llvm::function_ref<int()> work,
+                    size_t stackBytes = kToolStackBytes);
+
+/// Out of memory (operator new, LLVM's allocators) prints
+/// "<tool>: error: out of memory while <phase>" and exits with status 2.
+void installOutOfMemoryHandler(const char *tool);
+
+/// What the tool is doing ("analysing train.py"), for the out-of-memory
+/// message, while the scope lives.
+class PhaseScope {
+public:
+  explicit PhaseScope(std::string phase);
+  ~PhaseScope();
+  PhaseScope(const PhaseScope &) = delete;
+  PhaseScope &operator=(const PhaseScope &) = delete;
+
+private:
+  std::string phase;
+  const char *previous;
+};
+
+} // namespace detc::base
+
+#endif // DETC_BASE_PROCESS_H

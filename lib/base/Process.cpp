@@ -1,0 +1,86 @@
+//===- Process.cpp - Stack and memory limits of detc's tools --------------===//
+
+#include "detc/base/Process.h"
+
+#include "llvm/Support/ErrorHandling.h"
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <pthread.h>
+#include <unistd.h>
+
+using namespace detc::base;
+
+namespace {
+std::atomic<const char *> toolName{"detc"};
+std::atomic<const char *> currentPhase{"starting"};
+
+struct StackJob {
+  llvm::function_ref<int()> work;
+  int result = 2;
+};
+
+void *runJob(void *arg) {
+  auto *job = static_cast<StackJob *>(arg);
+  job->result = job->work();
+  return nullptr;
+}
+
+/// Writes with write(2) only: no allocation, safe when memory is gone.
+void writeRaw(const char *text) {
+  size_t n = std::strlen(text);
+  while (n) {
+    ssize_t w = ::write(STDERR_FILENO, text, n);
+    if (w <= 0)
+      return;
+    text += w;
+    n -= size_t(w);
+  }
+}
+
+[[noreturn]] void outOfMemory() {
+  writeRaw(toolName.load());
+  writeRaw(": error: out of memory while ");
+  writeRaw(currentPhase.load());
+  writeRaw(" (the input is too large for this machine's memory limit)\n");
+  ::_exit(2);
+}
+
+void badAlloc(void *, const char *, bool) { outOfMemory(); }
+void newHandler() { outOfMemory(); }
+} // namespace
+
+int detc::base::runOnLargeStack(llvm::function_ref<int()> work,
+                                   size_t stackBytes) {
+  StackJob job{work};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stackBytes);
+  pthread_t thread;
+  int err = pthread_create(&thread, &attr, runJob, &job);
+  pthread_attr_destroy(&attr);
+  if (err != 0) {
+    std::fprintf(stderr,
+                 "%s: error: cannot reserve a %zu MiB stack (%s); raise the "
+                 "address-space limit (ulimit -v)\n",
+                 toolName.load(), stackBytes >> 20, std::strerror(err));
+    return 2;
+  }
+  pthread_join(thread, nullptr);
+  return job.result;
+}
+
+void detc::base::installOutOfMemoryHandler(const char *tool) {
+  toolName = tool;
+  llvm::install_bad_alloc_error_handler(badAlloc);
+  std::set_new_handler(newHandler);
+}
+
+PhaseScope::PhaseScope(std::string what)
+    : phase(std::move(what)), previous(currentPhase.load()) {
+  currentPhase = phase.c_str();
+}
+
+PhaseScope::~PhaseScope() { currentPhase = previous; }
