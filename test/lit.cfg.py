@@ -17,3 +17,6 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.detc_tools_dir, append_path=True)
 config.substitutions.append(("%python", config.python_executable))
+# The detc_runtime package of this build, for tests that run emitted scripts.
+config.substitutions.append(
+    ("%detc_runtime", os.path.join(config.detc_obj_root, "python")))

@@ -14,7 +14,10 @@ namespace detc::codegen {
 EditList::EditList(StringRef source) : src(source) {
   size_t nl = src.find('\n');
   eol = nl != StringRef::npos && nl > 0 && src[nl - 1] == '\r' ? "\r\n" : "\n";
-  lineStarts.push_back(0);
+  // A UTF-8 BOM is a prefix of the file, not of line 1: lines inserted
+  // before line 1 go after it (Python rejects U+FEFF anywhere else).
+  bom = src.starts_with("\xEF\xBB\xBF") ? 3 : 0;
+  lineStarts.push_back(bom);
   for (uint32_t i = 0; i < src.size(); ++i)
     if (src[i] == '\n' && i + 1 < src.size())
       lineStarts.push_back(i + 1);
@@ -107,6 +110,7 @@ std::map<unsigned, unsigned> EditList::insertedBefore() const {
 std::string EditList::apply() const {
   std::string out, before, text;
   out.reserve(src.size() + 256);
+  out += src.take_front(bom);
   for (unsigned line = 1; line <= lineStarts.size(); ++line) {
     renderLine(line, before, text);
     out += before;

@@ -10,6 +10,7 @@
 #include "detc/codegen/Transform.h"
 #include "PlanContext.h"
 #include "detc/codegen/PythonScan.h"
+#include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
 
 #include "mlir/IR/SymbolTable.h"
@@ -59,7 +60,7 @@ public:
   using PlanContext::PlanContext;
 
   bool run() {
-    if (alreadyTransformed())
+    if (alreadyTransformed() || definesRuntimeFlag())
       return false;
     keyLoaders();
     for (const analysis::UnsafeUse &u : a.ts.unsafe)
@@ -75,6 +76,41 @@ public:
   }
 
 private:
+  // ---- Run-time flags ---------------------------------------------------------
+  /// The transformed script's runtime takes these off sys.argv before the
+  /// script's parser runs (runtime/python/detc_runtime/replay.py FLAGS). A
+  /// script with a flag of the same name would silently lose it: refused,
+  /// at the string that names it.
+  bool definesRuntimeFlag() {
+    static constexpr StringLiteral kRuntimeFlags[] = {
+        "--detc-resume",     "--detc-replay",  "--detc-until",
+        "--detc-checkpoint", "--detc-restart", "--detc-profile"};
+    std::vector<const ast::Node *> work{&tree};
+    bool found = false;
+    while (!work.empty()) {
+      const ast::Node *n = work.back();
+      work.pop_back();
+      if (auto *c = dyn_cast<ast::Constant>(n))
+        for (StringRef flag : kRuntimeFlags)
+          if (c->kind == ast::ConstantKind::Str &&
+              (c->value == flag || c->value.starts_with((flag + "=").str()))) {
+            diags.error(&file, c->getRange().begin,
+                        "the script uses the flag '" + flag.str() +
+                            "', which the transformed script's detc runtime "
+                            "takes off the command line; rename the "
+                            "script's flag");
+            found = true;
+          }
+      size_t first = work.size();
+      ast::forEachChild(n, [&](StringRef, const ast::Node *child) {
+        if (child)
+          work.push_back(child);
+      });
+      std::reverse(work.begin() + first, work.end()); // source order
+    }
+    return found;
+  }
+
   // ---- Already transformed --------------------------------------------------
   /// A script detc transformed imports the runtime at the start of a line
   /// (text in comments or strings does not count).
@@ -251,7 +287,8 @@ private:
     }
     if (after == 0) // shebang and coding lines are comments on lines 1-2
       for (unsigned line = 1; line <= 2; ++line) {
-        size_t start = line == 1 ? 0 : src.find('\n') + 1;
+        size_t start = line == 1 ? (src.starts_with("\xEF\xBB\xBF") ? 3 : 0)
+                                 : src.find('\n') + 1;
         if (start == 0 && line == 2)
           break;
         if (start < src.size() && src[start] == '#')

@@ -7,7 +7,7 @@ checkpoint it commits, then:
     end: the final checkpoint must equal the uninterrupted run's, bit for
     bit. The checkpoints must include the start of an epoch (one batch in),
     the middle of one, its last step, and an end-of-epoch save;
-  * replays for audit with --detc-replay A --until E:S from an early
+  * replays for audit with --detc-replay A --detc-until E:S from an early
     checkpoint A to the step of a later checkpoint B: the run must stop
     there (exit 0) having written a checkpoint equal to B;
   * with --foreign OTHER: OTHER's transformed script refuses to resume from
@@ -117,11 +117,11 @@ def main():
         shutil.copytree(start, into)
         out = os.path.join(into, os.path.basename(ref))
         err = run([PY, script, "--out", out, "--detc-replay", out,
-                   "--until", "%d:%d" % (epoch, step - 1)] + args.extra)
+                   "--detc-until", "%d:%d" % (epoch, step - 1)] + args.extra)
         expected = load(os.path.join(target, os.path.basename(ref)))
         stopped = "replay reached epoch %d step %d" % (epoch, step - 1) in err
         ok = stopped and same(expected, load(out))
-        print("replay from checkpoint %s --until %d:%d: %s, checkpoint %s" % (
+        print("replay from checkpoint %s --detc-until %d:%d: %s, checkpoint %s" % (
             os.path.basename(start), epoch, step - 1,
             "stopped there" if stopped else "DID NOT STOP",
             "equal to the uninterrupted run's" if ok else "DIFFERENT"))

@@ -76,6 +76,7 @@ private:
   llvm::StringRef src;
   std::string eol;
   std::vector<uint32_t> lineStarts;
+  uint32_t bom = 0; ///< bytes of a leading UTF-8 BOM
   std::vector<Insert> inserts;
   std::vector<LineNote> notes;
   std::vector<NewLines> newLines;

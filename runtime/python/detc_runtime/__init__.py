@@ -45,16 +45,19 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
     `detc transform --seed`) keys every stream instead of the script's own
     seeds; DETC_SEED in the environment overrides both. `script_sha256`
     (the original script's, from transform time) ties checkpoints to the
-    script. Takes --detc-resume/--detc-replay/--until/--detc-checkpoint/
-    --detc-restart off the command line and, when resuming, checks the
-    checkpoint before the script runs. With --detc-profile FILE (or
+    script's profiles; checkpoints are tied to the running script's own
+    bytes. Takes --detc-resume/--detc-replay/--detc-until/
+    --detc-checkpoint/--detc-restart off the command line and, when
+    resuming, checks the checkpoint before the script runs. With --detc-profile FILE (or
     DETC_PROFILE), profiles the run (profile.py) using `inserted_lines` and
     `hint_values`, detc's tables of the script's hints."""
     if seed is not None and os.environ.get("DETC_SEED") is None:
         STATE.override = int(seed) & MASK64
     profile_path = _replay._take_flag(sys.argv, "--detc-profile") or \
         os.environ.get("DETC_PROFILE")
-    _replay.start(script_sha256)
+    # Checkpoints are tied to the code that runs: an edit of the emitted
+    # script (a hyperparameter changed in train.det.py) is another script.
+    _replay.start(_running_script_sha256() or script_sha256)
     if deterministic_kernels:
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
         os.environ.setdefault("TF_DETERMINISTIC_OPS", "1")
@@ -73,6 +76,21 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
         from . import profile
         profile.start(profile_path, script_sha256, inserted_lines,
                       hint_values)
+
+
+def _running_script_sha256():
+    """sha256 of the running script's file (the transformed script), or
+    None when it has no file (python -c, stdin)."""
+    import __main__
+    import hashlib
+    path = getattr(__main__, "__file__", None)
+    if not path:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
 
 
 def seeding(gen, fn):

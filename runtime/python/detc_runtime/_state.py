@@ -8,6 +8,7 @@ The example keys come from the innermost active context: an example scope
 DataLoader each time it hands the training loop a batch).
 """
 import os
+import sys
 
 import numpy as np
 
@@ -42,6 +43,20 @@ class KeyContext:
         return off
 
 
+def parse_seed(text, what):
+    """A seed in [0, 2^64): decimal or 0x-hex; anything else (empty, junk,
+    negative, too large: it used to wrap) ends the run with exit status 2."""
+    try:
+        value = int(text.strip(), 0)
+    except ValueError:
+        value = None
+    if value is None or not 0 <= value <= MASK64:
+        print("detc-runtime: error: %s=%r: expected an integer seed in "
+              "[0, 2^64 - 1]" % (what, text), file=sys.stderr)
+        raise SystemExit(2)
+    return value
+
+
 class State:
     def __init__(self):
         self.override = None  # --seed at transform time, or DETC_SEED
@@ -56,7 +71,7 @@ class State:
         self.fetch_guard = None
         env = os.environ.get("DETC_SEED")
         if env is not None:
-            self.override = int(env, 0) & MASK64
+            self.override = parse_seed(env, "DETC_SEED")
 
     def seed_of(self, gen):
         """The 64-bit seed keying generator `gen`'s streams."""

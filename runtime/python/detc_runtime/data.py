@@ -20,7 +20,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
 
 from . import _core
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
-from .replay import REPLAY, check_until, placeholder
+from .replay import REPLAY, check_until, note_batch, placeholder
 from .scope import restore_states
 
 
@@ -287,6 +287,7 @@ class _KeyedBatches:
             restore_states(guard.items())
         keys = self.fetched.popleft()
         STATE.batch = KeyContext(self.epoch, keys, self.step)
+        note_batch(self.epoch, self.step)
         self.step += 1
         self.samples += len(keys)
         return data

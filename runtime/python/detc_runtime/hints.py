@@ -155,7 +155,7 @@ class Level:
                 _fail("%s: error: the loop at hint level %d iterates a range "
                       "in the checkpointed run but not now" %
                       (HINT.checkpoint, self.level), code=3)
-            self.iterable = range(*saved["range"])
+            self.iterable = self._restart_range(saved)
         if isinstance(self.iterable, (range, list, tuple)):
             it = iter(self.iterable[index:])
         else:
@@ -168,6 +168,36 @@ class Level:
                           code=3)
         self.index = index - 1
         return it
+
+    def _restart_range(self, saved):
+        """The range a restarted loop continues over. The outermost loop's
+        bounds come from the setup and the flags alone (nothing of the
+        loop nest has run when it starts): new bounds are followed, as a
+        replay would (--epochs 2 -> 4 trains 4 epochs), and a range that
+        no longer reaches the saved item stops the run with exit status 3.
+        An inner loop's bounds may come from values the nest changes and
+        the restart restores only at the hint: its saved bounds are used
+        for the run the hint is in."""
+        then = range(*saved["range"])
+        now = self.iterable
+        if self.level != 0 or now == then:
+            return then
+        index = saved["index"]
+        position = then[index] if 0 <= index < len(then) else None
+        if now.start != then.start or now.step != then.step or (
+                position is not None and position not in now):
+            from .replay import changed_flags
+            diff = changed_flags(HINT.target.get("argv"))
+            _fail("%s: error: the outermost loop around the hint is now %r; "
+                  "the checkpointed run was at item %d of %r, which it no "
+                  "longer reaches the same way%s" % (
+                      HINT.checkpoint, now, index, then,
+                      (" (flags that differ: %s)" % diff) if diff else ""),
+                  code=3)
+        print("detc-runtime: the outermost loop around the hint is now %r "
+              "(the checkpointed run had %r); following the new bounds" %
+              (now, then), file=sys.stderr)
+        return now
 
     def __iter__(self):
         saved = None
@@ -312,11 +342,15 @@ def write(site, count, values, path=None):
     levels = [] if probe else [
         lvl.position(tensors) if lvl is not None else {"index": -1}
         for lvl in HINT.levels.get(site, [])]
-    tmp = path + ".detc-tmp"
-    torch.save(tensors, tmp)
-    size = os.path.getsize(tmp)
-    size += sidecar.commit(path, tmp, {
+    from .replay import run_flags
+
+    def save(tmp):
+        torch.save(tensors, tmp)
+        return os.path.getsize(tmp)
+
+    done = sidecar.save_with_sidecar(path, save, lambda: {
         "script_sha256": REPLAY.script_sha256 or "",
+        "argv": run_flags(),
         "seeds": {"override": STATE.override,
                   "generators": {str(k): int(v)
                                  for k, v in STATE.seeds.items()}},
@@ -325,6 +359,10 @@ def write(site, count, values, path=None):
         # written after a restart must number them as the first run did.
         "hint": {"levels": levels, "replay_counts": {
             str(k): int(v) for k, v in REPLAY.counts.items()}}})
+    if done is None:
+        _fail("error: the hint checkpoint path %s is not a regular file" %
+              path)
+    size = done[0] + done[1]
     if not probe:
         HINT.written += 1
     return size

@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 
-from . import values as _values
+from . import sidecar, values as _values
 
 FORMAT = "detc-profile"
 VERSION = 1
@@ -158,11 +158,21 @@ class Profiler:
                 "script_sha256": self.sha or "",
                 "wall_seconds": time.perf_counter() - self.start,
                 "lines": lines, "hints": hints}
-        tmp = self.path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(body, f, indent=1, sort_keys=True)
-            f.write("\n")
-        os.replace(tmp, self.path)
+        try:
+            real = sidecar.writable_target(self.path) or self.path
+            tmp = sidecar.temporary_beside(real)
+            try:
+                with open(tmp, "w") as f:
+                    json.dump(body, f, indent=1, sort_keys=True)
+                    f.write("\n")
+                os.replace(tmp, real)
+            finally:
+                sidecar.discard_temporary(tmp)
+        except OSError as e:
+            print("detc-runtime: error: cannot write the profile %s: %s" %
+                  (self.path, e), file=sys.stderr)
+            sys.stderr.flush()
+            os._exit(2)
         print("detc-runtime: profile written to %s" % self.path,
               file=sys.stderr)
 
@@ -222,10 +232,30 @@ def _lookup(frame, name):
 PROFILER = None
 
 
+def _check_writable(path):
+    """Refuses, before the run, a profile path the run could not write at
+    its end (the write happens in an atexit hook, too late to fail)."""
+    from .replay import fail
+    directory = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(directory):
+        fail("error: --detc-profile %s: the directory %s does not exist" %
+             (path, directory))
+    if os.path.isdir(path):
+        fail("error: --detc-profile %s: it is a directory" % path)
+    try:
+        sidecar.writable_target(path)
+        sidecar.discard_temporary(
+            sidecar.temporary_beside(sidecar.real_path(path)))
+    except OSError as e:
+        fail("error: --detc-profile %s: cannot write there: %s" %
+             (path, e.strerror))
+
+
 def start(path, script_sha256, inserted, hints):
     """Called by configure() with --detc-profile: traces the caller's file
     from here on."""
     global PROFILER
+    _check_writable(os.fspath(path))
     caller = sys._getframe(2)  # the script's configure() call
     PROFILER = Profiler(os.fspath(path), script_sha256,
                         caller.f_code.co_filename, LineMap(inserted), hints)

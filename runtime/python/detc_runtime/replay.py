@@ -21,10 +21,17 @@ its hint instead; `--detc-restart` resumes from the hint checkpoint when
 there is one (`--detc-checkpoint PATH` or DETC_CHECKPOINT, default
 `<script>.detc-hint.pt`) and starts afresh otherwise.
 
-`--detc-replay PATH --until EPOCH:STEP` resumes the same way and stops the
-run once the loader at the checkpoint's site has handed out batch STEP
-(counted from 0) of epoch EPOCH and the script asks for the next one.
+`--detc-replay PATH --detc-until EPOCH:STEP` resumes the same way and
+stops the run once the loader at the checkpoint's site has handed out
+batch STEP (counted from 0) of epoch EPOCH and the script asks for the
+next one.
+
+A resumed run that ends without reaching its checkpoint (or hint, or
+--detc-until position) has trained nothing it was asked to: it exits with
+status 3 and names the flags that differ from the checkpointed run's
+(recorded in the sidecar), never 0.
 """
+import atexit
 import os
 import sys
 
@@ -58,7 +65,9 @@ class Replay:
         self.counts = {}  # checkpoint site -> times it ran
         self.pending = None  # site whose restore code runs now
         self.until = None  # (epoch, step) where --detc-replay stops
+        self.until_reached = False
         self.loaders = {}  # loader site -> the loader's current iteration
+        self.crashed = False  # an exception ended the script
 
     def position(self, site):
         it = self.loaders.get(site)
@@ -90,15 +99,115 @@ def _take_flag(argv, name):
     return None
 
 
+# The run-time flags of a transformed script, all in detc's namespace: a
+# script's own flags never collide with them (detc transform refuses a
+# script that defines one of these).
+FLAGS = ("--detc-resume", "--detc-replay", "--detc-until", "--detc-checkpoint",
+         "--detc-restart", "--detc-profile")
+
+
+def run_flags():
+    """The script's own command line (detc's flags are off it by now)."""
+    return [str(a) for a in sys.argv[1:]]
+
+
+def _options(flags):
+    """{--name: value} of a command line ('--a 1', '--a=1', '--switch')."""
+    options = {}
+    i = 0
+    while i < len(flags):
+        arg = flags[i]
+        if arg.startswith("-") and "=" in arg:
+            name, value = arg.split("=", 1)
+            options[name] = value
+        elif arg.startswith("-"):
+            value = None
+            if i + 1 < len(flags) and not flags[i + 1].startswith("-"):
+                value = flags[i + 1]
+                i += 1
+            options[arg] = value
+        i += 1
+    return options
+
+
+def changed_flags(saved):
+    """'--epochs 1 (checkpointed run: 2), ...': the flags of this run that
+    differ from `saved`, the checkpointed run's."""
+    if not isinstance(saved, list):
+        return None
+    now, then = _options(run_flags()), _options([str(a) for a in saved])
+    out = []
+    for name in sorted(set(now) | set(then)):
+        a, b = now.get(name, "<absent>"), then.get(name, "<absent>")
+        if name not in now:
+            out.append("%s absent (checkpointed run: %s)" % (name, b))
+        elif name not in then:
+            out.append("%s %s (absent in the checkpointed run)" % (name, a))
+        elif a != b:
+            out.append("%s %s (checkpointed run: %s)" % (name, a, b))
+    return ", ".join(out)
+
+
+def _unfinished_message():
+    """Why the run ends before what it resumed from, or None."""
+    if REPLAY.ff:
+        t = REPLAY.target
+        where = "site %d, run %d" % (t["site"], t["instance"])
+        loaders = [p for p in t["loaders"].values() if p]
+        if loaders:
+            where += ", epoch %d step %d" % (loaders[0]["epoch"],
+                                               loaders[0]["step"])
+        return REPLAY.checkpoint, "checkpoint (%s)" % where, t.get("argv")
+    if hints.HINT.entering is not None:
+        t = hints.HINT.target
+        return hints.HINT.checkpoint, "hint checkpoint (hint site %d, " \
+            "arrival %d)" % (t["site"], t["instance"]), t.get("argv")
+    if REPLAY.until is not None and not REPLAY.until_reached:
+        return REPLAY.checkpoint, "--detc-until position epoch %d step %d" \
+            % REPLAY.until, (REPLAY.target or {}).get("argv")
+    return None
+
+
+def _at_exit():
+    if REPLAY.crashed:
+        return  # the traceback and the script's exit status say it all
+    unfinished = _unfinished_message()
+    if unfinished is None:
+        return
+    path, what, saved = unfinished
+    diff = changed_flags(saved)
+    print("detc-runtime: %s: error: the run ended without reaching the %s "
+          "it resumes from: it trained nothing it was asked to. %s" % (
+              path, what,
+              ("Flags that differ from the checkpointed run: " + diff)
+              if diff else "The script's control flow differs from the "
+              "checkpointed run's (same flags)."), file=sys.stderr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(3)
+
+
+def _watch_for_crash():
+    previous = sys.excepthook
+
+    def hook(*exc):
+        REPLAY.crashed = True
+        previous(*exc)
+
+    sys.excepthook = hook
+    atexit.register(_at_exit)
+
+
 def start(script_sha256, argv=None):
     """Called by configure(): takes detc's own flags off the command line
     (the script's parser never sees them) and, when resuming, loads and
-    checks the sidecar before any of the script runs."""
+    checks the sidecar before any of the script runs. `script_sha256` is
+    the hash of the code that runs (the transformed script's bytes)."""
     argv = sys.argv if argv is None else argv
     REPLAY.script_sha256 = script_sha256
     resume = _take_flag(argv, "--detc-resume")
     replay = _take_flag(argv, "--detc-replay")
-    until = _take_flag(argv, "--until")
+    until = _take_flag(argv, "--detc-until")
     hint_path = _take_flag(argv, "--detc-checkpoint") or os.environ.get(
         "DETC_CHECKPOINT") or hints.default_path(argv[0] if argv else None)
     hints.set_path(hint_path)
@@ -114,15 +223,15 @@ def start(script_sha256, argv=None):
         fail("error: --detc-resume and --detc-replay are exclusive")
     if replay is not None:
         if until is None:
-            fail("error: --detc-replay needs --until EPOCH:STEP")
+            fail("error: --detc-replay needs --detc-until EPOCH:STEP")
         try:
             epoch, step = (int(x) for x in until.split(":"))
         except ValueError:
-            fail("error: --until %r: expected EPOCH:STEP" % until)
+            fail("error: --detc-until %r: expected EPOCH:STEP" % until)
         REPLAY.until = (epoch, step)
         resume = replay
     elif until is not None:
-        fail("error: --until is for --detc-replay")
+        fail("error: --detc-until is for --detc-replay")
     if resume is None:
         resume = os.environ.get("DETC_RESUME") or None
     if resume is None:
@@ -146,10 +255,12 @@ def start(script_sha256, argv=None):
             fail("error: --detc-replay needs a checkpoint the script saves; "
                  "%s is a hint checkpoint (use --detc-resume)" % resume)
         hints.begin(resume, body)
+        _watch_for_crash()
         return
     REPLAY.checkpoint = os.fspath(resume)
     REPLAY.target = body
     REPLAY.ff = True
+    _watch_for_crash()
 
 
 def _save_values(site, thunks):
@@ -191,20 +302,28 @@ def checkpoint(site, save, values=None):
                       "it (resume needs a path)" % site)
             return save(obj, f, *args, **kwargs)
         path = os.fsdecode(f)
-        tmp = path + ".detc-tmp"
-        result = save(obj, tmp, *args, **kwargs)
-        sidecar.commit(path, tmp, {
-            "script_sha256": REPLAY.script_sha256 or "",
-            "seeds": {"override": STATE.override,
-                      "generators": {str(k): int(v)
-                                     for k, v in STATE.seeds.items()}},
-            "site": site, "instance": count,
-            "loaders": {str(s): REPLAY.position(s) for s in REPLAY.loaders},
-            "values": _save_values(site, values),
-            # Arrivals at the CheckHint hint: a resumed run keeps its period.
-            "hint_arrivals": {str(k): int(v)
-                              for k, v in hints.HINT.arrivals.items()}})
-        return result
+        done = sidecar.save_with_sidecar(
+            path, lambda tmp: save(obj, tmp, *args, **kwargs),
+            lambda: {
+                "script_sha256": REPLAY.script_sha256 or "",
+                "argv": run_flags(),
+                "seeds": {"override": STATE.override,
+                          "generators": {str(k): int(v)
+                                         for k, v in STATE.seeds.items()}},
+                "site": site, "instance": count,
+                "loaders": {str(s): REPLAY.position(s)
+                            for s in REPLAY.loaders},
+                "values": _save_values(site, values),
+                # Arrivals at the CheckHint hint: a resumed run keeps its
+                # period.
+                "hint_arrivals": {str(k): int(v)
+                                  for k, v in hints.HINT.arrivals.items()}})
+        if done is None:
+            warn_once(("not-a-file", site), "the checkpoint at site %d is "
+                      "written to %s, not a regular file; detc writes no "
+                      "sidecar for it" % (site, path))
+            return save(obj, f, *args, **kwargs)
+        return done[0]
 
     return call
 
@@ -317,6 +436,14 @@ def check_until(epoch, step):
     """Stops a --detc-replay run once it has passed (epoch, step)."""
     until = REPLAY.until
     if until is not None and not REPLAY.ff and (epoch, step) > until:
-        print("detc-runtime: replay reached epoch %d step %d; stopping" %
-              until, file=sys.stderr)
+        if REPLAY.until_reached:
+            print("detc-runtime: replay reached epoch %d step %d; stopping" %
+                  until, file=sys.stderr)
+        # Otherwise the epoch ended before the step: exit status 3 (_at_exit).
         raise SystemExit(0)
+
+
+def note_batch(epoch, step):
+    """A keyed loader handed out batch `step` of `epoch` for real."""
+    if REPLAY.until is not None and (epoch, step) == REPLAY.until:
+        REPLAY.until_reached = True

@@ -20,10 +20,22 @@ The checkpoint's hash ties the pair: a sidecar never pairs with another
 file. Both files are committed with a rename each, checkpoint first; a kill
 between the two renames leaves the new sidecar at `<sidecar>.tmp`, which
 loading accepts when (and only when) it is whole and matches the checkpoint.
+
+What a commit promises about the user's files (README "Guarantees"): the
+checkpoint path is resolved first, so a symlink (to a persistent volume)
+is written through and its sidecar sits beside the real file; a read-only
+checkpoint is not replaced (PermissionError, as the script's own save
+would raise); temporary files have unique names in the real file's
+directory, and the renames of one commit hold a lock on that directory, so
+two runs writing the same path leave a consistent pair, never a crash.
 """
+import errno
+import fcntl
 import hashlib
 import json
 import os
+import stat
+import tempfile
 
 FORMAT = "detc-sidecar"
 VERSION = 1
@@ -116,20 +128,120 @@ def _write_synced(path, data):
         os.fsync(f.fileno())
 
 
-def commit(checkpoint, written, body):
-    """Make `written` (the user's checkpoint, already saved to a temporary
-    file) the checkpoint at `checkpoint`, with a sidecar of `body` plus the
-    checkpoint's size and hash. Returns the sidecar's size in bytes."""
+def real_path(checkpoint):
+    """The file a checkpoint path names (symlinks resolved)."""
+    return os.path.realpath(os.fspath(checkpoint))
+
+
+def writable_target(checkpoint):
+    """The real path to commit a checkpoint to, or None when it is not a
+    regular file (a device such as /dev/null, a FIFO): the script's own
+    save then writes there directly, without a sidecar. Raises the
+    OSError the script's own save would for a directory or a read-only
+    file (also as root: a file without write bits is kept)."""
+    real = real_path(checkpoint)
+    try:
+        st = os.stat(real)
+    except FileNotFoundError:
+        return real
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "Is a directory", checkpoint)
+    if not stat.S_ISREG(st.st_mode):
+        return None
+    if not st.st_mode & 0o222 or not os.access(real, os.W_OK):
+        raise PermissionError(errno.EACCES, "Permission denied (read-only "
+                              "checkpoint; detc does not replace it)",
+                              checkpoint)
+    return real
+
+
+def temporary_beside(real, name=None):
+    """A new empty file named `name` (default: real's name) in a new
+    directory with a unique name beside `real`, with the permissions
+    `real` has (or a new file would get). The name matters: torch.save
+    names its archive after the file, so the bytes equal those of the
+    script's own save to the path it gave. discard_temporary() removes it."""
+    directory = os.path.dirname(real) or "."
+    holder = tempfile.mkdtemp(prefix=".detc-", suffix=".tmp", dir=directory)
+    tmp = os.path.join(holder, name or os.path.basename(real))
+    try:
+        mode = stat.S_IMODE(os.stat(real).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    os.fchmod(fd, mode)
+    os.close(fd)
+    return tmp
+
+
+def discard_temporary(tmp):
+    """Removes a temporary_beside() file (if still there) and its
+    directory."""
+    if os.path.exists(tmp):
+        os.unlink(tmp)
+    try:
+        os.rmdir(os.path.dirname(tmp))
+    except OSError:
+        pass
+
+
+class _DirectoryLock:
+    """flock on the directory itself: no extra file beside the user's."""
+
+    def __init__(self, path):
+        self.fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+
+    def __enter__(self):
+        fcntl.flock(self.fd, fcntl.LOCK_EX)
+        return self
+
+    def __exit__(self, *exc):
+        fcntl.flock(self.fd, fcntl.LOCK_UN)
+        os.close(self.fd)
+
+
+def commit(real, written, body):
+    """Make `written` (the user's checkpoint, already saved to a file from
+    temporary_beside(real)) the checkpoint at `real` (from
+    writable_target), with a sidecar of `body` plus the checkpoint's size
+    and hash. Returns the sidecar's size in bytes."""
     with open(written, "rb+") as f:
         os.fsync(f.fileno())
     size, digest = file_digest(written)
     data = encode(dict(body, checkpoint={"size": size, "sha256": digest}))
-    side = sidecar_path(checkpoint)
-    _write_synced(side + ".tmp", data)
-    os.replace(written, checkpoint)
-    os.replace(side + ".tmp", side)
-    _fsync_dir(checkpoint)
+    side = sidecar_path(real)
+    pending = temporary_beside(side)
+    try:
+        _write_synced(pending, data)
+        with _DirectoryLock(real):
+            os.replace(pending, side + ".tmp")
+            os.replace(written, real)
+            os.replace(side + ".tmp", side)
+    finally:
+        discard_temporary(pending)
+        discard_temporary(written)
+    _fsync_dir(real)
     return len(data)
+
+
+def save_with_sidecar(path, save, body):
+    """Runs `save(tmp)` (the script's save function writing to a temporary
+    file beside the real checkpoint, with the name the script gave) and
+    commits it with a sidecar of `body()`. Returns (save's result, bytes
+    of the sidecar), or None when the path is not a regular file (then
+    nothing was saved)."""
+    real = writable_target(path)
+    if real is None:
+        return None
+    tmp = temporary_beside(real, os.path.basename(os.fspath(path)))
+    try:
+        result = save(tmp)
+    except BaseException:
+        discard_temporary(tmp)
+        raise
+    return result, commit(real, tmp, body())
 
 
 def _read_candidate(path):
@@ -149,7 +261,7 @@ def load(checkpoint):
     if not os.path.isfile(checkpoint):
         raise SidecarError(checkpoint, "no such checkpoint file")
     size, digest = file_digest(checkpoint)
-    side = sidecar_path(checkpoint)
+    side = sidecar_path(real_path(checkpoint))
     main = _read_candidate(side)
     pending = _read_candidate(side + ".tmp")
     if main is None and pending is None:

@@ -89,6 +89,44 @@ def encode(value, what="value", tensors=None):
                          (what, type(value).__name__))
 
 
+def _shape_of(t):
+    return list(t.shape) if isinstance(t, torch.Tensor) else None
+
+
+def _check_shapes(obj, state):
+    """Refuses a saved state that does not fit `obj` before loading it, so
+    that a changed model size is a message, not a shape error later inside
+    the script (an optimizer's momentum of the old size fails at step())."""
+    if isinstance(obj, torch.nn.Module) and isinstance(state, dict):
+        now = obj.state_dict()
+        for key in sorted(set(now) | set(state)):
+            if key not in state or key not in now:
+                raise UnsavableValue(
+                    "the model does not match the checkpoint: %r is %s" % (
+                        key, "not in the checkpoint" if key not in state
+                        else "in the checkpoint but not in the model now"))
+            a, b = _shape_of(now[key]), _shape_of(state[key])
+            if a != b:
+                raise UnsavableValue(
+                    "the model does not match the checkpoint: %r has shape "
+                    "%s now, %s in the checkpoint (did a size flag change?)"
+                    % (key, a, b))
+    elif isinstance(obj, torch.optim.Optimizer) and isinstance(state, dict):
+        params = [p for g in obj.param_groups for p in g["params"]]
+        for index, per_param in (state.get("state") or {}).items():
+            if not isinstance(index, int) or not 0 <= index < len(params):
+                continue
+            for name, value in (per_param or {}).items():
+                if isinstance(value, torch.Tensor) and value.dim() and \
+                        value.shape != params[index].shape:
+                    raise UnsavableValue(
+                        "the optimizer does not match the checkpoint: its "
+                        "%r for parameter %d has shape %s in the checkpoint, "
+                        "the parameter %s now (did a size flag change?)" % (
+                            name, index, list(value.shape),
+                            list(params[index].shape)))
+
+
 def decode(encoded, current=None, tensors=None):
     """The value `encoded` holds. A saved state_dict is loaded into the
     object `current()` returns (the script's own, rebuilt by
@@ -98,7 +136,9 @@ def decode(encoded, current=None, tensors=None):
         obj = current() if current is not None else None
         if obj is None:
             raise UnsavableValue("no object to load the saved state into")
-        obj.load_state_dict(decode(encoded["state_dict"], None, tensors))
+        state = decode(encoded["state_dict"], None, tensors)
+        _check_shapes(obj, state)
+        obj.load_state_dict(state)
         modes = encoded.get("training")
         if modes is not None and isinstance(obj, torch.nn.Module):
             modules = list(obj.modules())

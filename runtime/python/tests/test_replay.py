@@ -1,7 +1,10 @@
 """Replay runtime: the sidecar format and its checks, resume from every
-checkpoint, SIGKILL at random moments, --detc-replay --until, and every
-bad input (missing, torn, edited, foreign sidecar; other script; other
-seed). Runs Inputs/replay_train.py, written as `detc transform` emits.
+checkpoint, SIGKILL at random moments, --detc-replay --detc-until, and
+every bad input (missing, torn, edited, foreign sidecar; other script or
+an edited copy of it; other seed; a bad DETC_SEED); resumes that never
+reach their checkpoint (exit 3); checkpoint paths that are symlinks,
+read-only, or written by two runs at once. Runs Inputs/replay_train.py,
+written as `detc transform` emits.
 
 usage: PYTHONPATH=build/python python3 test_replay.py
 """
@@ -122,7 +125,7 @@ class ReplayTest(unittest.TestCase):
         for s in (12, 15, 18, 21):
             os.remove(os.path.join(out, "ckpt-%d.pt" % s))
         proc = run(out, "--detc-replay", os.path.join(out, "ckpt-3.pt"),
-                   "--until", "1:4")
+                   "--detc-until", "1:4")
         self.assertIn("replay reached epoch 1 step 4", proc.stderr)
         # Batch 4 of epoch 1 is step 12: its checkpoint was written, the
         # next one was not, and it equals the uninterrupted run's.
@@ -171,12 +174,122 @@ class ReplayTest(unittest.TestCase):
             f.write(good)
         self.expect_error(out, ["--detc-resume", ckpt], "seed override",
                           env={"DETC_SEED": "5"})
-        self.expect_error(out, ["--until", "1:2"], "--until is for")
-        self.expect_error(out, ["--detc-replay", ckpt], "needs --until")
+        self.expect_error(out, ["--detc-until", "1:2"], "--detc-until is for")
+        self.expect_error(out, ["--detc-replay", ckpt], "needs --detc-until")
         with open(ckpt, "ab") as f:
             f.write(b"\0")
         self.expect_error(out, ["--detc-resume", ckpt],
                           "belongs to another checkpoint")
+
+    def expect_unfinished(self, out, args, *messages):
+        proc = run(out, *args, check=False)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("error: the run ended without reaching the", proc.stderr)
+        for m in messages:
+            self.assertIn(m, proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+
+    def test_resume_that_never_reaches_its_checkpoint_exits_3(self):
+        out = self.fresh("unreached")
+        # An epoch-3 checkpoint resumed with one epoch: it exited 0, having
+        # trained nothing.
+        self.expect_unfinished(
+            out, ["--epochs", "1", "--detc-resume",
+                  os.path.join(out, "ckpt-15.pt")],
+            "checkpoint (site 3, run 5, epoch 2 step 1)",
+            "--epochs 1 (absent in the checkpointed run)")
+        # Another checkpoint interval: the site never runs a 3rd time.
+        self.expect_unfinished(
+            out, ["--every", "100", "--detc-resume",
+                  os.path.join(out, "ckpt-9.pt")],
+            "--every 100 (absent in the checkpointed run)")
+        # --detc-until past the end of its epoch (7 batches per epoch).
+        self.expect_unfinished(
+            out, ["--detc-replay", os.path.join(out, "ckpt-3.pt"),
+                  "--detc-until", "1:50"],
+            "--detc-until position epoch 1 step 50")
+
+    def test_edited_script_refused(self):
+        # The hash covers the code that runs, not the script detc was given:
+        # a hyperparameter edited in the emitted script is another script.
+        out = self.fresh("edited")
+        with open(SCRIPT) as f:
+            text = f.read()
+        edited = os.path.join(self.tmp, "edited_train.py")
+        with open(edited, "w") as f:
+            f.write(text.replace("lr=0.1", "lr=0.2"))
+        proc = subprocess.run(
+            [sys.executable, edited, out, "--detc-resume",
+             os.path.join(out, "ckpt-9.pt")], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("written by another script", proc.stderr)
+        # The same bytes elsewhere are the same script.
+        same_copy = os.path.join(self.tmp, "copy_train.py")
+        shutil.copy(SCRIPT, same_copy)
+        proc = subprocess.run(
+            [sys.executable, same_copy, out, "--detc-resume",
+             os.path.join(out, "ckpt-9.pt")], capture_output=True, text=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+
+    def test_bad_seed_environment(self):
+        out = self.fresh("seed")
+        for bad in ("", "abc", "-1", str(2 ** 64), "1.5"):
+            self.expect_error(out, [], "DETC_SEED=%r: expected an integer "
+                              "seed in [0, 2^64 - 1]" % bad,
+                              env={"DETC_SEED": bad})
+
+    def test_read_only_checkpoint_is_kept(self):
+        out = os.path.join(self.tmp, "readonly")
+        os.mkdir(out)
+        ckpt = os.path.join(out, "ckpt-3.pt")
+        with open(ckpt, "wb") as f:
+            f.write(b"precious")
+        os.chmod(ckpt, 0o444)
+        proc = run(out, check=False)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("PermissionError", proc.stderr)
+        self.assertEqual(read(ckpt), b"precious")
+        self.assertEqual(os.stat(ckpt).st_mode & 0o777, 0o444)
+        self.assertEqual([f for f in os.listdir(out) if "detc-tmp" in f], [])
+
+    def test_symlinked_checkpoint_is_written_through(self):
+        out = os.path.join(self.tmp, "links")
+        volume = os.path.join(self.tmp, "volume")
+        os.mkdir(out)
+        os.mkdir(volume)
+        for s in (3, 6, 9):
+            target = os.path.join(volume, "c%d.pt" % s)
+            with open(target, "wb") as f:
+                f.write(b"stale")
+            os.chmod(target, 0o640)
+            os.symlink(target, os.path.join(out, "ckpt-%d.pt" % s))
+        run(out, "--stop-after", "10", check=False)
+        for s in (3, 6, 9):
+            link = os.path.join(out, "ckpt-%d.pt" % s)
+            target = os.path.join(volume, "c%d.pt" % s)
+            self.assertTrue(os.path.islink(link))
+            self.assertEqual(read(target),
+                             read(os.path.join(self.ref, "ckpt-%d.pt" % s)))
+            self.assertEqual(os.stat(target).st_mode & 0o777, 0o640)
+            self.assertTrue(os.path.exists(sidecar.sidecar_path(target)))
+        run(out, "--detc-resume", os.path.join(out, "ckpt-9.pt"))
+        self.assertTrue(same(weights(os.path.join(out, "final.pt")),
+                             self.final))
+
+    def test_two_runs_writing_the_same_checkpoints(self):
+        out = os.path.join(self.tmp, "race")
+        os.mkdir(out)
+        procs = [subprocess.Popen([sys.executable, SCRIPT, out, "--every",
+                                   "1"], stderr=subprocess.PIPE, text=True)
+                 for _ in range(2)]
+        for p in procs:
+            _, err = p.communicate()
+            self.assertEqual(p.returncode, 0, err)
+        for s in steps(out):
+            ckpt = os.path.join(out, "ckpt-%d.pt" % s)
+            body = sidecar.load(ckpt)  # a pair that belongs together
+            self.assertEqual(body["instance"], s)
+        self.assertEqual([f for f in os.listdir(out) if "tmp" in f], [])
 
 
 if __name__ == "__main__":

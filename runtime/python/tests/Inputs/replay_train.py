@@ -4,7 +4,7 @@ guards on the statements replay skips, the keyed loader's loop shape, the
 checkpoint call, and the restore line after it.
 
 usage: replay_train.py OUT_DIR [--epochs N] [--every K] [--stop-after S]
-       [--detc-resume CKPT | --detc-replay CKPT --until E:S]
+       [--detc-resume CKPT | --detc-replay CKPT --detc-until E:S]
 Writes OUT_DIR/ckpt-<step>.pt every K steps and OUT_DIR/final.pt.
 """
 import argparse
