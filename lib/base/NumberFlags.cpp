@@ -30,7 +30,12 @@ bool detc::base::FiniteDoubleParser::parse(cl::Option &option,
                                               double &value) {
   if (parseFiniteNumber(arg, value))
     return false;
-  return option.error("expected a finite number, got '" + arg + "'");
+  // Option::error() prints "detc: for the --x option: ...", without the
+  // "error:" every other diagnostic has.
+  WithColor::error(errs(), "detc")
+      << "--" << option.ArgStr << "=" << arg
+      << ": expected a finite number, got '" << arg << "'\n";
+  return true;
 }
 
 bool detc::base::checkFlagRange(const NumberFlag &flag, double min,

@@ -65,6 +65,9 @@ class State:
         self.batch = None  # KeyContext of the current batch
         self.sequential = {}  # site -> offset of its NO_EXAMPLE stream
         self.warned = set()
+        # detc's runtime stopped the run with its own error (exit 2 or 3):
+        # the end-of-run check adds nothing to it.
+        self.failed = False
         self.in_worker = False  # set in DataLoader workers by the keyed loader
         # While the keyed loader fetches a batch in this process: library ->
         # global generator state saved before the batch's first scope.

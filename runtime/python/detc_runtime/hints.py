@@ -49,6 +49,7 @@ HINT = HintRun()
 
 
 def _fail(message, code=2):
+    STATE.failed = True
     print("detc-runtime: " + message, file=sys.stderr)
     raise SystemExit(code)
 

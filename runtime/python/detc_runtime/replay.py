@@ -80,6 +80,7 @@ REPLAY = Replay()
 
 
 def fail(message, code=2):
+    STATE.failed = True
     print("detc-runtime: " + message, file=sys.stderr)
     raise SystemExit(code)
 
@@ -169,8 +170,8 @@ def _unfinished_message():
 
 
 def _at_exit():
-    if REPLAY.crashed:
-        return  # the traceback and the script's exit status say it all
+    if REPLAY.crashed or STATE.failed:
+        return  # the traceback or detc's error and exit status say it all
     unfinished = _unfinished_message()
     if unfinished is None:
         return
