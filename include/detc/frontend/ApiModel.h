@@ -26,7 +26,24 @@ struct ArgRef {
   int position = -1;    ///< 0-based positional index, not counting self.
   std::string keyword;  ///< Keyword name, if it may be passed by keyword.
   bool receiver = false; ///< The receiver of a method call (`self`).
+  /// The parameter's default as the signature writes it (`0`, `None`,
+  /// `False`), when the entry has a signature and the parameter a default.
+  std::optional<std::string> defaultValue;
   bool empty() const { return position < 0 && keyword.empty() && !receiver; }
+};
+
+/// One parameter of a modelled callable's signature, with CPython's kinds.
+struct ApiParam {
+  enum class Kind {
+    PositionalOnly,
+    PositionalOrKeyword,
+    VarPositional,
+    KeywordOnly,
+    VarKeyword
+  };
+  std::string name;
+  Kind kind = Kind::PositionalOrKeyword;
+  std::optional<std::string> defaultValue;
 };
 
 struct ApiEntry {
@@ -41,10 +58,23 @@ struct ApiEntry {
     auto it = keys.find(key);
     return it == keys.end() ? llvm::StringRef() : llvm::StringRef(it->second);
   }
+  /// The callable's signature (`sig=(dataset,batch_size=1,...)`), not
+  /// counting the receiver of a method; empty without one.
+  std::vector<ApiParam> signature;
+
   /// Parses the argument reference stored under `key` (`0|seed`, `kw:x`,
-  /// `arg:1`, `self`); empty if absent.
+  /// `arg:1`, `self`, or a parameter name bound through the signature as
+  /// CPython binds it: its position if it may be passed positionally, its
+  /// name if it may be passed by keyword); empty if absent.
   ArgRef getArg(llvm::StringRef key) const;
+
+  /// The parameter named `name`, or null.
+  const ApiParam *findParam(llvm::StringRef name) const;
 };
+
+/// The keys whose values are argument references (checked against the
+/// signature when the entry has one).
+bool isArgumentKey(llvm::StringRef key);
 
 class ApiModel {
 public:

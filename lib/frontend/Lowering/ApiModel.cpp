@@ -20,6 +20,21 @@ const EmbeddedTable embeddedTables[] = {
 };
 } // namespace
 
+bool detc::frontend::isArgumentKey(StringRef key) {
+  static const char *const keys[] = {
+      "seed",    "gen",     "transform", "dataset", "shuffle",
+      "workers", "generator", "sampler", "batch_sampler", "fn",
+      "data",    "epochs",  "params",    "obj",     "training"};
+  return llvm::is_contained(keys, key);
+}
+
+const ApiParam *ApiEntry::findParam(StringRef name) const {
+  for (const ApiParam &p : signature)
+    if (p.name == name)
+      return &p;
+  return nullptr;
+}
+
 ArgRef ApiEntry::getArg(StringRef key) const {
   ArgRef ref;
   StringRef spec = get(key);
@@ -29,18 +44,96 @@ ArgRef ApiEntry::getArg(StringRef key) const {
   spec.split(parts, '|');
   for (StringRef part : parts) {
     unsigned n;
-    if (part == "self")
+    if (part == "self") {
       ref.receiver = true;
-    else if (part.consume_front("kw:"))
+    } else if (part.consume_front("kw:")) {
       ref.keyword = part.str();
-    else if (part.consume_front("arg:") && !part.getAsInteger(10, n))
+    } else if (part.consume_front("arg:") && !part.getAsInteger(10, n)) {
       ref.position = n;
-    else if (!part.getAsInteger(10, n))
+    } else if (!part.getAsInteger(10, n)) {
       ref.position = n;
-    else
+    } else if (const ApiParam *p = findParam(part)) {
+      using Kind = ApiParam::Kind;
+      if (p->kind == Kind::PositionalOnly ||
+          p->kind == Kind::PositionalOrKeyword)
+        ref.position = int(p - signature.data());
+      if (p->kind != Kind::PositionalOnly)
+        ref.keyword = p->name;
+      ref.defaultValue = p->defaultValue;
+    } else {
       ref.keyword = part.str();
+    }
   }
   return ref;
+}
+
+/// Splits `text` at commas outside brackets and quotes.
+static llvm::SmallVector<StringRef> splitTopLevel(StringRef text) {
+  llvm::SmallVector<StringRef> items;
+  int depth = 0;
+  char quote = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      items.push_back(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (start < text.size())
+    items.push_back(text.drop_front(start));
+  return items;
+}
+
+/// Parses `(a,b=1,/,c,*,d=2,**kw)` as CPython reads a signature.
+static bool parseSignature(StringRef text, std::vector<ApiParam> &out,
+                           std::string &error) {
+  using Kind = ApiParam::Kind;
+  if (!text.consume_front("(") || !text.consume_back(")")) {
+    error = "a signature is written '(name,name=default,*,name,...)'";
+    return false;
+  }
+  Kind kind = Kind::PositionalOrKeyword;
+  for (StringRef item : splitTopLevel(text)) {
+    if (item == "/") {
+      for (ApiParam &p : out)
+        p.kind = Kind::PositionalOnly;
+      continue;
+    }
+    if (item == "*") {
+      kind = Kind::KeywordOnly;
+      continue;
+    }
+    ApiParam p;
+    auto [name, value] = item.split('=');
+    if (item.contains('='))
+      p.defaultValue = value.str();
+    p.kind = kind;
+    if (name.consume_front("**")) {
+      p.kind = Kind::VarKeyword;
+    } else if (name.consume_front("*")) {
+      p.kind = Kind::VarPositional;
+      kind = Kind::KeywordOnly;
+    }
+    if (name.empty() || !llvm::all_of(name, [](char c) {
+          return llvm::isAlnum(c) || c == '_';
+        })) {
+      error = "malformed parameter '" + item.str() + "' in the signature";
+      return false;
+    }
+    p.name = name.str();
+    out.push_back(std::move(p));
+  }
+  return true;
 }
 
 const ApiModel &ApiModel::getBuiltin() {
@@ -102,8 +195,31 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       auto [k, v] = w.split('=');
       if (k.empty())
         return fail("malformed key '" + w + "'");
+      if (k == "sig") {
+        std::string why;
+        if (!parseSignature(v, entry.signature, why))
+          return fail(why);
+        continue;
+      }
       entry.keys[k] = v.str();
     }
+    // With a signature, an argument key names one of its parameters.
+    if (!entry.signature.empty())
+      for (const auto &kv : entry.keys) {
+        if (!isArgumentKey(kv.getKey()))
+          continue;
+        llvm::SmallVector<StringRef, 2> parts;
+        StringRef(kv.getValue()).split(parts, '|');
+        for (StringRef part : parts) {
+          unsigned n;
+          if (part == "self" || part.starts_with("kw:") ||
+              part.starts_with("arg:") || !part.getAsInteger(10, n))
+            continue;
+          if (!entry.findParam(part))
+            return fail("'" + kv.getKey() + "=" + kv.getValue() +
+                        "': the signature has no parameter '" + part + "'");
+        }
+      }
     if (entry.role == "type" || entry.has("base")) {
       // Wildcard constructors keep their base in the entry (getBase).
       StringRef base = entry.get("base");

@@ -25,9 +25,29 @@ struct CallArgs {
   std::map<const ast::Expr *, Effects> argEffects; ///< Per argument.
   Effects eff;
 
+  /// True when positional argument `position` is the expression written
+  /// there: no `*iterable` before or at it (CPython binds those at run
+  /// time).
+  bool positionKnown(int position) const {
+    if (position < 0 || (size_t)position >= call->args.size())
+      return false;
+    for (int i = 0; i <= position; ++i)
+      if (llvm::isa<ast::Starred>(call->args[i]))
+        return false;
+    return true;
+  }
+  /// True when a `*iterable` at or before the parameter's position may
+  /// supply it: its value is unknown, not absent.
+  bool starredCovers(const ArgRef &ref) const {
+    for (int i = 0; ref.position >= 0 && i <= ref.position &&
+                    (size_t)i < call->args.size();
+         ++i)
+      if (llvm::isa<ast::Starred>(call->args[i]))
+        return true;
+    return false;
+  }
   const ast::Expr *find(const ArgRef &ref) const {
-    if (ref.position >= 0 && (size_t)ref.position < call->args.size() &&
-        !llvm::isa<ast::Starred>(call->args[ref.position]))
+    if (positionKnown(ref.position))
       return call->args[ref.position];
     if (!ref.keyword.empty())
       for (const ast::Keyword *k : call->keywords)
@@ -36,8 +56,7 @@ struct CallArgs {
     return nullptr;
   }
   std::string varOf(const ArgRef &ref) const {
-    if (ref.position >= 0 && (size_t)ref.position < posVars.size() &&
-        !llvm::isa<ast::Starred>(call->args[ref.position]))
+    if (positionKnown(ref.position) && (size_t)ref.position < posVars.size())
       return posVars[ref.position];
     if (!ref.keyword.empty())
       for (const auto &[k, v] : kwVars)
@@ -455,6 +474,18 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
 
   // ---- The API model's roles ----
   StringRef role = entry->role;
+  // A draw with a `training` parameter (`F.dropout(x, p, training)`) draws
+  // nothing when that argument is the constant False, or is absent and
+  // defaults to False (`F.alpha_dropout(x, 0.2)`).
+  if (role == "draw" && entry->has("training")) {
+    ArgRef ref = entry->getArg("training");
+    const ast::Expr *given = args.find(ref);
+    auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
+    bool off = given ? (c && c->kind == ast::ConstantKind::False)
+                     : ref.defaultValue == std::string("False");
+    if (off)
+      role = "pure";
+  }
   StringRef lib = entry->get("lib");
   auto apiAttr = [&] { return strAttr("api", apiName); };
   auto allArgs = [&] {
@@ -635,6 +666,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     } else {
       wf = kwargsValue(*this, f, args, entry->getArg("workers").keyword,
                        present, unknownDict);
+      unknownDict |= args.starredCovers(entry->getArg("workers"));
     }
     o.workers = present ? workersFromFacts(wf)
                         : (unknownDict ? "unknown" : "0");
@@ -648,7 +680,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     } else {
       bool p = false, u = false;
       FactSet sf = kwargsValue(*this, f, args, sref.keyword, p, u);
-      shuffle = (p && !(sf.size() == 1 && *sf.begin() == "const:False"));
+      shuffle = (p && !(sf.size() == 1 && *sf.begin() == "const:False")) ||
+                args.starredCovers(sref);
     }
     for (StringRef key : {"sampler", "batch_sampler"})
       if (const ast::Expr *s = args.find(entry->getArg(key)))

@@ -1,0 +1,93 @@
+//===- ApiModelTest.cpp - API tables: signatures and argument binding -----===//
+
+#include "detc/frontend/ApiModel.h"
+
+#include "gtest/gtest.h"
+
+using namespace detc::frontend;
+
+namespace {
+
+const ApiEntry &entryOf(ApiModel &m, llvm::StringRef table,
+                        llvm::StringRef name) {
+  std::string error;
+  EXPECT_TRUE(m.addTable("t.api", table, error)) << error;
+  const ApiEntry *e = m.lookup(name);
+  EXPECT_NE(e, nullptr);
+  return *e;
+}
+
+TEST(ApiModel, ParameterNamesBindThroughTheSignature) {
+  ApiModel m;
+  const ApiEntry &e = entryOf(
+      m,
+      "lib.f  loader  dataset=dataset workers=num_workers "
+      "generator=generator sig=(dataset,batch_size=1,num_workers=0,*,"
+      "generator=None)\n",
+      "lib.f");
+  ArgRef w = e.getArg("workers");
+  EXPECT_EQ(w.position, 2);
+  EXPECT_EQ(w.keyword, "num_workers");
+  ASSERT_TRUE(w.defaultValue.has_value());
+  EXPECT_EQ(*w.defaultValue, "0");
+  ArgRef g = e.getArg("generator");
+  EXPECT_EQ(g.position, -1) << "keyword-only";
+  EXPECT_EQ(g.keyword, "generator");
+  ArgRef d = e.getArg("dataset");
+  EXPECT_EQ(d.position, 0);
+  EXPECT_FALSE(d.defaultValue.has_value());
+}
+
+TEST(ApiModel, PositionalOnlyVarArgsAndDefaultsWithCommas) {
+  ApiModel m;
+  const ApiEntry &e = entryOf(
+      m,
+      "lib.g  draw  gen=gen seed=seed sig=(a,seed,/,size=(3,224,224),*rest,"
+      "gen=None,**kw)\n",
+      "lib.g");
+  ASSERT_EQ(e.signature.size(), 6u);
+  EXPECT_EQ(e.signature[0].kind, ApiParam::Kind::PositionalOnly);
+  EXPECT_EQ(e.signature[2].kind, ApiParam::Kind::PositionalOrKeyword);
+  EXPECT_EQ(*e.signature[2].defaultValue, "(3,224,224)");
+  EXPECT_EQ(e.signature[3].kind, ApiParam::Kind::VarPositional);
+  EXPECT_EQ(e.signature[4].kind, ApiParam::Kind::KeywordOnly);
+  EXPECT_EQ(e.signature[5].kind, ApiParam::Kind::VarKeyword);
+  ArgRef s = e.getArg("seed");
+  EXPECT_EQ(s.position, 1);
+  EXPECT_TRUE(s.keyword.empty()) << "positional-only: never by keyword";
+  EXPECT_EQ(e.getArg("gen").position, -1);
+}
+
+TEST(ApiModel, TablesNamingUnknownParametersAreRefused) {
+  ApiModel m;
+  std::string error;
+  EXPECT_FALSE(m.addTable("bad.api",
+                          "lib.f  loader  workers=num_worker "
+                          "sig=(dataset,num_workers=0)\n",
+                          error));
+  EXPECT_EQ(error, "bad.api:1: 'workers=num_worker': the signature has no "
+                   "parameter 'num_worker'");
+  EXPECT_FALSE(m.addTable("bad.api", "lib.f  loader  sig=dataset,x\n", error));
+  EXPECT_EQ(error, "bad.api:1: a signature is written "
+                   "'(name,name=default,*,name,...)'");
+  EXPECT_FALSE(m.addTable("bad.api", "lib.f  loader  sig=(a,b-c)\n", error));
+  EXPECT_EQ(error, "bad.api:1: malformed parameter 'b-c' in the signature");
+}
+
+TEST(ApiModel, BuiltinDataLoaderBindsAsCPython) {
+  const ApiModel &m = ApiModel::getBuiltin();
+  const ApiEntry *e = m.lookup("torch.utils.data.DataLoader");
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->getArg("workers").position, 5);
+  EXPECT_EQ(e->getArg("shuffle").position, 2);
+  EXPECT_EQ(e->getArg("generator").position, 12);
+  const ApiEntry *folder = m.lookup("torchvision.datasets.ImageFolder");
+  ASSERT_NE(folder, nullptr);
+  EXPECT_EQ(folder->getArg("transform").position, 1);
+  const ApiEntry *imagenet = m.lookup("torchvision.datasets.ImageNet");
+  ASSERT_NE(imagenet, nullptr);
+  EXPECT_EQ(imagenet->getArg("transform").position, -1) << "**kwargs";
+  EXPECT_EQ(imagenet->getArg("transform").keyword, "transform");
+}
+
+} // namespace
