@@ -12,12 +12,14 @@
 #include "FileList.h"
 
 #include "detc/frontend/Lowering.h"
+#include "detc/frontend/PointsTo.h"
 #include "detc/ir/DetcDialect.h"
 #include "detc/base/FileIO.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,7 +28,7 @@ using namespace llvm;
 using namespace detc;
 
 namespace {
-enum class EmitKind { MLIR, None };
+enum class EmitKind { MLIR, PointsTo, None };
 
 cl::list<std::string> inputFiles(cl::Positional, cl::desc("<script.py>..."));
 cl::opt<std::string>
@@ -36,8 +38,19 @@ cl::opt<std::string>
 cl::opt<EmitKind> emit(
     "emit", cl::desc("What to print for the script"), cl::init(EmitKind::MLIR),
     cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the detc dialect module"),
+               clEnumValN(EmitKind::PointsTo, "points-to",
+                          "what each variable and object field may hold "
+                          "(docs/pointsto.md)"),
                clEnumValN(EmitKind::None, "none",
                           "nothing (check that the script lowers)")));
+cl::list<std::string>
+    searchPath("path",
+               cl::desc("Also look for the script's local modules in DIR "
+                        "(repeatable; then PYTHONPATH)"),
+               cl::value_desc("DIR"));
+cl::opt<bool> pointsToStats("points-to-stats",
+                            cl::desc("With --emit=points-to: print the "
+                                     "solver's sizes and time on stderr"));
 cl::opt<bool> debugInfo("debug-info",
                         cl::desc("Print source locations and byte ranges"));
 cl::list<std::string>
@@ -77,6 +90,27 @@ int detc::tool::runLower() {
   options.followLocalImports = !noFollow;
   unsigned failed = 0;
   for (const std::string &file : files) {
+    if (emit == EmitKind::PointsTo) {
+      frontend::DiagnosticEngine diags;
+      frontend::PointsToOptions ptOptions;
+      ptOptions.searchPath.assign(searchPath.begin(), searchPath.end());
+      std::optional<frontend::PointsToResult> result =
+          frontend::analyzePointsTo(file, ptOptions, model, diags);
+      diags.printAll(errs());
+      if (!result) {
+        ++failed;
+        continue;
+      }
+      result->print(outs());
+      if (pointsToStats) {
+        const frontend::PointsToStats &s = result->getStats();
+        errs() << formatv("points-to: {0} objects, {1} nodes, {2} copy "
+                          "edges, {3} handlers, {4} node visits, {5:f3} s\n",
+                          s.objects, s.nodes, s.copyEdges,
+                          s.complexConstraints, s.iterations, s.seconds);
+      }
+      continue;
+    }
     // One context per file keeps memory flat over large corpora.
     mlir::MLIRContext context;
     frontend::DiagnosticEngine diags;

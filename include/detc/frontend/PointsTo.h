@@ -1,0 +1,127 @@
+//===- PointsTo.h - What each Python variable may hold ----------*- C++ -*-===//
+//
+// An Andersen-style (inclusion-based, flow-insensitive, context-insensitive)
+// points-to analysis of a Python training program: the main script and the
+// local modules it imports. It answers "which objects may this variable,
+// attribute, container element or expression hold?" — the question every
+// later stage asks (is this a loader, with how many workers; which
+// transforms does this dataset run; which model does this optimizer
+// update). It replaces the lowering's bounded facts (docs/pointsto.md).
+//
+// Abstract objects are allocation sites: a user-class instance per
+// instantiating call, a library object per library call (named by the API
+// name it resolves to), a container per literal or constructor call, a
+// function per def/lambda, a class per class statement, a module, and
+// interned constants (`4`, `True`, `'train'`). Objects have fields:
+// attributes (`fc`), container elements (`[*]`), tuple positions (`[0]`)
+// and dict entries with constant keys (`['num_workers']`).
+//
+// Constraints are generated from the AST once and solved to a fixpoint
+// with calls resolved on the fly: a call's targets are whatever functions,
+// classes, bound methods and library callables reach its callee
+// expression, and arguments are bound to parameters as CPython binds them.
+// No cap drops information silently: the result records the limits it
+// reached (none today: sets are sparse bit vectors, the object count is
+// bounded by the program's allocation sites).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_FRONTEND_POINTSTO_H
+#define DETC_FRONTEND_POINTSTO_H
+
+#include "detc/frontend/AST.h"
+#include "detc/frontend/ApiModel.h"
+#include "detc/frontend/Diagnostics.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace detc::frontend {
+
+struct PointsToOptions {
+  /// Directories searched for local modules after the script's own
+  /// (`--path`, then PYTHONPATH's entries).
+  std::vector<std::string> searchPath;
+};
+
+/// An abstract object.
+struct AbstractObject {
+  enum class Kind {
+    Instance, ///< of a user class (label: class symbol)
+    Library,  ///< made by a library call (label: API name)
+    LibName,  ///< a library module or callable itself (`torch.nn.Linear`)
+    List,
+    Tuple,
+    Dict,
+    Set,
+    Function, ///< a def or lambda (label: symbol)
+    Class,    ///< a user class (label: symbol)
+    Module,   ///< a local module (label: module name)
+    Constant, ///< label: the value as Python writes it
+    Generator ///< what calling a generator function returns
+  };
+  Kind kind;
+  std::string label;
+  const ast::Node *site = nullptr; ///< Allocation site (null: interned).
+  std::string file;                ///< File of the site.
+};
+
+struct PointsToStats {
+  size_t objects = 0, nodes = 0, copyEdges = 0, complexConstraints = 0;
+  size_t iterations = 0; ///< Worklist node visits.
+  size_t rounds = 0;     ///< Call-resolution rounds to the fixpoint.
+  double seconds = 0;
+};
+
+class PointsToResult {
+public:
+  using ObjectId = unsigned;
+
+  /// Objects the variable `name` of scope `scope` may hold. Scopes are the
+  /// module (`__main__`, `helpers`) and function symbols (`train`,
+  /// `Net.forward`, `main.<lambda>@3:9`).
+  std::vector<ObjectId> pointsTo(llvm::StringRef scope,
+                                 llvm::StringRef name) const;
+  /// Objects the expression may evaluate to (calls, names, attributes,
+  /// subscripts, literals of the analysed program).
+  std::vector<ObjectId> pointsTo(const ast::Expr *e) const;
+  /// Objects field `field` of `object` may hold.
+  std::vector<ObjectId> field(ObjectId object, llvm::StringRef field) const;
+  const AbstractObject &object(ObjectId id) const;
+  /// "list@12:5", "torchvision.transforms.RandomCrop@14:20", "Net@20:9",
+  /// "4", "def train", "module helpers".
+  std::string describe(ObjectId id) const;
+
+  /// Every scope's variables with what they may hold, then every object's
+  /// fields (the --emit=points-to format, docs/pointsto.md).
+  void print(llvm::raw_ostream &os) const;
+
+  const PointsToStats &getStats() const;
+
+  PointsToResult();
+  ~PointsToResult();
+  PointsToResult(PointsToResult &&);
+  PointsToResult &operator=(PointsToResult &&);
+
+  struct Impl;
+  std::unique_ptr<Impl> impl;
+};
+
+/// Loads the script at `path` and every local module it imports (found
+/// next to it, in packages, in `options.searchPath`), and analyses them.
+/// An import that is neither a local module nor a library the API tables
+/// know gets a warning naming the module and where it was looked for.
+/// Returns nothing after a syntax error (reported to `diags`).
+std::optional<PointsToResult> analyzePointsTo(llvm::StringRef path,
+                                              const PointsToOptions &options,
+                                              const ApiModel &api,
+                                              DiagnosticEngine &diags);
+
+} // namespace detc::frontend
+
+#endif // DETC_FRONTEND_POINTSTO_H

@@ -1,0 +1,575 @@
+//===- Calls.cpp - Calls resolved on the fly, bound as CPython binds ------===//
+//
+// A call registers a handler on its callee expression's node: each object
+// that reaches it is called — a user function (arguments bound to
+// parameters: positions, keywords, defaults, *args, **kwargs, `*xs` and
+// `**d` at the call), a class (an instance per call site, `__init__` with
+// it as self), an instance (`__call__`, or `forward` of a module), a
+// library callable (a library object per call site whose fields are its
+// arguments, by parameter name when the API tables give the signature),
+// a builtin with container semantics (dict, list, enumerate, zip, ...).
+// A method call `x.m(...)` resolves per receiver object: a method of its
+// class with x as self, a callable stored in the attribute, a container
+// method (append, extend, update, setdefault, ...), a library method.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Constraints.h"
+#include "ResultImpl.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace detc::frontend::pta;
+using Kind = AbstractObject::Kind;
+using llvm::StringRef;
+
+Node Builder::call(Frame &f, const ast::Call *c) {
+  auto cs = std::make_shared<CallSite>();
+  cs->call = c;
+  cs->frame = &f;
+  for (const ast::Expr *a : c->args) {
+    cs->starred.push_back(llvm::isa<ast::Starred>(a));
+    cs->args.push_back(expr(f, a));
+  }
+  for (const ast::Keyword *k : c->keywords) {
+    Node v = expr(f, k->value);
+    if (k->arg.empty())
+      cs->doubleStar.push_back(v);
+    else
+      cs->keywords.push_back({k->arg.str(), v});
+  }
+  cs->result = solver.newNode();
+
+  // `super().m(...)`: m of the enclosing class's bases, self bound.
+  if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func))
+    if (auto *inner = llvm::dyn_cast<ast::Call>(a->value))
+      if (auto *n = llvm::dyn_cast<ast::Name>(inner->func);
+          n && n->id == "super" && f.selfNode != ~0u) {
+        std::string method = a->attr.str();
+        if (Obj cls = classOf(f.enclosingClass); cls != ~0u)
+          for (Node base : classes[cls].bases)
+            solver.onObject(base, [this, cs, method, self = f.selfNode](
+                                      Obj b) {
+              if (out.objects[b].kind == Kind::Class)
+                solver.onObject(methodNode(b, method),
+                                [this, cs, self](Obj fn) {
+                                  callFunction(*cs, fn, self);
+                                });
+            });
+        return cs->result;
+      }
+
+  // `sys.path.insert(0, 'dir')` / `sys.path.append('dir')` with a constant:
+  // later imports look there too.
+  if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func))
+    if (auto *p = llvm::dyn_cast<ast::Attribute>(a->value))
+      if (auto *n = llvm::dyn_cast<ast::Name>(p->value);
+          n && n->id == "sys" && p->attr == "path" &&
+          (a->attr == "insert" || a->attr == "append") && !c->args.empty())
+        if (auto *dir = llvm::dyn_cast<ast::Constant>(c->args.back());
+            dir && dir->kind == ast::ConstantKind::Str)
+          program.addSearchDir(dir->value);
+
+  if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func)) {
+    Node receiver = expr(f, a->value);
+    Node attribute = solver.newNode();
+    out.exprs[c->func] = attribute;
+    load(receiver, a->attr, attribute);
+    // What the attribute holds is called as it is: a module's function, a
+    // class's function (unbound), a callable stored on an instance.
+    solver.onObject(attribute, [this, cs](Obj o) { callObject(*cs, o, ~0u); });
+    callMethod(*cs, receiver, a->attr);
+    return cs->result;
+  }
+  Node callee = expr(f, c->func);
+  solver.onObject(callee, [this, cs](Obj o) { callObject(*cs, o, ~0u); });
+  return cs->result;
+}
+
+void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
+  for (Node a : cs.args)
+    mergeFields(a, dictNode);
+  for (Node d : cs.doubleStar)
+    mergeFields(d, dictNode);
+  for (auto &[k, v] : cs.keywords) {
+    solver.addCopy(v, field(dict, "['" + k + "']"));
+    solver.addCopy(v, field(dict, "[*]"));
+  }
+}
+
+void Builder::callMethod(CallSite &cs, Node receiver, StringRef method) {
+  std::string m = method.str();
+  CallSite *site = &cs;
+  // Keep the call site alive as long as handlers may run.
+  auto keep = std::make_shared<CallSite>(cs);
+  site = keep.get();
+  solver.onObject(receiver, [this, keep, site, receiver, m](Obj o) {
+    CallSite &cs = *site;
+    const AbstractObject &ob = out.objects[o];
+    switch (ob.kind) {
+    case Kind::Instance: {
+      // A method of its class, self bound (a callable stored in the
+      // attribute is called through the attribute's load, below).
+      if (Obj cls = classOf(ob.label); cls != ~0u)
+        callBoundMethod(cs, cls, o, m);
+      // Methods of a library base (nn.Module.train, .to, .parameters).
+      if (m == "to" || m == "cuda" || m == "cpu" || m == "train" ||
+          m == "eval" || m == "float" || m == "double" || m == "half" ||
+          m == "requires_grad_")
+        solver.addObject(cs.result, o);
+      return;
+    }
+    case Kind::Class:  // `Cls.method(x)`: through the attribute's load
+    case Kind::Module: // `mod.f(x)`: likewise
+      return;
+    case Kind::LibName:
+      callObject(cs, libName(ob.label + "." + m), ~0u);
+      return;
+    case Kind::List:
+    case Kind::Set:
+      if (m == "append" || m == "add" || m == "insert") {
+        if (!cs.args.empty())
+          solver.addCopy(cs.args.back(), field(o, "[*]"));
+      } else if (m == "extend" || m == "update") {
+        for (Node a : cs.args)
+          elements(a, field(o, "[*]"));
+      } else if (m == "pop" || m == "copy") {
+        if (m == "pop")
+          solver.addCopy(field(o, "[*]"), cs.result);
+        else
+          solver.addObject(cs.result, o);
+      }
+      return;
+    case Kind::Dict: {
+      auto keyOf = [&](size_t i) -> std::string {
+        if (i >= cs.call->args.size())
+          return "";
+        auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[i]);
+        return c && c->kind == ast::ConstantKind::Str
+                   ? "['" + c->value.str() + "']"
+                   : "";
+      };
+      Node self = solver.newNode();
+      solver.addObject(self, o);
+      if (m == "update") {
+        updateDict(cs, o, self);
+      } else if (m == "setdefault" || m == "get" || m == "pop") {
+        std::string key = keyOf(0);
+        Node entry = field(o, key.empty() ? "[*]" : key);
+        if (m == "setdefault" && cs.args.size() > 1) {
+          solver.addCopy(cs.args[1], entry);
+          solver.addCopy(cs.args[1], field(o, "[*]"));
+        }
+        solver.addCopy(entry, cs.result);
+        if (!key.empty())
+          solver.addCopy(field(o, "[?]"), cs.result);
+        if (m != "setdefault" && cs.args.size() > 1)
+          solver.addCopy(cs.args[1], cs.result);
+      } else if (m == "copy") {
+        Obj copy = objectAt(Kind::Dict, "dict", cs.call, cs.frame->module);
+        Node to = solver.newNode();
+        solver.addObject(to, copy);
+        solver.addObject(cs.result, copy);
+        mergeFields(self, to);
+      } else if (m == "values") {
+        Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+        solver.addObject(cs.result, list);
+        solver.addCopy(field(o, "[*]"), field(list, "[*]"));
+      } else if (m == "items") {
+        Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+        Obj pair = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
+        exactTuples.insert(pair);
+        solver.addObject(cs.result, list);
+        solver.addObject(field(list, "[*]"), pair);
+        solver.addCopy(field(o, "[*]"), field(pair, "[1]"));
+      }
+      return;
+    }
+    case Kind::Library: {
+      const ApiEntry *entry = api.lookupMethod(ob.label, m);
+      if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
+          m == "cpu" || m == "train" || m == "eval" || m == "float" ||
+          m == "double" || m == "half")
+        solver.addObject(cs.result, o);
+      else // what the method returns: one library object per call site
+        // (labelled by the method alone: `x = x.f()` in a loop must not
+        // make `T.f.f.f...`)
+        solver.addObject(cs.result, objectAt(Kind::Library, "*." + m,
+                                             cs.call, cs.frame->module));
+      return;
+    }
+    case Kind::Generator:
+      if (m == "__next__" || m == "send")
+        solver.addCopy(field(o, "[*]"), cs.result);
+      return;
+    case Kind::Function:
+    case Kind::Constant:
+    case Kind::Tuple:
+      return;
+    }
+  });
+}
+
+Node Builder::methodNode(Obj cls, StringRef method) {
+  auto key = std::make_pair(cls, method.str());
+  auto it = methodNodes.find(key);
+  if (it != methodNodes.end())
+    return it->second;
+  Node n = solver.newNode();
+  methodNodes[key] = n; // before the bases: a cycle of bases ends here
+  // Class bodies are analysed before anything is solved, so what the class
+  // defines itself is known now; only a class without it asks its bases.
+  Node own = solver.findField(cls, solver.fieldId(method));
+  bool defined = false;
+  if (own != ~0u)
+    for (Obj fn : solver.pointsTo(own))
+      defined |= out.objects[fn].kind == Kind::Function;
+  if (defined) {
+    solver.addCopy(own, n);
+    return n;
+  }
+  auto ci = classes.find(cls);
+  if (ci == classes.end())
+    return n;
+  std::string m = method.str();
+  for (Node base : ci->second.bases)
+    solver.onObject(base, [this, m, n](Obj b) {
+      if (out.objects[b].kind == Kind::Class)
+        solver.addCopy(methodNode(b, m), n);
+    });
+  return n;
+}
+
+void Builder::callBoundMethod(CallSite &cs, Obj cls, Obj instance,
+                              StringRef method) {
+  auto key = std::make_tuple(cs.call, cls, method.str());
+  auto it = boundSelf.find(key);
+  if (it != boundSelf.end()) {
+    solver.addObject(it->second, instance);
+    return;
+  }
+  Node self = solver.newNode();
+  boundSelf[key] = self;
+  solver.addObject(self, instance);
+  CallSite *site = &cs;
+  solver.onObject(methodNode(cls, method), [this, site, self](Obj fn) {
+    callFunction(*site, fn, self);
+  });
+}
+
+void Builder::callObject(CallSite &cs, Obj callee, Node self) {
+  const AbstractObject &ob = out.objects[callee];
+  switch (ob.kind) {
+  case Kind::Function:
+    callFunction(cs, callee, self);
+    return;
+  case Kind::Class:
+    callClass(cs, callee);
+    return;
+  case Kind::Instance:
+    if (Obj cls = classOf(ob.label); cls != ~0u) {
+      callBoundMethod(cs, cls, callee, "__call__");
+      callBoundMethod(cs, cls, callee, "forward");
+    }
+    return;
+  case Kind::LibName: {
+    StringRef name = ob.label;
+    if (name.starts_with("builtins.") &&
+        callBuiltin(cs, name.drop_front(9)))
+      return;
+    callLibrary(cs, name, ~0u, api.lookup(name));
+    return;
+  }
+  default:
+    return;
+  }
+}
+
+void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
+  // Handlers may run twice for an object: bind each (site, callee, self)
+  // once.
+  if (!boundCalls.insert({cs.call, fn, self}).second)
+    return;
+  auto it = functions.find(fn);
+  if (it == functions.end())
+    return;
+  FunctionInfo &info = it->second;
+  const ast::Arguments *args = info.args;
+  solver.addCopy(info.isGenerator ? solver.newNode() : info.frame->returns,
+                 cs.result);
+  if (info.isGenerator)
+    solver.addObject(cs.result, info.generator);
+  if (!args)
+    return;
+  size_t posonly = args->posonlyargs.size();
+  size_t positional = posonly + args->args.size();
+  size_t shift = self != ~0u ? 1 : 0;
+  if (self != ~0u && positional > 0)
+    solver.addCopy(self, info.params[0]);
+  Node vararg = args->vararg ? info.params[positional] : ~0u;
+  size_t kwStart = positional + (args->vararg ? 1 : 0);
+  Node kwarg = args->kwarg ? info.params.back() : ~0u;
+  Obj varTuple = ~0u, kwDict = ~0u;
+  if (vararg != ~0u) {
+    varTuple = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
+    solver.addObject(vararg, varTuple);
+  }
+  if (kwarg != ~0u) {
+    kwDict = objectAt(Kind::Dict, "dict", cs.call, cs.frame->module);
+    solver.addObject(kwarg, kwDict);
+  }
+  // Positional arguments; after a `*xs` every later position may come
+  // from xs.
+  bool starSeen = false;
+  for (size_t i = 0; i < cs.args.size(); ++i) {
+    size_t p = i + shift;
+    if (cs.starred[i]) {
+      // `f(*(a, b))` with the tuple's positions known binds them one by
+      // one; anything else may supply any later parameter.
+      bool exact = !starSeen;
+      starSeen = true;
+      std::vector<Node> params(info.params.begin() + std::min(p, positional),
+                               info.params.begin() + positional);
+      solver.onObject(cs.args[i], [this, exact, params, varTuple](Obj o) {
+        if (exact && exactTuples.count(o)) {
+          for (size_t j = 0; j < params.size(); ++j)
+            solver.addCopy(field(o, "[" + std::to_string(j) + "]"),
+                           params[j]);
+        } else {
+          for (Node param : params)
+            solver.addCopy(field(o, "[*]"), param);
+        }
+        if (varTuple != ~0u)
+          solver.addCopy(field(o, "[*]"), field(varTuple, "[*]"));
+      });
+      continue;
+    }
+    if (starSeen) {
+      for (size_t q = p; q < positional; ++q)
+        solver.addCopy(cs.args[i], info.params[q]);
+    } else if (p < positional) {
+      solver.addCopy(cs.args[i], info.params[p]);
+      continue;
+    }
+    if (varTuple != ~0u)
+      solver.addCopy(cs.args[i], field(varTuple, "[*]"));
+  }
+  // Keywords by name (positional-only parameters are not names).
+  auto paramIndex = [&](StringRef name) -> int {
+    for (size_t i = posonly; i < info.params.size(); ++i) {
+      if (Node(i) == positional && vararg != ~0u)
+        continue;
+      if (kwarg != ~0u && i + 1 == info.params.size())
+        continue;
+      if (getParamNames(args)[i] == name)
+        return int(i);
+    }
+    return -1;
+  };
+  for (auto &[name, value] : cs.keywords) {
+    int i = paramIndex(name);
+    if (i >= 0) {
+      solver.addCopy(value, info.params[i]);
+    } else if (kwDict != ~0u) {
+      solver.addCopy(value, field(kwDict, "['" + name + "']"));
+      solver.addCopy(value, field(kwDict, "[*]"));
+    }
+  }
+  // `**d`: each named parameter from d's entry of that name.
+  llvm::SmallVector<StringRef> names = getParamNames(args);
+  for (Node d : cs.doubleStar) {
+    for (size_t i = posonly; i < names.size(); ++i) {
+      if ((vararg != ~0u && i == positional) ||
+          (kwarg != ~0u && i + 1 == names.size()))
+        continue;
+      load(d, "['" + names[i].str() + "']", info.params[i]);
+      load(d, "[?]", info.params[i]);
+    }
+    if (kwDict != ~0u) {
+      Node to = solver.newNode();
+      solver.addObject(to, kwDict);
+      mergeFields(d, to);
+    }
+  }
+  (void)kwStart;
+}
+
+void Builder::callClass(CallSite &cs, Obj cls) {
+  const ClassInfo &info = classes[cls];
+  Obj inst = objectAt(Kind::Instance, info.symbol, cs.call, cs.frame->module);
+  solver.addObject(cs.result, inst);
+  callBoundMethod(cs, cls, inst, "__init__");
+  // A class deriving from a library class (nn.Module, Dataset): its
+  // library constructor runs too; nothing flows from it.
+}
+
+void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
+                          const ApiEntry *entry) {
+  Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
+  solver.addObject(cs.result, o);
+  if (entry && entry->role == "call" && entry->has("self") &&
+      receiver != ~0u)
+    solver.addCopy(receiver, cs.result);
+  // The object remembers its arguments: by parameter name (signature) or
+  // keyword, `**d` entries by their key, positional ones also as `arg<i>`.
+  // A container of parts (Compose, Sequential) holds them as elements.
+  bool container = entry && entry->role == "container";
+  const std::vector<ApiParam> *sig = entry ? &entry->signature : nullptr;
+  size_t positional = 0;
+  if (sig)
+    for (const ApiParam &p : *sig)
+      if (p.kind == ApiParam::Kind::PositionalOnly ||
+          p.kind == ApiParam::Kind::PositionalOrKeyword)
+        ++positional;
+  bool starSeen = false;
+  for (size_t i = 0; i < cs.args.size(); ++i) {
+    if (cs.starred[i]) {
+      starSeen = true;
+      if (container)
+        elements(cs.args[i], field(o, "[*]"));
+      continue;
+    }
+    if (container && i > 0)
+      solver.addCopy(cs.args[i], field(o, "[*]"));
+    if (starSeen)
+      continue;
+    solver.addCopy(cs.args[i], field(o, "arg" + std::to_string(i)));
+    if (sig && i < positional)
+      solver.addCopy(cs.args[i], field(o, (*sig)[i].name));
+  }
+  for (auto &[name, value] : cs.keywords)
+    solver.addCopy(value, field(o, name));
+  for (Node d : cs.doubleStar) {
+    Obj target = o;
+    solver.onObject(d, [this, target](Obj dict) {
+      solver.onField(dict, [this, dict, target](FieldId f) {
+        StringRef name = solver.fieldName(f);
+        if (name.starts_with("['") && name.ends_with("']"))
+          solver.addCopy(solver.fieldNode(dict, f),
+                         field(target, name.drop_front(2).drop_back(2)));
+      });
+    });
+  }
+  // Library functions that hand back one of their argument's elements, or
+  // call a function they are given (a process or thread target runs it
+  // with `args`; torch.multiprocessing.spawn with the rank first).
+  StringRef leaf = qualName.rsplit('.').second;
+  if ((leaf == "choice" || leaf == "sample" || leaf == "choices") &&
+      !cs.args.empty() && !cs.starred[0]) {
+    elements(cs.args[0], cs.result);
+    if (leaf != "choice") {
+      Obj picked = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+      solver.addObject(cs.result, picked);
+      elements(cs.args[0], field(picked, "[*]"));
+    }
+  }
+  if (leaf == "Process" || leaf == "Thread" || leaf == "spawn") {
+    Node target = solver.newNode(), argTuple = solver.newNode();
+    for (auto &[name, value] : cs.keywords) {
+      if (name == "target" || name == "fn")
+        solver.addCopy(value, target);
+      if (name == "args")
+        solver.addCopy(value, argTuple);
+    }
+    if (leaf == "spawn" && !cs.args.empty())
+      solver.addCopy(cs.args[0], target);
+    auto inner = std::make_shared<CallSite>();
+    inner->call = cs.call;
+    inner->frame = cs.frame;
+    inner->result = solver.newNode();
+    if (leaf == "spawn") { // fn(rank, *args)
+      inner->args.push_back(solver.newNode());
+      inner->starred.push_back(false);
+    }
+    inner->args.push_back(argTuple);
+    inner->starred.push_back(true);
+    solver.onObject(target, [this, inner](Obj fn) {
+      callObject(*inner, fn, ~0u);
+    });
+  }
+
+  // Containers of parts (Compose, Sequential): their list is kept as the
+  // `transforms` attribute, so `t.transforms.append(x)` adds a part.
+  if (container && !cs.args.empty() && !cs.starred[0]) {
+    // Compose(list): the list itself; Sequential(a, b): the parts.
+    solver.addCopy(cs.args[0], field(o, "transforms"));
+    elements(cs.args[0], field(o, "[*]"));
+    solver.onObject(cs.args[0], [this, o](Obj part) {
+      Kind k = out.objects[part].kind;
+      if (k != Kind::List && k != Kind::Tuple)
+        solver.addObject(field(o, "[*]"), part);
+    });
+  }
+}
+
+bool Builder::callBuiltin(CallSite &cs, StringRef name) {
+  ProgramModule *m = cs.frame->module;
+  auto newOf = [&](Kind k, StringRef label) {
+    Obj o = objectAt(k, label, cs.call, m);
+    solver.addObject(cs.result, o);
+    return o;
+  };
+  if (name == "dict") {
+    Obj d = newOf(Kind::Dict, "dict");
+    Node to = solver.newNode();
+    solver.addObject(to, d);
+    updateDict(cs, d, to);
+    return true;
+  }
+  if (name == "list" || name == "tuple" || name == "set" ||
+      name == "sorted" || name == "reversed" || name == "frozenset") {
+    Kind k = name == "tuple" ? Kind::Tuple
+             : (name == "set" || name == "frozenset") ? Kind::Set
+                                                       : Kind::List;
+    Obj o = newOf(k, k == Kind::Tuple ? "tuple" : k == Kind::Set ? "set"
+                                                                 : "list");
+    for (Node a : cs.args)
+      elements(a, field(o, "[*]"));
+    return true;
+  }
+  if (name == "iter") {
+    for (Node a : cs.args)
+      solver.addCopy(a, cs.result);
+    return true;
+  }
+  if (name == "next") {
+    if (!cs.args.empty())
+      elements(cs.args[0], cs.result);
+    return true;
+  }
+  if (name == "enumerate" || name == "zip") {
+    Obj list = newOf(Kind::List, "list");
+    Obj pair = objectAt(Kind::Tuple, "tuple", cs.call->func, m);
+    exactTuples.insert(pair);
+    solver.addObject(field(list, "[*]"), pair);
+    for (size_t i = 0; i < cs.args.size(); ++i) {
+      size_t slot = name == "enumerate" ? 1 : i;
+      if (name == "enumerate" && i > 0)
+        break;
+      Node part = field(pair, "[" + std::to_string(slot) + "]");
+      elements(cs.args[i], part);
+      elements(cs.args[i], field(pair, "[*]"));
+    }
+    return true;
+  }
+  if (name == "getattr" || name == "setattr") {
+    if (cs.call->args.size() >= 2)
+      if (auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[1]);
+          c && c->kind == ast::ConstantKind::Str) {
+        if (name == "getattr")
+          load(cs.args[0], c->value, cs.result);
+        else if (cs.args.size() >= 3)
+          store(cs.args[0], c->value, cs.args[2]);
+      }
+    if (name == "getattr" && cs.args.size() >= 3)
+      solver.addCopy(cs.args[2], cs.result);
+    return true;
+  }
+  if (name == "super")
+    return true;
+  // Every other builtin (len, print, range, isinstance, ...): no object
+  // the analysis tracks comes out.
+  return true;
+}

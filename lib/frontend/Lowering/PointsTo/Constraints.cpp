@@ -1,0 +1,881 @@
+//===- Constraints.cpp - Python semantics as inclusion constraints --------===//
+
+#include "Constraints.h"
+#include "ResultImpl.h"
+
+#include "detc/frontend/ASTDump.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace detc::frontend::pta;
+using Kind = AbstractObject::Kind;
+using llvm::ArrayRef;
+using llvm::StringRef;
+
+Builder::Builder(Program &program, const ApiModel &api, DiagnosticEngine &diags,
+                 PointsToResult::Impl &out)
+    : program(program), api(api), diags(diags), out(out), solver(out.solver) {}
+
+// ---- Objects -----------------------------------------------------------------
+
+Obj Builder::newObject(Kind kind, std::string label, const ast::Node *site,
+                       const ProgramModule *m) {
+  AbstractObject o{kind, std::move(label), site, m ? m->path : ""};
+  out.objects.push_back(std::move(o));
+  return Obj(out.objects.size() - 1);
+}
+
+Obj Builder::objectAt(Kind kind, StringRef label, const ast::Node *site,
+                      const ProgramModule *m) {
+  auto key = std::make_tuple(site, label.str(), int(kind));
+  auto it = sited.find(key);
+  if (it != sited.end())
+    return it->second;
+  Obj o = newObject(kind, label.str(), site, m);
+  sited[key] = o;
+  return o;
+}
+
+Obj Builder::constant(StringRef text) {
+  auto it = constants.find(text);
+  if (it != constants.end())
+    return it->second;
+  Obj o = newObject(Kind::Constant, text.str(), nullptr, nullptr);
+  constants[text] = o;
+  return o;
+}
+
+Obj Builder::libName(StringRef qualName) {
+  // Names under a library the API tables model keep their name (up to a
+  // depth no table entry reaches); every other library attribute (of `os`,
+  // of an unresolved module, of a builtin) is one unknown object: the set
+  // of names stays finite (`x = x.attr` in a loop) and nothing modelled is
+  // lost. Top-level names and builtins keep theirs.
+  constexpr size_t kMaxLibNameParts = 12;
+  std::string canonical = api.canonicalize(qualName);
+  size_t dots = size_t(llvm::count(canonical, '.'));
+  bool builtin = StringRef(canonical).starts_with("builtins.") && dots == 1;
+  if (dots >= kMaxLibNameParts ||
+      (dots > 0 && !builtin && !api.isLibraryName(canonical)))
+    qualName = "<library attribute>";
+  std::string q = api.canonicalize(qualName);
+  auto it = libNames.find(q);
+  if (it != libNames.end())
+    return it->second;
+  Obj o = newObject(Kind::LibName, q, nullptr, nullptr);
+  libNames[q] = o;
+  return o;
+}
+
+// ---- Nodes -------------------------------------------------------------------
+
+Node Builder::scopeNode(StringRef scope, StringRef name) {
+  auto &byName = out.vars[scope.str()];
+  auto it = byName.find(name.str());
+  if (it != byName.end())
+    return it->second;
+  pta::Node n = solver.newNode();
+  byName[name.str()] = n;
+  return n;
+}
+
+Node Builder::varNode(Frame &f, StringRef name) {
+  if (f.scope.globals.count(name)) {
+    Frame *m = &f;
+    while (m->parent)
+      m = m->parent;
+    return scopeNode(m->symbol, name);
+  }
+  if (f.scope.locals.count(name) && !f.isClassBody)
+    return scopeNode(f.symbol, name);
+  if (f.isClassBody && f.scope.locals.count(name))
+    return field(f.classObj, name);
+  // Free: the nearest enclosing function that binds it (class bodies do
+  // not enclose), else the module, else a builtin.
+  for (Frame *p = f.parent; p; p = p->parent) {
+    if (p->isClassBody)
+      continue;
+    if (p->isModule)
+      break;
+    if (p->scope.locals.count(name))
+      return scopeNode(p->symbol, name);
+  }
+  Frame *m = &f;
+  while (m->parent)
+    m = m->parent;
+  if (m->scope.locals.count(name) || f.scope.nonlocals.count(name) == 0)
+    if (m->scope.locals.count(name))
+      return scopeNode(m->symbol, name);
+  // A builtin (`len`, `dict`, `enumerate`): a library name.
+  pta::Node n = scopeNode("<builtins>", name);
+  solver.addObject(n, libName(("builtins." + name).str()));
+  return n;
+}
+
+void Builder::load(Node base, StringRef name, Node dst) {
+  FieldId fid = solver.fieldId(name);
+  solver.onObject(base, [this, fid, dst](Obj o) {
+    solver.addCopy(solver.fieldNode(o, fid), dst);
+  });
+}
+
+void Builder::store(Node base, StringRef name, Node src) {
+  FieldId fid = solver.fieldId(name);
+  solver.onObject(base, [this, fid, src](Obj o) {
+    solver.addCopy(src, solver.fieldNode(o, fid));
+  });
+}
+
+void Builder::elements(Node iterable, Node dst) {
+  load(iterable, "[*]", dst);
+}
+
+void Builder::mergeFields(Node src, Node dst) {
+  solver.onObject(src, [this, dst](Obj s) {
+    solver.onObject(dst, [this, s](Obj d) {
+      if (s == d)
+        return;
+      solver.onField(s, [this, s, d](FieldId f) {
+        solver.addCopy(solver.fieldNode(s, f), solver.fieldNode(d, f));
+      });
+    });
+  });
+}
+
+void Builder::warn(const ProgramModule *m, const ast::Node *at,
+                   const std::string &message) {
+  std::string key = (m ? m->path : "") + ":" +
+                    std::to_string(at ? at->getRange().begin.offset : 0) +
+                    message;
+  if (!warned.insert(key).second)
+    return;
+  diags.report(Severity::Warning, m ? m->file.get() : nullptr,
+               at ? at->getRange().begin : ast::SourcePos{}, message);
+}
+
+// ---- Program -----------------------------------------------------------------
+
+void Builder::run() {
+  // Modules are discovered while their importers are analysed.
+  for (size_t i = 0; i < program.modules().size(); ++i)
+    module(*program.modules()[i]);
+  solver.solve();
+  if (solver.truncated)
+    warn(program.modules().front().get(), nullptr,
+         "the points-to analysis stopped after " +
+             std::to_string(solver.copyEdges + solver.handlers) +
+             " constraints (its limit is " +
+             std::to_string(Solver::kDefaultLimit) +
+             "): what variables may hold is incomplete "
+             "[detc-points-to-limit]");
+}
+
+static std::vector<const ast::Node *> asNodes(llvm::ArrayRef<ast::Stmt *> s) {
+  return std::vector<const ast::Node *>(s.begin(), s.end());
+}
+
+void Builder::module(ProgramModule &m) {
+  auto frame = std::make_unique<Frame>();
+  frame->symbol = m.name;
+  frame->module = &m;
+  frame->isModule = true;
+  const ast::Module *tree = m.parsed->module;
+  frame->scope = computeFunctionScope(nullptr, asNodes(tree->body));
+  frame->returns = solver.newNode();
+  frame->yields = solver.newNode();
+  Frame *f = frame.get();
+  frames.push_back(std::move(frame));
+  moduleFrames[m.name] = f;
+  Obj mo = moduleObjects.lookup(m.name);
+  if (!moduleObjects.count(m.name)) {
+    mo = newObject(Kind::Module, m.name, nullptr, &m);
+    moduleObjects[m.name] = mo;
+  }
+  // A module object's attributes are its globals.
+  for (const auto &name : f->scope.locals)
+    solver.addCopy(scopeNode(m.name, name.getKey()), field(mo, name.getKey()));
+  body(*f, tree->body);
+}
+
+void Builder::body(Frame &f, llvm::ArrayRef<ast::Stmt *> stmts) {
+  for (const ast::Stmt *s : stmts)
+    stmt(f, s);
+}
+
+void Builder::stmt(Frame &f, const ast::Stmt *s) {
+  using namespace ast;
+  switch (s->getKind()) {
+  case NodeKind::FunctionDef: {
+    auto *d = llvm::cast<FunctionDef>(s);
+    for (const Expr *dec : d->decoratorList)
+      expr(f, dec);
+    pta::Node into = f.isClassBody ? field(f.classObj, d->name)
+                              : varNode(f, d->name);
+    functionDef(f, d, d->name, d->args, asNodes(d->body), nullptr, into);
+    return;
+  }
+  case NodeKind::ClassDef:
+    classDef(f, llvm::cast<ClassDef>(s));
+    return;
+  case NodeKind::Return: {
+    auto *r = llvm::cast<Return>(s);
+    if (r->value)
+      solver.addCopy(expr(f, r->value), f.returns);
+    return;
+  }
+  case NodeKind::Assign: {
+    auto *a = llvm::cast<Assign>(s);
+    pta::Node v = expr(f, a->value);
+    for (const Expr *t : a->targets)
+      assign(f, t, v);
+    return;
+  }
+  case NodeKind::AugAssign: {
+    auto *a = llvm::cast<AugAssign>(s);
+    pta::Node v = expr(f, a->value);
+    pta::Node t = expr(f, a->target);
+    // `lst += xs` extends in place; `d |= e` updates in place.
+    solver.onObject(t, [this, v](Obj o) {
+      Kind k = out.objects[o].kind;
+      if (k == Kind::List || k == Kind::Set)
+        elements(v, field(o, "[*]"));
+    });
+    if (a->op == BinOpKind::BitOr)
+      mergeFields(v, t);
+    return;
+  }
+  case NodeKind::AnnAssign: {
+    auto *a = llvm::cast<AnnAssign>(s);
+    if (a->value)
+      assign(f, a->target, expr(f, a->value));
+    return;
+  }
+  case NodeKind::For: {
+    auto *l = llvm::cast<For>(s);
+    pta::Node items = solver.newNode();
+    elements(expr(f, l->iter), items);
+    assign(f, l->target, items);
+    body(f, l->body);
+    body(f, l->orelse);
+    return;
+  }
+  case NodeKind::While: {
+    auto *w = llvm::cast<While>(s);
+    expr(f, w->test);
+    body(f, w->body);
+    body(f, w->orelse);
+    return;
+  }
+  case NodeKind::If: {
+    auto *i = llvm::cast<If>(s);
+    expr(f, i->test);
+    body(f, i->body);
+    body(f, i->orelse);
+    return;
+  }
+  case NodeKind::With: {
+    auto *w = llvm::cast<With>(s);
+    for (const WithItem *item : w->items) {
+      pta::Node v = expr(f, item->contextExpr);
+      if (item->optionalVars)
+        assign(f, item->optionalVars, v);
+    }
+    body(f, w->body);
+    return;
+  }
+  case NodeKind::Try: {
+    auto *t = llvm::cast<Try>(s);
+    body(f, t->body);
+    for (const ExceptHandler *h : t->handlers) {
+      if (h->type)
+        expr(f, h->type);
+      body(f, h->body);
+    }
+    body(f, t->orelse);
+    body(f, t->finalbody);
+    return;
+  }
+  case NodeKind::Import:
+  case NodeKind::ImportFrom:
+    importStmt(f, s);
+    return;
+  case NodeKind::ExprStmt:
+    if (auto *e = llvm::cast<ExprStmt>(s)->value)
+      expr(f, e);
+    return;
+  case NodeKind::Match: {
+    auto *m = llvm::cast<Match>(s);
+    expr(f, m->subject);
+    for (const MatchCase *c : m->cases)
+      body(f, c->body);
+    return;
+  }
+  default:
+    // Raise, Assert, Delete, Global, Nonlocal, Pass, Break, Continue:
+    // their expressions hold no flow that matters beyond being evaluated.
+    forEachChild(s, [&](StringRef, const ast::Node *c) {
+      if (auto *e = llvm::dyn_cast_or_null<Expr>(c))
+        expr(f, e);
+    });
+    return;
+  }
+}
+
+void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
+  using namespace ast;
+  if (auto *n = llvm::dyn_cast<Name>(target)) {
+    solver.addCopy(value, varNode(f, n->id));
+    return;
+  }
+  if (auto *a = llvm::dyn_cast<Attribute>(target)) {
+    store(expr(f, a->value), a->attr, value);
+    return;
+  }
+  if (auto *sub = llvm::dyn_cast<Subscript>(target)) {
+    pta::Node base = expr(f, sub->value);
+    auto *c = llvm::dyn_cast<Constant>(sub->slice);
+    if (c && c->kind == ConstantKind::Str) {
+      store(base, ("['" + c->value + "']").str(), value);
+    } else {
+      if (!c)
+        expr(f, sub->slice);
+      store(base, "[?]", value);
+    }
+    store(base, "[*]", value);
+    return;
+  }
+  if (auto *seq = llvm::dyn_cast<Sequence>(target)) {
+    bool afterStar = false;
+    for (auto [i, elt] : llvm::enumerate(seq->elts)) {
+      pta::Node part = solver.newNode();
+      if (auto *st = llvm::dyn_cast<Starred>(elt)) {
+        afterStar = true;
+        Obj rest = objectAt(Kind::List, "list", st, f.module);
+        solver.addObject(part, rest);
+        elements(value, field(rest, "[*]"));
+        assign(f, st->value, part);
+        continue;
+      }
+      // A tuple whose positions are known gives the i-th; anything else
+      // (a list, a tuple built with a star) may give any element.
+      std::string position = "[" + std::to_string(i) + "]";
+      solver.onObject(value, [this, part, position, afterStar](Obj o) {
+        if (!afterStar && exactTuples.count(o))
+          solver.addCopy(field(o, position), part);
+        else
+          solver.addCopy(field(o, "[*]"), part);
+      });
+      assign(f, elt, part);
+    }
+    return;
+  }
+  if (auto *st = llvm::dyn_cast<Starred>(target))
+    assign(f, st->value, value);
+}
+
+void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
+                          const ast::Arguments *args,
+                          llvm::ArrayRef<const ast::Node *> bodyNodes,
+                          const ast::Expr *lambdaBody, Node into) {
+  // Defaults are evaluated where the def is.
+  std::vector<Node> defaults, kwDefaults;
+  if (args) {
+    for (const ast::Expr *d : args->defaults)
+      defaults.push_back(expr(f, d));
+    for (const ast::Expr *d : args->kwDefaults)
+      kwDefaults.push_back(d ? expr(f, d) : ~0u);
+  }
+  std::string base = f.isModule && f.module->name == "__main__"
+                         ? std::string()
+                         : f.isModule ? f.module->name + "."
+                                      : f.symbol + ".";
+  std::string symbol = base + name.str();
+  if (lambdaBody) {
+    const ast::SourcePos &p = def->getRange().begin;
+    symbol += "@" + std::to_string(p.line) + ":" + std::to_string(p.column + 1);
+  }
+  for (unsigned n = 2; !usedSymbols.insert(symbol).second; ++n)
+    symbol = base + name.str() + "#" + std::to_string(n);
+
+  Obj fo = newObject(Kind::Function, symbol, def, f.module);
+  defObjects[def] = fo;
+  solver.addObject(into, fo);
+
+  auto frame = std::make_unique<Frame>();
+  Frame *inner = frame.get();
+  frames.push_back(std::move(frame));
+  inner->symbol = symbol;
+  inner->module = f.module;
+  inner->parent = f.isClassBody ? f.parent : &f;
+  if (f.isClassBody)
+    inner->enclosingClass = out.objects[f.classObj].label;
+  std::vector<const ast::Node *> scopeBody(bodyNodes.begin(), bodyNodes.end());
+  if (lambdaBody)
+    scopeBody.push_back(lambdaBody);
+  inner->scope = computeFunctionScope(args, scopeBody);
+  inner->returns = solver.newNode();
+  inner->yields = solver.newNode();
+
+  FunctionInfo info;
+  info.args = args;
+  info.frame = inner;
+  for (StringRef p : getParamNames(args))
+    info.params.push_back(scopeNode(symbol, p));
+  if (args) {
+    // Positional defaults belong to the last parameters.
+    size_t positional = args->posonlyargs.size() + args->args.size();
+    for (size_t i = 0; i < defaults.size(); ++i)
+      solver.addCopy(defaults[i],
+                     info.params[positional - defaults.size() + i]);
+    size_t kwStart = positional + (args->vararg ? 1 : 0);
+    for (size_t i = 0; i < kwDefaults.size(); ++i)
+      if (kwDefaults[i] != ~0u)
+        solver.addCopy(kwDefaults[i], info.params[kwStart + i]);
+  }
+  if (!info.params.empty() && f.isClassBody)
+    inner->selfNode = info.params.front();
+  functions[fo] = info;
+
+  if (lambdaBody) {
+    solver.addCopy(expr(*inner, lambdaBody), inner->returns);
+  } else {
+    auto *d = llvm::cast<ast::FunctionDef>(def);
+    body(*inner, d->body);
+  }
+  // A generator function returns a generator over what it yields.
+  bool yields = false;
+  for (const ast::Node *n : scopeBody) {
+    std::vector<const ast::Node *> work{n};
+    while (!work.empty() && !yields) {
+      const ast::Node *x = work.back();
+      work.pop_back();
+      if (llvm::isa<ast::Yield, ast::YieldFrom>(x))
+        yields = true;
+      if (llvm::isa<ast::FunctionDef, ast::Lambda, ast::ClassDef>(x) && x != n)
+        continue;
+      ast::forEachChild(x, [&](StringRef, const ast::Node *c) {
+        if (c)
+          work.push_back(c);
+      });
+    }
+  }
+  if (yields) {
+    FunctionInfo &fi = functions[fo];
+    fi.isGenerator = true;
+    fi.generator = newObject(Kind::Generator, symbol, def, f.module);
+    solver.addCopy(inner->yields, field(fi.generator, "[*]"));
+  }
+}
+
+void Builder::classDef(Frame &f, const ast::ClassDef *c) {
+  std::string base = f.isModule && f.module->name == "__main__"
+                         ? std::string()
+                         : f.isModule ? f.module->name + "."
+                                      : f.symbol + ".";
+  Obj co = newObject(Kind::Class, base + c->name.str(), c, f.module);
+  ClassInfo ci;
+  ci.symbol = base + c->name.str();
+  for (const ast::Expr *b : c->bases)
+    ci.bases.push_back(expr(f, b));
+  for (const ast::Keyword *k : c->keywords)
+    expr(f, k->value);
+  for (const ast::Expr *d : c->decoratorList)
+    expr(f, d);
+  classBySymbol[ci.symbol] = co;
+  classes[co] = ci;
+  solver.addObject(f.isClassBody ? field(f.classObj, c->name)
+                                 : varNode(f, c->name),
+                   co);
+  auto frame = std::make_unique<Frame>();
+  Frame *inner = frame.get();
+  frames.push_back(std::move(frame));
+  inner->symbol = ci.symbol;
+  inner->module = f.module;
+  inner->parent = &f;
+  inner->isClassBody = true;
+  inner->classObj = co;
+  inner->scope = computeFunctionScope(nullptr, asNodes(c->body));
+  body(*inner, c->body);
+}
+
+void Builder::importStmt(Frame &f, const ast::Stmt *s) {
+  ProgramModule &from = *f.module;
+  auto bind = [&](StringRef name) {
+    return f.isClassBody ? field(f.classObj, name) : varNode(f, name);
+  };
+  auto moduleObject = [&](ProgramModule *m) {
+    auto it = moduleObjects.find(m->name);
+    if (it != moduleObjects.end())
+      return it->second;
+    Obj o = newObject(Kind::Module, m->name, nullptr, m);
+    moduleObjects[m->name] = o;
+    return o;
+  };
+  auto unresolved = [&](const ast::Node *at, StringRef name,
+                        const std::vector<std::string> &looked) {
+    StringRef top = name.split('.').first;
+    static const char *const stdlib[] = {
+        "os",        "sys",      "time",     "math",      "json",
+        "argparse",  "random",   "shutil",   "copy",      "warnings",
+        "logging",   "pathlib",  "collections", "functools", "itertools",
+        "typing",    "datetime", "re",       "pickle",    "glob",
+        "subprocess", "socket",  "threading", "multiprocessing", "abc",
+        "enum",      "dataclasses", "contextlib", "tempfile", "io",
+        "csv",       "hashlib",  "inspect",  "traceback", "signal",
+        "struct",    "string",   "textwrap", "uuid",      "queue",
+        "heapq",     "bisect",   "operator", "platform",  "gc",
+        "builtins",  "types",    "importlib", "zipfile",  "tarfile",
+        "gzip",      "urllib",   "http",     "numbers",   "statistics",
+        "pprint",    "getpass",  "errno",    "ast",       "codecs",
+        "fnmatch",   "__future__", "concurrent", "asyncio", "weakref",
+        "unittest",  "distutils", "configparser", "locale", "atexit",
+        "shlex",     "select",   "base64",   "binascii",  "ctypes",
+        "decimal",   "fractions", "secrets", "sqlite3",   "timeit",
+        "tqdm",      "PIL",      "matplotlib", "pandas",  "scipy",
+        "sklearn",   "yaml",     "h5py",     "cv2",       "wandb",
+        "tensorboard", "tensorboardX", "apex", "transformers", "timm",
+        "setuptools", "requests", "numpy"};
+    if (api.isLibraryName(name) || llvm::is_contained(stdlib, top) ||
+        program.resolvedToLibrary())
+      return;
+    std::string where;
+    for (const std::string &d : looked)
+      where += (where.empty() ? "" : ", ") + d;
+    warn(&from, at,
+         "cannot resolve import '" + name.str() +
+             "': not a local module (looked in " + where +
+             ") nor a library detc models; what it defines is unknown "
+             "[detc-unresolved-import]");
+  };
+
+  if (auto *imp = llvm::dyn_cast<ast::Import>(s)) {
+    for (const ast::Alias *a : imp->names) {
+      std::vector<std::string> looked;
+      ProgramModule *m = program.resolve(from, a->name, 0, &looked);
+      if (!m) {
+        unresolved(a, a->name, looked);
+        StringRef bound = a->asname.empty() ? a->name.split('.').first
+                                            : a->name;
+        solver.addObject(bind(a->asname.empty() ? bound : a->asname),
+                         libName(bound));
+        continue;
+      }
+      if (!a->asname.empty()) {
+        solver.addObject(bind(a->asname), moduleObject(m));
+        continue;
+      }
+      // `import a.b` binds `a`; `a.b` is an attribute of the package.
+      StringRef top = a->name.split('.').first;
+      ProgramModule *topModule =
+          top == a->name ? m : program.resolve(from, top, 0, nullptr);
+      Obj topObj = topModule ? moduleObject(topModule) : moduleObject(m);
+      solver.addObject(bind(top), topObj);
+      if (topModule && top != a->name)
+        solver.addObject(field(topObj, a->name.drop_front(top.size() + 1)),
+                         moduleObject(m));
+    }
+    return;
+  }
+  auto *imp = llvm::cast<ast::ImportFrom>(s);
+  std::vector<std::string> looked;
+  ProgramModule *m = program.resolve(from, imp->module, imp->level, &looked);
+  if (!m && imp->level == 0 && imp->module == "__future__")
+    return;
+  for (const ast::Alias *a : imp->names) {
+    if (a->name == "*") {
+      if (m) {
+        // Every public global of the module, as its analysis binds them.
+        Frame scratch;
+        scratch.scope = computeFunctionScope(
+            nullptr, asNodes(m->parsed->module->body));
+        for (const auto &name : scratch.scope.locals)
+          if (!name.getKey().starts_with("_"))
+            solver.addCopy(scopeNode(m->name, name.getKey()),
+                           bind(name.getKey()));
+      } else if (api.isKnownModule(api.canonicalize(imp->module))) {
+        for (const std::string &n : api.namesUnder(imp->module))
+          solver.addObject(bind(n), libName(imp->module.str() + "." + n));
+      } else {
+        unresolved(a, imp->module, looked);
+      }
+      continue;
+    }
+    StringRef local = a->asname.empty() ? a->name : a->asname;
+    if (m) {
+      // A submodule of a package (`from pkg import mod`) or a name the
+      // module defines.
+      std::vector<std::string> sub;
+      ProgramModule *child =
+          m->isPackage ? program.resolve(*m, a->name, 1, nullptr) : nullptr;
+      if (child && child != m)
+        solver.addObject(bind(local), moduleObject(child));
+      solver.addCopy(scopeNode(m->name, a->name), bind(local));
+      continue;
+    }
+    if (imp->level > 0) {
+      unresolved(a, (std::string(imp->level, '.') + imp->module.str()), looked);
+      continue;
+    }
+    unresolved(a, imp->module, looked);
+    solver.addObject(bind(local),
+                     libName((imp->module + "." + a->name).str()));
+  }
+}
+
+// ---- Expressions ---------------------------------------------------------------
+
+Node Builder::expr(Frame &f, const ast::Expr *e) {
+  using namespace ast;
+  auto remember = [&](pta::Node n) {
+    out.exprs[e] = n;
+    return n;
+  };
+  switch (e->getKind()) {
+  case NodeKind::Name:
+    return remember(varNode(f, llvm::cast<Name>(e)->id));
+  case NodeKind::Constant: {
+    auto *c = llvm::cast<Constant>(e);
+    pta::Node n = solver.newNode();
+    std::string text;
+    switch (c->kind) {
+    case ConstantKind::None:
+      text = "None";
+      break;
+    case ConstantKind::True:
+      text = "True";
+      break;
+    case ConstantKind::False:
+      text = "False";
+      break;
+    case ConstantKind::Str:
+      text = "'" + c->value.str() + "'";
+      break;
+    case ConstantKind::Int:
+    case ConstantKind::Float:
+      text = c->value.str();
+      break;
+    default:
+      break;
+    }
+    if (!text.empty() && text.size() <= 64)
+      solver.addObject(n, constant(text));
+    return remember(n);
+  }
+  case NodeKind::Attribute: {
+    auto *a = llvm::cast<Attribute>(e);
+    pta::Node base = expr(f, a->value);
+    pta::Node n = solver.newNode();
+    load(base, a->attr, n);
+    // Attributes of library names are library names (`torch.nn.Linear`);
+    // `lib.__dict__` is a name table.
+    std::string attr = a->attr.str();
+    solver.onObject(base, [this, n, attr](Obj o) {
+      if (out.objects[o].kind == Kind::LibName)
+        solver.addObject(n, libName(out.objects[o].label + "." + attr));
+    });
+    return remember(n);
+  }
+  case NodeKind::Subscript: {
+    auto *sub = llvm::cast<Subscript>(e);
+    pta::Node base = expr(f, sub->value);
+    pta::Node n = solver.newNode();
+    auto *c = llvm::dyn_cast<Constant>(sub->slice);
+    if (!c)
+      expr(f, sub->slice);
+    if (c && c->kind == ConstantKind::Str) {
+      load(base, ("['" + c->value + "']").str(), n);
+      load(base, "[?]", n);
+    } else if (c && c->kind == ConstantKind::Int) {
+      load(base, ("[" + c->value + "]").str(), n);
+      load(base, "[*]", n);
+    } else {
+      load(base, "[*]", n);
+    }
+    // `models.__dict__[name]`: a name under that library module.
+    std::string key = c && c->kind == ConstantKind::Str ? c->value.str() : "*";
+    solver.onObject(base, [this, n, key](Obj o) {
+      const AbstractObject &ob = out.objects[o];
+      if (ob.kind == Kind::LibName && StringRef(ob.label).ends_with(".__dict__"))
+        solver.addObject(n, libName(StringRef(ob.label).drop_back(9).str() +
+                                    "." + key));
+    });
+    return remember(n);
+  }
+  case NodeKind::Call:
+    return remember(call(f, llvm::cast<Call>(e)));
+  case NodeKind::List:
+  case NodeKind::Tuple:
+  case NodeKind::Set: {
+    ArrayRef<Expr *> elts =
+        e->getKind() == NodeKind::Set
+            ? ArrayRef<Expr *>(llvm::cast<Set>(e)->elts)
+            : ArrayRef<Expr *>(llvm::cast<Sequence>(e)->elts);
+    Kind k = e->getKind() == NodeKind::List    ? Kind::List
+             : e->getKind() == NodeKind::Tuple ? Kind::Tuple
+                                               : Kind::Set;
+    StringRef label = k == Kind::List ? "list" : k == Kind::Tuple ? "tuple"
+                                                                 : "set";
+    Obj o = objectAt(k, label, e, f.module);
+    pta::Node n = solver.newNode();
+    solver.addObject(n, o);
+    if (k == Kind::Tuple && llvm::none_of(elts, [](const Expr *x) {
+          return llvm::isa<Starred>(x);
+        }))
+      exactTuples.insert(o);
+    bool afterStar = false;
+    for (auto [i, elt] : llvm::enumerate(elts)) {
+      if (auto *st = llvm::dyn_cast<Starred>(elt)) {
+        afterStar = true;
+        elements(expr(f, st->value), field(o, "[*]"));
+        continue;
+      }
+      pta::Node v = expr(f, elt);
+      solver.addCopy(v, field(o, "[*]"));
+      if (!afterStar)
+        solver.addCopy(v, field(o, "[" + std::to_string(i) + "]"));
+    }
+    return remember(n);
+  }
+  case NodeKind::Dict: {
+    auto *d = llvm::cast<Dict>(e);
+    Obj o = objectAt(Kind::Dict, "dict", e, f.module);
+    pta::Node n = solver.newNode();
+    solver.addObject(n, o);
+    for (size_t i = 0; i < d->values.size(); ++i) {
+      pta::Node v = expr(f, d->values[i]);
+      const Expr *k = d->keys[i];
+      if (!k) { // `**mapping`
+        mergeFields(v, n);
+        continue;
+      }
+      auto *c = llvm::dyn_cast<Constant>(k);
+      if (c && c->kind == ConstantKind::Str) {
+        solver.addCopy(v, field(o, ("['" + c->value + "']").str()));
+      } else {
+        expr(f, k);
+        solver.addCopy(v, field(o, "[?]"));
+      }
+      solver.addCopy(v, field(o, "[*]"));
+    }
+    return remember(n);
+  }
+  case NodeKind::ListComp:
+  case NodeKind::SetComp:
+  case NodeKind::GeneratorExp:
+  case NodeKind::DictComp: {
+    ArrayRef<Comprehension *> gens =
+        e->getKind() == NodeKind::DictComp
+            ? ArrayRef<Comprehension *>(llvm::cast<DictComp>(e)->generators)
+            : ArrayRef<Comprehension *>(llvm::cast<Comp>(e)->generators);
+    for (const Comprehension *g : gens) {
+      pta::Node items = solver.newNode();
+      elements(expr(f, g->iter), items);
+      assign(f, g->target, items);
+      for (const Expr *cond : g->ifs)
+        expr(f, cond);
+    }
+    Kind k = e->getKind() == NodeKind::DictComp       ? Kind::Dict
+             : e->getKind() == NodeKind::GeneratorExp ? Kind::Generator
+             : e->getKind() == NodeKind::SetComp      ? Kind::Set
+                                                      : Kind::List;
+    Obj o = objectAt(k, k == Kind::Dict ? "dict" : k == Kind::Generator
+                                                       ? "generator"
+                                                   : k == Kind::Set ? "set"
+                                                                    : "list",
+                     e, f.module);
+    pta::Node n = solver.newNode();
+    solver.addObject(n, o);
+    if (auto *dc = llvm::dyn_cast<DictComp>(e)) {
+      expr(f, dc->key);
+      pta::Node v = expr(f, dc->value);
+      solver.addCopy(v, field(o, "[?]"));
+      solver.addCopy(v, field(o, "[*]"));
+    } else {
+      solver.addCopy(expr(f, llvm::cast<Comp>(e)->elt), field(o, "[*]"));
+    }
+    return remember(n);
+  }
+  case NodeKind::Lambda: {
+    auto *l = llvm::cast<Lambda>(e);
+    pta::Node n = solver.newNode();
+    functionDef(f, l, "<lambda>", l->args, {}, l->body, n);
+    return remember(n);
+  }
+  case NodeKind::IfExp: {
+    auto *i = llvm::cast<IfExp>(e);
+    expr(f, i->test);
+    pta::Node n = solver.newNode();
+    solver.addCopy(expr(f, i->body), n);
+    solver.addCopy(expr(f, i->orelse), n);
+    return remember(n);
+  }
+  case NodeKind::BoolOp: {
+    pta::Node n = solver.newNode();
+    for (const Expr *v : llvm::cast<BoolOp>(e)->values)
+      solver.addCopy(expr(f, v), n);
+    return remember(n);
+  }
+  case NodeKind::NamedExpr: {
+    auto *ne = llvm::cast<NamedExpr>(e);
+    pta::Node v = expr(f, ne->value);
+    assign(f, ne->target, v);
+    return remember(v);
+  }
+  case NodeKind::BinOp: {
+    auto *b = llvm::cast<BinOp>(e);
+    pta::Node l = expr(f, b->left), r = expr(f, b->right);
+    pta::Node n = solver.newNode();
+    if (b->op == BinOpKind::Add) {
+      // `xs + ys` of lists or tuples: a new one holding both's elements.
+      for (pta::Node side : {l, r})
+        solver.onObject(side, [this, e, f = &f, n, l, r](Obj o) {
+          Kind k = out.objects[o].kind;
+          if (k != Kind::List && k != Kind::Tuple)
+            return;
+          Obj joined = objectAt(k, k == Kind::List ? "list" : "tuple", e,
+                                f->module);
+          solver.addObject(n, joined);
+          elements(l, field(joined, "[*]"));
+          elements(r, field(joined, "[*]"));
+        });
+    } else if (b->op == BinOpKind::BitOr) {
+      // `a | b` of dicts: a new dict with both's entries.
+      solver.onObject(l, [this, e, f = &f, n, l, r](Obj o) {
+        if (out.objects[o].kind != Kind::Dict)
+          return;
+        Obj joined = objectAt(Kind::Dict, "dict", e, f->module);
+        solver.addObject(n, joined);
+        mergeFields(l, n);
+        mergeFields(r, n);
+      });
+    }
+    return remember(n);
+  }
+  case NodeKind::Starred:
+    return remember(expr(f, llvm::cast<Starred>(e)->value));
+  case NodeKind::Await:
+    return remember(expr(f, llvm::cast<Await>(e)->value));
+  case NodeKind::Yield: {
+    auto *y = llvm::cast<Yield>(e);
+    if (y->value)
+      solver.addCopy(expr(f, y->value), f.yields);
+    return remember(solver.newNode());
+  }
+  case NodeKind::YieldFrom: {
+    elements(expr(f, llvm::cast<YieldFrom>(e)->value), f.yields);
+    return remember(solver.newNode());
+  }
+  default: {
+    // Compare, UnaryOp, JoinedStr, FormattedValue, Slice: values that hold
+    // no objects the analysis tracks; their parts are still evaluated.
+    forEachChild(e, [&](StringRef, const ast::Node *c) {
+      if (auto *x = llvm::dyn_cast_or_null<Expr>(c))
+        expr(f, x);
+    });
+    return remember(solver.newNode());
+  }
+  }
+}

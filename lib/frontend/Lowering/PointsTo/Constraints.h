@@ -1,0 +1,170 @@
+//===- Constraints.h - Python semantics as inclusion constraints -*- C++ -*-===//
+//
+// Walks the AST of every module once and states, for each statement and
+// expression, what flows where (Solver.h). Calls register handlers on
+// their callee: every function, class, method or library callable that
+// reaches it is bound as CPython binds a call.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_FRONTEND_LOWERING_POINTSTO_CONSTRAINTS_H
+#define DETC_LIB_FRONTEND_LOWERING_POINTSTO_CONSTRAINTS_H
+
+#include "Program.h"
+#include "Solver.h"
+
+#include "../Scopes.h"
+
+#include "detc/frontend/ApiModel.h"
+#include "detc/frontend/PointsTo.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+#include <set>
+
+namespace detc::frontend::pta {
+
+/// A function, lambda, module body or class body being analysed.
+struct Frame {
+  std::string symbol;
+  ProgramModule *module = nullptr;
+  Frame *parent = nullptr; ///< Enclosing function (closures).
+  Scope scope;
+  bool isModule = false, isClassBody = false;
+  Obj classObj = ~0u;          ///< Class body: its class.
+  std::string enclosingClass;  ///< Methods: their class symbol.
+  Node selfNode = ~0u;         ///< Methods: the first parameter.
+  Node returns = 0, yields = 0;
+};
+
+/// What calling a function object binds.
+struct FunctionInfo {
+  const ast::Arguments *args = nullptr;
+  Frame *frame = nullptr;
+  std::vector<Node> params; ///< posonly, args, vararg, kwonly, kwarg order
+  bool isGenerator = false;
+  Obj generator = ~0u;
+};
+
+struct ClassInfo {
+  std::string symbol;
+  std::vector<Node> bases;
+  llvm::StringMap<Obj> methods;
+  Node body = ~0u; ///< unused
+};
+
+class Builder {
+public:
+  Builder(Program &program, const ApiModel &api, DiagnosticEngine &diags,
+          PointsToResult::Impl &out);
+  void run();
+
+private:
+  friend struct PointsToResult::Impl;
+  // ---- Objects ----
+  Obj newObject(AbstractObject::Kind kind, std::string label,
+                const ast::Node *site, const ProgramModule *m);
+  /// One object per (site, label): handlers may run more than once.
+  Obj objectAt(AbstractObject::Kind kind, llvm::StringRef label,
+               const ast::Node *site, const ProgramModule *m);
+  Obj constant(llvm::StringRef text);
+  Obj libName(llvm::StringRef qualName);
+
+  // ---- Nodes ----
+  Node varNode(Frame &f, llvm::StringRef name);
+  Node scopeNode(llvm::StringRef scope, llvm::StringRef name);
+  Node field(Obj o, llvm::StringRef name) {
+    return solver.fieldNode(o, solver.fieldId(name));
+  }
+  /// `dst` ⊇ field `name` of every object of `base`.
+  void load(Node base, llvm::StringRef name, Node dst);
+  /// Field `name` of every object of `base` ⊇ `src`.
+  void store(Node base, llvm::StringRef name, Node src);
+  /// `dst` ⊇ what iterating any object of `iterable` yields.
+  void elements(Node iterable, Node dst);
+  /// Every field of every object of `src` flows to the same field of every
+  /// object of `dst` (dict.update, `{**a}`).
+  void mergeFields(Node src, Node dst);
+
+  // ---- Statements and expressions ----
+  void body(Frame &f, llvm::ArrayRef<ast::Stmt *> stmts);
+  void stmt(Frame &f, const ast::Stmt *s);
+  Node expr(Frame &f, const ast::Expr *e);
+  void assign(Frame &f, const ast::Expr *target, Node value);
+  void functionDef(Frame &f, const ast::Node *def, llvm::StringRef name,
+                   const ast::Arguments *args,
+                   llvm::ArrayRef<const ast::Node *> bodyNodes,
+                   const ast::Expr *lambdaBody, Node into);
+  void classDef(Frame &f, const ast::ClassDef *c);
+  void importStmt(Frame &f, const ast::Stmt *s);
+  void module(ProgramModule &m);
+
+  // ---- Calls ----
+  struct CallSite {
+    const ast::Call *call;
+    Frame *frame;
+    std::vector<Node> args;        ///< positional (starred: its node)
+    std::vector<bool> starred;
+    std::vector<std::pair<std::string, Node>> keywords;
+    std::vector<Node> doubleStar;
+    Node result;
+  };
+  Node call(Frame &f, const ast::Call *c);
+  void callObject(CallSite &cs, Obj callee, Node self);
+  void callFunction(CallSite &cs, Obj fn, Node self);
+  void callClass(CallSite &cs, Obj cls);
+  void callLibrary(CallSite &cs, llvm::StringRef qualName, Node receiver,
+                   const ApiEntry *entry);
+  void callMethod(CallSite &cs, Node receiver, llvm::StringRef method);
+  /// `d.update(a, **b, k=v)` and `dict(a, **b, k=v)`: entries of the
+  /// positional mappings, the `**` mappings and the keywords go into
+  /// `dict` (held by `dictNode`).
+  void updateDict(CallSite &cs, Obj dict, Node dictNode);
+  bool callBuiltin(CallSite &cs, llvm::StringRef name);
+  /// The node holding what `method` resolves to on class `cls`: its own
+  /// function, else its bases' (memoized: one per class and name).
+  Node methodNode(Obj cls, llvm::StringRef method);
+  /// Calls `method` of class `cls` at `cs` with `self` ⊇ {instance}: one
+  /// self node and one handler per (call site, class, method), however
+  /// many instances of the class reach the site.
+  void callBoundMethod(CallSite &cs, Obj cls, Obj instance,
+                       llvm::StringRef method);
+
+  /// The class object named `symbol`, or ~0u.
+  Obj classOf(llvm::StringRef symbol) const {
+    auto it = classBySymbol.find(symbol);
+    return it == classBySymbol.end() ? ~0u : it->second;
+  }
+
+  void warn(const ProgramModule *m, const ast::Node *at,
+            const std::string &message);
+
+  Program &program;
+  const ApiModel &api;
+  DiagnosticEngine &diags;
+  PointsToResult::Impl &out;
+  Solver &solver;
+
+  std::vector<std::unique_ptr<Frame>> frames;
+  std::map<std::string, Frame *> moduleFrames;
+  llvm::DenseMap<Obj, FunctionInfo> functions;
+  llvm::DenseMap<Obj, ClassInfo> classes;
+  llvm::StringMap<Obj> classBySymbol;
+  llvm::DenseMap<const ast::Node *, Obj> defObjects;
+  std::map<std::tuple<const ast::Node *, std::string, int>, Obj> sited;
+  llvm::StringMap<Obj> constants, libNames, moduleObjects;
+  llvm::StringSet<> usedSymbols;
+  /// Tuples whose every position is known (`(a, b)`, enumerate's pairs).
+  llvm::DenseSet<Obj> exactTuples;
+  std::map<std::pair<Obj, std::string>, Node> methodNodes;
+  std::map<std::tuple<const ast::Call *, Obj, std::string>, Node> boundSelf;
+  std::set<std::tuple<const ast::Call *, Obj, Node>> boundCalls;
+  llvm::StringSet<> warned;
+};
+
+} // namespace detc::frontend::pta
+
+#endif // DETC_LIB_FRONTEND_LOWERING_POINTSTO_CONSTRAINTS_H

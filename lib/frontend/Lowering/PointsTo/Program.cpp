@@ -1,0 +1,152 @@
+//===- Program.cpp - The Python files the points-to analysis reads --------===//
+
+#include "Program.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+using namespace detc::frontend;
+using namespace detc::frontend::pta;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+/// Installed library code (the standard library, site/dist-packages) is
+/// not part of the user's program: the API tables model what matters of
+/// it, and analysing it as local code would analyse half of Python.
+static bool isInstalledLibrary(llvm::StringRef file) {
+  llvm::SmallString<256> real;
+  if (fs::real_path(file, real))
+    real = file;
+  llvm::StringRef r = real;
+  return r.contains("/site-packages/") || r.contains("/dist-packages/") ||
+         r.starts_with("/usr/lib/python3") ||
+         r.starts_with("/usr/local/lib/python3");
+}
+
+ProgramModule *Program::load(const std::string &file, const std::string &name,
+                             bool isPackage) {
+  llvm::SmallString<256> real;
+  std::string key = fs::real_path(file, real) ? file : std::string(real);
+  if (auto it = byPath.find(key); it != byPath.end())
+    return it->second;
+  if (!all.empty() && isInstalledLibrary(file)) {
+    skippedLibrary = true;
+    return nullptr;
+  }
+  auto m = std::make_unique<ProgramModule>();
+  m->name = name;
+  m->path = file;
+  m->isPackage = isPackage;
+  byPath[key] = nullptr; // a module that fails to load is tried once
+  m->file = SourceFile::load(file, diags);
+  if (!m->file)
+    return nullptr;
+  m->parsed = parseModule(*m->file, diags);
+  if (!m->parsed)
+    return nullptr;
+  ProgramModule *raw = m.get();
+  byPath[key] = raw;
+  all.push_back(std::move(m));
+  return raw;
+}
+
+ProgramModule *Program::loadMain(llvm::StringRef file) {
+  mainDir = path::parent_path(file).str();
+  if (mainDir.empty())
+    mainDir = ".";
+  return load(file.str(), "__main__", false);
+}
+
+void Program::addSearchDir(llvm::StringRef dir) {
+  llvm::SmallString<256> full;
+  if (path::is_absolute(dir)) {
+    full = dir;
+  } else {
+    full = mainDir;
+    path::append(full, dir);
+  }
+  path::remove_dots(full, /*remove_dot_dot=*/true);
+  for (const std::string &d : searchPath)
+    if (d == full)
+      return;
+  searchPath.push_back(std::string(full));
+}
+
+/// `dir/a/b.py` or `dir/a/b/__init__.py` for dotted `a.b`.
+static bool findIn(llvm::StringRef dir, llvm::StringRef dotted,
+                   std::string &file, bool &isPackage) {
+  llvm::SmallString<256> base(dir);
+  llvm::SmallVector<llvm::StringRef> parts;
+  dotted.split(parts, '.');
+  for (llvm::StringRef p : parts)
+    path::append(base, p);
+  llvm::SmallString<256> init(base);
+  path::append(init, "__init__.py");
+  if (fs::is_regular_file(init)) {
+    file = std::string(init);
+    isPackage = true;
+    return true;
+  }
+  base += ".py";
+  if (fs::is_regular_file(base)) {
+    file = std::string(base);
+    isPackage = false;
+    return true;
+  }
+  return false;
+}
+
+ProgramModule *Program::resolve(const ProgramModule &from,
+                                llvm::StringRef dotted, unsigned level,
+                                std::vector<std::string> *looked) {
+  skippedLibrary = false;
+  std::string file;
+  bool isPackage = false;
+  if (level > 0) {
+    // Relative: the importing module's package, `level - 1` levels up.
+    llvm::SmallString<256> dir = path::parent_path(from.path);
+    if (dir.empty())
+      dir = ".";
+    std::string package = from.name;
+    if (!from.isPackage)
+      package = llvm::StringRef(package).rsplit('.').first.str();
+    for (unsigned i = 1; i < level; ++i) {
+      dir = path::parent_path(dir);
+      package = llvm::StringRef(package).rsplit('.').first.str();
+    }
+    if (looked)
+      looked->push_back(std::string(dir));
+    if (dotted.empty()) {
+      llvm::SmallString<256> init(dir);
+      path::append(init, "__init__.py");
+      if (!fs::is_regular_file(init))
+        return nullptr;
+      return load(std::string(init), package.empty() ? "__pkg__" : package,
+                  true);
+    }
+    if (!findIn(dir, dotted, file, isPackage))
+      return nullptr;
+    std::string name = package.empty() || package == "__main__"
+                           ? dotted.str()
+                           : package + "." + dotted.str();
+    return load(file, name, isPackage);
+  }
+  // Absolute: the importing file's directory (CPython puts the script's
+  // there; a module next to the importer is what projects mean), the
+  // script's directory, then the search path.
+  std::vector<std::string> dirs;
+  std::string own = path::parent_path(from.path).str();
+  dirs.push_back(own.empty() ? "." : own);
+  if (mainDir != dirs.front())
+    dirs.push_back(mainDir);
+  for (const std::string &d : searchPath)
+    dirs.push_back(d);
+  for (const std::string &d : dirs) {
+    if (looked)
+      looked->push_back(d);
+    if (findIn(d, dotted, file, isPackage))
+      return load(file, dotted.str(), isPackage);
+  }
+  return nullptr;
+}

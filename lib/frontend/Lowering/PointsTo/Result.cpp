@@ -1,0 +1,166 @@
+//===- Result.cpp - Running the analysis and reading its result -----------===//
+
+#include "Constraints.h"
+#include "ResultImpl.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <cstdlib>
+
+using namespace detc;
+using namespace detc::frontend;
+using Kind = AbstractObject::Kind;
+
+PointsToResult::PointsToResult() = default;
+PointsToResult::~PointsToResult() = default;
+PointsToResult::PointsToResult(PointsToResult &&) = default;
+PointsToResult &PointsToResult::operator=(PointsToResult &&) = default;
+
+std::optional<PointsToResult>
+detc::frontend::analyzePointsTo(llvm::StringRef path,
+                                const PointsToOptions &options,
+                                const ApiModel &api, DiagnosticEngine &diags) {
+  auto start = std::chrono::steady_clock::now();
+  PointsToResult result;
+  result.impl = std::make_unique<PointsToResult::Impl>();
+  PointsToResult::Impl &impl = *result.impl;
+  std::vector<std::string> search = options.searchPath;
+  if (const char *env = std::getenv("PYTHONPATH")) {
+    llvm::SmallVector<llvm::StringRef> dirs;
+    llvm::StringRef(env).split(dirs, ':', -1, false);
+    for (llvm::StringRef d : dirs)
+      search.push_back(d.str());
+  }
+  impl.program = std::make_unique<pta::Program>(diags, std::move(search));
+  if (!impl.program->loadMain(path))
+    return std::nullopt;
+  pta::Builder builder(*impl.program, api, diags, impl);
+  builder.run();
+  if (diags.hasErrors())
+    return std::nullopt;
+  PointsToStats &s = impl.stats;
+  s.objects = impl.objects.size();
+  s.nodes = impl.solver.numNodes();
+  s.copyEdges = impl.solver.copyEdges;
+  s.complexConstraints = impl.solver.handlers;
+  s.iterations = impl.solver.visits;
+  s.rounds = 1;
+  s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                            start)
+                  .count();
+  return result;
+}
+
+std::vector<PointsToResult::ObjectId>
+PointsToResult::pointsTo(llvm::StringRef scope, llvm::StringRef name) const {
+  auto s = impl->vars.find(scope.str());
+  if (s == impl->vars.end())
+    return {};
+  auto v = s->second.find(name.str());
+  if (v == s->second.end())
+    return {};
+  return impl->toVector(impl->solver.pointsTo(v->second));
+}
+
+std::vector<PointsToResult::ObjectId>
+PointsToResult::pointsTo(const ast::Expr *e) const {
+  auto it = impl->exprs.find(e);
+  if (it == impl->exprs.end())
+    return {};
+  return impl->toVector(impl->solver.pointsTo(it->second));
+}
+
+std::vector<PointsToResult::ObjectId>
+PointsToResult::field(ObjectId object, llvm::StringRef name) const {
+  pta::Solver &solver = impl->solver;
+  pta::Node n = solver.findField(object, solver.fieldId(name));
+  if (n == ~0u)
+    return {};
+  return impl->toVector(solver.pointsTo(n));
+}
+
+const AbstractObject &PointsToResult::object(ObjectId id) const {
+  return impl->objects[id];
+}
+
+const PointsToStats &PointsToResult::getStats() const { return impl->stats; }
+
+std::string PointsToResult::describe(ObjectId id) const {
+  const AbstractObject &o = impl->objects[id];
+  std::string at;
+  if (o.site) {
+    const ast::SourcePos &p = o.site->getRange().begin;
+    at = "@" + std::to_string(p.line) + ":" + std::to_string(p.column + 1);
+    // Objects of other files say which.
+    if (!impl->program->modules().empty() &&
+        o.file != impl->program->modules().front()->path)
+      at = "@" + llvm::sys::path::filename(o.file).str() + ":" +
+           std::to_string(p.line) + ":" + std::to_string(p.column + 1);
+  }
+  switch (o.kind) {
+  case Kind::Constant:
+    return o.label;
+  case Kind::Function:
+    return "def " + o.label;
+  case Kind::Class:
+    return "class " + o.label;
+  case Kind::Module:
+    return "module " + o.label;
+  case Kind::LibName:
+    return "<" + o.label + ">";
+  case Kind::Generator:
+    return "generator " + o.label + at;
+  default:
+    return o.label + at;
+  }
+}
+
+void PointsToResult::print(llvm::raw_ostream &os) const {
+  auto set = [&](const std::vector<ObjectId> &objs) {
+    std::vector<std::string> names;
+    for (ObjectId o : objs)
+      names.push_back(describe(o));
+    llvm::sort(names);
+    return "{" + llvm::join(names, ", ") + "}";
+  };
+  for (const auto &[scope, vars] : impl->vars) {
+    if (scope == "<builtins>")
+      continue;
+    bool header = false;
+    for (const auto &[name, node] : vars) {
+      std::vector<ObjectId> objs = impl->toVector(impl->solver.pointsTo(node));
+      if (objs.empty())
+        continue;
+      if (!header)
+        os << "scope " << scope << "\n";
+      header = true;
+      os << "  " << name << " -> " << set(objs) << "\n";
+    }
+  }
+  // Fields of the program's own objects (not constants or library names).
+  std::vector<std::pair<std::string, ObjectId>> objects;
+  for (ObjectId o = 0; o < impl->objects.size(); ++o) {
+    Kind k = impl->objects[o].kind;
+    if (k != Kind::Constant && k != Kind::LibName && k != Kind::Function &&
+        k != Kind::Module)
+      objects.push_back({describe(o), o});
+  }
+  llvm::sort(objects);
+  for (const auto &[name, o] : objects) {
+    std::vector<std::pair<std::string, std::string>> fields;
+    for (pta::FieldId f : impl->solver.fieldsOf(o)) {
+      pta::Node n = impl->solver.findField(o, f);
+      std::vector<ObjectId> objs = impl->toVector(impl->solver.pointsTo(n));
+      if (!objs.empty())
+        fields.push_back({impl->solver.fieldName(f).str(), set(objs)});
+    }
+    if (fields.empty())
+      continue;
+    llvm::sort(fields);
+    os << "object " << name << "\n";
+    for (const auto &[f, s] : fields)
+      os << "  ." << f << " -> " << s << "\n";
+  }
+}

@@ -1,0 +1,36 @@
+//===- ResultImpl.h - What PointsToResult holds -----------------*- C++ -*-===//
+
+#ifndef DETC_LIB_FRONTEND_LOWERING_POINTSTO_RESULTIMPL_H
+#define DETC_LIB_FRONTEND_LOWERING_POINTSTO_RESULTIMPL_H
+
+#include "Program.h"
+#include "Solver.h"
+
+#include "detc/frontend/PointsTo.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <map>
+
+namespace detc::frontend {
+
+struct PointsToResult::Impl {
+  pta::Solver solver;
+  std::vector<AbstractObject> objects;
+  /// scope -> variable -> node (ordered: the printed form is stable).
+  std::map<std::string, std::map<std::string, pta::Node>> vars;
+  llvm::DenseMap<const ast::Expr *, pta::Node> exprs;
+  std::unique_ptr<pta::Program> program;
+  PointsToStats stats;
+
+  std::vector<ObjectId> toVector(const pta::ObjSet &set) const {
+    std::vector<ObjectId> out;
+    for (unsigned o : set)
+      out.push_back(o);
+    return out;
+  }
+};
+
+} // namespace detc::frontend
+
+#endif // DETC_LIB_FRONTEND_LOWERING_POINTSTO_RESULTIMPL_H

@@ -1,0 +1,124 @@
+//===- Solver.cpp - Inclusion constraints solved to a fixpoint ------------===//
+
+#include "Solver.h"
+
+using namespace detc::frontend::pta;
+
+Node Solver::newNode() {
+  pts.emplace_back();
+  done.emplace_back();
+  succ.emplace_back();
+  objectHandlers.emplace_back();
+  queued.push_back(false);
+  return Node(pts.size() - 1);
+}
+
+void Solver::enqueue(Node node) {
+  if (!queued[node]) {
+    queued[node] = true;
+    worklist.push_back(node);
+  }
+}
+
+void Solver::addObject(Node node, Obj obj) {
+  if (pts[node].test_and_set(obj))
+    enqueue(node);
+}
+
+void Solver::addCopy(Node from, Node to) {
+  if (from == to || !edges.insert((uint64_t(from) << 32) | to).second)
+    return;
+  succ[from].push_back(to);
+  ++copyEdges;
+  // What `from` already passed on must reach `to` too.
+  if (pts[to] |= done[from])
+    enqueue(to);
+}
+
+void Solver::onObject(Node node, std::function<void(Obj)> handler) {
+  ++handlers;
+  objectHandlers[node].push_back(handler);
+  // Objects already processed at `node` do not come again: apply them now
+  // (a copy: the handler may grow this very set).
+  ObjSet seen = done[node];
+  for (Obj o : seen)
+    handler(o);
+}
+
+FieldId Solver::fieldId(llvm::StringRef name) {
+  auto [it, inserted] = fieldIds.try_emplace(name, FieldId(fieldNames.size()));
+  if (inserted)
+    fieldNames.push_back(name.str());
+  return it->second;
+}
+
+void Solver::ensureObject(Obj obj) {
+  if (objectFields.size() <= obj) {
+    objectFields.resize(obj + 1);
+    fieldHandlers.resize(obj + 1);
+  }
+}
+
+Node Solver::findField(Obj obj, FieldId field) const {
+  auto it = fields.find({obj, field});
+  return it == fields.end() ? ~0u : it->second;
+}
+
+Node Solver::fieldNode(Obj obj, FieldId field) {
+  auto it = fields.find({obj, field});
+  if (it != fields.end())
+    return it->second;
+  Node n = newNode();
+  fields[{obj, field}] = n;
+  ensureObject(obj);
+  objectFields[obj].push_back(field);
+  // Handlers may add fields to this object: iterate by index.
+  for (size_t i = 0; i < fieldHandlers[obj].size(); ++i) {
+    auto handler = fieldHandlers[obj][i];
+    handler(field);
+  }
+  return n;
+}
+
+void Solver::onField(Obj obj, std::function<void(FieldId)> handler) {
+  ensureObject(obj);
+  ++handlers;
+  fieldHandlers[obj].push_back(handler);
+  std::vector<FieldId> existing = objectFields[obj];
+  for (FieldId f : existing)
+    handler(f);
+}
+
+const std::vector<FieldId> &Solver::fieldsOf(Obj obj) {
+  ensureObject(obj);
+  return objectFields[obj];
+}
+
+void Solver::solve(size_t limit) {
+  while (!worklist.empty()) {
+    if (copyEdges + handlers > limit) {
+      truncated = true;
+      return;
+    }
+    Node n = worklist.front();
+    worklist.pop_front();
+    queued[n] = false;
+    ++visits;
+    ObjSet delta = pts[n];
+    delta.intersectWithComplement(done[n]);
+    if (delta.empty())
+      continue;
+    done[n] |= delta;
+    // Handlers may add handlers to this node: iterate by index.
+    for (size_t i = 0; i < objectHandlers[n].size(); ++i) {
+      auto handler = objectHandlers[n][i];
+      for (Obj o : delta)
+        handler(o);
+    }
+    for (size_t i = 0; i < succ[n].size(); ++i) {
+      Node s = succ[n][i];
+      if (pts[s] |= delta)
+        enqueue(s);
+    }
+  }
+}

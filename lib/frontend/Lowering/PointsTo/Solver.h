@@ -1,0 +1,87 @@
+//===- Solver.h - Inclusion constraints solved to a fixpoint ----*- C++ -*-===//
+//
+// The points-to solver knows nothing of Python: nodes hold sets of object
+// ids; copy edges say "to ⊇ from"; handlers run once for every object that
+// reaches a node (how loads, stores and calls add constraints while the
+// solution grows); fields are nodes of their own, created on demand per
+// (object, field name), with handlers that run once per field of an
+// object. Sets are sparse bit vectors; a worklist propagates only what is
+// new at each node (difference propagation).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_FRONTEND_LOWERING_POINTSTO_SOLVER_H
+#define DETC_LIB_FRONTEND_LOWERING_POINTSTO_SOLVER_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SparseBitVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <deque>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace detc::frontend::pta {
+
+using Node = unsigned;
+using Obj = unsigned;
+using FieldId = unsigned;
+using ObjSet = llvm::SparseBitVector<>;
+
+class Solver {
+public:
+  Node newNode();
+  size_t numNodes() const { return pts.size(); }
+
+  /// `node` ⊇ {obj}.
+  void addObject(Node node, Obj obj);
+  /// `to` ⊇ `from`.
+  void addCopy(Node from, Node to);
+  /// Runs `handler(obj)` for every object that reaches `node`, now or later.
+  void onObject(Node node, std::function<void(Obj)> handler);
+
+  FieldId fieldId(llvm::StringRef name);
+  llvm::StringRef fieldName(FieldId id) const { return fieldNames[id]; }
+  /// The node of field `field` of `obj` (created on first use).
+  Node fieldNode(Obj obj, FieldId field);
+  /// The node of `obj`'s field if it exists, else ~0u.
+  Node findField(Obj obj, FieldId field) const;
+  /// Runs `handler(field)` for every field `obj` has, now or later.
+  void onField(Obj obj, std::function<void(FieldId)> handler);
+  /// The fields `obj` has, in creation order.
+  const std::vector<FieldId> &fieldsOf(Obj obj);
+
+  const ObjSet &pointsTo(Node node) const { return pts[node]; }
+
+  /// Propagates until nothing changes, or until the constraint graph has
+  /// grown past `limit` edges and handlers (then `truncated` is set and
+  /// the solution is incomplete).
+  void solve(size_t limit = kDefaultLimit);
+
+  static constexpr size_t kDefaultLimit = 50000000;
+  size_t copyEdges = 0, handlers = 0, visits = 0;
+  bool truncated = false;
+
+private:
+  void enqueue(Node node);
+  void ensureObject(Obj obj);
+
+  std::vector<ObjSet> pts, done;
+  std::vector<std::vector<Node>> succ;
+  llvm::DenseSet<uint64_t> edges; ///< (from << 32 | to) of every copy edge
+  std::vector<std::vector<std::function<void(Obj)>>> objectHandlers;
+  std::vector<bool> queued;
+  std::deque<Node> worklist;
+
+  llvm::StringMap<FieldId> fieldIds;
+  std::vector<std::string> fieldNames;
+  llvm::DenseMap<std::pair<Obj, FieldId>, Node> fields;
+  std::vector<std::vector<FieldId>> objectFields;
+  std::vector<std::vector<std::function<void(FieldId)>>> fieldHandlers;
+};
+
+} // namespace detc::frontend::pta
+
+#endif // DETC_LIB_FRONTEND_LOWERING_POINTSTO_SOLVER_H

@@ -1,0 +1,5 @@
+from torchvision import models
+
+
+def make_model(arch):
+    return models.__dict__[arch]()
