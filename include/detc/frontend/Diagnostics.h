@@ -36,6 +36,12 @@ public:
   }
   /// An error about a file with no usable position (e.g. unreadable).
   void fileError(llvm::StringRef file, std::string message);
+  /// A diagnostic reported to another engine.
+  void add(Diagnostic d) {
+    if (d.severity == Severity::Error)
+      ++numErrors;
+    diags.push_back(std::move(d));
+  }
 
   const std::vector<Diagnostic> &getDiagnostics() const { return diags; }
   bool hasErrors() const { return numErrors != 0; }

@@ -6,6 +6,9 @@
 #include "detc/frontend/ApiModel.h"
 #include "detc/frontend/Diagnostics.h"
 
+#include <string>
+#include <vector>
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -16,6 +19,8 @@ struct LoweringOptions {
   const ApiModel *api = nullptr;
   /// Follow `import m` / `from . import m` into `m.py` next to the script.
   bool followLocalImports = true;
+  /// More directories for local modules (`--path`; then PYTHONPATH).
+  std::vector<std::string> searchPath;
 };
 
 /// Parses the script at `path` (and the local modules it imports) and lowers

@@ -90,6 +90,10 @@ public:
   /// Objects the expression may evaluate to (calls, names, attributes,
   /// subscripts, literals of the analysed program).
   std::vector<ObjectId> pointsTo(const ast::Expr *e) const;
+  /// The objects allocated at the node starting at `line`:`column`
+  /// (1-based line, 0-based column, as ast::SourcePos) of `file`.
+  std::vector<ObjectId> objectsAt(llvm::StringRef file, unsigned line,
+                                  unsigned column) const;
   /// Objects field `field` of `object` may hold.
   std::vector<ObjectId> field(ObjectId object, llvm::StringRef field) const;
   const AbstractObject &object(ObjectId id) const;

@@ -599,6 +599,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
              {strAttr("gen", ir::globalGeneratorVar(genLib)),
               strAttr("dist", dist.empty() ? "choice" : dist), apiAttr()});
       }
+      std::set<std::string> forwarded;
       auto forwardOf = [&](const std::string &var) {
         if (var.empty())
           return;
@@ -606,6 +607,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             objectsOf(factsOfVar(f, var), ObjectInfo::Build);
         if (ids.empty())
           return;
+        forwarded.insert(ids.begin(), ids.end());
         Effects e;
         e.uses.insert(var);
         emit(ir::ForwardOp::getOperationName(), call, {}, e,
@@ -615,6 +617,27 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         for (const auto &elems : args.posElements)
           for (const std::string &v : elems)
             forwardOf(v);
+        // Parts the facts cannot see: a list built up with append/+=/
+        // insert/extend, `Compose([])` whose `transforms` list is appended
+        // to later (the points-to analysis knows the container's parts).
+        std::vector<PointsToResult::ObjectId> parts;
+        for (PointsToResult::ObjectId c : pointsToAt(call))
+          for (PointsToResult::ObjectId p : pointsTo->field(c, "[*]"))
+            parts.push_back(p);
+        std::vector<std::string> more;
+        for (const std::string &id :
+             loweredIds(parts, 'b', ObjectInfo::Build))
+          if (!forwarded.count(id))
+            more.push_back(id);
+        if (!more.empty()) {
+          std::string var = args.posVars.empty() || args.posVars[0].empty()
+                                ? t
+                                : args.posVars[0];
+          Effects e;
+          e.uses.insert(var);
+          emit(ir::ForwardOp::getOperationName(), call, {}, e,
+               {strAttr("model", var), attr("builds", strArray(more))});
+        }
       } else if (role == "wrapper" && !args.posVars.empty()) {
         Effects e;
         e.uses.insert(args.posVars[0]);
@@ -634,6 +657,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     o.api = apiName;
     if (const ast::Expr *tr = args.find(entry->getArg("transform")))
       o.transformFacts = factsOf(f, tr);
+    // Transforms the facts lose (kept in a dict, passed through helpers,
+    // stored on the dataset later): what its `transform` may hold.
+    for (PointsToResult::ObjectId d : pointsToAt(call))
+      for (const std::string &id :
+           loweredIds(pointsTo->field(d, "transform"), 'b', ObjectInfo::Build))
+        o.transformFacts.insert("obj:" + id);
     std::string &t = result();
     if (t.empty())
       t = newTemp(f);
@@ -670,6 +699,29 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
     o.workers = present ? workersFromFacts(wf)
                         : (unknownDict ? "unknown" : "0");
+    // Worker counts built up in dicts (update, dict(a, **b), {**a, **b},
+    // setdefault, a helper's dict): what the loader's num_workers may hold.
+    for (PointsToResult::ObjectId l : pointsToAt(call)) {
+      std::vector<PointsToResult::ObjectId> w =
+          pointsTo->field(l, "num_workers");
+      if (w.empty())
+        continue;
+      FactSet fromPointsTo;
+      for (PointsToResult::ObjectId v : w)
+        fromPointsTo.insert(
+            pointsTo->object(v).kind == AbstractObject::Kind::Constant
+                ? "const:" + pointsTo->object(v).label
+                : "unknown:");
+      std::string counted = workersFromFacts(fromPointsTo);
+      if (o.workers == "0" || counted == "unknown")
+        o.workers = counted;
+      else if (counted != "0" && o.workers != "unknown") {
+        long a = 0, b = 0;
+        StringRef(o.workers).getAsInteger(10, a);
+        StringRef(counted).getAsInteger(10, b);
+        o.workers = std::to_string(std::max(a, b));
+      }
+    }
     // Shuffle: `shuffle=` (unknown counts as yes) or a random sampler.
     bool shuffle = false;
     ArgRef sref = entry->getArg("shuffle");

@@ -2,6 +2,10 @@
 
 #include "Lowerer.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 using namespace detc;
 using namespace detc::frontend;
 using namespace mlir;
@@ -364,4 +368,44 @@ void Lowerer::error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg) {
   if (!finalPass)
     return;
   diags.error(f.unit->file.get(), n->getRange().begin, msg.str());
+}
+
+std::vector<PointsToResult::ObjectId>
+Lowerer::pointsToAt(const ast::Node *call) const {
+  if (!pointsTo || !currentUnit)
+    return {};
+  const ast::SourcePos &p = call->getRange().begin;
+  return pointsTo->objectsAt(currentUnit->file->getName(), p.line, p.column);
+}
+
+std::vector<std::string>
+Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
+                    ObjectInfo::Kind kind) const {
+  std::vector<std::string> ids;
+  if (!pointsTo)
+    return ids;
+  for (PointsToResult::ObjectId o : objs) {
+    const AbstractObject &ob = pointsTo->object(o);
+    if (!ob.site || (ob.kind != AbstractObject::Kind::Library &&
+                     ob.kind != AbstractObject::Kind::Instance))
+      continue;
+    // The unit the object was made in: its tag prefixes the lowering's id.
+    for (const auto &unit : units) {
+      llvm::SmallString<256> a, b;
+      if (llvm::sys::fs::real_path(unit->file->getName(), a) ||
+          llvm::sys::fs::real_path(ob.file, b) || a != b)
+        continue;
+      const ast::SourcePos &p = ob.site->getRange().begin;
+      std::string id = (unit->moduleName == "__main__"
+                            ? std::string()
+                            : unit->moduleName + ":") +
+                       prefix + std::to_string(p.line) + "_" +
+                       std::to_string(p.column);
+      const ObjectInfo *info = findObject(id);
+      if (info && info->kind == kind && !llvm::is_contained(ids, id))
+        ids.push_back(id);
+      break;
+    }
+  }
+  return ids;
 }

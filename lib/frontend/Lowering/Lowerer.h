@@ -24,6 +24,7 @@
 #include "detc/frontend/Diagnostics.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/Parser.h"
+#include "detc/frontend/PointsTo.h"
 #include "detc/frontend/SourceFile.h"
 #include "detc/ir/DetcOps.h"
 
@@ -230,6 +231,19 @@ public:
   /// Source statement currently being lowered, for locations.
   const ast::Node *currentStmt = nullptr;
   Unit *currentUnit = nullptr;
+
+  // ---- The points-to analysis (docs/pointsto.md) ----
+  /// Run once before the passes; null when it could not run (the lowering
+  /// then reports the same syntax errors itself).
+  std::optional<PointsToResult> pointsTo;
+  /// The lowering's ids (`b12_4`, `helpers:d7_9`) of the builds, datasets
+  /// or loaders (`prefix`) among points-to objects `objs`: library objects
+  /// and user-class instances the lowering knows with that kind.
+  std::vector<std::string> loweredIds(
+      llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
+      ObjectInfo::Kind kind) const;
+  /// The points-to objects allocated by `call` (in the current unit).
+  std::vector<PointsToResult::ObjectId> pointsToAt(const ast::Node *call) const;
 
   // Persistent across passes: facts only grow.
   std::map<std::string, FactSet> facts;

@@ -59,6 +59,18 @@ Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName) {
 OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   if (!loadUnit(path, "__main__"))
     return nullptr;
+  // What each variable may hold, for the calls the facts cannot see
+  // through (dicts built up, lists appended to, helpers' returns). Its
+  // warnings (unresolved imports) are the lowering's.
+  {
+    DiagnosticEngine ptDiags;
+    PointsToOptions ptOptions;
+    ptOptions.searchPath = options.searchPath;
+    pointsTo = analyzePointsTo(path, ptOptions, api, ptDiags);
+    for (const Diagnostic &d : ptDiags.getDiagnostics())
+      if (d.severity == Severity::Warning)
+        diags.add(d);
+  }
   // Lower until the facts stop growing, then once more to emit diagnostics
   // from a pass whose facts are final.
   for (passNumber = 0; passNumber < kMaxPasses; ++passNumber) {

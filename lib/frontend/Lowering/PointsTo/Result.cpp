@@ -4,6 +4,7 @@
 #include "ResultImpl.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
@@ -70,6 +71,27 @@ PointsToResult::pointsTo(const ast::Expr *e) const {
   if (it == impl->exprs.end())
     return {};
   return impl->toVector(impl->solver.pointsTo(it->second));
+}
+
+static std::string realPathOf(llvm::StringRef file) {
+  llvm::SmallString<256> real;
+  if (llvm::sys::fs::real_path(file, real))
+    return file.str();
+  return std::string(real);
+}
+
+std::vector<PointsToResult::ObjectId>
+PointsToResult::objectsAt(llvm::StringRef file, unsigned line,
+                          unsigned column) const {
+  if (impl->bySite.empty())
+    for (ObjectId o = 0; o < impl->objects.size(); ++o)
+      if (const ast::Node *site = impl->objects[o].site) {
+        const ast::SourcePos &p = site->getRange().begin;
+        impl->bySite[{realPathOf(impl->objects[o].file), p.line, p.column}]
+            .push_back(o);
+      }
+  auto it = impl->bySite.find({realPathOf(file), line, column});
+  return it == impl->bySite.end() ? std::vector<ObjectId>() : it->second;
 }
 
 std::vector<PointsToResult::ObjectId>

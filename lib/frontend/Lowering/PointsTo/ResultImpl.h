@@ -22,6 +22,9 @@ struct PointsToResult::Impl {
   llvm::DenseMap<const ast::Expr *, pta::Node> exprs;
   std::unique_ptr<pta::Program> program;
   PointsToStats stats;
+  /// (real path, line, column) -> objects allocated there (built lazily).
+  std::map<std::tuple<std::string, unsigned, unsigned>, std::vector<ObjectId>>
+      bySite;
 
   std::vector<ObjectId> toVector(const pta::ObjSet &set) const {
     std::vector<ObjectId> out;
