@@ -51,6 +51,11 @@ cl::opt<Format> outputFormat(
                           "JSON (schema in docs/analyze.md)"),
                clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
     cl::sub(tool::analyzeCommand));
+cl::list<std::string>
+    searchPath("path",
+               cl::desc("Also look for the script's local modules in DIR "
+                        "(repeatable; then PYTHONPATH)"),
+               cl::value_desc("DIR"), cl::sub(tool::analyzeCommand));
 cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
 cl::opt<bool> stats("stats",
@@ -80,6 +85,7 @@ static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx) {
   }
   frontend::DiagnosticEngine diags;
   frontend::LoweringOptions options;
+  options.searchPath.assign(searchPath.begin(), searchPath.end());
   auto module = frontend::lowerScript(ctx, inputFile, diags, options);
   diags.printAll(errs());
   return module;

@@ -88,6 +88,7 @@ int detc::tool::runLower() {
   frontend::LoweringOptions options;
   options.api = &model;
   options.followLocalImports = !noFollow;
+  options.searchPath.assign(searchPath.begin(), searchPath.end());
   unsigned failed = 0;
   for (const std::string &file : files) {
     if (emit == EmitKind::PointsTo) {

@@ -61,6 +61,11 @@ cl::opt<std::string> runtimePath(
     cl::desc("Directory of the detc_runtime package, added to sys.path by "
              "the emitted script (default: rely on PYTHONPATH)"),
     cl::value_desc("dir"), cl::sub(tool::transformCommand));
+cl::list<std::string>
+    searchPath("path",
+               cl::desc("Also look for the script's local modules in DIR "
+                        "(repeatable; then PYTHONPATH)"),
+               cl::value_desc("DIR"), cl::sub(tool::transformCommand));
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -103,8 +108,9 @@ int detc::tool::runTransform() {
   }
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
-  auto module =
-      frontend::lowerScript(ctx, inputFile, diags, frontend::LoweringOptions());
+  frontend::LoweringOptions loweringOptions;
+  loweringOptions.searchPath.assign(searchPath.begin(), searchPath.end());
+  auto module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);
   if (!module || diags.hasErrors()) {
     diags.printAll(errs());
     return 2;

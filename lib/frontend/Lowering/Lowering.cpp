@@ -8,6 +8,8 @@
 
 #include "Lowerer.h"
 
+#include <cstdlib>
+
 #include "detc/frontend/ASTDump.h"
 
 #include "mlir/IR/Verifier.h"
@@ -650,6 +652,22 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     if (!options.followLocalImports)
       return "";
     std::string path = findLocalModule(dir, dotted);
+    // Then, for an absolute import, the script's directory and the search
+    // path (`--path`, PYTHONPATH), as the points-to analysis finds modules.
+    std::vector<std::string> more;
+    if (dir == f.unit->dir)
+      more.push_back(units.front()->dir);
+    if (dir == f.unit->dir)
+      more.insert(more.end(), options.searchPath.begin(),
+                  options.searchPath.end());
+    if (const char *env = std::getenv("PYTHONPATH"); env && dir == f.unit->dir) {
+      llvm::SmallVector<StringRef> dirs;
+      StringRef(env).split(dirs, ':', -1, false);
+      for (StringRef d : dirs)
+        more.push_back(d.str());
+    }
+    for (size_t i = 0; path.empty() && i < more.size(); ++i)
+      path = findLocalModule(more[i].empty() ? "." : more[i], dotted);
     if (path.empty())
       return "";
     std::string modName = dotted.str();
