@@ -99,13 +99,37 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
     const GeneratorObject &obj = a.gens->objects()[u.object];
     mlir::Operation *regionOp =
         u.region != kNoNode ? g.node(u.region).op : nullptr;
+    // A draw outside every region is unsafe because a region before it
+    // left the generator in a state that depends on how it ran: name the
+    // nearest region that ended before the draw (never "region at ?").
+    bool after = false;
+    if (!regionOp)
+      for (NodeId p = u.draw; p-- > 0;)
+        if (g.node(p).kind == NodeKind::ParBegin && g.node(p).pair != kNoNode &&
+            g.node(p).pair < u.draw && sourcePoint(g.node(p).op).valid()) {
+          regionOp = g.node(p).op;
+          after = true;
+          break;
+        }
     Finding f;
     f.rule = "detc-unsafe-rng";
     f.at = sourcePoint(key.first);
-    f.message = "generator " + obj.describe(g) + " is used inside the " +
-                parallelKind(regionOp) +
-                " data-parallel region that starts at " +
-                where(sourcePoint(regionOp));
+    if (!regionOp || parallelKind(regionOp).empty() ||
+        !sourcePoint(regionOp).valid())
+      f.message = "generator " + obj.describe(g) +
+                  " is used where its state depends on how earlier "
+                  "data-parallel work ran (not thread-safe here)";
+    else if (after)
+      f.message = "generator " + obj.describe(g) + " is used after the " +
+                  parallelKind(regionOp) +
+                  " data-parallel region that starts at " +
+                  where(sourcePoint(regionOp)) +
+                  ": its state depends on how that region ran";
+    else
+      f.message = "generator " + obj.describe(g) + " is used inside the " +
+                  parallelKind(regionOp) +
+                  " data-parallel region that starts at " +
+                  where(sourcePoint(regionOp));
     if (obj.kind == GeneratorObject::Site)
       f.notes.push_back({sourcePoint(g.node(obj.site).op),
                          "generator " + obj.describe(g) + " created here"});
@@ -114,9 +138,10 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       if (seed.valid())
         f.notes.push_back({seed, "global generator seeded here"});
     }
-    f.notes.push_back({sourcePoint(regionOp),
-                       "the " + parallelKind(regionOp) +
-                           " data-parallel region begins here"});
+    if (regionOp && !parallelKind(regionOp).empty())
+      f.notes.push_back({sourcePoint(regionOp),
+                         "the " + parallelKind(regionOp) +
+                             " data-parallel region begins here"});
     NodeId end = u.region != kNoNode ? g.node(u.region).pair : kNoNode;
     for (NodeId c : g.callPath(u.draw))
       if (u.region != kNoNode && c > u.region && c < end &&
