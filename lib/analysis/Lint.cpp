@@ -367,8 +367,10 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
 // Optimizer built before the model is moved or wrapped
 //===----------------------------------------------------------------------===//
 
-/// A `.to()`/`.cuda()` on, or a parallel wrapper around, one of `models`
-/// (any model when `models` is empty).
+/// A `.to()`/`.cuda()` on one of `models` (any model when `models` is
+/// empty). A parallel wrapper (DistributedDataParallel, DataParallel) or
+/// `amp.initialize` is not one: the wrapper shares the model's parameters,
+/// so an optimizer built before it is correct.
 static bool movesOrWraps(const StatementGraph &g, NodeId n,
                          llvm::ArrayRef<VarId> models, std::string &what) {
   const Node &node = g.node(n);
@@ -388,14 +390,6 @@ static bool movesOrWraps(const StatementGraph &g, NodeId n,
       what = "moved";
       return true;
     }
-  if (auto build = dyn_cast_or_null<ir::BuildOp>(node.op)) {
-    bool wrapper = false;
-    build.getBody().walk([&](ir::ParallelOp) { wrapper = true; });
-    if (wrapper && touches()) {
-      what = "wrapped";
-      return true;
-    }
-  }
   return false;
 }
 

@@ -892,6 +892,20 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return true;
   }
   if (role == "step") {
+    // `opt.step(closure)` (LBFGS and friends) runs the closure first: its
+    // forward and backward happen before the update.
+    const ast::Expr *closure =
+        !call->args.empty() ? call->args[0] : nullptr;
+    for (const ast::Keyword *k : call->keywords)
+      if (k->arg == "closure")
+        closure = k->value;
+    if (closure)
+      for (const std::string &fact : factsOf(f, closure))
+        if (StringRef(fact).starts_with("func:")) {
+          std::string sym = fact.substr(5);
+          emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
+                       call, {}, {}, {}, {}, Effects());
+        }
     std::vector<std::string> builds;
     for (const std::string &oid : objectsOf(recvFacts, ObjectInfo::Optimizer))
       for (const std::string &b :

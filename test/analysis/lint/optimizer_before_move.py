@@ -1,6 +1,7 @@
 # detc-optimizer-before-move: the optimizer is built on the parameters of a
-# model that is then moved (`.to`, `.cuda`) or wrapped in
-# DistributedDataParallel. The fixed variants move and wrap first, or
+# model that is then moved (`.to`, `.cuda`). Wrapping the model afterwards
+# (DistributedDataParallel, DataParallel) is correct — the wrapper shares
+# the parameters — and stays silent. The fixed variants move first, or
 # rebuild the optimizer after a move at the top of each stage.
 # RUN: not detc analyze %s --werror | FileCheck %s
 # RUN: for f in %S/Inputs/move_first.py %S/Inputs/loop_move.py; do detc analyze $f --werror || exit 1; done | FileCheck %s --check-prefix=FIXED
@@ -20,10 +21,13 @@ def build(device):
 
 model, opt = build("cpu")
 net = nn.Linear(4, 2)
-# CHECK: optimizer_before_move.py:[[@LINE+1]]:8: warning: the optimizer is created before the model is wrapped at line [[@LINE+2]]
 adam = torch.optim.Adam(net.parameters())
 net = DDP(net)
-# CHECK: 2 warning(s)
+other = nn.Linear(4, 2)
+sgd = torch.optim.SGD(other.parameters(), lr=0.1)
+other = nn.DataParallel(other)
+# CHECK-NOT: wrapped
+# CHECK: 1 warning(s)
 
 # FIXED-NOT: warning:
 # FIXED: 0 warning(s)

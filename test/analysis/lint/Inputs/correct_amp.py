@@ -1,0 +1,15 @@
+import torch
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.cuda.amp.GradScaler()
+loader = DataLoader(TensorDataset(torch.randn(16, 4), torch.randn(16, 1)), batch_size=4)
+for x, y in loader:
+    opt.zero_grad()
+    with torch.cuda.amp.autocast():
+        loss = ((model(x) - y) ** 2).mean()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()

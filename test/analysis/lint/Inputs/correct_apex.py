@@ -1,0 +1,15 @@
+import torch
+from apex import amp
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+model = nn.Linear(4, 1)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+model, opt = amp.initialize(model, opt, opt_level="O1")
+loader = DataLoader(TensorDataset(torch.randn(16, 4), torch.randn(16, 1)), batch_size=4)
+for x, y in loader:
+    opt.zero_grad()
+    loss = ((model(x) - y) ** 2).mean()
+    with amp.scale_loss(loss, opt) as scaled:
+        scaled.backward()
+    opt.step()
