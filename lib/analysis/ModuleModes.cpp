@@ -12,8 +12,10 @@
 // X; `X.train()` (on anything: it may be a submodule of another model)
 // empties the set; rebinding a variable, assigning to a `training`
 // attribute under it, or any other library call that updates it (it may
-// call train() inside) removes it. Functional dropout
-// (`F.dropout(x, p)`, training=True by default) is not affected.
+// call train() inside) removes it. Functional dropout is affected only when
+// its `training` argument is a module's `.training` (the lowering marks
+// those draws `module_mode`); `F.dropout(x, p)` (training=True by default)
+// always draws.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,6 +85,10 @@ private:
     auto d = llvm::dyn_cast_or_null<ir::DrawOp>(op);
     if (!d || d.getDist() != "dropout")
       return false;
+    // Functional dropout given `training=self.training` follows the
+    // module's mode too.
+    if (op->hasAttr("module_mode"))
+      return true;
     auto api = op->getAttrOfType<mlir::StringAttr>("api");
     if (!api)
       return false;

@@ -24,7 +24,7 @@ bool detc::frontend::isArgumentKey(StringRef key) {
   static const char *const keys[] = {
       "seed",    "gen",     "transform", "dataset", "shuffle",
       "workers", "generator", "sampler", "batch_sampler", "fn",
-      "data",    "epochs",  "params",    "obj",     "training"};
+      "data",    "epochs",  "params",    "obj",     "training", "mode"};
   return llvm::is_contained(keys, key);
 }
 

@@ -477,9 +477,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // A draw with a `training` parameter (`F.dropout(x, p, training)`) draws
   // nothing when that argument is the constant False, or is absent and
   // defaults to False (`F.alpha_dropout(x, 0.2)`).
+  bool modeGated = false;
   if (role == "draw" && entry->has("training")) {
     ArgRef ref = entry->getArg("training");
     const ast::Expr *given = args.find(ref);
+    // `training=self.training`: the draw follows the module's mode, as a
+    // dropout module's does (evaluation mode switches it off).
+    if (auto *a = llvm::dyn_cast_or_null<ast::Attribute>(given))
+      modeGated = a->attr == "training";
     auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
     bool off = given ? (c && c->kind == ast::ConstantKind::False)
                      : ref.defaultValue == std::string("False");
@@ -576,9 +581,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         eff.updates.insert(updated);
     }
     auto defs = defsOfResult();
-    emit(ir::DrawOp::getOperationName(), call, defs, eff,
-         {strAttr("gen", gen), strAttr("dist", entry->get("dist")),
-          apiAttr()});
+    llvm::SmallVector<NamedAttribute> drawAttrs{
+        strAttr("gen", gen), strAttr("dist", entry->get("dist")), apiAttr()};
+    if (modeGated)
+      drawAttrs.push_back(attr("module_mode", builder.getUnitAttr()));
+    emit(ir::DrawOp::getOperationName(), call, defs, eff, drawAttrs);
     setFacts(fromFacts(recvFacts));
     return true;
   }
@@ -1012,10 +1019,16 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       eff.updates.insert(recvVar);
   }
   auto defs = defsOfResult();
+  StringRef kind = entry->get("kind").empty() ? "call" : entry->get("kind");
+  // `model.train(False)` is `model.eval()` (the `mode` argument, bound as
+  // the table's signature says).
+  if (kind == "train_mode" && entry->has("mode"))
+    if (auto *c = llvm::dyn_cast_or_null<ast::Constant>(
+            args.find(entry->getArg("mode")));
+        c && c->kind == ast::ConstantKind::False)
+      kind = "eval_mode";
   emit(ir::LibCallOp::getOperationName(), call, defs, eff,
-       {strAttr("role", entry->get("kind").empty() ? "call"
-                                                   : entry->get("kind")),
-        apiAttr()});
+       {strAttr("role", kind), apiAttr()});
   if (entry->has("self"))
     setFacts(recvFacts);
   else if (entry->has("pure"))

@@ -50,6 +50,6 @@ out = wrapped(seq(None))
 # CHECK-LABEL: detc.func @forward kind method params ["self", "x"]
 # CHECK: detc.forward "self.fc" builds ["[[FC]]"] defs ["$0"]
 # CHECK-NEXT: detc.forward "self.drop" builds ["[[SELFDROP]]"] defs ["h"]
-# CHECK-NEXT: detc.draw "<torch>" dist "dropout" defs ["$1"] uses ["h", "self.training"] {api = "torch.nn.functional.dropout"}
+# CHECK-NEXT: detc.draw "<torch>" dist "dropout" defs ["$1"] uses ["h", "self.training"] {api = "torch.nn.functional.dropout", module_mode}
 # A subclass inherits the role of its user base.
 # CHECK-LABEL: detc.class @Net role model bases ["Block"]
