@@ -145,6 +145,22 @@ def measure(detc, path, repeat):
     return best
 
 
+def measure_points_to(detc, path):
+    """The points-to analysis alone (docs/pointsto.md): its own time (parse
+    included) and the process's peak memory (this child's rusage)."""
+    proc = subprocess.Popen([detc, path, "--emit=points-to",
+                             "--points-to-stats"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = proc.stderr.read().decode()
+    _, status, usage = os.wait4(proc.pid, 0)
+    if status != 0:
+        sys.exit(f"detc --emit=points-to failed on {path}:\n{err}")
+    m = re.search(r"points-to: (\d+) objects, (\d+) nodes, .* ([\d.]+) s",
+                  err)
+    return {"objects": int(m.group(1)), "nodes": int(m.group(2)),
+            "seconds": float(m.group(3)), "peak_mb": usage.ru_maxrss / 1024}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("detc", nargs="?",
@@ -170,6 +186,8 @@ def main():
                 ast.parse(text)
                 baseline = min(baseline, time.perf_counter() - t)
             s = measure(detc, path, repeat)
+            s["points_to"] = measure_points_to(detc, path)
+            s["bytes"] = len(text.encode())
             rows.append((lines, s, baseline))
 
     print(f"{'lines':>8} {'nodes':>8} {'lower s':>9} {'analysis s':>11} "
@@ -180,6 +198,14 @@ def main():
               f"{s['analysis']:>11.4f} {s['wall']:>10.4f} "
               f"{1e6 * s['wall'] / lines:>8.2f} {baseline:>12.4f} "
               f"{s['wall'] / baseline:>6.1f}")
+    print("points-to analysis (parse included):")
+    for lines, s, baseline in rows:
+        pt = s["points_to"]
+        print(f"  {lines:>8} lines: {pt['seconds']:.3f} s "
+              f"({pt['seconds'] / baseline:.1f}x ast.parse), {pt['objects']} "
+              f"objects, {pt['nodes']} nodes, peak {pt['peak_mb']:.0f} MB "
+              f"({pt['peak_mb'] * 2**20 / s['bytes']:.0f}x the script's "
+              f"{s['bytes'] / 2**20:.1f} MB)")
     largest = rows[-1]
     print("phases at the largest size: " + ", ".join(
         f"{name} {float(sec):.4f}" for name, sec in largest[1]["phases"]
