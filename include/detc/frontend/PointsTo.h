@@ -20,9 +20,9 @@
 // with calls resolved on the fly: a call's targets are whatever functions,
 // classes, bound methods and library callables reach its callee
 // expression, and arguments are bound to parameters as CPython binds them.
-// No cap drops information silently: the result records the limits it
-// reached (none today: sets are sparse bit vectors, the object count is
-// bounded by the program's allocation sites).
+// No cap drops information silently: sets are sparse bit vectors and the
+// object count is bounded by the program's allocation sites; the one limit
+// (50 million constraints) is reported as a warning when it is reached.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,8 +74,7 @@ struct AbstractObject {
 struct PointsToStats {
   size_t objects = 0, nodes = 0, copyEdges = 0, complexConstraints = 0;
   size_t iterations = 0; ///< Worklist node visits.
-  size_t rounds = 0;     ///< Call-resolution rounds to the fixpoint.
-  double seconds = 0;
+  double seconds = 0;    ///< Loading, parsing and solving.
 };
 
 class PointsToResult {

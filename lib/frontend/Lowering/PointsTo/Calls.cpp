@@ -309,7 +309,6 @@ void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
   if (self != ~0u && positional > 0)
     solver.addCopy(self, info.params[0]);
   Node vararg = args->vararg ? info.params[positional] : ~0u;
-  size_t kwStart = positional + (args->vararg ? 1 : 0);
   Node kwarg = args->kwarg ? info.params.back() : ~0u;
   Obj varTuple = ~0u, kwDict = ~0u;
   if (vararg != ~0u) {
@@ -393,7 +392,6 @@ void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
       mergeFields(d, to);
     }
   }
-  (void)kwStart;
 }
 
 void Builder::callClass(CallSite &cs, Obj cls) {

@@ -106,9 +106,8 @@ Node Builder::varNode(Frame &f, StringRef name) {
   Frame *m = &f;
   while (m->parent)
     m = m->parent;
-  if (m->scope.locals.count(name) || f.scope.nonlocals.count(name) == 0)
-    if (m->scope.locals.count(name))
-      return scopeNode(m->symbol, name);
+  if (m->scope.locals.count(name))
+    return scopeNode(m->symbol, name);
   // A builtin (`len`, `dict`, `enumerate`): a library name.
   pta::Node n = scopeNode("<builtins>", name);
   solver.addObject(n, libName(("builtins." + name).str()));

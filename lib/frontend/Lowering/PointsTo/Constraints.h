@@ -52,8 +52,6 @@ struct FunctionInfo {
 struct ClassInfo {
   std::string symbol;
   std::vector<Node> bases;
-  llvm::StringMap<Obj> methods;
-  Node body = ~0u; ///< unused
 };
 
 class Builder {

@@ -47,7 +47,6 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   s.copyEdges = impl.solver.copyEdges;
   s.complexConstraints = impl.solver.handlers;
   s.iterations = impl.solver.visits;
-  s.rounds = 1;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                             start)
                   .count();
