@@ -14,7 +14,8 @@ using namespace detc;
 using namespace detc::analysis;
 using llvm::StringRef;
 
-ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
+ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
+                                     const StatementGraphOptions &options) {
   ProgramAnalysis a;
   auto start = std::chrono::steady_clock::now();
   auto phase = [&](const char *name) {
@@ -23,7 +24,7 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module) {
         {name, std::chrono::duration<double>(now - start).count()});
     start = now;
   };
-  a.graph = StatementGraph::build(module);
+  a.graph = StatementGraph::build(module, options);
   phase("statement-graph");
   a.gens = std::make_unique<GeneratorAliases>(a.graph);
   phase("generator-aliases");
@@ -253,6 +254,9 @@ static ReplaySummary summarize(const ProgramAnalysis &a,
 Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
   Report r;
   r.file = file.str();
+  for (const std::string &sym : a.graph.entries)
+    r.entries.push_back(entryDisplayName(sym));
+  r.libraryEntries = a.graph.libraryEntries;
   addUnsafeRngFindings(a, r);
   for (const LintFinding &l : a.lints) {
     Finding f;

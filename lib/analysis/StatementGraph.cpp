@@ -202,6 +202,7 @@ public:
       unsigned inst = newInstance(symbolOf[main], kNoNode, ~0u);
       f = expandBody(main, f, inst, rootCtx());
     }
+    f = expandEntries(main, f);
     Ctx c = rootCtx();
     g.exit = add(NodeKind::Exit, nullptr, c);
     connect(f, g.exit);
@@ -221,6 +222,79 @@ private:
   llvm::StringSet<> activeFuncs, activeBuilds;
 
   Ctx rootCtx() { return Ctx{}; }
+
+  /// Library-style code: the entries run after the module body, each any
+  /// number of times in any order (a loop over a choice), their parameters
+  /// defined with unknown values.
+  Frontier expandEntries(ir::FuncOp main, Frontier f) {
+    std::vector<std::string> entries = options.entries;
+    if (entries.empty() && main && !runsSomething(main)) {
+      g.libraryEntries = true;
+      entries = publicFunctions(main->getParentOfType<ModuleOp>());
+    }
+    if (entries.empty())
+      return f;
+    NodeId driver = add(NodeKind::Join, nullptr, rootCtx());
+    connect(f, driver);
+    for (const std::string &sym : entries) {
+      ir::FuncOp fn = funcs.lookup(sym);
+      if (!fn)
+        continue;
+      g.entries.push_back(sym);
+      unsigned inst = newInstance(sym, kNoNode, ~0u);
+      Ctx c = rootCtx();
+      c.inst = inst;
+      NodeId params = add(NodeKind::Stmt, fn, c);
+      for (Attribute a : fn.getParams())
+        g.node(params).defs.push_back(g.vars.intern(
+            canonical(inst, cast<StringAttr>(a).getValue())));
+      connect({driver}, params);
+      activeFuncs.insert(sym);
+      Frontier out = expandBody(fn, {params}, inst, rootCtx());
+      activeFuncs.erase(sym);
+      connect(out, driver);
+    }
+    return {driver};
+  }
+
+  /// Whether the module body does what a program does: calls one of the
+  /// script's functions, loops, trains or draws. Library-style code only
+  /// defines things (and parses arguments, sets constants).
+  bool runsSomething(ir::FuncOp main) {
+    if (instanceCount.size() > 1)
+      return true;
+    bool found = false;
+    main.walk([&](Operation *op) {
+      if (isa<ir::ForOp, ir::WhileOp, ir::CallOp, ir::ForwardOp, ir::FetchOp,
+              ir::DrawOp, ir::GradOp, ir::UpdateOp, ir::CheckpointOp,
+              ir::HintOp, ir::ParallelOp>(op))
+        found = true;
+    });
+    return found;
+  }
+
+  /// Module-level functions of the main script and methods of its classes
+  /// whose names do not start with `_`, in source order.
+  static std::vector<std::string> publicFunctions(ModuleOp module) {
+    std::vector<std::string> out;
+    auto isPublic = [](StringRef name) {
+      return !name.starts_with("_") && !name.contains('.');
+    };
+    for (Operation &op : module.getBody()->getOperations()) {
+      if (auto f = dyn_cast<ir::FuncOp>(op)) {
+        if (f.getKind() == ir::FuncKind::Function && isPublic(f.getSymName()))
+          out.push_back(f.getSymName().str());
+        continue;
+      }
+      auto c = dyn_cast<ir::ClassOp>(op);
+      if (!c || !isPublic(c.getSymName()))
+        continue;
+      for (Operation &m : c.getBody().front())
+        if (auto f = dyn_cast<ir::FuncOp>(m); f && isPublic(f.getSymName()))
+          out.push_back((c.getSymName() + "::" + f.getSymName()).str());
+    }
+    return out;
+  }
 
   NodeId add(NodeKind kind, Operation *op, const Ctx &c) {
     if (g.numNodes() >= options.maxNodes)
@@ -687,6 +761,23 @@ private:
   }
 };
 } // namespace
+
+std::string detc::analysis::findEntry(ModuleOp module, StringRef name) {
+  auto [cls, method] = name.contains("::") ? name.split("::") : name.split('.');
+  if (method.empty()) {
+    auto f = module.lookupSymbol<ir::FuncOp>(cls);
+    return f ? cls.str() : "";
+  }
+  auto c = module.lookupSymbol<ir::ClassOp>(cls);
+  if (!c || !c.lookupSymbol<ir::FuncOp>(method))
+    return "";
+  return (cls + "::" + method).str();
+}
+
+std::string detc::analysis::entryDisplayName(StringRef symbol) {
+  auto [cls, method] = symbol.split("::");
+  return method.empty() ? cls.str() : (cls + "." + method).str();
+}
 
 StatementGraph StatementGraph::build(ModuleOp module,
                                      const StatementGraphOptions &options) {

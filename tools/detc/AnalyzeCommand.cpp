@@ -12,6 +12,7 @@
 #include "AnalyzeCommand.h"
 
 #include "detc/base/Process.h"
+#include "EntryOptions.h"
 #include "ReportWriters.h"
 #include "ScriptSchedule.h"
 
@@ -48,7 +49,7 @@ cl::opt<Format> outputFormat(
     "format", cl::desc("Output format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "compiler-style diagnostics"),
                clEnumValN(Format::Json, "json",
-                          "JSON (schema in docs/analyze.md)"),
+                          "JSON (schema in docs/analysis.md)"),
                clEnumValN(Format::Sarif, "sarif", "SARIF 2.1.0")),
     cl::sub(tool::analyzeCommand));
 cl::list<std::string>
@@ -56,6 +57,7 @@ cl::list<std::string>
                cl::desc("Also look for the script's local modules in DIR "
                         "(repeatable; then PYTHONPATH)"),
                cl::value_desc("DIR"), cl::sub(tool::analyzeCommand));
+tool::EntryFlag entries(tool::analyzeCommand);
 cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
 cl::opt<bool> stats("stats",
@@ -141,7 +143,11 @@ int detc::tool::runAnalyze() {
   double loadSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  analysis::ProgramAnalysis a = analysis::ProgramAnalysis::run(*module);
+  std::optional<analysis::ProgramAnalysis> analysed =
+      entries.analyse(*module, inputFile, errs());
+  if (!analysed)
+    return 2;
+  analysis::ProgramAnalysis &a = *analysed;
   if (stats) {
     errs() << "nodes: " << a.graph.numNodes() << "\n"
            << "variables: " << a.graph.vars.size() << "\n"

@@ -68,6 +68,18 @@ static std::string joined(ArrayRef<NamedAt> items, bool withPlace) {
 
 void detc::tool::writeText(raw_ostream &os, const Report &r) {
   LineCache lines;
+  if (!r.entries.empty()) {
+    std::string names;
+    for (const std::string &e : r.entries)
+      names += (names.empty() ? "" : ", ") + e;
+    os << r.file << ": note: "
+       << (r.libraryEntries
+               ? "the module body runs none of the script's functions; "
+                 "analysed every public function and method as an entry "
+                 "called with unknown arguments (pick with --entry=NAME): "
+               : "analysed as entries called with unknown arguments: ")
+       << names << "\n";
+  }
   for (const Finding &f : r.findings) {
     diag(os, lines, frontend::Severity::Warning, f.at, r.file,
          f.message + " [" + f.rule + "]");
@@ -184,7 +196,9 @@ void detc::tool::writeJson(raw_ostream &os, const Report &r) {
                     {"findings", std::move(findings)},
                     {"unsafeGenerators", json::Array(r.err)},
                     {"checkpoints", std::move(checkpoints)},
-                    {"hints", std::move(hints)}};
+                    {"hints", std::move(hints)},
+                    {"entries", json::Array(r.entries)},
+                    {"libraryEntries", r.libraryEntries}};
   os << formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }
 

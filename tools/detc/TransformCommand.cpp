@@ -13,6 +13,8 @@
 
 #include "TransformCommand.h"
 
+#include "EntryOptions.h"
+
 #include "detc/base/Process.h"
 #include "ScriptSchedule.h"
 
@@ -66,6 +68,7 @@ cl::list<std::string>
                cl::desc("Also look for the script's local modules in DIR "
                         "(repeatable; then PYTHONPATH)"),
                cl::value_desc("DIR"), cl::sub(tool::transformCommand));
+tool::EntryFlag entries(tool::transformCommand);
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -115,7 +118,11 @@ int detc::tool::runTransform() {
     diags.printAll(errs());
     return 2;
   }
-  analysis::ProgramAnalysis a = analysis::ProgramAnalysis::run(*module);
+  std::optional<analysis::ProgramAnalysis> analysed =
+      entries.analyse(*module, inputFile, errs());
+  if (!analysed)
+    return 2;
+  analysis::ProgramAnalysis &a = *analysed;
   if (a.graph.truncated) {
     fail(inputFile + ": the program is too large to expand (call graph too "
                      "deep)");

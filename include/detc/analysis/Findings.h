@@ -56,6 +56,11 @@ struct Report {
   std::vector<std::string> err; ///< Generators in ERR, described.
   std::vector<ReplaySummary> checkpoints;
   std::vector<HintLiveness> hints;
+  /// Functions analysed as entries after the module body, as the user
+  /// writes them (`train_model`, `Trainer.fit`), and whether detc chose
+  /// them because the module body runs nothing (library-style code).
+  std::vector<std::string> entries;
+  bool libraryEntries = false;
 };
 
 /// Everything `detc analyze` computes for one module.
@@ -71,7 +76,8 @@ struct ProgramAnalysis {
   /// (`detc analyze --stats`, bench/analysis_scaling.py).
   std::vector<std::pair<const char *, double>> phaseSeconds;
 
-  static ProgramAnalysis run(mlir::ModuleOp module);
+  static ProgramAnalysis run(mlir::ModuleOp module,
+                             const StatementGraphOptions &options = {});
 };
 
 Report buildReport(const ProgramAnalysis &a, llvm::StringRef file);

@@ -139,7 +139,19 @@ using Graph = boost::adjacency_list<boost::vecS, boost::vecS,
 struct StatementGraphOptions {
   /// Stop expanding (and report) beyond this many nodes.
   size_t maxNodes = 20'000'000;
+  /// Functions the program runs after the module body, called any number of
+  /// times in any order with unknown arguments (`train_model`,
+  /// `Trainer::fit`; see findEntry). Empty: when the module body calls none
+  /// of the script's functions (library-style code, which another project
+  /// calls), every public function and method of the script.
+  std::vector<std::string> entries;
 };
+
+/// The symbol of the function or method `name` of the script (`f`,
+/// `Cls.method` or `Cls::method`), or "" when there is none.
+std::string findEntry(mlir::ModuleOp module, llvm::StringRef name);
+/// `Cls::method` as the user writes it (`Cls.method`).
+std::string entryDisplayName(llvm::StringRef symbol);
 
 class StatementGraph {
 public:
@@ -149,6 +161,10 @@ public:
   NodeId entry = kNoNode, exit = kNoNode;
   /// Set when the expansion hit StatementGraphOptions::maxNodes.
   bool truncated = false;
+  /// The functions analysed as entries after the module body (symbols),
+  /// and whether detc chose them because the body calls none.
+  std::vector<std::string> entries;
+  bool libraryEntries = false;
 
   size_t numNodes() const { return boost::num_vertices(graph); }
   Node &node(NodeId n) { return graph[n]; }
