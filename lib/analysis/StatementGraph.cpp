@@ -14,6 +14,7 @@
 
 #include "detc/ir/DetcOps.h"
 
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -206,6 +207,7 @@ public:
     Ctx c = rootCtx();
     g.exit = add(NodeKind::Exit, nullptr, c);
     connect(f, g.exit);
+    addRestoredBySaved();
   }
 
 private:
@@ -222,6 +224,26 @@ private:
   llvm::StringSet<> activeFuncs, activeBuilds;
 
   Ctx rootCtx() { return Ctx{}; }
+
+  /// What a variable's value restores when saved (`restores` of the
+  /// statements defining or updating it; flow-insensitive per instance).
+  llvm::DenseMap<VarId, llvm::SetVector<VarId>> restores;
+
+  /// A checkpoint saving `state` saves what `state` restores, transitively
+  /// (`state = {"model": model.state_dict(), ...}` built by the caller of
+  /// the helper that saves it).
+  void addRestoredBySaved() {
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      Node &node = g.node(n);
+      if (node.kind != NodeKind::Checkpoint)
+        continue;
+      llvm::SetVector<VarId> saved(node.saved.begin(), node.saved.end());
+      for (size_t i = 0; i < saved.size(); ++i)
+        if (auto it = restores.find(saved[i]); it != restores.end())
+          saved.insert(it->second.begin(), it->second.end());
+      node.saved.assign(saved.begin(), saved.end());
+    }
+  }
 
   /// Library-style code: the entries run after the module body, each any
   /// number of times in any order (a loop over a choice), their parameters
@@ -369,6 +391,16 @@ private:
   NodeId stmt(NodeKind kind, Operation *op, Frontier &f, const Ctx &c) {
     NodeId n = add(kind, op, c);
     fillVars(g.node(n), op, c.inst);
+    if (auto s = dyn_cast<ir::StmtOp>(op); s && s.getRestoresAttr()) {
+      const Node &node = g.node(n);
+      for (Attribute a : s.getRestoresAttr()) {
+        VarId r = g.vars.intern(canonical(c.inst, cast<StringAttr>(a).getValue()));
+        for (VarId v : node.defs)
+          restores[v].insert(r);
+        for (VarId v : node.updates)
+          restores[v].insert(r);
+      }
+    }
     connect(f, n);
     f = {n};
     return n;

@@ -229,6 +229,8 @@ LogicalResult StmtOp::verify() {
     return emitOpError("needs a statement kind");
   if (getCopy() && (getDefs().size() != 1 || getUses().size() != 1))
     return emitOpError("'copy' needs exactly one def and one use");
+  if (getRestores() && getDefs().empty() && getUpdates().empty())
+    return emitOpError("'restores' needs a variable it defines or updates");
   return success();
 }
 

@@ -36,6 +36,13 @@ detc.func @__main__ kind module {
 
 // -----
 
+detc.func @__main__ kind module {
+  // expected-error @+1 {{'restores' needs a variable it defines or updates}}
+  detc.stmt "expr" restores ["model"] uses ["model"]
+}
+
+// -----
+
 // expected-error @+1 {{of kind 'module' cannot have parameters}}
 detc.func @__main__ kind module params ["x"] {
 }

@@ -47,6 +47,8 @@ detc.func @__main__ kind module {
   detc.create_generator "numpy" defs ["@g"]
   // CHECK: detc.stmt "assign" copy defs ["@g2"] uses ["@g"]
   detc.stmt "assign" copy defs ["@g2"] uses ["@g"]
+  // CHECK: detc.stmt "assign" restores ["@g2", "@g"] defs ["@state"] uses ["@g2", "@g"]
+  detc.stmt "assign" restores ["@g2", "@g"] defs ["@state"] uses ["@g2", "@g"]
   // CHECK: detc.stmt "def" symbol @helper defs ["@helper"]
   detc.stmt "def" symbol @helper defs ["@helper"]
   // CHECK: detc.load_data cls @Aug defs ["@ds"]

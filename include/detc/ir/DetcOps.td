@@ -581,17 +581,23 @@ def Detc_StmtOp : Detc_StmtOp<"stmt"> {
     `annassign`, `expr`, `import`, `def`, `class`, `del`, `assert`, `pass`,
     `except`, ...). `copy` marks a plain `a = b` between names, through which
     generator aliases flow. `symbol` is the function or class a `def` or
-    `class` statement binds.
+    `class` statement binds. `restores` lists what the value stored in the
+    variable this statement defines or updates restores when it is saved in
+    a checkpoint and loaded back: `state = {"model": model.state_dict(),
+    "best": best}` restores `model` and `best`, so a checkpoint that saves
+    `state` (also in a helper that receives it) saves them.
 
     Example:
 
     ```mlir
     detc.stmt "assign" copy defs ["g2"] uses ["g1"]
+    detc.stmt "assign" restores ["model", "best"] defs ["state"] uses ["model", "best"]
     ```
   }];
   let arguments = !con((ins StrAttr:$kind, UnitAttr:$copy,
-                            OptionalAttr<SymbolRefAttr>:$symbol), varArgs);
-  let assemblyFormat = "$kind (`copy` $copy^)? (`symbol` $symbol^)? " # varFormat # " attr-dict";
+                            OptionalAttr<SymbolRefAttr>:$symbol,
+                            OptionalAttr<StrArrayAttr>:$restores), varArgs);
+  let assemblyFormat = "$kind (`copy` $copy^)? (`symbol` $symbol^)? (`restores` $restores^)? " # varFormat # " attr-dict";
   let hasVerifier = 1;
 }
 

@@ -954,34 +954,15 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return true;
   }
   if (role == "checkpoint") {
-    // What the checkpoint can restore: `X.state_dict()` restores X, a
-    // variable restores itself (directly or as a value of a dict literal);
-    // `batch + 1` is written to the file but restores nothing.
+    // What the checkpoint can restore (restoredBy); a value it cannot see
+    // into restores the variables it reads.
     std::vector<std::string> saved;
-    auto restorable = [&](const ast::Expr *e) -> std::string {
-      if (auto *c = dyn_cast_or_null<ast::Call>(e))
-        if (auto *a = dyn_cast<ast::Attribute>(c->func))
-          if (a->attr == "state_dict" && c->args.empty())
-            return varPath(f, a->value);
-      if (isa_and_nonnull<ast::Name, ast::Attribute>(e))
-        return varPath(f, e);
-      return "";
-    };
-    auto addSaved = [&](const std::string &v) {
-      if (!v.empty() && v[0] != '$' && !llvm::is_contained(saved, v))
-        saved.push_back(v);
-    };
     if (const ast::Expr *obj = args.find(entry->getArg("obj"))) {
-      if (auto *dict = dyn_cast<ast::Dict>(obj)) {
-        for (size_t i = 0; i < dict->keys.size(); ++i)
-          if (dict->keys[i])
-            addSaved(restorable(dict->values[i]));
-      } else if (std::string r = restorable(obj); !r.empty()) {
-        addSaved(r);
-      } else {
+      saved = restoredBy(f, obj);
+      if (saved.empty() && !isa<ast::Dict>(obj))
         for (const std::string &v : args.argEffects[obj].uses)
-          addSaved(v);
-      }
+          if (v[0] != '$' && !llvm::is_contained(saved, v))
+            saved.push_back(v);
     } else if (!recvVar.empty()) {
       saved.push_back(recvVar);
     }
@@ -1038,4 +1019,47 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   else
     setFacts({});
   return true;
+}
+
+std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string &v) {
+    if (!v.empty() && v[0] != '$' && !llvm::is_contained(out, v))
+      out.push_back(v);
+  };
+  // Nested displays are walked with an explicit stack (no recursion a deep
+  // input could overflow).
+  llvm::SmallVector<const ast::Expr *, 8> work{e};
+  while (!work.empty()) {
+    const ast::Expr *x = work.pop_back_val();
+    if (auto *dict = dyn_cast_or_null<ast::Dict>(x)) {
+      // Pushed last to first: popped in source order.
+      for (size_t i = dict->keys.size(); i-- > 0;)
+        work.push_back(dict->values[i]);
+      continue;
+    }
+    auto *c = dyn_cast_or_null<ast::Call>(x);
+    if (auto *n = c ? dyn_cast<ast::Name>(c->func) : nullptr;
+        n && n->id == "dict") {
+      for (const ast::Keyword *k : llvm::reverse(c->keywords))
+        work.push_back(k->value);
+      for (const ast::Expr *a : llvm::reverse(c->args))
+        work.push_back(a);
+      continue;
+    }
+    if (c && c->args.empty())
+      if (auto *a = dyn_cast<ast::Attribute>(c->func);
+          a && a->attr == "state_dict") {
+        // `model.module.state_dict()` of a DataParallel/DDP wrapper holds
+        // the wrapper's parameters.
+        std::string v = varPath(f, a->value);
+        if (StringRef(v).ends_with(".module"))
+          v.resize(v.size() - 7);
+        add(v);
+        continue;
+      }
+    if (isa_and_nonnull<ast::Name, ast::Attribute>(x))
+      add(varPath(f, x));
+  }
+  return out;
 }

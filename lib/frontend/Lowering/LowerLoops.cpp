@@ -68,8 +68,9 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
         return;
       }
       std::vector<std::string> defs{path};
-      emit(ir::StmtOp::getOperationName(), s, defs, eff,
-           {strAttr("kind", kind)});
+      llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", kind)};
+      addRestores(f, value, attrs);
+      emit(ir::StmtOp::getOperationName(), s, defs, eff, attrs);
       assignFacts(f, targets[0], factsOf(f, value));
       return;
     }
@@ -115,7 +116,28 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
                 eff.uses.front() == varPath(f, value);
   if (isCopy)
     attrs.push_back(attr("copy", builder.getUnitAttr()));
+  // `state = {...}` and `state["opt"] = opt.state_dict()`: what a
+  // checkpoint saving `state` restores.
+  if (targets.size() == 1 && !isCopy &&
+      isa<ast::Name, ast::Attribute, ast::Subscript>(targets[0]) &&
+      !(defs.empty() && eff.updates.empty()))
+    addRestores(f, value, attrs);
   emit(ir::StmtOp::getOperationName(), s, defs, eff, attrs);
+}
+
+void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
+                          llvm::SmallVectorImpl<NamedAttribute> &attrs) {
+  // Only values that hold state: a display or dict(...) of state dicts, a
+  // state dict. `a = b` is a copy, `n = epoch + 1` restores nothing.
+  auto *call = dyn_cast<ast::Call>(value);
+  auto *callee = call ? dyn_cast<ast::Attribute>(call->func) : nullptr;
+  auto *name = call ? dyn_cast<ast::Name>(call->func) : nullptr;
+  if (!isa<ast::Dict>(value) && !(callee && callee->attr == "state_dict") &&
+      !(name && name->id == "dict"))
+    return;
+  std::vector<std::string> restored = restoredBy(f, value);
+  if (!restored.empty())
+    attrs.push_back(attr("restores", strArray(restored)));
 }
 
 /// `enumerate(x)`, `tqdm(x)`, `iter(x)` iterate `x`'s items.

@@ -164,6 +164,15 @@ public:
   bool lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                  Effects &out, bool wantValue = true);
   FactSet factsOf(FuncCtx &f, const ast::Expr *e);
+  /// The variables a value restores when it is saved in a checkpoint and
+  /// loaded back: `X.state_dict()` restores X (`X.module.state_dict()` too),
+  /// a variable itself, a dict display or `dict(...)` what its values
+  /// restore; anything else (`epoch + 1`) nothing.
+  std::vector<std::string> restoredBy(FuncCtx &f, const ast::Expr *e);
+  /// Adds `restores` (see detc.stmt) to an assignment of `value` that holds
+  /// state: a dict display, `dict(...)`, `X.state_dict()`.
+  void addRestores(FuncCtx &f, const ast::Expr *value,
+                   llvm::SmallVectorImpl<mlir::NamedAttribute> &attrs);
 
   // ---- Names, facts and emission helpers ----
   std::string varName(FuncCtx &f, llvm::StringRef id);
