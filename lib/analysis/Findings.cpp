@@ -182,8 +182,10 @@ static ReplaySummary summarize(const ProgramAnalysis &a,
   auto once = [&](StringRef kind, const std::string &name) {
     return seen.insert((kind + ":" + name).str()).second;
   };
+  // A temporary (a dict display passed to a helper) shows as what it
+  // restores, which follows it in the list.
   for (VarId v : cp.userSaved)
-    if (once("user", userName(g, v)))
+    if (!isTemporary(userName(g, v)) && once("user", userName(g, v)))
       s.userSaved.push_back(userName(g, v));
   auto derivedFrom = [&](NamedAt &n, NodeId from, StringRef verb) {
     if (from == kNoNode)

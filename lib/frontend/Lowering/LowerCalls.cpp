@@ -156,6 +156,20 @@ void Lowerer::emitUserCall(
     llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
     llvm::ArrayRef<std::string> defs, llvm::ArrayRef<std::string> updates,
     const Effects &argEff) {
+  emitUserCall(f, at, sym, ref, selfVar, selfFacts,
+               call ? call->args : ast::NodeList<ast::Expr>(),
+               call ? call->keywords : ast::NodeList<ast::Keyword>(), argVars,
+               kwVars, defs, updates, argEff);
+}
+
+void Lowerer::emitUserCall(
+    FuncCtx &f, const ast::Node *at, const std::string &sym,
+    SymbolRefAttr ref, const std::string &selfVar, const FactSet &selfFacts,
+    ast::NodeList<ast::Expr> posArgs, ast::NodeList<ast::Keyword> keywords,
+    llvm::ArrayRef<std::string> argVars,
+    llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
+    llvm::ArrayRef<std::string> defs, llvm::ArrayRef<std::string> updates,
+    const Effects &argEff) {
   std::vector<std::string> params;
   if (auto it = funcParams.find(sym); it != funcParams.end())
     params = it->second;
@@ -172,16 +186,16 @@ void Lowerer::emitUserCall(
     bindParam(params[0], selfVar, selfFacts);
     first = 1;
   }
-  if (call) {
-    for (size_t i = 0; i < call->args.size(); ++i) {
-      if (llvm::isa<ast::Starred>(call->args[i]))
+  {
+    for (size_t i = 0; i < posArgs.size(); ++i) {
+      if (llvm::isa<ast::Starred>(posArgs[i]))
         break;
       if (first + i >= params.size())
         break;
       bindParam(params[first + i], i < argVars.size() ? argVars[i] : "",
-                factsOf(f, call->args[i]));
+                factsOf(f, posArgs[i]));
     }
-    for (const ast::Keyword *k : call->keywords) {
+    for (const ast::Keyword *k : keywords) {
       if (k->arg.empty() || !llvm::is_contained(params, k->arg.str()))
         continue;
       std::string var;
@@ -238,7 +252,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         elems.push_back(lowerToVar(f, el, ae));
       args.posVars.push_back("");
     } else {
-      args.posVars.push_back(lowerToVar(f, a, ae));
+      args.posVars.push_back(q.empty() ? lowerArgToVar(f, a, ae)
+                                       : lowerToVar(f, a, ae));
       elems.push_back(args.posVars.back());
     }
     args.eff.merge(ae);
@@ -252,7 +267,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       args.doubleStar.push_back(k->value);
       continue;
     }
-    args.kwVars.emplace_back(k->arg.str(), lowerToVar(f, k->value, ae));
+    args.kwVars.emplace_back(k->arg.str(),
+                             q.empty() ? lowerArgToVar(f, k->value, ae)
+                                       : lowerToVar(f, k->value, ae));
     args.eff.merge(ae);
   }
 
@@ -289,6 +306,43 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     callFacts[call] = fs;
     return false;
   };
+
+  // `it = iter(loader)` holds the loader's batches; `next(it)` (also
+  // `next(iter(loader))`) fetches one.
+  if (!isMethod && q.empty() && call->args.size() >= 1 &&
+      (isName(fn, "iter") || isName(fn, "next")) &&
+      f.unit->moduleScope.locals.count(cast<ast::Name>(fn)->id) == 0) {
+    const ast::Expr *arg = call->args[0];
+    if (auto *inner = dyn_cast<ast::Call>(arg);
+        inner && isName(fn, "next") && isName(inner->func, "iter") &&
+        inner->args.size() == 1)
+      arg = inner->args[0];
+    FactSet lf = factsOf(f, arg);
+    std::string loaderVar = varPath(f, arg);
+    if (!objectsOf(lf, ObjectInfo::Loader).empty() && !loaderVar.empty()) {
+      if (isName(fn, "iter")) {
+        auto defs = defsOfResult();
+        llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", "assign")};
+        if (defs.size() == 1 && args.eff.uses.size() == 1 &&
+            args.eff.updates.empty())
+          attrs.push_back(attr("copy", builder.getUnitAttr()));
+        emit(ir::StmtOp::getOperationName(), call, defs, args.eff, attrs);
+      }
+      else
+        emitFetch(f, call, loaderVar, lf, defsOfResult());
+      setFacts(isName(fn, "iter") ? lf : FactSet());
+      return true;
+    }
+  }
+
+  // `mp.Process(target=train, args=(model, ...))`: `train` runs in several
+  // processes at once (hogwild training shares the model).
+  if (q == "torch.multiprocessing.Process" || q == "multiprocessing.Process")
+    if (lowerProcessTarget(f, call)) {
+      emit(ir::StmtOp::getOperationName(), call, defsOfResult(), args.eff,
+           {strAttr("kind", "assign")});
+      return true;
+    }
 
   // A call to a function or class of the analysed program.
   // What the callee expression holds: a function, a class, a model (also
@@ -404,6 +458,32 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
     if (!entry && (entry = api.lookupAnyReceiver(method)))
       apiName = "*." + method.str();
+  }
+
+  // A function taken out of a container or returned by a call (`op, v =
+  // random.choice(ops); op(img, v)`): each function points-to says the
+  // callee may be, as alternatives.
+  if (!isMethod && q.empty() && !entry && isa<ast::Name>(fn) &&
+      calleeFacts.empty()) {
+    std::vector<std::string> targets =
+        functionsHeldBy(f, cast<ast::Name>(fn)->id);
+    if (targets.size() > kMaxCallAlternatives) {
+      warnUnknown(f, call,
+                  "the callee may be any of " + Twine(targets.size()) +
+                      " functions; detc follows calls with at most " +
+                      Twine(kMaxCallAlternatives) + " possible targets");
+    } else if (!targets.empty()) {
+      auto defs = defsOfResult();
+      Effects eff = args.eff;
+      eff.uses.insert(varPath(f, fn));
+      emitAlternatives(targets.size(), call, [&](size_t i) {
+        emitUserCall(f, call, targets[i],
+                     FlatSymbolRefAttr::get(&ctx, targets[i]), "", {}, call,
+                     args.posVars, args.kwVars, defs, {}, eff);
+      });
+      setFacts({});
+      return true;
+    }
   }
 
   {
@@ -1062,4 +1142,81 @@ std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
       add(varPath(f, x));
   }
   return out;
+}
+
+bool Lowerer::lowerProcessTarget(FuncCtx &f, const ast::Call *call) {
+  const ast::Expr *targetFn = nullptr, *argTuple = nullptr;
+  for (const ast::Keyword *k : call->keywords) {
+    if (k->arg == "target")
+      targetFn = k->value;
+    else if (k->arg == "args")
+      argTuple = k->value;
+  }
+  // Process(group, target, name, args): CPython's positional order.
+  if (!targetFn && call->args.size() > 1)
+    targetFn = call->args[1];
+  if (!argTuple && call->args.size() > 3)
+    argTuple = call->args[3];
+  std::string path = targetFn ? varPath(f, targetFn) : "";
+  if (path.empty())
+    return false;
+  std::string sym;
+  for (const std::string &fact : factsOfVar(f, path))
+    if (StringRef(fact).starts_with("func:"))
+      sym = fact.substr(5);
+  if (sym.empty())
+    return false;
+  ast::NodeList<ast::Expr> elts;
+  if (auto *seq = dyn_cast_or_null<ast::Sequence>(argTuple))
+    elts = seq->elts;
+  std::vector<std::string> vars;
+  for (const ast::Expr *e : elts)
+    vars.push_back(varPath(f, e));
+  Effects pe;
+  for (const std::string &v : vars)
+    if (!v.empty())
+      pe.uses.insert(v);
+  emitBatchRegion(call, pe.uses.getArrayRef(), [&] {
+    emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
+                 elts, {}, vars, {}, {}, {}, pe);
+  });
+  return true;
+}
+
+void Lowerer::emitAlternatives(size_t n, const ast::Node *at,
+                               llvm::function_ref<void(size_t)> emitOne) {
+  // `if` ops nested in else regions, walked with an explicit position
+  // rather than recursion; the guard restores the insertion point.
+  OpBuilder::InsertionGuard guard(builder);
+  for (size_t i = 0; i < n; ++i) {
+    if (i + 1 == n) {
+      emitOne(i);
+      break;
+    }
+    Operation *op = emit(ir::IfOp::getOperationName(), at, {}, Effects(), {}, 2);
+    inRegion(op, 0, [&] { emitOne(i); });
+    Block &elseBlock = op->getRegion(1).front();
+    builder.setInsertionPoint(elseBlock.getTerminator());
+  }
+}
+
+std::string Lowerer::lowerArgToVar(FuncCtx &f, const ast::Expr *e,
+                                   Effects &out) {
+  // (Only for calls that may be the script's: a library's own checkpoint
+  // call reads the display directly.)
+  // `save_checkpoint({"state_dict": model.state_dict(), ...}, is_best)`:
+  // the display becomes a temporary that restores what it holds, so the
+  // helper's checkpoint saves it.
+  if (isa<ast::Dict>(e)) {
+    llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", "assign")};
+    addRestores(f, e, attrs);
+    if (attrs.size() > 1) {
+      Effects eff = lowerExpr(f, e);
+      std::string t = newTemp(f);
+      emit(ir::StmtOp::getOperationName(), e, {t}, eff, attrs);
+      out.uses.insert(t);
+      return t;
+    }
+  }
+  return lowerToVar(f, e, out);
 }

@@ -2,6 +2,8 @@
 
 #include "Lowerer.h"
 
+#include "detc/frontend/ASTDump.h"
+
 using namespace detc;
 using namespace detc::frontend;
 using namespace mlir;
@@ -188,8 +190,117 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   std::vector<std::string> defs;
   collectTargets(*this, f, loop->target, defs, eff);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
+  bool batches = isManualBatchLoop(f, loop, items);
   lowerLoopRegions(
-      f, op, [&] { lowerBody(f, loop->body); }, loop->orelse);
+      f, op,
+      [&] {
+        if (!batches)
+          return lowerBody(f, loop->body);
+        // One batch, cut by hand: like a loader's batch, its examples may
+        // be processed concurrently.
+        emitBatchRegion(loop, defs, [&] { lowerBody(f, loop->body); });
+      },
+      loop->orelse);
+}
+
+void Lowerer::emitBatchRegion(const ast::Node *at,
+                              llvm::ArrayRef<std::string> uses,
+                              llvm::function_ref<void()> body) {
+  Effects pe;
+  pe.uses.insert(uses.begin(), uses.end());
+  Operation *par = emit(
+      ir::ParallelOp::getOperationName(), at, {}, pe,
+      {attr("kind",
+            ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
+      1);
+  inRegion(par, 0, body);
+}
+
+/// Whether statements `body` yield (outside nested functions and classes).
+static bool yieldsIn(ast::NodeList<ast::Stmt> body) {
+  llvm::SmallVector<const ast::Node *, 16> work(body.begin(), body.end());
+  while (!work.empty()) {
+    const ast::Node *x = work.pop_back_val();
+    if (!x || isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(x))
+      continue;
+    if (isa<ast::Yield>(x))
+      return true;
+    forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
+  }
+  return false;
+}
+
+/// The names a loop target binds (`i`, `(batch, i)`).
+static void targetNames(const ast::Expr *t, llvm::StringSet<> &out) {
+  llvm::SmallVector<const ast::Expr *, 4> work{t};
+  while (!work.empty()) {
+    const ast::Expr *x = work.pop_back_val();
+    if (auto *n = dyn_cast<ast::Name>(x))
+      out.insert(n->id);
+    else if (auto *seq = dyn_cast<ast::Sequence>(x))
+      work.append(seq->elts.begin(), seq->elts.end());
+  }
+}
+
+/// Whether `e` reads one of `names`.
+static bool mentions(const ast::Expr *e, const llvm::StringSet<> &names) {
+  llvm::SmallVector<const ast::Node *, 8> work{e};
+  while (!work.empty()) {
+    const ast::Node *x = work.pop_back_val();
+    if (auto *n = dyn_cast_or_null<ast::Name>(x); n && names.contains(n->id))
+      return true;
+    if (x)
+      forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
+  }
+  return false;
+}
+
+bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
+                                const ast::Expr *items) {
+  auto *call = dyn_cast<ast::Call>(items);
+  if (!call)
+    return false;
+  // A generator of the script that yields a loader's batches
+  // (`for x, y in log_every(loader, 10)`).
+  for (const std::string &fact : factsOf(f, call->func))
+    if (StringRef(fact).starts_with("func:") &&
+        facts.count("yields-batches:" + fact.substr(5)))
+      return true;
+  auto *callee = dyn_cast<ast::Name>(call->func);
+  if (!callee || callee->id != "range")
+    return false;
+  llvm::StringSet<> vars;
+  targetNames(loop->target, vars);
+  // A batch is fetched by hand (`next(it)`) or cut with the loop variable:
+  // `data[i:i + bs]`,
+  // `x[i * bs:(i + 1) * bs]`, or fetched by a helper named for it
+  // (`get_batch(source, i)`). Nested functions and classes are not the
+  // loop's body.
+  llvm::SmallVector<const ast::Node *, 16> work(loop->body.begin(),
+                                                loop->body.end());
+  while (!work.empty()) {
+    const ast::Node *x = work.pop_back_val();
+    if (!x || isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(x))
+      continue;
+    if (auto *sub = dyn_cast<ast::Subscript>(x))
+      if (auto *sl = dyn_cast<ast::Slice>(sub->slice);
+          sl && sl->lower && mentions(sl->lower, vars))
+        return true;
+    if (auto *c = dyn_cast<ast::Call>(x)) {
+      // `x, y = next(it)` of a loader's iterator.
+      if (isa<ast::Name>(c->func) && cast<ast::Name>(c->func)->id == "next" &&
+          !c->args.empty() &&
+          !objectsOf(factsOf(f, c->args[0]), ObjectInfo::Loader).empty())
+        return true;
+      std::string callee = varPath(f, c->func);
+      if (StringRef(callee).lower().find("batch") != std::string::npos)
+        for (const ast::Expr *a : c->args)
+          if (mentions(a, vars))
+            return true;
+    }
+    forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
+  }
+  return false;
 }
 
 void Lowerer::lowerLoopRegions(FuncCtx &f, Operation *loop,
@@ -232,6 +343,10 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
          {strAttr("gen", shuffleGen), strAttr("dist", "permutation"),
           strAttr("api", loaderApi)});
   }
+  // A generator that yields the loader's batches: its callers' loops over
+  // it are batch loops (isManualBatchLoop).
+  if (yieldsIn(loop->body))
+    addFacts("yields-batches:" + f.symbol, {"yes"});
   Effects loopEff;
   loopEff.uses.insert(loaderVar);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, {}, loopEff, {}, 2);
@@ -247,14 +362,7 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
         defs.insert(defs.end(), batchVars.begin(), batchVars.end());
         emitFetch(f, loop, loaderVar, loaderFacts, defs);
         // One batch: its examples may be processed concurrently.
-        Effects pe;
-        pe.uses.insert(batchVars.begin(), batchVars.end());
-        Operation *par = emit(
-            ir::ParallelOp::getOperationName(), loop, {}, pe,
-            {attr("kind",
-                  ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
-            1);
-        inRegion(par, 0, [&] { lowerBody(f, loop->body); });
+        emitBatchRegion(loop, batchVars, [&] { lowerBody(f, loop->body); });
       },
       loop->orelse);
 }

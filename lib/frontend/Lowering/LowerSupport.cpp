@@ -409,3 +409,27 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
   }
   return ids;
 }
+
+std::vector<std::string> Lowerer::functionsHeldBy(FuncCtx &f,
+                                                  llvm::StringRef name) const {
+  std::vector<std::string> out;
+  if (!pointsTo)
+    return out;
+  std::string module =
+      f.unit->moduleName == "__main__" ? "__main__" : f.unit->moduleName;
+  std::string scope = f.isModule ? module : f.symbol;
+  for (size_t at; (at = scope.find("::")) != std::string::npos;)
+    scope.replace(at, 2, ".");
+  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(scope, name);
+  if (objs.empty() && !f.isModule)
+    objs = pointsTo->pointsTo(module, name);
+  for (PointsToResult::ObjectId o : objs) {
+    const AbstractObject &ob = pointsTo->object(o);
+    // Functions of the script (the points-to symbol is the lowering's for
+    // functions; methods are called through their instances).
+    if (ob.kind == AbstractObject::Kind::Function &&
+        funcParams.count(ob.label) && !llvm::is_contained(out, ob.label))
+      out.push_back(ob.label);
+  }
+  return out;
+}

@@ -146,6 +146,31 @@ public:
                     llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
                     llvm::ArrayRef<std::string> defs,
                     llvm::ArrayRef<std::string> updates, const Effects &eff);
+  /// The same with the positional and keyword arguments given apart (a
+  /// call made by the library: `Process(target=f, args=(a, b))`).
+  void emitUserCall(FuncCtx &f, const ast::Node *at, const std::string &sym,
+                    mlir::SymbolRefAttr ref, const std::string &selfVar,
+                    const FactSet &selfFacts, ast::NodeList<ast::Expr> posArgs,
+                    ast::NodeList<ast::Keyword> keywords,
+                    llvm::ArrayRef<std::string> argVars,
+                    llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
+                    llvm::ArrayRef<std::string> defs,
+                    llvm::ArrayRef<std::string> updates, const Effects &eff);
+  /// `Process(target=fn, args=(...))` of a function of the script: a
+  /// per-batch data-parallel region calling `fn` (its processes run it at
+  /// once). False when the target is not the script's.
+  bool lowerProcessTarget(FuncCtx &f, const ast::Call *call);
+  /// A `per_batch` data-parallel region reading `uses`, its body emitted
+  /// by `body`.
+  void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
+                       llvm::function_ref<void()> body);
+  /// Emits `n` alternatives (`emitOne(i)` each), as nested `detc.if`s: one
+  /// of them runs.
+  void emitAlternatives(size_t n, const ast::Node *at,
+                        llvm::function_ref<void(size_t)> emitOne);
+  /// Calls through a variable that may hold more functions than this are
+  /// opaque (with a warning).
+  static constexpr size_t kMaxCallAlternatives = 64;
   /// Emits the forward region body of a user model class `cls`.
   void emitModelForward(FuncCtx &f, const std::string &cls,
                         const std::string &selfVar);
@@ -169,6 +194,14 @@ public:
   /// a variable itself, a dict display or `dict(...)` what its values
   /// restore; anything else (`epoch + 1`) nothing.
   std::vector<std::string> restoredBy(FuncCtx &f, const ast::Expr *e);
+  /// A `for` over `range(...)` whose body cuts a batch with the loop
+  /// variable (`x = data[i:i + bs]`, `get_batch(source, i)`): its body is a
+  /// per-batch data-parallel region, as a loader's loop body is.
+  bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
+                         const ast::Expr *items);
+  /// lowerToVar for a call's argument; a dict display holding state is
+  /// bound through a temporary that restores it.
+  std::string lowerArgToVar(FuncCtx &f, const ast::Expr *e, Effects &out);
   /// Adds `restores` (see detc.stmt) to an assignment of `value` that holds
   /// state: a dict display, `dict(...)`, `X.state_dict()`.
   void addRestores(FuncCtx &f, const ast::Expr *value,
@@ -251,6 +284,11 @@ public:
   std::vector<std::string> loweredIds(
       llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
       ObjectInfo::Kind kind) const;
+  /// The functions of the script (lowering symbols) the variable `name`
+  /// of `f` may hold, from the points-to result: `op` after `op, v =
+  /// random.choice(ops)`.
+  std::vector<std::string> functionsHeldBy(FuncCtx &f,
+                                           llvm::StringRef name) const;
   /// The points-to objects allocated by `call` (in the current unit).
   std::vector<PointsToResult::ObjectId> pointsToAt(const ast::Node *call) const;
 

@@ -1,0 +1,66 @@
+# Idiom 8 (issue 17): data-parallel regions without a DataLoader. A manual
+# batch loop (`for i in range(0, n, bs): x = data[i:i + bs]`) and a BPTT
+# loop (`for batch, i in enumerate(range(0, n - 1, bptt))` with
+# `get_batch(source, i)`) are per-batch regions, like a loader's loop body:
+# the noise drawn in them and the model's dropout are unsafe there. A loop
+# over range() that does not cut batches (`for epoch in range(...)`) is not
+# a region: the draw at the top of each epoch stays silent.
+# RUN: detc analyze %s 2>&1 | FileCheck %s
+# CHECK-DAG: manual_batches.py:[[@LINE+32]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+30]]:9
+# CHECK-DAG: manual_batches.py:[[@LINE+13]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+29]]:9
+# CHECK-DAG: manual_batches.py:[[@LINE+41]]:16: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+39]]:5
+# CHECK: 3 warning(s); unsafe generators (ERR): 'torch' (global)
+import argparse
+
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(8, 2)
+        self.drop = nn.Dropout(0.5)
+
+    def forward(self, x):
+        return self.fc(self.drop(x))
+
+
+def get_batch(source, i, bptt):
+    seq_len = min(bptt, len(source) - 1 - i)
+    return source[i:i + seq_len], source[i + 1:i + 1 + seq_len]
+
+
+def train(model, data, targets, bs, epochs):
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(epochs):
+        scale = torch.rand(1).item()
+        perm = torch.arange(len(data))
+        for i in range(0, len(data), bs):
+            idx = perm[i:i + bs]
+            noise = torch.randn(len(idx), 8) * scale
+            opt.zero_grad()
+            loss = nn.functional.cross_entropy(model(data[idx] + noise),
+                                               targets[idx])
+            loss.backward()
+            opt.step()
+
+
+def train_lm(stream, bptt):
+    for batch, i in enumerate(range(0, stream.size(0) - 1, bptt)):
+        x, y = get_batch(stream, i, bptt)
+        mask = torch.bernoulli(torch.full_like(x, 0.9))
+        print(batch, float((x * mask - y).sum()))
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bs", type=int, default=32)
+    args = parser.parse_args()
+    model = Net()
+    train(model, torch.randn(256, 8), torch.randint(0, 2, (256,)), args.bs, 2)
+    train_lm(torch.randn(100, 4), 35)
+
+
+if __name__ == "__main__":
+    main()
