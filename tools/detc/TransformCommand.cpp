@@ -100,19 +100,22 @@ int detc::tool::runTransform() {
   options.runtimePath = runtimePath;
 
   frontend::DiagnosticEngine diags;
-  std::unique_ptr<frontend::SourceFile> file =
-      frontend::SourceFile::load(inputFile, diags);
-  std::unique_ptr<frontend::ParsedModule> parsed;
-  if (file)
-    parsed = frontend::parseModule(*file, diags);
+  // The lowering reads the same parse (and reports its errors).
+  frontend::ParseCache parseCache;
+  const frontend::ParseCache::Entry &source =
+      parseCache.get(inputFile, diags);
+  const frontend::SourceFile *file = source.file.get();
+  const frontend::ParsedModule *parsed = source.parsed.get();
   if (!parsed || !parsed->module || diags.hasErrors()) {
     diags.printAll(errs());
     return 2;
   }
+
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
   frontend::LoweringOptions loweringOptions;
   loweringOptions.searchPath.assign(searchPath.begin(), searchPath.end());
+  loweringOptions.parseCache = &parseCache;
   auto module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);
   if (!module || diags.hasErrors()) {
     diags.printAll(errs());

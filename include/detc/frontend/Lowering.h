@@ -5,6 +5,7 @@
 
 #include "detc/frontend/ApiModel.h"
 #include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/ParseCache.h"
 
 #include <string>
 #include <vector>
@@ -21,6 +22,10 @@ struct LoweringOptions {
   bool followLocalImports = true;
   /// More directories for local modules (`--path`; then PYTHONPATH).
   std::vector<std::string> searchPath;
+  /// Where the script and its modules are parsed (shared with the caller,
+  /// which may have parsed the script already); null: the lowering's own.
+  /// It must outlive the lowered module's users of AST pointers.
+  ParseCache *parseCache = nullptr;
 };
 
 /// Parses the script at `path` (and the local modules it imports) and lowers

@@ -32,6 +32,7 @@
 #include "detc/frontend/AST.h"
 #include "detc/frontend/ApiModel.h"
 #include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/ParseCache.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/raw_ostream.h"
@@ -47,6 +48,9 @@ struct PointsToOptions {
   /// Directories searched for local modules after the script's own
   /// (`--path`, then PYTHONPATH's entries).
   std::vector<std::string> searchPath;
+  /// Parse through this cache (shared with the lowering); null: the
+  /// analysis's own, kept alive by the result.
+  ParseCache *parseCache = nullptr;
 };
 
 /// An abstract object.

@@ -360,14 +360,14 @@ void Lowerer::warnUnknown(FuncCtx &f, const ast::Node *n,
                           const llvm::Twine &msg) {
   if (!finalPass)
     return;
-  diags.report(Severity::Warning, f.unit->file.get(), n->getRange().begin,
+  diags.report(Severity::Warning, f.unit->file, n->getRange().begin,
                (msg + " [detc-unknown-construct]").str());
 }
 
 void Lowerer::error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg) {
   if (!finalPass)
     return;
-  diags.error(f.unit->file.get(), n->getRange().begin, msg.str());
+  diags.error(f.unit->file, n->getRange().begin, msg.str());
 }
 
 std::vector<PointsToResult::ObjectId>

@@ -68,8 +68,8 @@ struct ClassInfo {
 struct Unit {
   std::string moduleName; ///< "__main__" or the dotted module name.
   std::string dir;        ///< Directory, for relative imports.
-  std::unique_ptr<SourceFile> file;
-  std::unique_ptr<ParsedModule> parsed;
+  const SourceFile *file = nullptr;     ///< Owned by the parse cache.
+  const ParsedModule *parsed = nullptr; ///< Owned by the parse cache.
   /// Import bindings of module-level names: local name -> qualified name.
   llvm::StringMap<std::string> imports;
   std::vector<std::string> starModules;
@@ -268,6 +268,9 @@ public:
   mlir::OpBuilder builder;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 
+  /// The lowering's own parse cache when the options give none.
+  std::unique_ptr<ParseCache> ownParseCache;
+  ParseCache &parseCache;
   std::vector<std::unique_ptr<Unit>> units;
   llvm::StringMap<Unit *> unitsByModule;
   /// Source statement currently being lowered, for locations.

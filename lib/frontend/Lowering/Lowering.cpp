@@ -28,7 +28,10 @@ static constexpr unsigned kMaxPasses = 8;
 Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
                  const LoweringOptions &options)
     : ctx(ctx), diags(diags), options(options),
-      api(options.api ? *options.api : ApiModel::getBuiltin()), builder(&ctx) {
+      api(options.api ? *options.api : ApiModel::getBuiltin()), builder(&ctx),
+      ownParseCache(options.parseCache ? nullptr
+                                       : std::make_unique<ParseCache>()),
+      parseCache(options.parseCache ? *options.parseCache : *ownParseCache) {
   ctx.getOrLoadDialect<ir::DetcDialect>();
 }
 
@@ -46,12 +49,11 @@ Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName) {
   auto unit = std::make_unique<Unit>();
   unit->moduleName = moduleName.str();
   unit->dir = llvm::sys::path::parent_path(path).str();
-  unit->file = SourceFile::load(path, diags);
-  if (!unit->file)
+  const ParseCache::Entry &e = parseCache.get(path, diags);
+  if (!e.file || !e.parsed)
     return nullptr;
-  unit->parsed = parseModule(*unit->file, diags);
-  if (!unit->parsed)
-    return nullptr;
+  unit->file = e.file.get();
+  unit->parsed = e.parsed.get();
   Unit *raw = unit.get();
   unitsByModule[moduleName] = raw;
   units.push_back(std::move(unit));
@@ -59,6 +61,9 @@ Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName) {
 }
 
 OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
+  // Errors of the lowering come from its last pass; a local module's syntax
+  // errors are reported (once) by the pass that first imports it.
+  unsigned errorsBefore = diags.getNumErrors();
   if (!loadUnit(path, "__main__"))
     return nullptr;
   // What each variable may hold, for the calls the facts cannot see
@@ -68,6 +73,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     DiagnosticEngine ptDiags;
     PointsToOptions ptOptions;
     ptOptions.searchPath = options.searchPath;
+    ptOptions.parseCache = &parseCache;
     pointsTo = analyzePointsTo(path, ptOptions, api, ptDiags);
     for (const Diagnostic &d : ptDiags.getDiagnostics())
       if (d.severity == Severity::Warning)
@@ -82,7 +88,6 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
       break;
   }
   finalPass = true;
-  unsigned errorsBefore = diags.getNumErrors();
   lowerProgram();
   if (diags.getNumErrors() != errorsBefore)
     return nullptr;

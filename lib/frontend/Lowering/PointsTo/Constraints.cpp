@@ -151,7 +151,7 @@ void Builder::warn(const ProgramModule *m, const ast::Node *at,
                     message;
   if (!warned.insert(key).second)
     return;
-  diags.report(Severity::Warning, m ? m->file.get() : nullptr,
+  diags.report(Severity::Warning, m ? m->file : nullptr,
                at ? at->getRange().begin : ast::SourcePos{}, message);
 }
 
@@ -538,7 +538,7 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
         "tensorboard", "tensorboardX", "apex", "transformers", "timm",
         "setuptools", "requests", "numpy"};
     if (api.isLibraryName(name) || llvm::is_contained(stdlib, top) ||
-        program.resolvedToLibrary())
+        program.resolvedToLibrary() || program.resolvedToBrokenFile())
       return;
     std::string where;
     for (const std::string &d : looked)

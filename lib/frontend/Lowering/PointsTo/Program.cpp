@@ -28,8 +28,10 @@ ProgramModule *Program::load(const std::string &file, const std::string &name,
                              bool isPackage) {
   llvm::SmallString<256> real;
   std::string key = fs::real_path(file, real) ? file : std::string(real);
-  if (auto it = byPath.find(key); it != byPath.end())
+  if (auto it = byPath.find(key); it != byPath.end()) {
+    brokenFile = !it->second;
     return it->second;
+  }
   if (!all.empty() && isInstalledLibrary(file)) {
     skippedLibrary = true;
     return nullptr;
@@ -39,12 +41,13 @@ ProgramModule *Program::load(const std::string &file, const std::string &name,
   m->path = file;
   m->isPackage = isPackage;
   byPath[key] = nullptr; // a module that fails to load is tried once
-  m->file = SourceFile::load(file, diags);
-  if (!m->file)
+  const ParseCache::Entry &e = cache.get(file, diags);
+  if (!e.file || !e.parsed) {
+    brokenFile = true;
     return nullptr;
-  m->parsed = parseModule(*m->file, diags);
-  if (!m->parsed)
-    return nullptr;
+  }
+  m->file = e.file.get();
+  m->parsed = e.parsed.get();
   ProgramModule *raw = m.get();
   byPath[key] = raw;
   all.push_back(std::move(m));
@@ -101,6 +104,7 @@ ProgramModule *Program::resolve(const ProgramModule &from,
                                 llvm::StringRef dotted, unsigned level,
                                 std::vector<std::string> *looked) {
   skippedLibrary = false;
+  brokenFile = false;
   std::string file;
   bool isPackage = false;
   if (level > 0) {

@@ -11,6 +11,7 @@
 #ifndef DETC_LIB_FRONTEND_LOWERING_POINTSTO_PROGRAM_H
 #define DETC_LIB_FRONTEND_LOWERING_POINTSTO_PROGRAM_H
 
+#include "detc/frontend/ParseCache.h"
 #include "detc/frontend/Parser.h"
 #include "detc/frontend/SourceFile.h"
 
@@ -26,14 +27,19 @@ struct ProgramModule {
   std::string name; ///< "__main__" or the dotted module name.
   std::string path;
   bool isPackage = false; ///< An `__init__.py`.
-  std::unique_ptr<SourceFile> file;
-  std::unique_ptr<ParsedModule> parsed;
+  const SourceFile *file = nullptr;     ///< Owned by the parse cache.
+  const ParsedModule *parsed = nullptr; ///< Owned by the parse cache.
 };
 
 class Program {
 public:
-  Program(DiagnosticEngine &diags, std::vector<std::string> searchPath)
-      : diags(diags), searchPath(std::move(searchPath)) {}
+  /// Files are parsed through `cache` (shared with the lowering), or a
+  /// cache of the program's own when it is null.
+  Program(DiagnosticEngine &diags, std::vector<std::string> searchPath,
+          ParseCache *cache = nullptr)
+      : diags(diags), searchPath(std::move(searchPath)),
+        ownCache(cache ? nullptr : std::make_unique<ParseCache>()),
+        cache(cache ? *cache : *ownCache) {}
 
   /// Loads the main script; null after a read or syntax error.
   ProgramModule *loadMain(llvm::StringRef path);
@@ -48,6 +54,9 @@ public:
   /// code (the standard library, site/dist-packages), which is not
   /// analysed: the API tables model it.
   bool resolvedToLibrary() const { return skippedLibrary; }
+  /// True when the last resolve() found the module's file but could not
+  /// read or parse it (the error is reported where the file is loaded).
+  bool resolvedToBrokenFile() const { return brokenFile; }
 
   /// A directory the program adds to sys.path (relative to the script's).
   void addSearchDir(llvm::StringRef dir);
@@ -63,8 +72,11 @@ private:
 
   DiagnosticEngine &diags;
   std::vector<std::string> searchPath;
+  std::unique_ptr<ParseCache> ownCache;
+  ParseCache &cache;
   std::string mainDir;
   bool skippedLibrary = false;
+  bool brokenFile = false;
   std::vector<std::unique_ptr<ProgramModule>> all;
   llvm::StringMap<ProgramModule *> byPath;
 };

@@ -34,7 +34,8 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
     for (llvm::StringRef d : dirs)
       search.push_back(d.str());
   }
-  impl.program = std::make_unique<pta::Program>(diags, std::move(search));
+  impl.program = std::make_unique<pta::Program>(diags, std::move(search),
+                                                options.parseCache);
   if (!impl.program->loadMain(path))
     return std::nullopt;
   pta::Builder builder(*impl.program, api, diags, impl);

@@ -1,0 +1,3 @@
+import broken_helper
+
+broken_helper.make()
