@@ -358,16 +358,12 @@ void Lowerer::inRegion(Operation *op, unsigned index,
 
 void Lowerer::warnUnknown(FuncCtx &f, const ast::Node *n,
                           const llvm::Twine &msg) {
-  if (!finalPass)
-    return;
-  diags.report(Severity::Warning, f.unit->file, n->getRange().begin,
+  passDiags.report(Severity::Warning, f.unit->file, n->getRange().begin,
                (msg + " [detc-unknown-construct]").str());
 }
 
 void Lowerer::error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg) {
-  if (!finalPass)
-    return;
-  diags.error(f.unit->file, n->getRange().begin, msg.str());
+  passDiags.error(f.unit->file, n->getRange().begin, msg.str());
 }
 
 std::vector<PointsToResult::ObjectId>

@@ -302,7 +302,9 @@ public:
   std::map<std::string, ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
   bool factsChanged = false;
-  bool finalPass = false;
+  /// The current pass's own diagnostics; those of the last pass are the
+  /// lowering's.
+  DiagnosticEngine passDiags;
 
   // Per pass.
   llvm::StringSet<> moduleSymbols;

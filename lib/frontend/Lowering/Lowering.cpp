@@ -79,16 +79,22 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
       if (d.severity == Severity::Warning)
         diags.add(d);
   }
-  // Lower until the facts stop growing, then once more to emit diagnostics
-  // from a pass whose facts are final.
+  // Lower until the facts stop growing. A pass that changed no fact read
+  // only final facts: its IR and its diagnostics (held per pass until
+  // then) are the result. Past the pass limit, one more pass gives them.
   for (passNumber = 0; passNumber < kMaxPasses; ++passNumber) {
     factsChanged = false;
+    passDiags = DiagnosticEngine();
     lowerProgram();
     if (!factsChanged)
       break;
   }
-  finalPass = true;
-  lowerProgram();
+  if (factsChanged) {
+    passDiags = DiagnosticEngine();
+    lowerProgram();
+  }
+  for (const Diagnostic &d : passDiags.getDiagnostics())
+    diags.add(d);
   if (diags.getNumErrors() != errorsBefore)
     return nullptr;
   if (failed(verify(*module)) || failed(ir::verifyBuildReferences(*module))) {
