@@ -65,10 +65,16 @@ static bool isToken(tree::ParseTree *t, size_t type) {
 
 // ---- Module and statements ---------------------------------------------------
 
-Module *ASTBuilder::buildModule(PythonParser::FileInputContext *tree) {
-  SmallVector<Stmt *, 32> body;
+void ASTBuilder::appendStatements(PythonParser::FileInputContext *tree,
+                                  size_t base,
+                                  llvm::SmallVectorImpl<Stmt *> &body) {
+  cpBase = base;
   for (P::StmtContext *s : tree->stmt())
     stmt(s, body);
+  cpBase = 0;
+}
+
+Module *ASTBuilder::finishModule(llvm::ArrayRef<Stmt *> body) {
   Module *m = ctx.create<Module>();
   m->body = list<Stmt>(body);
   SourcePos end = file.getPos(file.getCodePoints().size());

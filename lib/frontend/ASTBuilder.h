@@ -25,7 +25,12 @@ public:
              DiagnosticEngine &diags, const StackBudget &budget)
       : file(file), ctx(ctx), diags(diags), budget(budget) {}
 
-  ast::Module *buildModule(PythonParser::FileInputContext *tree);
+  /// Builds the statements of a piece of the file (parsed on its own,
+  /// starting at code point `base`) into `body`.
+  void appendStatements(PythonParser::FileInputContext *tree, size_t base,
+                        llvm::SmallVectorImpl<ast::Stmt *> &body);
+  /// The module of all pieces' statements (null after an error).
+  ast::Module *finishModule(llvm::ArrayRef<ast::Stmt *> body);
   bool hadError() const { return failed; }
 
   using P = PythonParser;

@@ -78,9 +78,11 @@ private:
 };
 
 ParseRun::ParseRun(const char32_t *begin, const char32_t *end,
-                   bool implicitJoining, const StackBudget &budget)
+                   bool implicitJoining, const StackBudget &budget,
+                   size_t firstLine)
     : input(begin, end), lexer(&input), tokens(&lexer), parser(&tokens) {
   lexer.setImplicitLineJoining(implicitJoining);
+  lexer.setLine(firstLine);
   parser.removeErrorListeners();
   parser.setStackBudget(&budget);
 }

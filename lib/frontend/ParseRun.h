@@ -40,8 +40,10 @@ struct SyntaxError {
 
 class ParseRun {
 public:
+  /// `firstLine`: the line number of `begin` in its file (a piece of a
+  /// file starts on a later line); token lines are then the file's.
   ParseRun(const char32_t *begin, const char32_t *end, bool implicitJoining,
-           const StackBudget &budget);
+           const StackBudget &budget, size_t firstLine = 1);
 
   /// Parses with `entry` (a member function of PythonParser returning a
   /// context). Returns null on error; then getError() says why.

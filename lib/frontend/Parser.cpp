@@ -9,6 +9,7 @@
 #include "detc/frontend/Parser.h"
 
 #include "ASTBuilder.h"
+#include "ChunkSplit.h"
 #include "ParseRun.h"
 
 #include "detc/frontend/ASTDump.h"
@@ -23,9 +24,11 @@ namespace {
 constexpr size_t kParseStackSize = 512u << 20; // Reserved, not committed.
 constexpr size_t kStackBudget = 448u << 20;
 
+
 struct ParseJob {
   const SourceFile *file;
   DiagnosticEngine *diags;
+  size_t pieceCodePoints;
   std::unique_ptr<ParsedModule> result;
 };
 } // namespace
@@ -64,20 +67,32 @@ static void parseOnThisThread(ParseJob &job) {
   const SourceFile &file = *job.file;
   StackBudget budget(kStackBudget);
   const std::u32string &cps = file.getCodePoints();
-  ParseRun run(cps.data(), cps.data() + cps.size(), /*implicitJoining=*/false,
-               budget);
-  PythonParser::FileInputContext *tree = run.run(&PythonParser::fileInput);
-  if (!tree) {
-    const SyntaxError &err = *run.getError();
-    job.diags->error(&file, file.getPos(err.index, err.line), err.message);
-    return;
-  }
   auto result = std::make_unique<ParsedModule>();
   result->context = std::make_unique<detc::ast::ASTContext>();
-  result->stats.usedLLFallback = run.usedLLFallback();
-  result->stats.numTokens = run.getNumTokens();
   ASTBuilder builder(file, *result->context, *job.diags, budget);
-  result->module = builder.buildModule(tree);
+  llvm::SmallVector<detc::ast::Stmt *, 32> body;
+  // Piece by piece: each piece's parse tree is freed once its statements
+  // are built (ChunkSplit.h).
+  std::vector<size_t> starts = chunkStarts(cps, job.pieceCodePoints);
+  for (size_t k = 0; k < starts.size(); ++k) {
+    size_t begin = starts[k];
+    size_t end = k + 1 < starts.size() ? starts[k + 1] : cps.size();
+    ParseRun run(cps.data() + begin, cps.data() + end,
+                 /*implicitJoining=*/false, budget, file.getPos(begin).line);
+    PythonParser::FileInputContext *tree = run.run(&PythonParser::fileInput);
+    if (!tree) {
+      const SyntaxError &err = *run.getError();
+      job.diags->error(&file, file.getPos(begin + err.index, err.line),
+                       err.message);
+      return;
+    }
+    result->stats.usedLLFallback |= run.usedLLFallback();
+    result->stats.numTokens += run.getNumTokens();
+    builder.appendStatements(tree, begin, body);
+    if (builder.hadError())
+      return;
+  }
+  result->module = builder.finishModule(body);
   if (!result->module)
     return;
   if (std::optional<detc::ast::SourcePos> deep = findTooDeep(result->module)) {
@@ -95,9 +110,10 @@ static void *parseThreadMain(void *arg) {
   return nullptr;
 }
 
-std::unique_ptr<ParsedModule> detc::frontend::parseModule(
-    const SourceFile &file, DiagnosticEngine &diags) {
-  ParseJob job{&file, &diags, nullptr};
+std::unique_ptr<ParsedModule>
+detc::frontend::parseModule(const SourceFile &file, DiagnosticEngine &diags,
+                            size_t pieceCodePoints) {
+  ParseJob job{&file, &diags, pieceCodePoints, nullptr};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, kParseStackSize);

@@ -30,11 +30,18 @@ struct ParsedModule {
 /// (base::kToolStackBytes).
 constexpr unsigned kMaxNestingDepth = 4000;
 
+/// A file is parsed in pieces of whole top-level statements of at least
+/// this many code points, each piece's parse tree freed once its AST is
+/// built: ANTLR's trees take ~200 bytes per byte of source.
+constexpr size_t kParsePieceCodePoints = 64u << 10;
+
 /// Parses `file`. Returns null after reporting the first syntax error to
 /// `diags` (CPython also stops at the first one). Never throws and never
 /// crashes on any input; deep nesting is reported, not overflowed.
-std::unique_ptr<ParsedModule> parseModule(const SourceFile &file,
-                                          DiagnosticEngine &diags);
+/// `pieceCodePoints` (tests): the piece size; the AST does not depend on it.
+std::unique_ptr<ParsedModule>
+parseModule(const SourceFile &file, DiagnosticEngine &diags,
+            size_t pieceCodePoints = kParsePieceCodePoints);
 
 } // namespace detc::frontend
 
