@@ -1,6 +1,8 @@
 //===- PlanContext.cpp - What the rewrite planners share ------------------===//
 
 #include "PlanContext.h"
+
+#include "detc/base/FileIO.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/ir/DetcOps.h"
 
@@ -40,9 +42,23 @@ void PlanContext::error(Operation *op, const Twine &message) {
     diags.error(&file, posAt(s->exprBegin), message.str());
     return;
   }
+  // An op lowered from a module the script imports: the diagnostic names
+  // that module's own file, line and column.
   analysis::SourcePoint p = analysis::sourcePoint(op);
-  diags.error(&file, {p.line, p.column ? p.column - 1 : 0, 0},
-              (message + " (in " + p.file + ")").str());
+  frontend::Diagnostic d;
+  d.severity = frontend::Severity::Error;
+  d.file = p.file.empty() ? file.getName().str() : p.file;
+  d.pos = {p.line, p.column ? p.column - 1 : 0, 0};
+  d.message = message.str();
+  if (llvm::Expected<std::string> text = base::readInputFile(d.file)) {
+    llvm::StringRef rest = *text;
+    for (unsigned line = 1; line < p.line && !rest.empty(); ++line)
+      rest = rest.split('\n').second;
+    d.lineText = rest.split('\n').first.rtrim('\r').str();
+  } else {
+    llvm::consumeError(text.takeError());
+  }
+  diags.add(std::move(d));
 }
 
 void PlanContext::warning(uint32_t offset, const Twine &message) {

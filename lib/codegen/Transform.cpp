@@ -66,7 +66,6 @@ public:
     for (const analysis::UnsafeUse &u : a.ts.unsafe)
       rewriteUnsafe(u);
     recordSeeds();
-    insertScopes();
     planReplay(*this);
     if (!planHints(*this))
       return false;
@@ -137,15 +136,56 @@ private:
   void keyLoaders() {
     module.walk([&](ir::BatchesOp op) {
       std::optional<StringRef> api = op.getApi();
-      if (!api || !api->starts_with("torch.utils.data.DataLoader") ||
-          !spanOf(op))
+      if (!api || !api->starts_with("torch.utils.data.DataLoader"))
         return;
+      // Built in a module the script imports: keyed at run time where that
+      // module looks DataLoader up (key_imported_loaders in the header).
+      if (!spanOf(op)) {
+        importedLoaders = true;
+        return;
+      }
       unsigned site = newSite();
-      wrapCallee(
-          op, formatv("{0}.keyed_loader({1}, ", kRuntimeAlias, site),
-          "the DataLoader",
-          formatv("keyed sampler and example keys (site {0})", site).str());
+      // Loaders over the same dataset variable share the examples' scope
+      // streams (a DDP branch and a single-process branch of one script
+      // give an example the same augmentation).
+      auto fn = op->getParentOfType<ir::FuncOp>();
+      std::string dataset =
+          (fn ? fn.getSymName().str() : std::string()) + "/" +
+          op.getDataset().str();
+      auto [it, added] = scopeSites.try_emplace(dataset, 0);
+      if (added)
+        it->second = newSite();
+      wrapCallee(op,
+                 formatv("{0}.keyed_loader({1}, gens={2}, scope_site={3}, "
+                         "loader_class=",
+                         kRuntimeAlias, site, scopeGenerators(), it->second)
+                     .str(),
+                 "the DataLoader",
+                 formatv("keyed sampler and example scopes (site {0})", site)
+                     .str());
     });
+  }
+
+  /// The scope site of each dataset variable (function/variable).
+  std::map<std::string, unsigned> scopeSites;
+
+  /// What every example scope of a keyed loader reseeds: the global
+  /// generators of torch, numpy and random, each with the id of its
+  /// generator object (whose recorded seed its streams follow; 0, the
+  /// run's seed, when the script never uses it).
+  std::string scopeGenerators() {
+    std::string out;
+    for (StringRef library : {"torch", "numpy", "random"}) {
+      unsigned id = 0;
+      for (auto [o, obj] : llvm::enumerate(a.gens->objects()))
+        if (obj.kind == analysis::GeneratorObject::Global &&
+            obj.library == library)
+          id = o + 1;
+      out += formatv("{0}({1}, \"{2}\")", out.empty() ? "(" : ", ", id,
+                     library)
+                 .str();
+    }
+    return out + ")";
   }
 
   void rewriteUnsafe(const analysis::UnsafeUse &u) {
@@ -161,7 +201,7 @@ private:
     errGens.insert(u.object);
     std::string name = obj.describe(a.graph);
     if (region && region.getKind() == ir::ParallelKind::PerExample) {
-      scopeFor(u, draw, obj, gen, name);
+      checkScoped(draw, obj, name);
       return;
     }
     auto drawOp = dyn_cast<ir::DrawOp>(draw);
@@ -172,6 +212,12 @@ private:
                       name +
                       ") deterministic inside a batch region: detc has no "
                       "per-example keyed version of it [detc-unrewritable]");
+      return;
+    }
+    // A layer built in a module the script imports: the runtime keys its
+    // class where the module looks it up (key_imported_layers).
+    if (!spanOf(draw) && how == DrawRewrite::Module) {
+      importedLayers[api.str()] = gen;
       return;
     }
     unsigned site = newSite();
@@ -185,10 +231,13 @@ private:
   }
 
   /// Unsafe draws inside a per-example region (a DataLoader's workers) are
-  /// served by an example scope on the `__getitem__` the region calls.
-  void scopeFor(const analysis::UnsafeUse &u, Operation *draw,
-                const analysis::GeneratorObject &obj, unsigned gen,
-                const std::string &name) {
+  /// served where they are, whatever code draws them (a torchvision
+  /// transform, a dataset of an imported module): every example a keyed
+  /// loader fetches runs in an example scope reseeding the library-global
+  /// generators (keyLoaders; runtime ScopedDataset). Other generator
+  /// objects are shared by the workers: no scope can key them.
+  void checkScoped(Operation *draw, const analysis::GeneratorObject &obj,
+                   const std::string &name) {
     if (obj.kind != analysis::GeneratorObject::Global ||
         (obj.library != "torch" && obj.library != "numpy" &&
          obj.library != "random")) {
@@ -197,55 +246,16 @@ private:
                       "object is shared by every worker; detc keys the "
                       "library-global generators (torch, np.random, random) "
                       "there [detc-unrewritable]");
-      return;
     }
-    // The outermost call inside the region is the dataset's __getitem__.
-    analysis::NodeId call = analysis::kNoNode;
-    for (analysis::NodeId c = a.graph.node(u.draw).caller;
-         c != analysis::kNoNode && a.graph.node(c).region == u.region;
-         c = a.graph.node(c).caller)
-      call = c;
-    auto callOp = call == analysis::kNoNode
-                      ? ir::CallOp()
-                      : dyn_cast_or_null<ir::CallOp>(a.graph.node(call).op);
-    Operation *fn =
-        callOp ? SymbolTable::lookupSymbolIn(module, callOp.getCallee())
-               : nullptr;
-    if (!fn || !spanOf(fn)) {
-      error(draw, "cannot key this draw from generator " + name +
-                      ": it is not inside a __getitem__ defined in this "
-                      "script [detc-unrewritable]");
-      return;
-    }
-    scopes[fn].insert({gen, obj.library});
   }
 
-  void insertScopes() {
-    for (auto &[fn, gens] : scopes) {
-      Span s = *spanOf(fn);
-      uint32_t lineStart = s.stmtBegin;
-      while (lineStart > 0 && src[lineStart - 1] != '\n')
-        --lineStart;
-      std::string indent = src.slice(lineStart, s.stmtBegin).str();
-      std::string list;
-      for (auto &[gen, library] : gens)
-        list +=
-            formatv("{0}({1}, \"{2}\")", list.empty() ? "" : ", ", gen, library)
-                .str();
-      if (gens.size() == 1)
-        list += ",";
-      unsigned site = newSite();
-      edits.insertLines(
-          edits.lineOf(s.stmtBegin),
-          {formatv("{0}@{1}.example_scope({2}, ({3}))", indent, kRuntimeAlias,
-                   site, list)
-               .str()},
-          formatv("random draws here come from the example's own stream "
-                  "(site {0})",
-                  site)
-              .str());
-    }
-  }
+  /// Whether modules the script imports construct DataLoaders.
+  bool importedLoaders = false;
+
+  /// Dropout classes whose layers imported modules build (qualified API
+  /// name -> generator id), keyed at run time before the script imports
+  /// those modules.
+  std::map<std::string, unsigned> importedLayers;
 
   /// The seed calls of ERR generators record their seed: the keyed streams
   /// of a generator follow the script's own seed.
@@ -315,10 +325,23 @@ private:
     // Scripts with hints can be profiled (--detc-profile): the runtime
     // needs what a checkpoint at each hint saves, and where lines were
     // inserted (these included) to name lines as in the original.
+    // DataLoaders and dropout layers that imported modules build are keyed
+    // before the script imports those modules.
+    std::vector<std::string> layers;
+    if (importedLoaders) {
+      unsigned site = newSite();
+      layers.push_back(formatv("{0}.key_imported_loaders({1}, gens={2})",
+                               kRuntimeAlias, site, scopeGenerators())
+                           .str());
+    }
+    for (auto &[api, gen] : importedLayers)
+      layers.push_back(formatv("{0}.key_imported_layers({1}, {2}, (\"{3}\",))",
+                               kRuntimeAlias, newSite(), gen, api)
+                           .str());
     std::map<unsigned, std::vector<std::string>> saves = hintSaveTable(*this);
     if (!saves.empty()) {
       std::map<unsigned, unsigned> inserted = edits.insertedBefore();
-      inserted[after + 1] += lines.size() + 1;
+      inserted[after + 1] += lines.size() + 1 + layers.size();
       std::string map, table;
       for (auto [line, count] : inserted)
         map += formatv("{0}{1}:{2}", map.empty() ? "" : ",", line, count);
@@ -334,6 +357,7 @@ private:
               .str();
     }
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
+    lines.insert(lines.end(), layers.begin(), layers.end());
     edits.insertLines(after + 1, lines,
                       "per-example RNG runtime; deterministic kernels");
   }
@@ -350,7 +374,6 @@ private:
 
   llvm::DenseSet<Operation *> done;
   llvm::DenseSet<unsigned> errGens;
-  MapVector<Operation *, std::set<std::pair<unsigned, std::string>>> scopes;
 };
 
 } // namespace

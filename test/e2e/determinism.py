@@ -22,9 +22,12 @@ PY = "/usr/bin/python3"
 CONFIGS = [(0, 1), (1, 1), (2, 1), (4, 1), (0, 2)]  # (num_workers, threads)
 
 
-def run(script, out, workers, threads, flag, runtime, extra):
+def run(script, out, workers, threads, flag, runtime, extra, home):
+    # `home`: the original script's directory, where its local modules are
+    # (the transformed script runs from a temporary directory).
     env = dict(os.environ, OMP_NUM_THREADS=str(threads),
-               PYTHONPATH=runtime, PYTHONWARNINGS="ignore")
+               PYTHONPATH=runtime + os.pathsep + home,
+               PYTHONWARNINGS="ignore")
     cmd = [PY, script, flag, str(workers), "--out", out] + extra
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -53,7 +56,9 @@ def runs(script, tag, tmp, args):
         futures = [pool.submit(run, script,
                                os.path.join(tmp, "%s-w%d-t%d.pt" % (tag, w, t)),
                                w, t, args.workers_flag, args.runtime,
-                               args.extra) for w, t in CONFIGS]
+                               args.extra,
+                               os.path.dirname(os.path.abspath(args.example)))
+                   for w, t in CONFIGS]
         paths = [f.result() for f in futures]
     digests = [weights_digest(p) for p in paths]
     for (w, t), d in zip(CONFIGS, digests):

@@ -8,10 +8,14 @@ patterns detc rewrites onto it:
   generator's keyed streams follow the script's own seed;
 - `keyed(site, gen, fn)` / `keyed_module(site, gen, cls)`: random calls and
   dropout modules of a batch region, drawn per example row;
-- `keyed_loader(site, DataLoader)`: the DataLoader with a keyed sampler whose
-  indices carry their epoch and whose batches set the current example keys;
-- `example_scope(site, gens)`: `__getitem__` serving the library-global
-  generators from the example's stream;
+  `key_imported_layers(site, gen, names)`: the same for the dropout layers
+  that modules the script imports build;
+- `keyed_loader(site, gens=..., loader_class=DataLoader)`: the DataLoader
+  with a keyed sampler whose indices carry their epoch and whose batches set
+  the current example keys; every example is fetched in an example scope
+  serving the library-global generators from the example's stream;
+- `example_scope(site, gens)`: the same scope as a decorator on a
+  `__getitem__` (for a dataset read outside a keyed loader);
 - `configure(...)`: seed override and deterministic-kernel switches;
 - `checkpoint(...)` and friends (replay.py): user checkpoints with sidecars,
   resumed bit-identically; `hints` (hints.py): checkpoints at the hint the
@@ -26,8 +30,9 @@ import sys
 from . import _core
 from ._state import MASK64, STATE
 from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
+                   key_imported_loaders,
                    KeyedSampler, keyed_loader)
-from .draws import keyed, keyed_module
+from .draws import key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, has_value,
                      restore_generator, restoring, resumed, saved_value,
                      skippable, user_checkpoint)
@@ -109,7 +114,8 @@ def seeding(gen, fn):
     return call
 
 
-__all__ = ["configure", "seeding", "keyed", "keyed_module", "keyed_loader",
+__all__ = ["configure", "seeding", "keyed", "keyed_module",
+           "key_imported_layers", "key_imported_loaders", "keyed_loader",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
            "FORMAT_VERSION", "REPLAY", "SKIPPED", "batches", "checkpoint",

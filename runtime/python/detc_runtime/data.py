@@ -21,7 +21,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
 from . import _core
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import REPLAY, check_until, note_batch, placeholder
-from .scope import restore_states
+from .scope import ScopedDataset, restore_states
 
 
 class ExampleKey(int):
@@ -213,6 +213,18 @@ class KeyedDataLoader(DataLoader):
         self._detc_sampler.epoch = int(state["epoch"])
         self.generator.set_state(state["generator"])
 
+    def _get_iterator(self):
+        # The iterator (and the workers it starts) read `self.dataset` once:
+        # they get the scoped view; the script keeps seeing its dataset.
+        real = self.dataset
+        object.__setattr__(self, "dataset",
+                           ScopedDataset(real, self._detc_scope_site,
+                                         self._detc_gens))
+        try:
+            return super()._get_iterator()
+        finally:
+            object.__setattr__(self, "dataset", real)
+
     def _detc_fetched_queue(self):
         # One queue per loader, emptied per epoch: with persistent workers
         # DataLoader keeps its first iterator (and our recorder) for good.
@@ -371,9 +383,19 @@ def _keyed_sampler(bound, dataset, site):
     return KeyedSampler(len(dataset), shuffle, seed, site)
 
 
-def keyed_loader(site, loader_class=DataLoader):
+# The global generators every example scope reseeds, when the transform
+# names no generator ids for them (the ids select the seeds: 0 is the run's).
+ALL_GLOBALS = ((0, "torch"), (0, "numpy"), (0, "random"))
+
+
+def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
+                 scope_site=None):
     """A constructor with DataLoader's signature that builds a
-    KeyedDataLoader (or, for what cannot be keyed, the plain loader)."""
+    KeyedDataLoader (or, for what cannot be keyed, the plain loader). Its
+    examples are fetched in example scopes reseeding `gens` ((generator id,
+    library) pairs) from streams of site `scope_site` (default: `site`;
+    loaders over one dataset share it)."""
+    loader_class = getattr(loader_class, "_detc_original", loader_class)
     signature = inspect.signature(loader_class.__init__)
 
     def make(*args, **kwargs):
@@ -406,6 +428,8 @@ def keyed_loader(site, loader_class=DataLoader):
             site))
         loader = cls(**options)
         loader._detc_site = site
+        loader._detc_gens = tuple(gens)
+        loader._detc_scope_site = site if scope_site is None else scope_site
         loader._detc_sampler = sampler
         loader._detc_user_init = user_init
         return loader
@@ -423,3 +447,36 @@ def _keyed_class(loader_class):
                    (KeyedDataLoader, loader_class), {})
         _LOADER_CLASSES[loader_class] = cls
     return cls
+
+
+def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None):
+    """DataLoaders that modules the script imports construct (detc does not
+    edit them): `torch.utils.data.DataLoader` becomes, where those modules
+    look it up (also `from torch.utils.data import DataLoader` after this
+    call), a subclass whose direct construction builds the keyed loader of
+    `keyed_loader(site, ...)`. isinstance checks against it hold for every
+    DataLoader; subclasses of it construct as before. Called by the
+    transformed script's header, before the script imports its modules."""
+    import torch.utils.data as package
+
+    original = getattr(package.DataLoader, "_detc_original",
+                       package.DataLoader)
+    make = keyed_loader(site, original, gens, scope_site)
+
+    class _Meta(type(original)):
+        def __call__(cls, *args, **kwargs):
+            if cls is patched:
+                return make(*args, **kwargs)
+            return super().__call__(*args, **kwargs)
+
+        def __instancecheck__(cls, obj):
+            if cls is patched:
+                return isinstance(obj, original)
+            return super().__instancecheck__(obj)
+
+    patched = _Meta("DataLoader", (original,), {
+        "_detc_original": original, "__module__": original.__module__,
+        "__qualname__": original.__qualname__})
+    # Not in torch.utils.data.dataloader: DataLoader's own methods name the
+    # class through that module's globals (super(DataLoader, self)).
+    package.DataLoader = patched

@@ -237,3 +237,46 @@ def keyed_module(site, gen, cls):
         return module
 
     return make
+
+
+def key_imported_layers(site, gen, names):
+    """Dropout layers built in modules the script imports (which detc does
+    not edit): `names` are their qualified classes (`torch.nn.Dropout2d`).
+    Each becomes, where it is looked up (`nn.Dropout2d(...)`, `from
+    torch.nn import Dropout2d` after this call), a subclass whose instances
+    draw keyed masks (site, generator `gen`) — isinstance of the original
+    holds, state_dict is unchanged. Called by the transformed script's
+    header, before the script imports its modules."""
+    import importlib
+
+    for name in names:
+        module_name, attr = name.rsplit(".", 1)
+        module = importlib.import_module(module_name)
+        original = getattr(module, attr)
+        original = getattr(original, "_detc_original", original)
+        sub = _KEYED_CLASSES.get(original)
+        if sub is None:
+            raise TypeError("detc-runtime: no keyed version of module %r"
+                            % name)
+
+        keyed = _imported_layer_class(original, sub, site, gen)
+        setattr(module, attr, keyed)
+        home = importlib.import_module(original.__module__)
+        if getattr(home, attr, None) is original:
+            setattr(home, attr, keyed)
+
+
+def _imported_layer_class(original, sub, site, gen):
+    def __init__(self, *args, **kwargs):
+        super(sub, self).__init__(*args, **kwargs)
+        self._detc_site, self._detc_gen = site, gen
+        if type(self) is keyed:
+            # An instance of the module-level keyed class: it pickles (a
+            # whole model saved with torch.save) like any layer.
+            self.__class__ = sub
+
+    keyed = type(original.__name__, (sub,), {
+        "__init__": __init__, "_detc_original": original,
+        "__module__": original.__module__,
+        "__qualname__": original.__qualname__})
+    return keyed

@@ -16,6 +16,7 @@ inside the scope also use the example's key.
 """
 import functools
 import random as _random
+import _random as _random_core
 
 import numpy as np
 import torch
@@ -24,15 +25,24 @@ from . import _core
 from ._state import NO_EPOCH, STATE, KeyContext, warn_once
 
 # Values of the scope stream each library's reseed takes.
-_WORDS = 4
+_WORDS = 2
+
+# The module-level generator behind random.random() & co., reseeded through
+# the C method (random.seed's Python wrapper costs ~1 us more).
+_random_seed = functools.partial(_random_core.Random.seed, _random._inst)
 
 
+# numpy's and random's reseeds take a 32-bit seed: their 128-bit (array)
+# seeding costs 12 and 8 us against 3.4 and 5.5 us, and the scope must stay
+# cheap per example (bench/rng_throughput.py). Two examples of a run may
+# then share a numpy or random stream (~n^2 / 2^33 pairs among n example
+# fetches); each is still a function of (seed, site, epoch, example) only.
 def _reseed_numpy(words):
-    np.random.seed(np.array(words, dtype=np.uint32))  # init_by_array
+    np.random.seed(words[0])
 
 
 def _reseed_random(words):
-    _random.seed(words[0] | words[1] << 32 | words[2] << 64 | words[3] << 96)
+    _random_seed(words[0])
 
 
 def _reseed_torch(words):
@@ -54,10 +64,10 @@ class _Plan:
     """What a scope does for its (generator id, library) pairs, resolved
     once per decorated `__getitem__`."""
 
-    __slots__ = ("site", "steps", "libraries")
+    __slots__ = ("site", "gens", "steps", "libraries")
 
     def __init__(self, site, gens):
-        self.site = site
+        self.site, self.gens = site, gens
         self.steps = tuple((gen, slot * _WORDS, _LIBRARIES[library][2])
                            for slot, (gen, library) in enumerate(gens))
         self.libraries = tuple(library for _, library in gens)
@@ -89,6 +99,49 @@ def restore_states(saved):
     """Restores the (library, state) pairs saved by a scope or fetch guard."""
     for library, state in reversed(list(saved)):
         _LIBRARIES[library][1](state)
+
+
+class ScopedDataset:
+    """The dataset as a keyed loader's iterators see it: every example is
+    fetched inside its example scope, whatever the dataset's class (a
+    torchvision dataset and its transforms, Subset, ConcatDataset, a
+    dataset of the script or of a module it imports), in the worker
+    processes and in the main process alike. `gens`: the (generator id,
+    library) pairs whose streams reseed torch's, numpy's and Python's
+    global generators."""
+
+    # DataLoader's fetcher takes __getitems__ when a dataset has one; this
+    # one fetches example by example, each in its scope.
+    __getitems__ = None
+
+    def __init__(self, dataset, site, gens):
+        self.dataset = dataset
+        self.plan = _Plan(site, tuple(gens))
+
+    def __len__(self):
+        return len(self.dataset)
+
+    def __getattr__(self, name):
+        return getattr(self.__dict__["dataset"], name)
+
+    def __getitem__(self, key):
+        epoch = getattr(key, "epoch", NO_EPOCH)
+        saved = self.plan.enter(epoch, int(key))
+        outer = STATE.scope
+        STATE.scope = KeyContext(epoch, [int(key)])
+        try:
+            return self.dataset[key]
+        finally:
+            STATE.scope = outer
+            if saved:
+                restore_states(saved)
+
+    def __getstate__(self):
+        return {"dataset": self.dataset, "site": self.plan.site,
+                "gens": self.plan.gens}
+
+    def __setstate__(self, state):
+        self.__init__(state["dataset"], state["site"], state["gens"])
 
 
 class ExampleScope:

@@ -1,0 +1,5 @@
+import torch
+
+
+def perturb(x, scale):
+    return x + scale * torch.randn(x.shape)
