@@ -207,6 +207,19 @@ private:
     auto drawOp = dyn_cast<ir::DrawOp>(draw);
     StringRef api = drawOp && drawOp.getApi() ? *drawOp.getApi() : "";
     DrawRewrite how = rewriteFor(api);
+    if ((how == DrawRewrite::None || obj.library != "torch") &&
+        batchKeyable(obj, api)) {
+      // One value per batch (a mixup lambda, a permutation of the batch):
+      // keyed by the batch, not per example.
+      unsigned site = newSite();
+      wrapCallee(draw,
+                 formatv("{0}.batch_keyed({1}, {2}, ", kRuntimeAlias, site,
+                         gen)
+                     .str(),
+                 "'" + api.str() + "'",
+                 formatv("per-batch keyed draw (site {0})", site).str());
+      return;
+    }
     if (how == DrawRewrite::None || obj.library != "torch") {
       error(draw, "cannot make the random call '" + api + "' (generator " +
                       name +
@@ -228,6 +241,25 @@ private:
                formatv("per-example keyed {0} (site {1})",
                        how == DrawRewrite::Module ? "module" : "draw", site)
                    .str());
+  }
+
+  /// A draw of a library-global generator that the runtime can key per
+  /// batch (batch_keyed): numpy's and random's module functions, and the
+  /// torch functions that take a `generator=`.
+  static bool batchKeyable(const analysis::GeneratorObject &obj,
+                           StringRef api) {
+    if (obj.kind != analysis::GeneratorObject::Global)
+      return false;
+    if (obj.library == "numpy")
+      return api.starts_with("numpy.random.") &&
+             !api.ends_with(".seed") && !api.ends_with("_state");
+    if (obj.library == "random")
+      return api.starts_with("random.") && !api.ends_with(".seed") &&
+             !api.ends_with("state");
+    return obj.library == "torch" &&
+           llvm::is_contained({"torch.randperm", "torch.multinomial",
+                               "torch.poisson"},
+                              api);
   }
 
   /// Unsafe draws inside a per-example region (a DataLoader's workers) are

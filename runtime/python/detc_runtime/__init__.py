@@ -32,7 +32,7 @@ from ._state import MASK64, STATE
 from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    key_imported_loaders,
                    KeyedSampler, keyed_loader)
-from .draws import key_imported_layers, keyed, keyed_module
+from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, has_value,
                      restore_generator, restoring, resumed, saved_value,
                      skippable, user_checkpoint)
@@ -114,7 +114,7 @@ def seeding(gen, fn):
     return call
 
 
-__all__ = ["configure", "seeding", "keyed", "keyed_module",
+__all__ = ["configure", "seeding", "keyed", "keyed_module", "batch_keyed",
            "key_imported_layers", "key_imported_loaders", "keyed_loader",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",

@@ -11,6 +11,8 @@ A draw whose first dimension does not match the examples drawing now (or
 made outside any batch) comes from one sequential stream per site: still
 deterministic, but tied to the order of such draws; a warning says so.
 """
+import random as _random
+
 import numpy as np
 import torch
 
@@ -280,3 +282,60 @@ def _imported_layer_class(original, sub, site, gen):
         "__module__": original.__module__,
         "__qualname__": original.__qualname__})
     return keyed
+
+
+def _batch_words(site, gen):
+    """Two stream words for the next per-batch draw at `site`: keyed by
+    (epoch, the batch's smallest example key, call number at this site in
+    this batch), or sequential per site outside any batch."""
+    seed = STATE.seed_of(gen)
+    ctx = STATE.batch
+    if ctx is not None and len(ctx.keys):
+        calls = ctx.offsets.setdefault(("batch", site), [0])
+        n = calls[0]
+        calls[0] += 1
+        return _core.stream_words(seed, site, ctx.epoch, int(min(ctx.keys)),
+                                  2 * n, 2)
+    n = STATE.sequential.get(("batch", site), 0)
+    STATE.sequential[("batch", site)] = n + 1
+    return _core.stream_words(seed, site, NO_EPOCH, NO_EXAMPLE, 2 * n, 2)
+
+
+def batch_keyed(site, gen, fn):
+    """The per-batch keyed version of a random function that has no
+    per-example form: a mixup/cutmix λ (`np.random.beta(a, a)`),
+    `np.random.uniform/rand/randint/permutation/choice`, `random.random()`,
+    `torch.randperm(batch_size)`. Each call draws from a fresh generator
+    seeded from the batch's stream (_batch_words): the value depends on the
+    batch (its epoch and examples), not on the worker count, the thread
+    count or a resume."""
+    owner = getattr(fn, "__self__", None)
+    name = getattr(fn, "__name__", "")
+    if owner is np.random.mtrand._rand:
+        def draw(*args, **kwargs):
+            w = _batch_words(site, gen)
+            rs = np.random.RandomState(np.array(w, dtype=np.uint32))
+            return getattr(rs, name)(*args, **kwargs)
+        return draw
+    if owner is _random._inst:
+        def draw(*args, **kwargs):
+            w = _batch_words(site, gen)
+            return getattr(_random.Random(w[0] | w[1] << 32), name)(
+                *args, **kwargs)
+        return draw
+    if name in _TORCH_GENERATOR_FUNCTIONS and getattr(torch, name, None) is fn:
+        def draw(*args, **kwargs):
+            w = _batch_words(site, gen)
+            g = torch.Generator().manual_seed(w[0] | w[1] << 32)
+            kwargs["generator"] = g
+            return fn(*args, **kwargs)
+        return draw
+    raise TypeError("detc-runtime: no per-batch keyed version of %r (site "
+                    "%d); detc transform should have reported this call"
+                    % (fn, site))
+
+
+# torch functions drawing from the generator they are given.
+_TORCH_GENERATOR_FUNCTIONS = frozenset((
+    "randperm", "multinomial", "poisson", "rand", "randn", "randint",
+    "bernoulli", "normal"))
