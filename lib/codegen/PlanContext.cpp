@@ -7,6 +7,7 @@
 #include "detc/ir/DetcOps.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 using namespace mlir;
@@ -37,16 +38,33 @@ ast::SourcePos PlanContext::posAt(uint32_t offset) const {
 }
 
 void PlanContext::error(Operation *op, const Twine &message) {
+  report(frontend::Severity::Error, op, message);
+}
+
+void PlanContext::unrewritable(Operation *op, const Twine &message) {
+  if (options.strict) {
+    error(op, message);
+    return;
+  }
+  report(frontend::Severity::Warning, op,
+         message + "; the call is left as it is");
+  analysis::SourcePoint p = analysis::sourcePoint(op);
+  leftNondeterministic.push_back(
+      (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
+}
+
+void PlanContext::report(frontend::Severity severity, Operation *op,
+                         const Twine &message) {
   std::optional<Span> s = spanOf(op);
   if (s) {
-    diags.error(&file, posAt(s->exprBegin), message.str());
+    diags.report(severity, &file, posAt(s->exprBegin), message.str());
     return;
   }
   // An op lowered from a module the script imports: the diagnostic names
   // that module's own file, line and column.
   analysis::SourcePoint p = analysis::sourcePoint(op);
   frontend::Diagnostic d;
-  d.severity = frontend::Severity::Error;
+  d.severity = severity;
   d.file = p.file.empty() ? file.getName().str() : p.file;
   d.pos = {p.line, p.column ? p.column - 1 : 0, 0};
   d.message = message.str();
@@ -72,9 +90,9 @@ bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
   std::optional<uint32_t> end =
       s ? calleeEnd(src, s->exprBegin, s->exprEnd) : std::nullopt;
   if (!end) {
-    error(op, "cannot rewrite " + what +
-                  ": detc rewrites it at a call written in this script "
-                  "[detc-unrewritable]");
+    unrewritable(op, "cannot rewrite " + what +
+                         ": detc rewrites it at a call written in this script "
+                         "[detc-unrewritable]");
     return false;
   }
   edits.wrap(s->exprBegin, *end, prefix, ")");

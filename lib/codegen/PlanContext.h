@@ -35,6 +35,12 @@ public:
   std::optional<Span> spanOf(mlir::Operation *op) const;
   ast::SourcePos posAt(uint32_t offset) const;
   void error(mlir::Operation *op, const llvm::Twine &message);
+  /// A random call detc cannot make deterministic: an error with
+  /// `--strict`; else a warning, the call stays as it is and is listed in
+  /// leftNondeterministic (the script is still emitted).
+  void unrewritable(mlir::Operation *op, const llvm::Twine &message);
+  /// `file:line` of each call unrewritable() left as it is.
+  std::vector<std::string> leftNondeterministic;
   void warning(uint32_t offset, const llvm::Twine &message);
   /// Wraps the callee of `op`'s call: `callee(args)` becomes
   /// `prefix callee)(args)`, and notes the line.
@@ -66,6 +72,9 @@ public:
   void flushGuards();
 
 private:
+  /// A diagnostic at `op` (in the script, or in the module it came from).
+  void report(frontend::Severity severity, mlir::Operation *op,
+              const llvm::Twine &message);
   struct StatementGuard {
     uint32_t end;
     std::vector<std::string> conditions, notes;

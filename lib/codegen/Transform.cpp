@@ -58,6 +58,7 @@ DrawRewrite rewriteFor(StringRef api) {
 class Planner : PlanContext {
 public:
   using PlanContext::PlanContext;
+  const std::vector<std::string> &left() const { return leftNondeterministic; }
 
   bool run() {
     if (alreadyTransformed() || definesRuntimeFlag())
@@ -221,7 +222,7 @@ private:
       return;
     }
     if (how == DrawRewrite::None || obj.library != "torch") {
-      error(draw, "cannot make the random call '" + api + "' (generator " +
+      unrewritable(draw, "cannot make the random call '" + api + "' (generator " +
                       name +
                       ") deterministic inside a batch region: detc has no "
                       "per-example keyed version of it [detc-unrewritable]");
@@ -273,7 +274,7 @@ private:
     if (obj.kind != analysis::GeneratorObject::Global ||
         (obj.library != "torch" && obj.library != "numpy" &&
          obj.library != "random")) {
-      error(draw, "cannot make draws from generator " + name +
+      unrewritable(draw, "cannot make draws from generator " + name +
                       " deterministic inside a DataLoader's workers: the "
                       "object is shared by every worker; detc keys the "
                       "library-global generators (torch, np.random, random) "
@@ -388,6 +389,12 @@ private:
           formatv(", inserted_lines=\"{0}\", hint_values={{{1}}", map, table)
               .str();
     }
+    if (!leftNondeterministic.empty()) {
+      std::string list;
+      for (const std::string &at : leftNondeterministic)
+        list += pyString(at) + ", ";
+      args += formatv(", left_nondeterministic=({0})", list).str();
+    }
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
     lines.insert(lines.end(), layers.begin(), layers.end());
     edits.insertLines(after + 1, lines,
@@ -413,8 +420,13 @@ private:
 bool planDeterminism(const frontend::SourceFile &file, const ast::Module &tree,
                      ModuleOp module, const analysis::ProgramAnalysis &a,
                      const TransformOptions &options,
-                     frontend::DiagnosticEngine &diags, EditList &edits) {
-  return Planner(file, tree, module, a, options, diags, edits).run();
+                     frontend::DiagnosticEngine &diags, EditList &edits,
+                     std::vector<std::string> *leftAsIs) {
+  Planner planner(file, tree, module, a, options, diags, edits);
+  bool ok = planner.run();
+  if (leftAsIs)
+    *leftAsIs = planner.left();
+  return ok;
 }
 
 } // namespace detc::codegen

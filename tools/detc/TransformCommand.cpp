@@ -69,6 +69,12 @@ cl::list<std::string>
                         "(repeatable; then PYTHONPATH)"),
                cl::value_desc("DIR"), cl::sub(tool::transformCommand));
 tool::EntryFlag entries(tool::transformCommand);
+cl::opt<bool> strict(
+    "strict",
+    cl::desc("Refuse (exit 2, nothing written) a script with a random call "
+             "detc cannot make deterministic, instead of leaving it with a "
+             "warning"),
+    cl::sub(tool::transformCommand));
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -97,6 +103,7 @@ int detc::tool::runTransform() {
     options.seed = value;
   }
   options.deterministicKernels = !noDeterministicKernels;
+  options.strict = strict;
   options.runtimePath = runtimePath;
 
   frontend::DiagnosticEngine diags;
@@ -141,11 +148,23 @@ int detc::tool::runTransform() {
       options.hint = codegen::HintCheckpoint{s->hintOp, s->best.period};
   }
   codegen::EditList edits(file->getBytes());
+  std::vector<std::string> leftAsIs;
   bool ok = codegen::planDeterminism(*file, *parsed->module, *module, a,
-                                     options, diags, edits);
+                                     options, diags, edits, &leftAsIs);
   diags.printAll(errs());
   if (!ok)
     return 2;
+  if (!leftAsIs.empty()) {
+    std::string list;
+    for (const std::string &at : leftAsIs)
+      list += (list.empty() ? "" : ", ") + at;
+    WithColor::note(errs(), "detc")
+        << inputFile << ": " << leftAsIs.size()
+        << " random call(s) left nondeterministic (" << list
+        << "; warnings above): the emitted script is deterministic except "
+           "for what they draw, and says so when it runs; --strict refuses "
+           "such scripts\n";
+  }
 
   StringRef sep = StringRef(inputFile).starts_with("/") ? "" : "/";
   std::string text = showDiff ? edits.diff(("a" + sep + inputFile).str(),

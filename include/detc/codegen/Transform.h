@@ -43,6 +43,9 @@ struct TransformOptions {
   std::string runtimePath;
   /// Checkpoint at this hint, with restart there (docs/checkhint.md).
   std::optional<HintCheckpoint> hint;
+  /// `--strict`: a random call detc cannot make deterministic is an error
+  /// (nothing written), not a warning.
+  bool strict = false;
 };
 
 /// The identifier transformed scripts bind the runtime to (single
@@ -50,12 +53,15 @@ struct TransformOptions {
 inline constexpr llvm::StringLiteral kRuntimeAlias = "_detc_rt";
 
 /// Fills `edits` with the determinism rewrite of `file`. Returns false after
-/// reporting errors (already transformed, unrewritable constructs).
+/// reporting errors (already transformed; with `strict`, unrewritable
+/// random calls). `leftAsIs` receives `file:line` of each random call left
+/// nondeterministic (without `strict`).
 bool planDeterminism(const frontend::SourceFile &file,
                      const ast::Module &tree, mlir::ModuleOp module,
                      const analysis::ProgramAnalysis &analysis,
                      const TransformOptions &options,
-                     frontend::DiagnosticEngine &diags, EditList &edits);
+                     frontend::DiagnosticEngine &diags, EditList &edits,
+                     std::vector<std::string> *leftAsIs = nullptr);
 
 } // namespace detc::codegen
 

@@ -45,7 +45,7 @@ FORMAT_VERSION = 1
 
 
 def configure(seed=None, deterministic_kernels=True, script_sha256=None,
-              inserted_lines=None, hint_values=None):
+              inserted_lines=None, hint_values=None, left_nondeterministic=()):
     """Called once at the top of a transformed script. `seed` (from
     `detc transform --seed`) keys every stream instead of the script's own
     seeds; DETC_SEED in the environment overrides both. `script_sha256`
@@ -55,7 +55,16 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
     --detc-checkpoint/--detc-restart off the command line and, when
     resuming, checks the checkpoint before the script runs. With --detc-profile FILE (or
     DETC_PROFILE), profiles the run (profile.py) using `inserted_lines` and
-    `hint_values`, detc's tables of the script's hints."""
+    `hint_values`, detc's tables of the script's hints.
+    `left_nondeterministic`: `file:line` of the random calls detc transform
+    could not make deterministic (and left as they are); a run says so on
+    stderr before it starts."""
+    if left_nondeterministic:
+        sys.stderr.write(
+            "detc-runtime: warning: %d random call(s) were left "
+            "nondeterministic by detc transform (%s): this run is "
+            "deterministic except for what they draw\n"
+            % (len(left_nondeterministic), ", ".join(left_nondeterministic)))
     if seed is not None and os.environ.get("DETC_SEED") is None:
         STATE.override = int(seed) & MASK64
     profile_path = _replay._take_flag(sys.argv, "--detc-profile") or \

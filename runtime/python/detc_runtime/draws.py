@@ -286,7 +286,7 @@ def _imported_layer_class(original, sub, site, gen):
 
 def _batch_words(site, gen):
     """Two stream words for the next per-batch draw at `site`: keyed by
-    (epoch, the batch's smallest example key, call number at this site in
+    (epoch, the batch's first example key, call number at this site in
     this batch), or sequential per site outside any batch."""
     seed = STATE.seed_of(gen)
     ctx = STATE.batch
@@ -294,7 +294,7 @@ def _batch_words(site, gen):
         calls = ctx.offsets.setdefault(("batch", site), [0])
         n = calls[0]
         calls[0] += 1
-        return _core.stream_words(seed, site, ctx.epoch, int(min(ctx.keys)),
+        return _core.stream_words(seed, site, ctx.epoch, int(ctx.keys[0]),
                                   2 * n, 2)
     n = STATE.sequential.get(("batch", site), 0)
     STATE.sequential[("batch", site)] = n + 1
