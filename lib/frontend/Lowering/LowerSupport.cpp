@@ -156,6 +156,10 @@ FactSet Lowerer::factsOfVar(FuncCtx &f, const std::string &var) {
     return it == facts.end() ? FactSet() : it->second;
   };
   FactSet cur = lookup(factKey(f, root.str()));
+  // What the facts lose (a loader returned in a tuple by a helper of another
+  // module, a model from a factory chosen by a string), the points-to
+  // analysis may know.
+  addPointsToFacts(f, root, cur);
   std::string path = root.str();
   rest = rest.drop_front(root.size());
   while (rest.consume_front(".")) {
@@ -386,24 +390,65 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
                      ob.kind != AbstractObject::Kind::Instance))
       continue;
     // The unit the object was made in: its tag prefixes the lowering's id.
-    for (const auto &unit : units) {
-      llvm::SmallString<256> a, b;
-      if (llvm::sys::fs::real_path(unit->file->getName(), a) ||
-          llvm::sys::fs::real_path(ob.file, b) || a != b)
-        continue;
-      const ast::SourcePos &p = ob.site->getRange().begin;
-      std::string id = (unit->moduleName == "__main__"
-                            ? std::string()
-                            : unit->moduleName + ":") +
-                       prefix + std::to_string(p.line) + "_" +
-                       std::to_string(p.column);
-      const ObjectInfo *info = findObject(id);
-      if (info && info->kind == kind && !llvm::is_contained(ids, id))
-        ids.push_back(id);
-      break;
-    }
+    const Unit *unit = unitOfFile(ob.file);
+    if (!unit)
+      continue;
+    const ast::SourcePos &p = ob.site->getRange().begin;
+    std::string id = (unit->moduleName == "__main__"
+                          ? std::string()
+                          : unit->moduleName + ":") +
+                     prefix + std::to_string(p.line) + "_" +
+                     std::to_string(p.column);
+    const ObjectInfo *info = findObject(id);
+    if (info && info->kind == kind && !llvm::is_contained(ids, id))
+      ids.push_back(id);
   }
   return ids;
+}
+
+const Unit *Lowerer::unitOfFile(llvm::StringRef file) const {
+  // Real paths are resolved once per file name (a syscall each).
+  auto realOf = [&](llvm::StringRef name) -> const std::string & {
+    auto [it, added] = realPaths.try_emplace(name);
+    if (added) {
+      llvm::SmallString<256> real;
+      it->second = llvm::sys::fs::real_path(name, real) ? name.str()
+                                                        : std::string(real);
+    }
+    return it->second;
+  };
+  const std::string &target = realOf(file);
+  for (const auto &unit : units)
+    if (realOf(unit->file->getName()) == target)
+      return unit.get();
+  return nullptr;
+}
+
+std::string Lowerer::pointsToScope(const FuncCtx &f) const {
+  std::string scope = f.isModule ? f.unit->moduleName : f.symbol;
+  for (size_t at; (at = scope.find("::")) != std::string::npos;)
+    scope.replace(at, 2, ".");
+  return scope;
+}
+
+void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name,
+                               FactSet &out) {
+  if (!pointsTo || name.empty() || name.starts_with("$") ||
+      name.starts_with("@") || name.starts_with("^"))
+    return;
+  std::string scope = pointsToScope(f);
+  std::vector<PointsToResult::ObjectId> objs =
+      pointsTo->pointsTo(scope, name);
+  if (objs.empty())
+    return;
+  static const std::pair<char, ObjectInfo::Kind> kinds[] = {
+      {'b', ObjectInfo::Build},
+      {'d', ObjectInfo::Dataset},
+      {'l', ObjectInfo::Loader},
+      {'o', ObjectInfo::Optimizer}};
+  for (auto [prefix, kind] : kinds)
+    for (const std::string &id : loweredIds(objs, prefix, kind))
+      out.insert("obj:" + id);
 }
 
 std::vector<std::string> Lowerer::functionsHeldBy(FuncCtx &f,
@@ -411,14 +456,10 @@ std::vector<std::string> Lowerer::functionsHeldBy(FuncCtx &f,
   std::vector<std::string> out;
   if (!pointsTo)
     return out;
-  std::string module =
-      f.unit->moduleName == "__main__" ? "__main__" : f.unit->moduleName;
-  std::string scope = f.isModule ? module : f.symbol;
-  for (size_t at; (at = scope.find("::")) != std::string::npos;)
-    scope.replace(at, 2, ".");
-  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(scope, name);
+  std::vector<PointsToResult::ObjectId> objs =
+      pointsTo->pointsTo(pointsToScope(f), name);
   if (objs.empty() && !f.isModule)
-    objs = pointsTo->pointsTo(module, name);
+    objs = pointsTo->pointsTo(f.unit->moduleName, name);
   for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
     // Functions of the script (the points-to symbol is the lowering's for

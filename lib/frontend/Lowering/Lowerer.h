@@ -287,6 +287,14 @@ public:
   std::vector<std::string> loweredIds(
       llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
       ObjectInfo::Kind kind) const;
+  /// The unit lowered from `file` (compared by real path), or null.
+  const Unit *unitOfFile(llvm::StringRef file) const;
+  mutable llvm::StringMap<std::string> realPaths;
+  /// The points-to scope of `f` (`Net.forward`, `__main__`, `helpers`).
+  std::string pointsToScope(const FuncCtx &f) const;
+  /// Adds `obj:ID` facts for the builds, datasets, loaders and optimizers
+  /// the points-to analysis says variable `name` of `f` may hold.
+  void addPointsToFacts(FuncCtx &f, llvm::StringRef name, FactSet &out);
   /// The functions of the script (lowering symbols) the variable `name`
   /// of `f` may hold, from the points-to result: `op` after `op, v =
   /// random.choice(ops)`.

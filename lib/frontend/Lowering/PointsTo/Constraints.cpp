@@ -671,9 +671,14 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     // Attributes of library names are library names (`torch.nn.Linear`);
     // `lib.__dict__` is a name table.
     std::string attr = a->attr.str();
+    // An attribute of what a method of unknown type returned (`args.workers`
+    // of `parser.parse_args()`) is some value: not absent, not modelled.
     solver.onObject(base, [this, n, attr](Obj o) {
-      if (out.objects[o].kind == Kind::LibName)
-        solver.addObject(n, libName(out.objects[o].label + "." + attr));
+      const AbstractObject &ob = out.objects[o];
+      if (ob.kind == Kind::LibName)
+        solver.addObject(n, libName(ob.label + "." + attr));
+      else if (ob.kind == Kind::Library && StringRef(ob.label).starts_with("*."))
+        solver.addObject(n, libName("<library attribute>"));
     });
     return remember(n);
   }
