@@ -109,6 +109,10 @@ public:
   void print(llvm::raw_ostream &os) const;
 
   const PointsToStats &getStats() const;
+  /// Where the program's local modules were looked for after the script's
+  /// directory: `--path`, PYTHONPATH, then the directories the program
+  /// adds to `sys.path` (constant or built from `__file__`).
+  const std::vector<std::string> &searchDirs() const;
 
   PointsToResult();
   ~PointsToResult();

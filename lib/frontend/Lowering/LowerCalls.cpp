@@ -353,23 +353,46 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     calleeFacts = factsOfVar(f, calleePath);
   else if (!q.empty())
     calleeFacts = factsOfVar(f, "@" + q);
+  // A function or class the facts do not know (a star import's name, an
+  // attribute of a module object): what the points-to analysis says the
+  // callee expression is (it reads the same AST).
+  if (!isMethod && llvm::none_of(calleeFacts, [](const std::string &fact) {
+        return StringRef(fact).starts_with("func:") ||
+               StringRef(fact).starts_with("class:");
+      }))
+    addCalleeFacts(fn, calleeFacts);
   if (isMethod) {
     for (const std::string &fact : recvFacts)
       if (StringRef(fact).starts_with("inst:") &&
           !findMethod(fact.substr(5), attrFn->attr).empty())
         calleeFacts.clear(); // A real method of a user class.
   }
+  // The functions the callee may be: one call, or alternatives (`op` taken
+  // out of a list of functions).
+  std::vector<std::string> funcs;
+  for (const std::string &fact : calleeFacts)
+    if (StringRef(fact).starts_with("func:"))
+      funcs.push_back(fact.substr(5));
+  if (funcs.size() > kMaxCallAlternatives) {
+    warnUnknown(f, call,
+                "the callee may be any of " + Twine(funcs.size()) +
+                    " functions; detc follows calls with at most " +
+                    Twine(kMaxCallAlternatives) + " possible targets");
+  } else if (!funcs.empty()) {
+    auto defs = defsOfResult();
+    FactSet returned;
+    emitAlternatives(funcs.size(), call, [&](size_t i) {
+      emitUserCall(f, call, funcs[i], FlatSymbolRefAttr::get(&ctx, funcs[i]),
+                   "", {}, call, args.posVars, args.kwVars, defs, {},
+                   args.eff);
+      if (auto it = facts.find("ret:" + funcs[i]); it != facts.end())
+        returned.insert(it->second.begin(), it->second.end());
+    });
+    setFacts(returned);
+    return true;
+  }
   for (const std::string &fact : calleeFacts) {
     StringRef s = fact;
-    if (s.consume_front("func:")) {
-      std::string sym = s.str();
-      auto defs = defsOfResult();
-      emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
-                   call, args.posVars, args.kwVars, defs, {}, args.eff);
-      auto it = facts.find("ret:" + sym);
-      setFacts(it == facts.end() ? FactSet() : it->second);
-      return true;
-    }
     if (s.consume_front("class:")) {
       std::string cls = s.str();
       const ClassInfo *ci = classOf(cls);
@@ -458,32 +481,6 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
     if (!entry && (entry = api.lookupAnyReceiver(method)))
       apiName = "*." + method.str();
-  }
-
-  // A function taken out of a container or returned by a call (`op, v =
-  // random.choice(ops); op(img, v)`): each function points-to says the
-  // callee may be, as alternatives.
-  if (!isMethod && q.empty() && !entry && isa<ast::Name>(fn) &&
-      calleeFacts.empty()) {
-    std::vector<std::string> targets =
-        functionsHeldBy(f, cast<ast::Name>(fn)->id);
-    if (targets.size() > kMaxCallAlternatives) {
-      warnUnknown(f, call,
-                  "the callee may be any of " + Twine(targets.size()) +
-                      " functions; detc follows calls with at most " +
-                      Twine(kMaxCallAlternatives) + " possible targets");
-    } else if (!targets.empty()) {
-      auto defs = defsOfResult();
-      Effects eff = args.eff;
-      eff.uses.insert(varPath(f, fn));
-      emitAlternatives(targets.size(), call, [&](size_t i) {
-        emitUserCall(f, call, targets[i],
-                     FlatSymbolRefAttr::get(&ctx, targets[i]), "", {}, call,
-                     args.posVars, args.kwVars, defs, {}, eff);
-      });
-      setFacts({});
-      return true;
-    }
   }
 
   {

@@ -434,9 +434,16 @@ std::string Lowerer::pointsToScope(const FuncCtx &f) const {
 void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name,
                                FactSet &out) {
   if (!pointsTo || name.empty() || name.starts_with("$") ||
-      name.starts_with("@") || name.starts_with("^"))
+      name.starts_with("^"))
     return;
+  // `@x`: a global of the unit being lowered (`@m.x`, another module's, is
+  // not asked for).
   std::string scope = pointsToScope(f);
+  if (name.consume_front("@")) {
+    if (name.contains('.'))
+      return;
+    scope = f.unit->moduleName;
+  }
   std::vector<PointsToResult::ObjectId> objs =
       pointsTo->pointsTo(scope, name);
   if (objs.empty())
@@ -449,24 +456,24 @@ void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name,
   for (auto [prefix, kind] : kinds)
     for (const std::string &id : loweredIds(objs, prefix, kind))
       out.insert("obj:" + id);
+  addProgramCallables(objs, out);
 }
 
-std::vector<std::string> Lowerer::functionsHeldBy(FuncCtx &f,
-                                                  llvm::StringRef name) const {
-  std::vector<std::string> out;
-  if (!pointsTo)
-    return out;
-  std::vector<PointsToResult::ObjectId> objs =
-      pointsTo->pointsTo(pointsToScope(f), name);
-  if (objs.empty() && !f.isModule)
-    objs = pointsTo->pointsTo(f.unit->moduleName, name);
+void Lowerer::addCalleeFacts(const ast::Expr *callee, FactSet &out) {
+  if (pointsTo)
+    addProgramCallables(pointsTo->pointsTo(callee), out);
+}
+
+void Lowerer::addProgramCallables(
+    llvm::ArrayRef<PointsToResult::ObjectId> objs, FactSet &out) const {
+  // Functions and classes of the program (a star import's, a package's
+  // re-export): the points-to symbol is the lowering's.
   for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
-    // Functions of the script (the points-to symbol is the lowering's for
-    // functions; methods are called through their instances).
-    if (ob.kind == AbstractObject::Kind::Function &&
-        funcParams.count(ob.label) && !llvm::is_contained(out, ob.label))
-      out.push_back(ob.label);
+    if (ob.kind == AbstractObject::Kind::Function && funcParams.count(ob.label))
+      out.insert("func:" + ob.label);
+    else if (ob.kind == AbstractObject::Kind::Class && classes.count(ob.label))
+      out.insert("class:" + ob.label);
   }
-  return out;
 }
+

@@ -295,11 +295,11 @@ public:
   /// Adds `obj:ID` facts for the builds, datasets, loaders and optimizers
   /// the points-to analysis says variable `name` of `f` may hold.
   void addPointsToFacts(FuncCtx &f, llvm::StringRef name, FactSet &out);
-  /// The functions of the script (lowering symbols) the variable `name`
-  /// of `f` may hold, from the points-to result: `op` after `op, v =
-  /// random.choice(ops)`.
-  std::vector<std::string> functionsHeldBy(FuncCtx &f,
-                                           llvm::StringRef name) const;
+  /// Adds `func:`/`class:` facts for the program's functions and classes
+  /// the points-to analysis says `callee` may evaluate to.
+  void addCalleeFacts(const ast::Expr *callee, FactSet &out);
+  void addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                           FactSet &out) const;
   /// The points-to objects allocated by `call` (in the current unit).
   std::vector<PointsToResult::ObjectId> pointsToAt(const ast::Node *call) const;
 

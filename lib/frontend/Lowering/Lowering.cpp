@@ -665,17 +665,24 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     std::string path = findLocalModule(dir, dotted);
     // Then, for an absolute import, the script's directory and the search
     // path (`--path`, PYTHONPATH), as the points-to analysis finds modules.
+    // The points-to analysis's list also has the directories the program
+    // adds to sys.path.
     std::vector<std::string> more;
-    if (dir == f.unit->dir)
+    if (dir == f.unit->dir) {
       more.push_back(units.front()->dir);
-    if (dir == f.unit->dir)
-      more.insert(more.end(), options.searchPath.begin(),
-                  options.searchPath.end());
-    if (const char *env = std::getenv("PYTHONPATH"); env && dir == f.unit->dir) {
-      llvm::SmallVector<StringRef> dirs;
-      StringRef(env).split(dirs, ':', -1, false);
-      for (StringRef d : dirs)
-        more.push_back(d.str());
+      if (pointsTo) {
+        more.insert(more.end(), pointsTo->searchDirs().begin(),
+                    pointsTo->searchDirs().end());
+      } else {
+        more.insert(more.end(), options.searchPath.begin(),
+                    options.searchPath.end());
+        if (const char *env = std::getenv("PYTHONPATH")) {
+          llvm::SmallVector<StringRef> dirs;
+          StringRef(env).split(dirs, ':', -1, false);
+          for (StringRef d : dirs)
+            more.push_back(d.str());
+        }
+      }
     }
     for (size_t i = 0; path.empty() && i < more.size(); ++i)
       path = findLocalModule(more[i].empty() ? "." : more[i], dotted);

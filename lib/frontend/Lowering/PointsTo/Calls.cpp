@@ -15,6 +15,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Constraints.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "ResultImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -22,6 +25,50 @@
 using namespace detc;
 using namespace detc::frontend;
 using namespace detc::frontend::pta;
+
+/// The path a `sys.path` argument denotes, when it is a constant or built
+/// from `__file__` with os.path.dirname/abspath/realpath/join. (Recursive
+/// over the expression, whose depth the parser bounds: kMaxNestingDepth.)
+static std::optional<std::string> constantPath(const ast::Expr *e,
+                                               llvm::StringRef file) {
+  if (auto *k = llvm::dyn_cast<ast::Constant>(e))
+    return k->kind == ast::ConstantKind::Str
+               ? std::optional<std::string>(k->value.str())
+               : std::nullopt;
+  if (auto *n = llvm::dyn_cast<ast::Name>(e))
+    return n->id == "__file__" ? std::optional<std::string>(file.str())
+                               : std::nullopt;
+  auto *call = llvm::dyn_cast<ast::Call>(e);
+  auto *fn = call ? llvm::dyn_cast<ast::Attribute>(call->func) : nullptr;
+  auto *mod = fn ? llvm::dyn_cast<ast::Attribute>(fn->value) : nullptr;
+  auto *os = mod ? llvm::dyn_cast<ast::Name>(mod->value) : nullptr;
+  if (!os || os->id != "os" || mod->attr != "path" || call->args.empty() ||
+      !call->keywords.empty())
+    return std::nullopt;
+  if (fn->attr == "join") {
+    llvm::SmallString<256> out;
+    for (const ast::Expr *part : call->args) {
+      std::optional<std::string> p = constantPath(part, file);
+      if (!p)
+        return std::nullopt;
+      llvm::sys::path::append(out, *p);
+    }
+    return std::string(out);
+  }
+  if (call->args.size() != 1)
+    return std::nullopt;
+  std::optional<std::string> inner = constantPath(call->args[0], file);
+  if (!inner)
+    return std::nullopt;
+  if (fn->attr == "dirname")
+    return llvm::sys::path::parent_path(*inner).str();
+  if (fn->attr == "abspath" || fn->attr == "realpath") {
+    llvm::SmallString<256> abs(*inner);
+    llvm::sys::fs::make_absolute(abs);
+    return std::string(abs);
+  }
+  return std::nullopt;
+}
 using Kind = AbstractObject::Kind;
 using llvm::StringRef;
 
@@ -61,16 +108,16 @@ Node Builder::call(Frame &f, const ast::Call *c) {
         return cs->result;
       }
 
-  // `sys.path.insert(0, 'dir')` / `sys.path.append('dir')` with a constant:
-  // later imports look there too.
+  // `sys.path.insert(0, 'dir')` / `sys.path.append(os.path.join(
+  // os.path.dirname(__file__), 'lib'))`: later imports look there too.
   if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func))
     if (auto *p = llvm::dyn_cast<ast::Attribute>(a->value))
       if (auto *n = llvm::dyn_cast<ast::Name>(p->value);
           n && n->id == "sys" && p->attr == "path" &&
           (a->attr == "insert" || a->attr == "append") && !c->args.empty())
-        if (auto *dir = llvm::dyn_cast<ast::Constant>(c->args.back());
-            dir && dir->kind == ast::ConstantKind::Str)
-          program.addSearchDir(dir->value);
+        if (std::optional<std::string> dir =
+                constantPath(c->args.back(), f.module->path))
+          program.addSearchDir(*dir);
 
   if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func)) {
     Node receiver = expr(f, a->value);

@@ -65,6 +65,8 @@ public:
     return all;
   }
   llvm::StringRef scriptDir() const { return mainDir; }
+  /// `--path`, PYTHONPATH and the directories the program adds to sys.path.
+  const std::vector<std::string> &searchDirs() const { return searchPath; }
 
 private:
   ProgramModule *load(const std::string &path, const std::string &name,

@@ -186,3 +186,7 @@ void PointsToResult::print(llvm::raw_ostream &os) const {
       os << "  ." << f << " -> " << s << "\n";
   }
 }
+
+const std::vector<std::string> &PointsToResult::searchDirs() const {
+  return impl->program->searchDirs();
+}

@@ -1,0 +1,3 @@
+from .model_utils import make_model
+
+__all__ = ["make_model"]
