@@ -208,6 +208,23 @@ private:
     auto drawOp = dyn_cast<ir::DrawOp>(draw);
     StringRef api = drawOp && drawOp.getApi() ? *drawOp.getApi() : "";
     DrawRewrite how = rewriteFor(api);
+    // A torchvision model whose layers include nn.Dropout: torchvision
+    // builds them through torch.nn, keyed the same way. An architecture
+    // chosen at run time (`models.__dict__[args.arch]()`) may be one of
+    // those, or one detc cannot key (stochastic depth, functional dropout).
+    StringRef dist = drawOp ? drawOp.getDist() : "";
+    if (api.starts_with("torchvision.models.") && obj.library == "torch" &&
+        (dist == "dropout" || dist == "any_model")) {
+      importedLayers["torch.nn.Dropout"] = gen;
+      if (dist == "any_model")
+        warning(spanOf(draw) ? spanOf(draw)->exprBegin : 0,
+                "the model's architecture is chosen at run time: its "
+                "nn.Dropout layers are keyed, but stochastic depth "
+                "(convnext, swin, efficientnet, maxvit) and the functional "
+                "dropout of googlenet/inception_v3 auxiliary heads stay "
+                "nondeterministic [detc-unrewritable]");
+      return;
+    }
     if ((how == DrawRewrite::None || obj.library != "torch") &&
         batchKeyable(obj, api)) {
       // One value per batch (a mixup lambda, a permutation of the batch):

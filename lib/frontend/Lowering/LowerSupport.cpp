@@ -68,6 +68,13 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
       return "";
     return api.canonicalize(base + "." + a->attr.str());
   }
+  // `models.__dict__[args.arch]`: some name of that library module, which
+  // the tables may model as `<module>.__dict__`.
+  if (auto *sub = llvm::dyn_cast<ast::Subscript>(e)) {
+    std::string table = qualName(f, sub->value);
+    if (StringRef(table).ends_with(".__dict__") && api.lookup(table))
+      return table;
+  }
   return "";
 }
 

@@ -227,6 +227,7 @@ def keyed_module(site, gen, cls):
     """A constructor for `cls` (nn.Dropout, Dropout1d/2d/3d) whose instances
     draw their masks from keyed streams. The instances are of a subclass of
     `cls` (isinstance holds; state_dict is unchanged)."""
+    cls = getattr(cls, "_detc_original", cls)  # key_imported_layers ran
     sub = _KEYED_CLASSES.get(cls)
     if sub is None:
         raise TypeError("detc-runtime: no keyed version of module %r" % cls)

@@ -6,10 +6,12 @@
 # chosen by a string: `models.__dict__[args.arch]()`), and the transform
 # stored on the loader's dataset after it was built (`train_loader.dataset.
 # transform = build_aug(args)`). The random crop of that transform runs per
-# example in the training loop's workers.
+# example in the training loop's workers; the model is some torchvision
+# architecture, which may have dropout: its forward may draw per batch.
 # RUN: detc analyze %s --path %S/Inputs/loader_helpers 2>&1 | FileCheck %s
-# CHECK: data_setup.py:7:23: warning: generator 'torch' (global) is used inside the per-example data-parallel region that starts at {{.*}}tuple_helpers.py:[[@LINE+28]]:9 [detc-unsafe-rng]
-# CHECK: 1 warning(s); unsafe generators (ERR): 'torch' (global)
+# CHECK: data_setup.py:7:23: warning: generator 'torch' (global) is used inside the per-example data-parallel region that starts at {{.*}}tuple_helpers.py:[[@LINE+29]]:9 [detc-unsafe-rng]
+# CHECK: tuple_helpers.py:[[@LINE+11]]:13: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}tuple_helpers.py:[[@LINE+28]]:9 [detc-unsafe-rng]
+# CHECK: 2 warning(s); unsafe generators (ERR): 'torch' (global)
 import argparse
 
 import torch
