@@ -63,6 +63,7 @@ public:
   bool run() {
     if (alreadyTransformed() || definesRuntimeFlag())
       return false;
+    collectDatasetGenerators();
     keyLoaders();
     for (const analysis::UnsafeUse &u : a.ts.unsafe)
       rewriteUnsafe(u);
@@ -156,10 +157,16 @@ private:
       auto [it, added] = scopeSites.try_emplace(dataset, 0);
       if (added)
         it->second = newSite();
+      std::string attrs;
+      for (auto &[attr, gen] : datasetGenerators)
+        attrs += formatv("(\"{0}\", {1}), ", attr, gen).str();
+      if (!attrs.empty())
+        attrs = formatv("scope_attrs=({0}), ", attrs).str();
       wrapCallee(op,
                  formatv("{0}.keyed_loader({1}, gens={2}, scope_site={3}, "
-                         "loader_class=",
-                         kRuntimeAlias, site, scopeGenerators(), it->second)
+                         "{4}loader_class=",
+                         kRuntimeAlias, site, scopeGenerators(), it->second,
+                         attrs)
                      .str(),
                  "the DataLoader",
                  formatv("keyed sampler and example scopes (site {0})", site)
@@ -202,7 +209,7 @@ private:
     errGens.insert(u.object);
     std::string name = obj.describe(a.graph);
     if (region && region.getKind() == ir::ParallelKind::PerExample) {
-      checkScoped(draw, obj, name);
+      checkScoped(draw, obj, name, u.object);
       return;
     }
     auto drawOp = dyn_cast<ir::DrawOp>(draw);
@@ -280,6 +287,43 @@ private:
                               api);
   }
 
+  /// Generator objects a dataset keeps (`self.rng = np.random.RandomState(0)`
+  /// in `__init__`, drawn from in `__getitem__`): every worker has a copy,
+  /// so the draws depend on which worker loads an example. The keyed
+  /// loader's scope reseeds them per example too (attribute of the
+  /// dataset -> generator id).
+  void collectDatasetGenerators() {
+    for (const analysis::UnsafeUse &u : a.ts.unsafe) {
+      auto region =
+          u.region == analysis::kNoNode
+              ? ir::ParallelOp()
+              : dyn_cast_or_null<ir::ParallelOp>(a.graph.node(u.region).op);
+      const analysis::GeneratorObject &obj = a.gens->objects()[u.object];
+      if (!region || region.getKind() != ir::ParallelKind::PerExample ||
+          obj.kind == analysis::GeneratorObject::Global)
+        continue;
+      // `self.rng` in __getitem__ (whose `self` is the caller's
+      // `loader.dataset`): an attribute of the dataset, named by any
+      // variable holding the generator (the runtime warns when the dataset,
+      // or one it wraps, has no generator there).
+      for (analysis::VarId v = 0; v < a.graph.vars.size(); ++v) {
+        if (!is_contained(a.gens->pointsTo(v), u.object))
+          continue;
+        std::string name = a.graph.displayName(v);
+        StringRef attr = StringRef(name).rsplit('.').second;
+        if (!StringRef(name).contains('.') || attr.empty() ||
+            !llvm::all_of(attr, [](char c) {
+              return llvm::isAlnum(c) || c == '_';
+            }))
+          continue;
+        datasetGenerators[attr.str()] = u.object + 1;
+        break;
+      }
+    }
+  }
+  /// Dataset attribute -> generator id (collectDatasetGenerators).
+  std::map<std::string, unsigned> datasetGenerators;
+
   /// Unsafe draws inside a per-example region (a DataLoader's workers) are
   /// served where they are, whatever code draws them (a torchvision
   /// transform, a dataset of an imported module): every example a keyed
@@ -287,7 +331,11 @@ private:
   /// generators (keyLoaders; runtime ScopedDataset). Other generator
   /// objects are shared by the workers: no scope can key them.
   void checkScoped(Operation *draw, const analysis::GeneratorObject &obj,
-                   const std::string &name) {
+                   const std::string &name, unsigned object) {
+    if (obj.kind != analysis::GeneratorObject::Global &&
+        llvm::any_of(datasetGenerators,
+                     [&](auto &entry) { return entry.second == object + 1; }))
+      return; // reseeded as an attribute of the dataset
     if (obj.kind != analysis::GeneratorObject::Global ||
         (obj.library != "torch" && obj.library != "numpy" &&
          obj.library != "random")) {
@@ -295,7 +343,8 @@ private:
                       " deterministic inside a DataLoader's workers: the "
                       "object is shared by every worker; detc keys the "
                       "library-global generators (torch, np.random, random) "
-                      "there [detc-unrewritable]");
+                      "and generators the dataset holds as attributes "
+                      "(self.rng) there [detc-unrewritable]");
     }
   }
 

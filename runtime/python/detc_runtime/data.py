@@ -219,7 +219,8 @@ class KeyedDataLoader(DataLoader):
         real = self.dataset
         object.__setattr__(self, "dataset",
                            ScopedDataset(real, self._detc_scope_site,
-                                         self._detc_gens))
+                                         self._detc_gens,
+                                         self._detc_scope_attrs))
         try:
             return super()._get_iterator()
         finally:
@@ -389,12 +390,13 @@ ALL_GLOBALS = ((0, "torch"), (0, "numpy"), (0, "random"))
 
 
 def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
-                 scope_site=None):
+                 scope_site=None, scope_attrs=()):
     """A constructor with DataLoader's signature that builds a
     KeyedDataLoader (or, for what cannot be keyed, the plain loader). Its
     examples are fetched in example scopes reseeding `gens` ((generator id,
     library) pairs) from streams of site `scope_site` (default: `site`;
-    loaders over one dataset share it)."""
+    loaders over one dataset share it), and the generators the dataset
+    holds at `scope_attrs` ((attribute path, generator id) pairs)."""
     loader_class = getattr(loader_class, "_detc_original", loader_class)
     signature = inspect.signature(loader_class.__init__)
 
@@ -430,6 +432,7 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
         loader._detc_site = site
         loader._detc_gens = tuple(gens)
         loader._detc_scope_site = site if scope_site is None else scope_site
+        loader._detc_scope_attrs = tuple(scope_attrs)
         loader._detc_sampler = sampler
         loader._detc_user_init = user_init
         return loader

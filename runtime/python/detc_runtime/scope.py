@@ -96,9 +96,13 @@ class _Plan:
 
 
 def restore_states(saved):
-    """Restores the (library, state) pairs saved by a scope or fetch guard."""
+    """Restores the (library, state) pairs saved by a scope or fetch guard
+    (and the (("object", id), (generator, state)) pairs of held ones)."""
     for library, state in reversed(list(saved)):
-        _LIBRARIES[library][1](state)
+        if isinstance(library, tuple):
+            _set_object_state(*state)
+        else:
+            _LIBRARIES[library][1](state)
 
 
 class ScopedDataset:
@@ -114,9 +118,22 @@ class ScopedDataset:
     # one fetches example by example, each in its scope.
     __getitems__ = None
 
-    def __init__(self, dataset, site, gens):
+    def __init__(self, dataset, site, gens, attrs=()):
         self.dataset = dataset
         self.plan = _Plan(site, tuple(gens))
+        # Generator objects the dataset holds (`self.rng`): (attribute path,
+        # generator id); each reseeded per example from its own stream.
+        self.attrs = tuple(attrs)
+        objects = []
+        for slot, (path, gen) in enumerate(self.attrs):
+            obj = _held_generator(dataset, path)
+            if obj is None:
+                warn_once(("held", site, path), "the dataset (site %d) holds "
+                          "no generator at attribute %r: draws detc found "
+                          "there are not keyed" % (site, path))
+                continue
+            objects.append((obj, gen, slot))
+        self.objects = tuple(objects)
 
     def __len__(self):
         return len(self.dataset)
@@ -127,6 +144,9 @@ class ScopedDataset:
     def __getitem__(self, key):
         epoch = getattr(key, "epoch", NO_EPOCH)
         saved = self.plan.enter(epoch, int(key))
+        if self.objects:
+            saved = _reseed_objects(self.objects, self.plan.site, epoch,
+                                    int(key), saved)
         outer = STATE.scope
         STATE.scope = KeyContext(epoch, [int(key)])
         try:
@@ -138,10 +158,87 @@ class ScopedDataset:
 
     def __getstate__(self):
         return {"dataset": self.dataset, "site": self.plan.site,
-                "gens": self.plan.gens}
+                "gens": self.plan.gens, "attrs": self.attrs}
 
     def __setstate__(self, state):
-        self.__init__(state["dataset"], state["site"], state["gens"])
+        self.__init__(state["dataset"], state["site"], state["gens"],
+                      state["attrs"])
+
+
+def _held_generator(dataset, path):
+    """The generator at attribute `path` of the dataset, or of a dataset it
+    wraps (`Subset.dataset`, ...); None when there is none."""
+    for _ in range(8):
+        obj = dataset
+        for part in path.split("."):
+            obj = getattr(obj, part, None)
+        if _generator_kind(obj) is not None:
+            return obj
+        dataset = getattr(dataset, "dataset", None)
+        if dataset is None:
+            return None
+    return None
+
+
+def _generator_kind(obj):
+    if isinstance(obj, np.random.RandomState):
+        return "RandomState"
+    if isinstance(obj, np.random.Generator):
+        return "Generator"
+    if isinstance(obj, _random.Random):
+        return "Random"
+    if isinstance(obj, torch.Generator):
+        return "torch"
+    return None
+
+
+def _object_state(obj):
+    kind = _generator_kind(obj)
+    if kind == "RandomState":
+        return obj.get_state()
+    if kind == "Generator":
+        return obj.bit_generator.state
+    return obj.getstate() if kind == "Random" else obj.get_state()
+
+
+def _set_object_state(obj, state):
+    kind = _generator_kind(obj)
+    if kind == "RandomState":
+        obj.set_state(state)
+    elif kind == "Generator":
+        obj.bit_generator.state = state
+    elif kind == "Random":
+        obj.setstate(state)
+    else:
+        obj.set_state(state)
+
+
+def _reseed_objects(objects, site, epoch, example, saved):
+    """Reseeds each held generator from stream (seed of its id, site,
+    epoch, example); returns `saved` extended with what to restore (none
+    in a worker; once per batch under the keyed loader's fetch guard)."""
+    for obj, gen, slot in objects:
+        if STATE.in_worker:
+            pass
+        elif STATE.fetch_guard is not None:
+            STATE.fetch_guard.setdefault(("object", id(obj)),
+                                         (obj, _object_state(obj)))
+        else:
+            saved = list(saved or ()) + [(("object", id(obj)),
+                                          (obj, _object_state(obj)))]
+        w = _core.stream_words(STATE.seed_of(gen), site, epoch, example,
+                               (len(_LIBRARIES) + slot) * _WORDS, _WORDS)
+        kind = _generator_kind(obj)
+        if kind == "RandomState":
+            obj.seed(w[0])
+        elif kind == "Generator":
+            obj.bit_generator.state = type(obj.bit_generator)(
+                w[0] | w[1] << 32).state
+        elif kind == "Random":
+            obj.seed(w[0] | w[1] << 32)
+        else:
+            obj.manual_seed(w[0] | w[1] << 32)
+    return saved
 
 
 class ExampleScope:
