@@ -823,6 +823,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (const ast::Expr *s = args.find(entry->getArg(key)))
         if (factsOf(f, s).count("random-sampler"))
           shuffle = true;
+    // A collate_fn of the script runs in the workers too, once per batch
+    // (after the batch's examples): its draws are theirs.
+    if (entry->has("collate"))
+      if (const ast::Expr *c = args.find(entry->getArg("collate"))) {
+        FactSet cf = factsOf(f, c);
+        addCalleeFacts(c, cf);
+        for (const std::string &fact : cf)
+          if (StringRef(fact).starts_with("func:") &&
+              !llvm::is_contained(o.perExampleFns, fact.substr(5)))
+            o.perExampleFns.push_back(fact.substr(5));
+      }
     if (shuffle) {
       std::string g = args.varOf(entry->getArg("generator"));
       o.shuffleGen = g.empty() ? ir::globalGeneratorVar("torch") : g;

@@ -477,7 +477,10 @@ void Lowerer::addProgramCallables(
   // re-export): the points-to symbol is the lowering's.
   for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
-    if (ob.kind == AbstractObject::Kind::Function && funcParams.count(ob.label))
+    // (Not lambdas: the lowering names a lambda when it lowers its
+    // expression, which a pass may not reach before the call.)
+    if (ob.kind == AbstractObject::Kind::Function &&
+        !StringRef(ob.label).contains("<lambda>") && funcParams.count(ob.label))
       out.insert("func:" + ob.label);
     else if (ob.kind == AbstractObject::Kind::Class && classes.count(ob.label))
       out.insert("class:" + ob.label);
