@@ -4,6 +4,8 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
+
 using namespace detc::frontend::pta;
 
 namespace {
@@ -12,6 +14,7 @@ std::vector<unsigned> set(const Solver &s, Node n) {
   std::vector<unsigned> out;
   for (unsigned o : s.pointsTo(n))
     out.push_back(o);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -26,10 +26,10 @@ struct PointsToResult::Impl {
   std::map<std::tuple<std::string, unsigned, unsigned>, std::vector<ObjectId>>
       bySite;
 
-  std::vector<ObjectId> toVector(const pta::ObjSet &set) const {
-    std::vector<ObjectId> out;
-    for (unsigned o : set)
-      out.push_back(o);
+  /// Ascending object ids (the solver keeps arrival order).
+  std::vector<ObjectId> toVector(llvm::ArrayRef<pta::Obj> set) const {
+    std::vector<ObjectId> out(set.begin(), set.end());
+    llvm::sort(out);
     return out;
   }
 };

@@ -6,7 +6,6 @@ using namespace detc::frontend::pta;
 
 Node Solver::newNode() {
   pts.emplace_back();
-  done.emplace_back();
   succ.emplace_back();
   objectHandlers.emplace_back();
   queued.push_back(false);
@@ -20,8 +19,24 @@ void Solver::enqueue(Node node) {
   }
 }
 
+bool Solver::insert(Node node, Obj obj) {
+  llvm::SmallVectorImpl<Obj> &items = pts[node].items;
+  if (items.size() < kIndexAt) {
+    if (llvm::is_contained(items, obj))
+      return false;
+    items.push_back(obj);
+    if (items.size() == kIndexAt)
+      index[node].insert(items.begin(), items.end());
+    return true;
+  }
+  if (!index[node].insert(obj).second)
+    return false;
+  items.push_back(obj);
+  return true;
+}
+
 void Solver::addObject(Node node, Obj obj) {
-  if (pts[node].test_and_set(obj))
+  if (insert(node, obj))
     enqueue(node);
 }
 
@@ -30,8 +45,12 @@ void Solver::addCopy(Node from, Node to) {
     return;
   succ[from].push_back(to);
   ++copyEdges;
-  // What `from` already passed on must reach `to` too.
-  if (pts[to] |= done[from])
+  // What `from` already passed on must reach `to` too (by index: `to` may
+  // be `from`'s set's neighbour in `pts`, which insert() may grow).
+  bool grew = false;
+  for (unsigned i = 0, e = pts[from].done; i < e; ++i)
+    grew |= insert(to, pts[from].items[i]);
+  if (grew)
     enqueue(to);
 }
 
@@ -39,10 +58,9 @@ void Solver::onObject(Node node, std::function<void(Obj)> handler) {
   ++handlers;
   objectHandlers[node].push_back(handler);
   // Objects already processed at `node` do not come again: apply them now
-  // (a copy: the handler may grow this very set).
-  ObjSet seen = done[node];
-  for (Obj o : seen)
-    handler(o);
+  // (by index: the handler may grow this very set).
+  for (unsigned i = 0, e = pts[node].done; i < e; ++i)
+    handler(pts[node].items[i]);
 }
 
 FieldId Solver::fieldId(llvm::StringRef name) {
@@ -104,11 +122,15 @@ void Solver::solve(size_t limit) {
     worklist.pop_front();
     queued[n] = false;
     ++visits;
-    ObjSet delta = pts[n];
-    delta.intersectWithComplement(done[n]);
-    if (delta.empty())
+    // The objects that arrived since `n` was last processed (a copy:
+    // handlers and self-loops may grow the set meanwhile; what they add
+    // re-queues `n`).
+    unsigned from = pts[n].done, to = pts[n].items.size();
+    if (from == to)
       continue;
-    done[n] |= delta;
+    pts[n].done = to;
+    llvm::SmallVector<Obj, 4> delta(pts[n].items.begin() + from,
+                                    pts[n].items.begin() + to);
     // Handlers may add handlers to this node: iterate by index.
     for (size_t i = 0; i < objectHandlers[n].size(); ++i) {
       auto handler = objectHandlers[n][i];
@@ -117,7 +139,10 @@ void Solver::solve(size_t limit) {
     }
     for (size_t i = 0; i < succ[n].size(); ++i) {
       Node s = succ[n][i];
-      if (pts[s] |= delta)
+      bool grew = false;
+      for (Obj o : delta)
+        grew |= insert(s, o);
+      if (grew)
         enqueue(s);
     }
   }
