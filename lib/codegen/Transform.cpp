@@ -9,6 +9,7 @@
 
 #include "detc/codegen/Transform.h"
 #include "PlanContext.h"
+
 #include "detc/codegen/PythonScan.h"
 #include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
@@ -17,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
@@ -59,6 +61,8 @@ class Planner : PlanContext {
 public:
   using PlanContext::PlanContext;
   const std::vector<std::string> &left() const { return leftNondeterministic; }
+  /// `file:line` of the draws rewritten with batch_keyed.
+  std::vector<std::string> batchKeyedDraws;
 
   bool run() {
     if (alreadyTransformed() || definesRuntimeFlag())
@@ -237,12 +241,16 @@ private:
       // One value per batch (a mixup lambda, a permutation of the batch):
       // keyed by the batch, not per example.
       unsigned site = newSite();
-      wrapCallee(draw,
-                 formatv("{0}.batch_keyed({1}, {2}, ", kRuntimeAlias, site,
-                         gen)
-                     .str(),
-                 "'" + api.str() + "'",
-                 formatv("per-batch keyed draw (site {0})", site).str());
+      if (wrapCallee(draw,
+                     formatv("{0}.batch_keyed({1}, {2}, ", kRuntimeAlias, site,
+                             gen)
+                         .str(),
+                     "'" + api.str() + "'",
+                     formatv("per-batch keyed draw (site {0})", site).str())) {
+        analysis::SourcePoint p = analysis::sourcePoint(draw);
+        batchKeyedDraws.push_back(
+            (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
+      }
       return;
     }
     if (how == DrawRewrite::None || obj.library != "torch") {
@@ -487,11 +495,13 @@ bool planDeterminism(const frontend::SourceFile &file, const ast::Module &tree,
                      ModuleOp module, const analysis::ProgramAnalysis &a,
                      const TransformOptions &options,
                      frontend::DiagnosticEngine &diags, EditList &edits,
-                     std::vector<std::string> *leftAsIs) {
+                     TransformSummary *summary) {
   Planner planner(file, tree, module, a, options, diags, edits);
   bool ok = planner.run();
-  if (leftAsIs)
-    *leftAsIs = planner.left();
+  if (summary) {
+    summary->leftAsIs = planner.left();
+    summary->batchKeyed = planner.batchKeyedDraws;
+  }
   return ok;
 }
 

@@ -148,9 +148,10 @@ int detc::tool::runTransform() {
       options.hint = codegen::HintCheckpoint{s->hintOp, s->best.period};
   }
   codegen::EditList edits(file->getBytes());
-  std::vector<std::string> leftAsIs;
+  codegen::TransformSummary summary;
   bool ok = codegen::planDeterminism(*file, *parsed->module, *module, a,
-                                     options, diags, edits, &leftAsIs);
+                                     options, diags, edits, &summary);
+  const std::vector<std::string> &leftAsIs = summary.leftAsIs;
   diags.printAll(errs());
   if (!ok)
     return 2;
@@ -164,6 +165,17 @@ int detc::tool::runTransform() {
         << "; warnings above): the emitted script is deterministic except "
            "for what they draw, and says so when it runs; --strict refuses "
            "such scripts\n";
+  }
+  if (!summary.batchKeyed.empty()) {
+    std::string list;
+    for (const std::string &at : summary.batchKeyed)
+      list += (list.empty() ? "" : ", ") + at;
+    WithColor::note(errs(), "detc")
+        << inputFile << ": " << summary.batchKeyed.size()
+        << " per-batch draw(s) keyed by their batch (" << list
+        << "): identical for any worker count, thread count and resume "
+           "point, but a per-batch value cannot be invariant to the batch "
+           "size\n";
   }
 
   StringRef sep = StringRef(inputFile).starts_with("/") ? "" : "/";

@@ -52,16 +52,24 @@ struct TransformOptions {
 /// underscore: a double one would be mangled inside class bodies).
 inline constexpr llvm::StringLiteral kRuntimeAlias = "_detc_rt";
 
+/// What a transform guarantees beyond "deterministic", for the report.
+struct TransformSummary {
+  /// `file:line` of each random call left nondeterministic (no `strict`).
+  std::vector<std::string> leftAsIs;
+  /// `file:line` of each per-batch draw keyed by its batch: identical for
+  /// any worker count, thread count or resume, not for another batch size.
+  std::vector<std::string> batchKeyed;
+};
+
 /// Fills `edits` with the determinism rewrite of `file`. Returns false after
 /// reporting errors (already transformed; with `strict`, unrewritable
-/// random calls). `leftAsIs` receives `file:line` of each random call left
-/// nondeterministic (without `strict`).
+/// random calls). `summary`, when given, receives what the report says.
 bool planDeterminism(const frontend::SourceFile &file,
                      const ast::Module &tree, mlir::ModuleOp module,
                      const analysis::ProgramAnalysis &analysis,
                      const TransformOptions &options,
                      frontend::DiagnosticEngine &diags, EditList &edits,
-                     std::vector<std::string> *leftAsIs = nullptr);
+                     TransformSummary *summary = nullptr);
 
 } // namespace detc::codegen
 
