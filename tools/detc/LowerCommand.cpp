@@ -8,13 +8,13 @@
 
 #include "LowerCommand.h"
 
-#include "detc/base/Process.h"
 #include "FileList.h"
+#include "detc/base/Process.h"
 
+#include "detc/base/FileIO.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/PointsTo.h"
 #include "detc/ir/DetcDialect.h"
-#include "detc/base/FileIO.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -27,14 +27,18 @@
 using namespace llvm;
 using namespace detc;
 
+cl::OptionCategory
+    detc::tool::loweringCategory("detc FILE.py (lower to the detc dialect)");
+
 namespace {
 enum class EmitKind { MLIR, PointsTo, None };
 
-cl::list<std::string> inputFiles(cl::Positional, cl::desc("<script.py>..."));
+cl::list<std::string> inputFiles(cl::Positional, cl::desc("<script.py>..."),
+                                 cl::cat(tool::loweringCategory));
 cl::opt<std::string>
     filesFrom("files-from",
               cl::desc("Also lower every file listed (one path per line)"),
-              cl::value_desc("list"));
+              cl::value_desc("list"), cl::cat(tool::loweringCategory));
 cl::opt<EmitKind> emit(
     "emit", cl::desc("What to print for the script"), cl::init(EmitKind::MLIR),
     cl::values(clEnumValN(EmitKind::MLIR, "mlir", "the detc dialect module"),
@@ -42,24 +46,28 @@ cl::opt<EmitKind> emit(
                           "what each variable and object field may hold "
                           "(docs/pointsto.md)"),
                clEnumValN(EmitKind::None, "none",
-                          "nothing (check that the script lowers)")));
+                          "nothing (check that the script lowers)")),
+    cl::cat(tool::loweringCategory));
 cl::list<std::string>
     searchPath("path",
                cl::desc("Also look for the script's local modules in DIR "
                         "(repeatable; then PYTHONPATH)"),
-               cl::value_desc("DIR"));
+               cl::value_desc("DIR"), cl::cat(tool::loweringCategory));
 cl::opt<bool> pointsToStats("points-to-stats",
                             cl::desc("With --emit=points-to: print the "
-                                     "solver's sizes and time on stderr"));
+                                     "solver's sizes and time on stderr"),
+                            cl::cat(tool::loweringCategory));
 cl::opt<bool> debugInfo("debug-info",
-                        cl::desc("Print source locations and byte ranges"));
+                        cl::desc("Print source locations and byte ranges"),
+                        cl::cat(tool::loweringCategory));
 cl::list<std::string>
     apiTables("api-table",
               cl::desc("Load an extra API model table (see api/README.md)"),
-              cl::value_desc("file.api"));
+              cl::value_desc("file.api"), cl::cat(tool::loweringCategory));
 cl::opt<bool> noFollow("no-follow-imports",
                        cl::desc("Do not lower local modules the script "
-                                "imports"));
+                                "imports"),
+                       cl::cat(tool::loweringCategory));
 } // namespace
 
 bool detc::tool::hasTopLevelInput() {
@@ -107,8 +115,8 @@ int detc::tool::runLower() {
         const frontend::PointsToStats &s = result->getStats();
         errs() << formatv("points-to: {0} objects, {1} nodes, {2} copy "
                           "edges, {3} handlers, {4} node visits, {5:f3} s\n",
-                          s.objects, s.nodes, s.copyEdges,
-                          s.complexConstraints, s.iterations, s.seconds);
+                          s.objects, s.nodes, s.copyEdges, s.complexConstraints,
+                          s.iterations, s.seconds);
       }
       continue;
     }

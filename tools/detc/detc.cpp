@@ -13,13 +13,47 @@
 
 #include "detc/base/Process.h"
 
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
 
+/// `detc infer ...`: a word that is neither a command nor a file is a
+/// mistyped command (not a script to lower), with a suggestion.
+static bool unknownCommand(int argc, char **argv) {
+  if (argc < 2 || argv[1][0] == '-')
+    return false;
+  StringRef word = argv[1];
+  static const char *const commands[] = {"analyze", "transform", "schedule",
+                                         "parse"};
+  if (is_contained(commands, word) || word.contains('.') ||
+      word.contains('/') || sys::fs::exists(word))
+    return false;
+  StringRef best;
+  unsigned bestDistance = 3;
+  for (StringRef c : commands)
+    if (unsigned d = word.edit_distance(c); d < bestDistance)
+      best = c, bestDistance = d;
+  WithColor::error(errs(), "detc")
+      << "unknown command '" << word << "'"
+      << (best.empty() ? "" : ("; did you mean '" + best + "'?").str())
+      << " (commands: analyze, transform, schedule, parse; or a FILE.py to "
+         "lower)\n";
+  return true;
+}
+
 static int runCommand(int argc, char **argv) {
+  if (unknownCommand(argc, argv))
+    return 2;
+  // LLVM's own options (code generation, debugging) are not detc's.
+  cl::HideUnrelatedOptions(detc::tool::loweringCategory);
+  cl::SetVersionPrinter([](raw_ostream &os) {
+    os << "detc " << DETC_VERSION << " (commit " << DETC_COMMIT
+       << "), built with LLVM/MLIR " << LLVM_VERSION_STRING << "\n";
+  });
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "detc: deterministic, replayable, recoverable deep-learning "
