@@ -74,6 +74,7 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
       addRestores(f, value, attrs);
       emit(ir::StmtOp::getOperationName(), s, defs, eff, attrs);
       assignFacts(f, targets[0], factsOf(f, value));
+      notePrepared(f, s, targets, value);
       return;
     }
   }
@@ -125,6 +126,37 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
       !(defs.empty() && eff.updates.empty()))
     addRestores(f, value, attrs);
   emit(ir::StmtOp::getOperationName(), s, defs, eff, attrs);
+  notePrepared(f, s, targets, value);
+}
+
+void Lowerer::notePrepared(FuncCtx &f, const ast::Stmt *s,
+                           llvm::ArrayRef<ast::Expr *> targets,
+                           const ast::Expr *value) {
+  // `model, opt, loader = accelerator.prepare(model, opt, loader)`: the
+  // accelerator's save_state saves what prepare returned.
+  auto *call = dyn_cast<ast::Call>(value);
+  auto *fn = call ? dyn_cast<ast::Attribute>(call->func) : nullptr;
+  if (!fn || fn->attr != "prepare" || targets.size() != 1)
+    return;
+  std::string recv = varPath(f, fn->value);
+  if (recv.empty() ||
+      !factsOf(f, fn->value).count("type:accelerate.Accelerator"))
+    return;
+  std::vector<std::string> prepared;
+  if (auto *seq = dyn_cast<ast::Sequence>(targets[0])) {
+    for (const ast::Expr *e : seq->elts)
+      if (std::string v = varPath(f, e); !v.empty())
+        prepared.push_back(v);
+  } else if (std::string v = varPath(f, targets[0]); !v.empty()) {
+    prepared.push_back(v);
+  }
+  if (prepared.empty())
+    return;
+  Effects eff;
+  eff.updates.insert(recv);
+  eff.uses.insert(prepared.begin(), prepared.end());
+  emit(ir::StmtOp::getOperationName(), s, {}, eff,
+       {strAttr("kind", "assign"), attr("restores", strArray(prepared))});
 }
 
 void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,

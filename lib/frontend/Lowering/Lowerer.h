@@ -199,6 +199,11 @@ public:
   /// per-batch data-parallel region, as a loader's loop body is.
   bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                          const ast::Expr *items);
+  /// After `a, b = accelerator.prepare(a, b)`: the accelerator restores
+  /// what prepare returned (its save_state saves them).
+  void notePrepared(FuncCtx &f, const ast::Stmt *s,
+                    llvm::ArrayRef<ast::Expr *> targets,
+                    const ast::Expr *value);
   /// lowerToVar for a call's argument; a dict display holding state is
   /// bound through a temporary that restores it.
   std::string lowerArgToVar(FuncCtx &f, const ast::Expr *e, Effects &out);
