@@ -49,10 +49,21 @@ using analysis::NodeId;
 struct SitePlan {
   const analysis::CheckpointReplay *cp;
   unsigned site;
-  Span span;
-  const ast::Call *call;
-  /// Outermost loop around it in its function (null: none).
+  Span span;             ///< The save call's statement (`torch.save(...)`).
+  const ast::Call *call; ///< The save call.
+  /// The statement the restore code follows: the save's own, or, for a
+  /// helper that saves its parameter (`save_checkpoint(state, is_best)`),
+  /// the helper's call in its caller.
+  Span resume;
+  /// Outermost loop around `resume` in its function (null: none).
   const ast::Stmt *nest;
+  /// The loops fast-forward goes through to reach the site: the nest, or,
+  /// for a save after the loops (a final save), the loops before it in its
+  /// block.
+  std::vector<const ast::Stmt *> roots;
+  /// A save in a helper: the call in the caller announces the site (and
+  /// detc's values, read in the caller's scope) just before it runs.
+  NodeId caller = analysis::kNoNode;
   std::string values;               ///< `{"name": lambda: name, ...}` or empty.
   std::vector<std::string> restore; ///< Statements, without indentation.
 };
@@ -71,8 +82,7 @@ public:
   void run() {
     indexOps();
     for (const analysis::CheckpointReplay &cp : ctx.a.replay.checkpoints)
-      if (std::optional<SitePlan> p = planSite(cp))
-        sites.push_back(std::move(*p));
+      planSites(cp);
     if (sites.empty())
       return;
     collectMustRun();
@@ -101,40 +111,220 @@ private:
   }
 
   // ---- Sites ----------------------------------------------------------------
-  std::optional<SitePlan> planSite(const analysis::CheckpointReplay &cp) {
-    std::optional<Span> span = ctx.spanOf(cp.op);
-    if (!span || !places.at(span->stmtBegin))
-      return std::nullopt;
-    const StmtPlace &place = *places.at(span->stmtBegin);
+  /// The outermost loop around `stmt` in its function, or null.
+  const ast::Stmt *nestOf(const StmtPlace &place) const {
     const ast::Stmt *nest = nullptr;
     for (const ast::Stmt *p = place.parent; p && !isa<ast::FunctionDef>(p);
          p = places.of(p)->parent)
       if (isLoop(p))
         nest = p;
+    return nest;
+  }
+
+  /// The loops fast-forward goes through to reach the statement at `place`
+  /// (see SitePlan::roots).
+  std::vector<const ast::Stmt *> rootsOf(const StmtPlace &place,
+                                         const ast::Stmt *nest) const {
+    if (nest)
+      return {nest};
+    std::vector<const ast::Stmt *> loops;
+    auto scan = [&](ast::NodeList<ast::Stmt> body) {
+      if (!llvm::is_contained(body, place.stmt))
+        return;
+      for (const ast::Stmt *s : body) {
+        if (s == place.stmt)
+          break;
+        if (isLoop(s))
+          loops.push_back(s);
+      }
+    };
+    if (place.parent)
+      StatementIndex::forEachBody(place.parent, scan);
+    else
+      scan(ctx.tree.body);
+    return loops;
+  }
+
+  /// Whether detc can put its own lines before or after the statement.
+  bool ownLines(const Span &s) const {
+    return ctx.indentAt(s.stmtBegin) && guards.endsLine(s.stmtEnd) &&
+           ctx.edits.lineOf(s.stmtEnd) < ctx.edits.lineOf(uint32_t(src.size()));
+  }
+
+  void planSites(const analysis::CheckpointReplay &cp) {
+    std::optional<Span> span = ctx.spanOf(cp.op);
+    if (!span || !places.at(span->stmtBegin))
+      return;
+    const StmtPlace &place = *places.at(span->stmtBegin);
     // A checkpoint outside the loops (a final save) is written atomically
     // with a sidecar too: the user's file is never torn, and resuming from
     // it fast-forwards through the loops to the end.
-    auto skip = [&](const Twine &why) -> std::optional<SitePlan> {
-      ctx.warning(span->exprBegin, "detc writes no sidecar for this "
-                                   "checkpoint: " +
-                                       why + " [detc-replay]");
-      return std::nullopt;
+    auto skip = [&](uint32_t at, const Twine &why) {
+      ctx.warning(at, "detc writes no sidecar for this checkpoint: " + why +
+                          " [detc-replay]");
     };
     auto *stmt = dyn_cast<ast::ExprStmt>(place.stmt);
     auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
-      return skip("it is not a call statement of its own");
+      return skip(span->exprBegin, "it is not a call statement of its own");
     if (!ctx.indentAt(span->stmtBegin) || !guards.endsLine(span->stmtEnd))
-      return skip("it shares its line with other statements");
-    if (ctx.edits.lineOf(span->stmtEnd) >=
-        ctx.edits.lineOf(uint32_t(src.size())))
-      return skip("it ends the file");
-    SitePlan p{&cp, 0, *span, call, nest, "", {}};
+      return skip(span->exprBegin, "it shares its line with other statements");
+    if (!ownLines(*span))
+      return skip(span->exprBegin, "it ends the file");
+    const ast::Expr *obj = savedObject(call);
+    if (std::optional<unsigned> param = parameterIndex(place.function, obj))
+      return planHelperSites(cp, *span, call, *param, skip);
+    SitePlan p{&cp,     0, *span, call, *span, nestOf(place), {},
+               analysis::kNoNode, "", {}};
+    p.roots = rootsOf(place, p.nest);
     std::string why;
-    if (!planRestore(p, why) || !planValues(p, why))
-      return skip(why);
+    if (!planRestore(p, obj, why) || !planValues(p, why))
+      return skip(span->exprBegin, why);
     p.site = ctx.newSite();
-    return p;
+    sites.push_back(std::move(p));
+  }
+
+  /// What `torch.save(obj, f)` saves.
+  static const ast::Expr *savedObject(const ast::Call *call) {
+    const ast::Expr *obj = call->args.empty() ? nullptr : call->args[0];
+    for (const ast::Keyword *k : call->keywords)
+      if (k->arg == "obj")
+        obj = k->value;
+    return obj;
+  }
+
+  /// The position of parameter `e` (a plain name) of `fn`, or none.
+  static std::optional<unsigned> parameterIndex(const ast::FunctionDef *fn,
+                                                const ast::Expr *e) {
+    auto *name = dyn_cast_or_null<ast::Name>(e);
+    if (!fn || !name)
+      return std::nullopt;
+    unsigned i = 0;
+    for (const ast::NodeList<ast::Arg> *list :
+         {&fn->args->posonlyargs, &fn->args->args})
+      for (const ast::Arg *a : *list) {
+        if (a->arg == name->id)
+          return i;
+        ++i;
+      }
+    return std::nullopt;
+  }
+
+  /// A save in a helper (`def save_checkpoint(state, is_best, filename):
+  /// torch.save(state, filename)`): one site per call of the helper, whose
+  /// argument says what is saved and where the restore goes. Each call is
+  /// announced (`announce_checkpoint(site)`, which counts the site's
+  /// instances); fast-forward skips the call itself (its arguments may not
+  /// be computed) and the announcement of the target instance starts the
+  /// restore after it. All of the helper's calls get sites, or none: a
+  /// save reached without an announcement would count under another site.
+  template <typename Skip>
+  void planHelperSites(const analysis::CheckpointReplay &cp, Span span,
+                       const ast::Call *save, unsigned param, Skip skip) {
+    const ast::FunctionDef *helper = places.at(span.stmtBegin)->function;
+    llvm::SmallVector<NodeId, 2> callers;
+    for (NodeId i : cp.instances) {
+      NodeId c = g.node(i).caller;
+      std::optional<Span> at =
+          c == analysis::kNoNode || !g.node(c).op
+              ? std::nullopt
+              : ctx.spanOf(g.node(c).op);
+      if (!at)
+        return skip(span.exprBegin,
+                    "'" + helper->name.str() +
+                        "' is called where detc cannot place the restore");
+      if (llvm::none_of(callers, [&](NodeId o) {
+            return g.node(o).op == g.node(c).op;
+          }))
+        callers.push_back(c);
+    }
+    std::vector<SitePlan> planned;
+    for (NodeId c : callers) {
+      Span at = *ctx.spanOf(g.node(c).op);
+      const StmtPlace *place = places.at(at.stmtBegin);
+      auto *stmt = place ? dyn_cast<ast::ExprStmt>(place->stmt) : nullptr;
+      auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+      if (!call || !ownLines(at))
+        return skip(at.stmtBegin, "the call of '" + helper->name.str() +
+                                      "' is not a statement of its own");
+      const ast::Expr *obj = argumentFor(helper, call, param);
+      const ast::Expr *dict = resolveLocalDict(*place, obj);
+      SitePlan p{&cp, 0, span, save, at, nestOf(*place), {}, c, "", {}};
+      p.roots = rootsOf(*place, p.nest);
+      // `state = {...}; save_checkpoint(state, ...)`: its entries are
+      // restored, and the variable holds the loaded dict.
+      if (dict != obj)
+        p.restore.push_back((text(obj) + " = _detc_ckpt").str());
+      std::string why;
+      if (!planRestore(p, dict, why) ||
+          !planValues(p, why))
+        return skip(at.stmtBegin, why);
+      planned.push_back(std::move(p));
+    }
+    for (SitePlan &p : planned) {
+      p.site = ctx.newSite();
+      sites.push_back(std::move(p));
+    }
+  }
+
+  /// The argument `call` passes for parameter `param` of `fn` (null when
+  /// it passes it through `*args`/`**kwargs` or not at all).
+  static const ast::Expr *argumentFor(const ast::FunctionDef *fn,
+                                      const ast::Call *call, unsigned param) {
+    unsigned shift = 0;
+    const ast::Arg *first = fn->args->posonlyargs.empty()
+                                ? (fn->args->args.empty() ? nullptr
+                                                          : fn->args->args[0])
+                                : fn->args->posonlyargs[0];
+    if (first && (first->arg == "self" || first->arg == "cls") &&
+        isa<ast::Attribute>(call->func))
+      shift = 1; // a bound method: the receiver is the first parameter
+    if (param < shift)
+      return nullptr;
+    unsigned pos = param - shift;
+    for (unsigned i = 0; i < call->args.size() && i <= pos; ++i)
+      if (isa<ast::Starred>(call->args[i]))
+        return nullptr;
+    if (pos < call->args.size())
+      return call->args[pos];
+    const ast::Arg *a = pos + shift < fn->args->posonlyargs.size()
+                            ? fn->args->posonlyargs[pos + shift]
+                            : fn->args->args[pos + shift -
+                                             fn->args->posonlyargs.size()];
+    for (const ast::Keyword *k : call->keywords)
+      if (k->arg == a->arg)
+        return k->value;
+    return nullptr;
+  }
+
+  /// `state = {...}` right before the statement at `place` in its block,
+  /// for a name `e` passed there; otherwise `e`.
+  const ast::Expr *resolveLocalDict(const StmtPlace &place,
+                                    const ast::Expr *e) const {
+    auto *name = dyn_cast_or_null<ast::Name>(e);
+    if (!name)
+      return e;
+    const ast::Expr *found = e;
+    auto scan = [&](ast::NodeList<ast::Stmt> body) {
+      for (const ast::Stmt *s : body) {
+        if (s == place.stmt)
+          return true;
+        auto *assign = dyn_cast<ast::Assign>(s);
+        if (!assign || assign->targets.size() != 1)
+          continue;
+        auto *target = dyn_cast<ast::Name>(assign->targets[0]);
+        if (target && target->id == name->id)
+          found = assign->value;
+      }
+      return false;
+    };
+    if (place.parent)
+      StatementIndex::forEachBody(place.parent,
+                                  [&](ast::NodeList<ast::Stmt> body) {
+                                    if (llvm::is_contained(body, place.stmt))
+                                      scan(body);
+                                  });
+    return isa_and_nonnull<ast::Dict>(found) ? found : e;
   }
 
   /// Text of an AST node.
@@ -157,12 +347,10 @@ private:
 
   /// The saved object's restore statements; every variable the analysis
   /// counts as saved must be restored by them.
-  bool planRestore(SitePlan &p, std::string &why) {
-    const ast::Expr *obj = p.call->args.empty() ? nullptr : p.call->args[0];
-    for (const ast::Keyword *k : p.call->keywords)
-      if (k->arg == "obj")
-        obj = k->value;
+  bool planRestore(SitePlan &p, const ast::Expr *obj, std::string &why) {
     std::vector<std::string> restored;
+    for (StringRef r : p.restore) // `state = _detc_ckpt`
+      restored.push_back(rootName(r.split(" = ").first).str());
     if (const ast::Expr *recv = stateDictOf(obj)) {
       p.restore.push_back((text(recv) + ".load_state_dict(_detc_ckpt)").str());
       restored.push_back(rootName(text(recv)).str());
@@ -186,8 +374,24 @@ private:
             "dict literal of those and variables";
       return false;
     }
-    for (analysis::VarId v : p.cp->userSaved) {
+    // A helper's call restores what its own argument holds (the saved sets
+    // of the instances it calls; another call may save other variables).
+    llvm::SmallVector<analysis::VarId, 8> saved(p.cp->userSaved.begin(),
+                                                p.cp->userSaved.end());
+    if (p.caller != analysis::kNoNode) {
+      saved.clear();
+      for (NodeId i : p.cp->instances)
+        if (g.node(i).caller == p.caller)
+          for (analysis::VarId v : g.node(i).saved)
+            if (!llvm::is_contained(saved, v))
+              saved.push_back(v);
+    }
+    for (analysis::VarId v : saved) {
       std::string name = g.displayName(v);
+      // A temporary holding the dict display passed to a helper: what it
+      // holds is saved (and checked) by name.
+      if (StringRef(name).starts_with("$"))
+        continue;
       if (!llvm::is_contained(restored, rootName(name)) &&
           changedInside(v, p.nest)) {
         why = "'" + name + "' is saved in a form detc cannot load back";
@@ -216,10 +420,17 @@ private:
 
   /// detc's own values: thunks in the checkpoint call, restore statements.
   bool planValues(SitePlan &p, std::string &why) {
-    const analysis::Node &at = g.node(p.cp->instances.front());
+    const analysis::Node &at = g.node(
+        p.caller == analysis::kNoNode ? p.cp->instances.front() : p.caller);
     std::string qualifier = g.instances[at.instance].qualifier + "/";
+    // A module global is read and assigned by name where the restore code
+    // runs at module level (in a function, assigning would make it local).
+    const StmtPlace *resumeAt = places.at(p.resume.stmtBegin);
+    bool moduleLevel = resumeAt && !resumeAt->function;
     auto inScope = [&](analysis::VarId v) {
-      return g.vars.name(v).starts_with(qualifier);
+      StringRef name = g.vars.name(v);
+      return name.starts_with(qualifier) ||
+             (moduleLevel && name.starts_with("@") && !name.contains('.'));
     };
     std::string values;
     auto add = [&](StringRef key, StringRef thunk, StringRef restore) {
@@ -271,13 +482,27 @@ private:
         calleeEnd(src, p.span.exprBegin, p.span.exprEnd);
     if (!end)
       return;
-    ctx.edits.wrap(p.span.exprBegin, *end,
-                   formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
-                   p.values.empty() ? ")" : ", " + p.values + ")");
-    ctx.edits.note(
-        ctx.edits.lineOf(commentableLineEnd(src, p.span.stmtBegin, *end)),
-        formatv("checkpoint with sidecar (site {0})", p.site).str());
-    StringRef indent = *ctx.indentAt(p.span.stmtBegin);
+    bool helper = p.caller != analysis::kNoNode;
+    // A helper's save is wrapped once; the site its caller announced (and
+    // the values read in the caller's scope) replace the default.
+    if (!helper || wrappedSaves.insert(p.span.exprBegin).second) {
+      ctx.edits.wrap(p.span.exprBegin, *end,
+                     formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
+                     p.values.empty() || helper ? ")" : ", " + p.values + ")");
+      ctx.edits.note(
+          ctx.edits.lineOf(commentableLineEnd(src, p.span.stmtBegin, *end)),
+          helper ? "checkpoint with sidecar (the site its caller announces)"
+                 : formatv("checkpoint with sidecar (site {0})", p.site).str());
+    }
+    StringRef indent = *ctx.indentAt(p.resume.stmtBegin);
+    if (helper)
+      ctx.edits.insertLines(
+          ctx.edits.lineOf(p.resume.stmtBegin),
+          {formatv("{0}{1}.announce_checkpoint({2}{3})", indent,
+                   kRuntimeAlias, p.site,
+                   p.values.empty() ? "" : ", " + p.values)
+               .str()},
+          formatv("the checkpoint it writes is site {0}", p.site).str());
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
     std::vector<std::string> lines;
     lines.push_back(
@@ -287,9 +512,11 @@ private:
     for (const std::string &r : p.restore)
       lines.push_back(inner + r);
     lines.push_back(formatv("{0}{1}.resumed()", inner, kRuntimeAlias));
-    ctx.edits.insertLines(ctx.edits.lineOf(p.span.stmtEnd - 1) + 1, lines,
+    ctx.edits.insertLines(ctx.edits.lineOf(p.resume.stmtEnd - 1) + 1, lines,
                           formatv("resume here (site {0})", p.site).str());
   }
+  /// Helper saves already wrapped (by the begin offset of the call).
+  llvm::DenseSet<uint32_t> wrappedSaves;
 
   // ---- What fast-forward runs ----------------------------------------------
   /// Statements (by begin offset) with an op fast-forward runs: the
@@ -309,6 +536,16 @@ private:
     llvm::sort(mustRun);
   }
 
+  /// A helper's call whose checkpoint is announced: fast-forward skips it
+  /// (the announcement stands for it; the arguments, such as a dict display
+  /// of the state, need not be computed).
+  bool announcedCall(const ast::Stmt *s) const {
+    return llvm::any_of(sites, [&](const SitePlan &p) {
+      return p.caller != analysis::kNoNode &&
+             p.resume.stmtBegin == s->getRange().begin.offset;
+    });
+  }
+
   bool runsItself(const ast::Stmt *s) const {
     return std::binary_search(mustRun.begin(), mustRun.end(),
                               s->getRange().begin.offset);
@@ -322,8 +559,9 @@ private:
   std::vector<const ast::Stmt *> nestRoots() const {
     std::vector<const ast::Stmt *> roots;
     for (const SitePlan &p : sites)
-      if (p.nest && !llvm::is_contained(roots, p.nest))
-        roots.push_back(p.nest);
+      for (const ast::Stmt *r : p.roots)
+        if (!llvm::is_contained(roots, r))
+          roots.push_back(r);
     // A nest inside another one is visited with it.
     llvm::erase_if(roots, [&](const ast::Stmt *r) {
       return llvm::any_of(roots, [&](const ast::Stmt *o) {
@@ -345,7 +583,7 @@ private:
     if (!compound) {
       // A jump reached in fast-forward is taken as in the original run:
       // the tests before it decide (Needed re-runs them).
-      if (!runsItself(s) &&
+      if ((!runsItself(s) || announcedCall(s)) &&
           !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s))
         guards.guardSimple(s);
       return;
@@ -392,10 +630,9 @@ private:
 
   bool containsNest(const ast::FunctionDef *def) const {
     for (const SitePlan &p : sites)
-      if (p.nest &&
-          def->getRange().begin.offset <= p.nest->getRange().begin.offset &&
-          p.nest->getRange().end.offset <= def->getRange().end.offset)
-        return true;
+      for (const ast::Stmt *r : p.roots)
+        if (encloses(def, r))
+          return true;
     return false;
   }
 

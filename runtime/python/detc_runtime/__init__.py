@@ -33,7 +33,8 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    key_imported_loaders,
                    KeyedSampler, keyed_loader)
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
-from .replay import (REPLAY, SKIPPED, batches, checkpoint, guard, has_value,
+from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
+                     checkpoint, guard, has_value,
                      restore_generator, restoring, resumed, saved_value,
                      skippable, user_checkpoint)
 from .values import generator_state
@@ -127,7 +128,8 @@ __all__ = ["configure", "seeding", "keyed", "keyed_module", "batch_keyed",
            "key_imported_layers", "key_imported_loaders", "keyed_loader",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
-           "FORMAT_VERSION", "REPLAY", "SKIPPED", "batches", "checkpoint",
+           "FORMAT_VERSION", "REPLAY", "SKIPPED", "announce_checkpoint", "batches",
+           "checkpoint",
            "generator_state", "guard", "has_value", "restore_generator",
            "restoring", "resumed", "saved_value", "skippable",
            "user_checkpoint", "hints"]

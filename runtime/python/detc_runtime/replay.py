@@ -63,6 +63,9 @@ class Replay:
         self.checkpoint = None  # path of the checkpoint resumed from
         self.target = None  # its sidecar body
         self.counts = {}  # checkpoint site -> times it ran
+        # (site, instance, values) a helper's caller announced for the
+        # checkpoint the helper writes next
+        self.announced = None
         self.pending = None  # site whose restore code runs now
         self.until = None  # (epoch, step) where --detc-replay stops
         self.until_reached = False
@@ -289,18 +292,19 @@ def checkpoint(site, save, values=None):
     read them."""
 
     def call(obj, f, *args, **kwargs):
-        count = REPLAY.counts.get(site, 0) + 1
-        REPLAY.counts[site] = count
+        at, thunks = site, values
+        if REPLAY.announced is not None:
+            at, count, thunks = REPLAY.announced
+            REPLAY.announced = None
+        else:
+            count = _count(at)
         if REPLAY.ff:
-            target = REPLAY.target
-            if target["site"] == site and target["instance"] == count:
-                _check_positions(target)
-                REPLAY.pending = site
+            _reached(at, count)
             return None
         if not isinstance(f, (str, bytes, os.PathLike)):
-            warn_once(("file-object", site), "the checkpoint at site %d is "
+            warn_once(("file-object", at), "the checkpoint at site %d is "
                       "written to a file object; detc writes no sidecar for "
-                      "it (resume needs a path)" % site)
+                      "it (resume needs a path)" % at)
             return save(obj, f, *args, **kwargs)
         path = os.fsdecode(f)
         done = sidecar.save_with_sidecar(
@@ -311,22 +315,50 @@ def checkpoint(site, save, values=None):
                 "seeds": {"override": STATE.override,
                           "generators": {str(k): int(v)
                                          for k, v in STATE.seeds.items()}},
-                "site": site, "instance": count,
+                "site": at, "instance": count,
                 "loaders": {str(s): REPLAY.position(s)
                             for s in REPLAY.loaders},
-                "values": _save_values(site, values),
+                "values": _save_values(at, thunks),
                 # Arrivals at the CheckHint hint: a resumed run keeps its
                 # period.
                 "hint_arrivals": {str(k): int(v)
                                   for k, v in hints.HINT.arrivals.items()}})
         if done is None:
-            warn_once(("not-a-file", site), "the checkpoint at site %d is "
+            warn_once(("not-a-file", at), "the checkpoint at site %d is "
                       "written to %s, not a regular file; detc writes no "
-                      "sidecar for it" % (site, path))
+                      "sidecar for it" % (at, path))
             return save(obj, f, *args, **kwargs)
         return done[0]
 
     return call
+
+
+def _count(site):
+    count = REPLAY.counts.get(site, 0) + 1
+    REPLAY.counts[site] = count
+    return count
+
+
+def _reached(site, count):
+    """Fast-forward reached instance `count` of checkpoint `site`: at the
+    target, the restore code after it runs."""
+    target = REPLAY.target
+    if target["site"] == site and target["instance"] == count:
+        _check_positions(target)
+        REPLAY.pending = site
+
+
+def announce_checkpoint(site, values=None):
+    """The next statement calls a helper that writes checkpoint `site`
+    (`save_checkpoint(state, is_best)`); `values` as in `checkpoint`. The
+    announcement counts the site's instance, whether or not the helper then
+    saves; in fast-forward the call is skipped and this is where the target
+    instance is reached."""
+    count = _count(site)
+    if REPLAY.ff:
+        _reached(site, count)
+        return
+    REPLAY.announced = (site, count, values)
 
 
 def _check_positions(target):

@@ -3,9 +3,12 @@ over a folder of generated PNG images, `RandomResizedCrop`,
 `RandomHorizontalFlip`, `ToTensor`, `Normalize`; a torchvision model chosen
 by name (`models.__dict__[args.arch]`, default squeezenet1_1: it has
 dropout); workers from `-j`; `main()` calling `main_worker()`;
-`save_checkpoint(state, is_best)` writing a dict built in the loop.
+`save_checkpoint(state, is_best)` writing a dict built in the loop, at the
+end of each epoch and (with --ckpt-every N) every N steps to --out: the
+kill/resume test resumes from there.
 
-usage: imagenet_train.py [-j N] [--epochs N] [--arch NAME] --out FILE
+usage: imagenet_train.py [-j N] [--epochs N] [--arch NAME] [--ckpt-every N]
+                         --out FILE
 """
 import argparse
 import os
@@ -30,8 +33,10 @@ def make_images(root, per_class=16, classes=3, size=40):
             pixels = (torch.rand(size, size, 3, generator=gen) * 200 +
                       20 * c).clamp(0, 255).to(torch.uint8)
             if not os.path.exists(path):
-                partial = "%s.%d.tmp.png" % (path, os.getpid())
-                Image.fromarray(pixels.numpy()).save(partial)
+                # Not a .png until complete: a run killed here must leave
+                # nothing ImageFolder would load.
+                partial = "%s.%d.tmp" % (path, os.getpid())
+                Image.fromarray(pixels.numpy()).save(partial, format="PNG")
                 os.replace(partial, path)
 
 
@@ -59,6 +64,7 @@ def main_worker(args):
         train_dataset, batch_size=args.batch_size, shuffle=True,
         num_workers=args.workers)
     best_loss = float("inf")
+    step = 0
     for epoch in range(args.epochs):
         model.train()
         total = 0.0
@@ -68,6 +74,15 @@ def main_worker(args):
             loss.backward()
             optimizer.step()
             total += loss.item()
+            step += 1
+            if args.ckpt_every and step % args.ckpt_every == 0:
+                save_checkpoint({
+                    "epoch": epoch,
+                    "step": step,
+                    "state_dict": model.state_dict(),
+                    "best_loss": best_loss,
+                    "optimizer": optimizer.state_dict(),
+                }, False, args.out)
         is_best = total < best_loss
         best_loss = min(total, best_loss)
         save_checkpoint({
@@ -88,6 +103,7 @@ def main():
     parser.add_argument("-b", "--batch-size", type=int, default=16)
     parser.add_argument("--arch", default="squeezenet1_1")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--ckpt-every", type=int, default=0)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     args.data = args.data or os.path.join(

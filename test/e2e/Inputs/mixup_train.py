@@ -5,7 +5,7 @@ drawn with `np.random.beta(alpha, alpha)`, a partner permutation from
 detc keys the per-batch draws by the batch (batch_keyed) and the
 per-example ones by the example (the keyed loader's example scope).
 
-usage: mixup_train.py [--workers N] [--epochs N] --out FILE
+usage: mixup_train.py [--workers N] [--epochs N] [--ckpt-every N] --out FILE
 """
 import argparse
 import random
@@ -42,6 +42,7 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--alpha", type=float, default=0.4)
+    parser.add_argument("--ckpt-every", type=int, default=0)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.manual_seed(1)
@@ -54,6 +55,7 @@ def main():
     model = nn.Sequential(nn.Flatten(), nn.Linear(3 * 8 * 8, 4))
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     criterion = nn.CrossEntropyLoss()
+    step = 0
     for epoch in range(args.epochs):
         for x, y in loader:
             if random.random() < 0.5:
@@ -64,6 +66,11 @@ def main():
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
+            step += 1
+            if args.ckpt_every and step % args.ckpt_every == 0:
+                torch.save({"model": model.state_dict(),
+                            "optimizer": optimizer.state_dict(),
+                            "epoch": epoch, "step": step}, args.out)
     torch.save({"model": model.state_dict()}, args.out)
 
 
