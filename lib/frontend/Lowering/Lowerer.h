@@ -324,6 +324,8 @@ public:
   std::map<std::string, llvm::StringSet<>> classSymbols;
   std::map<const ast::Node *, std::string> symbolOfDef;
   std::set<std::string> rngLibraries;
+  /// Top-level names of the modules imported from outside the program.
+  std::set<std::string> foreignImports;
   std::map<const ast::Node *, FactSet> callFacts;
   /// Parameter names of every function symbol (persistent; a call may be
   /// lowered before its callee).

@@ -112,9 +112,16 @@ void Lowerer::lowerProgram() {
   classSymbols.clear();
   symbolOfDef.clear();
   rngLibraries.clear();
+  foreignImports.clear();
   // Local modules may be discovered while lowering; the list grows.
   for (size_t i = 0; i < units.size(); ++i)
     lowerUnit(*units[i]);
+  // The modules the program imports that are not part of it: code detc
+  // does not see (the transform asks which generators it may draw from).
+  std::vector<Attribute> names;
+  for (const std::string &m : foreignImports)
+    names.push_back(builder.getStringAttr(m));
+  (*module)->setAttr("detc.imports", builder.getArrayAttr(names));
 }
 
 void Lowerer::lowerUnit(Unit &unit) {
@@ -698,6 +705,8 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
   if (auto *imp = llvm::dyn_cast<ast::Import>(s)) {
     for (const ast::Alias *a : imp->names) {
       std::string local = followLocal(f.unit->dir, a->name);
+      if (local.empty())
+        foreignImports.insert(a->name.split('.').first.str());
       if (!local.empty())
         localDefs.push_back(varName(
             f, a->asname.empty() ? a->name.split('.').first : a->asname));
@@ -720,6 +729,10 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
       if (!modName.empty())
         isLocal = !followLocal(up, modName).empty();
     }
+    // An unresolved relative import keeps its dots: it is no library.
+    if (!isLocal)
+      foreignImports.insert(std::string(from->level, '.') +
+                            StringRef(modName).split('.').first.str());
     for (const ast::Alias *a : from->names) {
       if (a->name == "*") {
         if (api.isKnownModule(api.canonicalize(modName)) || isLocal) {
