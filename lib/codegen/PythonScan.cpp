@@ -1,73 +1,15 @@
 //===- PythonScan.cpp - Token-level facts about Python source -------------===//
 
 #include "detc/codegen/PythonScan.h"
+#include "detc/frontend/ByteScanner.h"
 
 #include <vector>
 
 using namespace llvm;
 
 namespace detc::codegen {
-namespace {
 
-/// Walks Python bytes from a position outside any string, skipping string
-/// literals and comments; reports brackets and line breaks to a visitor.
-class Scanner {
-public:
-  Scanner(StringRef src, uint32_t pos) : src(src), pos(pos) {}
-
-  /// Calls `onByte(offset, byte)` for every byte outside strings and
-  /// comments (line breaks included), until it returns false or the end.
-  template <typename F> void run(F onByte) {
-    while (pos < src.size()) {
-      char c = src[pos];
-      if (c == '#') {
-        while (pos < src.size() && src[pos] != '\n' && src[pos] != '\r')
-          ++pos;
-        continue;
-      }
-      if (c == '\'' || c == '"') {
-        skipString(c);
-        continue;
-      }
-      if (!onByte(pos, c))
-        return;
-      ++pos;
-    }
-  }
-
-private:
-  void skipString(char quote) {
-    bool triple =
-        pos + 2 < src.size() && src[pos + 1] == quote && src[pos + 2] == quote;
-    pos += triple ? 3 : 1;
-    while (pos < src.size()) {
-      char c = src[pos];
-      if (c == '\\') { // escapes the next byte, raw strings included
-        pos += 2;
-        continue;
-      }
-      if (c == quote) {
-        if (!triple) {
-          ++pos;
-          return;
-        }
-        if (pos + 2 < src.size() && src[pos + 1] == quote &&
-            src[pos + 2] == quote) {
-          pos += 3;
-          return;
-        }
-      }
-      if (!triple && (c == '\n' || c == '\r'))
-        return; // unterminated: the parser would have rejected the file
-      ++pos;
-    }
-  }
-
-  StringRef src;
-  uint32_t pos;
-};
-
-} // namespace
+using Scanner = frontend::ByteScanner;
 
 std::optional<uint32_t> calleeEnd(StringRef src, uint32_t begin, uint32_t end) {
   if (end == 0 || end > src.size() || begin >= end || src[end - 1] != ')')

@@ -18,6 +18,8 @@
 
 #include "detc/analysis/Findings.h"
 #include "detc/analysis/HintProgram.h"
+#include "detc/analysis/Suppressions.h"
+#include "detc/base/FileIO.h"
 #include "detc/analysis/Verify.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
@@ -27,6 +29,7 @@
 #include "mlir/Parser/Parser.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
@@ -60,6 +63,16 @@ cl::list<std::string>
 tool::EntryFlag entries(tool::analyzeCommand);
 cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
+cl::opt<std::string> baseline(
+    "baseline", cl::value_desc("FILE"),
+    cl::desc("Do not report the findings FILE lists (written by "
+             "--write-baseline); they count as suppressed"),
+    cl::sub(tool::analyzeCommand));
+cl::opt<std::string> writeBaselineFile(
+    "write-baseline", cl::value_desc("FILE"),
+    cl::desc("Write the findings reported now to FILE as a baseline (rule, "
+             "file, fingerprint), then report as usual"),
+    cl::sub(tool::analyzeCommand));
 cl::opt<bool> stats("stats",
                     cl::desc("Print the time of lowering and of each analysis "
                              "phase, and the graph size, on stderr"),
@@ -130,6 +143,39 @@ static int printSchedule(mlir::ModuleOp module) {
   return 0;
 }
 
+/// Fingerprints, `# detc: ignore[...]` comments, the baseline; writes the
+/// baseline when asked. Nonzero: the exit status of a bad input.
+static int filterFindings(analysis::Report &report) {
+  analysis::assignFingerprints(report);
+  std::vector<analysis::SuppressionError> errors =
+      analysis::applySuppressions(report);
+  for (const analysis::SuppressionError &e : errors)
+    WithColor::error(errs(), (e.at.file + ":" + Twine(e.at.line) + ":" +
+                              Twine(e.at.column))
+                                 .str())
+        << e.message << "\n";
+  if (!errors.empty())
+    return 2;
+  if (!baseline.empty())
+    if (Error e = analysis::applyBaseline(report, baseline)) {
+      WithColor::error(errs(), baseline) << toString(std::move(e)) << "\n";
+      return 2;
+    }
+  if (!writeBaselineFile.empty()) {
+    std::string text;
+    raw_string_ostream os(text);
+    analysis::writeBaseline(os, report,
+                            llvm::sys::path::parent_path(writeBaselineFile));
+    if (Error e = base::writeOutputFile(writeBaselineFile, text,
+                                        {inputFile.getValue()})) {
+      WithColor::error(errs(), writeBaselineFile)
+          << "cannot write the baseline: " << toString(std::move(e)) << "\n";
+      return 2;
+    }
+  }
+  return 0;
+}
+
 int detc::tool::runAnalyze() {
   base::PhaseScope phase("analysing " + inputFile);
   if (!checkhint.consistent(errs()))
@@ -169,6 +215,8 @@ int detc::tool::runAnalyze() {
   if (verify && !verifyAnalyses(a))
     return 3;
   analysis::Report report = analysis::buildReport(a, inputFile);
+  if (int status = filterFindings(report))
+    return status;
   if (checkhint.overhead.getNumOccurrences() && outputFormat != Format::Text) {
     WithColor::error(errs(), "detc")
         << "--overhead prints the schedule as text; use --format=text\n";

@@ -2,6 +2,7 @@
 
 #include "ReportWriters.h"
 
+#include "detc/analysis/Suppressions.h"
 #include "detc/frontend/Diagnostics.h"
 #include "detc/base/FileIO.h"
 
@@ -120,6 +121,14 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
          "live at this checkpoint hint: " + list(h.live) +
              "; generator states: " + list(h.generators) + " [detc-hint-live]");
   }
+  if (!r.suppressed.empty()) {
+    size_t inSource = llvm::count_if(r.suppressed, [](const Finding &f) {
+      return f.suppression->kind == Suppression::InSource;
+    });
+    os << r.file << ": note: " << r.suppressed.size()
+       << " finding(s) suppressed (" << inSource << " by '# detc: ignore', "
+       << r.suppressed.size() - inSource << " by the baseline)\n";
+  }
   os << r.findings.size() << " warning(s); unsafe generators (ERR): ";
   if (r.err.empty())
     os << "none";
@@ -150,22 +159,40 @@ static json::Array named(ArrayRef<NamedAt> items) {
   return a;
 }
 
-void detc::tool::writeJson(raw_ostream &os, const Report &r) {
-  json::Array findings;
-  for (const Finding &f : r.findings) {
-    json::Object o = point(f.at);
-    o["rule"] = f.rule;
-    o["severity"] = "warning";
-    o["message"] = f.message;
-    json::Array notes;
-    for (const ReportNote &n : f.notes) {
-      json::Object no = point(n.at);
-      no["message"] = n.message;
-      notes.push_back(std::move(no));
-    }
-    o["notes"] = std::move(notes);
-    findings.push_back(std::move(o));
+static StringRef suppressionKind(const Suppression &s, bool sarif) {
+  if (s.kind == Suppression::InSource)
+    return "inSource";
+  return sarif ? "external" : "baseline";
+}
+
+static json::Object findingJson(const Finding &f) {
+  json::Object o = point(f.at);
+  o["rule"] = f.rule;
+  o["severity"] = "warning";
+  o["message"] = f.message;
+  o["fingerprint"] = f.fingerprint;
+  json::Array notes;
+  for (const ReportNote &n : f.notes) {
+    json::Object no = point(n.at);
+    no["message"] = n.message;
+    notes.push_back(std::move(no));
   }
+  o["notes"] = std::move(notes);
+  if (f.suppression) {
+    json::Object s = point(f.suppression->at);
+    s["kind"] = suppressionKind(*f.suppression, false);
+    s["reason"] = f.suppression->reason;
+    o["suppression"] = std::move(s);
+  }
+  return o;
+}
+
+void detc::tool::writeJson(raw_ostream &os, const Report &r) {
+  json::Array findings, suppressed;
+  for (const Finding &f : r.findings)
+    findings.push_back(findingJson(f));
+  for (const Finding &f : r.suppressed)
+    suppressed.push_back(findingJson(f));
   json::Array checkpoints;
   for (const ReplaySummary &c : r.checkpoints) {
     json::Object o = point(c.at);
@@ -194,6 +221,7 @@ void detc::tool::writeJson(raw_ostream &os, const Report &r) {
   json::Object root{{"version", 1},
                     {"file", r.file},
                     {"findings", std::move(findings)},
+                    {"suppressed", std::move(suppressed)},
                     {"unsafeGenerators", json::Array(r.err)},
                     {"checkpoints", std::move(checkpoints)},
                     {"hints", std::move(hints)},
@@ -217,26 +245,13 @@ static json::Object sarifLocation(const SourcePoint &p,
 }
 
 void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
-  // Rules: the ones that fired, with a short description.
-  static const std::pair<const char *, const char *> kRules[] = {
-      {"detc-unsafe-rng",
-       "A random generator created outside a data-parallel region is used "
-       "inside it: values depend on worker/thread scheduling."},
-      {"detc-missing-zero-grad",
-       "Gradients are not reset between optimizer steps in a training loop."},
-      {"detc-misplaced-zero-grad",
-       "zero_grad() runs between backward() and the optimizer step."},
-      {"detc-step-without-backward",
-       "optimizer.step() runs in a loop iteration that computes no "
-       "gradient."},
-      {"detc-optimizer-before-move",
-       "The optimizer was created before the model was moved or wrapped."}};
   json::Array rules;
-  for (auto [id, text] : kRules)
+  for (const RuleInfo &rule : analysis::rules())
     rules.push_back(json::Object{
-        {"id", id}, {"shortDescription", json::Object{{"text", text}}}});
+        {"id", rule.id},
+        {"shortDescription", json::Object{{"text", rule.description}}}});
   json::Array results;
-  for (const Finding &f : r.findings) {
+  auto add = [&](const Finding &f) {
     json::Array related;
     int id = 0;
     for (const ReportNote &n : f.notes) {
@@ -245,13 +260,29 @@ void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
       loc["message"] = json::Object{{"text", n.message}};
       related.push_back(std::move(loc));
     }
-    results.push_back(
-        json::Object{{"ruleId", f.rule},
-                     {"level", "warning"},
-                     {"message", json::Object{{"text", f.message}}},
-                     {"locations", json::Array{sarifLocation(f.at, r.file)}},
-                     {"relatedLocations", std::move(related)}});
-  }
+    json::Object result{
+        {"ruleId", f.rule},
+        {"level", "warning"},
+        {"message", json::Object{{"text", f.message}}},
+        {"locations", json::Array{sarifLocation(f.at, r.file)}},
+        {"relatedLocations", std::move(related)},
+        // Code-scanning services track a result across commits by it.
+        {"partialFingerprints",
+         json::Object{{"detcFingerprint/v1", f.fingerprint}}}};
+    if (f.suppression) {
+      json::Object s{{"kind", suppressionKind(*f.suppression, true)}};
+      if (!f.suppression->reason.empty())
+        s["justification"] = f.suppression->reason;
+      if (f.suppression->at.valid())
+        s["location"] = sarifLocation(f.suppression->at, r.file);
+      result["suppressions"] = json::Array{std::move(s)};
+    }
+    results.push_back(std::move(result));
+  };
+  for (const Finding &f : r.findings)
+    add(f);
+  for (const Finding &f : r.suppressed)
+    add(f);
   json::Object run{
       {"tool",
        json::Object{{"driver", json::Object{{"name", "detc"},

@@ -13,6 +13,7 @@
 #include "detc/analysis/Lint.h"
 #include "detc/analysis/Replay.h"
 #include "detc/analysis/ThreadSafety.h"
+#include <optional>
 
 namespace detc::analysis {
 
@@ -21,11 +22,22 @@ struct ReportNote {
   std::string message;
 };
 
+/// Why a finding is not reported: a `# detc: ignore[rule] -- reason`
+/// comment (InSource) or a baseline of known findings (Baseline).
+struct Suppression {
+  enum Kind { InSource, Baseline } kind = InSource;
+  SourcePoint at; ///< The comment (InSource).
+  std::string reason;
+};
+
 struct Finding {
   std::string rule; ///< `detc-unsafe-rng`, `detc-missing-zero-grad`, ...
   SourcePoint at;
   std::string message;
   std::vector<ReportNote> notes;
+  /// Stable across line moves (Suppressions.h: assignFingerprints).
+  std::string fingerprint;
+  std::optional<Suppression> suppression;
 };
 
 struct NamedAt {
@@ -53,6 +65,8 @@ struct HintLiveness {
 struct Report {
   std::string file;
   std::vector<Finding> findings;
+  /// Findings not reported (suppressed in the source or by a baseline).
+  std::vector<Finding> suppressed;
   std::vector<std::string> err; ///< Generators in ERR, described.
   std::vector<ReplaySummary> checkpoints;
   std::vector<HintLiveness> hints;

@@ -1,0 +1,347 @@
+//===- Suppressions.cpp - Rules, ignore comments, fingerprints, baselines -===//
+
+#include "detc/analysis/Suppressions.h"
+
+#include "detc/base/FileIO.h"
+#include "detc/frontend/ByteScanner.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+#include "llvm/Support/xxhash.h"
+
+#include <map>
+
+using namespace llvm;
+
+namespace detc::analysis {
+
+ArrayRef<RuleInfo> rules() {
+  static const RuleInfo kRules[] = {
+      {"detc-unsafe-rng",
+       "A random generator created outside a data-parallel region is used "
+       "inside it: values depend on worker/thread scheduling."},
+      {"detc-missing-zero-grad",
+       "Gradients are not reset between optimizer steps in a training loop."},
+      {"detc-misplaced-zero-grad",
+       "zero_grad() runs between backward() and the optimizer step."},
+      {"detc-step-without-backward",
+       "optimizer.step() runs in a loop iteration that computes no "
+       "gradient."},
+      {"detc-optimizer-before-move",
+       "The optimizer was created before the model was moved or wrapped."},
+      {"detc-unused-ignore",
+       "A `# detc: ignore[...]` comment suppresses no finding."}};
+  return kRules;
+}
+
+namespace {
+
+/// The text of each file, split into lines, read once.
+class Sources {
+public:
+  /// Contents of `file` ("" when unreadable).
+  StringRef text(const std::string &file) {
+    auto [it, added] = files.try_emplace(file);
+    if (added) {
+      if (Expected<std::string> buf = base::readInputFile(file))
+        it->second.text = std::move(*buf);
+      else
+        consumeError(buf.takeError());
+      StringRef t = it->second.text;
+      it->second.lineStarts.push_back(0);
+      for (size_t i = 0; i < t.size(); ++i)
+        if (t[i] == '\n')
+          it->second.lineStarts.push_back(i + 1);
+    }
+    return it->second.text;
+  }
+  /// Line `n` (1-based), without its line break.
+  StringRef line(const std::string &file, unsigned n) {
+    StringRef t = text(file);
+    const std::vector<size_t> &starts = files[file].lineStarts;
+    if (n == 0 || n > starts.size())
+      return "";
+    size_t b = starts[n - 1];
+    size_t e = n < starts.size() ? starts[n] : t.size();
+    return t.slice(b, e).rtrim("\r\n");
+  }
+  /// 1-based line and column of byte `offset`.
+  std::pair<unsigned, unsigned> position(const std::string &file,
+                                         size_t offset) {
+    const std::vector<size_t> &starts = files[file].lineStarts;
+    auto it = std::upper_bound(starts.begin(), starts.end(), offset);
+    unsigned line = it - starts.begin();
+    return {line, unsigned(offset - starts[line - 1] + 1)};
+  }
+
+private:
+  struct File {
+    std::string text;
+    std::vector<size_t> lineStarts;
+  };
+  std::map<std::string, File> files;
+};
+
+std::string fileOf(const SourcePoint &p, const Report &r) {
+  return p.file.empty() ? r.file : p.file;
+}
+
+/// The message without source positions (`train.py:52:9`, `line 52`),
+/// which move when lines are added above.
+std::string withoutPositions(StringRef message) {
+  static const Regex kPosition("[^ ():]+\\.py:[0-9]+(:[0-9]+)?");
+  static const Regex kLine("(line|lines) [0-9]+");
+  std::string out = message.str();
+  for (int i = 0; i < 64 && kPosition.match(out); ++i)
+    out = kPosition.sub("<pos>", out);
+  for (int i = 0; i < 64 && kLine.match(out); ++i)
+    out = kLine.sub("<line>", out);
+  return out;
+}
+
+uint64_t contentHash(const Finding &f, StringRef lineText) {
+  std::string key = f.rule + '\0' + lineText.trim().str() + '\0' +
+                    withoutPositions(f.message);
+  return xxh3_64bits(StringRef(key));
+}
+
+void fingerprint(std::vector<Finding *> findings, Sources &sources,
+                 const Report &r) {
+  std::map<uint64_t, unsigned> seen;
+  for (Finding *f : findings) {
+    uint64_t h = contentHash(*f, sources.line(fileOf(f->at, r), f->at.line));
+    f->fingerprint = utohexstr(h, /*LowerCase=*/true, /*Width=*/16) + ":" +
+                     std::to_string(seen[h]++);
+  }
+}
+
+struct IgnoreComment {
+  SourcePoint at;
+  std::vector<std::string> rules;
+  std::vector<bool> used;
+  std::string reason;
+};
+
+/// Parses the comment `text` (from its `#`) at `at`; false when it is not
+/// an ignore comment; errors for malformed ones.
+bool parseIgnore(StringRef text, const SourcePoint &at, IgnoreComment &out,
+                 std::vector<SuppressionError> &errors) {
+  StringRef rest = text.drop_front().trim();
+  if (!rest.consume_front("detc:"))
+    return false;
+  rest = rest.ltrim();
+  if (!rest.consume_front("ignore"))
+    return false;
+  auto error = [&](const Twine &message) {
+    errors.push_back({at, message.str()});
+    return false;
+  };
+  if (!rest.consume_front("["))
+    return error("a bare 'detc: ignore' is not accepted: name the rules it "
+                 "suppresses, as in '# detc: ignore[detc-unsafe-rng] -- "
+                 "reason'");
+  size_t close = rest.find(']');
+  if (close == StringRef::npos)
+    return error("the rule list of 'detc: ignore[' has no closing ']'");
+  SmallVector<StringRef, 4> names;
+  rest.take_front(close).split(names, ',');
+  for (StringRef name : names) {
+    name = name.trim();
+    if (name.empty())
+      return error("an empty rule name in 'detc: ignore[...]'");
+    bool known = false;
+    const char *closest = nullptr;
+    unsigned best = ~0u;
+    for (const RuleInfo &rule : rules()) {
+      known |= name == rule.id;
+      unsigned d = name.edit_distance(rule.id);
+      if (d < best)
+        best = d, closest = rule.id;
+    }
+    if (!known)
+      return error("unknown rule '" + name + "' in 'detc: ignore[...]'" +
+                   (best <= 4 ? "; did you mean '" + Twine(closest) + "'?"
+                              : Twine()));
+    out.rules.push_back(name.str());
+  }
+  out.used.assign(out.rules.size(), false);
+  rest = rest.drop_front(close + 1).trim();
+  if (rest.consume_front("--"))
+    out.reason = rest.trim().str();
+  out.at = at;
+  return true;
+}
+
+} // namespace
+
+void assignFingerprints(Report &r) {
+  Sources sources;
+  std::vector<Finding *> all;
+  for (Finding &f : r.findings)
+    all.push_back(&f);
+  fingerprint(all, sources, r);
+}
+
+std::vector<SuppressionError> applySuppressions(Report &r) {
+  Sources sources;
+  std::vector<std::string> files{r.file};
+  auto addFile = [&](const SourcePoint &p) {
+    std::string f = fileOf(p, r);
+    if (p.valid() && !llvm::is_contained(files, f))
+      files.push_back(f);
+  };
+  for (const Finding &f : r.findings) {
+    addFile(f.at);
+    for (const ReportNote &n : f.notes)
+      addFile(n.at);
+  }
+  std::vector<SuppressionError> errors;
+  std::vector<IgnoreComment> comments;
+  for (const std::string &file : files) {
+    StringRef src = sources.text(file);
+    frontend::ByteScanner(src, 0).run(
+        [](uint32_t, char) { return true; },
+        [&](uint32_t offset, StringRef text) {
+          auto [line, column] = sources.position(file, offset);
+          IgnoreComment c;
+          if (parseIgnore(text, SourcePoint{file, line, column}, c, errors))
+            comments.push_back(std::move(c));
+        });
+  }
+  std::map<std::pair<std::string, unsigned>, std::vector<size_t>> byLine;
+  for (size_t i = 0; i < comments.size(); ++i)
+    byLine[{comments[i].at.file, comments[i].at.line}].push_back(i);
+
+  // A finding is suppressed by a comment on its own line or on the line of
+  // one of its notes.
+  auto suppressor = [&](const Finding &f) -> std::optional<Suppression> {
+    std::vector<SourcePoint> places{f.at};
+    for (const ReportNote &n : f.notes)
+      places.push_back(n.at);
+    for (const SourcePoint &p : places) {
+      if (!p.valid())
+        continue;
+      auto it = byLine.find({fileOf(p, r), p.line});
+      if (it == byLine.end())
+        continue;
+      for (size_t i : it->second)
+        for (size_t k = 0; k < comments[i].rules.size(); ++k)
+          if (comments[i].rules[k] == f.rule) {
+            comments[i].used[k] = true;
+            return Suppression{Suppression::InSource, comments[i].at,
+                               comments[i].reason};
+          }
+    }
+    return std::nullopt;
+  };
+  std::vector<Finding> kept;
+  for (Finding &f : r.findings) {
+    if (std::optional<Suppression> s = suppressor(f)) {
+      f.suppression = std::move(s);
+      r.suppressed.push_back(std::move(f));
+    } else {
+      kept.push_back(std::move(f));
+    }
+  }
+  r.findings = std::move(kept);
+
+  std::vector<Finding *> unused;
+  size_t before = r.findings.size();
+  for (const IgnoreComment &c : comments)
+    for (size_t k = 0; k < c.rules.size(); ++k)
+      if (!c.used[k]) {
+        Finding f;
+        f.rule = "detc-unused-ignore";
+        f.at = c.at;
+        f.message = "'detc: ignore[" + c.rules[k] +
+                    "]' suppresses no finding on this line";
+        r.findings.push_back(std::move(f));
+      }
+  for (size_t i = before; i < r.findings.size(); ++i)
+    unused.push_back(&r.findings[i]);
+  fingerprint(unused, sources, r);
+  return errors;
+}
+
+/// `file` relative to `dir` when it is below it, with `/` separators.
+static std::string relativeTo(StringRef file, StringRef dir) {
+  SmallString<256> abs(file), base(dir);
+  sys::fs::make_absolute(abs);
+  sys::fs::make_absolute(base);
+  sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+  sys::path::remove_dots(base, /*remove_dot_dot=*/true);
+  StringRef a = abs, b = base;
+  if (a.consume_front(b) && (a.consume_front("/") || b.ends_with("/")))
+    return sys::path::convert_to_slash(a);
+  return sys::path::convert_to_slash(abs);
+}
+
+static std::string baselineKey(StringRef rule, StringRef file,
+                               StringRef fingerprint) {
+  return (rule + "\n" + file + "\n" + fingerprint).str();
+}
+
+Error applyBaseline(Report &r, StringRef baselinePath) {
+  Expected<std::string> text = base::readInputFile(baselinePath);
+  if (!text)
+    return createStringError(inconvertibleErrorCode(),
+                             "cannot read the baseline: " +
+                                 toString(text.takeError()));
+  auto bad = [&](const Twine &why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "not a detc baseline: " + why);
+  };
+  Expected<json::Value> doc = json::parse(*text);
+  if (!doc)
+    return bad(toString(doc.takeError()));
+  const json::Object *root = doc->getAsObject();
+  const json::Array *entries = root ? root->getArray("findings") : nullptr;
+  if (!root || root->getInteger("version") != 1 || !entries)
+    return bad("expected {\"version\": 1, \"findings\": [...]}");
+  StringMap<unsigned> known;
+  for (const json::Value &v : *entries) {
+    const json::Object *e = v.getAsObject();
+    std::optional<StringRef> rule = e ? e->getString("rule") : std::nullopt;
+    std::optional<StringRef> file = e ? e->getString("file") : std::nullopt;
+    std::optional<StringRef> fp =
+        e ? e->getString("fingerprint") : std::nullopt;
+    if (!rule || !file || !fp)
+      return bad("an entry lacks its rule, file or fingerprint");
+    ++known[baselineKey(*rule, *file, *fp)];
+  }
+  StringRef dir = sys::path::parent_path(baselinePath);
+  std::vector<Finding> kept;
+  for (Finding &f : r.findings) {
+    auto it = known.find(baselineKey(
+        f.rule, relativeTo(fileOf(f.at, r), dir.empty() ? "." : dir),
+        f.fingerprint));
+    if (it != known.end() && it->second > 0) {
+      --it->second;
+      f.suppression = Suppression{Suppression::Baseline, {}, ""};
+      r.suppressed.push_back(std::move(f));
+    } else {
+      kept.push_back(std::move(f));
+    }
+  }
+  r.findings = std::move(kept);
+  return Error::success();
+}
+
+void writeBaseline(raw_ostream &os, const Report &r, StringRef baselineDir) {
+  json::Array entries;
+  for (const Finding &f : r.findings)
+    entries.push_back(json::Object{
+        {"rule", f.rule},
+        {"file", relativeTo(fileOf(f.at, r),
+                            baselineDir.empty() ? "." : baselineDir)},
+        {"fingerprint", f.fingerprint},
+        {"message", f.message}});
+  json::Object root{{"version", 1}, {"findings", std::move(entries)}};
+  os << formatv("{0:2}", json::Value(std::move(root))) << "\n";
+}
+
+} // namespace detc::analysis
