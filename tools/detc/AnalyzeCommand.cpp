@@ -11,6 +11,9 @@
 
 #include "AnalyzeCommand.h"
 
+#include "ApiTableFlag.h"
+#include "ConfigFlags.h"
+
 #include "detc/base/Process.h"
 #include "EntryOptions.h"
 #include "ReportWriters.h"
@@ -63,6 +66,8 @@ cl::list<std::string>
 tool::EntryFlag entries(tool::analyzeCommand);
 cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
+tool::ConfigFlags config(tool::analyzeCommand);
+tool::ApiTableFlag apiTables(tool::analyzeCommand, nullptr);
 cl::opt<std::string> baseline(
     "baseline", cl::value_desc("FILE"),
     cl::desc("Do not report the findings FILE lists (written by "
@@ -98,8 +103,12 @@ static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx) {
       return nullptr;
     return module;
   }
+  std::optional<frontend::ApiModel> model = apiTables.load(errs());
+  if (!model)
+    return nullptr;
   frontend::DiagnosticEngine diags;
   frontend::LoweringOptions options;
+  options.api = &*model;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   auto module = frontend::lowerScript(ctx, inputFile, diags, options);
   diags.printAll(errs());
@@ -176,8 +185,26 @@ static int filterFindings(analysis::Report &report) {
   return 0;
 }
 
+/// `[tool.detc.rules]`: "off" drops a rule's findings, "error" makes them
+/// errors (exit status 1 without --werror).
+static void applyRuleSeverities(analysis::Report &report,
+                                const base::ProjectConfig &cfg) {
+  auto severity = [&](const analysis::Finding &f) -> StringRef {
+    auto it = cfg.rules.find(f.rule);
+    return it == cfg.rules.end() ? "warning" : StringRef(it->second.values[0]);
+  };
+  llvm::erase_if(report.findings, [&](const analysis::Finding &f) {
+    return severity(f) == "off";
+  });
+  for (analysis::Finding &f : report.findings)
+    f.isError = severity(f) == "error";
+}
+
 int detc::tool::runAnalyze() {
   base::PhaseScope phase("analysing " + inputFile);
+  std::optional<base::ProjectConfig> cfg;
+  if (std::optional<int> status = config.start(inputFile, cfg))
+    return *status;
   if (!checkhint.consistent(errs()))
     return 2;
   mlir::MLIRContext ctx;
@@ -217,6 +244,7 @@ int detc::tool::runAnalyze() {
   analysis::Report report = analysis::buildReport(a, inputFile);
   if (int status = filterFindings(report))
     return status;
+  applyRuleSeverities(report, *cfg);
   if (checkhint.overhead.getNumOccurrences() && outputFormat != Format::Text) {
     WithColor::error(errs(), "detc")
         << "--overhead prints the schedule as text; use --format=text\n";
@@ -236,5 +264,7 @@ int detc::tool::runAnalyze() {
     writeSarif(outs(), report);
     break;
   }
-  return werror && !report.findings.empty() ? 1 : 0;
+  bool errors = llvm::any_of(report.findings,
+                             [](const analysis::Finding &f) { return f.isError; });
+  return (werror && !report.findings.empty()) || errors ? 1 : 0;
 }

@@ -8,6 +8,8 @@
 
 #include "LowerCommand.h"
 
+#include "ApiTableFlag.h"
+
 #include "FileList.h"
 #include "detc/base/Process.h"
 
@@ -60,10 +62,8 @@ cl::opt<bool> pointsToStats("points-to-stats",
 cl::opt<bool> debugInfo("debug-info",
                         cl::desc("Print source locations and byte ranges"),
                         cl::cat(tool::loweringCategory));
-cl::list<std::string>
-    apiTables("api-table",
-              cl::desc("Load an extra API model table (see api/README.md)"),
-              cl::value_desc("file.api"), cl::cat(tool::loweringCategory));
+tool::ApiTableFlag apiTables(cl::SubCommand::getTopLevel(),
+                            &tool::loweringCategory);
 cl::opt<bool> noFollow("no-follow-imports",
                        cl::desc("Do not lower local modules the script "
                                 "imports"),
@@ -76,25 +76,14 @@ bool detc::tool::hasTopLevelInput() {
 
 int detc::tool::runLower() {
   base::PhaseScope phase(std::string("lowering the input files"));
-  frontend::ApiModel model = frontend::ApiModel::getBuiltin();
-  for (const std::string &path : apiTables) {
-    Expected<std::string> buf = base::readInputFile(path);
-    std::string error;
-    if (!buf) {
-      WithColor::error(errs(), "detc")
-          << path << ": " << toString(buf.takeError()) << "\n";
-      return 2;
-    }
-    if (!model.addTable(path, *buf, error)) {
-      errs() << error << "\n";
-      return 2;
-    }
-  }
+  std::optional<frontend::ApiModel> model = apiTables.load(errs());
+  if (!model)
+    return 2;
   std::vector<std::string> files(inputFiles.begin(), inputFiles.end());
   if (!filesFrom.empty() && !tool::appendFileList(filesFrom, files))
     return 2;
   frontend::LoweringOptions options;
-  options.api = &model;
+  options.api = &*model;
   options.followLocalImports = !noFollow;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   unsigned failed = 0;
@@ -104,7 +93,7 @@ int detc::tool::runLower() {
       frontend::PointsToOptions ptOptions;
       ptOptions.searchPath.assign(searchPath.begin(), searchPath.end());
       std::optional<frontend::PointsToResult> result =
-          frontend::analyzePointsTo(file, ptOptions, model, diags);
+          frontend::analyzePointsTo(file, ptOptions, *model, diags);
       diags.printAll(errs());
       if (!result) {
         ++failed;

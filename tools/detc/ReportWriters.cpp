@@ -82,8 +82,9 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
        << names << "\n";
   }
   for (const Finding &f : r.findings) {
-    diag(os, lines, frontend::Severity::Warning, f.at, r.file,
-         f.message + " [" + f.rule + "]");
+    diag(os, lines,
+         f.isError ? frontend::Severity::Error : frontend::Severity::Warning,
+         f.at, r.file, f.message + " [" + f.rule + "]");
     for (const ReportNote &n : f.notes)
       diag(os, lines, frontend::Severity::Note, n.at, r.file, n.message);
   }
@@ -168,7 +169,7 @@ static StringRef suppressionKind(const Suppression &s, bool sarif) {
 static json::Object findingJson(const Finding &f) {
   json::Object o = point(f.at);
   o["rule"] = f.rule;
-  o["severity"] = "warning";
+  o["severity"] = f.isError ? "error" : "warning";
   o["message"] = f.message;
   o["fingerprint"] = f.fingerprint;
   json::Array notes;
@@ -262,7 +263,7 @@ void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
     }
     json::Object result{
         {"ruleId", f.rule},
-        {"level", "warning"},
+        {"level", f.isError ? "error" : "warning"},
         {"message", json::Object{{"text", f.message}}},
         {"locations", json::Array{sarifLocation(f.at, r.file)}},
         {"relatedLocations", std::move(related)},

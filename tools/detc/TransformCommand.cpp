@@ -13,6 +13,9 @@
 
 #include "TransformCommand.h"
 
+#include "ApiTableFlag.h"
+#include "ConfigFlags.h"
+
 #include "EntryOptions.h"
 
 #include "detc/base/Process.h"
@@ -63,6 +66,8 @@ cl::opt<std::string> runtimePath(
     cl::desc("Directory of the detc_runtime package, added to sys.path by "
              "the emitted script (default: rely on PYTHONPATH)"),
     cl::value_desc("dir"), cl::sub(tool::transformCommand));
+tool::ConfigFlags config(tool::transformCommand);
+tool::ApiTableFlag apiTables(tool::transformCommand, nullptr);
 cl::list<std::string>
     searchPath("path",
                cl::desc("Also look for the script's local modules in DIR "
@@ -87,6 +92,12 @@ static void fail(const Twine &message) {
 
 int detc::tool::runTransform() {
   base::PhaseScope phase("transforming " + inputFile);
+  std::optional<base::ProjectConfig> cfg;
+  if (std::optional<int> status = config.start(inputFile, cfg))
+    return *status;
+  std::optional<frontend::ApiModel> model = apiTables.load(errs());
+  if (!model)
+    return 2;
   if (!checkhint.consistent(errs()))
     return 2;
   if (!emitPython) {
@@ -121,6 +132,7 @@ int detc::tool::runTransform() {
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
   frontend::LoweringOptions loweringOptions;
+  loweringOptions.api = &*model;
   loweringOptions.searchPath.assign(searchPath.begin(), searchPath.end());
   loweringOptions.parseCache = &parseCache;
   auto module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);

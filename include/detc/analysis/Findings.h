@@ -38,6 +38,8 @@ struct Finding {
   /// Stable across line moves (Suppressions.h: assignFingerprints).
   std::string fingerprint;
   std::optional<Suppression> suppression;
+  /// The project made the rule an error (`[tool.detc.rules]`).
+  bool isError = false;
 };
 
 struct NamedAt {
