@@ -1,7 +1,8 @@
 //===- detc.cpp - The detc driver -----------------------------------------===//
 //
 // `detc <command> ...`: one subcommand per job (parse, analyze, transform,
-// schedule). Exit status: 0 success, 1 findings with --werror, 2 bad input.
+// schedule). Exit status: 0 success, 1 findings with --werror (or of a rule
+// the project made an error), 2 bad input, 3 an internal check failed.
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,7 +66,10 @@ static int runCommand(int argc, char **argv) {
           "[--seed N] [--overhead=O [--profile=F]]\n"
           "  detc schedule TASKS.json [--overhead=O] [--ckpt-cost=S] "
           "[--failure-rate=P]\n"
-          "  detc parse FILE... [--emit=ast|json|none]\n",
+          "  detc parse FILE... [--emit=ast|json|none]\n\n"
+          "Exit status: 0 success (findings are warnings); 1 findings with "
+          "--werror or of a rule the project made an error; 2 bad input or "
+          "options; 3 an internal check failed (a bug in detc)\n",
           &errs()))
     return 2;
   if (detc::tool::analyzeCommand)
