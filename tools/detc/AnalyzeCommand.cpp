@@ -19,6 +19,7 @@
 #include "ReportWriters.h"
 #include "ScriptSchedule.h"
 
+#include "detc/analysis/FailureModel.h"
 #include "detc/analysis/Findings.h"
 #include "detc/analysis/HintProgram.h"
 #include "detc/analysis/Suppressions.h"
@@ -50,7 +51,16 @@ namespace {
 enum class Format { Text, Json, Sarif };
 
 cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py|.mlir>"),
-                               cl::Required, cl::sub(tool::analyzeCommand));
+                               cl::sub(tool::analyzeCommand));
+cl::opt<std::string> failureModel(
+    "failure-model", cl::value_desc("N=..,f=..,o=..,r=..,m=..[,ojit=..]"),
+    cl::desc("Print the wasted work of periodic checkpointing at its optimum "
+             "c* = sqrt(N*f/(2*o)) and of just-in-time checkpointing for N "
+             "workers failing at rate f (per s, or f=2e-3/day), checkpoint "
+             "cost o, restart cost r, minibatch time m (seconds) and JIT "
+             "overhead ojit (a fraction), and for N = 4, 1024, 8192 (no "
+             "script needed)"),
+    cl::sub(tool::analyzeCommand));
 cl::opt<Format> outputFormat(
     "format", cl::desc("Output format"), cl::init(Format::Text),
     cl::values(clEnumValN(Format::Text, "text", "compiler-style diagnostics"),
@@ -201,6 +211,21 @@ static void applyRuleSeverities(analysis::Report &report,
 }
 
 int detc::tool::runAnalyze() {
+  if (!failureModel.empty()) {
+    Expected<analysis::FailureModel> model =
+        analysis::parseFailureModel(failureModel);
+    if (!model) {
+      WithColor::error(errs(), "detc") << toString(model.takeError()) << "\n";
+      return 2;
+    }
+    analysis::printFailureModel(outs(), *model);
+    return 0;
+  }
+  if (inputFile.empty()) {
+    WithColor::error(errs(), "detc")
+        << "analyze needs a script (detc analyze FILE.py)\n";
+    return 2;
+  }
   base::PhaseScope phase("analysing " + inputFile);
   std::optional<base::ProjectConfig> cfg;
   if (std::optional<int> status = config.start(inputFile, cfg))
