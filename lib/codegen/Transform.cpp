@@ -68,6 +68,9 @@ public:
     if (alreadyTransformed() || definesRuntimeFlag())
       return false;
     collectDatasetGenerators();
+    batchScope = llvm::any_of(a.ts.unsafe, [&](const analysis::UnsafeUse &u) {
+      return servedByBatchScope(u);
+    });
     keyLoaders();
     for (const analysis::UnsafeUse &u : a.ts.unsafe)
       rewriteUnsafe(u);
@@ -168,14 +171,51 @@ private:
         attrs = formatv("scope_attrs=({0}), ", attrs).str();
       wrapCallee(op,
                  formatv("{0}.keyed_loader({1}, gens={2}, scope_site={3}, "
-                         "{4}loader_class=",
+                         "{4}{5}loader_class=",
                          kRuntimeAlias, site, scopeGenerators(), it->second,
-                         attrs)
+                         attrs,
+                         batchScope ? batchScopeArgument() + ", " : "")
                      .str(),
                  "the DataLoader",
                  formatv("keyed sampler and example scopes (site {0})", site)
                      .str());
     });
+  }
+
+  /// Whether the keyed loaders open a batch scope (servedByBatchScope).
+  bool batchScope = false;
+  unsigned batchScopeSite = 0;
+  /// `batch_scope=SITE` when the loaders open one (one site for all).
+  std::string batchScopeArgument() {
+    if (!batchScope)
+      return "";
+    if (!batchScopeSite)
+      batchScopeSite = newSite();
+    return formatv("batch_scope={0}", batchScopeSite).str();
+  }
+
+  /// A draw from a library's global generator in code of a module the
+  /// script imports (a TRADES loss, a mixup helper), inside a loop over
+  /// batches: detc does not edit that module, but the keyed loader's batch
+  /// scope reseeds the global generators from each batch's stream, so what
+  /// it draws depends on the batch only (keyed_loader's batch_scope).
+  bool servedByBatchScope(const analysis::UnsafeUse &u) {
+    Operation *draw = a.graph.node(u.draw).op;
+    if (!draw || spanOf(draw) || u.region == analysis::kNoNode)
+      return false;
+    auto region = dyn_cast_or_null<ir::ParallelOp>(a.graph.node(u.region).op);
+    const analysis::GeneratorObject &obj = a.gens->objects()[u.object];
+    // Dropout layers imported modules build are keyed per example where
+    // those modules look their class up (key_imported_layers).
+    auto drawOp = dyn_cast<ir::DrawOp>(draw);
+    StringRef api = drawOp && drawOp.getApi() ? *drawOp.getApi() : "";
+    if (api.starts_with("torchvision.models.") ||
+        rewriteFor(api) == DrawRewrite::Module)
+      return false;
+    return region && region.getKind() == ir::ParallelKind::PerBatch &&
+           obj.kind == analysis::GeneratorObject::Global &&
+           (obj.library == "torch" || obj.library == "numpy" ||
+            obj.library == "random");
   }
 
   /// The scope site of each dataset variable (function/variable).
@@ -269,6 +309,12 @@ private:
     auto drawOp = dyn_cast<ir::DrawOp>(draw);
     StringRef api = drawOp && drawOp.getApi() ? *drawOp.getApi() : "";
     DrawRewrite how = rewriteFor(api);
+    if (servedByBatchScope(u)) {
+      analysis::SourcePoint p = analysis::sourcePoint(draw);
+      batchKeyedDraws.push_back(
+          (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
+      return;
+    }
     // A torchvision model whose layers include nn.Dropout: torchvision
     // builds them through torch.nn, keyed the same way. An architecture
     // chosen at run time (`models.__dict__[args.arch]()`) may be one of
@@ -487,9 +533,11 @@ private:
     std::vector<std::string> layers;
     if (importedLoaders) {
       unsigned site = newSite();
-      layers.push_back(formatv("{0}.key_imported_loaders({1}, gens={2})",
-                               kRuntimeAlias, site, scopeGenerators())
-                           .str());
+      layers.push_back(
+          formatv("{0}.key_imported_loaders({1}, gens={2}{3})", kRuntimeAlias,
+                  site, scopeGenerators(),
+                  batchScope ? ", " + batchScopeArgument() : "")
+              .str());
     }
     for (auto &[api, gen] : importedLayers)
       layers.push_back(formatv("{0}.key_imported_layers({1}, {2}, (\"{3}\",))",

@@ -21,7 +21,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
 from . import _core
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import REPLAY, check_until, note_batch, placeholder
-from .scope import ScopedDataset, restore_states
+from .scope import ScopedDataset, reseed_library, restore_states
 
 
 class ExampleKey(int):
@@ -197,7 +197,8 @@ class KeyedDataLoader(DataLoader):
             it = _FastForwardBatches(self, epoch)
         else:
             fetched = self._detc_fetched_queue()  # before the base iterator
-            it = _KeyedBatches(self._detc_base_iter(), fetched, epoch)
+            it = _KeyedBatches(self._detc_base_iter(), fetched, epoch,
+                               loader=self)
         REPLAY.loaders[self._detc_site] = it
         return it
 
@@ -273,10 +274,23 @@ class _RecordingIndices:
             yield index
 
 
+def _enter_batch_scope(loader, epoch, keys):
+    """The batch scope of `loader` (keyed_loader's batch_scope): reseeds
+    the global generators from the batch's stream."""
+    site = getattr(loader, "_detc_batch_scope", None)
+    if site is None or not len(keys):
+        return
+    first = int(keys[0])
+    for slot, (gen, library) in enumerate(loader._detc_gens):
+        reseed_library(library, _core.stream_words(
+            STATE.seed_of(gen), site, epoch, first, 2 * slot, 2))
+
+
 class _KeyedBatches:
-    def __init__(self, base, fetched, epoch, step=0, samples=0):
+    def __init__(self, base, fetched, epoch, step=0, samples=0, loader=None):
         self.base, self.fetched, self.epoch = base, fetched, epoch
         self.step, self.samples = step, samples
+        self.loader = loader
 
     def __iter__(self):
         return self
@@ -300,6 +314,7 @@ class _KeyedBatches:
             restore_states(guard.items())
         keys = self.fetched.popleft()
         STATE.batch = KeyContext(self.epoch, keys, self.step)
+        _enter_batch_scope(self.loader, self.epoch, keys)
         note_batch(self.epoch, self.step)
         self.step += 1
         self.samples += len(keys)
@@ -342,6 +357,7 @@ class _FastForwardBatches:
             STATE.batch = None
             raise StopIteration
         STATE.batch = KeyContext(self.epoch, keys, self.step)
+        _enter_batch_scope(self.loader, self.epoch, keys)
         self.samples += len(keys)
         self.step += 1
         return placeholder(getattr(self.loader, "_detc_arity", None))
@@ -352,7 +368,8 @@ class _FastForwardBatches:
         loader.generator.set_state(self.seed_state)
         fetched = loader._detc_fetched_queue()
         self.real = _KeyedBatches(loader._detc_base_iter(), fetched,
-                                  self.epoch, self.step, self.samples)
+                                  self.epoch, self.step, self.samples,
+                                  loader=loader)
         REPLAY.loaders[loader._detc_site] = self.real
 
 
@@ -390,13 +407,18 @@ ALL_GLOBALS = ((0, "torch"), (0, "numpy"), (0, "random"))
 
 
 def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
-                 scope_site=None, scope_attrs=()):
+                 scope_site=None, scope_attrs=(), batch_scope=None):
     """A constructor with DataLoader's signature that builds a
     KeyedDataLoader (or, for what cannot be keyed, the plain loader). Its
     examples are fetched in example scopes reseeding `gens` ((generator id,
     library) pairs) from streams of site `scope_site` (default: `site`;
     loaders over one dataset share it), and the generators the dataset
-    holds at `scope_attrs` ((attribute path, generator id) pairs)."""
+    holds at `scope_attrs` ((attribute path, generator id) pairs). With
+    `batch_scope` (a site), every batch handed to the loop reseeds `gens`
+    too, from (seed, batch_scope, epoch, the batch's first example key):
+    draws from the global generators while the batch is processed — in a
+    helper of an imported module (a TRADES loss, a mixup helper) — depend
+    on the batch, not on the worker count or a resume."""
     loader_class = getattr(loader_class, "_detc_original", loader_class)
     signature = inspect.signature(loader_class.__init__)
 
@@ -433,6 +455,7 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
         loader._detc_gens = tuple(gens)
         loader._detc_scope_site = site if scope_site is None else scope_site
         loader._detc_scope_attrs = tuple(scope_attrs)
+        loader._detc_batch_scope = batch_scope
         loader._detc_sampler = sampler
         loader._detc_user_init = user_init
         return loader
@@ -452,7 +475,8 @@ def _keyed_class(loader_class):
     return cls
 
 
-def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None):
+def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
+                         batch_scope=None):
     """DataLoaders that modules the script imports construct (detc does not
     edit them): `torch.utils.data.DataLoader` becomes, where those modules
     look it up (also `from torch.utils.data import DataLoader` after this
@@ -464,7 +488,8 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None):
 
     original = getattr(package.DataLoader, "_detc_original",
                        package.DataLoader)
-    make = keyed_loader(site, original, gens, scope_site)
+    make = keyed_loader(site, original, gens, scope_site,
+                        batch_scope=batch_scope)
 
     class _Meta(type(original)):
         def __call__(cls, *args, **kwargs):

@@ -60,6 +60,11 @@ _LIBRARIES = {
 }
 
 
+def reseed_library(library, words):
+    """Reseeds `library`'s global generator from two stream words."""
+    _LIBRARIES[library][2](words)
+
+
 class _Plan:
     """What a scope does for its (generator id, library) pairs, resolved
     once per decorated `__getitem__`."""

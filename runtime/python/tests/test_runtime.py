@@ -193,6 +193,40 @@ class SamplerTest(unittest.TestCase):
         self.assertTrue(torch.equal(values, direct))
 
 
+    def test_batch_scope_keys_global_draws_by_batch(self):
+        # With a batch scope, what the loop body draws from the global
+        # generators depends on the batch (epoch, first example key), not
+        # on what was drawn before: after a resume mid-epoch, with the
+        # global generators in any state, the remaining batches draw what
+        # the uninterrupted run drew; without one, they do not.
+        from torch.utils.data import DataLoader, TensorDataset
+
+        data = TensorDataset(torch.arange(12))
+
+        def draws(batch_scope, resume_at=None, disturb=False):
+            torch.manual_seed(0)
+            np.random.seed(0)
+            make = rt.keyed_loader(3, DataLoader,
+                                   gens=((0, "torch"), (0, "numpy")),
+                                   batch_scope=batch_scope)
+            loader = make(data, batch_size=3, shuffle=True)
+            if resume_at is not None:
+                loader._detc_sampler.resume(0, resume_at)
+            if disturb:
+                torch.rand(5)
+                np.random.rand(7)
+            return [(int(x[0]), float(torch.rand(1)), float(np.random.rand()))
+                    for (x,) in loader]
+
+        full = draws(9)
+        self.assertEqual(len(full), 4)
+        self.assertEqual(draws(9, resume_at=6, disturb=True), full[2:])
+        self.assertNotEqual(draws(None, resume_at=6, disturb=True),
+                            draws(None)[2:])
+        # Distinct batches draw distinct values.
+        self.assertEqual(len({d[1] for d in full}), 4)
+
+
 class ScopeAndDrawTest(unittest.TestCase):
     def test_scope_is_per_example_and_restores_state(self):
         np.random.seed(1)
