@@ -10,8 +10,10 @@ images (generated once into a temporary directory), `RandomResizedCrop`,
 `RandomHorizontalFlip`, `ToTensor`, `Normalize`, a shuffling DataLoader. The
 keyed loader is built the way a transformed script builds it
 (`keyed_loader(site, gens=..., scope_site=..., loader_class=DataLoader)`):
-every example is fetched in an example scope that reseeds torch's, numpy's
-and random's global generators. Loaders alternate, each epoch timed from
+every example is fetched in an example scope that reseeds torch's global
+generator — what `detc transform` emits for this pipeline, where nothing
+draws from numpy's or random's (`--gens all`: all three, as for a script
+that imports a library detc does not see). Loaders alternate, each epoch timed from
 the first batch requested to the last received (worker start-up included);
 prints examples/s per configuration, the best of R rounds, and the ratio.
 """
@@ -56,6 +58,7 @@ def main():
     parser.add_argument("--workers", default="0,2")
     parser.add_argument("--epochs", type=int, default=2)
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--gens", choices=("torch", "all"), default="torch")
     opts = parser.parse_args()
     torch.set_num_threads(1)
     with tempfile.TemporaryDirectory() as root:
@@ -68,16 +71,19 @@ def main():
                                  [0.229, 0.224, 0.225]),
         ]))
         print("%d images %dx%d, crop %d, batch 32, %d epochs per round, "
-              "best of %d rounds" % (opts.images, opts.size, opts.size,
-                                     opts.crop, opts.epochs, opts.repeat))
+              "best of %d rounds, example scopes reseed %s" % (
+                  opts.images, opts.size, opts.size, opts.crop, opts.epochs,
+                  opts.repeat, "torch" if opts.gens == "torch"
+                  else "torch, numpy, random"))
         print("%8s %14s %14s %7s" % ("workers", "plain ex/s", "keyed ex/s",
                                      "ratio"))
         for workers in [int(w) for w in opts.workers.split(",")]:
             plain = DataLoader(dataset, batch_size=32, shuffle=True,
                                num_workers=workers)
+            gens = ((1, "torch"),) if opts.gens == "torch" else (
+                (1, "torch"), (0, "numpy"), (0, "random"))
             keyed = rt.keyed_loader(
-                1, gens=((1, "torch"), (0, "numpy"), (0, "random")),
-                scope_site=2, loader_class=DataLoader)(
+                1, gens=gens, scope_site=2, loader_class=DataLoader)(
                     dataset, batch_size=32, shuffle=True, num_workers=workers)
             best = {"plain": 0.0, "keyed": 0.0}
             for _ in range(opts.repeat):
