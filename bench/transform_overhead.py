@@ -6,8 +6,12 @@ times each. Two figures: the whole run (process start and `import torch`
 included), and the steady state — the time between the script's first and
 last `epoch ...` output lines, i.e. training only.
 
+With --jit: the overhead of `detc transform --jit-checkpoint` (docs/jit.md;
+target 0.5%) — the transformed script with it against the transformed
+script without it, the same way.
+
 usage: bench/transform_overhead.py [--detc BIN] [--runs 5] [--epochs 8]
-       [EXAMPLE] [-- extra script args]
+       [--jit] [EXAMPLE] [-- extra script args]
 """
 import argparse
 import os
@@ -27,6 +31,8 @@ def main():
     parser.add_argument("--runtime", default=os.path.join(ROOT, "build/python"))
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--epochs", type=int, default=16)
+    parser.add_argument("--jit", action="store_true",
+                        help="--jit-checkpoint vs the plain transform")
     parser.add_argument("example", nargs="?",
                         default=os.path.join(ROOT, "examples/pgd_train.py"))
     argv = sys.argv[1:]
@@ -45,24 +51,32 @@ def main():
         det = os.path.join(tmp, "train.det.py")
         subprocess.run([args.detc, "transform", args.example, "--emit-python",
                         "-o", det], check=True)
+        pair = (args.example, det)
+        if args.jit:
+            jit = os.path.join(tmp, "train.jit.py")
+            subprocess.run([args.detc, "transform", args.example,
+                            "--emit-python", "--jit-checkpoint", "-o", jit],
+                           check=True)
+            pair = (det, jit)
         for config in configs:
-            measure(args, env, tmp, det, config)
+            measure(args, env, tmp, pair, config)
 
 
-def measure(args, env, tmp, det, config):
+def measure(args, env, tmp, pair, config):
     wall = {"original": [], "transformed": []}
     steady = {"original": [], "transformed": []}
     for _ in range(args.runs):
-        for name, script in (("original", args.example),
-                             ("transformed", det)):
+        for name, script in zip(("original", "transformed"), pair):
             cmd = ["/usr/bin/python3", "-u", script, "--epochs",
                    str(args.epochs), "--out", os.path.join(tmp, "m.pt")]
             total, epochs = run_timed(cmd + config, env)
             wall[name].append(total)
             steady[name].append(epochs)
-    print("%s %s, %d epochs, %d runs each, alternating" % (
+    print("%s %s, %d epochs, %d runs each, alternating%s" % (
         os.path.basename(args.example), " ".join(config) or "(defaults)",
-        args.epochs, args.runs))
+        args.epochs, args.runs,
+        " (\"original\": transformed; \"transformed\": with "
+        "--jit-checkpoint)" if args.jit else ""))
     report("whole run (process start, imports, training)", wall)
     report("steady state (first to last epoch line)", steady)
     print()

@@ -20,7 +20,12 @@ void GuardWriter::problem(const ast::Node *at, const Twine &message) {
 
 void GuardWriter::wrapLater(const ast::Node *n, std::string prefix,
                             std::string suffix, std::string note) {
-  uint32_t b = n->getRange().begin.offset, e = n->getRange().end.offset;
+  wrapLater(n->getRange().begin.offset, n->getRange().end.offset,
+            std::move(prefix), std::move(suffix), std::move(note));
+}
+
+void GuardWriter::wrapLater(uint32_t b, uint32_t e, std::string prefix,
+                            std::string suffix, std::string note) {
   pending.push_back([this, b, e, prefix, suffix, note] {
     ctx.edits.wrap(b, e, prefix, suffix);
     ctx.edits.note(ctx.edits.lineOf(b), note);

@@ -44,6 +44,10 @@ public:
   /// Wraps `n`'s source in `prefix`/`suffix` when the edits are applied.
   void wrapLater(const ast::Node *n, std::string prefix, std::string suffix,
                  std::string note);
+  /// The same for bytes [b, e) (a span longer than a node's nests outside
+  /// every wrap of that node, made before or after).
+  void wrapLater(uint32_t b, uint32_t e, std::string prefix,
+                 std::string suffix, std::string note);
   void problem(const ast::Node *at, const llvm::Twine &message);
   /// Whether only blanks or a comment follow byte `end` on its line.
   bool endsLine(uint32_t end) const;

@@ -112,9 +112,9 @@ public:
   /// `quiet`: only find what a checkpoint there saves (keysToSave), no
   /// diagnostics, no edits.
   HintPlanner(PlanContext &ctx, Operation *hintOp, uint64_t period,
-              bool quiet = false)
+              bool quiet = false, bool jit = false)
       : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
-        hintOp(hintOp), period(period), quiet(quiet) {}
+        hintOp(hintOp), period(period), quiet(quiet), jit(jit) {}
 
   bool run() {
     if (!analyze())
@@ -596,8 +596,10 @@ private:
           first = k->value;
       if (first)
         guards->wrapLater(first, start, ")", note);
-      else // outside the loop wrap of the same argument: made first
-        guards->wrapLater(c->args[0], "", ", " + start + "0)", note);
+      else // from enumerate's `(`: outside every wrap of the argument
+        guards->wrapLater(c->func->getRange().end.offset,
+                          c->args[0]->getRange().end.offset, "",
+                          ", " + start + "0)", note);
       guards->wrapLater(c->args[0], loop, ")", note);
       return;
     }
@@ -619,14 +621,31 @@ private:
           formatv("{0}{1}: ({2})", outer.empty() ? "" : ", ", f.depth, names)
               .str();
     }
-    ctx.edits.wrap(hintSpan.exprBegin, *end,
-                   formatv("{0}.hints.hint({1}, {2}, {{{3}}, ", kRuntimeAlias,
-                           site, period, values),
-                   outer.empty() ? ")" : ", outer={" + outer + "})");
-    ctx.edits.note(
-        ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
-        formatv("checkpoint every {0} arrivals (hint site {1})", period, site)
-            .str());
+    if (jit) {
+      // The callee's name becomes a string: the boundary calls nothing of
+      // the script's (which need not define `_checkpoint`).
+      ctx.edits.wrap(hintSpan.exprBegin, *end,
+                     formatv("{0}.jit.boundary({1}, {{{2}}, {3}name=\"",
+                             kRuntimeAlias, site, values,
+                             outer.empty() ? "" : "outer={" + outer + "}, "),
+                     "\")");
+      ctx.edits.note(
+          ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
+          formatv("minibatch boundary: a just-in-time checkpoint on a "
+                  "failure (hint site {0})",
+                  site)
+              .str());
+    } else {
+      ctx.edits.wrap(hintSpan.exprBegin, *end,
+                     formatv("{0}.hints.hint({1}, {2}, {{{3}}, ",
+                             kRuntimeAlias, site, period, values),
+                     outer.empty() ? ")" : ", outer={" + outer + "})");
+      ctx.edits.note(
+          ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
+          formatv("checkpoint every {0} arrivals (hint site {1})", period,
+                  site)
+              .str());
+    }
     StringRef indent = *ctx.indentAt(hintSpan.stmtBegin);
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
     std::vector<std::string> lines;
@@ -664,6 +683,7 @@ private:
   Operation *hintOp = nullptr;
   uint64_t period = 0;
   bool quiet = false;
+  bool jit = false;
   std::vector<std::string> keys;
   Span hintSpan{};
   const ast::Stmt *hintStmt = nullptr;
@@ -681,7 +701,8 @@ private:
 bool planHints(PlanContext &ctx) {
   if (!ctx.options.hint)
     return true;
-  return HintPlanner(ctx, ctx.options.hint->hint, ctx.options.hint->period)
+  return HintPlanner(ctx, ctx.options.hint->hint, ctx.options.hint->period,
+                     /*quiet=*/false, ctx.options.hint->jit)
       .run();
 }
 

@@ -97,6 +97,10 @@ void planReplay(PlanContext &ctx);
 /// false after an error (the hint cannot be instrumented exactly).
 bool planHints(PlanContext &ctx);
 
+/// `--jit-checkpoint`: wraps the optimizer steps in `_detc_rt.jit.step`
+/// (JitPlan.cpp); false after an error (a step detc cannot see).
+bool planJitSteps(PlanContext &ctx);
+
 /// For `--detc-profile` (the runtime's profile.py): what a checkpoint at
 /// each hint that can be instrumented would save, by the hint's line.
 std::map<unsigned, std::vector<std::string>> hintSaveTable(PlanContext &ctx);

@@ -76,7 +76,7 @@ public:
       rewriteUnsafe(u);
     recordSeeds();
     planReplay(*this);
-    if (!planHints(*this))
+    if (!planHints(*this) || !planJitSteps(*this))
       return false;
     flushGuards();
     insertHeader();
@@ -546,7 +546,8 @@ private:
     std::map<unsigned, std::vector<std::string>> saves = hintSaveTable(*this);
     if (!saves.empty()) {
       std::map<unsigned, unsigned> inserted = edits.insertedBefore();
-      inserted[after + 1] += lines.size() + 1 + layers.size();
+      inserted[after + 1] += lines.size() + 1 + layers.size() +
+                             (options.hint && options.hint->jit ? 1 : 0);
       std::string map, table;
       for (auto [line, count] : inserted)
         map += formatv("{0}{1}:{2}", map.empty() ? "" : ",", line, count);
@@ -568,6 +569,8 @@ private:
       args += formatv(", left_nondeterministic=({0})", list).str();
     }
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
+    if (options.hint && options.hint->jit)
+      lines.push_back(formatv("{0}.jit.enable()", kRuntimeAlias));
     lines.insert(lines.end(), layers.begin(), layers.end());
     edits.insertLines(after + 1, lines,
                       "per-example RNG runtime; deterministic kernels");

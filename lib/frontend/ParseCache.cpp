@@ -8,12 +8,15 @@
 
 using namespace detc::frontend;
 
+/// The cache's key of `path`: the file's real path when it exists.
+static std::string keyOf(llvm::StringRef path) {
+  llvm::SmallString<256> real;
+  return llvm::sys::fs::real_path(path, real) ? path.str() : real.str().str();
+}
+
 const ParseCache::Entry &ParseCache::get(llvm::StringRef path,
                                          DiagnosticEngine &diags) {
-  llvm::SmallString<256> real;
-  llvm::StringRef key =
-      llvm::sys::fs::real_path(path, real) ? path : llvm::StringRef(real);
-  auto [it, inserted] = entries.try_emplace(key);
+  auto [it, inserted] = entries.try_emplace(keyOf(path));
   if (inserted) {
     it->second = std::make_unique<Entry>();
     Entry &e = *it->second;
@@ -23,7 +26,24 @@ const ParseCache::Entry &ParseCache::get(llvm::StringRef path,
       e.parsed = parseModule(*e.file, local);
     e.diagnostics = local.getDiagnostics();
   }
-  Entry &e = *it->second;
+  return tell(*it->second, diags);
+}
+
+const ParseCache::Entry &ParseCache::put(llvm::StringRef path,
+                                         llvm::StringRef bytes,
+                                         DiagnosticEngine &diags) {
+  std::unique_ptr<Entry> &slot = entries[keyOf(path)];
+  slot = std::make_unique<Entry>();
+  Entry &e = *slot;
+  DiagnosticEngine local;
+  e.file = SourceFile::fromBytes(path, bytes.str(), local);
+  if (e.file)
+    e.parsed = parseModule(*e.file, local);
+  e.diagnostics = local.getDiagnostics();
+  return tell(e, diags);
+}
+
+const ParseCache::Entry &ParseCache::tell(Entry &e, DiagnosticEngine &diags) {
   if (llvm::is_contained(e.told, &diags))
     return e;
   e.told.push_back(&diags);

@@ -26,6 +26,7 @@
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/Parser.h"
 #include "detc/ir/DetcDialect.h"
+#include "detc/ir/DetcOps.h"
 #include "detc/base/FileIO.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -80,6 +81,13 @@ cl::opt<bool> strict(
              "detc cannot make deterministic, instead of leaving it with a "
              "warning"),
     cl::sub(tool::transformCommand));
+cl::opt<bool> jitCheckpoint(
+    "jit-checkpoint",
+    cl::desc("Just-in-time checkpointing (docs/jit.md): a checkpoint only "
+             "when a failure happens (an exception before the optimizer "
+             "step, a hang, SIGTERM/SIGUSR1), as of the start of the "
+             "minibatch; --detc-restart redoes at most that minibatch"),
+    cl::sub(tool::transformCommand));
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -102,6 +110,16 @@ int detc::tool::runTransform() {
     return 2;
   if (!emitPython) {
     fail("nothing to emit; pass --emit-python");
+    return 2;
+  }
+  if (jitCheckpoint && checkhint.overhead.getNumOccurrences()) {
+    fail("--jit-checkpoint and --overhead each choose the script's "
+         "checkpoint hint; pass one of them");
+    return 2;
+  }
+  if (jitCheckpoint && showDiff) {
+    fail("--diff is not available with --jit-checkpoint (the boundary "
+         "line is new); write the script with -o and compare the files");
     return 2;
   }
   codegen::TransformOptions options;
@@ -144,6 +162,46 @@ int detc::tool::runTransform() {
       entries.analyse(*module, inputFile, errs());
   if (!analysed)
     return 2;
+  if (jitCheckpoint) {
+    // The script with the minibatch boundary hint, lowered and analysed
+    // again; the boundary is instrumented like a CheckHint hint.
+    std::optional<codegen::JitBoundary> boundary =
+        codegen::placeJitBoundary(*file, *parsed->module, *module, diags);
+    if (!boundary) {
+      diags.printAll(errs());
+      return 2;
+    }
+    analysed.reset();
+    module = nullptr;
+    const frontend::ParseCache::Entry &placed =
+        parseCache.put(inputFile, boundary->source, diags);
+    file = placed.file.get();
+    parsed = placed.parsed.get();
+    if (parsed && parsed->module)
+      module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);
+    if (!module || diags.hasErrors()) {
+      diags.printAll(errs());
+      fail("internal error: the script with the minibatch boundary does not "
+           "lower (please report this)");
+      return 2;
+    }
+    analysed = entries.analyse(*module, inputFile, errs());
+    if (!analysed)
+      return 2;
+    module->walk([&](ir::HintOp hint) {
+      auto fused = dyn_cast<mlir::FusedLoc>(hint->getLoc());
+      auto span = fused ? dyn_cast_or_null<ir::SourceSpanAttr>(
+                              fused.getMetadata())
+                        : nullptr;
+      if (span && span.getExprBegin() == boundary->offset)
+        options.hint = codegen::HintCheckpoint{hint, 0, /*jit=*/true};
+    });
+    if (!options.hint) {
+      fail("internal error: the minibatch boundary hint was not lowered "
+           "(please report this)");
+      return 2;
+    }
+  }
   analysis::ProgramAnalysis &a = *analysed;
   if (a.graph.truncated) {
     fail(inputFile + ": the program is too large to expand (call graph too "

@@ -31,7 +31,23 @@ namespace detc::codegen {
 struct HintCheckpoint {
   mlir::Operation *hint = nullptr; ///< A `detc.hint` op.
   uint64_t period = 0;             ///< Every `period`-th arrival.
+  /// `--jit-checkpoint`: the hint is the minibatch boundary detc placed
+  /// (placeJitBoundary), written only on a failure (docs/jit.md).
+  bool jit = false;
 };
+
+/// The hint placeJitBoundary puts at the start of the minibatch.
+inline constexpr llvm::StringLiteral kJitHint = "_checkpoint(\"detc-jit\")";
+
+/// The script with the JIT boundary hint (see JitPlan.cpp).
+struct JitBoundary {
+  std::string source; ///< The script's bytes with the hint line.
+  uint32_t offset;    ///< Where the hint call begins in `source`.
+};
+std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
+                                            const ast::Module &tree,
+                                            mlir::ModuleOp module,
+                                            frontend::DiagnosticEngine &diags);
 
 struct TransformOptions {
   /// `--seed`: keys every stream instead of the script's own seeds.

@@ -39,7 +39,15 @@ public:
   /// each engine that requests it, once. Entries live as long as the cache.
   const Entry &get(llvm::StringRef path, DiagnosticEngine &diags);
 
+  /// Makes `bytes` the contents of `path` for this cache (a version of the
+  /// file the transform made, such as the script with the JIT boundary);
+  /// replaces an entry already there.
+  const Entry &put(llvm::StringRef path, llvm::StringRef bytes,
+                   DiagnosticEngine &diags);
+
 private:
+  /// Gives `diags` the entry's diagnostics (once per engine).
+  const Entry &tell(Entry &e, DiagnosticEngine &diags);
   llvm::StringMap<std::unique_ptr<Entry>> entries;
 };
 

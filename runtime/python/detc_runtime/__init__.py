@@ -40,6 +40,7 @@ from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
 from .values import generator_state
 from .scope import ExampleScope, example_scope
 from . import hints
+from . import jit
 from . import replay as _replay
 
 FORMAT_VERSION = 1
@@ -132,4 +133,4 @@ __all__ = ["configure", "seeding", "keyed", "keyed_module", "batch_keyed",
            "checkpoint",
            "generator_state", "guard", "has_value", "restore_generator",
            "restoring", "resumed", "saved_value", "skippable",
-           "user_checkpoint", "hints"]
+           "user_checkpoint", "hints", "jit"]

@@ -436,10 +436,17 @@ def restore_generator(name, gen):
     _values.set_generator_state(gen, value(name, lambda: None))
 
 
+# Called (with the site) when a restarted run has its state back
+# (jit.py keeps the boundary's values then).
+RESUME_HOOKS = []
+
+
 def resumed():
     """The restarted run has its state back: it continues for real."""
     from .replay import REPLAY
     site = HINT.restoring
+    for hook in RESUME_HOOKS:
+        hook(site)
     HINT.restoring = None
     HINT.entering = None
     counts = HINT.target["hint"].get("replay_counts") or {}

@@ -1,0 +1,155 @@
+//===- JitPlan.cpp - Just-in-time checkpointing (--jit-checkpoint) --------===//
+//
+// Two steps (docs/jit.md):
+//  1. placeJitBoundary: the script with a `_checkpoint("detc-jit")` hint as
+//     the first statement of the training loop's minibatch — the body of
+//     the first loop over a DataLoader whose iteration steps an optimizer.
+//     That version of the script is lowered and analysed again, and the
+//     CheckHint machinery (HintPlan.cpp) instruments the hint, in JIT mode:
+//     never written periodically, `_detc_rt.jit.boundary(...)` instead of
+//     `hints.hint(...)`, with the same restart at the hint;
+//  2. planJitSteps: the optimizer steps are wrapped in `_detc_rt.jit.step`
+//     so that the runtime knows whether a failure came before the step
+//     (the parameters still describe the minibatch start) or not.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanContext.h"
+#include "StatementIndex.h"
+#include "detc/codegen/Transform.h"
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace mlir;
+
+namespace detc::codegen {
+
+/// The span of `op` when it is in `file` (not an imported module).
+static std::optional<std::pair<uint32_t, uint32_t>>
+stmtRange(Operation *op, StringRef fileName) {
+  auto fused = dyn_cast<FusedLoc>(op->getLoc());
+  auto s = fused ? dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata())
+                 : nullptr;
+  if (!s)
+    return std::nullopt;
+  for (Location l : fused.getLocations())
+    if (auto flc = dyn_cast<FileLineColLoc>(l))
+      if (flc.getFilename() != fileName)
+        return std::nullopt;
+  return std::make_pair(s.getStmtBegin(), s.getStmtEnd());
+}
+
+std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
+                                            const ast::Module &tree,
+                                            ModuleOp module,
+                                            frontend::DiagnosticEngine &diags) {
+  StringRef src = file.getBytes();
+  // Loops over a loader, in source order; the first whose iterations step
+  // an optimizer (directly or in a function they call) is the training
+  // loop.
+  std::vector<std::pair<ir::ForOp, bool>> loops;
+  module.walk([&](ir::ForOp loop) {
+    bool overLoader = false;
+    for (Operation &op : loop.getBody().front())
+      overLoader |= isa<ir::FetchOp>(op);
+    if (!overLoader || !stmtRange(loop, file.getName()))
+      return;
+    bool steps = false;
+    loop.walk([&](Operation *op) {
+      steps |= isa<ir::UpdateOp, ir::CallOp>(op);
+    });
+    loops.push_back({loop, steps});
+  });
+  std::stable_sort(loops.begin(), loops.end(), [](auto &a, auto &b) {
+    return a.second > b.second;
+  });
+  if (loops.empty()) {
+    diags.error(&file, {1, 0, 0},
+                "--jit-checkpoint: no loop over a DataLoader in this script "
+                "(the minibatch boundary goes at the start of its body)");
+    return std::nullopt;
+  }
+  uint32_t begin = stmtRange(loops.front().first, file.getName())->first;
+  StatementIndex places(tree);
+  const StmtPlace *place = places.at(begin);
+  auto *loop = place ? dyn_cast<ast::For>(place->stmt) : nullptr;
+  if (!loop || loop->body.empty()) {
+    diags.error(&file, {1, 0, 0},
+                "--jit-checkpoint: the training loop is not a `for` "
+                "statement of this script");
+    return std::nullopt;
+  }
+  uint32_t first = loop->body[0]->getRange().begin.offset;
+  uint32_t lineStart = first;
+  while (lineStart > 0 && src[lineStart - 1] != '\n')
+    --lineStart;
+  StringRef indent = src.slice(lineStart, first);
+  if (indent.find_first_not_of(" \t") != StringRef::npos) {
+    diags.error(&file, {loop->getRange().begin.line,
+                        loop->getRange().begin.column,
+                        loop->getRange().begin.offset},
+                "--jit-checkpoint: the body of the training loop starts on "
+                "its header's line; put it on lines of its own");
+    return std::nullopt;
+  }
+  StringRef eol = src.contains("\r\n") ? "\r\n" : "\n";
+  JitBoundary b;
+  b.source = (src.take_front(lineStart) + indent + kJitHint + eol +
+              src.drop_front(lineStart))
+                 .str();
+  b.offset = lineStart + indent.size();
+  return b;
+}
+
+/// Whether `call` runs the `step` method of a class of the script that
+/// derives from a torch optimizer (`class SAM(torch.optim.Optimizer)`):
+/// its own step is the optimizer step (and its `super().step()` is not
+/// lowered as one).
+static bool callsOptimizerSubclassStep(ir::CallOp call, ModuleOp module) {
+  SymbolRefAttr callee = call.getCallee();
+  if (callee.getNestedReferences().size() != 1 ||
+      callee.getLeafReference().getValue() != "step")
+    return false;
+  auto cls = module.lookupSymbol<ir::ClassOp>(callee.getRootReference());
+  if (!cls || !cls.getBases())
+    return false;
+  return llvm::any_of(cls.getBases(), [](Attribute base) {
+    return cast<StringAttr>(base).getValue().starts_with("torch.optim.");
+  });
+}
+
+bool planJitSteps(PlanContext &ctx) {
+  if (!ctx.options.hint || !ctx.options.hint->jit)
+    return true;
+  bool ok = true;
+  std::vector<Operation *> steps;
+  ctx.module.walk([&](Operation *op) {
+    if (isa<ir::UpdateOp>(op))
+      steps.push_back(op);
+    else if (auto call = dyn_cast<ir::CallOp>(op);
+             call && callsOptimizerSubclassStep(call, ctx.module))
+      steps.push_back(op);
+  });
+  for (Operation *step : steps) {
+    if (!ctx.spanOf(step)) {
+      analysis::SourcePoint p = analysis::sourcePoint(step);
+      ctx.diags.error(&ctx.file, {1, 0, 0},
+                      "--jit-checkpoint: the optimizer step at " + p.file +
+                          ":" + std::to_string(p.line) +
+                          " is in a module the script imports; detc must "
+                          "see every step to tell a failure before it "
+                          "from one after it");
+      ok = false;
+      continue;
+    }
+    ok &= ctx.wrapCallee(step, formatv("{0}.jit.step(", kRuntimeAlias).str(),
+                         "the optimizer step",
+                         "a failure before it writes a just-in-time "
+                         "checkpoint");
+  }
+  return ok;
+}
+
+} // namespace detc::codegen

@@ -1,0 +1,271 @@
+"""Just-in-time checkpointing (SPEC §8, docs/jit.md): a checkpoint is
+written only when a failure happens, as of the start of the minibatch it
+happened in, and the restart (`--detc-restart`) redoes at most that
+minibatch.
+
+`detc transform --jit-checkpoint` puts `boundary(site, values)` at the
+start of the training loop's minibatch (a CheckHint hint site that is never
+written periodically: hints.py writes and restores it) and wraps the
+optimizer step in `step(...)`. At each boundary the runtime keeps what a
+checkpoint of that moment needs and the minibatch may change before its
+step: module buffers (BatchNorm statistics the forward updates), plain
+values and containers, generator states — never parameters or optimizer
+state, which do not change before the step. Then:
+
+* an exception that ends the script (sys.excepthook) before the step began
+  writes the checkpoint of the boundary: current parameters and optimizer
+  state, the buffers and values as they were at the boundary, the loop
+  positions of the current minibatch; during or after the step, this
+  process's state no longer describes a minibatch start: no checkpoint,
+  and the message says to restart from the newest periodic or user one;
+* a minibatch that does not finish within the hang timeout (10 x the
+  median minibatch time, at least DETC_JIT_HANG_FLOOR seconds, default 60)
+  is written by a watchdog thread, and the process exits with status 124;
+* SIGTERM or SIGUSR1 (preemption) writes the checkpoint at the next
+  boundary, where the state is exact, and exits with status 143.
+"""
+import copy
+import os
+import signal
+import statistics
+import sys
+import threading
+import time
+
+import torch
+
+from . import hints
+from ._state import STATE
+
+EXIT_HANG = 124
+EXIT_PREEMPTED = 143
+
+BEFORE_STEP, IN_STEP, AFTER_STEP = "before the optimizer step", \
+    "in the optimizer step", "after the optimizer step"
+
+
+class _Run:
+    def __init__(self):
+        self.enabled = False
+        self.site = None      # boundary site reached last
+        self.count = 0        # its arrival number
+        self.values = None    # the thunks of what a checkpoint saves
+        self.outer = None     # names saved from calling frames
+        self.frame = None     # the boundary's caller frame (for `outer`)
+        self.snapshot = {}    # name -> value as at the boundary
+        self.phase = None
+        self.boundary_time = None
+        self.durations = []   # recent minibatch times, seconds
+        self.preempted = False
+        self.pending = None   # (site, thunks) of a restart's boundary
+        self.lock = threading.Lock()
+        self.written = False
+        self.floor = 60.0
+
+
+JIT = _Run()
+
+
+def enable():
+    """Installs the failure handlers (the transformed script's header)."""
+    if JIT.enabled:
+        return
+    JIT.enabled = True
+    try:
+        JIT.floor = float(os.environ.get("DETC_JIT_HANG_FLOOR", "60"))
+    except ValueError:
+        JIT.floor = 60.0
+    previous = sys.excepthook
+
+    def on_exception(kind, value, tb):
+        if not issubclass(kind, (SystemExit, KeyboardInterrupt)):
+            _on_failure("%s: %s" % (kind.__name__, value))
+        previous(kind, value, tb)
+
+    sys.excepthook = on_exception
+    for sig in (signal.SIGTERM, signal.SIGUSR1):
+        try:
+            signal.signal(sig, _on_preemption)
+        except (ValueError, OSError):  # not the main thread
+            pass
+    threading.Thread(target=_watchdog, name="detc-jit-watchdog",
+                     daemon=True).start()
+
+
+def _on_preemption(signum, frame):
+    JIT.preempted = True
+    print("detc-runtime: signal %d: writing a just-in-time checkpoint at the "
+          "next minibatch boundary" % signum, file=sys.stderr)
+
+
+def _capture(value):
+    """What `value` was at the boundary, for what the minibatch may change
+    before its step; None for objects read live at the failure."""
+    if isinstance(value, torch.nn.Module):
+        return {name: b.detach().clone() for name, b in
+                value.named_buffers()}
+    if isinstance(value, torch.Tensor):
+        return value.detach().clone()
+    if hasattr(value, "state_dict") and hasattr(value, "load_state_dict"):
+        return None  # optimizer, scheduler, loader: changed by the step only
+    if isinstance(value, (list, dict, set, tuple)):
+        try:
+            return copy.deepcopy(value)
+        except Exception:  # an element that cannot be copied
+            return value
+    return value
+
+
+class _AtBoundary:
+    """A module whose state_dict is the live one with the buffers the
+    boundary kept (what the forward changed since is not saved)."""
+
+    def __init__(self, module, buffers):
+        self.module, self.buffers = module, buffers
+
+    def state_dict(self):
+        state = self.module.state_dict()
+        for name, tensor in self.buffers.items():
+            if name in state:
+                state[name] = tensor
+        return state
+
+    def load_state_dict(self, state):
+        self.module.load_state_dict(state)
+
+
+def boundary(site, values, outer=None, name=None):
+    """The start of a minibatch at JIT site `site`: `values` maps names to
+    thunks reading what a checkpoint here saves (as hints.hint's); `name`:
+    the hint's callee in the script as detc placed it (nothing is called)."""
+    caller = sys._getframe(1)
+
+    def call(*args, **kwargs):
+        thunks = dict(values, **hints._outer_thunks(caller, outer))
+        if hints.HINT.entering == site:
+            # Restarting: the restore code follows; the minibatch starts
+            # when it is done (_restored).
+            hints._arrived(site)
+            JIT.pending = (site, thunks)
+            return None
+        now = time.monotonic()
+        with JIT.lock:
+            if JIT.boundary_time is not None and JIT.site == site:
+                JIT.durations.append(now - JIT.boundary_time)
+                del JIT.durations[:-64]
+            count = hints.HINT.arrivals.get(site, 0) + 1
+            hints.HINT.arrivals[site] = count
+            if JIT.preempted:
+                _write(site, count, thunks, "preemption")
+                sys.exit(EXIT_PREEMPTED)
+            _keep(site, count, thunks, now)
+        return None
+
+    return call
+
+
+def _keep(site, count, thunks, now):
+    snapshot = {}
+    for name, thunk in thunks.items():
+        try:
+            snapshot[name] = _capture(thunk())
+        except NameError:
+            continue
+    JIT.site, JIT.count, JIT.values = site, count, thunks
+    JIT.snapshot = snapshot
+    JIT.phase = BEFORE_STEP
+    JIT.boundary_time = now
+
+
+def _restored(site):
+    """A restarted run has its state back at JIT site `site`: the minibatch
+    it restarted at begins now."""
+    pending, JIT.pending = JIT.pending, None
+    if pending is None or pending[0] != site:
+        return
+    with JIT.lock:
+        _keep(site, hints.HINT.arrivals.get(site, 0), pending[1],
+              time.monotonic())
+
+
+hints.RESUME_HOOKS.append(_restored)
+
+
+def step(fn):
+    """The optimizer step `fn(...)`: marks the minibatch's phase."""
+
+    def call(*args, **kwargs):
+        JIT.phase = IN_STEP
+        result = fn(*args, **kwargs)
+        JIT.phase = AFTER_STEP
+        return result
+
+    return call
+
+
+def _boundary_thunks():
+    """The values of the last boundary: kept copies, or the live objects
+    (parameters and optimizer state, unchanged before the step)."""
+    thunks = {}
+    for name, thunk in JIT.values.items():
+        if name not in JIT.snapshot:
+            continue
+        kept = JIT.snapshot[name]
+
+        def read(thunk=thunk, kept=kept):
+            live = thunk()
+            if isinstance(live, torch.nn.Module):
+                return _AtBoundary(live, kept)
+            return live if kept is None else kept
+        thunks[name] = read
+    return thunks
+
+
+def _write(site, count, thunks, why):
+    path = hints.HINT.path or hints.default_path(sys.argv[0])
+    start = time.monotonic()
+    hints.write(site, count, thunks)
+    JIT.written = True
+    print("detc-runtime: %s: just-in-time checkpoint written to %s in %.3f s "
+          "(as of the start of minibatch %d at site %d); continue with "
+          "--detc-restart" % (why, path, time.monotonic() - start, count,
+                              site), file=sys.stderr)
+
+
+def _on_failure(why):
+    with JIT.lock:
+        if JIT.site is None or JIT.written:
+            return
+        if JIT.phase != BEFORE_STEP:
+            print("detc-runtime: %s (%s): this process's parameters no "
+                  "longer describe a minibatch start; no just-in-time "
+                  "checkpoint — restart from the newest periodic or user "
+                  "checkpoint" % (why, JIT.phase), file=sys.stderr)
+            return
+        try:
+            _write(JIT.site, JIT.count, _boundary_thunks(), why)
+        except Exception as e:  # the failure itself may have broken state
+            print("detc-runtime: cannot write the just-in-time checkpoint: "
+                  "%s" % e, file=sys.stderr)
+
+
+def hang_timeout():
+    """10 x the median minibatch time, at least the floor."""
+    if len(JIT.durations) < 3:
+        return JIT.floor
+    return max(JIT.floor, 10 * statistics.median(JIT.durations))
+
+
+def _watchdog():
+    while True:
+        time.sleep(min(max(JIT.floor / 8, 0.05), 1.0))
+        started = JIT.boundary_time
+        if started is None or STATE.failed:
+            continue
+        waited = time.monotonic() - started
+        if waited <= hang_timeout() or JIT.boundary_time != started:
+            continue
+        _on_failure("hang: minibatch %d has run %.1f s (timeout %.1f s)" %
+                    (JIT.count, waited, hang_timeout()))
+        sys.stderr.flush()
+        os._exit(EXIT_HANG)

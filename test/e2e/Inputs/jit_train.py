@@ -1,0 +1,94 @@
+"""A training loop for just-in-time checkpointing (docs/jit.md): a model
+with BatchNorm (the forward changes its running statistics before the
+step) and dropout, SGD with momentum, a shuffled loader with workers, a
+running loss total, a checkpoint at the end of each epoch. It logs
+`done E:S` after each optimizer step, which the failure-injection test
+counts to measure the work a restart redoes.
+
+DETC_TEST_FAIL=PHASE:STEP makes the minibatch with global number STEP fail
+in PHASE: `forward` (an exception in the model's forward), `backward` (in
+the backward pass), `step` (inside the optimizer step), `hang` (the
+forward never returns). Only the first run of a trial sets it.
+
+usage: jit_train.py [--workers N] [--epochs N] --out FILE
+"""
+import argparse
+import os
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+FAIL = os.environ.get("DETC_TEST_FAIL", "")
+PHASE, _, AT = FAIL.partition(":")
+AT = int(AT) if AT else -1
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 32)
+        self.bn = nn.BatchNorm1d(32)
+        self.drop = nn.Dropout(0.2)
+        self.fc2 = nn.Linear(32, 3)
+        self.calls = 0
+
+    def forward(self, x):
+        h = self.drop(F.relu(self.bn(self.fc1(x))))
+        if self.training:
+            self.calls += 1
+            if self.calls == AT and PHASE == "forward":
+                raise RuntimeError("injected failure in the forward")
+            if self.calls == AT and PHASE == "hang":
+                time.sleep(10 ** 6)
+            if self.calls == AT and PHASE == "backward":
+                h.register_hook(_fail_backward)
+        return self.fc2(h)
+
+
+def _fail_backward(grad):
+    raise RuntimeError("injected failure in the backward")
+
+
+class FailingSGD(torch.optim.SGD):
+    def step(self, closure=None):
+        self.steps = getattr(self, "steps", 0) + 1
+        if self.steps == AT and PHASE == "step":
+            raise RuntimeError("injected failure in the optimizer step")
+        return super().step(closure)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    data = TensorDataset(torch.randn(256, 8), torch.randint(0, 3, (256,)))
+    loader = DataLoader(data, batch_size=16, shuffle=True,
+                        num_workers=args.workers)
+    model = Net()
+    optimizer = FailingSGD(model.parameters(), lr=0.05, momentum=0.9)
+    history = []
+    for epoch in range(args.epochs):
+        total = 0.0
+        for step, (x, y) in enumerate(loader):
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            optimizer.step()
+            total += loss.item()
+            print("done %d:%d" % (epoch, step), flush=True)
+        history.append(total)
+        torch.save({"model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "history": history, "epoch": epoch}, args.out)
+    print("final", sum(history), file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

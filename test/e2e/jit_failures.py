@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""Failure injection for just-in-time checkpointing (issue 19, docs/jit.md).
+
+Transforms EXAMPLE with `detc transform --jit-checkpoint`, runs it once
+uninterrupted, then TRIALS times injects one failure into a fresh run at a
+random minibatch — an exception in the forward or in the backward, an
+exception inside the optimizer step, a forward that never returns (a hang),
+SIGTERM — and restarts until the run completes. Checked per trial:
+
+* the first run ends as documented: exit status 1 with a JIT checkpoint for
+  an exception before the step; 1 without one for a failure in the step
+  (the restart then resumes from the script's own checkpoint with
+  --detc-resume, or starts over); 124 with a checkpoint for a hang, written
+  within the hang timeout (DETC_JIT_HANG_FLOOR, here 1 s) plus 1 s; 143 with
+  a checkpoint for SIGTERM;
+* after a JIT checkpoint, `--detc-restart` redoes at most one minibatch:
+  the `done E:S` lines of the failed run and of the restart add up to at
+  most one more than the uninterrupted run's;
+* the final checkpoint equals the uninterrupted run's, tensor for tensor
+  and bit for bit.
+
+usage: jit_failures.py --detc BIN --runtime DIR [--trials N] [--seed S]
+                       EXAMPLE [-- SCRIPT_ARGS...]
+The script must take --out PATH and honour DETC_TEST_FAIL=PHASE:STEP.
+"""
+import argparse
+import concurrent.futures
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+import torch
+
+PY = "/usr/bin/python3"
+PHASES = ("forward", "backward", "step", "hang", "sigterm")
+
+
+def equal(a, b):
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and \
+            a.shape == b.shape and torch.equal(a, b)
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            equal(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(
+            equal(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+class Trial:
+    def __init__(self, script, runtime, extra, tmp):
+        self.script, self.extra, self.tmp = script, extra, tmp
+        self.out = os.path.join(tmp, "out.pt")
+        self.env = dict(os.environ, PYTHONPATH=runtime, OMP_NUM_THREADS="1",
+                        PYTHONWARNINGS="ignore", DETC_JIT_HANG_FLOOR="1")
+        self.env.pop("DETC_TEST_FAIL", None)
+
+    def start(self, flags=(), fail=None):
+        env = dict(self.env)
+        if fail:
+            env["DETC_TEST_FAIL"] = fail
+        log = open(os.path.join(self.tmp, "log%d.txt" % time.monotonic_ns()),
+                   "w+")
+        proc = subprocess.Popen(
+            [PY, self.script, "--out", self.out] + self.extra + list(flags),
+            cwd=self.tmp, env=env, stdout=log, stderr=subprocess.PIPE,
+            text=True, start_new_session=True)
+        return proc, log
+
+    @staticmethod
+    def finish(proc, log, timeout=300):
+        err = proc.communicate(timeout=timeout)[1]
+        log.seek(0)
+        done = len(re.findall(r"^done ", log.read(), re.M))
+        return proc.returncode, err, done
+
+
+def run_trial(args, script, total, reference, phase, at, index):
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Trial(script, args.runtime, args.extra, tmp)
+        jit = os.path.join(tmp, os.path.splitext(
+            os.path.basename(script))[0] + ".detc-hint.pt")
+        if phase == "sigterm":
+            proc, log = t.start()
+            # SIGTERM once the run has done `at` minibatches.
+            while proc.poll() is None:
+                log.seek(0)
+                if len(re.findall(r"^done ", log.read(), re.M)) >= at:
+                    os.kill(proc.pid, signal.SIGTERM)
+                    break
+                time.sleep(0.01)
+        else:
+            proc, log = t.start(fail="%s:%d" % (phase, at))
+        code, err, first = t.finish(proc, log)
+        expected = {"forward": 1, "backward": 1, "step": 1, "hang": 124,
+                    "sigterm": 143}[phase]
+        wrote = os.path.exists(jit)
+        if code != expected or wrote == (phase == "step"):
+            return "trial %2d %s:%d: exit %d, JIT checkpoint %s\n%s" % (
+                index, phase, at, code, "written" if wrote else "missing",
+                err)
+        note = ""
+        if phase == "hang":
+            m = re.search(r"has run ([\d.]+) s \(timeout ([\d.]+) s\)", err)
+            if not m or float(m.group(1)) > float(m.group(2)) + 1.0:
+                return "trial %2d hang:%d: not detected within the timeout:" \
+                       "\n%s" % (index, at, err)
+            note = " (hang detected after %s s)" % m.group(1)
+        if wrote:
+            flags = ["--detc-restart"]
+        elif os.path.exists(t.out):
+            flags = ["--detc-resume", t.out]
+        else:
+            flags = []
+        proc, log = t.start(flags)
+        code, err, second = t.finish(proc, log)
+        if code != 0:
+            return "trial %2d %s:%d: the restart exited %d\n%s" % (
+                index, phase, at, code, err)
+        redone = first + second - total
+        if wrote and redone > 1:
+            return "trial %2d %s:%d: the restart redid %d minibatches" % (
+                index, phase, at, redone)
+        if not equal(torch.load(t.out), reference):
+            return "trial %2d %s:%d: final checkpoint DIFFERENT" % (
+                index, phase, at)
+        print("trial %2d %-8s at minibatch %3d: exit %d, %s, redone %d%s -> "
+              "identical" % (index, phase, at, expected,
+                             "restarted from the JIT checkpoint" if wrote
+                             else "resumed from the script's checkpoint"
+                             if flags else "started over", max(redone, 0),
+                             note), flush=True)
+        return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--detc", required=True)
+    parser.add_argument("--runtime", required=True)
+    parser.add_argument("--trials", type=int, default=20)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("example")
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = parser.parse_args(argv[:len(argv) - len(extra) - 1] if extra
+                             else argv)
+    args.extra = extra
+    rng = random.Random(args.seed)
+    with tempfile.TemporaryDirectory() as work:
+        script = os.path.join(work, "train.py")
+        out = subprocess.run([args.detc, "transform", args.example,
+                              "--emit-python", "--jit-checkpoint", "-o",
+                              script], capture_output=True, text=True)
+        if out.returncode != 0:
+            sys.exit("FAIL: detc transform --jit-checkpoint:\n" + out.stderr)
+        t = Trial(script, args.runtime, extra, work)
+        code, err, total = t.finish(*t.start())
+        if code != 0:
+            sys.exit("FAIL: the uninterrupted run exited %d\n%s" % (code, err))
+        reference = torch.load(t.out)
+        print("uninterrupted run: %d minibatches" % total)
+        plans = [(PHASES[i % len(PHASES)], rng.randint(2, total - 2), i)
+                 for i in range(args.trials)]
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            problems = [p for p in pool.map(
+                lambda plan: run_trial(args, script, total, reference, *plan),
+                plans) if p]
+    for p in problems:
+        print("FAIL:", p)
+    if problems:
+        sys.exit("FAIL: %d of %d trials" % (len(problems), args.trials))
+    print("PASS: %d injected failures, every restart bit-identical, at most "
+          "one minibatch redone after a JIT checkpoint" % args.trials)
+
+
+if __name__ == "__main__":
+    main()
