@@ -109,7 +109,8 @@ std::string PlanContext::generatorHandle(unsigned o,
   for (analysis::VarId v = 0; v < g.vars.size(); ++v)
     if (g.vars.name(v).starts_with(qualifier) &&
         is_contained(a.gens->pointsTo(v), o) &&
-        !StringRef(g.displayName(v)).starts_with("<"))
+        !StringRef(g.displayName(v)).starts_with("<") &&
+        !StringRef(g.displayName(v)).starts_with("$"))
       return g.displayName(v);
   return "";
 }

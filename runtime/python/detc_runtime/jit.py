@@ -98,21 +98,36 @@ def _on_preemption(signum, frame):
           "next minibatch boundary" % signum, file=sys.stderr)
 
 
+class _Unchanged:
+    """A tensor kept by reference with its version counter: it still holds
+    the boundary's value if nothing wrote to it in place since (a batch the
+    loop fetched); copying every batch would cost more than the step."""
+
+    __slots__ = ("tensor", "version")
+
+    def __init__(self, tensor):
+        self.tensor, self.version = tensor, tensor._version
+
+
+class ChangedInPlace(Exception):
+    pass
+
+
 def _capture(value):
     """What `value` was at the boundary, for what the minibatch may change
     before its step; None for objects read live at the failure."""
     if isinstance(value, torch.nn.Module):
-        return {name: b.detach().clone() for name, b in
-                value.named_buffers()}
+        # The forward updates buffers (BatchNorm statistics) in place: kept
+        # by value, with the live tensor they replace (walking the modules
+        # without building names: this runs every minibatch).
+        return [(b, b.detach().clone()) for m in value.modules()
+                for b in m._buffers.values() if b is not None]
     if isinstance(value, torch.Tensor):
-        return value.detach().clone()
+        return _Unchanged(value)
     if hasattr(value, "state_dict") and hasattr(value, "load_state_dict"):
         return None  # optimizer, scheduler, loader: changed by the step only
-    if isinstance(value, (list, dict, set, tuple)):
-        try:
-            return copy.deepcopy(value)
-        except Exception:  # an element that cannot be copied
-            return value
+    if isinstance(value, (list, dict, set)):
+        return copy.copy(value)  # appended to, assigned into
     return value
 
 
@@ -124,10 +139,12 @@ class _AtBoundary:
         self.module, self.buffers = module, buffers
 
     def state_dict(self):
+        kept = {live.data_ptr(): copy for live, copy in self.buffers}
         state = self.module.state_dict()
-        for name, tensor in self.buffers.items():
-            if name in state:
-                state[name] = tensor
+        for name, tensor in state.items():
+            copy = kept.get(tensor.data_ptr())
+            if copy is not None and copy.shape == tensor.shape:
+                state[name] = copy
         return state
 
     def load_state_dict(self, state):
@@ -212,10 +229,14 @@ def _boundary_thunks():
             continue
         kept = JIT.snapshot[name]
 
-        def read(thunk=thunk, kept=kept):
+        def read(thunk=thunk, kept=kept, name=name):
             live = thunk()
             if isinstance(live, torch.nn.Module):
                 return _AtBoundary(live, kept)
+            if isinstance(kept, _Unchanged):
+                if kept.tensor._version != kept.version:
+                    raise ChangedInPlace(name)
+                return kept.tensor
             return live if kept is None else kept
         thunks[name] = read
     return thunks
@@ -244,6 +265,11 @@ def _on_failure(why):
             return
         try:
             _write(JIT.site, JIT.count, _boundary_thunks(), why)
+        except ChangedInPlace as e:
+            print("detc-runtime: %s: tensor %r was changed in place since the "
+                  "minibatch began; no just-in-time checkpoint — restart from "
+                  "the newest periodic or user checkpoint" % (why, str(e)),
+                  file=sys.stderr)
         except Exception as e:  # the failure itself may have broken state
             print("detc-runtime: cannot write the just-in-time checkpoint: "
                   "%s" % e, file=sys.stderr)
