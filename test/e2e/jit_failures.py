@@ -17,7 +17,9 @@ SIGTERM — and restarts until the run completes. Checked per trial:
   the `done E:S` lines of the failed run and of the restart add up to at
   most one more than the uninterrupted run's;
 * the final checkpoint equals the uninterrupted run's, tensor for tensor
-  and bit for bit.
+  and bit for bit;
+and a JIT checkpoint of another script, or a truncated one, is refused
+(exit 2, naming the file) and left as it is.
 
 usage: jit_failures.py --detc BIN --runtime DIR [--trials N] [--seed S]
                        EXAMPLE [-- SCRIPT_ARGS...]
@@ -139,6 +141,40 @@ def run_trial(args, script, total, reference, phase, at, index):
         return None
 
 
+def bad_inputs(args, script, work):
+    """A JIT checkpoint of another script (an edited copy) and a truncated
+    one are refused (exit 2, naming the file), and left as they are."""
+    problems = []
+    with tempfile.TemporaryDirectory() as tmp:
+        t = Trial(script, args.runtime, args.extra, tmp)
+        t.finish(*t.start(fail="forward:5"))
+        jit = os.path.join(tmp, "train.detc-hint.pt")
+        if not os.path.exists(jit):
+            return ["bad inputs: no JIT checkpoint to start from"]
+        other = os.path.join(tmp, "other.py")
+        with open(script) as f, open(other, "w") as g:
+            g.write(f.read().replace("lr=0.05", "lr=0.06"))
+        before = open(jit, "rb").read()
+        o = Trial(other, args.runtime, args.extra, tmp)
+        code, err, _ = o.finish(*o.start(["--detc-restart",
+                                          "--detc-checkpoint", jit]))
+        if code != 2 or "another script" not in err or \
+                open(jit, "rb").read() != before:
+            problems.append("bad inputs: another script's JIT checkpoint "
+                            "was not refused (exit %d)\n%s" % (code, err))
+        with open(jit, "wb") as f:
+            f.write(before[:100])
+        code, err, _ = t.finish(*t.start(["--detc-restart"]))
+        if code != 2 or "train.detc-hint.pt" not in err or \
+                len(open(jit, "rb").read()) != 100:
+            problems.append("bad inputs: a truncated JIT checkpoint was not "
+                            "refused (exit %d)\n%s" % (code, err))
+    if not problems:
+        print("bad inputs: another script's and a truncated JIT checkpoint "
+              "refused, left as they were")
+    return problems
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--detc", required=True)
@@ -171,6 +207,7 @@ def main():
             problems = [p for p in pool.map(
                 lambda plan: run_trial(args, script, total, reference, *plan),
                 plans) if p]
+        problems += bad_inputs(args, script, work)
     for p in problems:
         print("FAIL:", p)
     if problems:
