@@ -58,6 +58,10 @@ class _Run:
         self.durations = []   # recent minibatch times, seconds
         self.preempted = False
         self.pending = None   # (site, thunks) of a restart's boundary
+        # Whether the minibatch before this one stepped the optimizer: if
+        # not, gradients may be accumulating over minibatches, and a
+        # checkpoint (which holds no gradients) would lose them.
+        self.clean = True
         self.lock = threading.Lock()
         self.written = False
         self.floor = 60.0
@@ -181,7 +185,9 @@ def boundary(site, values, outer=None, name=None):
     return call
 
 
-def _keep(site, count, thunks, now):
+def _keep(site, count, thunks, now, clean=None):
+    JIT.clean = clean if clean is not None else (
+        JIT.phase in (None, AFTER_STEP))
     snapshot = {}
     for name, thunk in thunks.items():
         try:
@@ -202,7 +208,7 @@ def _restored(site):
         return
     with JIT.lock:
         _keep(site, hints.HINT.arrivals.get(site, 0), pending[1],
-              time.monotonic())
+              time.monotonic(), clean=True)
 
 
 hints.RESUME_HOOKS.append(_restored)
@@ -262,6 +268,13 @@ def _on_failure(why):
                   "longer describe a minibatch start; no just-in-time "
                   "checkpoint — restart from the newest periodic or user "
                   "checkpoint" % (why, JIT.phase), file=sys.stderr)
+            return
+        if not JIT.clean:
+            print("detc-runtime: %s: the minibatch before this one did not "
+                  "step the optimizer, so gradients may be accumulating over "
+                  "minibatches, and a checkpoint holds none; no just-in-time "
+                  "checkpoint — restart from the newest periodic or user "
+                  "checkpoint" % why, file=sys.stderr)
             return
         try:
             _write(JIT.site, JIT.count, _boundary_thunks(), why)

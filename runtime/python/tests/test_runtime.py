@@ -227,6 +227,56 @@ class SamplerTest(unittest.TestCase):
         self.assertEqual(len({d[1] for d in full}), 4)
 
 
+class JitTest(unittest.TestCase):
+    def test_failure_writes_only_a_clean_boundary(self):
+        # A failure before the step writes the boundary's checkpoint; after
+        # a minibatch that did not step (gradients may be accumulating), or
+        # once the step began, nothing is written.
+        import contextlib
+        import os
+        import io
+        import tempfile
+        from detc_runtime import hints, jit
+
+        model = torch.nn.Linear(2, 1)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        values = {"model": lambda: model, "optimizer": lambda: opt}
+        with tempfile.TemporaryDirectory() as tmp:
+            hints.HINT.path = os.path.join(tmp, "jit.pt")
+            saved_jit = jit.JIT
+            jit.JIT = jit._Run()
+            try:
+                boundary = jit.boundary(77, values)
+                step = jit.step(opt.step)
+
+                def fail():
+                    jit.JIT.written = False
+                    err = io.StringIO()
+                    with contextlib.redirect_stderr(err):
+                        jit._on_failure("test")
+                    return os.path.exists(hints.HINT.path), err.getvalue()
+
+                boundary()
+                step()
+                boundary()                      # after a step: clean
+                wrote, _ = fail()
+                self.assertTrue(wrote)
+                os.unlink(hints.HINT.path)
+                boundary()                      # no step before: not clean
+                wrote, err = fail()
+                self.assertFalse(wrote)
+                self.assertIn("gradients may be accumulating", err)
+                step()
+                boundary()
+                jit.JIT.phase = jit.IN_STEP     # failing inside the step
+                wrote, err = fail()
+                self.assertFalse(wrote)
+                self.assertIn("in the optimizer step", err)
+            finally:
+                jit.JIT = saved_jit
+                hints.HINT.path = None
+
+
 class ScopeAndDrawTest(unittest.TestCase):
     def test_scope_is_per_example_and_restores_state(self):
         np.random.seed(1)
