@@ -130,7 +130,11 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
        << " finding(s) suppressed (" << inSource << " by '# detc: ignore', "
        << r.suppressed.size() - inSource << " by the baseline)\n";
   }
-  os << r.findings.size() << " warning(s); unsafe generators (ERR): ";
+  size_t errors = llvm::count_if(r.findings,
+                                 [](const Finding &f) { return f.isError; });
+  if (errors)
+    os << errors << " error(s), ";
+  os << r.findings.size() - errors << " warning(s); unsafe generators (ERR): ";
   if (r.err.empty())
     os << "none";
   for (size_t i = 0; i < r.err.size(); ++i)
