@@ -59,6 +59,24 @@ def default_path(argv0):
     return stem + DEFAULT_SUFFIX
 
 
+def rank_local(path):
+    """`path` for this process: in a data-parallel job (WORLD_SIZE > 1, as
+    torchrun sets it) each rank writes and restarts from its own file,
+    `NAME.rank<R>.EXT` (or where `{rank}` in the path says)."""
+    path = os.fspath(path)
+    try:
+        world = int(os.environ.get("WORLD_SIZE", "1"))
+    except ValueError:
+        world = 1
+    rank = os.environ.get("RANK")
+    if "{rank}" in path:
+        return path.replace("{rank}", rank or "0")
+    if world <= 1 or rank is None:
+        return path
+    base, ext = os.path.splitext(path)
+    return "%s.rank%s%s" % (base, rank, ext)
+
+
 def set_path(path):
     HINT.path = os.fspath(path)
 

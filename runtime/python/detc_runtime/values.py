@@ -14,6 +14,8 @@ advanced them, generator states. Each value becomes one JSON object:
                                  (optimizer, scheduler, module): its state,
                                  loaded back into the script's own object
                                  (a module's train/eval modes too)
+  {"sampler_epoch": e}           a DistributedSampler: the epoch set_epoch()
+                                 gave it, set again on the script's own one
   {"tensor_ref": i, "requires_grad", "grad"?}   with a tensor list: the
                                  tensor is element i of the list (hint
                                  checkpoints keep tensors in a torch file
@@ -26,6 +28,7 @@ import random
 
 import numpy as np
 import torch
+import torch.utils.data.distributed
 
 
 class UnsavableValue(Exception):
@@ -85,6 +88,10 @@ def encode(value, what="value", tensors=None):
             # train()/eval() modes are not in the state_dict.
             encoded["training"] = [m.training for m in value.modules()]
         return encoded
+    if isinstance(value, torch.utils.data.distributed.DistributedSampler):
+        # Its state between epochs is the epoch set_epoch() gave it (the
+        # shard and the seed come from the setup that builds it again).
+        return {"sampler_epoch": int(value.epoch)}
     raise UnsavableValue("%s (a %s) cannot be saved" %
                          (what, type(value).__name__))
 
@@ -145,6 +152,13 @@ def decode(encoded, current=None, tensors=None):
             if len(modules) == len(modes):
                 for m, training in zip(modules, modes):
                     m.training = bool(training)
+        return obj
+    if "sampler_epoch" in encoded:
+        obj = current() if current is not None else None
+        if not isinstance(obj, torch.utils.data.distributed.DistributedSampler):
+            raise UnsavableValue("no DistributedSampler to set the saved "
+                                 "epoch on")
+        obj.set_epoch(int(encoded["sampler_epoch"]))
         return obj
     if "tensor_ref" in encoded:
         t = tensors[encoded["tensor_ref"]]
