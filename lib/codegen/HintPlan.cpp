@@ -315,6 +315,20 @@ private:
     return nullptr;
   }
 
+  /// A variable of a caller outside the path that a frame on the path
+  /// receives as a parameter it never rebinds (`train(model, loader)`
+  /// called from `main`): that frame and the parameter's name.
+  std::optional<std::pair<Frame *, std::string>> parameterFor(StringRef root) {
+    for (Frame &f : frames) {
+      if (f.instance >= g.instances.size())
+        continue;
+      for (const auto &alias : g.instances[f.instance].aliases)
+        if (rootOf(alias.getValue()) == root)
+          return std::make_pair(&f, alias.getKey().str());
+    }
+    return std::nullopt;
+  }
+
   // ---- What the hint saves --------------------------------------------------
   bool inNest(NodeId n) const {
     for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller) {
@@ -369,18 +383,29 @@ private:
         if (StringRef(shown).starts_with("$") ||
             StringRef(shown).starts_with("<") || !changed.count(root))
           continue;
-        if (!frameOf(root) && !StringRef(root).starts_with("@"))
-          return fail("'" + shown +
-                      "' is live there and changed by the loops, but is not "
-                      "a variable of a function on the way to the hint");
+        if (!frameOf(root) && !StringRef(root).starts_with("@")) {
+          std::optional<std::pair<Frame *, std::string>> param =
+              parameterFor(root);
+          if (!param)
+            return fail("'" + shown +
+                        "' is live there and changed by the loops, but is "
+                        "not a variable of a function on the way to the "
+                        "hint");
+          parameters[root] = *param;
+        }
         roots.insert(root);
       }
     for (const std::string &root : roots) {
       bool global = StringRef(root).starts_with("@");
-      Frame &f = global ? hintFrame : *frameOf(root);
-      std::string name = (global ? StringRef(root).drop_front(1)
-                                 : StringRef(root).rsplit('/').second)
-                             .str();
+      auto param = parameters.find(root);
+      bool viaParam = param != parameters.end();
+      Frame &f = global ? hintFrame
+                 : viaParam ? *param->second.first
+                            : *frameOf(root);
+      std::string name = viaParam ? param->second.second
+                         : (global ? StringRef(root).drop_front(1)
+                                   : StringRef(root).rsplit('/').second)
+                               .str();
       const ast::Node *def = nullptr;
       std::optional<std::string> kind =
           definitionKind(global ? nullptr : f.function, name, def);
@@ -685,6 +710,8 @@ private:
   bool quiet = false;
   bool jit = false;
   std::vector<std::string> keys;
+  /// Caller variables the hint saves through a parameter (parameterFor).
+  std::map<std::string, std::pair<Frame *, std::string>> parameters;
   Span hintSpan{};
   const ast::Stmt *hintStmt = nullptr;
   std::vector<NodeId> hintNodes;

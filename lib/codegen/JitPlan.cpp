@@ -51,9 +51,14 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   // loop.
   std::vector<std::pair<ir::ForOp, bool>> loops;
   module.walk([&](ir::ForOp loop) {
+    // A loop over a loader, or over batches cut by hand (`range` with a
+    // slice, `get_batch(source, i)`): its body is a per-batch region.
     bool overLoader = false;
-    for (Operation &op : loop.getBody().front())
-      overLoader |= isa<ir::FetchOp>(op);
+    for (Operation &op : loop.getBody().front()) {
+      auto region = dyn_cast<ir::ParallelOp>(op);
+      overLoader |= isa<ir::FetchOp>(op) ||
+                    (region && region.getKind() == ir::ParallelKind::PerBatch);
+    }
     if (!overLoader || !stmtRange(loop, file.getName()))
       return;
     bool steps = false;
@@ -67,8 +72,9 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   });
   if (loops.empty()) {
     diags.error(&file, {1, 0, 0},
-                "--jit-checkpoint: no loop over a DataLoader in this script "
-                "(the minibatch boundary goes at the start of its body)");
+                "--jit-checkpoint: no loop over batches in this script (a "
+                "DataLoader, or batches cut by hand): the minibatch boundary "
+                "goes at the start of its body");
     return std::nullopt;
   }
   uint32_t begin = stmtRange(loops.front().first, file.getName())->first;
