@@ -1,7 +1,8 @@
 """A training loop for just-in-time checkpointing (docs/jit.md): a model
 with BatchNorm (the forward changes its running statistics before the
 step) and dropout, SGD with momentum, a shuffled loader with workers, a
-running loss total, a checkpoint at the end of each epoch. It logs
+running loss total, a checkpoint at the end of each epoch; the loop is in
+`train(model, loader, optimizer, ...)` called from `main`. It logs
 `done E:S` after each optimizer step, which the failure-injection test
 counts to measure the work a restart redoes.
 
@@ -61,6 +62,27 @@ class FailingSGD(torch.optim.SGD):
         return super().step(closure)
 
 
+def train(model, loader, optimizer, epochs, out):
+    """The training loop in a function that gets the model, the loader and
+    the optimizer as parameters (what a JIT checkpoint saves of them is
+    restored through the parameters)."""
+    history = []
+    for epoch in range(epochs):
+        total = 0.0
+        for step, (x, y) in enumerate(loader):
+            optimizer.zero_grad()
+            loss = F.cross_entropy(model(x), y)
+            loss.backward()
+            optimizer.step()
+            total += loss.item()
+            print("done %d:%d" % (epoch, step), flush=True)
+        history.append(total)
+        torch.save({"model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(),
+                    "history": history, "epoch": epoch}, out)
+    print("final", sum(history), file=sys.stderr)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=2)
@@ -73,21 +95,7 @@ def main():
                         num_workers=args.workers)
     model = Net()
     optimizer = FailingSGD(model.parameters(), lr=0.05, momentum=0.9)
-    history = []
-    for epoch in range(args.epochs):
-        total = 0.0
-        for step, (x, y) in enumerate(loader):
-            optimizer.zero_grad()
-            loss = F.cross_entropy(model(x), y)
-            loss.backward()
-            optimizer.step()
-            total += loss.item()
-            print("done %d:%d" % (epoch, step), flush=True)
-        history.append(total)
-        torch.save({"model": model.state_dict(),
-                    "optimizer": optimizer.state_dict(),
-                    "history": history, "epoch": epoch}, args.out)
-    print("final", sum(history), file=sys.stderr)
+    train(model, loader, optimizer, args.epochs, args.out)
 
 
 if __name__ == "__main__":
