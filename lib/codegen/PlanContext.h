@@ -54,6 +54,8 @@ public:
   /// text precedes it there.
   std::optional<llvm::StringRef> indentAt(uint32_t offset) const;
   unsigned newSite() { return nextSite++; }
+  /// Runtime calls a planner needs after `configure(...)` in the header.
+  std::vector<std::string> extraHeader;
 
   const frontend::SourceFile &file;
   llvm::StringRef src;
@@ -100,6 +102,11 @@ bool planHints(PlanContext &ctx);
 /// `--jit-checkpoint`: wraps the optimizer steps in `_detc_rt.jit.step`
 /// (JitPlan.cpp); false after an error (a step detc cannot see).
 bool planJitSteps(PlanContext &ctx);
+
+/// `--vaccinate`: splits the chosen functions into cells behind crash
+/// barriers (VaccinePlan.cpp); false after an error (a block detc cannot
+/// split, an unknown function).
+bool planVaccination(PlanContext &ctx);
 
 /// For `--detc-profile` (the runtime's profile.py): what a checkpoint at
 /// each hint that can be instrumented would save, by the hint's line.

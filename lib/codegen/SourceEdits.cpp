@@ -40,6 +40,53 @@ void EditList::insertLines(unsigned line, std::vector<std::string> lines,
   newLines.push_back({line, std::move(lines), note.str()});
 }
 
+std::vector<EditList::NotedLine> EditList::takeLines(unsigned line) {
+  std::vector<NotedLine> out;
+  for (const NewLines &n : newLines)
+    if (n.line == line)
+      for (const std::string &l : n.lines)
+        out.push_back({l, n.note});
+  llvm::erase_if(newLines, [&](const NewLines &n) { return n.line == line; });
+  return out;
+}
+
+void EditList::insertNotedLines(unsigned line,
+                                const std::vector<NotedLine> &lines) {
+  auto at = llvm::find_if(newLines,
+                          [&](const NewLines &n) { return n.line == line; });
+  std::vector<NewLines> block;
+  for (const NotedLine &l : lines)
+    block.push_back({line, {l.first}, l.second});
+  newLines.insert(at, block.begin(), block.end());
+}
+
+void EditList::replace(uint32_t begin, uint32_t end, std::string text) {
+  wrap(begin, begin, std::move(text), "");
+  removed.push_back({begin, end});
+}
+
+void EditList::appendSource(std::string &out, uint32_t from,
+                            uint32_t to) const {
+  for (auto [b, e] : removed) {
+    if (e <= from || b >= to)
+      continue;
+    if (b > from)
+      out += src.slice(from, b).str();
+    from = std::max(from, e);
+  }
+  if (from < to)
+    out += src.slice(from, to).str();
+}
+
+std::string EditList::linesBefore(unsigned line) const {
+  std::string out;
+  for (const NewLines &n : newLines)
+    if (n.line == line)
+      for (const std::string &l : n.lines)
+        out += l + "  # detc: " + n.note + eol;
+  return out;
+}
+
 void EditList::note(unsigned line, StringRef text) {
   for (LineNote &n : notes)
     if (n.line == line) {
@@ -53,11 +100,7 @@ void EditList::note(unsigned line, StringRef text) {
 
 void EditList::renderLine(unsigned line, std::string &before,
                           std::string &text) const {
-  before.clear();
-  for (const NewLines &n : newLines)
-    if (n.line == line)
-      for (const std::string &l : n.lines)
-        before += l + "  # detc: " + n.note + eol;
+  before = linesBefore(line);
 
   uint32_t begin = lineStarts[line - 1];
   uint32_t end = line < lineStarts.size() ? lineStarts[line] : src.size();
@@ -89,11 +132,11 @@ void EditList::renderLine(unsigned line, std::string &before,
   text.clear();
   uint32_t at = begin;
   for (const Insert *i : here) {
-    text += src.slice(at, i->offset).str();
+    appendSource(text, at, i->offset);
     text += i->text;
-    at = i->offset;
+    at = std::max(at, i->offset);
   }
-  text += src.slice(at, contentEnd).str();
+  appendSource(text, at, contentEnd);
   for (const LineNote &n : notes)
     if (n.line == line)
       text += "  # detc: " + n.text;
@@ -116,6 +159,11 @@ std::string EditList::apply() const {
     out += before;
     out += text;
   }
+  // Lines inserted after the last line.
+  std::string tail = linesBefore(lineStarts.size() + 1);
+  if (!tail.empty() && !out.empty() && out.back() != '\n')
+    out += eol;
+  out += tail;
   return out;
 }
 

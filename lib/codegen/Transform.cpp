@@ -76,7 +76,7 @@ public:
       rewriteUnsafe(u);
     recordSeeds();
     planReplay(*this);
-    if (!planHints(*this) || !planJitSteps(*this))
+    if (!planHints(*this) || !planJitSteps(*this) || !planVaccination(*this))
       return false;
     flushGuards();
     insertHeader();
@@ -92,7 +92,8 @@ private:
   bool definesRuntimeFlag() {
     static constexpr StringLiteral kRuntimeFlags[] = {
         "--detc-resume",     "--detc-replay",  "--detc-until",
-        "--detc-checkpoint", "--detc-restart", "--detc-profile"};
+        "--detc-checkpoint", "--detc-restart", "--detc-profile",
+        "--detc-recovery",   "--detc-recovery-log"};
     std::vector<const ast::Node *> work{&tree};
     bool found = false;
     while (!work.empty()) {
@@ -547,6 +548,7 @@ private:
     if (!saves.empty()) {
       std::map<unsigned, unsigned> inserted = edits.insertedBefore();
       inserted[after + 1] += lines.size() + 1 + layers.size() +
+                             extraHeader.size() +
                              (options.hint && options.hint->jit ? 1 : 0);
       std::string map, table;
       for (auto [line, count] : inserted)
@@ -572,6 +574,7 @@ private:
     if (options.hint && options.hint->jit)
       lines.push_back(formatv("{0}.jit.enable()", kRuntimeAlias));
     lines.insert(lines.end(), layers.begin(), layers.end());
+    lines.insert(lines.end(), extraHeader.begin(), extraHeader.end());
     edits.insertLines(after + 1, lines,
                       "per-example RNG runtime; deterministic kernels");
   }

@@ -88,6 +88,14 @@ cl::opt<bool> jitCheckpoint(
              "step, a hang, SIGTERM/SIGUSR1), as of the start of the "
              "minibatch; --detc-restart redoes at most that minibatch"),
     cl::sub(tool::transformCommand));
+cl::opt<std::string> vaccinate(
+    "vaccinate", cl::ValueOptional, cl::value_desc("NAME,..."),
+    cl::desc("In-situ crash recovery (docs/vaccinate.md): the entry function "
+             "and the functions it calls (or the NAMEs given) run behind "
+             "crash barriers; an exception is fixed in place (a policy "
+             "file, --detc-recovery=policy.py, or a prompt) and execution "
+             "continues from the statement that raised"),
+    cl::sub(tool::transformCommand));
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -134,6 +142,14 @@ int detc::tool::runTransform() {
   options.deterministicKernels = !noDeterministicKernels;
   options.strict = strict;
   options.runtimePath = runtimePath;
+  if (vaccinate.getNumOccurrences()) {
+    std::vector<std::string> names;
+    SmallVector<StringRef> parts;
+    StringRef(vaccinate).split(parts, ',', -1, /*KeepEmpty=*/false);
+    for (StringRef p : parts)
+      names.push_back(p.trim().str());
+    options.vaccinate = std::move(names);
+  }
 
   frontend::DiagnosticEngine diags;
   // The lowering reads the same parse (and reports its errors).

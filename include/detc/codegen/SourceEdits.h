@@ -34,6 +34,16 @@ public:
   /// (1-based), each ending with `# detc: note`.
   void insertLines(unsigned line, std::vector<std::string> lines,
                    llvm::StringRef note);
+  /// A line to insert and the note of its `# detc:` comment.
+  using NotedLine = std::pair<std::string, std::string>;
+  /// Removes and returns the lines inserted before `line` so far (a planner
+  /// that opens and closes blocks there interleaves them with its own).
+  std::vector<NotedLine> takeLines(unsigned line);
+  /// Inserts `lines` before `line`, ahead of lines inserted there later.
+  /// `line` may be one past the last line: the lines go at the end.
+  void insertNotedLines(unsigned line, const std::vector<NotedLine> &lines);
+  /// Replaces the bytes [begin, end) of one line by `text`.
+  void replace(uint32_t begin, uint32_t end, std::string text);
   /// Adds `note` to the `# detc:` comment of line `line`.
   void note(unsigned line, llvm::StringRef note);
 
@@ -69,6 +79,10 @@ private:
     std::vector<std::string> lines;
     std::string note;
   };
+  /// Appends src[from, to) to `out`, without the replaced bytes.
+  void appendSource(std::string &out, uint32_t from, uint32_t to) const;
+  /// The inserted lines before `line`, each with its note and break.
+  std::string linesBefore(unsigned line) const;
   /// Original line `line`, edited, followed by its break; and the lines
   /// inserted before it.
   void renderLine(unsigned line, std::string &before, std::string &text) const;
@@ -80,6 +94,7 @@ private:
   std::vector<Insert> inserts;
   std::vector<LineNote> notes;
   std::vector<NewLines> newLines;
+  std::vector<std::pair<uint32_t, uint32_t>> removed; ///< By replace().
 };
 
 } // namespace detc::codegen

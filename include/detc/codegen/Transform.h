@@ -62,6 +62,10 @@ struct TransformOptions {
   /// `--strict`: a random call detc cannot make deterministic is an error
   /// (nothing written), not a warning.
   bool strict = false;
+  /// `--vaccinate[=NAME,...]`: in-situ crash recovery (docs/vaccinate.md)
+  /// for these module-level functions; empty: the entry and every function
+  /// it calls by name, and the module's top-level loops.
+  std::optional<std::vector<std::string>> vaccinate;
 };
 
 /// The identifier transformed scripts bind the runtime to (single

@@ -107,7 +107,8 @@ def _take_flag(argv, name):
 # script's own flags never collide with them (detc transform refuses a
 # script that defines one of these).
 FLAGS = ("--detc-resume", "--detc-replay", "--detc-until", "--detc-checkpoint",
-         "--detc-restart", "--detc-profile")
+         "--detc-restart", "--detc-profile", "--detc-recovery",
+         "--detc-recovery-log")
 
 
 def run_flags():

@@ -1,0 +1,444 @@
+"""What a crash barrier does with an exception (docs/vaccinate.md).
+
+A policy file (`--detc-recovery=policy.py`, or DETC_RECOVERY_POLICY) lists
+rules; the first rule matching the exception's type, message and place
+decides. Without a matching rule, errors known to be transient are retried
+with back-off; with a terminal attached (or DETC_RECOVERY=interactive) a
+prompt asks; otherwise the barrier gives up and the exception propagates as
+it would have without detc. In a data-parallel job a rank with no decision
+of its own waits for the fix another rank applied at the same place.
+
+Every recovery is one JSON line in the recovery log.
+
+    # policy.py
+    from detc_runtime.recovery import Rule, action, surgery
+    RULES = [
+        Rule(FileNotFoundError, do=action("os.makedirs(ckpt_dir)")),
+        Rule(RuntimeError, match="out of memory",
+             do=action("batch = batch[: len(batch) // 2]"), times=2),
+        Rule(ValueError, match="NaN loss", where="train_epoch", do="skip"),
+        Rule(OSError, do="retry", times=3, backoff=0.1),
+    ]
+"""
+import datetime
+import json
+import os
+import pdb
+import re
+import sys
+import time
+
+from . import replay as _replay
+
+GIVE_UP = "give_up"
+SKIP = "skip"
+RETRY = "retry"
+# The failing function was replaced by a surgery: its call is redone by
+# the barrier of the statement that called it.
+REDO_CALL = "redo_call"
+
+
+class Rule:
+    """`exception`: a class or its name; `match`: a regex searched in
+    str(exception); `where`: the vaccinated function's name, optionally
+    with `:LINE` (the original script's line of the failing statement);
+    `do`: "retry", "skip", "give_up", action(...), surgery(...), or a list
+    of these; `times`: how often the rule may fire at one statement;
+    `backoff`: seconds before the first retry, doubled each time."""
+
+    def __init__(self, exception=Exception, match=None, where=None,
+                 do=RETRY, times=1, backoff=0.0):
+        self.exception = exception
+        self.match = re.compile(match) if match else None
+        self.where = where
+        self.steps = _steps(do)
+        self.times = times
+        self.backoff = backoff
+
+    def matches(self, crash):
+        e = crash.exc
+        if isinstance(self.exception, str):
+            if not any(c.__name__ == self.exception
+                       for c in type(e).__mro__):
+                return False
+        elif not isinstance(e, self.exception):
+            return False
+        if self.match and not self.match.search(str(e)):
+            return False
+        if self.where:
+            fn, _, line = str(self.where).partition(":")
+            if fn and fn != crash.function:
+                return False
+            if line and int(line) != crash.line:
+                return False
+        return True
+
+
+def action(code):
+    """Run `code` (or `@file.py`) in the failing function's variables, then
+    retry the statement."""
+    return ("action", code)
+
+
+def surgery(path):
+    """Replace the functions and methods `path` defines, then retry."""
+    return ("surgery", path)
+
+
+def _steps(do):
+    if isinstance(do, (str, tuple)):
+        do = [do]
+    steps = [tuple(s) if isinstance(s, list) else s for s in do]
+    if steps and steps[-1] not in (RETRY, SKIP, GIVE_UP):
+        steps.append(RETRY)
+    return steps
+
+
+# Errors retried without being told: a peer's or a file system's hiccup.
+_TRANSIENT = re.compile(
+    r"Connection (reset|closed|refused)|timed out|Timeout|temporarily "
+    r"unavailable|Broken pipe|NCCL (error|communicator).*(remote|system)")
+DEFAULT_RULES = [
+    Rule((ConnectionError, TimeoutError, InterruptedError), do=RETRY, times=3,
+         backoff=0.05),
+    Rule(RuntimeError, match=_TRANSIENT.pattern, do=RETRY, times=3,
+         backoff=0.05),
+]
+
+
+class Crash:
+    """One exception at a barrier."""
+
+    def __init__(self, exc, cell, site, k):
+        from . import vaccine
+        self.exc, self.cell, self.site, self.k = exc, cell, site, k
+        fn, kind, lines, in_loop = vaccine.SITES.get(
+            site, ("?", "block", (0,), False))[:4]
+        self.function, self.kind, self.in_loop = fn, kind, in_loop
+        self.line = lines[min(k, len(lines) - 1)] if lines else 0
+        self.file = cell.__code__.co_filename
+        self.started = time.perf_counter()
+
+    def variables(self):
+        """The vaccinated function's variables, as the cell sees them."""
+        code, closure = self.cell.__code__, self.cell.__closure__ or ()
+        out = {}
+        for name, c in zip(code.co_freevars, closure):
+            try:
+                out[name] = c.cell_contents
+            except ValueError:  # not bound yet
+                pass
+        return out
+
+    def describe(self):
+        from .vaccine import SCRIPT
+        return "%s: %s at %s:%d in %s (statement %d of a %s cell)" % (
+            type(self.exc).__name__, self.exc, SCRIPT[0], self.line,
+            self.function, self.k, self.kind)
+
+
+class _Config:
+    def __init__(self):
+        self.rules = []
+        self.mode = os.environ.get("DETC_RECOVERY", "")
+        self.log_path = None
+        self.log = None
+        self.counts = {}
+        self.pending = None  # (crash, steps, source) awaiting resumed()
+        self.shared = None
+        self.rank = int(os.environ.get("RANK", "0") or 0)
+        self.world = int(os.environ.get("WORLD_SIZE", "1") or 1)
+
+
+CONFIG = _Config()
+_given_up_ids = {}
+
+
+def configure(argv):
+    """Reads --detc-recovery/--detc-recovery-log (off argv) and the
+    environment."""
+    policy = _replay._take_flag(argv, "--detc-recovery") or os.environ.get(
+        "DETC_RECOVERY_POLICY")
+    log = _replay._take_flag(argv, "--detc-recovery-log") or os.environ.get(
+        "DETC_RECOVERY_LOG")
+    stem = os.path.splitext(os.path.basename(argv[0] if argv else "script"))[0]
+    rank = ".rank%d" % CONFIG.rank if CONFIG.world > 1 else ""
+    CONFIG.log_path = log or "%s%s.recovery.jsonl" % (stem, rank)
+    CONFIG.shared = os.environ.get("DETC_RECOVERY_SHARED") or (
+        "%s.fixes.jsonl" % stem)
+    if policy:
+        CONFIG.rules = load_policy(policy)
+
+
+def load_policy(path):
+    try:
+        with open(path) as f:
+            source = f.read()
+    except OSError as e:
+        _replay.fail("error: --detc-recovery: cannot read '%s': %s"
+                     % (path, e.strerror))
+    namespace = {"__file__": path, "__name__": "detc_policy"}
+    try:
+        exec(compile(source, path, "exec"), namespace)
+    except Exception as e:
+        _replay.fail("error: --detc-recovery: '%s' raised %s: %s"
+                     % (path, type(e).__name__, e))
+    rules = namespace.get("RULES")
+    if not isinstance(rules, (list, tuple)) or not all(
+            isinstance(r, Rule) for r in rules):
+        _replay.fail("error: --detc-recovery: '%s' must define RULES, a list "
+                     "of detc_runtime.recovery.Rule" % path)
+    return list(rules)
+
+
+def given_up(e):
+    return _given_up_ids.get(id(e)) is e
+
+
+def _give_up(e):
+    _given_up_ids[id(e)] = e
+
+
+# ---- Deciding ---------------------------------------------------------------
+
+def _decide(crash):
+    """(steps, source, backoff) for `crash`, or None."""
+    for rules, source in ((CONFIG.rules, "policy"),
+                          (DEFAULT_RULES, "default")):
+        for i, rule in enumerate(rules):
+            if not rule.matches(crash):
+                continue
+            key = (source, i, crash.site, crash.k)
+            n = CONFIG.counts.get(key, 0)
+            if n >= rule.times:
+                continue
+            CONFIG.counts[key] = n + 1
+            return rule.steps, source, rule.backoff * (2 ** n)
+    return None
+
+
+def recover(exc, cell, site, k):
+    """RETRY (the barrier calls the cell from statement k), SKIP or
+    GIVE_UP."""
+    crash = Crash(exc, cell, site, k)
+    if CONFIG.mode == "off":
+        _give_up(exc)
+        return GIVE_UP
+    from . import annotate
+    annotate.print_crash(crash, sys.stderr)
+    decided = _decide(crash)
+    steps = source = None
+    backoff = 0.0
+    if decided:
+        steps, source, backoff = decided
+    elif CONFIG.mode == "interactive" or (
+            CONFIG.mode != "batch" and sys.stdin is not None
+            and sys.stdin.isatty() and sys.stderr.isatty()):
+        from .prompt import RecoveryPrompt
+        steps, source = RecoveryPrompt(crash).ask(), "prompt"
+    elif CONFIG.world > 1:
+        steps, source = _wait_for_fix(crash), "another rank"
+    if not steps:
+        _log(crash, ["give_up"], source or "none", "gave up")
+        _give_up(exc)
+        return GIVE_UP
+    if CONFIG.world > 1 and source in ("policy", "prompt"):
+        _share_fix(crash, steps)
+    for step in steps:
+        if step == GIVE_UP:
+            _log(crash, steps, source, "gave up")
+            _give_up(exc)
+            return GIVE_UP
+        if step == SKIP:
+            if not crash.in_loop:
+                print("detc-recovery: cannot skip: no loop encloses the "
+                      "failing statement (%s); giving up" % crash.describe(),
+                      file=sys.stderr)
+                _log(crash, steps, source, "gave up (nothing to skip)")
+                _give_up(exc)
+                return GIVE_UP
+            _log(crash, steps, source, "skipped the iteration")
+            return SKIP
+        if step == RETRY:
+            if backoff:
+                time.sleep(backoff)
+                crash.started += backoff  # waiting is not restoring
+            CONFIG.pending = (crash, steps, source)
+            return RETRY
+        kind, arg = step
+        try:
+            if kind == "action":
+                run_action(crash, arg)
+            elif kind == "surgery" and run_surgery(crash, arg):
+                CONFIG.pending = (crash, steps, source)
+                return REDO_CALL
+        except Exception as e:  # the fix itself failed
+            print("detc-recovery: the %s failed: %s: %s; giving up"
+                  % (kind, type(e).__name__, e), file=sys.stderr)
+            _log(crash, steps, source, "gave up (%s failed: %s)" % (kind, e))
+            _give_up(exc)
+            return GIVE_UP
+    return RETRY
+
+
+def resumed(site, k):
+    """The barrier is about to run statement k again."""
+    if CONFIG.pending is None:
+        return
+    crash, steps, source = CONFIG.pending
+    CONFIG.pending = None
+    _log(crash, steps, source, "resumed",
+         resume_ms=(time.perf_counter() - crash.started) * 1e3)
+
+
+# ---- Fixes ------------------------------------------------------------------
+
+def _source_of(arg):
+    if arg.startswith("@"):
+        with open(arg[1:]) as f:
+            return f.read(), arg[1:]
+    return arg, "<detc action>"
+
+
+def run_action(crash, arg):
+    """Runs code with the failing function's variables; assignments to them
+    (and to module globals) stay."""
+    code, name = _source_of(arg)
+    module_globals = crash.cell.__globals__
+    local = crash.variables()
+    namespace = dict(module_globals)
+    namespace.update(local)
+    namespace["detc_exception"] = crash.exc
+    before = dict(namespace)
+    exec(compile(code, name, "exec"), namespace)
+    cells = dict(zip(crash.cell.__code__.co_freevars,
+                     crash.cell.__closure__ or ()))
+    for key, value in namespace.items():
+        if key in ("__builtins__", "detc_exception"):
+            continue
+        if key in before and before[key] is value:
+            continue
+        if key in cells:
+            cells[key].cell_contents = value
+        else:
+            module_globals[key] = value
+
+
+def run_surgery(crash, arg):
+    """Defines the file's functions and classes: a module-level function is
+    replaced, a class's methods are patched into the existing class (live
+    objects, such as the model, get them). True when the failing function
+    itself was replaced: its call is then redone from the caller's
+    statement, with the new code."""
+    from . import vaccine
+    path = arg[1:] if arg.startswith("@") else arg
+    with open(path) as f:
+        code = f.read()
+    module_globals = crash.cell.__globals__
+    namespace = dict(module_globals)
+    exec(compile(code, path, "exec"), namespace)
+    active = vaccine.active_functions()
+    replaced = []
+    for key, value in namespace.items():
+        old = module_globals.get(key)
+        if value is old or key.startswith("__"):
+            continue
+        if isinstance(value, type) and isinstance(old, type):
+            continue
+        if callable(value) and key in active:
+            # A running function can be replaced only when it is the one
+            # that failed and a vaccinated caller can redo its call.
+            if key != crash.function or active[-1] != key or not [
+                    fn for fn in active if fn != key]:
+                raise ValueError(
+                    "'%s' is running%s; surgery can replace the function "
+                    "that failed when a vaccinated function called it, and "
+                    "the functions it calls" % (
+                        key, " (the entry function, called by no vaccinated"
+                        " function)" if key == crash.function else
+                        " further up the stack"))
+            replaced.append(key)
+    for key, value in namespace.items():
+        old = module_globals.get(key)
+        if value is old or key.startswith("__"):
+            continue
+        if isinstance(value, type) and isinstance(old, type):
+            for attr, member in vars(value).items():
+                if callable(member) or isinstance(member, (staticmethod,
+                                                           classmethod,
+                                                           property)):
+                    setattr(old, attr, member)
+        elif callable(value) or key not in module_globals:
+            module_globals[key] = value
+    return crash.function in replaced
+
+
+# ---- Data-parallel jobs -----------------------------------------------------
+
+def _fix_key(crash):
+    return [crash.site, crash.k, type(crash.exc).__name__]
+
+
+def _share_fix(crash, steps):
+    record = {"key": _fix_key(crash), "rank": CONFIG.rank,
+              "steps": [list(s) if isinstance(s, tuple) else s
+                        for s in steps]}
+    with open(CONFIG.shared, "a") as f:
+        f.write(json.dumps(record) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _wait_for_fix(crash):
+    """The fix another rank applied where this one crashed, or None after
+    DETC_RECOVERY_WAIT seconds (300)."""
+    deadline = time.monotonic() + float(
+        os.environ.get("DETC_RECOVERY_WAIT", "300"))
+    key = _fix_key(crash)
+    print("detc-recovery: rank %d waits for the fix another rank applies "
+          "(%s)" % (CONFIG.rank, CONFIG.shared), file=sys.stderr)
+    while time.monotonic() < deadline:
+        try:
+            with open(CONFIG.shared) as f:
+                for line in f:
+                    try:
+                        record = json.loads(line)
+                    except ValueError:
+                        continue  # a line being written
+                    if record.get("key") == key:
+                        return _steps(record["steps"])
+        except FileNotFoundError:
+            pass
+        time.sleep(0.05)
+    return None
+
+
+def _script():
+    from .vaccine import SCRIPT
+    return SCRIPT[0]
+
+
+# ---- Log --------------------------------------------------------------------
+
+def _log(crash, steps, source, outcome, resume_ms=None):
+    record = {
+        "time": datetime.datetime.now(datetime.timezone.utc).isoformat(),
+        "exception": type(crash.exc).__name__,
+        "message": str(crash.exc)[:500],
+        "script": _script(), "running": crash.file,
+        "function": crash.function, "line": crash.line,
+        "site": crash.site, "statement": crash.k,
+        "action": [list(s) if isinstance(s, tuple) else s
+                   for s in (steps or [])],
+        "decided_by": source, "outcome": outcome,
+    }
+    if resume_ms is not None:
+        record["resume_ms"] = round(resume_ms, 3)
+    if CONFIG.world > 1:
+        record["rank"] = CONFIG.rank
+    if CONFIG.log is None:
+        CONFIG.log = open(CONFIG.log_path, "a")
+    CONFIG.log.write(json.dumps(record) + "\n")
+    CONFIG.log.flush()
+    print("detc-recovery: %s -> %s" % (crash.describe(), outcome),
+          file=sys.stderr)

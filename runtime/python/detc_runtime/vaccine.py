@@ -1,0 +1,239 @@
+"""In-situ crash recovery (DAiFU, SPEC §7, docs/vaccinate.md).
+
+`detc transform --vaccinate` splits the entry function and the functions
+on the training path into cells: nested functions whose statements are
+guarded by a resume index (`if _detc_r <= k:`) and which are called through
+`run(cell, site)`, the crash barrier. An exception stops at the innermost
+barrier, with every enclosing frame still live (no `finally` or `with`
+exit has run); recovery.py decides what to do (a policy, a prompt), and the
+barrier calls the cell again from the statement that raised.
+
+Codes a cell returns to the code after its call: None (fell off its end),
+BREAK, CONTINUE, or a Ret holding a `return`'s value.
+"""
+import linecache
+import re
+import sys
+
+from . import recovery
+from ._state import STATE
+
+
+class _Code:
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "detc_runtime.vaccine." + self.name
+
+
+BREAK = _Code("BREAK")
+CONTINUE = _Code("CONTINUE")
+# `handled` of a barrier inside a `try` whose handler catches everything.
+ALL = _Code("ALL")
+
+
+class Ret:
+    """A `return VALUE` crossing cells."""
+    __slots__ = ("value",)
+
+    def __init__(self, value):
+        self.value = value
+
+
+RET_NONE = Ret(None)
+
+# site -> (function, kind, original line of each guarded statement, whether
+# a loop body cell encloses it, indices of its `raise` statements); filled
+# by enable() from detc's table.
+SITES = {}
+# One entry per active barrier: [site, index of the last statement that
+# may draw, the RNG snapshot before it, the first snapshot of this call].
+_marks = []
+_GENS = ["torch"]
+# id(exception) -> (exception, function): a surgery replaced the function
+# that raised it; the first barrier outside that function redoes its call.
+_redo_calls = {}
+
+
+SCRIPT = ["script"]
+
+
+def enable(sites, gens=(), script=None):
+    """Called once by the transformed script's header: detc's table of
+    cells, the library generators the script draws from, and the original
+    script's name (the lines in SITES are its lines)."""
+    SITES.update(sites)
+    if script:
+        SCRIPT[0] = script
+    for g in gens:
+        if g not in _GENS:
+            _GENS.append(g)
+    recovery.configure(sys.argv)
+
+
+def _snapshot():
+    # detc's own keyed streams: the sequential streams' offsets and the
+    # current batch's and example scope's.
+    b, s = STATE.batch, STATE.scope
+    states = [("detc", (dict(STATE.sequential), b,
+                        dict(b.offsets) if b is not None else None, s,
+                        dict(s.offsets) if s is not None else None))]
+    for g in _GENS:
+        mod = sys.modules.get(g)
+        if mod is None:
+            continue
+        if g == "torch":
+            states.append((g, mod.default_generator.get_state()))
+            if mod.cuda.is_available() and mod.cuda.is_initialized():
+                states.append(("cuda", mod.cuda.get_rng_state_all()))
+        elif g == "numpy":
+            states.append((g, mod.random.get_state()))
+        elif g == "random":
+            states.append((g, mod.getstate()))
+    return states
+
+
+def _rewind(states):
+    for g, s in states:
+        if g == "detc":
+            sequential, b, b_offsets, scope, s_offsets = s
+            STATE.sequential = dict(sequential)
+            if b is not None and b is STATE.batch:
+                b.offsets = dict(b_offsets)
+            if scope is not None and scope is STATE.scope:
+                scope.offsets = dict(s_offsets)
+        elif g == "torch":
+            sys.modules["torch"].default_generator.set_state(s)
+        elif g == "cuda":
+            sys.modules["torch"].cuda.set_rng_state_all(s)
+        elif g == "numpy":
+            sys.modules["numpy"].random.set_state(s)
+        elif g == "random":
+            sys.modules["random"].setstate(s)
+
+
+def mark(k):
+    """Before statement k that may draw: the generators' states, so that a
+    retry of k draws the same numbers. True (it sits in the guard)."""
+    entry = _marks[-1]
+    entry[1] = k
+    entry[2] = _snapshot()
+    if entry[3] is None:
+        entry[3] = entry[2]
+    return True
+
+
+def _iteration_start():
+    """The RNG snapshot at the start of the innermost loop body cell's
+    current iteration (its first snapshot: no statement before it draws),
+    or None."""
+    for entry in reversed(_marks):
+        site = SITES.get(entry[0])
+        if site and site[1] == "loop":
+            return entry[3]
+    return None
+
+
+_GUARD = re.compile(r"\s*if _detc_r <= (\d+)\b")
+
+
+def failed_index(exc, cell):
+    """Index of the cell's statement that raised: the guard line above the
+    line the cell's frame was executing."""
+    code = cell.__code__
+    lineno = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code is code:
+            lineno = tb.tb_lineno
+        tb = tb.tb_next
+    if lineno is None:
+        return 0
+    fname = code.co_filename
+    def_line = linecache.getline(fname, code.co_firstlineno)
+    indent = len(def_line) - len(def_line.lstrip()) + 1
+    for n in range(lineno, code.co_firstlineno, -1):
+        text = linecache.getline(fname, n)
+        if len(text) - len(text.lstrip()) == indent:
+            m = _GUARD.match(text)
+            if m:
+                return int(m.group(1))
+    return 0
+
+
+def raised_here(exc, cell, site, k):
+    """Whether statement k of the cell is a `raise` that raised `exc`:
+    retrying it would raise again; the barrier of the statement around it
+    (or of the call of this function) handles it."""
+    info = SITES.get(site)
+    if not info or len(info) < 5 or k not in info[4]:
+        return False
+    tb = exc.__traceback__
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb.tb_frame.f_code is cell.__code__
+
+
+def run(cell, site, handled=None):
+    """The crash barrier: calls cell(0); on an exception no enclosing user
+    handler catches, recovers and calls cell(k) from the statement k that
+    raised (or returns CONTINUE when told to skip the iteration)."""
+    entry = [site, -1, None, None]
+    _marks.append(entry)
+    resume = 0
+    try:
+        while True:
+            try:
+                return cell(resume)
+            except Exception as e:
+                if handled is not None and (
+                        handled is ALL or isinstance(e, handled())):
+                    raise
+                if recovery.given_up(e):
+                    raise
+                k = failed_index(e, cell)
+                redo = _redo_calls.get(id(e))
+                if redo is not None and redo[0] is e:
+                    if SITES.get(site, ("",))[0] == redo[1]:
+                        raise  # still inside the replaced function
+                    del _redo_calls[id(e)]
+                    if entry[1] == k:
+                        _rewind(entry[2])
+                    resume = k
+                    recovery.resumed(site, k)
+                    continue
+                if raised_here(e, cell, site, k):
+                    raise  # the code around this cell's `raise` failed
+                decision = recovery.recover(e, cell, site, k)
+                if decision is recovery.GIVE_UP:
+                    raise
+                if decision is recovery.REDO_CALL:
+                    _redo_calls[id(e)] = (e, SITES[site][0])
+                    raise
+                if decision is recovery.SKIP:
+                    # The abandoned iteration leaves no trace in the random
+                    # streams: the next one draws what it would have drawn.
+                    start = _iteration_start()
+                    if start is not None:
+                        _rewind(start)
+                    return CONTINUE
+                if entry[1] == k:
+                    _rewind(entry[2])
+                resume = k
+                recovery.resumed(site, k)
+    finally:
+        _marks.pop()
+
+
+def active_functions():
+    """The vaccinated functions running, outermost first (one entry per
+    invocation)."""
+    out = []
+    for entry in _marks:
+        info = SITES.get(entry[0])
+        if info and info[1] == "function":
+            out.append(info[0])
+    return out

@@ -1,0 +1,265 @@
+#!/usr/bin/env python3
+"""The crash benchmark for in-situ recovery (issue 20, docs/vaccinate.md).
+
+Transforms Inputs/crash_train.py with `detc transform --vaccinate`, then
+for each case injects one fault — the DAiFU paper's seven scenarios, two or
+more each, plus the five constructs its reference implementation gets
+wrong, each hit by a transient fault — and runs the transformed script
+unattended with the case's recovery policy (or none: transient errors are
+retried by default). Checked per case:
+
+* the run ends normally (exit 0), having recovered in situ: the recovery
+  log has the expected outcome (resumed / skipped the iteration) decided by
+  the expected source (policy / default), at the expected line of the
+  original script, and nothing gave up;
+* the final weights and counters equal those of the transformed script run
+  from scratch with --fixed (the fault never happens, or its fix is there
+  from the start), tensor for tensor and bit for bit.
+
+Then, once each: without a policy a non-transient fault gives up (the
+exception propagates, exit 1, as without detc); a fix that itself fails
+gives up and says so; `skip` with no enclosing loop gives up.
+
+Prints the restore time (exception caught -> failed statement running
+again, from the log's resume_ms) of every recovery.
+
+usage: crash_recovery.py --detc BIN --runtime DIR
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import torch
+
+PY = "/usr/bin/python3"
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "Inputs", "crash_train.py")
+
+
+def line_of(text):
+    """The line of crash_train.py containing `text` (once)."""
+    with open(SCRIPT) as f:
+        hits = [i + 1 for i, l in enumerate(f) if text in l]
+    assert len(hits) == 1, (text, hits)
+    return hits[0]
+
+
+# case -> (scenario, policy source or None, files {name: text},
+#          expected outcome, decided by, line text of the failing statement)
+SURGERY_LOG = "def log_loss(loss, case, fixed):\n    return loss.item()\n"
+SURGERY_VIEW = ("def features(x, case, fixed):\n"
+                "    return x.view(x.size(0), -1)\n")
+CASES = {
+    "api_index": ("API misuse", 'Rule(IndexError, match="0-dim", '
+                  'do=surgery("{work}/fix.py"))', {"fix.py": SURGERY_LOG},
+                  "resumed", "policy", "return loss.data[0]"),
+    "target_dtype": ("API misuse", 'Rule(RuntimeError, match="scalar type '
+                     'Long", do=action("labels = labels.long(); y = y.long()"))', {}, "resumed",
+                     "policy", "loss = F.cross_entropy("),
+    "shape_view": ("tensor mismatch", 'Rule(RuntimeError, match="is invalid '
+                   'for input", do=surgery("{work}/fix.py"))',
+                   {"fix.py": SURGERY_VIEW}, "resumed", "policy",
+                   "return x.view(x.size(0), 5)"),
+    "cat_mismatch": ("tensor mismatch", 'Rule(ValueError, match="batch_size",'
+                     ' do=action("extra = extra[:0]; out = out[:len(y)]"))', {}, "resumed",
+                     "policy", "loss = F.cross_entropy("),
+    "oom_alloc": ("resource", 'Rule(RuntimeError, match="allocate", '
+                  'do=action("workspace = 256"))', {}, "resumed", "policy",
+                  "work = torch.empty(workspace)"),
+    "oom_cache": ("resource", 'Rule(RuntimeError, match="out of memory", '
+                  'do=action("CACHE.clear()"), times=10)', {}, "resumed",
+                  "policy", "if sum(t.numel() for t in cache)"),
+    "no_cuda": ("device", 'Rule(AssertionError, match="CUDA", '
+                'do=action("device = \'cpu\'"))', {}, "resumed", "policy",
+                "x = data[b * 8"),
+    "device_busy": ("device", 'Rule(RuntimeError, match="busy", '
+                    'do=action("device = \'cpu\'; model.to(device)"))', {},
+                    "resumed", "policy", "FAULTS.device(case, device)"),
+    "missing_dir": ("path", 'Rule((RuntimeError, FileNotFoundError), '
+                    'match="does not exist|No such file", '
+                    'do=action("os.makedirs(os.path.dirname(path))"))', {},
+                    "resumed", "policy", "torch.save(state, path)"),
+    "missing_file": ("path", 'Rule(FileNotFoundError, do=action('
+                     '"table_path = table"))', {}, "resumed", "policy",
+                     "weights = torch.tensor(np.load(table_path))"),
+    "nan_batch": ("exceptional data", 'Rule(FloatingPointError, do="skip", '
+                  'times=2)', {}, "skipped the iteration", "policy",
+                  'if not torch.isfinite(loss):'),
+    "label_range": ("exceptional data", 'Rule(IndexError, match="out of '
+                    'bounds", do="skip", times=2)', {},
+                    "skipped the iteration", "policy",
+                    "loss = F.cross_entropy("),
+    "allreduce_flaky": ("transient", None, {}, "resumed", "default",
+                        'FAULTS.hit(case, "allreduce")'),
+    "forward_flaky": ("transient", None, {}, "resumed", "default",
+                      "out = model(features("),
+    "save_flaky": ("transient", None, {}, "resumed", "default",
+                   'FAULTS.hit(case, "save")'),
+    "break_in_with": ("construct: break inside with inside a loop", None, {},
+                      "resumed", "default", 'FAULTS.hit(case, "with")'),
+    "callee_loop": ("construct: loop variable used only as a callee", None,
+                    {}, "resumed", "default", "hook()\n"),
+    "shadowing": ("construct: a local shadowing a module global", None, {},
+                  "resumed", "default", 'FAULTS.hit(case, "shadow")'),
+    "nested_default": ("construct: nested def whose default is a parameter",
+                       None, {}, "resumed", "default",
+                       "make_decay(lr * 0.5)(group)"),
+    "try_finally": ("construct: retry inside try/finally", None, {},
+                    "resumed", "default", 'FAULTS.hit(case, "try")'),
+}
+
+
+def equal(a, b):
+    if isinstance(a, torch.Tensor):
+        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and \
+            a.shape == b.shape and torch.equal(a, b)
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(
+            equal(a[k], b[k]) for k in a)
+    return a == b
+
+
+def run(cmd, cwd, env=None):
+    e = dict(os.environ, DETC_RECOVERY="batch", **(env or {}))
+    return subprocess.run(cmd, cwd=cwd, env=e, capture_output=True,
+                          text=True, timeout=300)
+
+
+def run_case(name, transformed, runtime, tmp):
+    scenario, policy, files, outcome, source, text = CASES[name]
+    work = os.path.join(tmp, name)
+    os.makedirs(work)
+    for fname, body in files.items():
+        with open(os.path.join(work, fname), "w") as f:
+            f.write(body)
+    flags = []
+    if policy:
+        path = os.path.join(work, "policy.py")
+        with open(path, "w") as f:
+            f.write("import os\nfrom detc_runtime.recovery import Rule, "
+                    "action, surgery\nRULES = [%s]\n"
+                    % policy.format(work=work))
+        flags = ["--detc-recovery=" + path]
+    log = os.path.join(work, "recovery.jsonl")
+    env = {"PYTHONPATH": runtime}
+    r = run([PY, transformed, "--case", name, "--work", work, "--out",
+             os.path.join(work, "recovered.pt"), "--detc-recovery-log", log]
+            + flags, work, env)
+    problems = []
+    if r.returncode != 0:
+        return ["exit %d:\n%s" % (r.returncode, r.stderr[-3000:])], []
+    with open(log) as f:
+        records = [json.loads(l) for l in f]
+    if not records:
+        problems.append("nothing in the recovery log")
+    want = line_of(text)
+    for rec in records:
+        if rec["outcome"] != outcome or rec["decided_by"] != source:
+            problems.append("log: %s by %s, expected %s by %s" % (
+                rec["outcome"], rec["decided_by"], outcome, source))
+        if rec["line"] != want:
+            problems.append("log: line %d, expected %d (%s)" % (
+                rec["line"], want, text.strip()))
+    fixed = os.path.join(work, "fixed")
+    os.makedirs(fixed)
+    r2 = run([PY, transformed, "--case", name, "--fixed", "--work", fixed,
+              "--out", os.path.join(fixed, "fixed.pt"), "--detc-recovery-log",
+              os.path.join(fixed, "recovery.jsonl")], fixed, env)
+    if os.path.exists(os.path.join(fixed, "recovery.jsonl")):
+        problems.append("the --fixed run recovered from something")
+    if r2.returncode != 0:
+        return problems + ["--fixed run: exit %d\n%s" % (r2.returncode,
+                                                          r2.stderr[-2000:])
+                           ], records
+    a = torch.load(os.path.join(work, "recovered.pt"))
+    b = torch.load(os.path.join(fixed, "fixed.pt"))
+    if not equal(a, b):
+        problems.append("final state differs from the fixed run's: %s vs %s"
+                        % (a["counters"], b["counters"]))
+    return problems, records
+
+
+def expect_give_up(name, transformed, runtime, tmp, policy, why, expect):
+    work = os.path.join(tmp, "giveup-" + why)
+    os.makedirs(work)
+    flags = []
+    if policy:
+        path = os.path.join(work, "policy.py")
+        with open(path, "w") as f:
+            f.write("from detc_runtime.recovery import Rule, action\n"
+                    "RULES = [%s]\n" % policy)
+        flags = ["--detc-recovery=" + path]
+    log = os.path.join(work, "recovery.jsonl")
+    r = run([PY, transformed, "--case", name, "--work", work, "--out",
+             os.path.join(work, "o.pt"), "--detc-recovery-log", log] + flags,
+            work, {"PYTHONPATH": runtime})
+    problems = []
+    if r.returncode != 1 or expect not in r.stderr:
+        problems.append("%s: exit %d, expected 1 with %r\n%s" % (
+            why, r.returncode, expect, r.stderr[-2000:]))
+    outcomes = []
+    if os.path.exists(log):
+        with open(log) as f:
+            outcomes = [json.loads(l)["outcome"] for l in f]
+    if not outcomes or not outcomes[-1].startswith("gave up"):
+        problems.append("%s: log %s, expected 'gave up'" % (why, outcomes))
+    return problems
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--detc", required=True)
+    ap.add_argument("--runtime", required=True)
+    args = ap.parse_args()
+    args.runtime = os.path.abspath(args.runtime)
+    with tempfile.TemporaryDirectory() as tmp:
+        transformed = os.path.join(tmp, "crash_train.vaccinated.py")
+        r = subprocess.run([args.detc, "transform", SCRIPT, "--emit-python",
+                            "--vaccinate", "-o", transformed],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            sys.exit("detc transform --vaccinate failed:\n" + r.stderr)
+        failures = 0
+        scenarios = set()
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            futures = {name: pool.submit(run_case, name, transformed,
+                                         args.runtime, tmp)
+                       for name in CASES}
+            for name, fut in futures.items():
+                problems, records = fut.result()
+                scenarios.add(CASES[name][0])
+                times = ", ".join("%.1f ms" % rec["resume_ms"]
+                                  for rec in records if "resume_ms" in rec)
+                print("%-16s %-48s %s%s" % (
+                    name, CASES[name][0], "ok" if not problems else "FAIL",
+                    " (restore %s)" % times if times else ""))
+                for p in problems:
+                    print("    " + p)
+                failures += bool(problems)
+        if len(CASES) < 14 or len(scenarios) < 12:
+            print("the benchmark lost cases")
+            failures += 1
+        for problems in (
+                expect_give_up("api_index", transformed, args.runtime, tmp,
+                               None, "no-policy", "IndexError"),
+                expect_give_up("oom_alloc", transformed, args.runtime, tmp,
+                               'Rule(RuntimeError, do=action("1/0"))',
+                               "fix-fails", "the action failed"),
+                expect_give_up("nan_batch", transformed, args.runtime, tmp,
+                               'Rule(FloatingPointError, where="save", '
+                               'do="skip"), Rule(RuntimeError, do="skip")',
+                               "no-match", "FloatingPointError")):
+            for p in problems:
+                print("    " + p)
+            failures += bool(problems)
+        print("%d cases, %d scenarios and constructs; %d failed"
+              % (len(CASES), len(scenarios), failures))
+        sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
