@@ -418,9 +418,7 @@ private:
     } else if (auto *i = dyn_cast<ast::If>(st)) {
       body(i->body, CellKind::Block, enclosing, false);
       // `elif` is an If in orelse whose header has the same indentation.
-      if (i->orelse.size() == 1 && isa<ast::If>(i->orelse.front()) &&
-          !ctx.indentAt(i->orelse.front()->getRange().begin.offset) &&
-          isElif(i->orelse.front()))
+      if (i->orelse.size() == 1 && isElif(i->orelse.front()))
         visitElif(cast<ast::If>(i->orelse.front()), *h, scope, enclosing,
                   loops);
       else
@@ -454,11 +452,11 @@ private:
     // retries the whole statement.
   }
 
-  /// An If in orelse written `elif` (not `else:` + `if` on its own line).
+  /// An If in orelse written `elif` (its node begins at the keyword), not
+  /// `else:` and an `if` of its own.
   bool isElif(const ast::Stmt *s) const {
-    return ctx.src.substr(s->getRange().begin.offset).starts_with("elif") ||
-           ctx.src.substr(0, s->getRange().begin.offset).rtrim(" \t").ends_with(
-               "el");
+    return isa<ast::If>(s) &&
+           ctx.src.substr(s->getRange().begin.offset).starts_with("elif");
   }
 
   void visitElif(const ast::If *e, StringRef h, const CellScope &scope,
@@ -474,9 +472,7 @@ private:
         visitStatement(inner, scope, enclosing, loops);
     };
     body(e->body);
-    if (e->orelse.size() == 1 && isa<ast::If>(e->orelse.front()) &&
-        !ctx.indentAt(e->orelse.front()->getRange().begin.offset) &&
-        isElif(e->orelse.front()))
+    if (e->orelse.size() == 1 && isElif(e->orelse.front()))
       visitElif(cast<ast::If>(e->orelse.front()), h, scope, enclosing, loops);
     else
       body(e->orelse);

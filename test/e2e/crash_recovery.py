@@ -20,6 +20,12 @@ Then, once each: without a policy a non-transient fault gives up (the
 exception propagates, exit 1, as without detc); a fix that itself fails
 gives up and says so; `skip` with no enclosing loop gives up.
 
+At the prompt (DETC_RECOVERY=interactive, commands on stdin): describe,
+where, `p`, an assignment that fixes the state, pass; a surgery; skip;
+quit (exit 1, the exception shown). In a 2-rank gloo job where both ranks
+crash at the same place and only rank 0 has a policy: rank 1 applies the
+fix rank 0 recorded, both end with equal states.
+
 Prints the restore time (exception caught -> failed statement running
 again, from the log's resume_ms) of every recovery.
 
@@ -210,6 +216,92 @@ def expect_give_up(name, transformed, runtime, tmp, policy, why, expect):
     return problems
 
 
+def interactive(name, transformed, runtime, tmp, commands, files=None,
+                expect_exit=0, expect_outcome="resumed", compare=True):
+    """A session at the prompt (DETC_RECOVERY=interactive, commands on
+    stdin), like a developer at a terminal."""
+    work = os.path.join(tmp, "prompt-" + name + "-" + str(len(commands)))
+    os.makedirs(work)
+    for fname, body in (files or {}).items():
+        with open(os.path.join(work, fname), "w") as f:
+            f.write(body)
+    log = os.path.join(work, "recovery.jsonl")
+    e = dict(os.environ, DETC_RECOVERY="interactive", PYTHONPATH=runtime)
+    r = subprocess.run([PY, transformed, "--case", name, "--work", work,
+                        "--out", os.path.join(work, "o.pt"),
+                        "--detc-recovery-log", log],
+                       input="\n".join(commands) + "\n", cwd=work, env=e,
+                       capture_output=True, text=True, timeout=300)
+    problems = []
+    if r.returncode != expect_exit:
+        return ["prompt %s: exit %d, expected %d\n%s" % (
+            name, r.returncode, expect_exit, r.stderr[-3000:])]
+    with open(log) as f:
+        records = [json.loads(l) for l in f]
+    if not records or any(rec["decided_by"] != "prompt" or
+                          rec["outcome"] != expect_outcome
+                          for rec in records):
+        problems.append("prompt %s: log %s" % (name, [
+            (rec["decided_by"], rec["outcome"]) for rec in records]))
+    if "(detc-recovery)" not in r.stderr:
+        problems.append("prompt %s: no prompt shown" % name)
+    if compare:
+        fixed = os.path.join(work, "fixed")
+        os.makedirs(fixed)
+        run([PY, transformed, "--case", name, "--fixed", "--work", fixed,
+             "--out", os.path.join(fixed, "f.pt")], fixed,
+            {"PYTHONPATH": runtime})
+        if not equal(torch.load(os.path.join(work, "o.pt")),
+                     torch.load(os.path.join(fixed, "f.pt"))):
+            problems.append("prompt %s: final state differs" % name)
+    return problems, r.stderr
+
+
+def ddp_fix_replay(transformed, runtime, tmp):
+    """Two gloo ranks crash at the same place; only rank 0 has a policy:
+    rank 1 waits for the fix rank 0 applied and applies it too."""
+    work = os.path.join(tmp, "ddp")
+    os.makedirs(work)
+    policy = os.path.join(work, "policy.py")
+    with open(policy, "w") as f:
+        f.write("import os\nfrom detc_runtime.recovery import Rule, action\n"
+                "RULES = [Rule(FileNotFoundError, do=action('os.makedirs("
+                "os.path.dirname(path), exist_ok=True)'))]\n")
+    procs = []
+    for rank in (0, 1):
+        e = dict(os.environ, DETC_RECOVERY="batch", PYTHONPATH=runtime,
+                 RANK=str(rank), WORLD_SIZE="2",
+                 DETC_RECOVERY_SHARED=os.path.join(work, "fixes.jsonl"),
+                 DETC_RECOVERY_WAIT="60")
+        cmd = [PY, transformed, "--case", "missing_dir", "--work", work,
+               "--out", os.path.join(work, "o%d.pt" % rank),
+               "--detc-recovery-log", os.path.join(work, "r%d.jsonl" % rank)]
+        if rank == 0:
+            cmd.append("--detc-recovery=" + policy)
+        procs.append(subprocess.Popen(cmd, cwd=work, env=e, text=True,
+                                      stdout=subprocess.PIPE,
+                                      stderr=subprocess.PIPE))
+    problems = []
+    for rank, p in enumerate(procs):
+        out, err = p.communicate(timeout=300)
+        if p.returncode != 0:
+            problems.append("ddp rank %d: exit %d\n%s" % (
+                rank, p.returncode, err[-2000:]))
+    if problems:
+        return problems
+    by = []
+    for rank in (0, 1):
+        with open(os.path.join(work, "r%d.jsonl" % rank)) as f:
+            by.append([(json.loads(l)["decided_by"], json.loads(l)["outcome"])
+                       for l in f])
+    if by != [[("policy", "resumed")], [("another rank", "resumed")]]:
+        problems.append("ddp: logs %s" % by)
+    if not equal(torch.load(os.path.join(work, "o0.pt")),
+                 torch.load(os.path.join(work, "o1.pt"))):
+        problems.append("ddp: the ranks' final states differ")
+    return problems
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--detc", required=True)
@@ -256,6 +348,37 @@ def main():
             for p in problems:
                 print("    " + p)
             failures += bool(problems)
+        sessions = [
+            ("no_cuda", ["describe", "where", "p device",
+                         "device = 'cpu'", "pass"], None, 0, "resumed"),
+            ("api_index", ["surgery @fix.py"], {"fix.py": SURGERY_LOG}, 0,
+             "resumed"),
+            ("nan_batch", ["skip", "skip"], None, 0,
+             "skipped the iteration"),
+        ]
+        for name, commands, files, code, outcome in sessions:
+            problems, stderr = interactive(name, transformed, args.runtime,
+                                           tmp, commands, files, code,
+                                           outcome)
+            print("prompt %-10s %s" % (name, "ok" if not problems
+                                       else "FAIL"))
+            for p in problems:
+                print("    " + p)
+            failures += bool(problems)
+        problems, stderr = interactive("oom_alloc", transformed,
+                                       args.runtime, tmp, ["quit"],
+                                       expect_exit=1,
+                                       expect_outcome="gave up",
+                                       compare=False)
+        if "Storage size" not in stderr and "allocate" not in stderr:
+            problems.append("quit: the exception was not shown")
+        print("prompt quit       %s" % ("ok" if not problems else "FAIL"))
+        failures += bool(problems)
+        problems = ddp_fix_replay(transformed, args.runtime, tmp)
+        print("ddp fix replay    %s" % ("ok" if not problems else "FAIL"))
+        for p in problems:
+            print("    " + p)
+        failures += bool(problems)
         print("%d cases, %d scenarios and constructs; %d failed"
               % (len(CASES), len(scenarios), failures))
         sys.exit(1 if failures else 0)

@@ -8,10 +8,9 @@ from . import annotate, recovery
 
 
 class RecoveryPrompt(pdb.Pdb):
-    prompt = "(detc-recovery) "
-
     def __init__(self, crash):
         super().__init__(stdin=sys.stdin, stdout=sys.stderr)
+        self.prompt = "(detc-recovery) "
         self.use_rawinput = False
         self.crash = crash
         self.decision = None
@@ -26,6 +25,17 @@ class RecoveryPrompt(pdb.Pdb):
         except EOFError:
             pass
         return self.decision
+
+    def setup(self, f, tb):
+        # Start at the failing statement of the vaccinated function (not
+        # in the library frame that raised): `p`, `l` and `up`/`down` work
+        # from there.
+        super().setup(f, tb)
+        for i, (frame, _) in enumerate(self.stack):
+            if frame.f_code is self.crash.cell.__code__:
+                self.curindex = i
+                self.curframe = frame
+                self.curframe_locals = frame.f_locals
 
     def _done(self, steps):
         self.decision = steps

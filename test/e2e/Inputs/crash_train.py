@@ -109,7 +109,8 @@ def main():
                        "try_finally": "try",
                        "forward_flaky": "forward"}.get(case)
     dist.init_process_group("gloo", init_method="file://" + os.path.join(
-        args.work, "pg"), rank=0, world_size=1)
+        args.work, "pg"), rank=int(os.environ.get("RANK", "0")),
+        world_size=int(os.environ.get("WORLD_SIZE", "1")))
 
     torch.manual_seed(0)
     model = Net(case)
