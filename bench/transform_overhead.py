@@ -8,10 +8,11 @@ last `epoch ...` output lines, i.e. training only.
 
 With --jit: the overhead of `detc transform --jit-checkpoint` (docs/jit.md;
 target 0.5%) — the transformed script with it against the transformed
-script without it, the same way.
+script without it, the same way. With --vaccinate: the same for
+`--vaccinate` (docs/vaccinate.md; target 0.4%).
 
 usage: bench/transform_overhead.py [--detc BIN] [--runs 5] [--epochs 8]
-       [--jit] [EXAMPLE] [-- extra script args]
+       [--jit | --vaccinate] [EXAMPLE] [-- extra script args]
 """
 import argparse
 import os
@@ -33,6 +34,8 @@ def main():
     parser.add_argument("--epochs", type=int, default=16)
     parser.add_argument("--jit", action="store_true",
                         help="--jit-checkpoint vs the plain transform")
+    parser.add_argument("--vaccinate", action="store_true",
+                        help="--vaccinate vs the plain transform")
     parser.add_argument("example", nargs="?",
                         default=os.path.join(ROOT, "examples/pgd_train.py"))
     argv = sys.argv[1:]
@@ -58,8 +61,16 @@ def main():
                             "--emit-python", "--jit-checkpoint", "-o", jit],
                            check=True)
             pair = (det, jit)
+        if args.vaccinate:
+            vac = os.path.join(tmp, "train.vaccinated.py")
+            subprocess.run([args.detc, "transform", args.example,
+                            "--emit-python", "--vaccinate", "-o", vac],
+                           check=True)
+            pair = (det, vac)
         for config in configs:
             measure(args, env, tmp, pair, config)
+            if args.vaccinate:
+                estimate(args, env, tmp, pair[1], config)
 
 
 def measure(args, env, tmp, pair, config):
@@ -75,11 +86,68 @@ def measure(args, env, tmp, pair, config):
     print("%s %s, %d epochs, %d runs each, alternating%s" % (
         os.path.basename(args.example), " ".join(config) or "(defaults)",
         args.epochs, args.runs,
-        " (\"original\": transformed; \"transformed\": with "
-        "--jit-checkpoint)" if args.jit else ""))
+        " (\"original\": transformed; \"transformed\": with --%s)" % (
+            "jit-checkpoint" if args.jit else "vaccinate")
+        if args.jit or args.vaccinate else ""))
     report("whole run (process start, imports, training)", wall)
     report("steady state (first to last epoch line)", steady)
     print()
+
+def micro_costs(env):
+    """Seconds per barrier (the cell's def, run(), the code after it) and
+    per RNG snapshot, measured in a fresh interpreter."""
+    code = r"""
+import timeit, torch, detc_runtime as rt
+v = rt.vaccine
+v.enable({})
+def loop(n, vac):
+    x = 0
+    for i in range(n):
+        if vac:
+         def _detc_cell_1(_detc_r):
+          nonlocal x, i
+          if _detc_r <= 0:
+            x += i
+         _detc_c = v.run(_detc_cell_1, 1)
+         if _detc_c is v.BREAK: break
+        else:
+            x += i
+n = 200000
+plain = min(timeit.repeat(lambda: loop(n, False), number=1, repeat=5)) / n
+cell = min(timeit.repeat(lambda: loop(n, True), number=1, repeat=5)) / n
+v._marks.append([1, -1, None, None])
+mark = min(timeit.repeat(lambda: v.mark(0), number=n, repeat=5)) / n
+print(cell - plain, mark)
+"""
+    out = subprocess.run(["/usr/bin/python3", "-c", code], env=env,
+                         capture_output=True, text=True, check=True).stdout
+    return [float(x) for x in out.split()]
+
+
+def estimate(args, env, tmp, script, config):
+    """The overhead from counts: barriers and snapshots per epoch (one
+    counted run) times their measured costs, against the epoch time of the
+    vaccinated script — robust to the machine's noise, which the paired
+    runs above are not."""
+    stats = os.path.join(tmp, "stats.json")
+    cmd = ["/usr/bin/python3", "-u", script, "--epochs", str(args.epochs),
+           "--out", os.path.join(tmp, "m.pt")] + config
+    _, steady = run_timed(cmd, dict(env, DETC_VACCINE_STATS=stats))
+    import json
+    with open(stats) as f:
+        counts = json.load(f)
+    _, steady = run_timed(cmd, env)
+    cell, mark = micro_costs(env)
+    per_run = (counts["run"] * cell + counts["mark"] * mark) / args.epochs
+    epoch = steady / (args.epochs - 1)
+    print("counted: %d barriers and %d RNG snapshots per epoch; a barrier "
+          "costs %.2f us, a snapshot %.2f us; %.3f ms of an epoch of %.1f ms"
+          % (counts["run"] / args.epochs, counts["mark"] / args.epochs,
+             cell * 1e6, mark * 1e6, per_run * 1e3, epoch * 1e3))
+    print("  overhead    %+.2f%% (estimated from the counts)" % (
+        per_run / epoch * 100))
+    print()
+
 
 def run_timed(cmd, env):
     """(wall time, time between the first and last 'epoch' output lines)."""

@@ -105,6 +105,7 @@ public:
 
   bool run() {
     collectModuleDefs();
+    collectOpOffsets();
     std::vector<const ast::FunctionDef *> fns = selectFunctions();
     if (ctx.diags.hasErrors())
       return false;
@@ -478,9 +479,34 @@ private:
       body(e->orelse);
   }
 
-  /// Whether the statement's own code (not its bodies) calls something
-  /// that may draw random numbers: then the barrier snapshots the
-  /// generators before it, so that a retry draws the same numbers.
+  /// Where the IR's ops begin in this file: every op, and those that may
+  /// draw random numbers — draws, model forwards, calls of the script's
+  /// functions, data loading (the analysis' model of the program).
+  void collectOpOffsets() {
+    ctx.module.walk([&](mlir::Operation *op) {
+      std::optional<Span> span = ctx.spanOf(op);
+      if (!span)
+        return;
+      anyOp.push_back(span->exprBegin);
+      if (isa<ir::DrawOp, ir::ForwardOp, ir::CallOp, ir::BatchesOp,
+              ir::FetchOp, ir::LoadDataOp, ir::BuildOp, ir::ParallelOp>(op))
+        drawOp.push_back(span->exprBegin);
+    });
+    llvm::sort(anyOp);
+    llvm::sort(drawOp);
+  }
+
+  static bool anyIn(const std::vector<uint32_t> &offsets, uint32_t b,
+                    uint32_t e) {
+    auto it = llvm::lower_bound(offsets, b);
+    return it != offsets.end() && *it < e;
+  }
+
+  /// Whether the statement's own code (not its bodies) may draw random
+  /// numbers: then the barrier snapshots the generators before it, so
+  /// that a retry draws the same numbers. The IR says so; code it did not
+  /// model (no op there) may draw when it calls something not known to be
+  /// free of draws.
   bool maybeDraws(const ast::Stmt *st) const {
     std::vector<const ast::Node *> work;
     auto header = [&](const ast::Node *n) {
@@ -500,6 +526,15 @@ private:
       return false;
     else
       header(st);
+    bool modelled = false;
+    for (const ast::Node *n : work) {
+      uint32_t b = n->getRange().begin.offset, e = n->getRange().end.offset;
+      if (anyIn(drawOp, b, e))
+        return true;
+      modelled |= anyIn(anyOp, b, e);
+    }
+    if (modelled)
+      return false;
     while (!work.empty()) {
       const ast::Node *n = work.back();
       work.pop_back();
@@ -607,6 +642,7 @@ private:
   std::map<std::string, const ast::FunctionDef *, std::less<>> moduleDefs;
   std::map<unsigned, std::vector<Line>> pending;
   std::vector<std::string> sites;
+  std::vector<uint32_t> anyOp, drawOp;
 };
 
 } // namespace

@@ -12,6 +12,7 @@ Codes a cell returns to the code after its call: None (fell off its end),
 BREAK, CONTINUE, or a Ret holding a `return`'s value.
 """
 import linecache
+import os
 import re
 import sys
 
@@ -71,28 +72,71 @@ def enable(sites, gens=(), script=None):
     for g in gens:
         if g not in _GENS:
             _GENS.append(g)
+    _setup_getters()
     recovery.configure(sys.argv)
+    if os.environ.get("DETC_VACCINE_STATS"):
+        _count_calls(os.environ["DETC_VACCINE_STATS"])
+
+
+def _count_calls(path):
+    """DETC_VACCINE_STATS=FILE (bench/transform_overhead.py --vaccinate):
+    counts barrier calls and snapshots, written to FILE at exit."""
+    import atexit
+    import json
+    counts = {"run": 0, "mark": 0}
+    plain_run, plain_mark = run, mark
+
+    def counted_run(cell, site, handled=None):
+        counts["run"] += 1
+        return plain_run(cell, site, handled)
+
+    def counted_mark(k):
+        counts["mark"] += 1
+        return plain_mark(k)
+
+    globals()["run"], globals()["mark"] = counted_run, counted_mark
+
+    def write():
+        with open(path, "w") as f:
+            json.dump(counts, f)
+    atexit.register(write)
+
+
+# The generators a snapshot holds besides detc's: (name, get_state), set
+# up once by enable() (a snapshot runs before every statement that may
+# draw: docs/vaccinate.md measures it).
+_getters = []
+
+
+def _setup_getters():
+    del _getters[:]
+    for g in _GENS:
+        mod = sys.modules.get(g)
+        if mod is None and g in ("numpy", "random"):
+            mod = __import__(g)
+        if mod is None:
+            continue
+        if g == "torch":
+            _getters.append((g, mod.default_generator.get_state))
+            if mod.cuda.is_available():
+                cuda = mod.cuda
+                _getters.append(("cuda", lambda: cuda.get_rng_state_all()
+                                 if cuda.is_initialized() else None))
+        elif g == "numpy":
+            _getters.append((g, mod.random.get_state))
+        elif g == "random":
+            _getters.append((g, mod.getstate))
 
 
 def _snapshot():
     # detc's own keyed streams: the sequential streams' offsets and the
     # current batch's and example scope's.
     b, s = STATE.batch, STATE.scope
-    states = [("detc", (dict(STATE.sequential), b,
-                        dict(b.offsets) if b is not None else None, s,
-                        dict(s.offsets) if s is not None else None))]
-    for g in _GENS:
-        mod = sys.modules.get(g)
-        if mod is None:
-            continue
-        if g == "torch":
-            states.append((g, mod.default_generator.get_state()))
-            if mod.cuda.is_available() and mod.cuda.is_initialized():
-                states.append(("cuda", mod.cuda.get_rng_state_all()))
-        elif g == "numpy":
-            states.append((g, mod.random.get_state()))
-        elif g == "random":
-            states.append((g, mod.getstate()))
+    states = [("detc", (STATE.sequential.copy(), b,
+                        b.offsets.copy() if b is not None else None, s,
+                        s.offsets.copy() if s is not None else None))]
+    for g, get in _getters:
+        states.append((g, get()))
     return states
 
 
@@ -108,7 +152,8 @@ def _rewind(states):
         elif g == "torch":
             sys.modules["torch"].default_generator.set_state(s)
         elif g == "cuda":
-            sys.modules["torch"].cuda.set_rng_state_all(s)
+            if s is not None:
+                sys.modules["torch"].cuda.set_rng_state_all(s)
         elif g == "numpy":
             sys.modules["numpy"].random.set_state(s)
         elif g == "random":
