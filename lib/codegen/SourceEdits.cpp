@@ -169,15 +169,22 @@ std::string EditList::apply() const {
 
 std::string EditList::diff(StringRef oldName, StringRef newName) const {
   unsigned n = lineStarts.size();
-  std::vector<std::string> before(n + 1), text(n + 1);
-  std::vector<bool> changed(n + 2, false);
+  // Lines inserted after the last line: a virtual line n + 1 with no text.
+  std::string tail = linesBefore(n + 1);
+  unsigned last = tail.empty() ? n : n + 1;
+  std::vector<std::string> before(n + 2), text(n + 2);
+  std::vector<bool> changed(n + 3, false);
   for (unsigned line = 1; line <= n; ++line) {
     renderLine(line, before[line], text[line]);
     uint32_t b = lineStarts[line - 1];
     uint32_t e = line < n ? lineStarts[line] : src.size();
     changed[line] = !before[line].empty() || text[line] != src.slice(b, e);
   }
+  before[n + 1] = tail;
+  changed[n + 1] = !tail.empty();
   auto original = [&](unsigned line) {
+    if (line > n)
+      return std::string();
     uint32_t b = lineStarts[line - 1];
     uint32_t e = line < n ? lineStarts[line] : src.size();
     return src.slice(b, e).str();
@@ -192,31 +199,32 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
   os << "--- " << oldName << "\n+++ " << newName << "\n";
   const unsigned kContext = 3;
   int shift = 0; // lines added so far
-  for (unsigned line = 1; line <= n;) {
+  for (unsigned line = 1; line <= last;) {
     if (!changed[line]) {
       ++line;
       continue;
     }
     // A hunk: changed lines closer than 2*context merge.
-    unsigned first = line > kContext ? line - kContext : 1, last = line;
-    for (unsigned l = line; l <= n; ++l)
+    unsigned first = line > kContext ? line - kContext : 1, lastChanged = line;
+    for (unsigned l = line; l <= last; ++l)
       if (changed[l])
-        last = l;
-      else if (l - last > 2 * kContext)
+        lastChanged = l;
+      else if (l - lastChanged > 2 * kContext)
         break;
-    unsigned end = std::min(n, last + kContext);
+    unsigned end = std::min(last, lastChanged + kContext);
     std::string body;
     unsigned oldCount = 0, newCount = 0;
     for (unsigned l = first; l <= end; ++l) {
-      if (!changed[l]) {
+      if (!changed[l] && l <= n) {
         body += " " + withBreak(original(l));
         ++oldCount, ++newCount;
         continue;
       }
-      bool lineEdited = text[l] != original(l);
+      bool lineEdited = l <= n && text[l] != original(l);
       if (lineEdited)
         body += "-" + withBreak(original(l));
-      ++oldCount;
+      if (l <= n)
+        ++oldCount;
       StringRef added = before[l];
       while (!added.empty()) {
         auto [head, rest] = added.split('\n');
@@ -224,6 +232,8 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
         ++newCount;
         added = rest;
       }
+      if (l > n)
+        continue; // the virtual line after the last
       body += (lineEdited ? "+" : " ") + withBreak(text[l]);
       ++newCount;
     }

@@ -374,6 +374,17 @@ def main():
             problems.append("quit: the exception was not shown")
         print("prompt quit       %s" % ("ok" if not problems else "FAIL"))
         failures += bool(problems)
+        bad = os.path.join(tmp, "bad_policy.py")
+        with open(bad, "w") as f:
+            f.write("RULES = 'retry'\n")
+        r = run([PY, transformed, "--case", "none", "--work", tmp, "--out",
+                 os.path.join(tmp, "x.pt"), "--detc-recovery=" + bad], tmp,
+                {"PYTHONPATH": args.runtime})
+        ok = r.returncode == 2 and "must define RULES" in r.stderr and \
+            not os.path.exists(os.path.join(tmp, "x.pt"))
+        print("bad policy        %s" % ("ok" if ok else "FAIL\n" +
+                                        r.stderr[-1000:]))
+        failures += not ok
         problems = ddp_fix_replay(transformed, args.runtime, tmp)
         print("ddp fix replay    %s" % ("ok" if not problems else "FAIL"))
         for p in problems:
