@@ -5,7 +5,10 @@ docs/jit.md): two gloo ranks of EXAMPLE, transformed with
 MASTER_PORT, RANK, WORLD_SIZE). Per trial one failure at a random
 minibatch: an exception in one rank's forward (the other rank's all-reduce
 then fails: it writes its checkpoint too), or one rank's forward hanging
-(both watchdogs fire after DETC_JIT_HANG_FLOOR = 2 s, exit 124). Every rank
+(its watchdog fires after DETC_JIT_HANG_FLOOR = 2 s, exit 124; the other
+rank's watchdog fires too, exit 124 — or, when the hung rank's exit closes
+the connection first, its all-reduce fails: exit 1, having written its
+checkpoint of the same minibatch). Every rank
 writes its own checkpoint (NAME.rank<R>.pt); `--detc-restart` on both
 redoes at most one minibatch and ends bit-identical to the uninterrupted
 run. A job whose ranks' checkpoints disagree (one removed) is refused by
@@ -94,9 +97,12 @@ def main():
                                fail="%s:%d:%d" % (phase, at, rank))
                 files = [os.path.join(tmp, "train.detc-hint.rank%d.pt" % r)
                          for r in range(WORLD)]
-                expected = 124 if phase == "hang" else None
-                if not all(os.path.exists(f) for f in files) or (
-                        expected and any(c != expected for c, _, _ in first)):
+                # A hang: 124 on the hung rank; 124 or 1 on the other.
+                exits = [c for c, _, _ in first]
+                bad_exit = phase == "hang" and (
+                    exits[rank] != 124 or
+                    any(c not in (1, 124) for c in exits))
+                if not all(os.path.exists(f) for f in files) or bad_exit:
                     problems.append("trial %d %s at %d on rank %d: exits %s, "
                                     "checkpoints %s\n%s" % (
                                         trial, phase, at, rank,

@@ -16,12 +16,16 @@ that matter are detc's own at the chosen hint (docs/checkhint.md): each
 run writes them to its trial directory (--detc-checkpoint) and a killed run
 restarts from there with --detc-resume.
 
+With --transform-flags "FLAGS", the script is transformed with those flags
+too (--vaccinate: replay through crash barriers).
+
 With --own-resume FLAG, also shows that the original script's own resume
 (FLAG CHECKPOINT) from the same checkpoint diverges, while the transformed
 script's --detc-resume does not.
 
 usage: kill_resume.py --detc BIN --runtime DIR [--trials N] [--seed S]
                       [--own-resume FLAG] [--hint FLAGS]
+                      [--transform-flags FLAGS]
                       EXAMPLE [-- SCRIPT_ARGS...]
 The script must take --out PATH (its checkpoint and final output).
 """
@@ -192,6 +196,8 @@ def main():
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--own-resume")
     parser.add_argument("--hint", help="detc transform's CheckHint flags")
+    parser.add_argument("--transform-flags", default="",
+                        help="more detc transform flags (e.g. --vaccinate)")
     parser.add_argument("example")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
@@ -199,7 +205,8 @@ def main():
     with tempfile.TemporaryDirectory(prefix="detc-kill-") as tmp:
         script = os.path.join(tmp, "train.det.py")
         subprocess.run([args.detc, "transform", args.example, "--emit-python",
-                        "-o", script] + (args.hint or "").split(),
+                        "-o", script] + (args.hint or "").split() +
+                       args.transform_flags.split(),
                        check=True)
         runner = Runner(args.runtime, args.extra, hint=bool(args.hint))
         os.mkdir(os.path.join(tmp, "reference"))
