@@ -41,6 +41,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 
 #include <map>
 #include <set>
@@ -632,8 +633,17 @@ private:
     std::string list;
     for (const std::string &g : gens)
       list += "\"" + g + "\", ";
-    return formatv("{0}.enable({{{1}}, gens=({2}), script={3})", kV, table,
-                   list, pyString(sys::path::filename(ctx.file.getName())))
+    std::string command;
+    for (const std::string &arg : ctx.options.retransform)
+      command += pyString(arg) + ", ";
+    std::array<uint8_t, 32> digest =
+        SHA256::hash(arrayRefFromStringRef(ctx.src));
+    return formatv("{0}.enable({{{1}}, gens=({2}), script={3}, "
+                   "source={4}, source_sha256=\"{5}\", retransform=({6}))",
+                   kV, table, list,
+                   pyString(sys::path::filename(ctx.file.getName())),
+                   pyString(ctx.options.sourcePath),
+                   toHex(digest, /*LowerCase=*/true), command)
         .str();
   }
 

@@ -18,7 +18,9 @@ retried by default). Checked per case:
 
 Then, once each: without a policy a non-transient fault gives up (the
 exception propagates, exit 1, as without detc); a fix that itself fails
-gives up and says so; `skip` with no enclosing loop gives up.
+gives up and says so; a surgery on the running main() that changes the
+cells around the failing statement is refused; a rule that does not match
+gives up; a policy file without RULES is refused before training.
 
 At the prompt (DETC_RECOVERY=interactive, commands on stdin): describe,
 where, `p`, an assignment that fixes the state, pass; a surgery; skip;
@@ -57,12 +59,39 @@ def line_of(text):
 # case -> (scenario, policy source or None, files {name: text},
 #          expected outcome, decided by, line text of the failing statement)
 SURGERY_LOG = "def log_loss(loss, case, fixed):\n    return loss.item()\n"
+
+
+def main_source(edit):
+    """main() of crash_train.py, edited: what a developer writes into a
+    surgery file for the running main()."""
+    import ast
+    with open(SCRIPT) as f:
+        text = f.read()
+    node = [n for n in ast.parse(text).body
+            if isinstance(n, ast.FunctionDef) and n.name == "main"][0]
+    lines = text.splitlines(keepends=True)
+    return edit("".join(lines[node.lineno - 1:node.end_lineno]))
+
+
+SURGERY_MAIN = main_source(lambda s: s.replace(
+    "y = labels[b * 8:(b + 1) * 8].view(target_shape)",
+    "y = labels[b * 8:(b + 1) * 8]"))
+# Adds an if body before the batch loop: the cells around the failing
+# statement change, so main() cannot continue there.
+SURGERY_MAIN_RESHAPED = main_source(lambda s: s.replace(
+    "        for b in range(8):\n",
+    "        if epoch < 0:\n            print('never')\n"
+    "        for b in range(8):\n"))
 SURGERY_VIEW = ("def features(x, case, fixed):\n"
                 "    return x.view(x.size(0), -1)\n")
 CASES = {
     "api_index": ("API misuse", 'Rule(IndexError, match="0-dim", '
                   'do=surgery("{work}/fix.py"))', {"fix.py": SURGERY_LOG},
                   "resumed", "policy", "return loss.data[0]"),
+    "main_typo": ("API misuse (in the running main)",
+                  'Rule(RuntimeError, match="target", '
+                  'do=surgery("{work}/fix.py"))', {"fix.py": SURGERY_MAIN},
+                  "resumed", "policy", "loss = F.cross_entropy("),
     "target_dtype": ("API misuse", 'Rule(RuntimeError, match="scalar type '
                      'Long", do=action("labels = labels.long(); y = y.long()"))', {}, "resumed",
                      "policy", "loss = F.cross_entropy("),
@@ -189,15 +218,19 @@ def run_case(name, transformed, runtime, tmp):
     return problems, records
 
 
-def expect_give_up(name, transformed, runtime, tmp, policy, why, expect):
+def expect_give_up(name, transformed, runtime, tmp, policy, why, expect,
+                   files=None):
     work = os.path.join(tmp, "giveup-" + why)
     os.makedirs(work)
+    for fname, body in (files or {}).items():
+        with open(os.path.join(tmp, fname), "w") as f:
+            f.write(body)
     flags = []
     if policy:
         path = os.path.join(work, "policy.py")
         with open(path, "w") as f:
-            f.write("from detc_runtime.recovery import Rule, action\n"
-                    "RULES = [%s]\n" % policy)
+            f.write("from detc_runtime.recovery import Rule, action, "
+                    "surgery\nRULES = [%s]\n" % policy)
         flags = ["--detc-recovery=" + path]
     log = os.path.join(work, "recovery.jsonl")
     r = run([PY, transformed, "--case", name, "--work", work, "--out",
@@ -332,7 +365,7 @@ def main():
                 for p in problems:
                     print("    " + p)
                 failures += bool(problems)
-        if len(CASES) < 14 or len(scenarios) < 12:
+        if len(CASES) < 14 or len(scenarios) < 13:
             print("the benchmark lost cases")
             failures += 1
         for problems in (
@@ -341,6 +374,11 @@ def main():
                 expect_give_up("oom_alloc", transformed, args.runtime, tmp,
                                'Rule(RuntimeError, do=action("1/0"))',
                                "fix-fails", "the action failed"),
+                expect_give_up("main_typo", transformed, args.runtime, tmp,
+                               'Rule(RuntimeError, do=surgery("%s"))' %
+                               os.path.join(tmp, "reshaped.py"),
+                               "surgery-reshaped", "cannot continue there",
+                               {"reshaped.py": SURGERY_MAIN_RESHAPED}),
                 expect_give_up("nan_batch", transformed, args.runtime, tmp,
                                'Rule(FloatingPointError, where="save", '
                                'do="skip"), Rule(RuntimeError, do="skip")',

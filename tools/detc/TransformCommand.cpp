@@ -32,6 +32,8 @@
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace llvm;
@@ -102,6 +104,40 @@ tool::CheckHintFlags checkhint(
     "schedule chooses for this fraction of the run, with restart there");
 } // namespace
 
+static std::vector<std::string> &commandLine() {
+  static std::vector<std::string> args;
+  return args;
+}
+
+void detc::tool::recordCommandLine(int argc, char **argv) {
+  commandLine().assign(argv, argv + argc);
+}
+
+/// The command that transforms another script as this run transforms the
+/// input: this binary, the same flags, `{script}` for the input, `-o
+/// {out}` for the output (no --diff).
+static std::vector<std::string> retransformCommand() {
+  std::vector<std::string> out;
+  const std::vector<std::string> &args = commandLine();
+  std::string self = sys::fs::getMainExecutable(
+      args.empty() ? nullptr : args[0].c_str(),
+      reinterpret_cast<void *>(&retransformCommand));
+  out.push_back(self.empty() && !args.empty() ? args[0] : self);
+  for (size_t i = 1; i < args.size(); ++i) {
+    StringRef a = args[i];
+    if (a == "-o" || a == "--o") {
+      ++i;
+      continue;
+    }
+    if (a.starts_with("-o=") || a.starts_with("--o=") || a == "--diff")
+      continue;
+    out.push_back(a == inputFile ? "{script}" : a.str());
+  }
+  out.push_back("-o");
+  out.push_back("{out}");
+  return out;
+}
+
 static void fail(const Twine &message) {
   WithColor::error(errs(), "detc") << message << "\n";
 }
@@ -149,6 +185,10 @@ int detc::tool::runTransform() {
     for (StringRef p : parts)
       names.push_back(p.trim().str());
     options.vaccinate = std::move(names);
+    options.retransform = retransformCommand();
+    SmallString<256> abs(inputFile);
+    sys::fs::make_absolute(abs);
+    options.sourcePath = std::string(abs);
   }
 
   frontend::DiagnosticEngine diags;

@@ -55,6 +55,7 @@ static int runCommand(int argc, char **argv) {
     os << "detc " << DETC_VERSION << " (commit " << DETC_COMMIT
        << "), built with LLVM/MLIR " << LLVM_VERSION_STRING << "\n";
   });
+  detc::tool::recordCommandLine(argc, argv);
   if (!cl::ParseCommandLineOptions(
           argc, argv,
           "detc: deterministic, replayable, recoverable deep-learning "

@@ -66,6 +66,11 @@ struct TransformOptions {
   /// for these module-level functions; empty: the entry and every function
   /// it calls by name, and the module's top-level loops.
   std::optional<std::vector<std::string>> vaccinate;
+  /// With `vaccinate`: the absolute path of the input and the command that
+  /// transforms an edited copy the same way (`{script}`, `{out}`), for the
+  /// runtime's surgery on running functions.
+  std::string sourcePath;
+  std::vector<std::string> retransform;
 };
 
 /// The identifier transformed scripts bind the runtime to (single

@@ -33,9 +33,6 @@ from . import replay as _replay
 GIVE_UP = "give_up"
 SKIP = "skip"
 RETRY = "retry"
-# The failing function was replaced by a surgery: its call is redone by
-# the barrier of the statement that called it.
-REDO_CALL = "redo_call"
 
 
 class Rule:
@@ -218,8 +215,8 @@ def _decide(crash):
 
 
 def recover(exc, cell, site, k):
-    """RETRY (the barrier calls the cell from statement k), SKIP or
-    GIVE_UP."""
+    """RETRY (the barrier calls the cell from statement k), SKIP, GIVE_UP,
+    or the statement index a surgery restarts the cell at."""
     crash = Crash(exc, cell, site, k)
     if CONFIG.mode == "off":
         _give_up(exc)
@@ -244,6 +241,7 @@ def recover(exc, cell, site, k):
         return GIVE_UP
     if CONFIG.world > 1 and source in ("policy", "prompt"):
         _share_fix(crash, steps)
+    restart = None
     for step in steps:
         if step == GIVE_UP:
             _log(crash, steps, source, "gave up")
@@ -264,21 +262,20 @@ def recover(exc, cell, site, k):
                 time.sleep(backoff)
                 crash.started += backoff  # waiting is not restoring
             CONFIG.pending = (crash, steps, source)
-            return RETRY
+            return RETRY if restart is None else restart
         kind, arg = step
         try:
             if kind == "action":
                 run_action(crash, arg)
-            elif kind == "surgery" and run_surgery(crash, arg):
-                CONFIG.pending = (crash, steps, source)
-                return REDO_CALL
+            elif kind == "surgery":
+                restart = run_surgery(crash, arg)
         except Exception as e:  # the fix itself failed
             print("detc-recovery: the %s failed: %s: %s; giving up"
                   % (kind, type(e).__name__, e), file=sys.stderr)
             _log(crash, steps, source, "gave up (%s failed: %s)" % (kind, e))
             _give_up(exc)
             return GIVE_UP
-    return RETRY
+    return RETRY if restart is None else restart
 
 
 def resumed(site, k):
@@ -325,39 +322,29 @@ def run_action(crash, arg):
 
 
 def run_surgery(crash, arg):
-    """Defines the file's functions and classes: a module-level function is
-    replaced, a class's methods are patched into the existing class (live
-    objects, such as the model, get them). True when the failing function
-    itself was replaced: its call is then redone from the caller's
-    statement, with the new code."""
-    from . import vaccine
+    """Defines the file's functions and classes. A class's methods are
+    patched into the existing class (live objects, such as the model, get
+    them); a plain function is replaced; a vaccinated one is transformed
+    again and swapped in, also while it runs (surgery.py). Returns the
+    statement the failing cell restarts at when its function was
+    redefined, else None."""
+    import ast
+    from . import surgery, vaccine
     path = arg[1:] if arg.startswith("@") else arg
     with open(path) as f:
         code = f.read()
     module_globals = crash.cell.__globals__
     namespace = dict(module_globals)
     exec(compile(code, path, "exec"), namespace)
-    active = vaccine.active_functions()
-    replaced = []
-    for key, value in namespace.items():
-        old = module_globals.get(key)
-        if value is old or key.startswith("__"):
-            continue
-        if isinstance(value, type) and isinstance(old, type):
-            continue
-        if callable(value) and key in active:
-            # A running function can be replaced only when it is the one
-            # that failed and a vaccinated caller can redo its call.
-            if key != crash.function or active[-1] != key or not [
-                    fn for fn in active if fn != key]:
-                raise ValueError(
-                    "'%s' is running%s; surgery can replace the function "
-                    "that failed when a vaccinated function called it, and "
-                    "the functions it calls" % (
-                        key, " (the entry function, called by no vaccinated"
-                        " function)" if key == crash.function else
-                        " further up the stack"))
-            replaced.append(key)
+    vaccinated = {info[0] for info in vaccine.SITES.values()}
+    lines = code.splitlines(keepends=True)
+    sources = {}
+    for node in ast.parse(code).body:
+        if isinstance(node, ast.FunctionDef):
+            first = min([node.lineno] + [d.lineno
+                                         for d in node.decorator_list])
+            sources[node.name] = "".join(lines[first - 1:node.end_lineno])
+    restart = None
     for key, value in namespace.items():
         old = module_globals.get(key)
         if value is old or key.startswith("__"):
@@ -368,9 +355,17 @@ def run_surgery(crash, arg):
                                                            classmethod,
                                                            property)):
                     setattr(old, attr, member)
+        elif key in vaccinated and key in sources:
+            try:
+                at = surgery.replace_running(key, sources[key], crash,
+                                             module_globals)
+            except surgery.SurgeryError as e:
+                raise ValueError(str(e))
+            if at is not None:
+                restart = at
         elif callable(value) or key not in module_globals:
             module_globals[key] = value
-    return crash.function in replaced
+    return restart
 
 
 # ---- Data-parallel jobs -----------------------------------------------------

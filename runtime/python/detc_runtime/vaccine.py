@@ -50,25 +50,33 @@ RET_NONE = Ret(None)
 # a loop body cell encloses it, indices of its `raise` statements); filled
 # by enable() from detc's table.
 SITES = {}
-# One entry per active barrier: [site, index of the last statement that
-# may draw, the RNG snapshot before it, the first snapshot of this call].
+# One entry per active barrier: [site, {statement index: the RNG snapshot
+# before it}, the first snapshot of this call].
 _marks = []
 _GENS = ["torch"]
-# id(exception) -> (exception, function): a surgery replaced the function
+# Cell code -> the code a surgery replaced it with (surgery.py).
+SWAPS = {}
+# id(exception) -> (exception, function): a surgery redefined the function
 # that raised it; the first barrier outside that function redoes its call.
 _redo_calls = {}
+# The original script and how it was transformed (for surgery.py).
+SOURCE = {"path": None, "sha256": None, "retransform": ()}
 
 
 SCRIPT = ["script"]
 
 
-def enable(sites, gens=(), script=None):
+def enable(sites, gens=(), script=None, source=None, source_sha256=None,
+           retransform=()):
     """Called once by the transformed script's header: detc's table of
-    cells, the library generators the script draws from, and the original
-    script's name (the lines in SITES are its lines)."""
+    cells, the library generators the script draws from, the original
+    script's name (the lines in SITES are its lines), path and SHA-256, and
+    the command that transforms an edited copy the same way."""
     SITES.update(sites)
     if script:
         SCRIPT[0] = script
+    SOURCE.update(path=source, sha256=source_sha256,
+                  retransform=tuple(retransform))
     for g in gens:
         if g not in _GENS:
             _GENS.append(g)
@@ -164,11 +172,19 @@ def mark(k):
     """Before statement k that may draw: the generators' states, so that a
     retry of k draws the same numbers. True (it sits in the guard)."""
     entry = _marks[-1]
-    entry[1] = k
-    entry[2] = _snapshot()
-    if entry[3] is None:
-        entry[3] = entry[2]
+    snap = entry[1][k] = _snapshot()
+    if entry[2] is None:
+        entry[2] = snap
     return True
+
+
+def _rewind_to(entry, k):
+    """Restores the generators as they were before statement k ran: the
+    snapshot of the first statement from k on that may draw (none: nothing
+    drew since k)."""
+    later = [j for j in entry[1] if j >= k]
+    if later:
+        _rewind(entry[1][min(later)])
 
 
 def _iteration_start():
@@ -178,7 +194,7 @@ def _iteration_start():
     for entry in reversed(_marks):
         site = SITES.get(entry[0])
         if site and site[1] == "loop":
-            return entry[3]
+            return entry[2]
     return None
 
 
@@ -226,11 +242,13 @@ def run(cell, site, handled=None):
     """The crash barrier: calls cell(0); on an exception no enclosing user
     handler catches, recovers and calls cell(k) from the statement k that
     raised (or returns CONTINUE when told to skip the iteration)."""
-    entry = [site, -1, None, None]
+    entry = [site, {}, None]
     _marks.append(entry)
     resume = 0
     try:
         while True:
+            if SWAPS and cell.__code__ in SWAPS:
+                cell = _swapped(cell)
             try:
                 return cell(resume)
             except Exception as e:
@@ -243,10 +261,9 @@ def run(cell, site, handled=None):
                 redo = _redo_calls.get(id(e))
                 if redo is not None and redo[0] is e:
                     if SITES.get(site, ("",))[0] == redo[1]:
-                        raise  # still inside the replaced function
+                        raise  # still inside the redefined function
                     del _redo_calls[id(e)]
-                    if entry[1] == k:
-                        _rewind(entry[2])
+                    _rewind_to(entry, k)
                     resume = k
                     recovery.resumed(site, k)
                     continue
@@ -255,7 +272,9 @@ def run(cell, site, handled=None):
                 decision = recovery.recover(e, cell, site, k)
                 if decision is recovery.GIVE_UP:
                     raise
-                if decision is recovery.REDO_CALL:
+                if decision == "redo_call":
+                    # A surgery redefined this function; the barrier of the
+                    # statement that called it calls it again.
                     _redo_calls[id(e)] = (e, SITES[site][0])
                     raise
                 if decision is recovery.SKIP:
@@ -265,12 +284,34 @@ def run(cell, site, handled=None):
                     if start is not None:
                         _rewind(start)
                     return CONTINUE
-                if entry[1] == k:
-                    _rewind(entry[2])
-                resume = k
-                recovery.resumed(site, k)
+                # RETRY, or where a surgery restarts the cell.
+                resume = k if decision is recovery.RETRY else decision
+                _rewind_to(entry, resume)
+                recovery.resumed(site, resume)
     finally:
         _marks.pop()
+
+
+# Per invocation of a function (keyed by one of its variables' cells): the
+# cells of variables a surgery's new code added.
+_new_cells = {}
+
+
+def _swapped(cell):
+    """`cell` with the code a surgery gave it, over the same invocation's
+    variables."""
+    import types
+    code = SWAPS[cell.__code__]
+    old = dict(zip(cell.__code__.co_freevars, cell.__closure__ or ()))
+    key = id(next(iter(old.values()))) if old else 0
+    extra = _new_cells.setdefault(key, {})
+    closure = []
+    for name in code.co_freevars:
+        if name not in old and name not in extra:
+            extra[name] = types.CellType()
+        closure.append(old.get(name) or extra[name])
+    return types.FunctionType(code, cell.__globals__, code.co_name, None,
+                              tuple(closure))
 
 
 def active_functions():
