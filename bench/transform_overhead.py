@@ -115,7 +115,7 @@ def loop(n, vac):
 n = 200000
 plain = min(timeit.repeat(lambda: loop(n, False), number=1, repeat=5)) / n
 cell = min(timeit.repeat(lambda: loop(n, True), number=1, repeat=5)) / n
-v._marks.append([1, -1, None, None])
+v._marks.append([1, {}, None])
 mark = min(timeit.repeat(lambda: v.mark(0), number=n, repeat=5)) / n
 print(cell - plain, mark)
 """
