@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "detc/analysis/Lint.h"
+#include "TrainingChecks.h"
 
 #include "detc/analysis/DataflowSolver.h"
 #include "detc/ir/DetcOps.h"
@@ -446,5 +447,7 @@ std::vector<LintFinding> detc::analysis::runLints(const StatementGraph &g,
   FindingSet out;
   gradientFindings(g, cf, live, out);
   optimizerBeforeMoveFindings(g, cf, out);
+  for (LintFinding &f : trainingChecks(g))
+    out.add(g, std::move(f));
   return std::move(out.findings);
 }

@@ -33,6 +33,15 @@ ArrayRef<RuleInfo> rules() {
        "gradient."},
       {"detc-optimizer-before-move",
        "The optimizer was created before the model was moved or wrapped."},
+      {"detc-eval-not-restored",
+       "A training forward may run with its model left in evaluation mode "
+       "(eval() without train())."},
+      {"detc-rank-conditional-update",
+       "An optimizer step, backward or gradient clipping runs on some ranks "
+       "only."},
+      {"detc-ddp-module-forward",
+       "The training forward calls a DistributedDataParallel model's "
+       ".module, bypassing the gradient all-reduce."},
       {"detc-unused-ignore",
        "A `# detc: ignore[...]` comment suppresses no finding."}};
   return kRules;

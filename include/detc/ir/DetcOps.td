@@ -484,7 +484,10 @@ def Detc_IfOp : Detc_StmtOp<"if", RegionTraits> {
   let description = [{
     `if test: ... else: ...` (and `elif`, nested in the else region; and
     `match`, lowered to a chain of conditionals). `uses` are the variables of
-    the test.
+    the test. `per_rank` (unit): the test depends on the process's rank in
+    a distributed job (`rank == 0`, `args.local_rank`, `dist.get_rank()`,
+    `is_main_process()`, `os.environ["RANK"]`): what runs under it runs on
+    some ranks only (lint detc-rank-conditional-update).
 
     Example:
 
@@ -585,7 +588,11 @@ def Detc_StmtOp : Detc_StmtOp<"stmt"> {
     variable this statement defines or updates restores when it is saved in
     a checkpoint and loaded back: `state = {"model": model.state_dict(),
     "best": best}` restores `model` and `best`, so a checkpoint that saves
-    `state` (also in a helper that receives it) saves them.
+    `state` (also in a helper that receives it) saves them. `module_calls`
+    (on any op of a simple statement) lists the receivers `X` of calls
+    `X.module(...)` / `X.module.forward(...)` in the statement: a model
+    called around its DistributedDataParallel wrapper (lint
+    detc-ddp-module-forward).
 
     Example:
 

@@ -2,6 +2,8 @@
 
 #include "Lowerer.h"
 
+#include "detc/frontend/ASTDump.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -326,6 +328,59 @@ ArrayAttr Lowerer::strArray(llvm::ArrayRef<std::string> items) {
   return builder.getArrayAttr(attrs);
 }
 
+/// The receivers `X` of the calls `X.module(...)` in a simple statement
+/// (the wrapped model of a DistributedDataParallel, called around its
+/// wrapper: the lint detc-ddp-module-forward reads them), or null.
+ArrayAttr Lowerer::moduleCalls(const ast::Node *stmt) {
+  if (!stmt || !llvm::isa<ast::Assign, ast::AugAssign, ast::AnnAssign,
+                          ast::ExprStmt, ast::Return>(stmt))
+    return nullptr;
+  auto [it, added] = moduleCallCache.try_emplace(stmt, nullptr);
+  if (!added)
+    return it->second;
+  VarSet receivers;
+  std::vector<const ast::Node *> work{stmt};
+  while (!work.empty()) {
+    const ast::Node *n = work.back();
+    work.pop_back();
+    if (llvm::isa<ast::Lambda>(n))
+      continue;
+    if (auto *c = llvm::dyn_cast<ast::Call>(n)) {
+      const ast::Expr *callee = c->func;
+      // `X.module(...)` and `X.module.forward(...)`.
+      if (auto *a = llvm::dyn_cast<ast::Attribute>(callee);
+          a && a->attr == "forward")
+        callee = a->value;
+      if (auto *a = llvm::dyn_cast<ast::Attribute>(callee);
+          a && a->attr == "module") {
+        std::string path;
+        for (const ast::Expr *e = a->value; e;) {
+          if (auto *name = llvm::dyn_cast<ast::Name>(e)) {
+            path = name->id.str() + path;
+            break;
+          }
+          auto *inner = llvm::dyn_cast<ast::Attribute>(e);
+          if (!inner) {
+            path.clear();
+            break;
+          }
+          path = "." + inner->attr.str() + path;
+          e = inner->value;
+        }
+        if (!path.empty())
+          receivers.insert(path);
+      }
+    }
+    ast::forEachChild(n, [&](StringRef, const ast::Node *child) {
+      if (child)
+        work.push_back(child);
+    });
+  }
+  if (!receivers.empty())
+    it->second = strArray(receivers.getArrayRef());
+  return it->second;
+}
+
 Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
                          llvm::ArrayRef<std::string> defs, const Effects &eff,
                          llvm::ArrayRef<NamedAttribute> attrs,
@@ -346,6 +401,8 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
   addList("uses", eff.uses.getArrayRef());
   for (const NamedAttribute &a : attrs)
     state.addAttribute(a.getName(), a.getValue());
+  if (ArrayAttr calls = moduleCalls(currentStmt))
+    state.addAttribute("module_calls", calls);
   for (unsigned i = 0; i < numRegions; ++i) {
     Region *r = state.addRegion();
     r->push_back(new Block);

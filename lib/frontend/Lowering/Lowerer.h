@@ -254,6 +254,8 @@ public:
   void inRegion(mlir::Operation *op, unsigned index,
                 llvm::function_ref<void()> fn);
   mlir::ArrayAttr strArray(llvm::ArrayRef<std::string> items);
+  mlir::ArrayAttr moduleCalls(const ast::Node *stmt);
+  llvm::DenseMap<const ast::Node *, mlir::ArrayAttr> moduleCallCache;
   mlir::NamedAttribute attr(llvm::StringRef name, mlir::Attribute value) {
     return builder.getNamedAttr(name, value);
   }

@@ -165,6 +165,37 @@ void Lowerer::lowerBody(FuncCtx &f, llvm::ArrayRef<ast::Stmt *> body) {
     lowerStmt(f, s);
 }
 
+/// Whether an `if` test depends on the process's rank in a distributed
+/// job: a name or attribute spelled like one (`rank`, `args.local_rank`,
+/// `global_rank`), `dist.get_rank()`, `is_main_process()`-style helpers,
+/// `os.environ["RANK"]` (the lint detc-rank-conditional-update reads it).
+static bool testsRank(const ast::Expr *test) {
+  std::vector<const ast::Node *> work{test};
+  while (!work.empty()) {
+    const ast::Node *n = work.back();
+    work.pop_back();
+    StringRef word;
+    if (auto *name = llvm::dyn_cast<ast::Name>(n))
+      word = name->id;
+    else if (auto *a = llvm::dyn_cast<ast::Attribute>(n))
+      word = a->attr;
+    else if (auto *c = llvm::dyn_cast<ast::Constant>(n);
+             c && c->kind == ast::ConstantKind::Str)
+      word = c->value;
+    std::string lower = word.lower();
+    StringRef w = lower;
+    if (w == "rank" || w.ends_with("_rank") || w.starts_with("rank_") ||
+        w == "get_rank" || w.starts_with("is_main") ||
+        w.starts_with("is_master") || w.starts_with("is_primary"))
+      return true;
+    ast::forEachChild(n, [&](StringRef, const ast::Node *child) {
+      if (child)
+        work.push_back(child);
+    });
+  }
+  return false;
+}
+
 static bool isName(const ast::Expr *e, StringRef id) {
   auto *n = llvm::dyn_cast_or_null<ast::Name>(e);
   return n && n->id == id;
@@ -302,6 +333,8 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     auto *i = llvm::cast<If>(s);
     Effects eff = lowerExpr(f, i->test);
     Operation *op = emit(ir::IfOp::getOperationName(), s, {}, eff, {}, 2);
+    if (testsRank(i->test))
+      op->setAttr("per_rank", builder.getUnitAttr());
     inRegion(op, 0, [&] { lowerBody(f, i->body); });
     lowerElse(f, op, i->orelse);
     return;

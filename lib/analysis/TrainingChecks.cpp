@@ -1,0 +1,258 @@
+//===- TrainingChecks.cpp - Silent training errors found statically -------===//
+
+#include "TrainingChecks.h"
+
+#include "detc/analysis/DataflowSolver.h"
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/ADT/DenseSet.h"
+
+#include <map>
+#include <optional>
+
+using namespace detc;
+using namespace detc::analysis;
+using llvm::dyn_cast_or_null;
+
+namespace {
+
+bool under(llvm::StringRef inner, llvm::StringRef outer) {
+  return inner.size() > outer.size() && inner.starts_with(outer) &&
+         (inner[outer.size()] == '.' || inner[outer.size()] == '[');
+}
+
+std::string lineOf(const StatementGraph &g, NodeId n) {
+  return "line " + std::to_string(sourcePoint(g.node(n).op).line);
+}
+
+/// The loops (their header nodes) whose iterations run a backward, and
+/// whether a node's innermost loop is one: a training loop.
+class TrainingLoops {
+public:
+  explicit TrainingLoops(const StatementGraph &g) : g(g) {
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (llvm::isa_and_nonnull<ir::GradOp>(g.node(n).op) &&
+          g.node(n).kind != NodeKind::CallEnter)
+        headers.insert(g.node(n).loops.begin(), g.node(n).loops.end());
+  }
+  bool inTraining(NodeId n) const {
+    const Node &node = g.node(n);
+    return !node.loops.empty() && headers.contains(node.loops.back());
+  }
+
+private:
+  const StatementGraph &g;
+  llvm::DenseSet<NodeId> headers;
+};
+
+// ---- detc-eval-not-restored ------------------------------------------------
+
+/// May-analysis: the variables possibly in evaluation mode, each with the
+/// eval() that put it there (the first, by node order).
+using Modes = std::map<VarId, NodeId>;
+
+class EvalModes {
+public:
+  explicit EvalModes(const StatementGraph &g) : g(g) { solve(); }
+
+  const Modes &in(NodeId n) const { return state[n]; }
+
+private:
+  Modes transfer(NodeId n, Modes m) const {
+    const Node &node = g.node(n);
+    auto call = dyn_cast_or_null<ir::LibCallOp>(node.op);
+    if (call && node.kind != NodeKind::CallEnter) {
+      if (call.getRole() == "eval_mode") {
+        for (VarId v : node.updates)
+          m.try_emplace(v, n);
+        return m;
+      }
+      if (call.getRole() == "train_mode") {
+        for (VarId v : node.updates) {
+          // `model.to(device).train()`: the receiver is a temporary that
+          // may be any model (`.to()` returns the module itself).
+          if (llvm::StringRef(g.displayName(v)).starts_with("$"))
+            return {};
+          erase(m, v);
+        }
+        return m;
+      }
+    }
+    for (VarId v : node.defs)
+      erase(m, v);
+    return m;
+  }
+
+  /// `v` and what lies under it or above it leave evaluation mode.
+  void erase(Modes &m, VarId v) const {
+    llvm::StringRef name = g.vars.name(v);
+    for (auto it = m.begin(); it != m.end();) {
+      llvm::StringRef other = g.vars.name(it->first);
+      if (it->first == v || under(other, name) || under(name, other))
+        it = m.erase(it);
+      else
+        ++it;
+    }
+  }
+
+  void solve() {
+    // May problem: bottom (nothing in evaluation mode) everywhere, union
+    // at joins keeping the first eval() per variable.
+    DataflowResult<Modes> r = solveDataflow(
+        forwardDataGraph(g), Modes(), [](NodeId, Modes &) {},
+        [](Modes &acc, const Modes &other) {
+          for (auto [v, at] : other) {
+            auto [it, added] = acc.try_emplace(v, at);
+            if (!added)
+              it->second = std::min(it->second, at);
+          }
+        },
+        [&](NodeId n, const Modes &in, Modes &out) { out = transfer(n, in); });
+    state = std::move(r.in);
+  }
+
+  const StatementGraph &g;
+  std::vector<Modes> state; ///< Before each node.
+};
+
+void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
+                     std::vector<LintFinding> &out) {
+  EvalModes modes(g);
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    const Node &node = g.node(n);
+    auto fw = dyn_cast_or_null<ir::ForwardOp>(node.op);
+    if (!fw || node.kind == NodeKind::CallEnter || !training.inTraining(n))
+      continue;
+    const Modes *in = &modes.in(n);
+    if (in->empty())
+      continue;
+    llvm::StringRef model = llvm::StringRef(fw.getModel()).ltrim('@');
+    for (VarId v : node.uses) {
+      if (g.displayName(v) != model)
+        continue;
+      auto it = in->find(v);
+      if (it == in->end())
+        continue;
+      out.push_back(
+          {"detc-eval-not-restored", n,
+           "the model may still be in evaluation mode in this training "
+           "forward: `" + model.str() + ".eval()` at " +
+               lineOf(g, it->second) +
+               " reaches it (e.g. in the next epoch after the validation) "
+               "with no `" + model.str() +
+               ".train()` after it on that path, so dropout and batch-norm "
+               "updates are off for the rest of training; call `" +
+               model.str() + ".train()` before the training loop's body",
+           {{it->second, "switched to evaluation mode here"}}});
+      break;
+    }
+  }
+}
+
+// ---- detc-rank-conditional-update --------------------------------------------
+
+/// A distributed job: the program wraps a model in DistributedDataParallel
+/// or calls torch.distributed.
+bool distributed(const StatementGraph &g) {
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (mlir::Operation *op = g.node(n).op)
+      if (auto api = op->getAttrOfType<mlir::StringAttr>("api"))
+        if (api.getValue().contains("DistributedDataParallel") ||
+            api.getValue().starts_with("torch.distributed."))
+          return true;
+  return false;
+}
+
+void rankConditional(const StatementGraph &g, std::vector<LintFinding> &out) {
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    const Node &node = g.node(n);
+    if (!node.op || node.kind == NodeKind::CallEnter)
+      continue;
+    std::string what;
+    if (llvm::isa<ir::UpdateOp>(node.op))
+      what = "the optimizer step";
+    else if (llvm::isa<ir::GradOp>(node.op))
+      what = "the backward";
+    else if (auto call = dyn_cast_or_null<ir::LibCallOp>(node.op);
+             call && call.getRole() == "clip_grad")
+      what = "gradient clipping";
+    else
+      continue;
+    for (NodeId c = node.control; c != kNoNode; c = g.node(c).control) {
+      auto test = dyn_cast_or_null<ir::IfOp>(g.node(c).op);
+      if (!test || !test->hasAttr("per_rank"))
+        continue;
+      out.push_back(
+          {"detc-rank-conditional-update", n,
+           what + " runs on some ranks only (under the test of the rank at " +
+               lineOf(g, c) +
+               "): the replicas then step with different gradients and "
+               "drift apart" +
+               (llvm::isa<ir::GradOp>(node.op)
+                    ? " (or the other ranks wait for its all-reduce forever)"
+                    : "") +
+               "; run it on every rank and keep rank-only work (logging, "
+               "saving) under the test",
+           {{c, "the test of the rank"}}});
+      break;
+    }
+  }
+}
+
+// ---- detc-ddp-module-forward ---------------------------------------------------
+
+void ddpModuleForward(const StatementGraph &g, const TrainingLoops &training,
+                      std::vector<LintFinding> &out) {
+  // The wrappers: what DistributedDataParallel builds define.
+  llvm::DenseSet<VarId> wrappers;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    auto build = dyn_cast_or_null<ir::BuildOp>(g.node(n).op);
+    if (!build || g.node(n).kind == NodeKind::CallEnter)
+      continue;
+    auto api = build->getAttrOfType<mlir::StringAttr>("api");
+    if (api && api.getValue().contains("DistributedDataParallel"))
+      for (VarId v : g.node(n).defs)
+        wrappers.insert(v);
+  }
+  if (wrappers.empty())
+    return;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    const Node &node = g.node(n);
+    if (!node.op || node.kind == NodeKind::CallEnter ||
+        !training.inTraining(n))
+      continue;
+    auto calls = node.op->getAttrOfType<mlir::ArrayAttr>("module_calls");
+    if (!calls)
+      continue;
+    for (mlir::Attribute a : calls) {
+      llvm::StringRef receiver = llvm::cast<mlir::StringAttr>(a).getValue();
+      bool wrapped = llvm::any_of(node.uses, [&](VarId v) {
+        return g.displayName(v) == receiver &&
+               (wrappers.contains(v) || wrappers.contains(g.vars.objectOf(v)));
+      });
+      if (!wrapped)
+        continue;
+      out.push_back(
+          {"detc-ddp-module-forward", n,
+           "the training forward calls `" + receiver.str() +
+               ".module` around its DistributedDataParallel wrapper: no "
+               "gradient is all-reduced, so the replicas drift apart; call `" +
+               receiver.str() + "(...)` itself",
+           {}});
+      break;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<LintFinding>
+detc::analysis::trainingChecks(const StatementGraph &g) {
+  std::vector<LintFinding> out;
+  TrainingLoops training(g);
+  evalNotRestored(g, training, out);
+  if (distributed(g))
+    rankConditional(g, out);
+  ddpModuleForward(g, training, out);
+  return out;
+}

@@ -1,0 +1,31 @@
+//===- TrainingChecks.h - Silent training errors found statically -*- C++ -*-===//
+//
+// TrainCheck's static checks (SPEC §9, issue 21) that join the lint
+// (Lint.cpp runs them):
+//  * detc-eval-not-restored: a training forward (in a loop that runs a
+//    backward) may run while its model is in evaluation mode — a
+//    `model.eval()` (typically in the validation) reaches it on some path
+//    with no `model.train()` after it: dropout and batch-norm updates are
+//    off for the rest of training;
+//  * detc-rank-conditional-update: an optimizer step, a backward or a
+//    gradient clipping under a test of the process's rank in a distributed
+//    job: the replicas step with different gradients and drift apart (or
+//    the others hang in the all-reduce);
+//  * detc-ddp-module-forward: a training forward through `X.module` of a
+//    DistributedDataParallel `X`: it bypasses the wrapper, so no gradient
+//    is all-reduced and the replicas drift apart.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_ANALYSIS_TRAININGCHECKS_H
+#define DETC_LIB_ANALYSIS_TRAININGCHECKS_H
+
+#include "detc/analysis/Lint.h"
+
+namespace detc::analysis {
+
+std::vector<LintFinding> trainingChecks(const StatementGraph &g);
+
+} // namespace detc::analysis
+
+#endif // DETC_LIB_ANALYSIS_TRAININGCHECKS_H
