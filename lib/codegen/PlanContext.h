@@ -108,6 +108,11 @@ bool planJitSteps(PlanContext &ctx);
 /// split, an unknown function).
 bool planVaccination(PlanContext &ctx);
 
+/// `--trace`: wraps the calls the IR classifies (forward, backward, step,
+/// zero_grad, train/eval, clipping) in trace records and marks the start
+/// of each training step (TracePlan.cpp).
+bool planTrace(PlanContext &ctx);
+
 /// For `--detc-profile` (the runtime's profile.py): what a checkpoint at
 /// each hint that can be instrumented would save, by the hint's line.
 std::map<unsigned, std::vector<std::string>> hintSaveTable(PlanContext &ctx);

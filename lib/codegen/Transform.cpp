@@ -76,7 +76,8 @@ public:
       rewriteUnsafe(u);
     recordSeeds();
     planReplay(*this);
-    if (!planHints(*this) || !planJitSteps(*this) || !planVaccination(*this))
+    if (!planHints(*this) || !planJitSteps(*this) || !planVaccination(*this) ||
+        !planTrace(*this))
       return false;
     flushGuards();
     insertHeader();

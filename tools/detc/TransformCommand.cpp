@@ -98,6 +98,13 @@ cl::opt<std::string> vaccinate(
              "file, --detc-recovery=policy.py, or a prompt) and execution "
              "continues from the statement that raised"),
     cl::sub(tool::transformCommand));
+cl::opt<std::string> traceFlag(
+    "trace", cl::ValueOptional, cl::value_desc("DIR"),
+    cl::desc("Training traces (docs/traincheck.md): the script writes JSON "
+             "lines of its forward/backward/step/zero_grad/train/eval calls "
+             "and per-step parameter state to DIR (default detc-trace), one "
+             "file per process, for `detc infer`"),
+    cl::sub(tool::transformCommand));
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -178,6 +185,8 @@ int detc::tool::runTransform() {
   options.deterministicKernels = !noDeterministicKernels;
   options.strict = strict;
   options.runtimePath = runtimePath;
+  if (traceFlag.getNumOccurrences())
+    options.trace = traceFlag;
   if (vaccinate.getNumOccurrences()) {
     std::vector<std::string> names;
     SmallVector<StringRef> parts;

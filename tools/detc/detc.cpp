@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AnalyzeCommand.h"
+#include "InvariantsCommand.h"
 #include "LowerCommand.h"
 #include "ParseCommand.h"
 #include "ScheduleCommand.h"
@@ -29,7 +30,7 @@ static bool unknownCommand(int argc, char **argv) {
     return false;
   StringRef word = argv[1];
   static const char *const commands[] = {"analyze", "transform", "schedule",
-                                         "parse"};
+                                         "parse",   "infer",     "check"};
   if (is_contained(commands, word) || word.contains('.') ||
       word.contains('/') || sys::fs::exists(word))
     return false;
@@ -41,8 +42,8 @@ static bool unknownCommand(int argc, char **argv) {
   WithColor::error(errs(), "detc")
       << "unknown command '" << word << "'"
       << (best.empty() ? "" : ("; did you mean '" + best + "'?").str())
-      << " (commands: analyze, transform, schedule, parse; or a FILE.py to "
-         "lower)\n";
+      << " (commands: analyze, transform, schedule, parse, infer, check; or "
+         "a FILE.py to lower)\n";
   return true;
 }
 
@@ -67,7 +68,10 @@ static int runCommand(int argc, char **argv) {
           "[--seed N] [--overhead=O [--profile=F]]\n"
           "  detc schedule TASKS.json [--overhead=O] [--ckpt-cost=S] "
           "[--failure-rate=P]\n"
-          "  detc parse FILE... [--emit=ast|json|none]\n\n"
+          "  detc parse FILE... [--emit=ast|json|none]\n"
+          "  detc infer TRACE... -o invariants.json\n"
+          "  detc check TRACE... --invariants=FILE [--format=text|json] "
+          "[--werror]\n\n"
           "Exit status: 0 success (findings are warnings); 1 findings with "
           "--werror or of a rule the project made an error; 2 bad input or "
           "options; 3 an internal check failed (a bug in detc)\n",
@@ -81,6 +85,10 @@ static int runCommand(int argc, char **argv) {
     return detc::tool::runParse();
   if (detc::tool::scheduleCommand)
     return detc::tool::runSchedule();
+  if (detc::tool::inferCommand)
+    return detc::tool::runInfer();
+  if (detc::tool::checkCommand)
+    return detc::tool::runCheck();
   if (detc::tool::hasTopLevelInput())
     return detc::tool::runLower();
   WithColor::error(errs(), "detc") << "no command given; try 'detc --help'\n";

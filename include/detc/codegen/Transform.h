@@ -71,6 +71,9 @@ struct TransformOptions {
   /// runtime's surgery on running functions.
   std::string sourcePath;
   std::vector<std::string> retransform;
+  /// `--trace[=DIR]`: the script writes JSON-lines traces of its training
+  /// calls and steps to DIR (docs/traincheck.md); empty: `detc-trace`.
+  std::optional<std::string> trace;
 };
 
 /// The identifier transformed scripts bind the runtime to (single

@@ -41,6 +41,7 @@ from .values import generator_state
 from .scope import ExampleScope, example_scope
 from . import hints
 from . import jit
+from . import trace
 from . import vaccine
 from . import replay as _replay
 

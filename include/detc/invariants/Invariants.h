@@ -1,0 +1,86 @@
+//===- Invariants.h - Training invariants from traces (TrainCheck) -*- C++ -*-===//
+//
+// SPEC §9, issue 21, docs/traincheck.md. `detc infer` reads the JSON-lines
+// traces `detc transform --trace` writes (runtime/.../trace.py, format
+// version 1) as streams — one record at a time, per-step state only — and
+// infers invariants of three relations, each a hypothesis checked against
+// examples with a deduced precondition:
+//  * APISequence(A, B): in a training step that calls B, A is called before
+//    the first B (zero_grad before backward, backward before step);
+//  * APIAttr(A, attr = v): every call of A has attribute `attr` (the
+//    module's `training` flag, `grad_enabled`) equal to v, under a
+//    precondition of CONSTANT clauses on the call's other attributes
+//    (e.g. `training = false | grad_enabled = false`: a forward without
+//    gradients is an evaluation forward);
+//  * ParamUpdate(p): a parameter whose gradient is set at an optimizer
+//    step has changed since the previous step (an optimizer over the wrong
+//    parameters, a frozen model, a zero learning rate);
+//  * Consistent(p, ranks): a parameter is bit-identical on every rank at
+//    the same step (data-parallel replicas that drift apart).
+// A hypothesis with failing examples keeps the conjunction of clauses true
+// on all passing examples if it is false on every failing one (safe), and
+// is dropped otherwise (superficial). `detc check` evaluates invariants on
+// traces offline and reports each violation with its step and record.
+//
+// No MLIR: this library stands alone, like the scheduler.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_INVARIANTS_INVARIANTS_H
+#define DETC_INVARIANTS_INVARIANTS_H
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace detc::invariants {
+
+/// A CONSTANT clause: attribute == value (JSON scalar as text).
+struct Clause {
+  std::string attr, value;
+  bool operator==(const Clause &o) const {
+    return attr == o.attr && value == o.value;
+  }
+};
+
+struct Invariant {
+  std::string relation; ///< APISequence, APIAttr, ParamUpdate, Consistent
+  std::string a, b;     ///< APIs (APISequence), API (APIAttr), parameter
+  std::string attr, value;       ///< APIAttr
+  std::vector<Clause> precondition; ///< conjunction; empty: always
+  unsigned passing = 0;          ///< examples that support it
+  std::string text() const;      ///< one line, for reports
+};
+
+struct InferStats {
+  unsigned records = 0, steps = 0, traces = 0;
+  unsigned hypotheses = 0, dropped = 0;
+};
+
+/// Infers invariants from `traces` (paths of JSON-lines files). Errors name
+/// the file and line.
+llvm::Expected<std::vector<Invariant>>
+infer(llvm::ArrayRef<std::string> traces, InferStats &stats);
+
+llvm::json::Value toJSON(const std::vector<Invariant> &invs);
+llvm::Expected<std::vector<Invariant>> fromJSON(const llvm::json::Value &v);
+
+struct Violation {
+  const Invariant *invariant;
+  std::string trace;
+  unsigned line; ///< of the record that violates it
+  long epoch = -1, step = -1;
+  std::string detail;
+};
+
+llvm::Expected<std::vector<Violation>>
+check(llvm::ArrayRef<std::string> traces,
+      const std::vector<Invariant> &invs, InferStats &stats);
+
+} // namespace detc::invariants
+
+#endif // DETC_INVARIANTS_INVARIANTS_H

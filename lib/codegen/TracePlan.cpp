@@ -1,0 +1,154 @@
+//===- TracePlan.cpp - Training traces (--trace) --------------------------===//
+//
+// TrainCheck's traces (SPEC §9, issue 21, docs/traincheck.md), chosen
+// statically from the IR instead of patching whole library namespaces:
+// every call the analysis classifies — a model's forward, a backward, an
+// optimizer step, zero_grad, train()/eval(), gradient clipping — is wrapped
+// in `_detc_rt.trace.api(SITE, "KIND", API, callee)(args)`, which writes
+// its entry and exit; the first statement of each loop over batches calls
+// `_detc_rt.trace.step(EPOCH)` with the enclosing loop's variable, so that
+// every record carries the epoch and step the IR knows rather than guesses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "PlanContext.h"
+#include "StatementIndex.h"
+#include "detc/codegen/PythonScan.h"
+#include "detc/ir/DetcOps.h"
+
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace llvm;
+using namespace mlir;
+
+namespace detc::codegen {
+
+namespace {
+
+/// What the trace calls an op, or empty for ops it does not trace.
+StringRef traceKind(Operation *op) {
+  if (isa<ir::ForwardOp>(op))
+    return "forward";
+  if (isa<ir::GradOp>(op))
+    return "backward";
+  if (isa<ir::UpdateOp>(op))
+    return "step";
+  if (auto call = dyn_cast<ir::LibCallOp>(op))
+    return llvm::StringSwitch<StringRef>(call.getRole())
+        .Case("zero_grad", "zero_grad")
+        .Case("train_mode", "train")
+        .Case("eval_mode", "eval")
+        .Case("clip_grad", "clip_grad")
+        .Default("");
+  return "";
+}
+
+std::string pyString(StringRef s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '\\' || c == '"')
+      out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace
+
+bool planTrace(PlanContext &ctx) {
+  if (!ctx.options.trace)
+    return true;
+  // Calls.
+  std::vector<Operation *> calls;
+  ctx.module.walk([&](Operation *op) {
+    if (!traceKind(op).empty() && ctx.spanOf(op))
+      calls.push_back(op);
+  });
+  for (Operation *op : calls) {
+    Span s = *ctx.spanOf(op);
+    std::optional<uint32_t> end = calleeEnd(ctx.src, s.exprBegin, s.exprEnd);
+    if (!end)
+      continue; // not a call written here (a `with` manager, ...)
+    // API descriptors, not library names: invariants inferred on a
+    // pipeline with SGD hold for one with Adam.
+    auto api = op->getAttrOfType<StringAttr>("api");
+    std::string name = llvm::StringSwitch<std::string>(traceKind(op))
+                           .Case("step", "optimizer.step")
+                           .Case("zero_grad", "optimizer.zero_grad")
+                           .Case("train", "module.train")
+                           .Case("eval", "module.eval")
+                           .Default(traceKind(op).str());
+    if (api && api.getValue() == "torch.autograd.grad")
+      name = "autograd.grad";
+    if (auto fw = dyn_cast<ir::ForwardOp>(op))
+      name = "forward:" + StringRef(fw.getModel()).ltrim('@').str();
+    ctx.edits.wrap(s.exprBegin, *end,
+                   formatv("{0}.trace.api({1}, \"{2}\", {3}, ", kRuntimeAlias,
+                           ctx.newSite(), traceKind(op), pyString(name))
+                       .str(),
+                   ")");
+    ctx.edits.note(
+        ctx.edits.lineOf(commentableLineEnd(ctx.src, s.stmtBegin, *end)),
+        "traced");
+  }
+  // Steps: the loops over batches, with the loop around them as the epoch.
+  StatementIndex places(ctx.tree);
+  ctx.module.walk([&](ir::ForOp loop) {
+    bool overBatches = false;
+    for (Operation &op : loop.getBody().front()) {
+      auto region = dyn_cast<ir::ParallelOp>(op);
+      overBatches |= isa<ir::FetchOp>(op) ||
+                     (region && region.getKind() == ir::ParallelKind::PerBatch);
+    }
+    // A training step: the loop's iterations step an optimizer (directly
+    // or in a function they call); evaluation loops are not steps.
+    bool steps = false;
+    loop.walk([&](Operation *op) { steps |= isa<ir::UpdateOp, ir::CallOp>(op); });
+    std::optional<Span> span = ctx.spanOf(loop);
+    if (!overBatches || !steps || !span)
+      return;
+    const StmtPlace *place = places.at(span->stmtBegin);
+    auto *f = place ? dyn_cast<ast::For>(place->stmt) : nullptr;
+    if (!f || f->body.empty())
+      return;
+    std::optional<StringRef> indent =
+        ctx.indentAt(f->body.front()->getRange().begin.offset);
+    if (!indent)
+      return; // the body shares the header's line
+    std::string epoch = "None";
+    for (const StmtPlace *outer = places.of(f);
+         outer && outer->parent;) {
+      const StmtPlace *up = places.of(outer->parent);
+      if (auto *of = dyn_cast<ast::For>(outer->parent))
+        if (auto *name = dyn_cast<ast::Name>(of->target)) {
+          epoch = name->id.str();
+          break;
+        }
+      // A loop in `train_epoch(model, loader, epoch)`: the caller's epoch
+      // comes in as a parameter.
+      if (auto *def = dyn_cast<ast::FunctionDef>(outer->parent)) {
+        if (def->args)
+          for (const ast::Arg *a : def->args->args)
+            if (StringRef(a->arg).contains("epoch"))
+              epoch = a->arg.str();
+        break;
+      }
+      outer = up;
+    }
+    ctx.edits.insertLines(
+        ctx.edits.lineOf(f->body.front()->getRange().begin.offset),
+        {formatv("{0}{1}.trace.step({2}, {3})", *indent, kRuntimeAlias,
+                 ctx.newSite(), epoch)
+             .str()},
+        "traced: a training step begins");
+  });
+  ctx.extraHeader.push_back(
+      formatv("{0}.trace.enable({1})", kRuntimeAlias,
+              pyString(ctx.options.trace->empty() ? "detc-trace"
+                                                  : *ctx.options.trace))
+          .str());
+  return true;
+}
+
+} // namespace detc::codegen

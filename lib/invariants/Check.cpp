@@ -1,0 +1,119 @@
+//===- Check.cpp - Checking training invariants on traces -----------------===//
+//
+// One streaming pass: every example of every trace is tested against the
+// invariants whose precondition it satisfies (Examples.h); a failing one
+// is a violation, reported with its trace, line, epoch and step. Rank
+// consistency is decided after all traces are read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Examples.h"
+
+using namespace llvm;
+
+namespace detc::invariants {
+
+Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
+                                       const std::vector<Invariant> &invs,
+                                       InferStats &stats) {
+  std::vector<Violation> out;
+  auto violate = [&](const Invariant &inv, const Where &w, std::string d) {
+    out.push_back({&inv, w.trace, w.line, w.epoch, w.step, std::move(d)});
+  };
+  std::map<RankKey, RankValues> byRank;
+  bool consistency = llvm::any_of(
+      invs, [](const Invariant &i) { return i.relation == "Consistent"; });
+  for (const std::string &t : traces) {
+    ExampleSink sink;
+    auto onStep = [&](const StepExample &s) {
+      for (const Invariant &inv : invs) {
+        if (inv.relation != "APISequence")
+          continue;
+        auto b = llvm::find(s.order, inv.b);
+        if (b == s.order.end())
+          continue;
+        Features f = stepFeatures(s);
+        f.erase("calls=" + inv.a);
+        if (!satisfies(f, inv.precondition))
+          continue;
+        auto a = llvm::find(s.order, inv.a);
+        if (a == s.order.end() || a > b)
+          violate(inv, s.at,
+                  a == s.order.end()
+                      ? "the step calls " + inv.b + " but never " + inv.a
+                      : "the step calls " + inv.b + " before " + inv.a);
+      }
+    };
+    auto onCall = [&](const CallExample &c) {
+      for (const Invariant &inv : invs) {
+        if (inv.relation != "APIAttr" || inv.a != c.api)
+          continue;
+        auto it = c.attrs.find(inv.attr);
+        if (it == c.attrs.end() || it->second == inv.value ||
+            !satisfies(callFeatures(c, inv.attr), inv.precondition))
+          continue;
+        violate(inv, c.at,
+                c.api + " called with " + inv.attr + " = " + it->second);
+      }
+    };
+    auto onParam = [&](const ParamExample &p) {
+      std::map<std::string, std::string> a = {
+          {"requires_grad", p.requiresGrad ? "true" : "false"},
+          {"in_optimizer", p.inOptimizer ? "true" : "false"}};
+      Features all;
+      for (auto &[k, v] : a)
+        all.insert(k + "=" + v);
+      for (const Invariant &inv : invs) {
+        if (inv.relation == "ParamUpdate" && p.hasGrad && p.changed &&
+            !*p.changed && satisfies(all, inv.precondition))
+          violate(inv, p.at,
+                  "parameter " + p.name +
+                      " has a gradient but did not change at the step" +
+                      (p.inOptimizer ? "" : " (no optimizer holds it)"));
+        if (inv.relation == "ParamAttr") {
+          auto it = a.find(inv.attr);
+          if (it == a.end() || it->second == inv.value)
+            continue;
+          Features f = all;
+          f.erase(inv.attr + "=" + it->second);
+          if (satisfies(f, inv.precondition))
+            violate(inv, p.at,
+                    "parameter " + p.name + " has " + inv.attr + " = " +
+                        it->second);
+        }
+      }
+      if (consistency) {
+        RankValues &v = byRank[{p.at.step, p.name}];
+        if (v.ranks.empty()) {
+          v.data = p.data;
+          v.first = p.at;
+        } else if (v.data != p.data) {
+          v.mismatch = true;
+        }
+        v.ranks.insert(p.at.rank);
+      }
+    };
+    sink.step = onStep;
+    sink.call = onCall;
+    sink.param = onParam;
+    if (Error e = walkTrace(t, sink, stats))
+      return std::move(e);
+  }
+  for (const Invariant &inv : invs) {
+    if (inv.relation != "Consistent")
+      continue;
+    for (auto &[k, v] : byRank)
+      if (v.mismatch && v.ranks.size() > 1) {
+        violate(inv, v.first,
+                "parameter " + k.second + " differs between ranks at step " +
+                    std::to_string(k.first));
+        break; // the first step at which replicas drift apart
+      }
+  }
+  llvm::stable_sort(out, [](const Violation &x, const Violation &y) {
+    return std::tie(x.trace, x.line) < std::tie(y.trace, y.line);
+  });
+  return out;
+}
+
+} // namespace detc::invariants

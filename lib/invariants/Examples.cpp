@@ -1,0 +1,180 @@
+//===- Examples.cpp - What traces say about each hypothesis ---------------===//
+
+#include "Examples.h"
+#include "TraceStream.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace detc::invariants {
+
+std::string clauseText(const Clause &c) { return c.attr + "=" + c.value; }
+
+static Clause parseClause(StringRef text) {
+  auto [a, v] = text.split('=');
+  return {a.str(), v.str()};
+}
+
+bool satisfies(const Features &f, const std::vector<Clause> &pre) {
+  for (const Clause &c : pre)
+    if (!f.count(clauseText(c)))
+      return false;
+  return true;
+}
+
+Features stepFeatures(const StepExample &s) {
+  Features f;
+  for (const std::string &api : s.order)
+    f.insert("calls=" + api); // EXIST clauses
+  return f;
+}
+
+Features callFeatures(const CallExample &c, StringRef except) {
+  Features f;
+  for (auto &[k, v] : c.attrs)
+    if (k != except)
+      f.insert(k + "=" + v);
+  return f;
+}
+
+void Hypothesis::add(bool ok, const Features &f) {
+  if (ok) {
+    ++pass;
+    if (!common) {
+      common = f;
+    } else {
+      Features kept;
+      for (const std::string &c : *common)
+        if (f.count(c))
+          kept.insert(c);
+      common = std::move(kept);
+    }
+    return;
+  }
+  ++fail;
+  if (failing.size() < 4096)
+    failing.insert(f);
+}
+
+std::optional<std::vector<Clause>> Hypothesis::deduce() const {
+  if (fail == 0)
+    return std::vector<Clause>();
+  if (!common)
+    return std::nullopt;
+  auto safe = [&](const Features &pre) {
+    for (const Features &f : failing) {
+      bool all = true;
+      for (const std::string &c : pre)
+        all &= f.count(c) != 0;
+      if (all)
+        return false; // this failing example satisfies the precondition
+    }
+    return true;
+  };
+  Features pre = *common;
+  if (pre.empty() || !safe(pre))
+    return std::nullopt;
+  // Pruning: drop the clauses safety does not need.
+  for (auto it = pre.begin(); it != pre.end();) {
+    Features without = pre;
+    without.erase(*it);
+    if (!without.empty() && safe(without))
+      it = pre.erase(it);
+    else
+      ++it;
+  }
+  std::vector<Clause> out;
+  for (const std::string &c : pre)
+    out.push_back(parseClause(c));
+  return out;
+}
+
+Error walkTrace(const std::string &path, const ExampleSink &sink,
+                InferStats &stats) {
+  ++stats.traces;
+  StepExample current;
+  bool inStep = false;
+  unsigned depth = 0;
+  std::map<std::string, std::string> previous; // parameter -> data hash
+  auto endStep = [&] {
+    if (inStep && sink.step)
+      sink.step(current);
+    inStep = false;
+  };
+  auto whereOf = [&](const json::Object &o, unsigned line) {
+    Where w;
+    w.trace = path;
+    w.line = line;
+    w.epoch = o.getInteger("epoch").value_or(-1);
+    w.step = o.getInteger("step").value_or(-1);
+    w.rank = o.getInteger("rank").value_or(0);
+    return w;
+  };
+  Error e = forEachRecord(path, [&](const json::Object &o, unsigned line) {
+    ++stats.records;
+    StringRef kind = o.getString("kind").value_or("");
+    if (kind == "step") {
+      endStep();
+      ++stats.steps;
+      current = StepExample();
+      current.at = whereOf(o, line);
+      inStep = true;
+      depth = 0;
+      return;
+    }
+    if (kind == "enter") {
+      std::string api = o.getString("api").value_or("").str();
+      if (inStep && depth == 0 &&
+          !is_contained(current.order, api))
+        current.order.push_back(api);
+      ++depth;
+      if (sink.call) {
+        CallExample c;
+        c.at = whereOf(o, line);
+        c.api = api;
+        for (StringRef key : {"training", "grad_enabled"}) {
+          std::string v = scalar(o, key);
+          if (!v.empty() && v != "null")
+            c.attrs[key.str()] = v;
+        }
+        sink.call(c);
+      }
+      return;
+    }
+    if (kind == "exit") {
+      if (depth)
+        --depth;
+      return;
+    }
+    if (kind == "state" && sink.param) {
+      const json::Array *params = o.getArray("params");
+      if (!params)
+        return;
+      for (const json::Value &pv : *params) {
+        const json::Object *p = pv.getAsObject();
+        if (!p)
+          continue;
+        ParamExample ex;
+        ex.at = whereOf(o, line);
+        ex.name = p->getString("name").value_or("").str();
+        ex.data = p->getString("data").value_or("").str();
+        // A gradient too small for the step to change the parameter (a
+        // bias before a BatchNorm gets 1e-10) does not count.
+        ex.hasGrad = p->getString("grad").has_value() &&
+                     p->getBoolean("update_expected").value_or(true);
+        ex.requiresGrad = p->getBoolean("requires_grad").value_or(false);
+        ex.inOptimizer = p->getBoolean("in_optimizer").value_or(true);
+        auto it = previous.find(ex.name);
+        if (it != previous.end())
+          ex.changed = it->second != ex.data;
+        previous[ex.name] = ex.data;
+        sink.param(ex);
+      }
+    }
+  });
+  endStep();
+  return e;
+}
+
+} // namespace detc::invariants

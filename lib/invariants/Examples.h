@@ -1,0 +1,94 @@
+//===- Examples.h - What traces say about each hypothesis --------*- C++ -*-===//
+//
+// TraceWalker turns a trace's records into examples: per training step,
+// the order in which its top-level traced calls first happen; per call,
+// its attributes; per parameter at each optimizer step, whether it changed
+// since the previous step and what its state is. Inference (Infer.cpp)
+// and checking (Check.cpp) read the same examples.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_INVARIANTS_EXAMPLES_H
+#define DETC_LIB_INVARIANTS_EXAMPLES_H
+
+#include "detc/invariants/Invariants.h"
+
+#include "llvm/ADT/STLFunctionalExtras.h"
+
+#include <optional>
+#include <set>
+
+namespace detc::invariants {
+
+using Features = std::set<std::string>; ///< clause texts `attr=value`
+
+struct Where {
+  std::string trace;
+  unsigned line = 0;
+  long epoch = -1, step = -1, rank = 0;
+};
+
+struct StepExample {
+  Where at;
+  std::vector<std::string> order; ///< first top-level call of each API
+};
+
+struct CallExample {
+  Where at;
+  std::string api;
+  std::map<std::string, std::string> attrs; ///< training, grad_enabled
+};
+
+struct ParamExample {
+  Where at;
+  std::string name, data;
+  bool hasGrad = false; ///< a gradient the step should visibly apply
+  bool requiresGrad = false, inOptimizer = true;
+  std::optional<bool> changed; ///< since this trace's previous state
+};
+
+struct ExampleSink {
+  llvm::function_ref<void(const StepExample &)> step;
+  llvm::function_ref<void(const CallExample &)> call;
+  llvm::function_ref<void(const ParamExample &)> param;
+};
+
+/// A parameter's data on each rank at one step (Consistent).
+using RankKey = std::pair<long, std::string>; // (step, parameter)
+struct RankValues {
+  std::string data;
+  std::set<long> ranks;
+  bool mismatch = false;
+  Where first;
+};
+
+llvm::Error walkTrace(const std::string &path, const ExampleSink &sink,
+                      InferStats &stats);
+
+/// The features of an example a precondition may test.
+Features stepFeatures(const StepExample &s);
+Features callFeatures(const CallExample &c, llvm::StringRef except);
+bool satisfies(const Features &f, const std::vector<Clause> &pre);
+std::string clauseText(const Clause &c);
+
+/// Evaluations of one hypothesis, with what precondition deduction needs:
+/// the features common to every passing example, and the distinct feature
+/// sets of failing ones.
+class Hypothesis {
+public:
+  void add(bool pass, const Features &f);
+  /// The precondition: empty when no example fails; the passing examples'
+  /// common clauses, pruned to those some failing example violates, when
+  /// they exclude every failing example; none (superficial) otherwise.
+  std::optional<std::vector<Clause>> deduce() const;
+  unsigned passing() const { return pass; }
+
+private:
+  unsigned pass = 0, fail = 0;
+  std::optional<Features> common;
+  std::set<Features> failing;
+};
+
+} // namespace detc::invariants
+
+#endif // DETC_LIB_INVARIANTS_EXAMPLES_H

@@ -1,0 +1,234 @@
+//===- Infer.cpp - Inferring training invariants from traces --------------===//
+//
+// Two streaming passes over the traces: the first collects what
+// hypotheses to make (the top-level APIs of training steps, the values
+// each call attribute takes), the second evaluates every hypothesis on
+// every example and keeps its precondition material (Examples.h). A
+// hypothesis needs 3 passing examples and a safe precondition to become
+// an invariant.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Examples.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace llvm;
+
+namespace detc::invariants {
+
+namespace {
+constexpr unsigned kMinSupport = 3;
+} // namespace
+
+std::string Invariant::text() const {
+  std::string s;
+  if (relation == "APISequence")
+    s = "APISequence(" + a + " before " + b + ")";
+  else if (relation == "APIAttr")
+    s = "APIAttr(" + a + "." + attr + " = " + value + ")";
+  else if (relation == "ParamAttr")
+    s = "ParamAttr(parameter." + attr + " = " + value + ")";
+  else if (relation == "ParamUpdate")
+    s = "ParamUpdate(a parameter with a gradient changes at each step)";
+  else if (relation == "Consistent")
+    s = "Consistent(parameters equal on every rank at each step)";
+  else
+    s = relation;
+  if (!precondition.empty()) {
+    s += " if ";
+    for (size_t i = 0; i < precondition.size(); ++i)
+      s += (i ? " and " : "") + clauseText(precondition[i]);
+  }
+  return s;
+}
+
+static void addRankValue(std::map<RankKey, RankValues> &m,
+                         const ParamExample &p) {
+  RankValues &v = m[{p.at.step, p.name}];
+  if (v.ranks.empty())
+    v.data = p.data;
+  else if (v.data != p.data)
+    v.mismatch = true;
+  v.ranks.insert(p.at.rank);
+}
+
+Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
+                                       InferStats &stats) {
+  // Pass 1: what to hypothesize.
+  std::set<std::string> stepApis;
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> values;
+  std::set<long> ranks;
+  InferStats first;
+  for (const std::string &t : traces) {
+    ExampleSink sink;
+    auto onStep = [&](const StepExample &s) {
+      stepApis.insert(s.order.begin(), s.order.end());
+    };
+    auto onCall = [&](const CallExample &c) {
+      for (auto &[k, v] : c.attrs)
+        values[{c.api, k}].insert(v);
+    };
+    auto onParam = [&](const ParamExample &p) { ranks.insert(p.at.rank); };
+    sink.step = onStep;
+    sink.call = onCall;
+    sink.param = onParam;
+    if (Error e = walkTrace(t, sink, first))
+      return std::move(e);
+  }
+  // Pass 2: evaluate.
+  std::map<std::pair<std::string, std::string>, Hypothesis> sequences;
+  std::map<std::tuple<std::string, std::string, std::string>, Hypothesis>
+      attrs;
+  Hypothesis update;
+  std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
+  std::map<RankKey, RankValues> byRank;
+  for (const std::string &t : traces) {
+    ExampleSink sink;
+    auto onStep = [&](const StepExample &s) {
+      for (size_t bi = 0; bi < s.order.size(); ++bi)
+        for (const std::string &a : stepApis) {
+          if (a == s.order[bi])
+            continue;
+          auto at = llvm::find(s.order, a);
+          bool before = at != s.order.end() &&
+                        size_t(at - s.order.begin()) < bi;
+          Features f = stepFeatures(s);
+          f.erase("calls=" + a);
+          sequences[{a, s.order[bi]}].add(before, f);
+        }
+    };
+    auto onCall = [&](const CallExample &c) {
+      for (auto &[k, v] : c.attrs)
+        for (const std::string &value : values[{c.api, k}])
+          attrs[{c.api, k, value}].add(v == value, callFeatures(c, k));
+    };
+    auto onParam = [&](const ParamExample &p) {
+      if (p.hasGrad && p.changed)
+        update.add(*p.changed,
+                   {std::string("in_optimizer=") +
+                        (p.inOptimizer ? "true" : "false"),
+                    std::string("requires_grad=") +
+                        (p.requiresGrad ? "true" : "false")});
+      std::map<std::string, std::string> a = {
+          {"requires_grad", p.requiresGrad ? "true" : "false"},
+          {"in_optimizer", p.inOptimizer ? "true" : "false"}};
+      for (auto &[k, v] : a)
+        for (const char *value : {"true", "false"}) {
+          Features f;
+          for (auto &[k2, v2] : a)
+            if (k2 != k)
+              f.insert(k2 + "=" + v2);
+          paramAttrs[{k, value}].add(v == value, f);
+        }
+      if (ranks.size() > 1)
+        addRankValue(byRank, p);
+    };
+    sink.step = onStep;
+    sink.call = onCall;
+    sink.param = onParam;
+    if (Error e = walkTrace(t, sink, stats))
+      return std::move(e);
+  }
+  std::vector<Invariant> out;
+  auto keep = [&](Invariant inv, const Hypothesis &h) {
+    ++stats.hypotheses;
+    std::optional<std::vector<Clause>> pre = h.deduce();
+    if (!pre || h.passing() < kMinSupport) {
+      ++stats.dropped;
+      return;
+    }
+    inv.precondition = std::move(*pre);
+    inv.passing = h.passing();
+    out.push_back(std::move(inv));
+  };
+  for (auto &[k, h] : sequences)
+    keep({"APISequence", k.first, k.second}, h);
+  for (auto &[k, h] : attrs) {
+    Invariant inv{"APIAttr", std::get<0>(k)};
+    inv.attr = std::get<1>(k);
+    inv.value = std::get<2>(k);
+    keep(inv, h);
+  }
+  keep({"ParamUpdate"}, update);
+  for (auto &[k, h] : paramAttrs) {
+    Invariant inv{"ParamAttr"};
+    inv.attr = k.first;
+    inv.value = k.second;
+    keep(inv, h);
+  }
+  if (ranks.size() > 1) {
+    Hypothesis consistent;
+    for (auto &[k, v] : byRank)
+      if (v.ranks.size() > 1)
+        consistent.add(!v.mismatch, {});
+    keep({"Consistent"}, consistent);
+  }
+  return out;
+}
+
+json::Value toJSON(const std::vector<Invariant> &invs) {
+  json::Array list;
+  for (const Invariant &i : invs) {
+    json::Array pre;
+    for (const Clause &c : i.precondition)
+      pre.push_back(json::Object{{"attr", c.attr}, {"value", c.value}});
+    json::Object o{{"relation", i.relation}, {"text", i.text()},
+                   {"precondition", std::move(pre)},
+                   {"passing", i.passing}};
+    if (!i.a.empty())
+      o["a"] = i.a;
+    if (!i.b.empty())
+      o["b"] = i.b;
+    if (!i.attr.empty()) {
+      o["attr"] = i.attr;
+      o["value"] = i.value;
+    }
+    list.push_back(std::move(o));
+  }
+  return json::Object{{"format", "detc-invariants"},
+                      {"version", 1},
+                      {"invariants", std::move(list)}};
+}
+
+Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
+  auto bad = [](const Twine &why) {
+    return createStringError(inconvertibleErrorCode(),
+                             "not a detc invariants file: " + why.str());
+  };
+  const json::Object *o = v.getAsObject();
+  if (!o || o->getString("format") != "detc-invariants")
+    return bad("no \"format\": \"detc-invariants\"");
+  if (o->getInteger("version") != 1)
+    return bad("version is not 1");
+  const json::Array *list = o->getArray("invariants");
+  if (!list)
+    return bad("no \"invariants\" list");
+  std::vector<Invariant> out;
+  for (const json::Value &e : *list) {
+    const json::Object *io = e.getAsObject();
+    if (!io || !io->getString("relation"))
+      return bad("an invariant without \"relation\"");
+    Invariant i;
+    i.relation = io->getString("relation")->str();
+    static const std::set<std::string> kRelations = {
+        "APISequence", "APIAttr", "ParamAttr", "ParamUpdate", "Consistent"};
+    if (!kRelations.count(i.relation))
+      return bad("unknown relation '" + i.relation + "'");
+    i.a = io->getString("a").value_or("").str();
+    i.b = io->getString("b").value_or("").str();
+    i.attr = io->getString("attr").value_or("").str();
+    i.value = io->getString("value").value_or("").str();
+    i.passing = io->getInteger("passing").value_or(0);
+    if (const json::Array *pre = io->getArray("precondition"))
+      for (const json::Value &c : *pre)
+        if (const json::Object *co = c.getAsObject())
+          i.precondition.push_back(
+              {co->getString("attr").value_or("").str(),
+               co->getString("value").value_or("").str()});
+    out.push_back(std::move(i));
+  }
+  return out;
+}
+
+} // namespace detc::invariants

@@ -1,0 +1,232 @@
+"""Training traces for TrainCheck (SPEC §9, docs/traincheck.md).
+
+`detc transform --trace[=DIR]` wraps the calls the IR classifies — a
+model's forward, a backward, an optimizer step, zero_grad, train()/eval(),
+gradient clipping — in `api(site, kind, name, fn)` and marks the start of
+each training step with `step(site, epoch)`. Records are JSON lines, one
+file per process (`DIR/trace.rank<R>.jsonl`), written by a background
+thread from a bounded queue (the training thread waits only when the
+writer falls 10,000 records behind); a file that reaches
+DETC_TRACE_ROTATE_MB (256) is renamed to `.N.jsonl` atomically and a new
+one begun.
+
+Record format, version 1:
+  {"v": 1, "kind": "meta", "rank": R, "world": W, "pid": P, "script": S}
+  {"kind": "step", "epoch": E, "step": K, "rank": R}
+  {"kind": "enter"|"exit", "api": NAME, "call": KIND, "site": N, "epoch",
+   "step", "rank", "training": bool|null, "grad_enabled": bool,
+   "args": [SUMMARY...], "result": SUMMARY (exit), "error": TYPE (exit)}
+  {"kind": "state", "epoch", "step", "rank", "params": [{"name", "data",
+   "grad", "update_expected", "requires_grad", "group", "in_optimizer"}]}
+   after each
+   optimizer step: its parameters and those of the models traced forwards
+   ran (in_optimizer false when it does not hold them)
+where SUMMARY is {"type", "shape", "dtype", "device", "hash"} for a tensor
+(hash: 64-bit BLAKE2b of the whole tensor's bytes) and {"type"} otherwise.
+"""
+import atexit
+import hashlib
+import json
+import os
+import queue
+import sys
+import threading
+
+VERSION = 1
+
+
+class _Writer(threading.Thread):
+    def __init__(self, path, rotate_bytes):
+        super().__init__(name="detc-trace-writer", daemon=True)
+        self.path, self.rotate_bytes = path, rotate_bytes
+        self.queue = queue.Queue(maxsize=10000)
+        self.file = open(path, "w")
+        self.written = 0
+        self.rotations = 0
+
+    def run(self):
+        while True:
+            record = self.queue.get()
+            if record is None:
+                self.file.flush()
+                self.queue.task_done()
+                return
+            line = json.dumps(record, separators=(",", ":")) + "\n"
+            self.file.write(line)
+            self.written += len(line)
+            if self.written >= self.rotate_bytes:
+                self._rotate()
+            self.queue.task_done()
+
+    def _rotate(self):
+        self.file.close()
+        self.rotations += 1
+        stem = self.path[:-len(".jsonl")]
+        os.replace(self.path, "%s.%d.jsonl" % (stem, self.rotations))
+        self.file = open(self.path, "w")
+        self.written = 0
+
+    def close(self):
+        self.queue.put(None)
+        self.join(timeout=30)
+        self.file.close()
+
+
+class _Trace:
+    def __init__(self):
+        self.writer = None
+        self.epoch = None
+        self.step = -1
+        self.rank = 0
+        self.models = {}  # id(model) -> model, seen in forwards
+        self.names = {}  # id(param) -> "model.fc1.weight"
+
+
+TRACE = _Trace()
+
+
+def enable(directory):
+    """Called by the transformed script's header."""
+    directory = os.environ.get("DETC_TRACE_DIR") or directory
+    os.makedirs(directory, exist_ok=True)
+    TRACE.rank = int(os.environ.get("RANK", "0") or 0)
+    world = int(os.environ.get("WORLD_SIZE", "1") or 1)
+    path = os.path.join(directory, "trace.rank%d.jsonl" % TRACE.rank)
+    rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
+    TRACE.writer = _Writer(path, rotate)
+    TRACE.writer.start()
+    _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
+           "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})
+    atexit.register(TRACE.writer.close)
+
+
+def _emit(record):
+    if TRACE.writer is not None:
+        TRACE.writer.queue.put(record)
+
+
+def tensor_hash(t):
+    data = t.detach()
+    if data.device.type != "cpu":
+        data = data.cpu()
+    data = data.contiguous()
+    try:
+        raw = data.numpy().tobytes()
+    except TypeError:  # bfloat16 and friends: hash the raw storage
+        raw = data.view(-1).view(__import__("torch").uint8).numpy().tobytes()
+    return hashlib.blake2b(raw, digest_size=8).hexdigest()
+
+
+def summary(value):
+    torch = sys.modules.get("torch")
+    if torch is not None and isinstance(value, torch.Tensor):
+        return {"type": "Tensor", "shape": list(value.shape),
+                "dtype": str(value.dtype).replace("torch.", ""),
+                "device": str(value.device), "hash": tensor_hash(value)}
+    return {"type": type(value).__name__}
+
+
+def _meta(record):
+    torch = sys.modules.get("torch")
+    record["epoch"] = TRACE.epoch
+    record["step"] = TRACE.step
+    record["rank"] = TRACE.rank
+    record["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else None
+    return record
+
+
+def step(site, epoch):
+    """A training step begins (the first statement of a loop over
+    batches)."""
+    if epoch != TRACE.epoch:
+        TRACE.epoch = epoch
+    TRACE.step += 1
+    _emit({"kind": "step", "epoch": _plain(epoch), "step": TRACE.step,
+           "rank": TRACE.rank, "site": site})
+
+
+def _plain(value):
+    return value if isinstance(value, (int, float, str, type(None))) \
+        else repr(value)
+
+
+def api(site, kind, name, fn):
+    """`fn` with its entry and exit traced."""
+    def call(*args, **kwargs):
+        owner = getattr(fn, "__self__", None)
+        if kind == "forward":
+            owner = fn
+            TRACE.models.setdefault(id(fn), fn)
+        training = getattr(owner, "training", None)
+        enter = _meta({"kind": "enter", "api": name, "call": kind,
+                       "site": site, "training": training,
+                       "args": [summary(a) for a in args]})
+        _emit(enter)
+        try:
+            result = fn(*args, **kwargs)
+        except BaseException as e:
+            _emit(_meta({"kind": "exit", "api": name, "call": kind,
+                         "site": site, "error": type(e).__name__}))
+            raise
+        _emit(_meta({"kind": "exit", "api": name, "call": kind, "site": site,
+                     "training": getattr(owner, "training", None),
+                     "result": summary(result)}))
+        if kind == "step" and owner is not None:
+            _state(owner)
+        return result
+    return call
+
+
+def _param_names():
+    for model in TRACE.models.values():
+        named = getattr(model, "named_parameters", None)
+        if named is None:
+            continue
+        for n, p in named():
+            TRACE.names.setdefault(id(p), n)
+
+
+def _update_expected(p, lr):
+    """Whether a step with this gradient visibly changes the parameter:
+    lr * max|grad| above the float32 resolution of max|p| (a bias before a
+    BatchNorm gets gradients of 1e-10: its SGD update underflows). Without
+    a learning rate (no optimizer holds it): any nonzero gradient."""
+    if p.grad is None:
+        return False
+    g = float(p.grad.detach().abs().max())
+    if lr is None:
+        return g > 0
+    return float(lr) * g > 2.0 ** -23 * float(p.detach().abs().max())
+
+
+def _state(optimizer):
+    """After an optimizer step: every parameter it holds, and every
+    parameter of the models the trace saw run a forward (those no
+    optimizer holds have in_optimizer false)."""
+    groups = getattr(optimizer, "param_groups", None)
+    if groups is None:
+        return
+    _param_names()
+    params, seen = [], set()
+
+    def record(p, g, fallback, held, lr):
+        seen.add(id(p))
+        params.append({
+            "name": TRACE.names.get(id(p), fallback),
+            "data": tensor_hash(p),
+            "grad": tensor_hash(p.grad) if p.grad is not None else None,
+            "update_expected": _update_expected(p, lr),
+            "requires_grad": bool(p.requires_grad), "group": g,
+            "in_optimizer": held})
+
+    for g, group in enumerate(groups):
+        for i, p in enumerate(group["params"]):
+            record(p, g, "group%d.param%d" % (g, i), True, group.get("lr"))
+    for model in TRACE.models.values():
+        named = getattr(model, "named_parameters", None)
+        if named is None:
+            continue
+        for name, p in named():
+            if id(p) not in seen:
+                record(p, None, name, False, None)
+    _emit(_meta({"kind": "state", "params": params}))

@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Training invariants end to end (issue 21, docs/traincheck.md).
+
+Transforms Inputs/traincheck_train.py with `detc transform --trace`, runs
+two correct pipelines (an MLP with momentum SGD, a 1-d CNN with Adam),
+infers invariants from their traces with `detc infer`, then:
+
+* runs silent errors written by us — a missing zero_grad, dropout left on
+  in evaluation (eval() never called), an optimizer built over another
+  model's parameters, every parameter but BatchNorm's frozen — and checks
+  with `detc check --werror` that each is caught (exit 1), by the expected
+  relation, at its first training step (the error triggers at step 0) or,
+  for the evaluation, at its first evaluation forward;
+* applies the invariants to correct pipelines of other configurations
+  (widths, learning rates, optimizers, epochs) and reports the false
+  positive rate — violations over checked examples — which must be 0 here.
+
+usage: traincheck.py --detc BIN --runtime DIR
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+PY = "/usr/bin/python3"
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "Inputs", "traincheck_train.py")
+
+TRAIN = [["--model", "mlp", "--width", "16"],
+         ["--model", "conv", "--width", "8", "--optim", "adam",
+          "--lr", "0.01"]]
+# bug -> (relations that may report it, the step it triggers at: the
+# first training step, or the last step of epoch 0 for the evaluation
+# after it; 128 examples in batches of 16 make 8 steps per epoch)
+BUGS = {
+    "no_zero_grad": (("APISequence",), 0),
+    "eval_dropout": (("APIAttr",), 7),
+    "wrong_params": (("ParamUpdate", "ParamAttr"), 0),
+    "frozen": (("ParamAttr",), 0),
+}
+CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1"],
+           ["--model", "mlp", "--width", "8", "--optim", "adam",
+            "--lr", "0.005", "--epochs", "3"],
+           ["--model", "conv", "--width", "4"],
+           ["--model", "conv", "--width", "16", "--lr", "0.02",
+            "--epochs", "3"],
+           ["--model", "mlp", "--width", "24", "--optim", "adam",
+            "--lr", "0.02"],
+           ["--model", "conv", "--width", "12", "--optim", "adam",
+            "--lr", "0.001", "--epochs", "1"]]
+
+
+def run(script, tmp, name, args, runtime):
+    out = os.path.join(tmp, name)
+    env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out)
+    r = subprocess.run([PY, script] + args, env=env, capture_output=True,
+                       text=True, cwd=tmp)
+    if r.returncode:
+        sys.exit("%s %s failed:\n%s" % (name, args, r.stderr[-2000:]))
+    return os.path.join(out, "trace.rank0.jsonl")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--detc", required=True)
+    ap.add_argument("--runtime", required=True)
+    args = ap.parse_args()
+    runtime = os.path.abspath(args.runtime)
+    failures = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "train.traced.py")
+        subprocess.run([args.detc, "transform", SCRIPT, "--emit-python",
+                        "--trace", "-o", script], check=True,
+                       capture_output=True)
+        traces = [run(script, tmp, "train%d" % i, a, runtime)
+                  for i, a in enumerate(TRAIN)]
+        inv = os.path.join(tmp, "invariants.json")
+        r = subprocess.run([args.detc, "infer"] + traces + ["-o", inv],
+                           capture_output=True, text=True)
+        print(r.stderr.strip())
+        if r.returncode:
+            sys.exit("detc infer failed")
+        with open(inv) as f:
+            relations = {i["relation"] for i in json.load(f)["invariants"]}
+        for bug, (relation, step) in BUGS.items():
+            trace = run(script, tmp, bug, TRAIN[0] + ["--bug", bug], runtime)
+            r = subprocess.run([args.detc, "check", trace, "--invariants",
+                                inv, "--format", "json", "--werror"],
+                               capture_output=True, text=True)
+            found = json.loads(r.stdout)["violations"] if r.stdout else []
+            first = [v for v in found
+                     if v["invariant"].startswith(relation)]
+            ok = r.returncode == 1 and first and \
+                min(v["step"] for v in first) <= step
+            print("%-14s %s%s" % (bug, "caught" if ok else "MISSED",
+                                  " at step %d: %s" % (first[0]["step"],
+                                                       first[0]["detail"])
+                                  if first else ""))
+            if not ok:
+                failures += 1
+                print("    exit %d; %s" % (r.returncode, r.stderr.strip()
+                                            or found[:3]))
+        checked = violations = 0
+        for i, a in enumerate(CORRECT):
+            trace = run(script, tmp, "correct%d" % i, a, runtime)
+            r = subprocess.run([args.detc, "check", trace, "--invariants",
+                                inv, "--format", "json", "--werror"],
+                               capture_output=True, text=True)
+            found = json.loads(r.stdout)["violations"]
+            with open(trace) as f:
+                checked += sum(1 for _ in f)
+            violations += len(found)
+            if found:
+                print("false positive on %s: %s" % (" ".join(a), found[:3]))
+        rate = violations / max(checked, 1)
+        print("false positives: %d violations over %d records of %d correct "
+              "pipelines (%.2f%%)" % (violations, checked, len(CORRECT),
+                                      100 * rate))
+        if violations:
+            failures += 1
+        print("relations inferred: %s" % ", ".join(sorted(relations)))
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,129 @@
+//===- InvariantsCommand.cpp - `detc infer` and `detc check` --------------===//
+//
+// Thin drivers over lib/invariants (docs/traincheck.md): argument handling,
+// reading and writing files, reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "InvariantsCommand.h"
+
+#include "detc/base/FileIO.h"
+#include "detc/invariants/Invariants.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+
+#include <chrono>
+
+using namespace llvm;
+using namespace detc;
+
+cl::SubCommand detc::tool::inferCommand(
+    "infer", "Infer training invariants from `detc transform --trace` traces");
+cl::SubCommand detc::tool::checkCommand(
+    "check", "Check training invariants on traces (offline)");
+
+namespace {
+cl::list<std::string> inferTraces(cl::Positional, cl::OneOrMore,
+                                  cl::desc("<trace.jsonl>..."),
+                                  cl::sub(tool::inferCommand));
+cl::opt<std::string> inferOut("o", cl::desc("Invariants file to write"),
+                              cl::value_desc("invariants.json"),
+                              cl::Required, cl::sub(tool::inferCommand));
+cl::list<std::string> checkTraces(cl::Positional, cl::OneOrMore,
+                                  cl::desc("<trace.jsonl>..."),
+                                  cl::sub(tool::checkCommand));
+cl::opt<std::string> checkInvariants("invariants", cl::Required,
+                                     cl::desc("Invariants from detc infer"),
+                                     cl::value_desc("invariants.json"),
+                                     cl::sub(tool::checkCommand));
+cl::opt<std::string> checkFormat("format", cl::init("text"),
+                                 cl::desc("Report format: text or json"),
+                                 cl::sub(tool::checkCommand));
+cl::opt<bool> checkWerror("werror",
+                          cl::desc("Exit with status 1 on violations"),
+                          cl::sub(tool::checkCommand));
+} // namespace
+
+static void fail(const Twine &message) {
+  WithColor::error(errs(), "detc") << message << "\n";
+}
+
+int detc::tool::runInfer() {
+  invariants::InferStats stats;
+  auto start = std::chrono::steady_clock::now();
+  Expected<std::vector<invariants::Invariant>> invs =
+      invariants::infer(inferTraces, stats);
+  if (!invs) {
+    fail(toString(invs.takeError()));
+    return 2;
+  }
+  double seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - start)
+                       .count();
+  std::string text;
+  raw_string_ostream os(text);
+  os << formatv("{0:2}", invariants::toJSON(*invs)) << "\n";
+  os.flush();
+  if (Error e = base::writeOutputFile(inferOut, text, inferTraces)) {
+    fail("cannot write '" + inferOut + "': " + toString(std::move(e)));
+    return 2;
+  }
+  errs() << formatv("detc infer: {0} trace(s), {1} record(s), {2} step(s): "
+                    "{3} hypotheses, {4} invariant(s), {5} dropped "
+                    "(superficial or too little support) in {6:f3} s\n",
+                    stats.traces, stats.records, stats.steps,
+                    stats.hypotheses, invs->size(), stats.dropped, seconds);
+  return 0;
+}
+
+int detc::tool::runCheck() {
+  Expected<std::string> text = base::readInputFile(checkInvariants);
+  if (!text) {
+    fail(checkInvariants + ": " + toString(text.takeError()));
+    return 2;
+  }
+  Expected<json::Value> parsed = json::parse(*text);
+  if (!parsed) {
+    fail(checkInvariants + ": " + toString(parsed.takeError()));
+    return 2;
+  }
+  Expected<std::vector<invariants::Invariant>> invs =
+      invariants::fromJSON(*parsed);
+  if (!invs) {
+    fail(checkInvariants + ": " + toString(invs.takeError()));
+    return 2;
+  }
+  if (checkFormat != "text" && checkFormat != "json") {
+    fail("--format must be text or json");
+    return 2;
+  }
+  invariants::InferStats stats;
+  Expected<std::vector<invariants::Violation>> found =
+      invariants::check(checkTraces, *invs, stats);
+  if (!found) {
+    fail(toString(found.takeError()));
+    return 2;
+  }
+  if (checkFormat == "json") {
+    json::Array list;
+    for (const invariants::Violation &v : *found)
+      list.push_back(json::Object{{"invariant", v.invariant->text()},
+                                  {"trace", v.trace},
+                                  {"line", v.line},
+                                  {"epoch", v.epoch},
+                                  {"step", v.step},
+                                  {"detail", v.detail}});
+    outs() << formatv("{0:2}", json::Value(json::Object{
+                                   {"violations", std::move(list)}}))
+           << "\n";
+  } else {
+    for (const invariants::Violation &v : *found)
+      outs() << v.trace << ":" << v.line << ": violation: " << v.detail
+             << " (epoch " << v.epoch << ", step " << v.step << ")\n"
+             << "  invariant: " << v.invariant->text() << "\n";
+    outs() << found->size() << " violation(s) of " << invs->size()
+           << " invariant(s) in " << stats.traces << " trace(s)\n";
+  }
+  return found->empty() || !checkWerror ? 0 : 1;
+}
