@@ -23,7 +23,7 @@
 
 using namespace llvm;
 
-/// `detc infer ...`: a word that is neither a command nor a file is a
+/// `detc tranform ...`: a word that is neither a command nor a file is a
 /// mistyped command (not a script to lower), with a suggestion.
 static bool unknownCommand(int argc, char **argv) {
   if (argc < 2 || argv[1][0] == '-')
