@@ -62,7 +62,10 @@ bool planTrace(PlanContext &ctx) {
   // Calls.
   std::vector<Operation *> calls;
   ctx.module.walk([&](Operation *op) {
-    if (!traceKind(op).empty() && ctx.spanOf(op))
+    // A build's region models what the built object runs (the forward a
+    // DistributedDataParallel wraps), not a call written there.
+    if (!traceKind(op).empty() && ctx.spanOf(op) &&
+        !op->getParentOfType<ir::BuildOp>())
       calls.push_back(op);
   });
   for (Operation *op : calls) {

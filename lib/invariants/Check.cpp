@@ -83,10 +83,11 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
         }
       }
       if (consistency) {
-        RankValues &v = byRank[{p.at.step, p.name}];
+        RankValues &v = byRank[{p.at.job, p.at.step, p.id}];
         if (v.ranks.empty()) {
           v.data = p.data;
           v.first = p.at;
+          v.name = p.name;
         } else if (v.data != p.data) {
           v.mismatch = true;
         }
@@ -105,8 +106,8 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
     for (auto &[k, v] : byRank)
       if (v.mismatch && v.ranks.size() > 1) {
         violate(inv, v.first,
-                "parameter " + k.second + " differs between ranks at step " +
-                    std::to_string(k.first));
+                "parameter " + v.name + " differs between ranks at step " +
+                    std::to_string(std::get<1>(k)));
         break; // the first step at which replicas drift apart
       }
   }

@@ -4,6 +4,7 @@
 #include "TraceStream.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -105,6 +106,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   auto whereOf = [&](const json::Object &o, unsigned line) {
     Where w;
     w.trace = path;
+    w.job = sys::path::parent_path(path).str();
     w.line = line;
     w.epoch = o.getInteger("epoch").value_or(-1);
     w.step = o.getInteger("step").value_or(-1);
@@ -158,6 +160,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
         ParamExample ex;
         ex.at = whereOf(o, line);
         ex.name = p->getString("name").value_or("").str();
+        ex.id = p->getString("id").value_or(ex.name).str();
         ex.data = p->getString("data").value_or("").str();
         // A gradient too small for the step to change the parameter (a
         // bias before a BatchNorm gets 1e-10) does not count.
@@ -165,10 +168,10 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
                      p->getBoolean("update_expected").value_or(true);
         ex.requiresGrad = p->getBoolean("requires_grad").value_or(false);
         ex.inOptimizer = p->getBoolean("in_optimizer").value_or(true);
-        auto it = previous.find(ex.name);
+        auto it = previous.find(ex.id);
         if (it != previous.end())
           ex.changed = it->second != ex.data;
-        previous[ex.name] = ex.data;
+        previous[ex.id] = ex.data;
         sink.param(ex);
       }
     }

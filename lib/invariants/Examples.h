@@ -24,6 +24,7 @@ using Features = std::set<std::string>; ///< clause texts `attr=value`
 
 struct Where {
   std::string trace;
+  std::string job; ///< the trace's directory
   unsigned line = 0;
   long epoch = -1, step = -1, rank = 0;
 };
@@ -41,7 +42,9 @@ struct CallExample {
 
 struct ParamExample {
   Where at;
-  std::string name, data;
+  std::string id;   ///< the same on every rank: the optimizer position
+  std::string name; ///< for reports
+  std::string data;
   bool hasGrad = false; ///< a gradient the step should visibly apply
   bool requiresGrad = false, inOptimizer = true;
   std::optional<bool> changed; ///< since this trace's previous state
@@ -53,13 +56,15 @@ struct ExampleSink {
   llvm::function_ref<void(const ParamExample &)> param;
 };
 
-/// A parameter's data on each rank at one step (Consistent).
-using RankKey = std::pair<long, std::string>; // (step, parameter)
+/// A parameter's data on each rank at one step of one job (Consistent): a
+/// job's rank traces sit in one directory (trace.rank<R>.jsonl).
+using RankKey = std::tuple<std::string, long, std::string>;
 struct RankValues {
   std::string data;
   std::set<long> ranks;
   bool mismatch = false;
   Where first;
+  std::string name;
 };
 
 llvm::Error walkTrace(const std::string &path, const ExampleSink &sink,

@@ -45,7 +45,7 @@ std::string Invariant::text() const {
 
 static void addRankValue(std::map<RankKey, RankValues> &m,
                          const ParamExample &p) {
-  RankValues &v = m[{p.at.step, p.name}];
+  RankValues &v = m[{p.at.job, p.at.step, p.id}];
   if (v.ranks.empty())
     v.data = p.data;
   else if (v.data != p.data)

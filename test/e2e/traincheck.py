@@ -2,17 +2,21 @@
 """Training invariants end to end (issue 21, docs/traincheck.md).
 
 Transforms Inputs/traincheck_train.py with `detc transform --trace`, runs
-two correct pipelines (an MLP with momentum SGD, a 1-d CNN with Adam),
-infers invariants from their traces with `detc infer`, then:
+three correct pipelines (an MLP with momentum SGD, a 1-d CNN with Adam, the
+MLP as a 2-rank gloo DDP job), infers invariants from their traces with
+`detc infer`, then:
 
 * runs silent errors written by us — a missing zero_grad, dropout left on
   in evaluation (eval() never called), an optimizer built over another
-  model's parameters, every parameter but BatchNorm's frozen — and checks
+  model's parameters, every parameter but BatchNorm's frozen, and in
+  2-rank DDP jobs the forward through `model.module` and gradient clipping
+  on rank 0 only (the replicas drift apart) — and checks
   with `detc check --werror` that each is caught (exit 1), by the expected
   relation, at its first training step (the error triggers at step 0) or,
   for the evaluation, at its first evaluation forward;
 * applies the invariants to correct pipelines of other configurations
-  (widths, learning rates, optimizers, epochs) and reports the false
+  (widths, learning rates, optimizers, epochs; one a 2-rank DDP job) and
+  reports the false
   positive rate — violations over checked examples — which must be 0 here.
 
 usage: traincheck.py --detc BIN --runtime DIR
@@ -39,7 +43,10 @@ BUGS = {
     "eval_dropout": (("APIAttr",), 7),
     "wrong_params": (("ParamUpdate", "ParamAttr"), 0),
     "frozen": (("ParamAttr",), 0),
+    "ddp_module": (("Consistent",), 0),
+    "clip_one_rank": (("Consistent",), 0),
 }
+DDP_BUGS = ("ddp_module", "clip_one_rank")
 CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1"],
            ["--model", "mlp", "--width", "8", "--optim", "adam",
             "--lr", "0.005", "--epochs", "3"],
@@ -50,6 +57,7 @@ CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1"],
             "--lr", "0.02"],
            ["--model", "conv", "--width", "12", "--optim", "adam",
             "--lr", "0.001", "--epochs", "1"]]
+DDP_CORRECT = ["--model", "conv", "--width", "8", "--optim", "adam"]
 
 
 def run(script, tmp, name, args, runtime):
@@ -60,6 +68,24 @@ def run(script, tmp, name, args, runtime):
     if r.returncode:
         sys.exit("%s %s failed:\n%s" % (name, args, r.stderr[-2000:]))
     return os.path.join(out, "trace.rank0.jsonl")
+
+
+def run_ddp(script, tmp, name, args, runtime):
+    """Two gloo ranks (launched as torchrun would): their traces."""
+    out = os.path.join(tmp, name)
+    procs = []
+    for rank in (0, 1):
+        env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out,
+                   RANK=str(rank), WORLD_SIZE="2")
+        procs.append(subprocess.Popen(
+            [PY, script] + args + ["--ddp", os.path.join(tmp, name + ".pg")],
+            env=env, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            text=True))
+    for p in procs:
+        _, err = p.communicate(timeout=300)
+        if p.returncode:
+            sys.exit("%s %s failed:\n%s" % (name, args, err[-2000:]))
+    return [os.path.join(out, "trace.rank%d.jsonl" % r) for r in (0, 1)]
 
 
 def main():
@@ -76,6 +102,7 @@ def main():
                        capture_output=True)
         traces = [run(script, tmp, "train%d" % i, a, runtime)
                   for i, a in enumerate(TRAIN)]
+        traces += run_ddp(script, tmp, "train-ddp", TRAIN[0], runtime)
         inv = os.path.join(tmp, "invariants.json")
         r = subprocess.run([args.detc, "infer"] + traces + ["-o", inv],
                            capture_output=True, text=True)
@@ -85,11 +112,18 @@ def main():
         with open(inv) as f:
             relations = {i["relation"] for i in json.load(f)["invariants"]}
         for bug, (relation, step) in BUGS.items():
-            trace = run(script, tmp, bug, TRAIN[0] + ["--bug", bug], runtime)
-            r = subprocess.run([args.detc, "check", trace, "--invariants",
+            if bug in DDP_BUGS:
+                bug_traces = run_ddp(script, tmp, bug,
+                                     TRAIN[0] + ["--bug", bug], runtime)
+            else:
+                bug_traces = [run(script, tmp, bug, TRAIN[0] + ["--bug", bug],
+                                  runtime)]
+            r = subprocess.run([args.detc, "check"] + bug_traces + [
+                                "--invariants",
                                 inv, "--format", "json", "--werror"],
                                capture_output=True, text=True)
             found = json.loads(r.stdout)["violations"] if r.stdout else []
+            found.sort(key=lambda v: v["step"])
             first = [v for v in found
                      if v["invariant"].startswith(relation)]
             ok = r.returncode == 1 and first and \
@@ -103,20 +137,25 @@ def main():
                 print("    exit %d; %s" % (r.returncode, r.stderr.strip()
                                             or found[:3]))
         checked = violations = 0
-        for i, a in enumerate(CORRECT):
-            trace = run(script, tmp, "correct%d" % i, a, runtime)
-            r = subprocess.run([args.detc, "check", trace, "--invariants",
-                                inv, "--format", "json", "--werror"],
+        for i, a in enumerate(CORRECT + [DDP_CORRECT]):
+            if a is DDP_CORRECT:
+                correct = run_ddp(script, tmp, "correct-ddp", a, runtime)
+            else:
+                correct = [run(script, tmp, "correct%d" % i, a, runtime)]
+            r = subprocess.run([args.detc, "check"] + correct + [
+                                "--invariants", inv, "--format", "json",
+                                "--werror"],
                                capture_output=True, text=True)
             found = json.loads(r.stdout)["violations"]
-            with open(trace) as f:
-                checked += sum(1 for _ in f)
+            for trace in correct:
+                with open(trace) as f:
+                    checked += sum(1 for _ in f)
             violations += len(found)
             if found:
                 print("false positive on %s: %s" % (" ".join(a), found[:3]))
         rate = violations / max(checked, 1)
         print("false positives: %d violations over %d records of %d correct "
-              "pipelines (%.2f%%)" % (violations, checked, len(CORRECT),
+              "pipelines (%.2f%%)" % (violations, checked, len(CORRECT) + 1,
                                       100 * rate))
         if violations:
             failures += 1

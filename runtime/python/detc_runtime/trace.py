@@ -16,7 +16,7 @@ Record format, version 1:
   {"kind": "enter"|"exit", "api": NAME, "call": KIND, "site": N, "epoch",
    "step", "rank", "training": bool|null, "grad_enabled": bool,
    "args": [SUMMARY...], "result": SUMMARY (exit), "error": TYPE (exit)}
-  {"kind": "state", "epoch", "step", "rank", "params": [{"name", "data",
+  {"kind": "state", "epoch", "step", "rank", "params": [{"id", "name", "data",
    "grad", "update_expected", "requires_grad", "group", "in_optimizer"}]}
    after each
    optimizer step: its parameters and those of the models traced forwards
@@ -156,7 +156,9 @@ def api(site, kind, name, fn):
         owner = getattr(fn, "__self__", None)
         if kind == "forward":
             owner = fn
-            TRACE.models.setdefault(id(fn), fn)
+            if hasattr(fn, "named_parameters") and \
+                    not isinstance(fn, type):
+                TRACE.models.setdefault(id(fn), fn)
         training = getattr(owner, "training", None)
         enter = _meta({"kind": "enter", "api": name, "call": kind,
                        "site": site, "training": training,
@@ -183,7 +185,9 @@ def _param_names():
         if named is None:
             continue
         for n, p in named():
-            TRACE.names.setdefault(id(p), n)
+            # The most qualified name wins (the model's, not a layer's).
+            if len(n) > len(TRACE.names.get(id(p), "")):
+                TRACE.names[id(p)] = n
 
 
 def _update_expected(p, lr):
@@ -212,6 +216,9 @@ def _state(optimizer):
     def record(p, g, fallback, held, lr):
         seen.add(id(p))
         params.append({
+            # Identity: the place in the optimizer (the same on every rank
+            # and run), else the name in the model.
+            "id": fallback,
             "name": TRACE.names.get(id(p), fallback),
             "data": tensor_hash(p),
             "grad": tensor_hash(p.grad) if p.grad is not None else None,
@@ -221,12 +228,12 @@ def _state(optimizer):
 
     for g, group in enumerate(groups):
         for i, p in enumerate(group["params"]):
-            record(p, g, "group%d.param%d" % (g, i), True, group.get("lr"))
+            record(p, g, "g%d.p%d" % (g, i), True, group.get("lr"))
     for model in TRACE.models.values():
         named = getattr(model, "named_parameters", None)
         if named is None:
             continue
         for name, p in named():
             if id(p) not in seen:
-                record(p, None, name, False, None)
+                record(p, None, "model:" + name, False, None)
     _emit(_meta({"kind": "state", "params": params}))

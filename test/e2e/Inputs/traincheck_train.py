@@ -2,11 +2,14 @@
 --model picks the pipeline, --bug injects one of TrainCheck's silent errors
 (none of them crashes; each wastes the run)."""
 import argparse
+import os
 
 import torch
+import torch.distributed as dist
 import torch.nn as nn
 import torch.nn.functional as F
-from torch.utils.data import DataLoader, TensorDataset
+from torch.nn.parallel import DistributedDataParallel as DDP
+from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
 
 class MLP(nn.Module):
@@ -53,10 +56,20 @@ def main():
     p.add_argument("--optim", default="sgd")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--bug", default="none")
+    p.add_argument("--ddp", help="gloo process group file (RANK, WORLD_SIZE "
+                   "from the environment)")
     args = p.parse_args()
     torch.manual_seed(0)
     data = TensorDataset(torch.randn(128, 8), torch.randint(0, 3, (128,)))
-    loader = DataLoader(data, batch_size=16, shuffle=True)
+    if args.ddp:
+        dist.init_process_group(
+            "gloo", init_method="file://" + args.ddp,
+            rank=int(os.environ["RANK"]),
+            world_size=int(os.environ["WORLD_SIZE"]))
+        loader = DataLoader(data, batch_size=8,
+                            sampler=DistributedSampler(data, seed=0))
+    else:
+        loader = DataLoader(data, batch_size=16, shuffle=True)
     model = MLP(args.width) if args.model == "mlp" else ConvNet(args.width)
     params = model.parameters()
     if args.bug == "wrong_params":
@@ -69,15 +82,24 @@ def main():
         opt = torch.optim.SGD(params, lr=args.lr, momentum=0.9)
     else:
         opt = torch.optim.Adam(params, lr=args.lr)
+    net = DDP(model) if args.ddp else model
     for epoch in range(args.epochs):
-        model.train()
+        net.train()
         for x, y in loader:
             if args.bug != "no_zero_grad":
                 opt.zero_grad()
-            loss = F.cross_entropy(model(x), y)
+            if args.bug == "ddp_module":
+                out = net.module(x)  # bypasses the all-reduce
+            else:
+                out = net(x)
+            loss = F.cross_entropy(out, y)
             loss.backward()
+            if args.bug == "clip_one_rank" and dist.get_rank() == 0:
+                nn.utils.clip_grad_norm_(net.parameters(), 0.01)
             opt.step()
-        print("epoch", epoch, evaluate(model, loader, args.bug))
+        print("epoch", epoch, evaluate(net, loader, args.bug))
+    if args.ddp:
+        dist.destroy_process_group()
 
 
 if __name__ == "__main__":
