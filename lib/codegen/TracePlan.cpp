@@ -57,7 +57,7 @@ std::string pyString(StringRef s) {
 } // namespace
 
 bool planTrace(PlanContext &ctx) {
-  if (!ctx.options.trace)
+  if (!ctx.options.trace && !ctx.options.check)
     return true;
   // Calls.
   std::vector<Operation *> calls;
@@ -146,11 +146,13 @@ bool planTrace(PlanContext &ctx) {
              .str()},
         "traced: a training step begins");
   });
+  std::string dir = !ctx.options.trace            ? "None"
+                    : ctx.options.trace->empty() ? pyString("detc-trace")
+                                                 : pyString(*ctx.options.trace);
+  std::string check =
+      ctx.options.check ? ", check=" + pyString(*ctx.options.check) : "";
   ctx.extraHeader.push_back(
-      formatv("{0}.trace.enable({1})", kRuntimeAlias,
-              pyString(ctx.options.trace->empty() ? "detc-trace"
-                                                  : *ctx.options.trace))
-          .str());
+      formatv("{0}.trace.enable({1}{2})", kRuntimeAlias, dir, check).str());
   return true;
 }
 

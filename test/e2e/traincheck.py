@@ -14,6 +14,9 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
   with `detc check --werror` that each is caught (exit 1), by the expected
   relation, at its first training step (the error triggers at step 0) or,
   for the evaluation, at its first evaluation forward;
+* runs the single-process errors again transformed with `--check`: the
+  online verifier reports, while training, exactly the violations
+  `detc check` finds offline on the same trace;
 * applies the invariants to correct pipelines of other configurations
   (widths, learning rates, optimizers, epochs; one a 2-rank DDP job) and
   reports the false
@@ -136,6 +139,38 @@ def main():
                 failures += 1
                 print("    exit %d; %s" % (r.returncode, r.stderr.strip()
                                             or found[:3]))
+        # Online: the script transformed with --check reports the same
+        # violations as `detc check` on the trace it writes, as it trains.
+        online = os.path.join(tmp, "train.checked.py")
+        subprocess.run([args.detc, "transform", SCRIPT, "--emit-python",
+                        "--trace", "--check", inv, "-o", online], check=True,
+                       capture_output=True)
+        for bug in BUGS:
+            if bug in DDP_BUGS:
+                continue
+            out = os.path.join(tmp, "online-" + bug)
+            env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out)
+            r = subprocess.run([PY, online] + TRAIN[0] + ["--bug", bug],
+                               env=env, capture_output=True, text=True,
+                               cwd=tmp)
+            with open(os.path.join(out, "violations.rank0.jsonl")) as f:
+                live = sorted((v["invariant"], v["step"], v["detail"])
+                              for v in map(json.loads, f))
+            r2 = subprocess.run([args.detc, "check",
+                                 os.path.join(out, "trace.rank0.jsonl"),
+                                 "--invariants", inv, "--format", "json"],
+                                capture_output=True, text=True)
+            offline = sorted((v["invariant"], v["step"], v["detail"])
+                             for v in json.loads(r2.stdout)["violations"])
+            same = live == offline and live and \
+                "detc-check: violation:" in r.stderr
+            print("online %-12s %s (%d violations, first at step %d)" % (
+                bug, "same as detc check" if same else "DIFFERS",
+                len(live), min(v[1] for v in live) if live else -1))
+            if not same:
+                failures += 1
+                print("    online %s\n    offline %s" % (live[:3],
+                                                          offline[:3]))
         checked = violations = 0
         for i, a in enumerate(CORRECT + [DDP_CORRECT]):
             if a is DDP_CORRECT:

@@ -105,6 +105,12 @@ cl::opt<std::string> traceFlag(
              "and per-step parameter state to DIR (default detc-trace), one "
              "file per process, for `detc infer`"),
     cl::sub(tool::transformCommand));
+cl::opt<std::string> checkFlag(
+    "check", cl::value_desc("invariants.json"),
+    cl::desc("Online invariant checking (docs/traincheck.md): the script "
+             "checks the invariants `detc infer` wrote as it trains and "
+             "reports each violation within the iteration that caused it"),
+    cl::sub(tool::transformCommand));
 tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
@@ -187,6 +193,16 @@ int detc::tool::runTransform() {
   options.runtimePath = runtimePath;
   if (traceFlag.getNumOccurrences())
     options.trace = traceFlag;
+  if (checkFlag.getNumOccurrences()) {
+    // The script may run elsewhere: an absolute path.
+    SmallString<256> abs(checkFlag.getValue());
+    sys::fs::make_absolute(abs);
+    if (!sys::fs::exists(abs)) {
+      fail("--check: no invariants file '" + checkFlag + "'");
+      return 2;
+    }
+    options.check = std::string(abs);
+  }
   if (vaccinate.getNumOccurrences()) {
     std::vector<std::string> names;
     SmallVector<StringRef> parts;

@@ -74,6 +74,9 @@ struct TransformOptions {
   /// `--trace[=DIR]`: the script writes JSON-lines traces of its training
   /// calls and steps to DIR (docs/traincheck.md); empty: `detc-trace`.
   std::optional<std::string> trace;
+  /// `--check=FILE`: the script checks these invariants online (docs/
+  /// traincheck.md), with the same instrumentation as `trace`.
+  std::optional<std::string> check;
 };
 
 /// The identifier transformed scripts bind the runtime to (single

@@ -36,11 +36,15 @@ VERSION = 1
 
 
 class _Writer(threading.Thread):
-    def __init__(self, path, rotate_bytes):
+    """Writes the records (path None: only checks them) and hands them to
+    the online verifier, off the training thread."""
+
+    def __init__(self, path, rotate_bytes, checker=None):
         super().__init__(name="detc-trace-writer", daemon=True)
         self.path, self.rotate_bytes = path, rotate_bytes
         self.queue = queue.Queue(maxsize=10000)
-        self.file = open(path, "w")
+        self.file = open(path, "w") if path else None
+        self.checker = checker
         self.written = 0
         self.rotations = 0
 
@@ -48,9 +52,17 @@ class _Writer(threading.Thread):
         while True:
             record = self.queue.get()
             if record is None:
-                self.file.flush()
+                if self.file:
+                    self.file.flush()
+                if self.checker:
+                    self.checker.close()
                 self.queue.task_done()
                 return
+            if self.checker:
+                self.checker.observe(record)
+            if self.file is None:
+                self.queue.task_done()
+                continue
             line = json.dumps(record, separators=(",", ":")) + "\n"
             self.file.write(line)
             self.written += len(line)
@@ -69,7 +81,8 @@ class _Writer(threading.Thread):
     def close(self):
         self.queue.put(None)
         self.join(timeout=30)
-        self.file.close()
+        if self.file:
+            self.file.close()
 
 
 class _Trace:
@@ -85,15 +98,28 @@ class _Trace:
 TRACE = _Trace()
 
 
-def enable(directory):
-    """Called by the transformed script's header."""
+def enable(directory, check=None):
+    """Called by the transformed script's header: traces to `directory`
+    (None: none written) and/or checks the invariants file `check` online
+    (invariant_check.py)."""
     directory = os.environ.get("DETC_TRACE_DIR") or directory
-    os.makedirs(directory, exist_ok=True)
     TRACE.rank = int(os.environ.get("RANK", "0") or 0)
     world = int(os.environ.get("WORLD_SIZE", "1") or 1)
-    path = os.path.join(directory, "trace.rank%d.jsonl" % TRACE.rank)
+    path = None
+    if directory:
+        os.makedirs(directory, exist_ok=True)
+        path = os.path.join(directory, "trace.rank%d.jsonl" % TRACE.rank)
+    checker = None
+    check = os.environ.get("DETC_CHECK_INVARIANTS") or check
+    if check:
+        from .invariant_check import Checker
+        try:
+            checker = Checker(check, directory, TRACE.rank)
+        except (OSError, ValueError) as e:
+            from .replay import fail
+            fail("error: --check: %s" % e)
     rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
-    TRACE.writer = _Writer(path, rotate)
+    TRACE.writer = _Writer(path, rotate, checker)
     TRACE.writer.start()
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
            "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})

@@ -1,0 +1,133 @@
+"""The online verifier of `detc transform --check invariants.json`
+(docs/traincheck.md): evaluates the invariants `detc infer` wrote on the
+trace records as the training process produces them — in the trace's
+writer thread, so the training thread only queues records — and reports
+each violation when the record that shows it is written: within the
+iteration that caused it. Mirrors lib/invariants (Examples.cpp, Check.cpp);
+test/e2e/traincheck.py checks that both find the same violations.
+Consistency across ranks needs every rank's records: `detc check` decides
+it offline.
+"""
+import json
+import os
+import sys
+
+
+class Checker:
+    def __init__(self, path, out_dir, rank):
+        with open(path) as f:
+            data = json.load(f)
+        if data.get("format") != "detc-invariants" or \
+                data.get("version") != 1:
+            raise ValueError("%s is not a detc invariants file" % path)
+        self.invariants = data["invariants"]
+        self.rank = rank
+        self.order, self.depth, self.in_step = [], 0, False
+        self.previous = {}
+        self.step_record = None
+        self.count = 0
+        self.out = None
+        if out_dir:
+            self.out = open(os.path.join(
+                out_dir, "violations.rank%d.jsonl" % rank), "w")
+
+    # ---- examples, as walkTrace makes them ----
+    def observe(self, r):
+        kind = r.get("kind")
+        if kind == "step":
+            self._end_step()
+            self.order, self.depth, self.in_step = [], 0, True
+            self.step_record = r
+        elif kind == "enter":
+            if self.in_step and self.depth == 0 and r["api"] not in self.order:
+                self.order.append(r["api"])
+            self.depth += 1
+            self._call(r)
+        elif kind == "exit":
+            self.depth = max(0, self.depth - 1)
+        elif kind == "state":
+            for p in r.get("params", []):
+                self._param(r, p)
+
+    def close(self):
+        self._end_step()
+        if self.out:
+            self.out.close()
+
+    @staticmethod
+    def _satisfies(features, pre):
+        return all("%s=%s" % (c["attr"], c["value"]) in features
+                   for c in pre)
+
+    def _report(self, inv, record, detail):
+        self.count += 1
+        v = {"invariant": inv["text"], "detail": detail,
+             "epoch": record.get("epoch"), "step": record.get("step"),
+             "rank": self.rank}
+        print("detc-check: violation: %s (epoch %s, step %s)\n"
+              "  invariant: %s" % (detail, v["epoch"], v["step"],
+                                   inv["text"]), file=sys.stderr)
+        if self.out:
+            self.out.write(json.dumps(v) + "\n")
+            self.out.flush()
+
+    def _end_step(self):
+        if not self.in_step:
+            return
+        self.in_step = False
+        order = self.order
+        for inv in self.invariants:
+            if inv["relation"] != "APISequence" or inv["b"] not in order:
+                continue
+            f = {"calls=" + a for a in order} - {"calls=" + inv["a"]}
+            if not self._satisfies(f, inv["precondition"]):
+                continue
+            a, b = inv["a"], inv["b"]
+            if a not in order or order.index(a) > order.index(b):
+                self._report(inv, self.step_record,
+                             "the step calls %s %s %s" % (
+                                 b, "but never" if a not in order
+                                 else "before", a))
+
+    def _call(self, r):
+        attrs = {k: json.dumps(r[k]) for k in ("training", "grad_enabled")
+                 if r.get(k) is not None}
+        for inv in self.invariants:
+            if inv["relation"] != "APIAttr" or inv["a"] != r["api"]:
+                continue
+            v = attrs.get(inv["attr"])
+            if v is None or v == inv["value"]:
+                continue
+            f = {"%s=%s" % (k, x) for k, x in attrs.items()
+                 if k != inv["attr"]}
+            if self._satisfies(f, inv["precondition"]):
+                self._report(inv, r, "%s called with %s = %s" % (
+                    r["api"], inv["attr"], v))
+
+    def _param(self, r, p):
+        pid = p.get("id", p["name"])
+        changed = None
+        if pid in self.previous:
+            changed = self.previous[pid] != p["data"]
+        self.previous[pid] = p["data"]
+        has_grad = p.get("grad") is not None and p.get("update_expected",
+                                                        True)
+        attrs = {"requires_grad": json.dumps(p["requires_grad"]),
+                 "in_optimizer": json.dumps(p.get("in_optimizer", True))}
+        features = {"%s=%s" % kv for kv in attrs.items()}
+        for inv in self.invariants:
+            rel = inv["relation"]
+            if rel == "ParamUpdate" and has_grad and changed is False and \
+                    self._satisfies(features, inv["precondition"]):
+                self._report(inv, r, "parameter %s has a gradient but did "
+                             "not change at the step%s" % (
+                                 p["name"], "" if p.get("in_optimizer", True)
+                                 else " (no optimizer holds it)"))
+            if rel == "ParamAttr":
+                v = attrs.get(inv["attr"])
+                if v is None or v == inv["value"]:
+                    continue
+                f = features - {"%s=%s" % (inv["attr"], v)}
+                if self._satisfies(f, inv["precondition"]):
+                    self._report(inv, r, "parameter %s has %s = %s" % (
+                        p["name"], inv["attr"], v))
