@@ -42,6 +42,9 @@ ArrayRef<RuleInfo> rules() {
       {"detc-ddp-module-forward",
        "The training forward calls a DistributedDataParallel model's "
        ".module, bypassing the gradient all-reduce."},
+      {"detc-optimizer-not-on-model",
+       "The training loop steps an optimizer over another model's "
+       "parameters."},
       {"detc-unused-ignore",
        "A `# detc: ignore[...]` comment suppresses no finding."}};
   return kRules;

@@ -8,6 +8,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <set>
 #include <optional>
 
 using namespace detc;
@@ -244,6 +245,114 @@ void ddpModuleForward(const StatementGraph &g, const TrainingLoops &training,
   }
 }
 
+// ---- detc-optimizer-not-on-model ---------------------------------------------
+
+/// Whether two model variables may be the same model: one variable, one
+/// object, one a part of the other (`model.fc`), or one wrapping the other
+/// (what a build such as DistributedDataParallel(model) defines from).
+class ModelRelation {
+public:
+  explicit ModelRelation(const StatementGraph &g) : g(g) {
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (llvm::isa_and_nonnull<ir::BuildOp>(g.node(n).op) &&
+          g.node(n).kind != NodeKind::CallEnter)
+        for (VarId d : g.node(n).defs) {
+          models.push_back(d);
+          for (VarId u : g.node(n).uses)
+            wraps.insert({d, u});
+        }
+  }
+  /// A variable holding a built module (or a part of one).
+  bool isModel(VarId v) const {
+    return llvm::any_of(models, [&](VarId m) { return related(v, m); });
+  }
+  bool related(VarId a, VarId b) const {
+    if (a == b || g.vars.objectOf(a) == g.vars.objectOf(b))
+      return true;
+    llvm::StringRef x = g.vars.name(a), y = g.vars.name(b);
+    return under(x, y) || under(y, x) || wraps.count({a, b}) ||
+           wraps.count({b, a});
+  }
+
+private:
+  const StatementGraph &g;
+  std::set<std::pair<VarId, VarId>> wraps;
+  std::vector<VarId> models;
+};
+
+VarId forwardModel(const StatementGraph &g, NodeId n) {
+  auto fw = dyn_cast_or_null<ir::ForwardOp>(g.node(n).op);
+  if (!fw)
+    return ~0u;
+  llvm::StringRef model = llvm::StringRef(fw.getModel()).ltrim('@');
+  for (VarId v : g.node(n).uses)
+    if (g.displayName(v) == model)
+      return v;
+  return ~0u;
+}
+
+void optimizerNotOnModel(const StatementGraph &g,
+                         const TrainingLoops &training,
+                         std::vector<LintFinding> &out) {
+  ModelRelation rel(g);
+  std::vector<std::pair<NodeId, VarId>> forwards; // (node, model)
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (g.node(n).kind != NodeKind::CallEnter)
+      if (VarId m = forwardModel(g, n); m != ~0u)
+        forwards.push_back({n, m});
+  // The optimizers' constructions: what their parameters came from.
+  std::map<VarId, NodeId> built;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    auto call = dyn_cast_or_null<ir::LibCallOp>(g.node(n).op);
+    if (call && call.getRole() == "optimizer" &&
+        g.node(n).kind != NodeKind::CallEnter)
+      for (VarId d : g.node(n).defs)
+        built[d] = n;
+  }
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    auto update = dyn_cast_or_null<ir::UpdateOp>(g.node(n).op);
+    if (!update || g.node(n).kind == NodeKind::CallEnter ||
+        !training.inTraining(n))
+      continue;
+    NodeId loop = g.node(n).loops.back();
+    // The models the loop's iterations run forwards of.
+    llvm::SmallVector<VarId, 4> inLoop;
+    for (auto [f, m] : forwards)
+      if (llvm::is_contained(g.node(f).loops, loop))
+        inLoop.push_back(m);
+    if (inLoop.empty())
+      continue;
+    for (VarId opt : g.node(n).uses) {
+      auto it = built.find(opt);
+      if (it == built.end())
+        continue;
+      // Only optimizers built from modules (not from a parameter list
+      // detc cannot follow).
+      llvm::SmallVector<VarId, 2> models;
+      for (VarId u : g.node(it->second).uses)
+        if (rel.isModel(u))
+          models.push_back(u);
+      if (models.empty() ||
+          llvm::any_of(models, [&](VarId u) {
+            return llvm::any_of(inLoop,
+                                [&](VarId m) { return rel.related(u, m); });
+          }))
+        continue;
+      out.push_back(
+          {"detc-optimizer-not-on-model", n,
+           "this optimizer step updates the parameters of `" +
+               g.displayName(models.front()) +
+               "` (the optimizer built at " + lineOf(g, it->second) +
+               "), but the training loop's forward runs `" +
+               g.displayName(inLoop.front()) +
+               "`: its parameters are never updated; build the optimizer "
+               "over the parameters of the model being trained",
+           {{it->second, "the optimizer is built here"}}});
+      break;
+    }
+  }
+}
+
 } // namespace
 
 std::vector<LintFinding>
@@ -254,5 +363,6 @@ detc::analysis::trainingChecks(const StatementGraph &g) {
   if (distributed(g))
     rankConditional(g, out);
   ddpModuleForward(g, training, out);
+  optimizerNotOnModel(g, training, out);
   return out;
 }

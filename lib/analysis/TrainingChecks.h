@@ -13,7 +13,10 @@
 //    the others hang in the all-reduce);
 //  * detc-ddp-module-forward: a training forward through `X.module` of a
 //    DistributedDataParallel `X`: it bypasses the wrapper, so no gradient
-//    is all-reduced and the replicas drift apart.
+//    is all-reduced and the replicas drift apart;
+//  * detc-optimizer-not-on-model: a training loop steps an optimizer built
+//    over the parameters of a model none of the loop's forwards runs, so
+//    the trained model's parameters never change.
 //
 //===----------------------------------------------------------------------===//
 

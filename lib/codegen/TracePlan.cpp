@@ -19,6 +19,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 using namespace llvm;
 using namespace mlir;
 
@@ -40,6 +42,7 @@ StringRef traceKind(Operation *op) {
         .Case("train_mode", "train")
         .Case("eval_mode", "eval")
         .Case("clip_grad", "clip_grad")
+        .Case("lr_step", "lr_step")
         .Default("");
   return "";
 }
@@ -60,15 +63,32 @@ bool planTrace(PlanContext &ctx) {
   if (!ctx.options.trace && !ctx.options.check)
     return true;
   // Calls.
-  std::vector<Operation *> calls;
+  std::vector<std::pair<Operation *, StringRef>> calls; // (op, kind)
+  // `scheduler.step()` of a variable an lr_scheduler call defined (the
+  // lowering leaves it a plain statement).
+  std::set<std::string> schedulers;
+  ctx.module.walk([&](ir::LibCallOp call) {
+    if (call.getRole() == "lr_schedule")
+      if (auto defs = call->getAttrOfType<ArrayAttr>("defs"))
+        for (Attribute d : defs)
+          schedulers.insert(cast<StringAttr>(d).getValue().str());
+  });
   ctx.module.walk([&](Operation *op) {
     // A build's region models what the built object runs (the forward a
     // DistributedDataParallel wraps), not a call written there.
-    if (!traceKind(op).empty() && ctx.spanOf(op) &&
-        !op->getParentOfType<ir::BuildOp>())
-      calls.push_back(op);
+    std::optional<Span> s = ctx.spanOf(op);
+    if (!s || op->getParentOfType<ir::BuildOp>())
+      return;
+    if (!traceKind(op).empty()) {
+      calls.push_back({op, traceKind(op)});
+      return;
+    }
+    if (isa<ir::StmtOp>(op))
+      for (const std::string &var : schedulers)
+        if (ctx.src.substr(s->exprBegin).starts_with(var + ".step("))
+          calls.push_back({op, "lr_step"});
   });
-  for (Operation *op : calls) {
+  for (auto [op, kind] : calls) {
     Span s = *ctx.spanOf(op);
     std::optional<uint32_t> end = calleeEnd(ctx.src, s.exprBegin, s.exprEnd);
     if (!end)
@@ -76,21 +96,31 @@ bool planTrace(PlanContext &ctx) {
     // API descriptors, not library names: invariants inferred on a
     // pipeline with SGD hold for one with Adam.
     auto api = op->getAttrOfType<StringAttr>("api");
-    std::string name = llvm::StringSwitch<std::string>(traceKind(op))
+    std::string name = llvm::StringSwitch<std::string>(kind)
                            .Case("step", "optimizer.step")
                            .Case("zero_grad", "optimizer.zero_grad")
                            .Case("train", "module.train")
                            .Case("eval", "module.eval")
-                           .Default(traceKind(op).str());
+                           .Case("lr_step", "scheduler.step")
+                           .Default(kind.str());
     if (api && api.getValue() == "torch.autograd.grad")
       name = "autograd.grad";
     if (auto fw = dyn_cast<ir::ForwardOp>(op))
       name = "forward:" + StringRef(fw.getModel()).ltrim('@').str();
+    // The receiver of a method (`opt` of `opt.step`), passed along when it
+    // is a plain dotted name (evaluating it twice changes nothing): a
+    // scheduler replaces `opt.step` by a function that has no __self__.
+    StringRef callee = ctx.src.slice(s.exprBegin, *end);
+    StringRef receiver = callee.rsplit('.').first;
+    bool dotted = callee.contains('.') && !receiver.empty() &&
+                  receiver.find_first_not_of(
+                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                      "0123456789_.") == StringRef::npos;
     ctx.edits.wrap(s.exprBegin, *end,
                    formatv("{0}.trace.api({1}, \"{2}\", {3}, ", kRuntimeAlias,
-                           ctx.newSite(), traceKind(op), pyString(name))
+                           ctx.newSite(), kind, pyString(name))
                        .str(),
-                   ")");
+                   dotted ? (", " + receiver + ")").str() : ")");
     ctx.edits.note(
         ctx.edits.lineOf(commentableLineEnd(ctx.src, s.stmtBegin, *end)),
         "traced");

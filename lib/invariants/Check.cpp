@@ -94,9 +94,19 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
         v.ranks.insert(p.at.rank);
       }
     };
+    auto onLr = [&](const LrExample &l) {
+      if (!l.changedInEpoch || !*l.changedInEpoch)
+        return;
+      for (const Invariant &inv : invs)
+        if (inv.relation == "EpochConstant")
+          violate(inv, l.at,
+                  "the learning rates changed within epoch " +
+                      std::to_string(l.at.epoch));
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
+    sink.lr = onLr;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }

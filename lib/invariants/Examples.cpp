@@ -98,6 +98,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   bool inStep = false;
   unsigned depth = 0;
   std::map<std::string, std::string> previous; // parameter -> data hash
+  std::optional<std::pair<long, std::string>> lastLrs; // (epoch, lrs)
   auto endStep = [&] {
     if (inStep && sink.step)
       sink.step(current);
@@ -148,6 +149,20 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       if (depth)
         --depth;
       return;
+    }
+    if (kind == "state" && sink.lr) {
+      if (const json::Value *lrs = o.get("lrs")) {
+        std::string text;
+        raw_string_ostream os(text);
+        os << *lrs;
+        os.flush();
+        LrExample ex;
+        ex.at = whereOf(o, line);
+        if (lastLrs && lastLrs->first == ex.at.epoch)
+          ex.changedInEpoch = lastLrs->second != text;
+        lastLrs = std::make_pair(ex.at.epoch, text);
+        sink.lr(ex);
+      }
     }
     if (kind == "state" && sink.param) {
       const json::Array *params = o.getArray("params");

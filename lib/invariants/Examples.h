@@ -50,10 +50,18 @@ struct ParamExample {
   std::optional<bool> changed; ///< since this trace's previous state
 };
 
+/// The learning rates at an optimizer step, and whether they changed
+/// since the previous step of the same epoch (EpochConstant).
+struct LrExample {
+  Where at;
+  std::optional<bool> changedInEpoch;
+};
+
 struct ExampleSink {
   llvm::function_ref<void(const StepExample &)> step;
   llvm::function_ref<void(const CallExample &)> call;
   llvm::function_ref<void(const ParamExample &)> param;
+  llvm::function_ref<void(const LrExample &)> lr;
 };
 
 /// A parameter's data on each rank at one step of one job (Consistent): a

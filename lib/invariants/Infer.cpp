@@ -33,6 +33,8 @@ std::string Invariant::text() const {
     s = "ParamUpdate(a parameter with a gradient changes at each step)";
   else if (relation == "Consistent")
     s = "Consistent(parameters equal on every rank at each step)";
+  else if (relation == "EpochConstant")
+    s = "EpochConstant(the learning rates stay the same within an epoch)";
   else
     s = relation;
   if (!precondition.empty()) {
@@ -80,7 +82,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::map<std::pair<std::string, std::string>, Hypothesis> sequences;
   std::map<std::tuple<std::string, std::string, std::string>, Hypothesis>
       attrs;
-  Hypothesis update;
+  Hypothesis update, lrConstant;
   std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
   std::map<RankKey, RankValues> byRank;
   for (const std::string &t : traces) {
@@ -124,9 +126,14 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       if (ranks.size() > 1)
         addRankValue(byRank, p);
     };
+    auto onLr = [&](const LrExample &l) {
+      if (l.changedInEpoch)
+        lrConstant.add(!*l.changedInEpoch, {});
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
+    sink.lr = onLr;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }
@@ -151,6 +158,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     keep(inv, h);
   }
   keep({"ParamUpdate"}, update);
+  keep({"EpochConstant"}, lrConstant);
   for (auto &[k, h] : paramAttrs) {
     Invariant inv{"ParamAttr"};
     inv.attr = k.first;
@@ -212,7 +220,8 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     Invariant i;
     i.relation = io->getString("relation")->str();
     static const std::set<std::string> kRelations = {
-        "APISequence", "APIAttr", "ParamAttr", "ParamUpdate", "Consistent"};
+        "APISequence", "APIAttr",    "ParamAttr",
+        "ParamUpdate", "Consistent", "EpochConstant"};
     if (!kRelations.count(i.relation))
       return bad("unknown relation '" + i.relation + "'");
     i.a = io->getString("a").value_or("").str();

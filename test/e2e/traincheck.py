@@ -8,7 +8,8 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
 
 * runs silent errors written by us — a missing zero_grad, dropout left on
   in evaluation (eval() never called), an optimizer built over another
-  model's parameters, every parameter but BatchNorm's frozen, and in
+  model's parameters, every parameter but BatchNorm's frozen, a
+  learning-rate scheduler stepped per batch instead of per epoch, and in
   2-rank DDP jobs the forward through `model.module` and gradient clipping
   on rank 0 only (the replicas drift apart) — and checks
   with `detc check --werror` that each is caught (exit 1), by the expected
@@ -35,7 +36,7 @@ PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "Inputs", "traincheck_train.py")
 
-TRAIN = [["--model", "mlp", "--width", "16"],
+TRAIN = [["--model", "mlp", "--width", "16", "--sched"],
          ["--model", "conv", "--width", "8", "--optim", "adam",
           "--lr", "0.01"]]
 # bug -> (relations that may report it, the step it triggers at: the
@@ -46,11 +47,12 @@ BUGS = {
     "eval_dropout": (("APIAttr",), 7),
     "wrong_params": (("ParamUpdate", "ParamAttr"), 0),
     "frozen": (("ParamAttr",), 0),
+    "sched_per_batch": (("EpochConstant",), 1),
     "ddp_module": (("Consistent",), 0),
     "clip_one_rank": (("Consistent",), 0),
 }
 DDP_BUGS = ("ddp_module", "clip_one_rank")
-CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1"],
+CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1", "--sched"],
            ["--model", "mlp", "--width", "8", "--optim", "adam",
             "--lr", "0.005", "--epochs", "3"],
            ["--model", "conv", "--width", "4"],

@@ -48,6 +48,7 @@ class Checker:
         elif kind == "state":
             for p in r.get("params", []):
                 self._param(r, p)
+            self._lrs(r)
 
     def close(self):
         self._end_step()
@@ -103,6 +104,19 @@ class Checker:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, r, "%s called with %s = %s" % (
                     r["api"], inv["attr"], v))
+
+    def _lrs(self, r):
+        if "lrs" not in r:
+            return
+        text = json.dumps(r["lrs"])
+        last, self.last_lrs = getattr(self, "last_lrs", None), \
+            (r.get("epoch"), text)
+        if last is None or last[0] != r.get("epoch") or last[1] == text:
+            return
+        for inv in self.invariants:
+            if inv["relation"] == "EpochConstant":
+                self._report(inv, r, "the learning rates changed within "
+                             "epoch %s" % r.get("epoch"))
 
     def _param(self, r, p):
         pid = p.get("id", p["name"])

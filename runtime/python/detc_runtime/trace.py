@@ -8,7 +8,8 @@ file per process (`DIR/trace.rank<R>.jsonl`), written by a background
 thread from a bounded queue (the training thread waits only when the
 writer falls 10,000 records behind); a file that reaches
 DETC_TRACE_ROTATE_MB (256) is renamed to `.N.jsonl` atomically and a new
-one begun.
+one begun. A forked DataLoader worker writes its records itself, at once,
+to `trace.rank<R>.worker<PID>.jsonl`.
 
 Record format, version 1:
   {"v": 1, "kind": "meta", "rank": R, "world": W, "pid": P, "script": S}
@@ -17,7 +18,8 @@ Record format, version 1:
    "step", "rank", "training": bool|null, "grad_enabled": bool,
    "args": [SUMMARY...], "result": SUMMARY (exit), "error": TYPE (exit)}
   {"kind": "state", "epoch", "step", "rank", "params": [{"id", "name", "data",
-   "grad", "update_expected", "requires_grad", "group", "in_optimizer"}]}
+   "grad", "update_expected", "requires_grad", "group", "in_optimizer"}],
+   "lrs": [each param group's learning rate]}
    after each
    optimizer step: its parameters and those of the models traced forwards
    ran (in_optimizer false when it does not hold them)
@@ -92,6 +94,8 @@ class _Trace:
         self.step = -1
         self.rank = 0
         self.models = {}  # id(model) -> model, seen in forwards
+        self.pid = os.getpid()
+        self.child = None  # (pid, file) in a forked worker
         self.names = {}  # id(param) -> "model.fc1.weight"
 
 
@@ -120,6 +124,7 @@ def enable(directory, check=None):
             fail("error: --check: %s" % e)
     rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
     TRACE.writer = _Writer(path, rotate, checker)
+    TRACE.pid = os.getpid()
     TRACE.writer.start()
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
            "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})
@@ -127,8 +132,30 @@ def enable(directory, check=None):
 
 
 def _emit(record):
-    if TRACE.writer is not None:
-        TRACE.writer.queue.put(record)
+    if TRACE.writer is None:
+        return
+    if os.getpid() != TRACE.pid:
+        _emit_in_child(record)
+        return
+    TRACE.writer.queue.put(record)
+
+
+def _emit_in_child(record):
+    """In a forked process (a DataLoader worker) the writer thread does not
+    exist: the records go, written at once (workers end with os._exit),
+    to a file of the process's own."""
+    if TRACE.child is None or TRACE.child[0] != os.getpid():
+        path = TRACE.writer.path
+        if path is None:
+            TRACE.child = (os.getpid(), None)
+        else:
+            stem = path[:-len(".jsonl")]
+            TRACE.child = (os.getpid(), open(
+                "%s.worker%d.jsonl" % (stem, os.getpid()), "w"))
+    f = TRACE.child[1]
+    if f is not None:
+        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+        f.flush()
 
 
 def tensor_hash(t):
@@ -176,10 +203,12 @@ def _plain(value):
         else repr(value)
 
 
-def api(site, kind, name, fn):
-    """`fn` with its entry and exit traced."""
+def api(site, kind, name, fn, receiver=None):
+    """`fn` with its entry and exit traced; `receiver`: the object whose
+    method `fn` is, when detc could name it."""
     def call(*args, **kwargs):
-        owner = getattr(fn, "__self__", None)
+        owner = receiver if receiver is not None else \
+            getattr(fn, "__self__", None)
         if kind == "forward":
             owner = fn
             if hasattr(fn, "named_parameters") and \
@@ -262,4 +291,5 @@ def _state(optimizer):
         for name, p in named():
             if id(p) not in seen:
                 record(p, None, "model:" + name, False, None)
-    _emit(_meta({"kind": "state", "params": params}))
+    _emit(_meta({"kind": "state", "params": params,
+                 "lrs": [g.get("lr") for g in groups]}))

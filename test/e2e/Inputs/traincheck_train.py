@@ -56,6 +56,8 @@ def main():
     p.add_argument("--optim", default="sgd")
     p.add_argument("--epochs", type=int, default=2)
     p.add_argument("--bug", default="none")
+    p.add_argument("--sched", action="store_true",
+                   help="decay the learning rate once per epoch")
     p.add_argument("--ddp", help="gloo process group file (RANK, WORLD_SIZE "
                    "from the environment)")
     args = p.parse_args()
@@ -82,6 +84,7 @@ def main():
         opt = torch.optim.SGD(params, lr=args.lr, momentum=0.9)
     else:
         opt = torch.optim.Adam(params, lr=args.lr)
+    scheduler = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
     net = DDP(model) if args.ddp else model
     for epoch in range(args.epochs):
         net.train()
@@ -97,6 +100,10 @@ def main():
             if args.bug == "clip_one_rank" and dist.get_rank() == 0:
                 nn.utils.clip_grad_norm_(net.parameters(), 0.01)
             opt.step()
+            if args.bug == "sched_per_batch":
+                scheduler.step()  # meant once per epoch
+        if args.sched:
+            scheduler.step()
         print("epoch", epoch, evaluate(net, loader, args.bug))
     if args.ddp:
         dist.destroy_process_group()
