@@ -6,6 +6,10 @@ times each. Two figures: the whole run (process start and `import torch`
 included), and the steady state — the time between the script's first and
 last `epoch ...` output lines, i.e. training only.
 
+With --trace / --check: the overhead of tracing, and of checking the
+invariants inferred from a traced run online (docs/traincheck.md; target
+5% for checking).
+
 With --jit: the overhead of `detc transform --jit-checkpoint` (docs/jit.md;
 target 0.5%) — the transformed script with it against the transformed
 script without it, the same way. With --vaccinate: the same for
@@ -36,6 +40,11 @@ def main():
                         help="--jit-checkpoint vs the plain transform")
     parser.add_argument("--vaccinate", action="store_true",
                         help="--vaccinate vs the plain transform")
+    parser.add_argument("--trace", action="store_true",
+                        help="--trace vs the plain transform")
+    parser.add_argument("--check", action="store_true",
+                        help="--check (invariants inferred from a traced "
+                        "run of the example) vs the plain transform")
     parser.add_argument("example", nargs="?",
                         default=os.path.join(ROOT, "examples/pgd_train.py"))
     argv = sys.argv[1:]
@@ -61,6 +70,30 @@ def main():
                             "--emit-python", "--jit-checkpoint", "-o", jit],
                            check=True)
             pair = (det, jit)
+        if args.trace or args.check:
+            traced = os.path.join(tmp, "train.traced.py")
+            subprocess.run([args.detc, "transform", args.example,
+                            "--emit-python", "--trace", "-o", traced],
+                           check=True)
+            pair = (det, traced)
+            env["DETC_TRACE_DIR"] = os.path.join(tmp, "traces")
+        if args.check:
+            # Invariants from one traced run (the tests' size), then the
+            # script that checks them online and writes no trace.
+            subprocess.run(["/usr/bin/python3", traced, "--epochs", "2",
+                            "--out", os.path.join(tmp, "m.pt")], env=env,
+                           check=True, capture_output=True)
+            inv = os.path.join(tmp, "invariants.json")
+            subprocess.run([args.detc, "infer",
+                            os.path.join(env["DETC_TRACE_DIR"],
+                                         "trace.rank0.jsonl"), "-o", inv],
+                           check=True)
+            checked = os.path.join(tmp, "train.checked.py")
+            subprocess.run([args.detc, "transform", args.example,
+                            "--emit-python", "--check", inv, "-o", checked],
+                           check=True)
+            del env["DETC_TRACE_DIR"]
+            pair = (det, checked)
         if args.vaccinate:
             vac = os.path.join(tmp, "train.vaccinated.py")
             subprocess.run([args.detc, "transform", args.example,
@@ -87,8 +120,9 @@ def measure(args, env, tmp, pair, config):
         os.path.basename(args.example), " ".join(config) or "(defaults)",
         args.epochs, args.runs,
         " (\"original\": transformed; \"transformed\": with --%s)" % (
-            "jit-checkpoint" if args.jit else "vaccinate")
-        if args.jit or args.vaccinate else ""))
+            "jit-checkpoint" if args.jit else "vaccinate" if args.vaccinate
+            else "trace" if args.trace else "check")
+        if args.jit or args.vaccinate or args.trace or args.check else ""))
     report("whole run (process start, imports, training)", wall)
     report("steady state (first to last epoch line)", steady)
     print()

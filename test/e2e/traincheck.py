@@ -15,9 +15,10 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
   with `detc check --werror` that each is caught (exit 1), by the expected
   relation, at its first training step (the error triggers at step 0) or,
   for the evaluation, at its first evaluation forward;
-* runs the single-process errors again transformed with `--check`: the
-  online verifier reports, while training, exactly the violations
-  `detc check` finds offline on the same trace;
+* runs the single-process errors again transformed with `--trace --check`:
+  the online verifier reports, while training, exactly the violations
+  `detc check` finds offline on the same trace — and as many with `--check`
+  alone (no trace written, only what the invariants read traced);
 * applies the invariants to correct pipelines of other configurations
   (widths, learning rates, optimizers, epochs; one a 2-rank DDP job) and
   reports the false
@@ -166,9 +167,23 @@ def main():
                              for v in json.loads(r2.stdout)["violations"])
             same = live == offline and live and \
                 "detc-check: violation:" in r.stderr
-            print("online %-12s %s (%d violations, first at step %d)" % (
-                bug, "same as detc check" if same else "DIFFERS",
-                len(live), min(v[1] for v in live) if live else -1))
+            # Checking alone (no trace file: only what the invariants read
+            # is traced) reports the same violations.
+            only = os.path.join(tmp, "train.checkonly.py")
+            if not os.path.exists(only):
+                subprocess.run([args.detc, "transform", SCRIPT,
+                                "--emit-python", "--check", inv, "-o", only],
+                               check=True, capture_output=True)
+            r3 = subprocess.run([PY, only] + TRAIN[0] + ["--bug", bug],
+                                env=dict(os.environ, PYTHONPATH=runtime),
+                                capture_output=True, text=True, cwd=tmp)
+            alone = r3.stderr.count("detc-check: violation:")
+            same = same and alone == len(live)
+            print("online %-12s %s (%d violations, first at step %d; %d "
+                  "checking alone)" % (
+                      bug, "same as detc check" if same else "DIFFERS",
+                      len(live), min(v[1] for v in live) if live else -1,
+                      alone))
             if not same:
                 failures += 1
                 print("    online %s\n    offline %s" % (live[:3],

@@ -21,6 +21,19 @@ class Checker:
                 data.get("version") != 1:
             raise ValueError("%s is not a detc invariants file" % path)
         self.invariants = data["invariants"]
+        # Indexed by what each record can concern.
+        self.by_api = {}
+        self.sequences, self.params, self.epochs = [], [], []
+        for inv in self.invariants:
+            rel = inv["relation"]
+            if rel == "APIAttr":
+                self.by_api.setdefault(inv["a"], []).append(inv)
+            elif rel == "APISequence":
+                self.sequences.append(inv)
+            elif rel in ("ParamUpdate", "ParamAttr"):
+                self.params.append(inv)
+            elif rel == "EpochConstant":
+                self.epochs.append(inv)
         self.rank = rank
         self.order, self.depth, self.in_step = [], 0, False
         self.previous = {}
@@ -77,8 +90,8 @@ class Checker:
             return
         self.in_step = False
         order = self.order
-        for inv in self.invariants:
-            if inv["relation"] != "APISequence" or inv["b"] not in order:
+        for inv in self.sequences:
+            if inv["b"] not in order:
                 continue
             f = {"calls=" + a for a in order} - {"calls=" + inv["a"]}
             if not self._satisfies(f, inv["precondition"]):
@@ -91,11 +104,12 @@ class Checker:
                                  else "before", a))
 
     def _call(self, r):
+        invs = self.by_api.get(r["api"])
+        if not invs:
+            return
         attrs = {k: json.dumps(r[k]) for k in ("training", "grad_enabled")
                  if r.get(k) is not None}
-        for inv in self.invariants:
-            if inv["relation"] != "APIAttr" or inv["a"] != r["api"]:
-                continue
+        for inv in invs:
             v = attrs.get(inv["attr"])
             if v is None or v == inv["value"]:
                 continue
@@ -113,12 +127,13 @@ class Checker:
             (r.get("epoch"), text)
         if last is None or last[0] != r.get("epoch") or last[1] == text:
             return
-        for inv in self.invariants:
-            if inv["relation"] == "EpochConstant":
-                self._report(inv, r, "the learning rates changed within "
-                             "epoch %s" % r.get("epoch"))
+        for inv in self.epochs:
+            self._report(inv, r, "the learning rates changed within "
+                         "epoch %s" % r.get("epoch"))
 
     def _param(self, r, p):
+        if not self.params:
+            return
         pid = p.get("id", p["name"])
         changed = None
         if pid in self.previous:
@@ -129,7 +144,7 @@ class Checker:
         attrs = {"requires_grad": json.dumps(p["requires_grad"]),
                  "in_optimizer": json.dumps(p.get("in_optimizer", True))}
         features = {"%s=%s" % kv for kv in attrs.items()}
-        for inv in self.invariants:
+        for inv in self.params:
             rel = inv["relation"]
             if rel == "ParamUpdate" and has_grad and changed is False and \
                     self._satisfies(features, inv["precondition"]):

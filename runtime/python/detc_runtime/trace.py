@@ -52,7 +52,7 @@ class _Writer(threading.Thread):
 
     def run(self):
         while True:
-            record = self.queue.get()
+            record = self.queue.get()  # blocks: no polling
             if record is None:
                 if self.file:
                     self.file.flush()
@@ -96,6 +96,8 @@ class _Trace:
         self.models = {}  # id(model) -> model, seen in forwards
         self.pid = os.getpid()
         self.child = None  # (pid, file) in a forked worker
+        self.active = 0  # traced calls running
+        self.needs = None  # _Needs when checking without a trace
         self.names = {}  # id(param) -> "model.fc1.weight"
 
 
@@ -122,6 +124,8 @@ def enable(directory, check=None):
         except (OSError, ValueError) as e:
             from .replay import fail
             fail("error: --check: %s" % e)
+        if not directory:
+            TRACE.needs = _Needs(checker.invariants)
     rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
     TRACE.writer = _Writer(path, rotate, checker)
     TRACE.pid = os.getpid()
@@ -207,6 +211,10 @@ def api(site, kind, name, fn, receiver=None):
     """`fn` with its entry and exit traced; `receiver`: the object whose
     method `fn` is, when detc could name it."""
     def call(*args, **kwargs):
+        needs = TRACE.needs
+        if needs is not None and TRACE.active and name not in needs.apis \
+                and kind != "step":
+            return fn(*args, **kwargs)  # nested, and no invariant asks
         owner = receiver if receiver is not None else \
             getattr(fn, "__self__", None)
         if kind == "forward":
@@ -216,22 +224,45 @@ def api(site, kind, name, fn, receiver=None):
                 TRACE.models.setdefault(id(fn), fn)
         training = getattr(owner, "training", None)
         enter = _meta({"kind": "enter", "api": name, "call": kind,
-                       "site": site, "training": training,
-                       "args": [summary(a) for a in args]})
+                       "site": site, "training": training})
+        if needs is None:
+            enter["args"] = [summary(a) for a in args]
         _emit(enter)
+        TRACE.active += 1
         try:
             result = fn(*args, **kwargs)
         except BaseException as e:
             _emit(_meta({"kind": "exit", "api": name, "call": kind,
                          "site": site, "error": type(e).__name__}))
             raise
-        _emit(_meta({"kind": "exit", "api": name, "call": kind, "site": site,
-                     "training": getattr(owner, "training", None),
-                     "result": summary(result)}))
+        finally:
+            TRACE.active -= 1
+        leave = _meta({"kind": "exit", "api": name, "call": kind,
+                       "site": site,
+                       "training": getattr(owner, "training", None)})
+        if needs is None:
+            leave["result"] = summary(result)
+        _emit(leave)
         if kind == "step" and owner is not None:
             _state(owner)
         return result
     return call
+
+
+class _Needs:
+    """What the invariants of an online check read (checking without a
+    trace file traces only that): the APIs they name, and whether they
+    need parameter hashes and expected updates."""
+
+    def __init__(self, invariants):
+        self.apis = set()
+        for inv in invariants:
+            if inv["relation"] in ("APISequence", "APIAttr"):
+                self.apis.update(x for x in (inv.get("a"), inv.get("b"))
+                                 if x)
+        relations = {inv["relation"] for inv in invariants}
+        self.hashes = bool(relations & {"ParamUpdate", "Consistent"})
+        self.updates = "ParamUpdate" in relations
 
 
 def _param_names():
@@ -268,6 +299,10 @@ def _state(optimizer):
     _param_names()
     params, seen = [], set()
 
+    needs = TRACE.needs
+    hashes = needs is None or needs.hashes
+    updates = needs is None or needs.updates
+
     def record(p, g, fallback, held, lr):
         seen.add(id(p))
         params.append({
@@ -275,9 +310,10 @@ def _state(optimizer):
             # and run), else the name in the model.
             "id": fallback,
             "name": TRACE.names.get(id(p), fallback),
-            "data": tensor_hash(p),
-            "grad": tensor_hash(p.grad) if p.grad is not None else None,
-            "update_expected": _update_expected(p, lr),
+            "data": tensor_hash(p) if hashes else "",
+            "grad": (tensor_hash(p.grad) if hashes else "")
+            if p.grad is not None else None,
+            "update_expected": _update_expected(p, lr) if updates else True,
             "requires_grad": bool(p.requires_grad), "group": g,
             "in_optimizer": held})
 
