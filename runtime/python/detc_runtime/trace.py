@@ -5,8 +5,8 @@ model's forward, a backward, an optimizer step, zero_grad, train()/eval(),
 gradient clipping — in `api(site, kind, name, fn)` and marks the start of
 each training step with `step(site, epoch)`. Records are JSON lines, one
 file per process (`DIR/trace.rank<R>.jsonl`), written by a background
-thread from a bounded queue (the training thread waits only when the
-writer falls 10,000 records behind); a file that reaches
+thread that drains a bounded deque every 5 ms (the training thread waits
+only when the writer falls 10,000 records behind); a file that reaches
 DETC_TRACE_ROTATE_MB (256) is renamed to `.N.jsonl` atomically and a new
 one begun. A forked DataLoader worker writes its records itself, at once,
 to `trace.rank<R>.worker<PID>.jsonl`.
@@ -27,50 +27,65 @@ where SUMMARY is {"type", "shape", "dtype", "device", "hash"} for a tensor
 (hash: 64-bit BLAKE2b of the whole tensor's bytes) and {"type"} otherwise.
 """
 import atexit
+import collections
 import hashlib
 import json
 import os
-import queue
 import sys
 import threading
+import time
 
 VERSION = 1
 
 
 class _Writer(threading.Thread):
     """Writes the records (path None: only checks them) and hands them to
-    the online verifier, off the training thread."""
+    the online verifier, off the training thread. Records wait in a deque
+    the thread drains every few milliseconds: one wake-up per batch of
+    records, not per record (each wake-up takes the GIL from training)."""
+
+    LIMIT = 10000  # records waiting before the training thread waits
+    PERIOD = 0.005  # seconds between drains
 
     def __init__(self, path, rotate_bytes, checker=None):
         super().__init__(name="detc-trace-writer", daemon=True)
         self.path, self.rotate_bytes = path, rotate_bytes
-        self.queue = queue.Queue(maxsize=10000)
+        self.pending = collections.deque()
+        self.stopping = threading.Event()
         self.file = open(path, "w") if path else None
         self.checker = checker
         self.written = 0
         self.rotations = 0
 
+    def put(self, record):
+        while len(self.pending) >= self.LIMIT and self.is_alive():
+            time.sleep(self.PERIOD)
+        self.pending.append(record)
+
     def run(self):
         while True:
-            record = self.queue.get()  # blocks: no polling
-            if record is None:
-                if self.file:
-                    self.file.flush()
-                if self.checker:
-                    self.checker.close()
-                self.queue.task_done()
-                return
+            stop = self.stopping.wait(self.PERIOD)
+            self._drain()
+            if stop:
+                break
+        if self.file:
+            self.file.flush()
+        if self.checker:
+            self.checker.close()
+
+    def _drain(self):
+        pending = self.pending
+        while pending:
+            record = pending.popleft()
             if self.checker:
                 self.checker.observe(record)
             if self.file is None:
-                self.queue.task_done()
                 continue
             line = json.dumps(record, separators=(",", ":")) + "\n"
             self.file.write(line)
             self.written += len(line)
             if self.written >= self.rotate_bytes:
                 self._rotate()
-            self.queue.task_done()
 
     def _rotate(self):
         self.file.close()
@@ -81,7 +96,7 @@ class _Writer(threading.Thread):
         self.written = 0
 
     def close(self):
-        self.queue.put(None)
+        self.stopping.set()
         self.join(timeout=30)
         if self.file:
             self.file.close()
@@ -141,7 +156,7 @@ def _emit(record):
     if os.getpid() != TRACE.pid:
         _emit_in_child(record)
         return
-    TRACE.writer.queue.put(record)
+    TRACE.writer.put(record)
 
 
 def _emit_in_child(record):
