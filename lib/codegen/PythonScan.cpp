@@ -58,4 +58,14 @@ uint32_t commentableLineEnd(StringRef src, uint32_t stmtBegin, uint32_t from) {
   return result;
 }
 
+std::string pyString(StringRef s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\\' || c == '\'')
+      out += '\\';
+    out += c;
+  }
+  return out + "'";
+}
+
 } // namespace detc::codegen

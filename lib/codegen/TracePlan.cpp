@@ -47,15 +47,6 @@ StringRef traceKind(Operation *op) {
   return "";
 }
 
-std::string pyString(StringRef s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '\\' || c == '"')
-      out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
 
 } // namespace
 

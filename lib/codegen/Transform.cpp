@@ -580,15 +580,6 @@ private:
                       "per-example RNG runtime; deterministic kernels");
   }
 
-  static std::string pyString(StringRef s) {
-    std::string out = "'";
-    for (char c : s) {
-      if (c == '\\' || c == '\'')
-        out += '\\';
-      out += c;
-    }
-    return out + "'";
-  }
 
   llvm::DenseSet<Operation *> done;
   llvm::DenseSet<unsigned> errGens;

@@ -32,6 +32,7 @@
 
 #include "FunctionScope.h"
 #include "PlanContext.h"
+#include "detc/codegen/PythonScan.h"
 #include "StatementIndex.h"
 
 #include "detc/frontend/ASTDump.h"
@@ -558,15 +559,6 @@ private:
         .str();
   }
 
-  static std::string pyString(StringRef s) {
-    std::string out = "'";
-    for (char c : s) {
-      if (c == '\\' || c == '\'')
-        out += '\\';
-      out += c;
-    }
-    return out + "'";
-  }
 
   /// A line this planner inserts: it opens a cell's statement (`def`,
   /// declarations, guard), or closes a cell whose body is indented by

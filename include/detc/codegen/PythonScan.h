@@ -32,6 +32,10 @@ std::optional<uint32_t> calleeEnd(llvm::StringRef src, uint32_t begin,
 uint32_t commentableLineEnd(llvm::StringRef src, uint32_t stmtBegin,
                             uint32_t from);
 
+/// `s` as a Python string literal in single quotes (backslashes and
+/// quotes escaped), for the runtime calls the planners emit.
+std::string pyString(llvm::StringRef s);
+
 } // namespace detc::codegen
 
 #endif // DETC_CODEGEN_PYTHONSCAN_H
