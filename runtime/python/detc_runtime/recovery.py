@@ -23,7 +23,6 @@ Every recovery is one JSON line in the recovery log.
 import datetime
 import json
 import os
-import pdb
 import re
 import sys
 import time
