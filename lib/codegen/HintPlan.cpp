@@ -428,9 +428,14 @@ private:
       }
       std::string key =
           f.depth ? formatv("{0}:{1}", f.depth, name).str() : name;
+      // A loop around the hint binds it again when the restart re-enters
+      // the loop at the saved item (a batch): a rank restarting from
+      // another replica's checkpoint keeps its own (jit_replicas.py).
+      StringRef loopFlag = boundByLoop(f, name) ? ", loop=True" : "";
       std::string value =
-          formatv("{0}.hints.value(\"{1}\", lambda: {2}{3})", kRuntimeAlias,
-                  key, name, rebound.count(root) ? "" : ", inplace=True")
+          formatv("{0}.hints.value(\"{1}\", lambda: {2}{3}{4})",
+                  kRuntimeAlias, key, name,
+                  rebound.count(root) ? "" : ", inplace=True", loopFlag)
               .str();
       // A module variable: assigned through globals() (an assignment in a
       // function would make it local there).
@@ -462,6 +467,15 @@ private:
                    .str());
     }
     return true;
+  }
+
+  /// Whether a `for` on `frame`'s path to the hint binds `name`.
+  static bool boundByLoop(const Frame &frame, StringRef name) {
+    SmallVector<StringRef, 4> bound;
+    for (const ast::Stmt *s : frame.path)
+      if (auto *loop = dyn_cast<ast::For>(s))
+        ast::appendBoundNames(loop->target, bound);
+    return llvm::is_contained(bound, name);
   }
 
   void addValue(StringRef key, StringRef thunk, StringRef restore) {

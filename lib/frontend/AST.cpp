@@ -70,3 +70,17 @@ llvm::StringRef detc::ast::getCmpOpName(CmpOpKind op) {
                                 "GtE", "Is", "IsNot", "In", "NotIn"};
   return names[static_cast<int>(op)];
 }
+
+void detc::ast::appendBoundNames(const Expr *target,
+                                 llvm::SmallVectorImpl<llvm::StringRef> &out) {
+  llvm::SmallVector<const Expr *, 4> work{target};
+  while (!work.empty()) {
+    const Expr *x = work.pop_back_val();
+    if (auto *n = llvm::dyn_cast_or_null<Name>(x))
+      out.push_back(n->id);
+    else if (auto *seq = llvm::dyn_cast_or_null<Sequence>(x))
+      work.append(seq->elts.rbegin(), seq->elts.rend());
+    else if (auto *st = llvm::dyn_cast_or_null<Starred>(x))
+      work.push_back(st->value);
+  }
+}

@@ -3,32 +3,56 @@
 docs/jit.md): two gloo ranks of EXAMPLE, transformed with
 `detc transform --jit-checkpoint`, launched as torchrun would (MASTER_ADDR,
 MASTER_PORT, RANK, WORLD_SIZE). Per trial one failure at a random
-minibatch: an exception in one rank's forward (the other rank's all-reduce
-then fails: it writes its checkpoint too), or one rank's forward hanging
-(its watchdog fires after DETC_JIT_HANG_FLOOR = 2 s, exit 124; the other
-rank's watchdog fires too, exit 124 — or, when the hung rank's exit closes
-the connection first, its all-reduce fails: exit 1, having written its
-checkpoint of the same minibatch). Every rank
-writes its own checkpoint (NAME.rank<R>.pt); `--detc-restart` on both
-redoes at most one minibatch and ends bit-identical to the uninterrupted
-run. A job whose ranks' checkpoints disagree (one removed) is refused by
-every rank (exit 2), and nothing is overwritten.
+minibatch, of one of these kinds:
+
+  forward    an exception in one rank's forward (the other rank's
+             all-reduce then fails: both write the same minibatch's start)
+  allreduce  the gradient all-reduce raises on one rank (its comm hook)
+  step       one rank's optimizer step raises after updating the
+             parameters: that rank writes nothing; the healthy rank
+             finishes its step, fails at the next all-reduce and writes the
+             next minibatch's start, which both ranks restart from
+  hang       one rank's forward never returns: both watchdogs fire after
+             DETC_JIT_HANG_FLOOR = 2 s (exit 124), or the healthy rank's
+             all-reduce fails first when the hung rank's exit closes the
+             connection (exit 1, its checkpoint written)
+  stall      the same hang with the watchdogs off (floor 600 s): the
+             process group's own timeout (DETC_JIT_COLLECTIVE_TIMEOUT = 3 s)
+             makes the healthy rank's all-reduce raise; the harness then
+             kills the hung rank, as a cluster manager would
+  kill       SIGKILL of one rank after a random number of minibatches
+  term       SIGTERM of both ranks (preemption): each writes at its next
+             minibatch boundary (exit 143)
+
+Every restart (`--detc-restart` on both ranks) redoes at most one minibatch
+(counted from the runs' own logs) and ends bit-identical to the
+uninterrupted run; hangs are reported with the time from the hang to the
+checkpoint's completion marker. Bad inputs: a missing or partial (no
+completion marker) rank checkpoint is skipped and named, and that rank
+restarts from its replica's; checkpoints of another script or of a job with
+another number of ranks are refused by every rank (exit 2, naming the
+files) and left as they were.
 
 usage: jit_ddp.py --detc BIN --runtime DIR [--trials N] EXAMPLE
 """
 import argparse
+import glob
 import os
 import random
 import re
+import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 import torch
 
 PY = "/usr/bin/python3"
 WORLD = 2
+KINDS = ("forward", "allreduce", "step", "hang", "stall", "kill", "term")
 
 
 def free_port():
@@ -37,39 +61,197 @@ def free_port():
         return s.getsockname()[1]
 
 
-def launch(script, tmp, runtime, flags=(), fail=None):
-    """Runs every rank; returns [(exit status, stderr, done lines)]."""
-    port = str(free_port())
-    procs = []
-    for rank in range(WORLD):
-        env = dict(os.environ, PYTHONPATH=runtime, OMP_NUM_THREADS="1",
-                   PYTHONWARNINGS="ignore", MASTER_ADDR="127.0.0.1",
-                   MASTER_PORT=port, RANK=str(rank), WORLD_SIZE=str(WORLD),
-                   LOCAL_RANK=str(rank), DETC_JIT_HANG_FLOOR="2")
-        env.pop("DETC_TEST_FAIL", None)
-        if fail:
-            env["DETC_TEST_FAIL"] = fail
-        procs.append(subprocess.Popen(
-            [PY, script, "--out", os.path.join(tmp, "out.pt")] + list(flags),
-            cwd=tmp, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            text=True))
-    results = []
-    for p in procs:
-        out, err = p.communicate(timeout=300)
-        results.append((p.returncode, err,
-                        len(re.findall(r"^done ", out, re.M))))
-    return results
+def done_lines(path):
+    try:
+        with open(path) as f:
+            return len(re.findall(r"^done ", f.read(), re.M))
+    except FileNotFoundError:
+        return 0
+
+
+class Job:
+    """The ranks of one launch, their output in files in `tmp`."""
+
+    def __init__(self, script, tmp, runtime, flags=(), env=None,
+                 world=WORLD):
+        port = str(free_port())
+        self.tmp, self.procs, self.outs, self.errs = tmp, [], [], []
+        for rank in range(world):
+            renv = dict(os.environ, PYTHONPATH=runtime, OMP_NUM_THREADS="1",
+                        PYTHONWARNINGS="ignore", MASTER_ADDR="127.0.0.1",
+                        MASTER_PORT=port, RANK=str(rank),
+                        WORLD_SIZE=str(world), LOCAL_RANK=str(rank),
+                        DETC_JIT_HANG_FLOOR="2")
+            renv.pop("DETC_TEST_FAIL", None)
+            renv.update(env or {})
+            out = os.path.join(tmp, "rank%d.out" % rank)
+            err = os.path.join(tmp, "rank%d.err" % rank)
+            with open(out, "w") as o, open(err, "w") as e:
+                self.procs.append(subprocess.Popen(
+                    [PY, script, "--out", os.path.join(tmp, "out.pt")] +
+                    list(flags), cwd=tmp, env=renv, stdout=o, stderr=e))
+            self.outs.append(out)
+            self.errs.append(err)
+
+    def signal_after(self, rank, count, sig, ranks):
+        """Sends `sig` to `ranks` once `rank` has logged `count` steps."""
+        deadline = time.monotonic() + 120
+        while done_lines(self.outs[rank]) < count:
+            if self.procs[rank].poll() is not None or \
+                    time.monotonic() > deadline:
+                return False
+            time.sleep(0.005)
+        for r in ranks:
+            self.procs[r].send_signal(sig)
+        return True
+
+    def wait(self, kill_hung_after=None):
+        """[(exit status, stderr, done lines)] per rank. With
+        `kill_hung_after`, once that rank has exited the others are
+        killed (a hung rank, as a cluster manager would)."""
+        if kill_hung_after is not None:
+            self.procs[kill_hung_after].wait(timeout=300)
+            for p in self.procs:
+                if p.poll() is None:
+                    p.kill()
+        results = []
+        for p, out, err in zip(self.procs, self.outs, self.errs):
+            p.wait(timeout=300)
+            with open(err) as f:
+                results.append((p.returncode, f.read(), done_lines(out)))
+        return results
+
+
+def launch(script, tmp, runtime, flags=(), env=None, world=WORLD):
+    return Job(script, tmp, runtime, flags, env, world).wait()
 
 
 def same(a, b):
     return all(torch.equal(a["model"][k], b["model"][k]) for k in a["model"])
 
 
+def ckpt(tmp, rank):
+    return os.path.join(tmp, "train.detc-hint.rank%d.pt" % rank)
+
+
+def files_of(tmp):
+    return {p: open(p, "rb").read()
+            for p in glob.glob(os.path.join(tmp, "train.detc-hint.*"))}
+
+
+def hang_detection(tmp, rank, run):
+    """Seconds from the hang's start to the first completion marker."""
+    with open(os.path.join(tmp, "rank%d.out" % rank)) as f:
+        started = float(re.search(r"hanging at ([0-9.]+)", f.read()).group(1))
+    markers = [os.path.getmtime(p) for p in glob.glob(
+        os.path.join(tmp, "*.detc-done"))]
+    return min(markers) - started if markers else float("nan")
+
+
+def trial_failure(script, tmp, runtime, kind, at, rank, total):
+    """Runs the job with one failure; returns (results, note) or raises
+    AssertionError with what went wrong."""
+    other = 1 - rank
+    if kind in ("forward", "allreduce", "step", "hang"):
+        runs = launch(script, tmp, runtime,
+                      env={"DETC_TEST_FAIL": "%s:%d:%d" % (kind, at, rank)})
+    elif kind == "stall":
+        job = Job(script, tmp, runtime,
+                  env={"DETC_TEST_FAIL": "hang:%d:%d" % (at, rank),
+                       "DETC_JIT_HANG_FLOOR": "600",
+                       "DETC_JIT_COLLECTIVE_TIMEOUT": "3"})
+        runs = job.wait(kill_hung_after=other)
+    else:
+        job = Job(script, tmp, runtime)
+        sig = signal.SIGKILL if kind == "kill" else signal.SIGTERM
+        if not job.signal_after(rank, at, sig,
+                                [rank] if kind == "kill" else range(WORLD)):
+            job.wait()
+            raise AssertionError("the run ended before the signal")
+        runs = job.wait()
+    exits = [c for c, _, _ in runs]
+    # -6: gloo's teardown may abort a process whose peer is gone ("terminate
+    # called without an active exception"), after the checkpoint.
+    failed = {1, -6}
+    expected = {
+        "forward": [failed, failed | {124}],
+        "allreduce": [failed, failed | {124}],
+        "step": [failed, failed | {124}], "hang": [{124}, failed | {124}],
+        "stall": [{-9}, failed], "kill": [{-9}, failed | {124}],
+        "term": [{143} | failed, {143} | failed]}[kind]
+    if exits[rank] not in expected[0] or exits[other] not in expected[1]:
+        raise AssertionError("exits %s" % exits)
+    written = [os.path.exists(ckpt(tmp, r)) for r in range(WORLD)]
+    # A rank whose step failed, or that was killed, writes nothing.
+    if kind in ("step", "kill", "stall"):
+        if written[rank] or not written[other]:
+            raise AssertionError("checkpoints %s" % written)
+    elif not all(written):
+        raise AssertionError("checkpoints %s" % written)
+    note = ""
+    if kind in ("hang", "stall"):
+        note = ", hang to checkpoint %.2f s" % hang_detection(tmp, rank, runs)
+    return runs, "exits %s, checkpoints %s%s" % (exits, written, note)
+
+
+def bad_inputs(script, work, runtime, reference, problems):
+    """Missing, partial, foreign and other-world-size rank checkpoints."""
+    def failed_job():
+        tmp = tempfile.mkdtemp(dir=work)
+        launch(script, tmp, runtime, env={"DETC_TEST_FAIL": "forward:5:0"})
+        return tmp
+
+    # A missing or a partial rank checkpoint: skipped and named; that rank
+    # takes its replica's, and the restart is still exact.
+    for what in ("missing", "partial"):
+        tmp = failed_job()
+        if what == "missing":
+            os.unlink(ckpt(tmp, 1))
+        else:
+            os.unlink(ckpt(tmp, 1) + ".detc-done")
+        runs = launch(script, tmp, runtime, ["--detc-restart"])
+        named = what == "missing" or (
+            "skips %s: error: no completion marker" % os.path.basename(
+                ckpt(tmp, 1)) in runs[1][1])
+        if [c for c, _, _ in runs] != [0, 0] or not named or \
+                "restarts from rank 0's checkpoint" not in runs[1][1] or \
+                not same(torch.load(os.path.join(tmp, "out.pt")), reference):
+            problems.append("a %s rank checkpoint: %s\n%s" % (
+                what, [c for c, _, _ in runs], runs[1][1]))
+        else:
+            print("a %s rank checkpoint: rank 1 restarts from rank 0's -> "
+                  "identical" % what)
+    # Checkpoints of another script, or of a job of 2 ranks restarted with
+    # 3, are refused by every rank and left as they were.
+    tmp = failed_job()
+    before = files_of(tmp)
+    edited = os.path.join(tmp, "edited.py")
+    with open(script) as f, open(edited, "w") as g:
+        g.write(f.read() + "\n# edited\n")
+    for what, runs in (
+            ("another script", launch(edited, tmp, runtime,
+                                      ["--detc-restart", "--detc-checkpoint",
+                                       "train.detc-hint.pt"])),
+            ("another world size", launch(script, tmp, runtime,
+                                          ["--detc-restart"], world=3))):
+        expect = ("written by another script" if what == "another script"
+                  else "written by a job of 2 ranks; this job has 3")
+        if any(c != 2 for c, _, _ in runs) or any(
+                "%s: error: %s" % (os.path.basename(ckpt(tmp, r)), expect)
+                not in e for r in range(WORLD)
+                for _, e, _ in runs) or files_of(tmp) != before:
+            problems.append("%s not refused by every rank: %s\n%s" % (
+                what, [c for c, _, _ in runs], runs[0][1]))
+        else:
+            print("checkpoints of %s: every rank refuses (exit 2), files "
+                  "untouched" % what)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--detc", required=True)
     parser.add_argument("--runtime", required=True)
-    parser.add_argument("--trials", type=int, default=4)
+    parser.add_argument("--trials", type=int, default=len(KINDS))
     parser.add_argument("--seed", type=int, default=2)
     parser.add_argument("example")
     args = parser.parse_args()
@@ -90,61 +272,39 @@ def main():
         reference = torch.load(os.path.join(work, "out.pt"))
         print("uninterrupted run: %d minibatches per rank" % total)
         for trial in range(args.trials):
-            phase = ("forward", "hang")[trial % 2]
+            kind = KINDS[trial % len(KINDS)]
             at, rank = rng.randint(2, total - 2), rng.randrange(WORLD)
-            with tempfile.TemporaryDirectory() as tmp:
-                first = launch(script, tmp, args.runtime,
-                               fail="%s:%d:%d" % (phase, at, rank))
-                files = [os.path.join(tmp, "train.detc-hint.rank%d.pt" % r)
-                         for r in range(WORLD)]
-                # A hang: 124 on the hung rank; 124 or 1 on the other.
-                exits = [c for c, _, _ in first]
-                bad_exit = phase == "hang" and (
-                    exits[rank] != 124 or
-                    any(c not in (1, 124) for c in exits))
-                if not all(os.path.exists(f) for f in files) or bad_exit:
-                    problems.append("trial %d %s at %d on rank %d: exits %s, "
-                                    "checkpoints %s\n%s" % (
-                                        trial, phase, at, rank,
-                                        [c for c, _, _ in first],
-                                        [os.path.exists(f) for f in files],
-                                        first[0][1] + first[1][1]))
-                    continue
-                second = launch(script, tmp, args.runtime, ["--detc-restart"])
-                if any(c for c, _, _ in second):
-                    problems.append("trial %d: the restart failed\n%s" % (
-                        trial, second[0][1] + second[1][1]))
-                    continue
-                redone = max(f[2] + s[2] - total
-                             for f, s in zip(first, second))
-                if redone > 1 or not same(
-                        torch.load(os.path.join(tmp, "out.pt")), reference):
-                    problems.append("trial %d: redone %d, identical %s" % (
-                        trial, redone, same(torch.load(os.path.join(
-                            tmp, "out.pt")), reference)))
-                    continue
-                print("trial %d: %-7s at minibatch %2d on rank %d: both ranks "
-                      "wrote a checkpoint (exits %s), restart redid %d -> "
-                      "identical" % (trial, phase, at, rank,
-                                     [c for c, _, _ in first], redone))
-        # A job whose ranks' checkpoints disagree is refused by every rank.
-        with tempfile.TemporaryDirectory() as tmp:
-            launch(script, tmp, args.runtime, fail="forward:5:0")
-            gone = os.path.join(tmp, "train.detc-hint.rank1.pt")
-            os.unlink(gone)
-            kept = open(os.path.join(tmp, "train.detc-hint.rank0.pt"),
-                        "rb").read()
-            refused = launch(script, tmp, args.runtime, ["--detc-restart"])
-            if [c for c, _, _ in refused] != [2] * WORLD or any(
-                    "train.detc-hint.rank" not in e for _, e, _ in refused) \
-                    or open(os.path.join(tmp, "train.detc-hint.rank0.pt"),
-                            "rb").read() != kept:
-                problems.append("a missing rank checkpoint was not refused "
-                                "by every rank: %s\n%s" % (
-                                    [c for c, _, _ in refused],
-                                    refused[0][1] + refused[1][1]))
-            else:
-                print("a missing rank checkpoint: every rank refuses (exit 2)")
+            tmp = tempfile.mkdtemp(dir=work)
+            try:
+                first, note = trial_failure(script, tmp, args.runtime, kind,
+                                            at, rank, total)
+            except AssertionError as e:
+                errs = "".join(open(os.path.join(tmp, "rank%d.err" % r)).read()
+                               for r in range(WORLD))
+                problems.append("trial %d %s at %d on rank %d: %s\n%s" % (
+                    trial, kind, at, rank, e, errs))
+                continue
+            second = launch(script, tmp, args.runtime, ["--detc-restart"])
+            if any(c for c, _, _ in second):
+                problems.append("trial %d %s: the restart failed\n%s" % (
+                    trial, kind, second[0][1] + second[1][1]))
+                continue
+            redone = max(f[2] + s[2] - total for f, s in zip(first, second))
+            identical = same(torch.load(os.path.join(tmp, "out.pt")),
+                             reference)
+            if redone > 1 or not identical:
+                problems.append("trial %d %s: redone %d, identical %s" % (
+                    trial, kind, redone, identical))
+                continue
+            adopted = [r for r in range(WORLD)
+                       if "restarts from rank" in second[r][1]]
+            print("trial %2d: %-9s at minibatch %2d on rank %d: %s; restart "
+                  "redid %d%s -> identical" % (
+                      trial, kind, at, rank, note, max(redone, 0),
+                      ", rank %s took its replica's" % adopted
+                      if adopted else ""))
+            shutil.rmtree(tmp)
+        bad_inputs(script, work, args.runtime, reference, problems)
     for p in problems:
         print("FAIL:", p)
     if problems:

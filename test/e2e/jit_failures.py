@@ -142,8 +142,9 @@ def run_trial(args, script, total, reference, phase, at, index):
 
 
 def bad_inputs(args, script, work):
-    """A JIT checkpoint of another script (an edited copy) and a truncated
-    one are refused (exit 2, naming the file), and left as they are."""
+    """A JIT checkpoint of another script (an edited copy), one without its
+    completion marker and a truncated one are refused (exit 2, naming the
+    file), and left as they are."""
     problems = []
     with tempfile.TemporaryDirectory() as tmp:
         t = Trial(script, args.runtime, args.extra, tmp)
@@ -162,6 +163,15 @@ def bad_inputs(args, script, work):
                 open(jit, "rb").read() != before:
             problems.append("bad inputs: another script's JIT checkpoint "
                             "was not refused (exit %d)\n%s" % (code, err))
+        marker = jit + ".detc-done"
+        os.rename(marker, marker + ".away")
+        code, err, _ = t.finish(*t.start(["--detc-restart"]))
+        if code != 2 or "no completion marker " + marker not in err or \
+                open(jit, "rb").read() != before:
+            problems.append("bad inputs: a JIT checkpoint without its "
+                            "completion marker was not refused (exit %d)\n%s"
+                            % (code, err))
+        os.rename(marker + ".away", marker)
         with open(jit, "wb") as f:
             f.write(before[:100])
         code, err, _ = t.finish(*t.start(["--detc-restart"]))
@@ -170,8 +180,8 @@ def bad_inputs(args, script, work):
             problems.append("bad inputs: a truncated JIT checkpoint was not "
                             "refused (exit %d)\n%s" % (code, err))
     if not problems:
-        print("bad inputs: another script's and a truncated JIT checkpoint "
-              "refused, left as they were")
+        print("bad inputs: another script's, an unmarked and a truncated "
+              "JIT checkpoint refused, left as they were")
     return problems
 
 

@@ -394,6 +394,12 @@ enum class CmpOpKind : uint8_t { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, Not
 llvm::StringRef getUnaryOpName(UnaryOpKind op);
 llvm::StringRef getCmpOpName(CmpOpKind op);
 
+/// Appends the names an assignment or loop target binds: `i`, `(x, y)`,
+/// `[a, *rest]` (attributes and subscripts bind no name). Iterative: a
+/// deeply nested target cannot overflow the stack.
+void appendBoundNames(const Expr *target,
+                      llvm::SmallVectorImpl<llvm::StringRef> &out);
+
 class BoolOp : public Expr {
 public:
   BoolOp() : Expr(NodeKind::BoolOp) {}

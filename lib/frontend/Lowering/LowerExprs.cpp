@@ -9,16 +9,6 @@ using namespace detc::frontend;
 using namespace mlir;
 using llvm::StringRef;
 
-static void collectTargetNames(const ast::Expr *t,
-                               llvm::SmallVectorImpl<StringRef> &out) {
-  if (auto *n = llvm::dyn_cast<ast::Name>(t))
-    out.push_back(n->id);
-  else if (auto *seq = llvm::dyn_cast<ast::Sequence>(t))
-    for (const ast::Expr *e : seq->elts)
-      collectTargetNames(e, out);
-  else if (auto *st = llvm::dyn_cast<ast::Starred>(t))
-    collectTargetNames(st->value, out);
-}
 
 Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
   using namespace ast;
@@ -73,7 +63,7 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
     forEachChild(e, [&](StringRef, const Node *c) {
       if (auto *comp = llvm::dyn_cast<Comprehension>(c)) {
         eff.merge(lowerExpr(f, comp->iter));
-        collectTargetNames(comp->target, targets);
+        appendBoundNames(comp->target, targets);
         for (const Expr *cond : comp->ifs)
           eff.merge(lowerExpr(f, cond));
       } else if (auto *ex = llvm::dyn_cast<Expr>(c)) {

@@ -262,18 +262,6 @@ static bool yieldsIn(ast::NodeList<ast::Stmt> body) {
   return false;
 }
 
-/// The names a loop target binds (`i`, `(batch, i)`).
-static void targetNames(const ast::Expr *t, llvm::StringSet<> &out) {
-  llvm::SmallVector<const ast::Expr *, 4> work{t};
-  while (!work.empty()) {
-    const ast::Expr *x = work.pop_back_val();
-    if (auto *n = dyn_cast<ast::Name>(x))
-      out.insert(n->id);
-    else if (auto *seq = dyn_cast<ast::Sequence>(x))
-      work.append(seq->elts.begin(), seq->elts.end());
-  }
-}
-
 /// Whether `e` reads one of `names`.
 static bool mentions(const ast::Expr *e, const llvm::StringSet<> &names) {
   llvm::SmallVector<const ast::Node *, 8> work{e};
@@ -301,8 +289,10 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   auto *callee = dyn_cast<ast::Name>(call->func);
   if (!callee || callee->id != "range")
     return false;
+  llvm::SmallVector<StringRef, 4> bound;
+  ast::appendBoundNames(loop->target, bound);
   llvm::StringSet<> vars;
-  targetNames(loop->target, vars);
+  vars.insert(bound.begin(), bound.end());
   // A batch is fetched by hand (`next(it)`) or cut with the loop variable:
   // `data[i:i + bs]`,
   // `x[i * bs:(i + 1) * bs]`, or fetched by a helper named for it

@@ -29,6 +29,8 @@ from . import sidecar, values as _values
 from ._state import STATE, warn_once
 
 DEFAULT_SUFFIX = ".detc-hint.pt"
+# Encodings (values.py) of what is the same on every data-parallel replica.
+_REPLICATED = ("state_dict", "sampler_epoch", "rewound")
 
 
 class HintRun:
@@ -39,6 +41,8 @@ class HintRun:
         self.entering = None  # site the restarted run is heading for
         self.restoring = None  # site whose restore code runs now
         self.checkpoint = None  # path restarted from
+        self.replica = None  # the rank whose checkpoint it is, if not ours
+        self.from_replica = []  # values restored from that rank's
         self.target = None  # its sidecar body
         self.tensors = None  # its tensors
         self.pending = []  # saved positions of levels not yet re-entered
@@ -59,22 +63,37 @@ def default_path(argv0):
     return stem + DEFAULT_SUFFIX
 
 
-def rank_local(path):
-    """`path` for this process: in a data-parallel job (WORLD_SIZE > 1, as
-    torchrun sets it) each rank writes and restarts from its own file,
-    `NAME.rank<R>.EXT` (or where `{rank}` in the path says)."""
-    path = os.fspath(path)
+def job_shape():
+    """(rank, world size) of this process: (None, 1) outside a
+    data-parallel job (WORLD_SIZE > 1 and RANK set, as torchrun sets them)."""
     try:
         world = int(os.environ.get("WORLD_SIZE", "1"))
     except ValueError:
         world = 1
     rank = os.environ.get("RANK")
-    if "{rank}" in path:
-        return path.replace("{rank}", rank or "0")
     if world <= 1 or rank is None:
-        return path
+        return None, 1
+    return rank, world
+
+
+def rank_path(path, rank):
+    """Rank `rank`'s file for the shared checkpoint path `path`:
+    `NAME.rank<R>.EXT`, or where `{rank}` in the path says."""
+    path = os.fspath(path)
+    if "{rank}" in path:
+        return path.replace("{rank}", str(rank))
     base, ext = os.path.splitext(path)
     return "%s.rank%s%s" % (base, rank, ext)
+
+
+def rank_local(path):
+    """`path` for this process: in a data-parallel job each rank writes and
+    restarts from its own file (rank_path)."""
+    path = os.fspath(path)
+    rank, _ = job_shape()
+    if rank is None:
+        return path.replace("{rank}", os.environ.get("RANK") or "0")
+    return rank_path(path, rank)
 
 
 def set_path(path):
@@ -103,6 +122,11 @@ def begin(path, body):
         _fail("%s: error: not a detc hint checkpoint (no tensor list)" %
               path)
     HINT.checkpoint = os.fspath(path)
+    jit = info.get("jit")
+    rank = job_shape()[0]
+    if isinstance(jit, dict) and rank is not None and \
+            str(jit.get("rank")) != str(rank):
+        HINT.replica = jit.get("rank")
     HINT.target = body
     HINT.tensors = tensors
     HINT.entering = body["site"]
@@ -331,10 +355,11 @@ def _arrived(site):
     HINT.restoring = site
 
 
-def write(site, count, values, path=None):
+def write(site, count, values, path=None, jit=None):
     """Writes the checkpoint of hint `site` at arrival `count` (to `path`
     instead when given: the profiler's probe, which counts nothing);
-    returns the bytes written."""
+    returns the bytes written. `jit`: what a just-in-time checkpoint adds
+    to the sidecar's "hint" (jit_replicas.py)."""
     from .replay import REPLAY
     probe = path is not None
     path = path or HINT.path or default_path(sys.argv[0])
@@ -376,8 +401,9 @@ def write(site, count, values, path=None):
         "site": site, "instance": count, "loaders": {}, "values": encoded,
         # The user checkpoints' run counts go along: replay sidecars
         # written after a restart must number them as the first run did.
-        "hint": {"levels": levels, "replay_counts": {
-            str(k): int(v) for k, v in REPLAY.counts.items()}}})
+        "hint": dict({"levels": levels, "replay_counts": {
+            str(k): int(v) for k, v in REPLAY.counts.items()}},
+            **({"jit": jit} if jit else {}))})
     if done is None:
         _fail("error: the hint checkpoint path %s is not a regular file" %
               path)
@@ -409,15 +435,20 @@ def _decode(encoded, current=None):
               (HINT.checkpoint, e))
 
 
-def value(name, current, inplace=False):
+def value(name, current, inplace=False, loop=False):
     """The value saved under `name`. `current` returns the script's object
     now (raises NameError when unbound). An object with a state_dict gets
     the saved state; with `inplace` (a variable the loops never rebind:
     other objects may hold the one the setup made), a tensor, list or dict
-    is overwritten in place and stays the same object."""
+    is overwritten in place and stays the same object. With `loop` (a
+    loop around the hint bound it again at the saved item), a rank
+    restarting from another rank's checkpoint keeps its own (its batch)."""
     encoded = HINT.target["values"][name]
-    if "rewound" in encoded:
+    if "rewound" in encoded or (loop and HINT.replica is not None):
         return current()
+    if HINT.replica is not None and not any(k in encoded
+                                            for k in _REPLICATED):
+        HINT.from_replica.append(name)
     if "unsaved" in encoded:
         _fail("%s: error: cannot restart: %s when the checkpoint was "
               "written" % (HINT.checkpoint, encoded["unsaved"]))
@@ -452,6 +483,8 @@ def value(name, current, inplace=False):
 
 def restore_generator(name, gen):
     _values.set_generator_state(gen, value(name, lambda: None))
+    if HINT.replica is not None:
+        HINT.from_replica.append(name)
 
 
 # Called (with the site) when a restarted run has its state back
@@ -471,3 +504,9 @@ def resumed():
     REPLAY.counts.update({int(k): int(v) for k, v in counts.items()})
     print("detc-runtime: resumed from %s (hint site %d, arrival %d)" % (
         HINT.checkpoint, site, HINT.target["instance"]), file=sys.stderr)
+    if HINT.from_replica:
+        print("detc-runtime: taken from rank %s as they were there: %s "
+              "(exact when the script keeps them equal on every rank, as "
+              "seeding every rank alike does for generators)" % (
+                  HINT.replica, ", ".join(sorted(set(HINT.from_replica)))),
+              file=sys.stderr)

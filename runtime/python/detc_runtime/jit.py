@@ -34,7 +34,7 @@ import time
 
 import torch
 
-from . import hints
+from . import hints, jit_replicas
 from ._state import STATE
 
 EXIT_HANG = 124
@@ -87,6 +87,7 @@ def enable():
         previous(kind, value, tb)
 
     sys.excepthook = on_exception
+    _bound_collectives()
     for sig in (signal.SIGTERM, signal.SIGUSR1):
         try:
             signal.signal(sig, _on_preemption)
@@ -94,6 +95,39 @@ def enable():
             pass
     threading.Thread(target=_watchdog, name="detc-jit-watchdog",
                      daemon=True).start()
+
+
+def collective_timeout():
+    """The process group's own timeout: DETC_JIT_COLLECTIVE_TIMEOUT seconds,
+    by default 5 x the hang floor (5 minutes, where the library waits 30):
+    a gloo collective blocked on a dead or hung peer raises then — an
+    exception before the step, which writes the checkpoint — should the
+    watchdog not have fired first."""
+    try:
+        return float(os.environ["DETC_JIT_COLLECTIVE_TIMEOUT"])
+    except (KeyError, ValueError):
+        return 5 * JIT.floor
+
+
+def _bound_collectives():
+    """Makes init_process_group's default timeout collective_timeout() (a
+    timeout the script passes itself is kept)."""
+    import datetime
+    import torch.distributed as dist
+    if not dist.is_available() or getattr(dist.init_process_group,
+                                          "_detc_jit", False):
+        return
+    init = dist.init_process_group
+
+    def init_process_group(*args, **kwargs):
+        if "timeout" not in kwargs and len(args) < 3:
+            kwargs["timeout"] = datetime.timedelta(
+                seconds=collective_timeout())
+        return init(*args, **kwargs)
+
+    init_process_group._detc_jit = True
+    init_process_group.__doc__ = init.__doc__
+    dist.init_process_group = init_process_group
 
 
 def _on_preemption(signum, frame):
@@ -251,7 +285,10 @@ def _boundary_thunks():
 def _write(site, count, thunks, why):
     path = hints.HINT.path or hints.default_path(sys.argv[0])
     start = time.monotonic()
-    hints.write(site, count, thunks)
+    rank, world = hints.job_shape()
+    jit_replicas.remove_marker(path)
+    hints.write(site, count, thunks, jit={"rank": rank, "world_size": world})
+    jit_replicas.write_marker(path, site, count, rank, world)
     JIT.written = True
     print("detc-runtime: %s: just-in-time checkpoint written to %s in %.3f s "
           "(as of the start of minibatch %d at site %d); continue with "
@@ -266,8 +303,8 @@ def _on_failure(why):
         if JIT.phase != BEFORE_STEP:
             print("detc-runtime: %s (%s): this process's parameters no "
                   "longer describe a minibatch start; no just-in-time "
-                  "checkpoint — restart from the newest periodic or user "
-                  "checkpoint" % (why, JIT.phase), file=sys.stderr)
+                  "checkpoint — %s" % (why, JIT.phase, _fallback()),
+                  file=sys.stderr)
             return
         if not JIT.clean:
             print("detc-runtime: %s: the minibatch before this one did not "
@@ -286,6 +323,13 @@ def _on_failure(why):
         except Exception as e:  # the failure itself may have broken state
             print("detc-runtime: cannot write the just-in-time checkpoint: "
                   "%s" % e, file=sys.stderr)
+
+
+def _fallback():
+    if hints.job_shape()[0] is not None:
+        return ("--detc-restart takes the healthy replicas' checkpoint of "
+                "the next minibatch")
+    return "restart from the newest periodic or user checkpoint"
 
 
 def hang_timeout():

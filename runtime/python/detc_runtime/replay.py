@@ -35,7 +35,7 @@ import atexit
 import os
 import sys
 
-from . import hints, sidecar, values as _values
+from . import hints, jit_replicas, sidecar, values as _values
 from ._state import STATE, warn_once
 
 
@@ -223,11 +223,13 @@ def start(script_sha256, argv=None):
         if resume is not None or replay is not None:
             fail("error: --detc-restart resumes from the hint checkpoint; "
                  "it excludes --detc-resume and --detc-replay")
-        if os.path.exists(hint_path):
+        if hints.job_shape()[0] is not None:
+            # Every rank restarts from the newest usable checkpoint among
+            # the replicas' (a rank that failed in its step wrote none).
+            chosen = jit_replicas.choose(shared_hint_path, script_sha256)
+            resume = chosen[0] if chosen else None
+        elif os.path.exists(hint_path):
             resume = hint_path
-        else:
-            # In a data-parallel job no rank may start over alone.
-            _check_replicas(shared_hint_path, None)
     if resume is not None and replay is not None:
         fail("error: --detc-resume and --detc-replay are exclusive")
     if replay is not None:
@@ -263,8 +265,11 @@ def start(script_sha256, argv=None):
         if REPLAY.until is not None:
             fail("error: --detc-replay needs a checkpoint the script saves; "
                  "%s is a hint checkpoint (use --detc-resume)" % resume)
-        if restart and resume == hint_path:
-            _check_replicas(shared_hint_path, body)
+        if body["hint"].get("jit") is not None:
+            _, problem = jit_replicas.check(resume, None, hints.job_shape()[1],
+                                            script_sha256)
+            if problem:
+                fail(problem)
         hints.begin(resume, body)
         _watch_for_crash()
         return
@@ -272,55 +277,6 @@ def start(script_sha256, argv=None):
     REPLAY.target = body
     REPLAY.ff = True
     _watch_for_crash()
-
-
-def _check_replicas(shared, body):
-    """In a data-parallel job, every rank restarts from its own hint
-    checkpoint: all of them must exist and describe the same minibatch
-    (a rank that failed inside the optimizer step wrote none), or the
-    restarted ranks would wait for each other forever."""
-    try:
-        world = int(os.environ.get("WORLD_SIZE", "1"))
-    except ValueError:
-        world = 1
-    if world <= 1 or os.environ.get("RANK") is None:
-        return
-    saved = os.environ["RANK"]
-    problems = []
-    if body is None:
-        present = []
-        for rank in range(world):
-            os.environ["RANK"] = str(rank)
-            if os.path.exists(hints.rank_local(shared)):
-                present.append(hints.rank_local(shared))
-        os.environ["RANK"] = saved
-        if present:
-            fail("error: --detc-restart: this rank (%s) has no checkpoint "
-                 "%s, other ranks have %s; the job cannot restart from them "
-                 "(restart from the newest periodic or user checkpoint)" % (
-                     saved, hints.rank_local(shared), ", ".join(present)))
-        return
-    try:
-        for rank in range(world):
-            os.environ["RANK"] = str(rank)
-            path = hints.rank_local(shared)
-            try:
-                other = sidecar.load(path)
-            except sidecar.SidecarError as e:
-                problems.append(str(e))
-                continue
-            if (other.get("site"), other.get("instance")) != (
-                    body["site"], body["instance"]):
-                problems.append("%s: the checkpoint of rank %d is at arrival "
-                                "%s of site %s, this rank's at arrival %s" % (
-                                    path, rank, other.get("instance"),
-                                    other.get("site"), body["instance"]))
-    finally:
-        os.environ["RANK"] = saved
-    if problems:
-        fail("error: the ranks' checkpoints do not describe one minibatch, "
-             "so the job cannot restart from them (restart from the newest "
-             "periodic or user checkpoint):\n  " + "\n  ".join(problems))
 
 
 def _save_values(site, thunks):
