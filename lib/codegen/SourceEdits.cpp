@@ -182,6 +182,17 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
   }
   before[n + 1] = tail;
   changed[n + 1] = !tail.empty();
+  // Lines detc added to the source before editing: '+' lines, and absent
+  // from the user's numbering.
+  std::vector<bool> fresh(n + 2, false);
+  std::vector<unsigned> userLine(n + 2, 0);
+  for (unsigned line : added)
+    if (line >= 1 && line <= n)
+      fresh[line] = changed[line] = true;
+  for (unsigned line = 1, user = 1; line <= n + 1; ++line) {
+    userLine[line] = user;
+    user += fresh[line] ? 0 : 1;
+  }
   auto original = [&](unsigned line) {
     if (line > n)
       return std::string();
@@ -220,10 +231,10 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
         ++oldCount, ++newCount;
         continue;
       }
-      bool lineEdited = l <= n && text[l] != original(l);
+      bool lineEdited = l <= n && !fresh[l] && text[l] != original(l);
       if (lineEdited)
         body += "-" + withBreak(original(l));
-      if (l <= n)
+      if (l <= n && !fresh[l])
         ++oldCount;
       StringRef added = before[l];
       while (!added.empty()) {
@@ -234,10 +245,11 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
       }
       if (l > n)
         continue; // the virtual line after the last
-      body += (lineEdited ? "+" : " ") + withBreak(text[l]);
+      body += (lineEdited || fresh[l] ? "+" : " ") + withBreak(text[l]);
       ++newCount;
     }
-    os << "@@ -" << first << "," << oldCount << " +" << int(first) + shift
+    os << "@@ -" << userLine[first] << "," << oldCount << " +"
+       << int(userLine[first]) + shift
        << "," << newCount << " @@\n"
        << body;
     shift += int(newCount) - int(oldCount);

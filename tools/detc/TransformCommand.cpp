@@ -174,11 +174,6 @@ int detc::tool::runTransform() {
          "checkpoint hint; pass one of them");
     return 2;
   }
-  if (jitCheckpoint && showDiff) {
-    fail("--diff is not available with --jit-checkpoint (the boundary "
-         "line is new); write the script with -o and compare the files");
-    return 2;
-  }
   codegen::TransformOptions options;
   if (!seed.empty()) {
     uint64_t value;
@@ -243,6 +238,7 @@ int detc::tool::runTransform() {
       entries.analyse(*module, inputFile, errs());
   if (!analysed)
     return 2;
+  std::optional<uint32_t> boundaryOffset; // of the hint detc placed
   if (jitCheckpoint) {
     // The script with the minibatch boundary hint, lowered and analysed
     // again; the boundary is instrumented like a CheckHint hint.
@@ -252,6 +248,7 @@ int detc::tool::runTransform() {
       diags.printAll(errs());
       return 2;
     }
+    boundaryOffset = boundary->offset;
     analysed.reset();
     module = nullptr;
     const frontend::ParseCache::Entry &placed =
@@ -299,6 +296,8 @@ int detc::tool::runTransform() {
       options.hint = codegen::HintCheckpoint{s->hintOp, s->best.period};
   }
   codegen::EditList edits(file->getBytes());
+  if (boundaryOffset) // the boundary's line is detc's, not the user's
+    edits.markAdded(edits.lineOf(*boundaryOffset));
   codegen::TransformSummary summary;
   bool ok = codegen::planDeterminism(*file, *parsed->module, *module, a,
                                      options, diags, edits, &summary);

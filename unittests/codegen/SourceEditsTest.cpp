@@ -57,6 +57,24 @@ TEST(SourceEdits, DiffShowsOnlyTheEdits) {
                "+new  # detc: n\n line18\n line19\n line20\n");
 }
 
+TEST(SourceEdits, DiffShowsLinesDetcAddedAsAdded) {
+  // Line 11 ("hint") is detc's (placed before editing) and edited: the diff
+  // is against the user's file, without it, and numbers the user's lines.
+  std::string src;
+  for (int i = 1; i <= 20; ++i)
+    src += i == 11 ? "hint\n" : "line" + std::to_string(i) + "\n";
+  EditList e(src);
+  e.markAdded(11);
+  e.wrap(src.find("hint"), src.find("hint") + 4, "<", ">");
+  e.wrap(src.find("line19"), src.find("line19") + 6, "[", "]");
+  EXPECT_EQ(e.diff("old", "new"),
+            "--- old\n+++ new\n"
+            "@@ -8,6 +8,7 @@\n line8\n line9\n line10\n+<hint>\n"
+            " line12\n line13\n line14\n"
+            "@@ -15,5 +16,5 @@\n line16\n line17\n line18\n-line19\n"
+            "+[line19]\n line20\n");
+}
+
 TEST(SourceEdits, LineOf) {
   EditList e("a\nbb\n\nc");
   EXPECT_EQ(e.lineOf(0), 1u);

@@ -46,6 +46,9 @@ public:
   void replace(uint32_t begin, uint32_t end, std::string text);
   /// Adds `note` to the `# detc:` comment of line `line`.
   void note(unsigned line, llvm::StringRef note);
+  /// Line `line` of the source is not the user's: detc put it there before
+  /// editing (the JIT minibatch boundary); the diff shows it as added.
+  void markAdded(unsigned line) { added.push_back(line); }
 
   /// 1-based line of byte `offset`.
   unsigned lineOf(uint32_t offset) const;
@@ -94,6 +97,7 @@ private:
   std::vector<Insert> inserts;
   std::vector<LineNote> notes;
   std::vector<NewLines> newLines;
+  std::vector<unsigned> added; ///< Source lines that are not the user's.
   std::vector<std::pair<uint32_t, uint32_t>> removed; ///< By replace().
 };
 

@@ -59,9 +59,10 @@ class _Run:
         self.preempted = False
         self.pending = None   # (site, thunks) of a restart's boundary
         # Whether the minibatch before this one stepped the optimizer: if
-        # not, gradients may be accumulating over minibatches, and a
-        # checkpoint (which holds no gradients) would lose them.
+        # not, gradients may be accumulating over minibatches, and the
+        # boundary keeps a copy of them for the checkpoint.
         self.clean = True
+        self.grads = {}       # module name -> gradients kept (not clean)
         self.lock = threading.Lock()
         self.written = False
         self.floor = 60.0
@@ -210,10 +211,10 @@ def boundary(site, values, outer=None, name=None):
                 del JIT.durations[:-64]
             count = hints.HINT.arrivals.get(site, 0) + 1
             hints.HINT.arrivals[site] = count
-            if JIT.preempted:
-                _write(site, count, thunks, "preemption")
-                sys.exit(EXIT_PREEMPTED)
             _keep(site, count, thunks, now)
+            if JIT.preempted:
+                _write(site, count, _boundary_thunks(), "preemption")
+                sys.exit(EXIT_PREEMPTED)
         return None
 
     return call
@@ -223,11 +224,26 @@ def _keep(site, count, thunks, now, clean=None):
     JIT.clean = clean if clean is not None else (
         JIT.phase in (None, AFTER_STEP))
     snapshot = {}
+    grads = {}
+    covered = set()  # parameters already kept (a DDP wrapper and its module)
     for name, thunk in thunks.items():
         try:
-            snapshot[name] = _capture(thunk())
+            value = thunk()
         except NameError:
             continue
+        snapshot[name] = _capture(value)
+        if not JIT.clean and isinstance(value, torch.nn.Module):
+            # Gradients may be accumulating over minibatches (the one
+            # before did not step): the checkpoint must hold them as they
+            # are now, before this minibatch's backward adds to them. Only
+            # such minibatches pay for this copy.
+            params = list(value.parameters())
+            if all(id(p) in covered for p in params):
+                continue
+            covered.update(id(p) for p in params)
+            grads[name] = [None if p.grad is None else p.grad.detach().clone()
+                           for p in params]
+    JIT.grads = grads
     JIT.site, JIT.count, JIT.values = site, count, thunks
     JIT.snapshot = snapshot
     JIT.phase = BEFORE_STEP
@@ -240,9 +256,32 @@ def _restored(site):
     pending, JIT.pending = JIT.pending, None
     if pending is None or pending[0] != site:
         return
+    accumulated = _restore_grads(pending[1])
     with JIT.lock:
         _keep(site, hints.HINT.arrivals.get(site, 0), pending[1],
-              time.monotonic(), clean=True)
+              time.monotonic(), clean=not accumulated)
+
+
+def _restore_grads(thunks):
+    """Gives the restored modules the gradients the checkpoint saved (those
+    accumulated before its minibatch); whether there were any."""
+    saved = hints.HINT.target["values"]
+    accumulated = False
+    for name, thunk in thunks.items():
+        encoded = saved.get(GRADS + name)
+        if encoded is None:
+            continue
+        grads = hints._decode(encoded)
+        params = list(thunk().parameters())
+        if len(grads) != len(params):
+            hints._fail("%s: error: the checkpoint holds gradients of %d "
+                        "parameters for %r, which has %d" % (
+                            hints.HINT.checkpoint, len(grads), name,
+                            len(params)))
+        for p, g in zip(params, grads):
+            p.grad = g
+        accumulated = True
+    return accumulated
 
 
 hints.RESUME_HOOKS.append(_restored)
@@ -260,10 +299,15 @@ def step(fn):
     return call
 
 
+GRADS = "detc:grads:"  # the saved gradients of module NAME: GRADS + NAME
+
+
 def _boundary_thunks():
     """The values of the last boundary: kept copies, or the live objects
-    (parameters and optimizer state, unchanged before the step)."""
-    thunks = {}
+    (parameters and optimizer state, unchanged before the step), and the
+    gradients accumulated before it."""
+    thunks = {GRADS + name: (lambda grads=grads: grads)
+              for name, grads in JIT.grads.items()}
     for name, thunk in JIT.values.items():
         if name not in JIT.snapshot:
             continue
@@ -305,13 +349,6 @@ def _on_failure(why):
                   "longer describe a minibatch start; no just-in-time "
                   "checkpoint — %s" % (why, JIT.phase, _fallback()),
                   file=sys.stderr)
-            return
-        if not JIT.clean:
-            print("detc-runtime: %s: the minibatch before this one did not "
-                  "step the optimizer, so gradients may be accumulating over "
-                  "minibatches, and a checkpoint holds none; no just-in-time "
-                  "checkpoint — restart from the newest periodic or user "
-                  "checkpoint" % why, file=sys.stderr)
             return
         try:
             _write(JIT.site, JIT.count, _boundary_thunks(), why)

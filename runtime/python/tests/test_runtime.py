@@ -228,15 +228,15 @@ class SamplerTest(unittest.TestCase):
 
 
 class JitTest(unittest.TestCase):
-    def test_failure_writes_only_a_clean_boundary(self):
-        # A failure before the step writes the boundary's checkpoint; after
-        # a minibatch that did not step (gradients may be accumulating), or
-        # once the step began, nothing is written.
+    def test_failure_writes_the_boundary_before_the_step(self):
+        # A failure before the step writes the boundary's checkpoint (with
+        # the gradients accumulated before it when the minibatch before did
+        # not step); once the step began, nothing is written.
         import contextlib
         import os
         import io
         import tempfile
-        from detc_runtime import hints, jit
+        from detc_runtime import hints, jit, sidecar
 
         model = torch.nn.Linear(2, 1)
         opt = torch.optim.SGD(model.parameters(), lr=0.1)
@@ -261,11 +261,25 @@ class JitTest(unittest.TestCase):
                 boundary()                      # after a step: clean
                 wrote, _ = fail()
                 self.assertTrue(wrote)
+                self.assertNotIn(jit.GRADS + "model",
+                                 sidecar.load(hints.HINT.path)["values"])
                 os.unlink(hints.HINT.path)
-                boundary()                      # no step before: not clean
-                wrote, err = fail()
-                self.assertFalse(wrote)
-                self.assertIn("gradients may be accumulating", err)
+                # No step before: gradients may be accumulating; the
+                # boundary keeps them, and the checkpoint holds them as
+                # they were there, not as the failed backward left them.
+                model(torch.ones(1, 2)).sum().backward()
+                kept = [p.grad.clone() for p in model.parameters()]
+                boundary()
+                model(torch.ones(1, 2)).sum().backward()
+                wrote, _ = fail()
+                self.assertTrue(wrote)
+                body = sidecar.load(hints.HINT.path)
+                hints.HINT.tensors = torch.load(hints.HINT.path)
+                saved = hints._decode(body["values"][jit.GRADS + "model"])
+                self.assertEqual(len(saved), len(kept))
+                for a, b in zip(saved, kept):
+                    self.assertTrue(torch.equal(a, b))
+                os.unlink(hints.HINT.path)
                 step()
                 boundary()
                 jit.JIT.phase = jit.IN_STEP     # failing inside the step

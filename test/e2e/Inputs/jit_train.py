@@ -9,9 +9,14 @@ counts to measure the work a restart redoes.
 DETC_TEST_FAIL=PHASE:STEP makes the minibatch with global number STEP fail
 in PHASE: `forward` (an exception in the model's forward), `backward` (in
 the backward pass), `step` (inside the optimizer step), `hang` (the
-forward never returns). Only the first run of a trial sets it.
+forward never returns). Only the first run of a trial sets it. A `step`
+failure happens in the first optimizer step at or after minibatch STEP.
 
-usage: jit_train.py [--workers N] [--epochs N] --out FILE
+With --accum N the optimizer steps every N minibatches, gradients
+accumulating over the minibatches between (a JIT checkpoint must hold
+them).
+
+usage: jit_train.py [--workers N] [--epochs N] [--accum N] --out FILE
 """
 import argparse
 import os
@@ -55,14 +60,19 @@ def _fail_backward(grad):
 
 
 class FailingSGD(torch.optim.SGD):
+    def __init__(self, params, model, **kwargs):
+        super().__init__(params, **kwargs)
+        self.model = model
+
     def step(self, closure=None):
-        self.steps = getattr(self, "steps", 0) + 1
-        if self.steps == AT and PHASE == "step":
+        if PHASE == "step" and self.model.calls >= AT and \
+                not getattr(self, "failed", False):
+            self.failed = True
             raise RuntimeError("injected failure in the optimizer step")
         return super().step(closure)
 
 
-def train(model, loader, optimizer, epochs, out):
+def train(model, loader, optimizer, epochs, accum, out):
     """The training loop in a function that gets the model, the loader and
     the optimizer as parameters (what a JIT checkpoint saves of them is
     restored through the parameters)."""
@@ -70,10 +80,11 @@ def train(model, loader, optimizer, epochs, out):
     for epoch in range(epochs):
         total = 0.0
         for step, (x, y) in enumerate(loader):
-            optimizer.zero_grad()
-            loss = F.cross_entropy(model(x), y)
+            loss = F.cross_entropy(model(x), y) / accum
             loss.backward()
-            optimizer.step()
+            if (step + 1) % accum == 0:
+                optimizer.step()
+                optimizer.zero_grad()
             total += loss.item()
             print("done %d:%d" % (epoch, step), flush=True)
         history.append(total)
@@ -87,6 +98,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--accum", type=int, default=1)
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.manual_seed(0)
@@ -94,8 +106,8 @@ def main():
     loader = DataLoader(data, batch_size=16, shuffle=True,
                         num_workers=args.workers)
     model = Net()
-    optimizer = FailingSGD(model.parameters(), lr=0.05, momentum=0.9)
-    train(model, loader, optimizer, args.epochs, args.out)
+    optimizer = FailingSGD(model.parameters(), model, lr=0.05, momentum=0.9)
+    train(model, loader, optimizer, args.epochs, args.accum, args.out)
 
 
 if __name__ == "__main__":
