@@ -573,7 +573,8 @@ private:
     }
     lines.push_back(formatv("{0}.configure({1})", kRuntimeAlias, args));
     if (options.hint && options.hint->jit)
-      lines.push_back(formatv("{0}.jit.enable()", kRuntimeAlias));
+      lines.push_back(formatv("{0}.jit.enable({1})", kRuntimeAlias,
+                              options.hint->guardStep ? "guard_step=True" : ""));
     lines.insert(lines.end(), layers.begin(), layers.end());
     lines.insert(lines.end(), extraHeader.begin(), extraHeader.end());
     edits.insertLines(after + 1, lines,

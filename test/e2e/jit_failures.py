@@ -103,7 +103,10 @@ def run_trial(args, script, total, reference, phase, at, index):
         expected = {"forward": 1, "backward": 1, "step": 1, "hang": 124,
                     "sigterm": 143}[phase]
         wrote = os.path.exists(jit)
-        if code != expected or wrote == (phase == "step"):
+        # A failure inside the step leaves no minibatch start to write,
+        # unless guard-step kept one.
+        if code != expected or wrote == (phase == "step" and
+                                         args.mode != "guard-step"):
             return "trial %2d %s:%d: exit %d, JIT checkpoint %s\n%s" % (
                 index, phase, at, code, "written" if wrote else "missing",
                 err)
@@ -191,6 +194,10 @@ def main():
     parser.add_argument("--runtime", required=True)
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--mode", default="",
+                        help="--jit-checkpoint=MODE (guard-step)")
+    parser.add_argument("--phases", default=",".join(PHASES),
+                        help="the failures injected, in turn")
     parser.add_argument("example")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -200,9 +207,10 @@ def main():
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as work:
         script = os.path.join(work, "train.py")
+        flag = "--jit-checkpoint" + ("=" + args.mode if args.mode else "")
         out = subprocess.run([args.detc, "transform", args.example,
-                              "--emit-python", "--jit-checkpoint", "-o",
-                              script], capture_output=True, text=True)
+                              "--emit-python", flag, "-o", script],
+                             capture_output=True, text=True)
         if out.returncode != 0:
             sys.exit("FAIL: detc transform --jit-checkpoint:\n" + out.stderr)
         t = Trial(script, args.runtime, extra, work)
@@ -211,7 +219,8 @@ def main():
             sys.exit("FAIL: the uninterrupted run exited %d\n%s" % (code, err))
         reference = torch.load(t.out)
         print("uninterrupted run: %d minibatches" % total)
-        plans = [(PHASES[i % len(PHASES)], rng.randint(2, total - 2), i)
+        phases = args.phases.split(",")
+        plans = [(phases[i % len(phases)], rng.randint(2, total - 2), i)
                  for i in range(args.trials)]
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             problems = [p for p in pool.map(

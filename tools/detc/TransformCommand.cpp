@@ -83,12 +83,15 @@ cl::opt<bool> strict(
              "detc cannot make deterministic, instead of leaving it with a "
              "warning"),
     cl::sub(tool::transformCommand));
-cl::opt<bool> jitCheckpoint(
-    "jit-checkpoint",
+cl::opt<std::string> jitCheckpoint(
+    "jit-checkpoint", cl::ValueOptional, cl::value_desc("guard-step"),
     cl::desc("Just-in-time checkpointing (docs/jit.md): a checkpoint only "
              "when a failure happens (an exception before the optimizer "
              "step, a hang, SIGTERM/SIGUSR1), as of the start of the "
-             "minibatch; --detc-restart redoes at most that minibatch"),
+             "minibatch; --detc-restart redoes at most that minibatch. "
+             "=guard-step also keeps a copy of what each optimizer step "
+             "changes, so a failure inside the step is covered in a single "
+             "process too"),
     cl::sub(tool::transformCommand));
 cl::opt<std::string> vaccinate(
     "vaccinate", cl::ValueOptional, cl::value_desc("NAME,..."),
@@ -169,7 +172,13 @@ int detc::tool::runTransform() {
     fail("nothing to emit; pass --emit-python");
     return 2;
   }
-  if (jitCheckpoint && checkhint.overhead.getNumOccurrences()) {
+  bool jit = jitCheckpoint.getNumOccurrences() > 0;
+  if (jit && !jitCheckpoint.empty() && jitCheckpoint != "guard-step") {
+    fail("--jit-checkpoint=" + jitCheckpoint +
+         ": unknown mode (the one mode is guard-step)");
+    return 2;
+  }
+  if (jit && checkhint.overhead.getNumOccurrences()) {
     fail("--jit-checkpoint and --overhead each choose the script's "
          "checkpoint hint; pass one of them");
     return 2;
@@ -239,7 +248,7 @@ int detc::tool::runTransform() {
   if (!analysed)
     return 2;
   std::optional<uint32_t> boundaryOffset; // of the hint detc placed
-  if (jitCheckpoint) {
+  if (jit) {
     // The script with the minibatch boundary hint, lowered and analysed
     // again; the boundary is instrumented like a CheckHint hint.
     std::optional<codegen::JitBoundary> boundary =
@@ -272,7 +281,8 @@ int detc::tool::runTransform() {
                               fused.getMetadata())
                         : nullptr;
       if (span && span.getExprBegin() == boundary->offset)
-        options.hint = codegen::HintCheckpoint{hint, 0, /*jit=*/true};
+        options.hint = codegen::HintCheckpoint{
+            hint, 0, /*jit=*/true, /*guardStep=*/jitCheckpoint == "guard-step"};
     });
     if (!options.hint) {
       fail("internal error: the minibatch boundary hint was not lowered "

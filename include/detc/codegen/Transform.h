@@ -34,6 +34,10 @@ struct HintCheckpoint {
   /// `--jit-checkpoint`: the hint is the minibatch boundary detc placed
   /// (placeJitBoundary), written only on a failure (docs/jit.md).
   bool jit = false;
+  /// `--jit-checkpoint=guard-step`: keep a copy of what each optimizer
+  /// step changes before it runs, so a failure inside the step still
+  /// writes the minibatch's checkpoint (single-process jobs).
+  bool guardStep = false;
 };
 
 /// The hint placeJitBoundary puts at the start of the minibatch.

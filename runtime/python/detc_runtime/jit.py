@@ -35,7 +35,7 @@ import time
 import torch
 
 from . import hints, jit_replicas
-from ._state import STATE
+from ._state import STATE, warn_once
 
 EXIT_HANG = 124
 EXIT_PREEMPTED = 143
@@ -63,6 +63,12 @@ class _Run:
         # boundary keeps a copy of them for the checkpoint.
         self.clean = True
         self.grads = {}       # module name -> gradients kept (not clean)
+        # guard-step: a copy of each optimizer's parameters and state from
+        # before its step in this minibatch, so a failure in or after the
+        # step can still write the boundary's checkpoint.
+        self.guard_step = False
+        self.guards_by_optimizer = {}
+        self.guarded = []     # the guards taken since the boundary
         self.lock = threading.Lock()
         self.written = False
         self.floor = 60.0
@@ -71,8 +77,12 @@ class _Run:
 JIT = _Run()
 
 
-def enable():
-    """Installs the failure handlers (the transformed script's header)."""
+def enable(guard_step=False):
+    """Installs the failure handlers (the transformed script's header).
+    `guard_step` (`--jit-checkpoint=guard-step`): before each optimizer
+    step keep a copy of what it changes, so a failure inside the step of a
+    single-process job still writes the minibatch's checkpoint."""
+    JIT.guard_step = bool(guard_step)
     if JIT.enabled:
         return
     JIT.enabled = True
@@ -246,6 +256,7 @@ def _keep(site, count, thunks, now, clean=None):
     JIT.grads = grads
     JIT.site, JIT.count, JIT.values = site, count, thunks
     JIT.snapshot = snapshot
+    JIT.guarded = []
     JIT.phase = BEFORE_STEP
     JIT.boundary_time = now
 
@@ -288,15 +299,99 @@ hints.RESUME_HOOKS.append(_restored)
 
 
 def step(fn):
-    """The optimizer step `fn(...)`: marks the minibatch's phase."""
+    """The optimizer step `fn(...)`: marks the minibatch's phase; with
+    guard-step, keeps a copy of what the step changes first."""
 
     def call(*args, **kwargs):
+        if JIT.guard_step:
+            _guard(getattr(fn, "__self__", None))
         JIT.phase = IN_STEP
         result = fn(*args, **kwargs)
         JIT.phase = AFTER_STEP
         return result
 
     return call
+
+
+class _StepGuard:
+    """An optimizer's parameters and state as they were before its step,
+    in buffers reused from step to step (guard-step mode)."""
+
+    def __init__(self, optimizer):
+        self.optimizer = optimizer
+        self.params = []   # (parameter, copy)
+        self.state = {}    # id(parameter) -> (parameter, {key: copy}|None)
+        self.groups = []   # each group's options, without its parameters
+
+    def take(self):
+        opt = self.optimizer
+        params = [p for g in opt.param_groups for p in g["params"]]
+        if len(params) != len(self.params) or any(
+                p is not q for p, (q, _) in zip(params, self.params)):
+            self.params = [(p, torch.empty_like(p)) for p in params]
+        with torch.no_grad():
+            for p, kept in self.params:
+                kept.copy_(p)
+        state = {}
+        for p in params:
+            live = opt.state.get(p)
+            old = self.state.get(id(p), (None, None))[1] or {}
+            kept = None
+            if live is not None:
+                kept = {}
+                for key, value in live.items():
+                    if isinstance(value, torch.Tensor):
+                        buf = old.get(key)
+                        if not isinstance(buf, torch.Tensor) or \
+                                buf.shape != value.shape or \
+                                buf.dtype != value.dtype:
+                            buf = torch.empty_like(value)
+                        buf.copy_(value)
+                        kept[key] = buf
+                    else:
+                        kept[key] = copy.copy(value)
+            state[id(p)] = (p, kept)
+        self.state = state
+        self.groups = [{k: v for k, v in g.items() if k != "params"}
+                       for g in opt.param_groups]
+
+    def put_back(self):
+        opt = self.optimizer
+        with torch.no_grad():
+            for p, kept in self.params:
+                p.copy_(kept)
+        for p, kept in self.state.values():
+            if kept is None:
+                opt.state.pop(p, None)
+                continue
+            opt.state[p] = {key: value.clone() if isinstance(
+                value, torch.Tensor) else value for key, value in kept.items()}
+        for group, options in zip(opt.param_groups, self.groups):
+            group.update(options)
+
+
+def _guard(optimizer):
+    if optimizer is None or not hasattr(optimizer, "param_groups"):
+        warn_once(("jit-guard",), "--jit-checkpoint=guard-step: a step "
+                  "that is not an optimizer's method is not guarded")
+        return
+    guard = JIT.guards_by_optimizer.get(id(optimizer))
+    if guard is None or guard.optimizer is not optimizer:
+        guard = JIT.guards_by_optimizer[id(optimizer)] = _StepGuard(optimizer)
+    guard.take()
+    JIT.guarded.append(guard)
+
+
+def _undo_steps():
+    """Puts back what the minibatch's steps changed (guard-step); whether
+    the state is the boundary's again."""
+    if not JIT.guard_step or not JIT.guarded:
+        return False
+    for guard in reversed(JIT.guarded):
+        guard.put_back()
+    JIT.guarded = []
+    JIT.phase = BEFORE_STEP
+    return True
 
 
 GRADS = "detc:grads:"  # the saved gradients of module NAME: GRADS + NAME
@@ -340,10 +435,16 @@ def _write(site, count, thunks, why):
                               site), file=sys.stderr)
 
 
-def _on_failure(why):
+def _on_failure(why, undo=True):
+    """`undo`: the failing thread is the training thread (not the
+    watchdog's, which must not touch state a hung step may still change)."""
     with JIT.lock:
         if JIT.site is None or JIT.written:
             return
+        if JIT.phase != BEFORE_STEP and undo and _undo_steps():
+            print("detc-runtime: %s: the parameters and optimizer state are "
+                  "put back as they were before the step (guard-step)" % why,
+                  file=sys.stderr)
         if JIT.phase != BEFORE_STEP:
             print("detc-runtime: %s (%s): this process's parameters no "
                   "longer describe a minibatch start; no just-in-time "
@@ -386,6 +487,6 @@ def _watchdog():
         if waited <= hang_timeout() or JIT.boundary_time != started:
             continue
         _on_failure("hang: minibatch %d has run %.1f s (timeout %.1f s)" %
-                    (JIT.count, waited, hang_timeout()))
+                    (JIT.count, waited, hang_timeout()), undo=False)
         sys.stderr.flush()
         os._exit(EXIT_HANG)

@@ -10,7 +10,8 @@ DETC_TEST_FAIL=PHASE:STEP makes the minibatch with global number STEP fail
 in PHASE: `forward` (an exception in the model's forward), `backward` (in
 the backward pass), `step` (inside the optimizer step), `hang` (the
 forward never returns). Only the first run of a trial sets it. A `step`
-failure happens in the first optimizer step at or after minibatch STEP.
+failure happens in the first optimizer step at or after minibatch STEP,
+after the step has updated the parameters.
 
 With --accum N the optimizer steps every N minibatches, gradients
 accumulating over the minibatches between (a JIT checkpoint must hold
@@ -65,11 +66,14 @@ class FailingSGD(torch.optim.SGD):
         self.model = model
 
     def step(self, closure=None):
+        # Fails after updating the parameters and the momentum: this
+        # process's state is then no minibatch start.
+        loss = super().step(closure)
         if PHASE == "step" and self.model.calls >= AT and \
                 not getattr(self, "failed", False):
             self.failed = True
             raise RuntimeError("injected failure in the optimizer step")
-        return super().step(closure)
+        return loss
 
 
 def train(model, loader, optimizer, epochs, accum, out):
