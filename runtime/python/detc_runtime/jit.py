@@ -63,6 +63,8 @@ class _Run:
         # boundary keeps a copy of them for the checkpoint.
         self.clean = True
         self.grads = {}       # module name -> gradients kept (not clean)
+        self.kept = {}        # (id(owner), slot) -> (owner, reused copy)
+        self.slots = {}       # id(module) -> [module, buffer slots, uses]
         # guard-step: a copy of each optimizer's parameters and state from
         # before its step in this minibatch, so a failure in or after the
         # step can still write the boundary's checkpoint.
@@ -162,22 +164,115 @@ class ChangedInPlace(Exception):
     pass
 
 
+def _kept_copy(owner, slot, tensor):
+    """A copy of `tensor`, owner's `slot` (a module's buffer, a parameter's
+    gradient), in storage reused from boundary to boundary: a copy into it
+    costs a third of a fresh clone, and only the current boundary's copies
+    are ever read. Keyed by the owner, which lives as long as the model,
+    not by the tensor, which the script may replace every minibatch."""
+    key = (id(owner), slot)
+    pair = JIT.kept.get(key)
+    if pair is None or pair[0] is not owner or \
+            pair[1].shape != tensor.shape or pair[1].dtype != tensor.dtype:
+        pair = JIT.kept[key] = (owner, tensor.detach().clone())
+    else:
+        pair[1].copy_(tensor.detach())  # no autograd: never a leaf's copy
+    return pair[1]
+
+
+def _walk(module):
+    """(module, name) of every buffer slot under `module`: a walk of
+    `_modules` without the names and generators of Module.modules()."""
+    seen, stack, out = set(), [module], []
+    while stack:
+        m = stack.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        out.extend((m, name) for name in m._buffers)
+        stack.extend(c for c in m._modules.values() if c is not None)
+    return out
+
+
+# A module's buffer slots are walked again every this many boundaries (and
+# checked at a failure: _check_slots); in between the cached list is read.
+_REWALK = 64
+
+
+def _slots(module):
+    entry = JIT.slots.get(id(module))
+    if entry is None or entry[0] is not module or entry[2] >= _REWALK:
+        entry = [module, _walk(module), 0]
+        JIT.slots[id(module)] = entry
+    entry[2] += 1
+    return entry[1]
+
+
+def _check_slots(module):
+    """At a failure: the module has the buffer slots the boundary kept (a
+    buffer registered since, by a lazy module, was not kept)."""
+    entry = JIT.slots.get(id(module))
+    if entry is not None and entry[0] is module and \
+            set(map(_slot_key, _walk(module))) != set(map(_slot_key,
+                                                           entry[1])):
+        raise ChangedInPlace("the buffers of a module (a buffer was "
+                             "registered since the boundary)")
+
+
+def _slot_key(slot):
+    return id(slot[0]), slot[1]
+
+
+def _capture_module(module):
+    # The forward updates buffers (BatchNorm statistics) in place: kept by
+    # value, with the live tensor they replace.
+    kept = []
+    for m, name in _slots(module):
+        b = m._buffers.get(name)
+        if b is not None:
+            kept.append((b, _kept_copy(m, name, b)))
+    return kept
+
+
+def _capture_tensor(tensor):
+    return _Unchanged(tensor)
+
+
+def _capture_container(value):
+    return copy.copy(value)  # appended to, assigned into
+
+
+def _capture_nothing(value):
+    return None  # optimizer, scheduler, loader: changed by the step only
+
+
+def _capture_value(value):
+    return value
+
+
+def _capture_kind(kind):
+    if issubclass(kind, torch.nn.Module):
+        return _capture_module
+    if issubclass(kind, torch.Tensor):
+        return _capture_tensor
+    if hasattr(kind, "state_dict") and hasattr(kind, "load_state_dict"):
+        return _capture_nothing
+    if issubclass(kind, (list, dict, set)):
+        return _capture_container
+    return _capture_value
+
+
+_CAPTURE = {}  # type -> how a value of it is kept (decided once per type)
+
+
 def _capture(value):
     """What `value` was at the boundary, for what the minibatch may change
     before its step; None for objects read live at the failure."""
-    if isinstance(value, torch.nn.Module):
-        # The forward updates buffers (BatchNorm statistics) in place: kept
-        # by value, with the live tensor they replace (walking the modules
-        # without building names: this runs every minibatch).
-        return [(b, b.detach().clone()) for m in value.modules()
-                for b in m._buffers.values() if b is not None]
-    if isinstance(value, torch.Tensor):
-        return _Unchanged(value)
-    if hasattr(value, "state_dict") and hasattr(value, "load_state_dict"):
-        return None  # optimizer, scheduler, loader: changed by the step only
-    if isinstance(value, (list, dict, set)):
-        return copy.copy(value)  # appended to, assigned into
-    return value
+    kind = type(value)
+    capture = _CAPTURE.get(kind)
+    if capture is None:
+        capture = _CAPTURE[kind] = _capture_kind(kind)
+    return capture(value)
 
 
 class _AtBoundary:
@@ -251,8 +346,8 @@ def _keep(site, count, thunks, now, clean=None):
             if all(id(p) in covered for p in params):
                 continue
             covered.update(id(p) for p in params)
-            grads[name] = [None if p.grad is None else p.grad.detach().clone()
-                           for p in params]
+            grads[name] = [None if p.grad is None else
+                           _kept_copy(p, "grad", p.grad) for p in params]
     JIT.grads = grads
     JIT.site, JIT.count, JIT.values = site, count, thunks
     JIT.snapshot = snapshot
@@ -411,10 +506,11 @@ def _boundary_thunks():
         def read(thunk=thunk, kept=kept, name=name):
             live = thunk()
             if isinstance(live, torch.nn.Module):
+                _check_slots(live)
                 return _AtBoundary(live, kept)
             if isinstance(kept, _Unchanged):
                 if kept.tensor._version != kept.version:
-                    raise ChangedInPlace(name)
+                    raise ChangedInPlace("tensor %r" % name)
                 return kept.tensor
             return live if kept is None else kept
         thunks[name] = read
@@ -454,7 +550,7 @@ def _on_failure(why, undo=True):
         try:
             _write(JIT.site, JIT.count, _boundary_thunks(), why)
         except ChangedInPlace as e:
-            print("detc-runtime: %s: tensor %r was changed in place since the "
+            print("detc-runtime: %s: %s changed in place since the "
                   "minibatch began; no just-in-time checkpoint — restart from "
                   "the newest periodic or user checkpoint" % (why, str(e)),
                   file=sys.stderr)

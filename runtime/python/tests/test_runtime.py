@@ -291,6 +291,53 @@ class JitTest(unittest.TestCase):
                 hints.HINT.path = None
 
 
+    def test_buffer_registered_after_the_boundary_is_not_guessed(self):
+        # The boundary reads a cached list of buffer slots; a buffer a
+        # module registers after it (a lazy module materializing) was not
+        # kept, so a failure writes no checkpoint rather than its live
+        # value as the boundary's.
+        import contextlib
+        import io
+        import os
+        import tempfile
+        from detc_runtime import hints, jit
+
+        model = torch.nn.Sequential(torch.nn.Linear(2, 2),
+                                    torch.nn.BatchNorm1d(2))
+        values = {"model": lambda: model}
+        with tempfile.TemporaryDirectory() as tmp:
+            hints.HINT.path = os.path.join(tmp, "jit.pt")
+            saved_jit = jit.JIT
+            jit.JIT = jit._Run()
+            try:
+                jit.boundary(78, values)()
+                model[0].register_buffer("late", torch.zeros(1))
+                err = io.StringIO()
+                with contextlib.redirect_stderr(err):
+                    jit._on_failure("test")
+                self.assertFalse(os.path.exists(hints.HINT.path))
+                self.assertIn("a buffer was registered since the boundary",
+                              err.getvalue())
+                # Kept buffers are the boundary's values, not the live ones.
+                jit.JIT = jit._Run()
+                jit.boundary(79, values)()
+                before = model[1].running_mean.clone()
+                model.train()(torch.randn(4, 2))
+                self.assertFalse(torch.equal(model[1].running_mean, before))
+                jit._on_failure("test")
+                hints.HINT.tensors = torch.load(hints.HINT.path)
+                from detc_runtime import sidecar
+                body = sidecar.load(hints.HINT.path)
+                fresh = torch.nn.Sequential(torch.nn.Linear(2, 2),
+                                            torch.nn.BatchNorm1d(2))
+                fresh[0].register_buffer("late", torch.zeros(1))
+                hints._decode(body["values"]["model"], lambda: fresh)
+                self.assertTrue(torch.equal(fresh[1].running_mean, before))
+            finally:
+                jit.JIT = saved_jit
+                hints.HINT.path = None
+
+
 class ScopeAndDrawTest(unittest.TestCase):
     def test_scope_is_per_example_and_restores_state(self):
         np.random.seed(1)
