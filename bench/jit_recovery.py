@@ -15,7 +15,9 @@ an exception in the forward at a random minibatch, then (a) restarts from
 the JIT checkpoint with --detc-restart, (b) resumes the same failure from
 the last epoch checkpoint with --detc-resume (the periodic alternative).
 Prints medians: failure -> checkpoint written (the runtime's own timing),
-restart -> first minibatch done, minibatches redone for (a) and (b).
+restart -> first minibatch done, minibatches redone for (a) and (b), and
+for (c) a periodic schedule at the optimum c* of the failure model (eq 3)
+on the same failure points.
 """
 import argparse
 import os
@@ -81,8 +83,10 @@ def main():
         per_epoch = total // opts.epochs
         minibatch = (total_time - setup) / max(total - 1, 1)
         written, restart, redone_jit, redone_periodic = [], [], [], []
+        failures = []
         for _ in range(opts.trials):
             at = rng.randint(per_epoch + 1, total - 2)
+            failures.append(at)
             for f in os.listdir(tmp):
                 if f != "train.py":
                     os.unlink(os.path.join(tmp, f))
@@ -112,6 +116,22 @@ def main():
               "checkpoint %s (median %g)" % (
                   redone_jit, statistics.median(redone_jit), redone_periodic,
                   statistics.median(redone_periodic)))
+        # The periodic schedule at the optimum c* = sqrt(N f / (2 o)) (the
+        # JIT paper's eq 3, `detc analyze --failure-model`) for this run:
+        # N = 1, one failure per run (f = 1 / the run's training time), o =
+        # the measured checkpoint write; redone work for the same failure
+        # points, and the checkpoints' steady-state time it pays instead.
+        o = statistics.median(written)
+        training = total_time - setup
+        interval = (2 * o * training) ** 0.5  # 1 / c*, seconds
+        k = max(1, round(interval / minibatch))
+        redone_opt = [(at - 1) % k for at in failures]
+        print("  periodic at c*: every %d minibatches (1/c* = %.3f s with o "
+              "= %.4f s, f = 1 per %.2f s run): redone %s (median %g, "
+              "expected %.1f), steady-state checkpoint time %.3f s per run "
+              "(%.1f%%)" % (k, interval, o, training, redone_opt,
+                            statistics.median(redone_opt), (k - 1) / 2,
+                            o * total / k, 100 * o * total / k / training))
 
 
 if __name__ == "__main__":
