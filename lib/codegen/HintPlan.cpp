@@ -431,7 +431,8 @@ private:
       // A loop around the hint binds it again when the restart re-enters
       // the loop at the saved item (a batch): a rank restarting from
       // another replica's checkpoint keeps its own (jit_replicas.py).
-      StringRef loopFlag = boundByLoop(f, name) ? ", loop=True" : "";
+      bool loopBound = boundByLoop(f, name);
+      StringRef loopFlag = loopBound ? ", loop=True" : "";
       std::string value =
           formatv("{0}.hints.value(\"{1}\", lambda: {2}{3}{4})",
                   kRuntimeAlias, key, name,
@@ -444,7 +445,10 @@ private:
               ? formatv("globals()[\"{0}\"] = {1}", name, value).str()
               : name + " = " + value;
       if (f.depth == 0) {
-        addValue(key, name, restore);
+        // A JIT boundary is the first statement of the loop's body: what
+        // the loops bind there is what their re-entry binds on restart,
+        // so the boundary need not read it (it runs every minibatch).
+        addValue(key, name, restore, /*restoreOnly=*/jit && loopBound);
         continue;
       }
       keys.push_back(key);
@@ -478,11 +482,15 @@ private:
     return llvm::is_contained(bound, name);
   }
 
-  void addValue(StringRef key, StringRef thunk, StringRef restore) {
+  /// `restoreOnly`: the hint does not save it (the restore line stays for
+  /// checkpoints that have it).
+  void addValue(StringRef key, StringRef thunk, StringRef restore,
+                bool restoreOnly = false) {
     keys.push_back(key.str());
-    values += formatv("{0}\"{1}\": lambda: {2}", values.empty() ? "" : ", ",
-                      key, thunk)
-                  .str();
+    if (!restoreOnly)
+      values += formatv("{0}\"{1}\": lambda: {2}",
+                        values.empty() ? "" : ", ", key, thunk)
+                    .str();
     restoreLines.push_back(formatv("if {0}.hints.has_value(\"{1}\"): {2}",
                                    kRuntimeAlias, key, restore)
                                .str());

@@ -298,31 +298,35 @@ class _AtBoundary:
 def boundary(site, values, outer=None, name=None):
     """The start of a minibatch at JIT site `site`: `values` maps names to
     thunks reading what a checkpoint here saves (as hints.hint's); `name`:
-    the hint's callee in the script as detc placed it (nothing is called)."""
-    caller = sys._getframe(1)
-
-    def call(*args, **kwargs):
-        thunks = dict(values, **hints._outer_thunks(caller, outer))
-        if hints.HINT.entering == site:
-            # Restarting: the restore code follows; the minibatch starts
-            # when it is done (_restored).
-            hints._arrived(site)
-            JIT.pending = (site, thunks)
-            return None
-        now = time.monotonic()
-        with JIT.lock:
-            if JIT.boundary_time is not None and JIT.site == site:
-                JIT.durations.append(now - JIT.boundary_time)
+    the hint's callee in the script as detc placed it, which is not called:
+    the work is done here (it runs every minibatch: no frame or closure is
+    made unless names of calling frames are saved) and the result is a
+    callable that does nothing."""
+    if outer:
+        values = dict(values, **hints._outer_thunks(sys._getframe(1), outer))
+    if hints.HINT.entering == site:
+        # Restarting: the restore code follows; the minibatch starts when
+        # it is done (_restored).
+        hints._arrived(site)
+        JIT.pending = (site, values)
+        return _nothing
+    now = time.monotonic()
+    with JIT.lock:
+        if JIT.boundary_time is not None and JIT.site == site:
+            JIT.durations.append(now - JIT.boundary_time)
+            if len(JIT.durations) > 128:
                 del JIT.durations[:-64]
-            count = hints.HINT.arrivals.get(site, 0) + 1
-            hints.HINT.arrivals[site] = count
-            _keep(site, count, thunks, now)
-            if JIT.preempted:
-                _write(site, count, _boundary_thunks(), "preemption")
-                sys.exit(EXIT_PREEMPTED)
-        return None
+        count = hints.HINT.arrivals.get(site, 0) + 1
+        hints.HINT.arrivals[site] = count
+        _keep(site, count, values, now)
+        if JIT.preempted:
+            _write(site, count, _boundary_thunks(), "preemption")
+            sys.exit(EXIT_PREEMPTED)
+    return _nothing
 
-    return call
+
+def _nothing(*args, **kwargs):
+    return None
 
 
 def _keep(site, count, thunks, now, clean=None):
@@ -330,14 +334,15 @@ def _keep(site, count, thunks, now, clean=None):
         JIT.phase in (None, AFTER_STEP))
     snapshot = {}
     grads = {}
-    covered = set()  # parameters already kept (a DDP wrapper and its module)
+    covered = None if JIT.clean else set()  # parameters kept (a DDP
+    # wrapper and its module share them)
     for name, thunk in thunks.items():
         try:
             value = thunk()
         except NameError:
             continue
         snapshot[name] = _capture(value)
-        if not JIT.clean and isinstance(value, torch.nn.Module):
+        if covered is not None and isinstance(value, torch.nn.Module):
             # Gradients may be accumulating over minibatches (the one
             # before did not step): the checkpoint must hold them as they
             # are now, before this minibatch's backward adds to them. Only

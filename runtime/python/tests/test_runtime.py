@@ -246,7 +246,9 @@ class JitTest(unittest.TestCase):
             saved_jit = jit.JIT
             jit.JIT = jit._Run()
             try:
-                boundary = jit.boundary(77, values)
+                def boundary():  # as the emitted line does
+                    jit.boundary(77, values)("detc-jit")
+
                 step = jit.step(opt.step)
 
                 def fail():
