@@ -143,6 +143,20 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       f.notes.push_back({sourcePoint(regionOp),
                          "the " + parallelKind(regionOp) +
                              " data-parallel region begins here"});
+    // The silent error behind many of these (TrainCheck's "workers share
+    // a seed"): a generator object made before the loader's workers start
+    // is copied into each of them in the same state (torch reseeds only
+    // its own global generator, `random` and numpy's global one per
+    // worker), so the workers draw the same sequence.
+    if (!after && regionOp && parallelKind(regionOp) == "per-example" &&
+        obj.kind == GeneratorObject::Site)
+      f.notes.push_back(
+          {f.at, "each DataLoader worker process gets a copy of generator " +
+                     obj.describe(g) +
+                     " in the state it had when the workers started (torch "
+                     "reseeds only the global generators per worker): with "
+                     "num_workers > 0 every worker draws the same sequence "
+                     "(identical augmentations across workers)"});
     NodeId end = u.region != kNoNode ? g.node(u.region).pair : kNoNode;
     for (NodeId c : g.callPath(u.draw))
       if (u.region != kNoNode && c > u.region && c < end &&

@@ -148,6 +148,36 @@ def main():
         subprocess.run([args.detc, "transform", SCRIPT, "--emit-python",
                         "--trace", "--check", inv, "-o", online], check=True,
                        capture_output=True)
+        for bug in DDP_BUGS + ("none",):
+            # Across ranks: each rank compares its parameters' hashes with
+            # the other rank's through the job's c10d store after each
+            # step; both report what `detc check` finds on both traces
+            # (nothing for the correct job, "none").
+            traces = run_ddp(online, tmp, "online-" + bug, TRAIN[0] + (
+                ["--bug", bug] if bug != "none" else []), runtime)
+            out = os.path.dirname(traces[0])
+            live = []
+            for rank in (0, 1):
+                with open(os.path.join(out, "violations.rank%d.jsonl" %
+                                       rank)) as f:
+                    live.append(sorted(
+                        (v["invariant"], v["step"], v["detail"])
+                        for v in map(json.loads, f)
+                        if v["invariant"].startswith("Consistent")))
+            r2 = subprocess.run([args.detc, "check"] + traces + [
+                                 "--invariants", inv, "--format", "json"],
+                                capture_output=True, text=True)
+            offline = sorted((v["invariant"], v["step"], v["detail"])
+                             for v in json.loads(r2.stdout)["violations"]
+                             if v["invariant"].startswith("Consistent"))
+            same = live[0] == live[1] == offline and (
+                bool(offline) == (bug != "none"))
+            print("online %-12s %s (%d violation(s) on each rank, at step "
+                  "%s)" % (bug, "same as detc check" if same else "DIFFERS",
+                           len(live[0]), [v[1] for v in live[0]]))
+            if not same:
+                failures += 1
+                print("    online %s\n    offline %s" % (live, offline))
         for bug in BUGS:
             if bug in DDP_BUGS:
                 continue

@@ -5,8 +5,11 @@ writer thread, so the training thread only queues records — and reports
 each violation when the record that shows it is written: within the
 iteration that caused it. Mirrors lib/invariants (Examples.cpp, Check.cpp);
 test/e2e/traincheck.py checks that both find the same violations.
-Consistency across ranks needs every rank's records: `detc check` decides
-it offline.
+Consistency across ranks (Consistent invariants) is checked online too:
+after each optimizer step every rank posts its parameters' hashes to the
+job's c10d store (the one init_process_group made) and compares them with
+the other ranks' for the same step; the first parameter that differs is
+reported, once, as `detc check` does offline.
 """
 import json
 import os
@@ -24,6 +27,8 @@ class Checker:
         # Indexed by what each record can concern.
         self.by_api = {}
         self.sequences, self.params, self.epochs = [], [], []
+        self.consistent = []
+        self.states = 0  # optimizer steps seen (matched across ranks)
         for inv in self.invariants:
             rel = inv["relation"]
             if rel == "APIAttr":
@@ -34,6 +39,8 @@ class Checker:
                 self.params.append(inv)
             elif rel == "EpochConstant":
                 self.epochs.append(inv)
+            elif rel == "Consistent":
+                self.consistent.append(inv)
         self.rank = rank
         self.order, self.depth, self.in_step = [], 0, False
         self.previous = {}
@@ -62,6 +69,8 @@ class Checker:
             for p in r.get("params", []):
                 self._param(r, p)
             self._lrs(r)
+            if self.consistent:
+                self._across_ranks(r)
 
     def close(self):
         self._end_step()
@@ -160,3 +169,45 @@ class Checker:
                 if self._satisfies(f, inv["precondition"]):
                     self._report(inv, r, "parameter %s has %s = %s" % (
                         p["name"], inv["attr"], v))
+
+    # ---- Consistent, online: the ranks' hashes through the c10d store ----
+    KEY = "detc-check/%d/%d"  # state number, rank
+    WAIT = 30  # seconds for another rank's hashes
+
+    def _across_ranks(self, r):
+        n = self.states
+        self.states += 1
+        try:
+            import datetime
+            import torch.distributed as dist
+            if not dist.is_available() or not dist.is_initialized():
+                return
+            world = dist.get_world_size()
+            if world < 2:
+                return
+            store = dist.distributed_c10d._get_default_store()
+            mine = {p.get("id", p["name"]): [p["data"], p["name"]]
+                    for p in r.get("params", [])}
+            store.set(self.KEY % (n, self.rank), json.dumps(mine))
+            keys = [self.KEY % (n, other) for other in range(world)
+                    if other != self.rank]
+            store.wait(keys, datetime.timedelta(seconds=self.WAIT))
+            theirs = [json.loads(store.get(k)) for k in keys]
+            if n >= 8:  # every rank has read it by now (steps are in sync)
+                store.delete_key(self.KEY % (n - 8, self.rank))
+        except Exception as e:  # a rank gone, the group destroyed
+            print("detc-check: note: consistency across ranks is no longer "
+                  "checked (%s: %s)" % (type(e).__name__, e),
+                  file=sys.stderr)
+            self.consistent = []
+            return
+        for pid in sorted(mine):
+            if any(t.get(pid, mine[pid])[0] != mine[pid][0] for t in theirs):
+                for inv in self.consistent:
+                    self._report(inv, r, "parameter %s differs between "
+                                 "ranks at step %s" % (mine[pid][1],
+                                                       r.get("step")))
+                # Reported once, at the first step the replicas drift
+                # apart (as detc check does).
+                self.consistent = []
+                return

@@ -1,0 +1,48 @@
+# Workers sharing a seed (a silent error the TrainCheck paper reproduces):
+# a dataset holds its own numpy generator, made in __init__, and draws from
+# it in __getitem__; the DataLoader's worker processes each get a copy of
+# it in the same state (torch 1.13 reseeds only the global generators per
+# worker), so every worker draws the same sequence. detc-unsafe-rng reports
+# the draw and says what goes wrong; running the script shows it (the two
+# workers' draws are pairwise equal), and in the transformed script the
+# dataset's generator is reseeded per example (no two equal).
+# RUN: detc analyze %s | FileCheck %s
+# RUN: env OMP_NUM_THREADS=1 %python %s | FileCheck %s --check-prefix=ORIG
+# RUN: detc transform %s --emit-python -o %t.py
+# RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.py | FileCheck %s --check-prefix=KEYED
+import numpy as np
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Jittered(Dataset):
+    def __init__(self):
+        self.rng = np.random.RandomState(0)
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        # CHECK: worker_numpy_seed.py:[[@LINE+4]]:18: warning: generator 'loader.dataset.rng' is used inside the per-example data-parallel region that starts at {{.*}}worker_numpy_seed.py:[[LOOP:[0-9]+]]:5 [detc-unsafe-rng]
+        # CHECK: worker_numpy_seed.py:{{[0-9]+}}:20: note: generator 'loader.dataset.rng' created here
+        # CHECK: worker_numpy_seed.py:[[LOOP]]:5: note: the per-example data-parallel region begins here
+        # CHECK: note: each DataLoader worker process gets a copy of generator 'loader.dataset.rng' in the state it had when the workers started (torch reseeds only the global generators per worker): with num_workers > 0 every worker draws the same sequence (identical augmentations across workers)
+        jitter = self.rng.uniform(-1.0, 1.0)
+        return torch.tensor([float(i), jitter])
+
+
+def main():
+    # Two workers, one example per batch: worker 0 fetches examples 0, 2,
+    # 4, 6 and worker 1 examples 1, 3, 5, 7, each with its copy of rng.
+    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)
+    jitters = {}
+    for batch in loader:
+        jitters[int(batch[0, 0])] = float(batch[0, 1])
+    pairs = sum(jitters[i] == jitters[i + 1] for i in (0, 2, 4, 6))
+    # ORIG: workers drawing the same jitter: 4 of 4 pairs
+    # KEYED: workers drawing the same jitter: 0 of 4 pairs
+    print("workers drawing the same jitter: %d of 4 pairs" % pairs)
+
+
+if __name__ == "__main__":
+    main()
