@@ -103,10 +103,21 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                   "the learning rates changed within epoch " +
                       std::to_string(l.at.epoch));
     };
+    auto onEval = [&](const EvalExample &e) {
+      if (e.trainedBefore)
+        return;
+      for (const Invariant &inv : invs)
+        if (inv.relation == "TrainBeforeEval")
+          violate(inv, e.at,
+                  "the first evaluation forward of module " + e.module +
+                      " (" + e.api + ") comes before any training forward "
+                      "of it");
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
     sink.lr = onLr;
+    sink.eval = onEval;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }

@@ -99,6 +99,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   unsigned depth = 0;
   std::map<std::string, std::string> previous; // parameter -> data hash
   std::optional<std::pair<long, std::string>> lastLrs; // (epoch, lrs)
+  std::set<std::string> trained, evaluated; // modules (TrainBeforeEval)
   auto endStep = [&] {
     if (inStep && sink.step)
       sink.step(current);
@@ -131,6 +132,21 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       if (inStep && depth == 0 &&
           !is_contained(current.order, api))
         current.order.push_back(api);
+      std::string module = scalar(o, "module");
+      if (depth == 0 && !module.empty() && module != "null") {
+        std::string training = scalar(o, "training");
+        if (training == "true") {
+          trained.insert(module);
+        } else if (training == "false" && evaluated.insert(module).second &&
+                   sink.eval) {
+          EvalExample ev;
+          ev.at = whereOf(o, line);
+          ev.module = module;
+          ev.api = api;
+          ev.trainedBefore = trained.count(module) != 0;
+          sink.eval(ev);
+        }
+      }
       ++depth;
       if (sink.call) {
         CallExample c;

@@ -2,7 +2,8 @@
 //
 // TraceWalker turns a trace's records into examples: per training step,
 // the order in which its top-level traced calls first happen; per call,
-// its attributes; per parameter at each optimizer step, whether it changed
+// its attributes; per module, whether it was trained before its first
+// evaluation forward; per parameter at each optimizer step, whether it changed
 // since the previous step and what its state is. Inference (Infer.cpp)
 // and checking (Check.cpp) read the same examples.
 //
@@ -57,11 +58,22 @@ struct LrExample {
   std::optional<bool> changedInEpoch;
 };
 
+/// A module's first evaluation forward (a top-level forward with its
+/// `training` flag false) in one trace, and whether a training forward of
+/// the same module came before it (TrainBeforeEval).
+struct EvalExample {
+  Where at;
+  std::string module; ///< the trace's `module` index of the object
+  std::string api;
+  bool trainedBefore = false;
+};
+
 struct ExampleSink {
   llvm::function_ref<void(const StepExample &)> step;
   llvm::function_ref<void(const CallExample &)> call;
   llvm::function_ref<void(const ParamExample &)> param;
   llvm::function_ref<void(const LrExample &)> lr;
+  llvm::function_ref<void(const EvalExample &)> eval;
 };
 
 /// A parameter's data on each rank at one step of one job (Consistent): a

@@ -35,6 +35,9 @@ std::string Invariant::text() const {
     s = "Consistent(parameters equal on every rank at each step)";
   else if (relation == "EpochConstant")
     s = "EpochConstant(the learning rates stay the same within an epoch)";
+  else if (relation == "TrainBeforeEval")
+    s = "TrainBeforeEval(a module's first evaluation forward comes after a "
+        "training forward of it)";
   else
     s = relation;
   if (!precondition.empty()) {
@@ -82,7 +85,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::map<std::pair<std::string, std::string>, Hypothesis> sequences;
   std::map<std::tuple<std::string, std::string, std::string>, Hypothesis>
       attrs;
-  Hypothesis update, lrConstant;
+  Hypothesis update, lrConstant, trainBeforeEval;
   std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
   std::map<RankKey, RankValues> byRank;
   for (const std::string &t : traces) {
@@ -130,10 +133,14 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       if (l.changedInEpoch)
         lrConstant.add(!*l.changedInEpoch, {});
     };
+    auto onEval = [&](const EvalExample &e) {
+      trainBeforeEval.add(e.trainedBefore, {});
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
     sink.lr = onLr;
+    sink.eval = onEval;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }
@@ -159,6 +166,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   }
   keep({"ParamUpdate"}, update);
   keep({"EpochConstant"}, lrConstant);
+  keep({"TrainBeforeEval"}, trainBeforeEval);
   for (auto &[k, h] : paramAttrs) {
     Invariant inv{"ParamAttr"};
     inv.attr = k.first;
@@ -221,7 +229,7 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     i.relation = io->getString("relation")->str();
     static const std::set<std::string> kRelations = {
         "APISequence", "APIAttr",    "ParamAttr",
-        "ParamUpdate", "Consistent", "EpochConstant"};
+        "ParamUpdate", "Consistent", "EpochConstant", "TrainBeforeEval"};
     if (!kRelations.count(i.relation))
       return bad("unknown relation '" + i.relation + "'");
     i.a = io->getString("a").value_or("").str();

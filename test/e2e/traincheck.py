@@ -9,18 +9,22 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
 * runs silent errors written by us — a missing zero_grad, dropout left on
   in evaluation (eval() never called), an optimizer built over another
   model's parameters, every parameter but BatchNorm's frozen, a
-  learning-rate scheduler stepped per batch instead of per epoch, and in
-  2-rank DDP jobs the forward through `model.module` and gradient clipping
-  on rank 0 only (the replicas drift apart) — and checks
+  learning-rate scheduler stepped per batch instead of per epoch, a
+  SpectralNorm model evaluated before any training step, and in 2-rank DDP
+  jobs the forward through `model.module` and gradient clipping on rank 0
+  only (the replicas drift apart) — and checks
   with `detc check --werror` that each is caught (exit 1), by the expected
   relation, at its first training step (the error triggers at step 0) or,
-  for the evaluation, at its first evaluation forward;
-* runs the single-process errors again transformed with `--trace --check`:
-  the online verifier reports, while training, exactly the violations
-  `detc check` finds offline on the same trace — and as many with `--check`
-  alone (no trace written, only what the invariants read traced);
+  for an evaluation, at its first evaluation forward;
+* runs the errors again transformed with `--trace --check`: the online
+  verifier reports, while training, exactly the violations `detc check`
+  finds offline on the same trace — and as many with `--check` alone (no
+  trace written, only what the invariants read traced); for the DDP errors
+  both ranks report the Consistent violation `detc check` finds on both
+  traces, and a correct DDP job reports none;
 * applies the invariants to correct pipelines of other configurations
-  (widths, learning rates, optimizers, epochs; one a 2-rank DDP job) and
+  (widths, learning rates, optimizers, epochs; one a 2-rank DDP job, one
+  the SpectralNorm model evaluated after training) and
   reports the false
   positive rate — violations over checked examples — which must be 0 here.
 
@@ -51,7 +55,11 @@ BUGS = {
     "sched_per_batch": (("EpochConstant",), 1),
     "ddp_module": (("Consistent",), 0),
     "clip_one_rank": (("Consistent",), 0),
+    "eval_first": (("TrainBeforeEval",), 0),
 }
+# Bugs shown on another model than TRAIN[0]'s: evaluating a SpectralNorm
+# model before any training forward.
+BUG_ARGS = {"eval_first": ["--model", "sn"]}
 DDP_BUGS = ("ddp_module", "clip_one_rank")
 CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1", "--sched"],
            ["--model", "mlp", "--width", "8", "--optim", "adam",
@@ -62,7 +70,12 @@ CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1", "--sched"],
            ["--model", "mlp", "--width", "24", "--optim", "adam",
             "--lr", "0.02"],
            ["--model", "conv", "--width", "12", "--optim", "adam",
-            "--lr", "0.001", "--epochs", "1"]]
+            "--lr", "0.001", "--epochs", "1"],
+           ["--model", "sn", "--width", "16"],
+           ["--model", "sn", "--width", "8", "--optim", "adam",
+            "--lr", "0.01", "--epochs", "3"],
+           ["--model", "mlp", "--width", "12", "--lr", "0.02",
+            "--epochs", "1", "--sched"]]
 DDP_CORRECT = ["--model", "conv", "--width", "8", "--optim", "adam"]
 
 
@@ -122,8 +135,8 @@ def main():
                 bug_traces = run_ddp(script, tmp, bug,
                                      TRAIN[0] + ["--bug", bug], runtime)
             else:
-                bug_traces = [run(script, tmp, bug, TRAIN[0] + ["--bug", bug],
-                                  runtime)]
+                bug_traces = [run(script, tmp, bug, TRAIN[0] + ["--bug", bug]
+                                  + BUG_ARGS.get(bug, []), runtime)]
             r = subprocess.run([args.detc, "check"] + bug_traces + [
                                 "--invariants",
                                 inv, "--format", "json", "--werror"],
@@ -183,9 +196,9 @@ def main():
                 continue
             out = os.path.join(tmp, "online-" + bug)
             env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out)
-            r = subprocess.run([PY, online] + TRAIN[0] + ["--bug", bug],
-                               env=env, capture_output=True, text=True,
-                               cwd=tmp)
+            r = subprocess.run([PY, online] + TRAIN[0] + ["--bug", bug] +
+                               BUG_ARGS.get(bug, []), env=env,
+                               capture_output=True, text=True, cwd=tmp)
             with open(os.path.join(out, "violations.rank0.jsonl")) as f:
                 live = sorted((v["invariant"], v["step"], v["detail"])
                               for v in map(json.loads, f))
@@ -204,7 +217,8 @@ def main():
                 subprocess.run([args.detc, "transform", SCRIPT,
                                 "--emit-python", "--check", inv, "-o", only],
                                check=True, capture_output=True)
-            r3 = subprocess.run([PY, only] + TRAIN[0] + ["--bug", bug],
+            r3 = subprocess.run([PY, only] + TRAIN[0] + ["--bug", bug] +
+                                BUG_ARGS.get(bug, []),
                                 env=dict(os.environ, PYTHONPATH=runtime),
                                 capture_output=True, text=True, cwd=tmp)
             alone = r3.stderr.count("detc-check: violation:")

@@ -17,6 +17,8 @@
 //    parameters, a frozen model, a zero learning rate);
 //  * Consistent(p, ranks): a parameter is bit-identical on every rank at
 //    the same step (data-parallel replicas that drift apart).
+//  * TrainBeforeEval: a module's first evaluation forward comes after a
+//    training forward of it (SpectralNorm needs one to initialize).
 // A hypothesis with failing examples keeps the conjunction of clauses true
 // on all passing examples if it is false on every failing one (safe), and
 // is dropped otherwise (superficial). `detc check` evaluates invariants on
@@ -48,7 +50,8 @@ struct Clause {
 };
 
 struct Invariant {
-  std::string relation; ///< APISequence, APIAttr, ParamUpdate, Consistent
+  std::string relation; ///< APISequence, APIAttr, ParamUpdate, Consistent,
+                        ///< ParamAttr, EpochConstant, TrainBeforeEval
   std::string a, b;     ///< APIs (APISequence), API (APIAttr), parameter
   std::string attr, value;       ///< APIAttr
   std::vector<Clause> precondition; ///< conjunction; empty: always

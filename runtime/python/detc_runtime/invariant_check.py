@@ -28,6 +28,8 @@ class Checker:
         self.by_api = {}
         self.sequences, self.params, self.epochs = [], [], []
         self.consistent = []
+        self.train_before_eval = []
+        self.trained, self.evaluated = set(), set()  # modules
         self.states = 0  # optimizer steps seen (matched across ranks)
         for inv in self.invariants:
             rel = inv["relation"]
@@ -41,6 +43,8 @@ class Checker:
                 self.epochs.append(inv)
             elif rel == "Consistent":
                 self.consistent.append(inv)
+            elif rel == "TrainBeforeEval":
+                self.train_before_eval.append(inv)
         self.rank = rank
         self.order, self.depth, self.in_step = [], 0, False
         self.previous = {}
@@ -61,6 +65,8 @@ class Checker:
         elif kind == "enter":
             if self.in_step and self.depth == 0 and r["api"] not in self.order:
                 self.order.append(r["api"])
+            if self.depth == 0 and r.get("module") is not None:
+                self._module_forward(r)
             self.depth += 1
             self._call(r)
         elif kind == "exit":
@@ -211,3 +217,15 @@ class Checker:
                 # apart (as detc check does).
                 self.consistent = []
                 return
+
+    def _module_forward(self, r):
+        module = r["module"]
+        if r.get("training") is True:
+            self.trained.add(module)
+        elif r.get("training") is False and module not in self.evaluated:
+            self.evaluated.add(module)
+            if module not in self.trained:
+                for inv in self.train_before_eval:
+                    self._report(inv, r, "the first evaluation forward of "
+                                 "module %s (%s) comes before any training "
+                                 "forward of it" % (module, r["api"]))

@@ -109,6 +109,7 @@ class _Trace:
         self.step = -1
         self.rank = 0
         self.models = {}  # id(model) -> model, seen in forwards
+        self.modules = {}  # id(module) -> (module, "m<N>") (TrainBeforeEval)
         self.pid = os.getpid()
         self.child = None  # (pid, file) in a forked worker
         self.active = 0  # traced calls running
@@ -219,6 +220,16 @@ def step(site, epoch):
            "rank": TRACE.rank, "site": site})
 
 
+def _module_index(module):
+    """The module's number in this process, in the order first seen (the
+    object is kept, so its id is never reused)."""
+    entry = TRACE.modules.get(id(module))
+    if entry is None:
+        entry = TRACE.modules[id(module)] = (module, "m%d" % len(
+            TRACE.modules))
+    return entry[1]
+
+
 def _plain(value):
     return value if isinstance(value, (int, float, str, type(None))) \
         else repr(value)
@@ -242,6 +253,10 @@ def api(site, kind, name, fn, receiver=None):
         training = getattr(owner, "training", None)
         enter = _meta({"kind": "enter", "api": name, "call": kind,
                        "site": site, "training": training})
+        if kind == "forward" and not TRACE.active:
+            # Which module object (the same through a DDP wrapper's name
+            # and an evaluation helper's parameter): TrainBeforeEval.
+            enter["module"] = _module_index(fn)
         if needs is None:
             enter["args"] = [summary(a) for a in args]
         _emit(enter)

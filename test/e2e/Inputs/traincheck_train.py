@@ -37,6 +37,27 @@ class ConvNet(nn.Module):
         return self.head(self.drop(h.flatten(1)))
 
 
+class SNNet(nn.Module):
+    """Spectral normalization on the first layer: its power iteration runs
+    only in training forwards, so an evaluation before any training forward
+    normalizes by a random vector's estimate (TrainCheck's B19)."""
+
+    def __init__(self, width):
+        super().__init__()
+        self.fc1 = nn.utils.spectral_norm(nn.Linear(8, width))
+        self.drop = nn.Dropout(0.2)
+        self.fc2 = nn.Linear(width, 3)
+
+    def forward(self, x):
+        return self.fc2(self.drop(F.relu(self.fc1(x))))
+
+
+def build(kind, width):
+    if kind == "mlp":
+        return MLP(width)
+    return ConvNet(width) if kind == "conv" else SNNet(width)
+
+
 def evaluate(model, loader, bug):
     if bug != "eval_dropout":
         model.eval()
@@ -72,11 +93,10 @@ def main():
                             sampler=DistributedSampler(data, seed=0))
     else:
         loader = DataLoader(data, batch_size=16, shuffle=True)
-    model = MLP(args.width) if args.model == "mlp" else ConvNet(args.width)
+    model = build(args.model, args.width)
     params = model.parameters()
     if args.bug == "wrong_params":
-        params = (MLP(args.width) if args.model == "mlp"
-                  else ConvNet(args.width)).parameters()
+        params = build(args.model, args.width).parameters()
     if args.bug == "frozen":
         for name, q in model.named_parameters():
             q.requires_grad = "bn" in name
@@ -86,6 +106,8 @@ def main():
         opt = torch.optim.Adam(params, lr=args.lr)
     scheduler = torch.optim.lr_scheduler.StepLR(opt, step_size=1, gamma=0.5)
     net = DDP(model) if args.ddp else model
+    if args.bug == "eval_first":
+        print("before training", evaluate(net, loader, args.bug))
     for epoch in range(args.epochs):
         net.train()
         for x, y in loader:
