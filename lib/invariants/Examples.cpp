@@ -17,11 +17,20 @@ static Clause parseClause(StringRef text) {
   return {a.str(), v.str()};
 }
 
-bool satisfies(const Features &f, const std::vector<Clause> &pre) {
+bool satisfies(const Features &f, const Conjunction &pre) {
   for (const Clause &c : pre)
     if (!f.count(clauseText(c)))
       return false;
   return true;
+}
+
+bool satisfies(const Features &f, const Precondition &pre) {
+  if (pre.empty())
+    return true;
+  for (const Conjunction &c : pre)
+    if (satisfies(f, c))
+      return true;
+  return false;
 }
 
 Features stepFeatures(const StepExample &s) {
@@ -39,9 +48,17 @@ Features callFeatures(const CallExample &c, StringRef except) {
   return f;
 }
 
+// Bounds on what a hypothesis keeps of its examples (distinct feature
+// sets) and on the disjunction deduced from them.
+constexpr size_t kMaxSets = 4096;
+constexpr size_t kMaxDisjuncts = 4;
+constexpr unsigned kMinGroup = 3;
+
 void Hypothesis::add(bool ok, const Features &f) {
   if (ok) {
     ++pass;
+    if (passingSets.size() < kMaxSets || passingSets.count(f))
+      ++passingSets[f];
     if (!common) {
       common = f;
     } else {
@@ -54,40 +71,90 @@ void Hypothesis::add(bool ok, const Features &f) {
     return;
   }
   ++fail;
-  if (failing.size() < 4096)
+  if (failing.size() < kMaxSets)
     failing.insert(f);
 }
 
-std::optional<std::vector<Clause>> Hypothesis::deduce() const {
-  if (fail == 0)
-    return std::vector<Clause>();
-  if (!common)
-    return std::nullopt;
-  auto safe = [&](const Features &pre) {
-    for (const Features &f : failing) {
-      bool all = true;
-      for (const std::string &c : pre)
-        all &= f.count(c) != 0;
-      if (all)
-        return false; // this failing example satisfies the precondition
-    }
-    return true;
-  };
-  Features pre = *common;
-  if (pre.empty() || !safe(pre))
-    return std::nullopt;
-  // Pruning: drop the clauses safety does not need.
+bool Hypothesis::safe(const Features &pre) const {
+  if (pre.empty())
+    return false;
+  for (const Features &f : failing) {
+    bool all = true;
+    for (const std::string &c : pre)
+      all &= f.count(c) != 0;
+    if (all)
+      return false; // this failing example satisfies the precondition
+  }
+  return true;
+}
+
+Conjunction Hypothesis::prune(Features pre) const {
+  // Drop the clauses safety does not need.
   for (auto it = pre.begin(); it != pre.end();) {
     Features without = pre;
     without.erase(*it);
-    if (!without.empty() && safe(without))
+    if (safe(without))
       it = pre.erase(it);
     else
       ++it;
   }
-  std::vector<Clause> out;
+  Conjunction out;
   for (const std::string &c : pre)
     out.push_back(parseClause(c));
+  return out;
+}
+
+std::optional<Precondition> Hypothesis::deduce() const {
+  if (fail == 0)
+    return Precondition();
+  if (common && safe(*common))
+    return Precondition{prune(*common)};
+  // Disjunctive splitting: the passing examples do not share a safe
+  // conjunction. Greedily take the clause whose examples' common clauses
+  // are safe and cover the most remaining passing examples; repeat on the
+  // rest. Passing examples no safe group covers are not asserted on.
+  std::map<Features, unsigned> rest = passingSets;
+  Precondition out;
+  while (!rest.empty() && out.size() < kMaxDisjuncts) {
+    std::set<std::string> candidates;
+    for (auto &[f, n] : rest)
+      candidates.insert(f.begin(), f.end());
+    std::optional<Features> best;
+    unsigned bestCount = 0;
+    for (const std::string &c : candidates) {
+      std::optional<Features> group;
+      unsigned count = 0;
+      for (auto &[f, n] : rest) {
+        if (!f.count(c))
+          continue;
+        count += n;
+        if (!group) {
+          group = f;
+          continue;
+        }
+        Features kept;
+        for (const std::string &x : *group)
+          if (f.count(x))
+            kept.insert(x);
+        group = std::move(kept);
+      }
+      if (group && count > bestCount && count >= kMinGroup && safe(*group)) {
+        best = group;
+        bestCount = count;
+      }
+    }
+    if (!best)
+      break;
+    for (auto it = rest.begin(); it != rest.end();) {
+      bool covered = true;
+      for (const std::string &c : *best)
+        covered &= it->first.count(c) != 0;
+      it = covered ? rest.erase(it) : std::next(it);
+    }
+    out.push_back(prune(*best));
+  }
+  if (out.empty())
+    return std::nullopt;
   return out;
 }
 

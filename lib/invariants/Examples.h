@@ -93,7 +93,8 @@ llvm::Error walkTrace(const std::string &path, const ExampleSink &sink,
 /// The features of an example a precondition may test.
 Features stepFeatures(const StepExample &s);
 Features callFeatures(const CallExample &c, llvm::StringRef except);
-bool satisfies(const Features &f, const std::vector<Clause> &pre);
+bool satisfies(const Features &f, const Conjunction &pre);
+bool satisfies(const Features &f, const Precondition &pre);
 std::string clauseText(const Clause &c);
 
 /// Evaluations of one hypothesis, with what precondition deduction needs:
@@ -104,13 +105,19 @@ public:
   void add(bool pass, const Features &f);
   /// The precondition: empty when no example fails; the passing examples'
   /// common clauses, pruned to those some failing example violates, when
-  /// they exclude every failing example; none (superficial) otherwise.
-  std::optional<std::vector<Clause>> deduce() const;
+  /// they exclude every failing example; else a disjunction of such
+  /// conjunctions over groups of passing examples (disjunctive splitting);
+  /// none (superficial) when no group has a safe one.
+  std::optional<Precondition> deduce() const;
   unsigned passing() const { return pass; }
 
 private:
+  bool safe(const Features &pre) const;
+  Conjunction prune(Features pre) const;
+
   unsigned pass = 0, fail = 0;
   std::optional<Features> common;
+  std::map<Features, unsigned> passingSets; ///< distinct, with counts
   std::set<Features> failing;
 };
 

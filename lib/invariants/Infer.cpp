@@ -40,10 +40,14 @@ std::string Invariant::text() const {
         "training forward of it)";
   else
     s = relation;
-  if (!precondition.empty()) {
-    s += " if ";
-    for (size_t i = 0; i < precondition.size(); ++i)
-      s += (i ? " and " : "") + clauseText(precondition[i]);
+  for (size_t d = 0; d < precondition.size(); ++d) {
+    s += d ? " or " : " if ";
+    const Conjunction &c = precondition[d];
+    bool group = precondition.size() > 1 && c.size() > 1;
+    s += group ? "(" : "";
+    for (size_t i = 0; i < c.size(); ++i)
+      s += (i ? " and " : "") + clauseText(c[i]);
+    s += group ? ")" : "";
   }
   return s;
 }
@@ -147,7 +151,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::vector<Invariant> out;
   auto keep = [&](Invariant inv, const Hypothesis &h) {
     ++stats.hypotheses;
-    std::optional<std::vector<Clause>> pre = h.deduce();
+    std::optional<Precondition> pre = h.deduce();
     if (!pre || h.passing() < kMinSupport) {
       ++stats.dropped;
       return;
@@ -186,9 +190,19 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
 json::Value toJSON(const std::vector<Invariant> &invs) {
   json::Array list;
   for (const Invariant &i : invs) {
+    // One conjunction: a list of clauses; a disjunction: a list of them.
+    auto clauses = [](const Conjunction &conj) {
+      json::Array list;
+      for (const Clause &c : conj)
+        list.push_back(json::Object{{"attr", c.attr}, {"value", c.value}});
+      return list;
+    };
     json::Array pre;
-    for (const Clause &c : i.precondition)
-      pre.push_back(json::Object{{"attr", c.attr}, {"value", c.value}});
+    if (i.precondition.size() == 1)
+      pre = clauses(i.precondition.front());
+    else
+      for (const Conjunction &conj : i.precondition)
+        pre.push_back(clauses(conj));
     json::Object o{{"relation", i.relation}, {"text", i.text()},
                    {"precondition", std::move(pre)},
                    {"passing", i.passing}};
@@ -237,12 +251,23 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     i.attr = io->getString("attr").value_or("").str();
     i.value = io->getString("value").value_or("").str();
     i.passing = io->getInteger("passing").value_or(0);
-    if (const json::Array *pre = io->getArray("precondition"))
-      for (const json::Value &c : *pre)
+    auto conjunction = [](const json::Array &list) {
+      Conjunction conj;
+      for (const json::Value &c : list)
         if (const json::Object *co = c.getAsObject())
-          i.precondition.push_back(
-              {co->getString("attr").value_or("").str(),
-               co->getString("value").value_or("").str()});
+          conj.push_back({co->getString("attr").value_or("").str(),
+                          co->getString("value").value_or("").str()});
+      return conj;
+    };
+    if (const json::Array *pre = io->getArray("precondition")) {
+      if (!pre->empty() && (*pre)[0].getAsArray()) {
+        for (const json::Value &d : *pre)
+          if (const json::Array *list = d.getAsArray())
+            i.precondition.push_back(conjunction(*list));
+      } else if (!pre->empty()) {
+        i.precondition.push_back(conjunction(*pre));
+      }
+    }
     out.push_back(std::move(i));
   }
   return out;

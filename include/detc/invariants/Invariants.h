@@ -20,8 +20,11 @@
 //  * TrainBeforeEval: a module's first evaluation forward comes after a
 //    training forward of it (SpectralNorm needs one to initialize).
 // A hypothesis with failing examples keeps the conjunction of clauses true
-// on all passing examples if it is false on every failing one (safe), and
-// is dropped otherwise (superficial). `detc check` evaluates invariants on
+// on all passing examples if it is false on every failing one (safe); when
+// it is not, the passing examples are split by the clause that covers the
+// most of them with a safe conjunction, into a disjunction of safe
+// conjunctions (at most 4, each supported by 3 examples); a hypothesis
+// with no safe precondition is dropped (superficial). `detc check` evaluates invariants on
 // traces offline and reports each violation with its step and record.
 //
 // No MLIR: this library stands alone, like the scheduler.
@@ -49,12 +52,18 @@ struct Clause {
   }
 };
 
+/// A conjunction of clauses.
+using Conjunction = std::vector<Clause>;
+/// A precondition in disjunctive normal form: satisfied when one of its
+/// conjunctions is; empty: always (no example failed).
+using Precondition = std::vector<Conjunction>;
+
 struct Invariant {
   std::string relation; ///< APISequence, APIAttr, ParamUpdate, Consistent,
                         ///< ParamAttr, EpochConstant, TrainBeforeEval
   std::string a, b;     ///< APIs (APISequence), API (APIAttr), parameter
   std::string attr, value;       ///< APIAttr
-  std::vector<Clause> precondition; ///< conjunction; empty: always
+  Precondition precondition;     ///< empty: always
   unsigned passing = 0;          ///< examples that support it
   std::string text() const;      ///< one line, for reports
 };

@@ -85,6 +85,10 @@ class Checker:
 
     @staticmethod
     def _satisfies(features, pre):
+        """`pre`: a list of clauses (a conjunction) or a list of such lists
+        (a disjunction, from disjunctive splitting); empty: always."""
+        if pre and isinstance(pre[0], list):
+            return any(Checker._satisfies(features, c) for c in pre)
         return all("%s=%s" % (c["attr"], c["value"]) in features
                    for c in pre)
 

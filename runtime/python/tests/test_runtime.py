@@ -340,6 +340,21 @@ class JitTest(unittest.TestCase):
                 hints.HINT.path = None
 
 
+class InvariantCheckTest(unittest.TestCase):
+    def test_preconditions_are_conjunctions_or_disjunctions(self):
+        # As lib/invariants writes them: a list of clauses, or a list of
+        # such lists (disjunctive splitting); empty: always.
+        from detc_runtime.invariant_check import Checker
+        a = {"attr": "calls", "value": "forward:a"}
+        b = {"attr": "calls", "value": "forward:b"}
+        sat = Checker._satisfies
+        self.assertTrue(sat(set(), []))
+        self.assertTrue(sat({"calls=forward:a"}, [a]))
+        self.assertFalse(sat({"calls=forward:a"}, [a, b]))
+        self.assertTrue(sat({"calls=forward:b"}, [[a], [b]]))
+        self.assertFalse(sat({"calls=forward:c"}, [[a], [b]]))
+
+
 class ScopeAndDrawTest(unittest.TestCase):
     def test_scope_is_per_example_and_restores_state(self):
         np.random.seed(1)
