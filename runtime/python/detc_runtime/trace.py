@@ -115,6 +115,7 @@ class _Trace:
         self.active = 0  # traced calls running
         self.needs = None  # _Needs when checking without a trace
         self.names = {}  # id(param) -> "model.fc1.weight"
+        self.last_data = {}  # parameter id -> its hash at the last step
 
 
 TRACE = _Trace()
@@ -337,17 +338,26 @@ def _state(optimizer):
 
     def record(p, g, fallback, held, lr):
         seen.add(id(p))
+        data = tensor_hash(p) if hashes else ""
+        # When checking, update_expected matters only for a parameter that
+        # did not change (ParamUpdate): its two reductions run only then.
+        expected = True
+        if updates:
+            unchanged = TRACE.last_data.get(fallback) == data
+            TRACE.last_data[fallback] = data
+            if needs is None or unchanged:
+                expected = _update_expected(p, lr)
         params.append({
             # Identity: the place in the optimizer (the same on every rank
             # and run), else the name in the model.
             "id": fallback,
             "name": TRACE.names.get(id(p), fallback),
-            "data": tensor_hash(p) if hashes else "",
+            "data": data,
             # No relation reads the gradient's hash: not computed when
             # checking.
             "grad": (tensor_hash(p.grad) if needs is None else "")
             if p.grad is not None else None,
-            "update_expected": _update_expected(p, lr) if updates else True,
+            "update_expected": expected,
             "requires_grad": bool(p.requires_grad), "group": g,
             "in_optimizer": held})
 
