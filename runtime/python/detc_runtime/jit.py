@@ -9,15 +9,19 @@ written periodically: hints.py writes and restores it) and wraps the
 optimizer step in `step(...)`. At each boundary the runtime keeps what a
 checkpoint of that moment needs and the minibatch may change before its
 step: module buffers (BatchNorm statistics the forward updates), plain
-values and containers, generator states — never parameters or optimizer
-state, which do not change before the step. Then:
+values and containers, generator states, and — after a minibatch that did
+not step — the gradients accumulated so far; never parameters or optimizer
+state, which do not change before the step (guard-step mode copies them
+before each step). Then:
 
 * an exception that ends the script (sys.excepthook) before the step began
   writes the checkpoint of the boundary: current parameters and optimizer
   state, the buffers and values as they were at the boundary, the loop
   positions of the current minibatch; during or after the step, this
-  process's state no longer describes a minibatch start: no checkpoint,
-  and the message says to restart from the newest periodic or user one;
+  process's state no longer describes a minibatch start: with guard-step
+  the copy is put back and the checkpoint written; otherwise none, and the
+  message says where to restart from (in a data-parallel job, the healthy
+  replicas' checkpoint of the next minibatch: jit_replicas.py);
 * a minibatch that does not finish within the hang timeout (10 x the
   median minibatch time, at least DETC_JIT_HANG_FLOOR seconds, default 60)
   is written by a watchdog thread, and the process exits with status 124;
