@@ -15,6 +15,15 @@
 
 namespace detc::frontend {
 
+/// Where the lowering's time went (`detc analyze --stats`).
+struct LoweringStats {
+  double parseSeconds = 0;
+  double pointsToSeconds = 0;
+  /// One entry per lowering pass (the facts' fixpoint).
+  std::vector<double> passSeconds;
+  double verifySeconds = 0;
+};
+
 struct LoweringOptions {
   /// API model to use; null means the built-in tables.
   const ApiModel *api = nullptr;
@@ -26,6 +35,8 @@ struct LoweringOptions {
   /// which may have parsed the script already); null: the lowering's own.
   /// It must outlive the lowered module's users of AST pointers.
   ParseCache *parseCache = nullptr;
+  /// Filled in when not null.
+  LoweringStats *stats = nullptr;
 };
 
 /// Parses the script at `path` (and the local modules it imports) and lowers

@@ -8,6 +8,7 @@
 
 #include "Lowerer.h"
 
+#include <chrono>
 #include <cstdlib>
 
 #include "detc/frontend/ASTDump.h"
@@ -64,8 +65,18 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   // Errors of the lowering come from its last pass; a local module's syntax
   // errors are reported (once) by the pass that first imports it.
   unsigned errorsBefore = diags.getNumErrors();
+  LoweringStats ownStats;
+  LoweringStats &stats = options.stats ? *options.stats : ownStats;
+  auto clock = std::chrono::steady_clock::now();
+  auto lap = [&clock]() {
+    auto now = std::chrono::steady_clock::now();
+    double seconds = std::chrono::duration<double>(now - clock).count();
+    clock = now;
+    return seconds;
+  };
   if (!loadUnit(path, "__main__"))
     return nullptr;
+  stats.parseSeconds = lap();
   // What each variable may hold, for the calls the facts cannot see
   // through (dicts built up, lists appended to, helpers' returns). Its
   // warnings (unresolved imports) are the lowering's.
@@ -79,6 +90,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
       if (d.severity == Severity::Warning)
         diags.add(d);
   }
+  stats.pointsToSeconds = lap();
   // Lower until the facts stop growing. A pass that changed no fact read
   // only final facts: its IR and its diagnostics (held per pass until
   // then) are the result. Past the pass limit, one more pass gives them.
@@ -86,12 +98,14 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     factsChanged = false;
     passDiags = DiagnosticEngine();
     lowerProgram();
+    stats.passSeconds.push_back(lap());
     if (!factsChanged)
       break;
   }
   if (factsChanged) {
     passDiags = DiagnosticEngine();
     lowerProgram();
+    stats.passSeconds.push_back(lap());
   }
   for (const Diagnostic &d : passDiags.getDiagnostics())
     diags.add(d);
@@ -101,6 +115,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     diags.fileError(path, "internal error: the lowered module does not verify");
     return nullptr;
   }
+  stats.verifySeconds = lap();
   return std::move(module);
 }
 
