@@ -464,6 +464,8 @@ private:
         return fail("the state of generator " + obj.describe(g) +
                     " is live there but no variable at the hint holds it");
       std::string key = "gen:" + StringRef(handle).trim('"').str();
+      if (jit && !drawnInNestChangingState(o))
+        liveAtFailure.push_back(key);
       addValue(key,
                formatv("{0}.generator_state({1})", kRuntimeAlias, handle).str(),
                formatv("{0}.hints.restore_generator(\"{1}\", {2})",
@@ -471,6 +473,22 @@ private:
                    .str());
     }
     return true;
+  }
+
+  /// Whether a draw in the loop nest (in the script or a function it
+  /// calls) advances generator object `o`: one the determinism planner did
+  /// not key (a draw outside any parallel region, one left
+  /// nondeterministic, one a batch scope reseeds around).
+  bool drawnInNestChangingState(unsigned o) const {
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const analysis::Node &node = g.node(n);
+      if (node.kind != analysis::NodeKind::Draw ||
+          !llvm::is_contained(ctx.a.gens->drawn(n), o) || !inNest(n))
+        continue;
+      if (!node.op || !ctx.stateKeepingDraws.contains(node.op))
+        return true;
+    }
+    return false;
   }
 
   /// Whether a `for` on `frame`'s path to the hint binds `name`.
@@ -672,9 +690,10 @@ private:
       // The callee's name becomes a string: the boundary calls nothing of
       // the script's (which need not define `_checkpoint`).
       ctx.edits.wrap(hintSpan.exprBegin, *end,
-                     formatv("{0}.jit.boundary({1}, {{{2}}, {3}name=\"",
+                     formatv("{0}.jit.boundary({1}, {{{2}}, {3}{4}name=\"",
                              kRuntimeAlias, site, values,
-                             outer.empty() ? "" : "outer={" + outer + "}, "),
+                             outer.empty() ? "" : "outer={" + outer + "}, ",
+                             liveArgument()),
                      "\")");
       ctx.edits.note(
           ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
@@ -737,6 +756,19 @@ private:
   Span hintSpan{};
   const ast::Stmt *hintStmt = nullptr;
   std::vector<NodeId> hintNodes;
+  /// JIT: generator states the boundary does not copy (no draw in the nest
+  /// changes them); a failure's checkpoint reads them as they are then.
+  std::vector<std::string> liveAtFailure;
+
+  /// `live=("gen:torch", ), ` for the boundary call, or nothing.
+  std::string liveArgument() const {
+    if (liveAtFailure.empty())
+      return "";
+    std::string names;
+    for (const std::string &key : liveAtFailure)
+      names += "\"" + key + "\", ";
+    return "live=(" + names + "), ";
+  }
   std::vector<Frame> frames; ///< Outermost first; the hint's is last.
   const ast::Stmt *nest = nullptr;
   unsigned site = 0;

@@ -106,11 +106,20 @@ std::string PlanContext::generatorHandle(unsigned o,
   if (obj.kind == analysis::GeneratorObject::Global)
     return "\"" + obj.library + "\"";
   const analysis::StatementGraph &g = a.graph;
+  auto holds = [&](analysis::VarId v) {
+    StringRef shown = g.displayName(v);
+    return is_contained(a.gens->pointsTo(v), o) && !shown.starts_with("<") &&
+           !shown.starts_with("$");
+  };
   for (analysis::VarId v = 0; v < g.vars.size(); ++v)
-    if (g.vars.name(v).starts_with(qualifier) &&
-        is_contained(a.gens->pointsTo(v), o) &&
-        !StringRef(g.displayName(v)).starts_with("<") &&
-        !StringRef(g.displayName(v)).starts_with("$"))
+    if (g.vars.name(v).starts_with(qualifier) && holds(v))
+      return g.displayName(v);
+  // A module variable (`@noise`): seen from the module's own loops and
+  // from functions that do not bind a local of that name.
+  for (analysis::VarId v = 0; v < g.vars.size(); ++v)
+    if (g.vars.name(v).starts_with("@") && holds(v) &&
+        g.vars.lookup((qualifier + g.displayName(v)).str()) ==
+            ~0u)
       return g.displayName(v);
   return "";
 }

@@ -12,6 +12,8 @@
 
 #include "detc/codegen/Transform.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <map>
 
 namespace detc::codegen {
@@ -41,6 +43,13 @@ public:
   void unrewritable(mlir::Operation *op, const llvm::Twine &message);
   /// `file:line` of each call unrewritable() left as it is.
   std::vector<std::string> leftNondeterministic;
+  /// Draws the determinism planner made leave their generator's state as
+  /// it was: keyed calls and modules, per-batch keyed calls (they draw
+  /// from generators of their own) and draws in example scopes (which
+  /// restore the states they reseed). A JIT boundary need not copy the
+  /// state of a generator that only such draws use in the loops: the state
+  /// at a failure is the one at the boundary.
+  llvm::DenseSet<mlir::Operation *> stateKeepingDraws;
   void warning(uint32_t offset, const llvm::Twine &message);
   /// Wraps the callee of `op`'s call: `callee(args)` becomes
   /// `prefix callee)(args)`, and notes the line.

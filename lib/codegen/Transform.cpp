@@ -171,7 +171,7 @@ private:
         attrs += formatv("(\"{0}\", {1}), ", attr, gen).str();
       if (!attrs.empty())
         attrs = formatv("scope_attrs=({0}), ", attrs).str();
-      wrapCallee(op,
+      allLoadersKeyed &= wrapCallee(op,
                  formatv("{0}.keyed_loader({1}, gens={2}, scope_site={3}, "
                          "{4}{5}loader_class=",
                          kRuntimeAlias, site, scopeGenerators(), it->second,
@@ -182,7 +182,20 @@ private:
                  formatv("keyed sampler and example scopes (site {0})", site)
                      .str());
     });
+    // A keyed loader draws its shuffle and its workers' base seed from a
+    // generator of its own, so iterating it leaves torch's global one as
+    // it was (unless a batch scope reseeds the global generators around
+    // each batch).
+    if (!allLoadersKeyed || batchScope)
+      return;
+    module.walk([&](ir::DrawOp d) {
+      std::optional<StringRef> api = d.getApi();
+      if (api && api->starts_with("torch.utils.data.DataLoader") &&
+          api->ends_with(".__iter__"))
+        stateKeepingDraws.insert(d);
+    });
   }
+  bool allLoadersKeyed = true;
 
   /// Whether the keyed loaders open a batch scope (servedByBatchScope).
   bool batchScope = false;
@@ -305,7 +318,8 @@ private:
     errGens.insert(u.object);
     std::string name = obj.describe(a.graph);
     if (region && region.getKind() == ir::ParallelKind::PerExample) {
-      checkScoped(draw, obj, name, u.object);
+      if (checkScoped(draw, obj, name, u.object))
+        stateKeepingDraws.insert(draw);
       return;
     }
     auto drawOp = dyn_cast<ir::DrawOp>(draw);
@@ -325,6 +339,8 @@ private:
     if (api.starts_with("torchvision.models.") && obj.library == "torch" &&
         (dist == "dropout" || dist == "any_model")) {
       importedLayers["torch.nn.Dropout"] = gen;
+      if (dist != "any_model")
+        stateKeepingDraws.insert(draw);
       if (dist == "any_model")
         warning(spanOf(draw) ? spanOf(draw)->exprBegin : 0,
                 "the model's architecture is chosen at run time: its "
@@ -345,6 +361,7 @@ private:
                          .str(),
                      "'" + api.str() + "'",
                      formatv("per-batch keyed draw (site {0})", site).str())) {
+        stateKeepingDraws.insert(draw);
         analysis::SourcePoint p = analysis::sourcePoint(draw);
         batchKeyedDraws.push_back(
             (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
@@ -362,16 +379,18 @@ private:
     // class where the module looks it up (key_imported_layers).
     if (!spanOf(draw) && how == DrawRewrite::Module) {
       importedLayers[api.str()] = gen;
+      stateKeepingDraws.insert(draw);
       return;
     }
     unsigned site = newSite();
     const char *fn = how == DrawRewrite::Module ? "keyed_module" : "keyed";
-    wrapCallee(draw,
+    if (wrapCallee(draw,
                formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
                "'" + api.str() + "'",
                formatv("per-example keyed {0} (site {1})",
                        how == DrawRewrite::Module ? "module" : "draw", site)
-                   .str());
+                   .str()))
+      stateKeepingDraws.insert(draw);
   }
 
   /// A draw of a library-global generator that the runtime can key per
@@ -436,12 +455,13 @@ private:
   /// loader fetches runs in an example scope reseeding the library-global
   /// generators (keyLoaders; runtime ScopedDataset). Other generator
   /// objects are shared by the workers: no scope can key them.
-  void checkScoped(Operation *draw, const analysis::GeneratorObject &obj,
+  /// Whether the draw is keyed by the example scope.
+  bool checkScoped(Operation *draw, const analysis::GeneratorObject &obj,
                    const std::string &name, unsigned object) {
     if (obj.kind != analysis::GeneratorObject::Global &&
         llvm::any_of(datasetGenerators,
                      [&](auto &entry) { return entry.second == object + 1; }))
-      return; // reseeded as an attribute of the dataset
+      return true; // reseeded as an attribute of the dataset
     if (obj.kind != analysis::GeneratorObject::Global ||
         (obj.library != "torch" && obj.library != "numpy" &&
          obj.library != "random")) {
@@ -451,7 +471,9 @@ private:
                       "library-global generators (torch, np.random, random) "
                       "and generators the dataset holds as attributes "
                       "(self.rng) there [detc-unrewritable]");
+      return false;
     }
+    return true;
   }
 
   /// Whether modules the script imports construct DataLoaders.

@@ -299,9 +299,11 @@ class _AtBoundary:
         self.module.load_state_dict(state)
 
 
-def boundary(site, values, outer=None, name=None):
+def boundary(site, values, outer=None, name=None, live=()):
     """The start of a minibatch at JIT site `site`: `values` maps names to
-    thunks reading what a checkpoint here saves (as hints.hint's); `name`:
+    thunks reading what a checkpoint here saves (as hints.hint's); `live`:
+    those of them the minibatch leaves as they are (generator states only
+    keyed draws use: detc's analysis), read at a failure, not here; `name`:
     the hint's callee in the script as detc placed it, which is not called:
     the work is done here (it runs every minibatch: no frame or closure is
     made unless names of calling frames are saved) and the result is a
@@ -322,7 +324,7 @@ def boundary(site, values, outer=None, name=None):
                 del JIT.durations[:-64]
         count = hints.HINT.arrivals.get(site, 0) + 1
         hints.HINT.arrivals[site] = count
-        _keep(site, count, values, now)
+        _keep(site, count, values, now, live=live)
         if JIT.preempted:
             _write(site, count, _boundary_thunks(), "preemption")
             sys.exit(EXIT_PREEMPTED)
@@ -333,7 +335,7 @@ def _nothing(*args, **kwargs):
     return None
 
 
-def _keep(site, count, thunks, now, clean=None):
+def _keep(site, count, thunks, now, clean=None, live=()):
     JIT.clean = clean if clean is not None else (
         JIT.phase in (None, AFTER_STEP))
     snapshot = {}
@@ -341,6 +343,9 @@ def _keep(site, count, thunks, now, clean=None):
     covered = None if JIT.clean else set()  # parameters kept (a DDP
     # wrapper and its module share them)
     for name, thunk in thunks.items():
+        if name in live:
+            snapshot[name] = None  # read at the failure (_boundary_thunks)
+            continue
         try:
             value = thunk()
         except NameError:
