@@ -113,11 +113,33 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                       " (" + e.api + ") comes before any training forward "
                       "of it");
     };
+    // A failing example of a per-call relation (APIOutput, APIArg).
+    auto callFails = [&](StringRef relation, const CallExample &c,
+                         StringRef detail) {
+      for (const Invariant &inv : invs)
+        if (inv.relation == relation && inv.a == c.api &&
+            satisfies(callFeatures(c, ""), inv.precondition))
+          violate(inv, c.at, c.api + " " + detail.str());
+    };
+    auto onOutput = [&](const OutputExample &o) {
+      if (!o.finite)
+        callFails("APIOutput", o.call,
+                  "returned a result with non-finite elements (NaN or "
+                  "infinity)");
+    };
+    auto onArg = [&](const ArgExample &a) {
+      if (a.same)
+        callFails("APIArg", a.call,
+                  "got the same first argument as in the previous step (the "
+                  "same batch again)");
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
     sink.lr = onLr;
     sink.eval = onEval;
+    sink.output = onOutput;
+    sink.arg = onArg;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }

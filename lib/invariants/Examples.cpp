@@ -167,6 +167,9 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   std::map<std::string, std::string> previous; // parameter -> data hash
   std::optional<std::pair<long, std::string>> lastLrs; // (epoch, lrs)
   std::set<std::string> trained, evaluated; // modules (TrainBeforeEval)
+  // API -> (step, hash of the first argument) of its first top-level call
+  // in that step (APIArg).
+  std::map<std::string, std::pair<long, std::string>> firstArgs;
   auto endStep = [&] {
     if (inStep && sink.step)
       sink.step(current);
@@ -182,6 +185,17 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
     w.rank = o.getInteger("rank").value_or(0);
     return w;
   };
+  auto callOf = [&](const json::Object &o, unsigned line, StringRef api) {
+    CallExample c;
+    c.at = whereOf(o, line);
+    c.api = api.str();
+    for (StringRef key : {"training", "grad_enabled"}) {
+      std::string v = scalar(o, key);
+      if (!v.empty() && v != "null")
+        c.attrs[key.str()] = v;
+    }
+    return c;
+  };
   Error e = forEachRecord(path, [&](const json::Object &o, unsigned line) {
     ++stats.records;
     StringRef kind = o.getString("kind").value_or("");
@@ -196,9 +210,21 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
     }
     if (kind == "enter") {
       std::string api = o.getString("api").value_or("").str();
-      if (inStep && depth == 0 &&
-          !is_contained(current.order, api))
+      if (inStep && depth == 0 && !is_contained(current.order, api)) {
         current.order.push_back(api);
+        const json::Array *args = o.getArray("args");
+        const json::Object *arg0 =
+            args && !args->empty() ? (*args)[0].getAsObject() : nullptr;
+        std::optional<StringRef> hash =
+            arg0 ? arg0->getString("hash") : std::nullopt;
+        if (hash) {
+          auto [it, added] = firstArgs.try_emplace(api);
+          if (!added && it->second.first == current.at.step - 1 &&
+              sink.arg)
+            sink.arg({callOf(o, line, api), it->second.second == *hash});
+          it->second = {current.at.step, hash->str()};
+        }
+      }
       std::string module = scalar(o, "module");
       if (depth == 0 && !module.empty() && module != "null") {
         std::string training = scalar(o, "training");
@@ -215,22 +241,19 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
         }
       }
       ++depth;
-      if (sink.call) {
-        CallExample c;
-        c.at = whereOf(o, line);
-        c.api = api;
-        for (StringRef key : {"training", "grad_enabled"}) {
-          std::string v = scalar(o, key);
-          if (!v.empty() && v != "null")
-            c.attrs[key.str()] = v;
-        }
-        sink.call(c);
-      }
+      if (sink.call)
+        sink.call(callOf(o, line, api));
       return;
     }
     if (kind == "exit") {
       if (depth)
         --depth;
+      const json::Object *result = o.getObject("result");
+      std::optional<bool> finite =
+          result ? result->getBoolean("finite") : std::nullopt;
+      if (finite && sink.output)
+        sink.output(
+            {callOf(o, line, o.getString("api").value_or("")), *finite});
       return;
     }
     if (kind == "state" && sink.lr) {

@@ -4,7 +4,9 @@
 // the order in which its top-level traced calls first happen; per call,
 // its attributes; per module, whether it was trained before its first
 // evaluation forward; per parameter at each optimizer step, whether it changed
-// since the previous step and what its state is. Inference (Infer.cpp)
+// since the previous step and what its state is; per call result, whether
+// it is finite; per step, whether a call's first argument repeats the
+// previous step's. Inference (Infer.cpp)
 // and checking (Check.cpp) read the same examples.
 //
 //===----------------------------------------------------------------------===//
@@ -68,12 +70,30 @@ struct EvalExample {
   bool trainedBefore = false;
 };
 
+/// A traced call's result (its exit record): whether every element of the
+/// result tensor is finite (APIOutput).
+struct OutputExample {
+  CallExample call; ///< the exit's attributes (training, grad_enabled)
+  bool finite = true;
+};
+
+/// The first top-level call of an API in a training step, against the same
+/// API's first call in the step before: whether its first argument is the
+/// same tensor, by hash (APIArg: a model trained on one batch over and
+/// over).
+struct ArgExample {
+  CallExample call;
+  bool same = false;
+};
+
 struct ExampleSink {
   llvm::function_ref<void(const StepExample &)> step;
   llvm::function_ref<void(const CallExample &)> call;
   llvm::function_ref<void(const ParamExample &)> param;
   llvm::function_ref<void(const LrExample &)> lr;
   llvm::function_ref<void(const EvalExample &)> eval;
+  llvm::function_ref<void(const OutputExample &)> output;
+  llvm::function_ref<void(const ArgExample &)> arg;
 };
 
 /// A parameter's data on each rank at one step of one job (Consistent): a

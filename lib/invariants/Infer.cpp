@@ -35,6 +35,11 @@ std::string Invariant::text() const {
     s = "Consistent(parameters equal on every rank at each step)";
   else if (relation == "EpochConstant")
     s = "EpochConstant(the learning rates stay the same within an epoch)";
+  else if (relation == "APIOutput")
+    s = "APIOutput(" + a + ": every element of the result is finite)";
+  else if (relation == "APIArg")
+    s = "APIArg(" + a + ": its first argument differs from the previous "
+        "step's)";
   else if (relation == "TrainBeforeEval")
     s = "TrainBeforeEval(a module's first evaluation forward comes after a "
         "training forward of it)";
@@ -90,6 +95,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::map<std::tuple<std::string, std::string, std::string>, Hypothesis>
       attrs;
   Hypothesis update, lrConstant, trainBeforeEval;
+  std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
   std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
   std::map<RankKey, RankValues> byRank;
   for (const std::string &t : traces) {
@@ -140,11 +146,19 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     auto onEval = [&](const EvalExample &e) {
       trainBeforeEval.add(e.trainedBefore, {});
     };
+    auto onOutput = [&](const OutputExample &o) {
+      outputs[o.call.api].add(o.finite, callFeatures(o.call, ""));
+    };
+    auto onArg = [&](const ArgExample &a) {
+      argsDistinct[a.call.api].add(!a.same, callFeatures(a.call, ""));
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
     sink.lr = onLr;
     sink.eval = onEval;
+    sink.output = onOutput;
+    sink.arg = onArg;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }
@@ -168,6 +182,10 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     inv.value = std::get<2>(k);
     keep(inv, h);
   }
+  for (auto &[api, h] : outputs)
+    keep({"APIOutput", api}, h);
+  for (auto &[api, h] : argsDistinct)
+    keep({"APIArg", api}, h);
   keep({"ParamUpdate"}, update);
   keep({"EpochConstant"}, lrConstant);
   keep({"TrainBeforeEval"}, trainBeforeEval);
@@ -243,7 +261,8 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     i.relation = io->getString("relation")->str();
     static const std::set<std::string> kRelations = {
         "APISequence", "APIAttr",    "ParamAttr",
-        "ParamUpdate", "Consistent", "EpochConstant", "TrainBeforeEval"};
+        "ParamUpdate", "Consistent", "EpochConstant", "TrainBeforeEval",
+        "APIOutput",   "APIArg"};
     if (!kRelations.count(i.relation))
       return bad("unknown relation '" + i.relation + "'");
     i.a = io->getString("a").value_or("").str();

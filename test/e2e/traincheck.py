@@ -12,9 +12,11 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
   learning-rate scheduler stepped per batch instead of per epoch, a
   SpectralNorm model evaluated before any training step, and in 2-rank DDP
   jobs the forward through `model.module` and gradient clipping on rank 0
-  only (the replicas drift apart) — and checks
+  only (the replicas drift apart), features standardized with a constant
+  column (NaN everywhere), one batch trained on at every step — and checks
   with `detc check --werror` that each is caught (exit 1), by the expected
-  relation, at its first training step (the error triggers at step 0) or,
+  relation, at its first training step (the error triggers at step 0; the
+  repeated batch shows at step 1, the first with a step before it) or,
   for an evaluation, at its first evaluation forward;
 * runs the errors again transformed with `--trace --check`: the online
   verifier reports, while training, exactly the violations `detc check`
@@ -56,6 +58,8 @@ BUGS = {
     "ddp_module": (("Consistent",), 0),
     "clip_one_rank": (("Consistent",), 0),
     "eval_first": (("TrainBeforeEval",), 0),
+    "nan_features": (("APIOutput",), 0),
+    "same_batch": (("APIArg",), 1),
 }
 # Bugs shown on another model than TRAIN[0]'s: evaluating a SpectralNorm
 # model before any training forward.

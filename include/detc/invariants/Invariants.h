@@ -19,6 +19,10 @@
 //    the same step (data-parallel replicas that drift apart).
 //  * TrainBeforeEval: a module's first evaluation forward comes after a
 //    training forward of it (SpectralNorm needs one to initialize).
+//  * APIOutput(A): every element of A's result is finite (a NaN or an
+//    infinity from bad data or a diverging model);
+//  * APIArg(A): the first argument of A's first call in a training step
+//    differs from the previous step's (a model trained on one batch).
 // A hypothesis with failing examples keeps the conjunction of clauses true
 // on all passing examples if it is false on every failing one (safe); when
 // it is not, the passing examples are split by the clause that covers the
@@ -60,7 +64,8 @@ using Precondition = std::vector<Conjunction>;
 
 struct Invariant {
   std::string relation; ///< APISequence, APIAttr, ParamUpdate, Consistent,
-                        ///< ParamAttr, EpochConstant, TrainBeforeEval
+                        ///< ParamAttr, EpochConstant, TrainBeforeEval,
+                        ///< APIOutput, APIArg
   std::string a, b;     ///< APIs (APISequence), API (APIAttr), parameter
   std::string attr, value;       ///< APIAttr
   Precondition precondition;     ///< empty: always

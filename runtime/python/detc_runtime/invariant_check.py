@@ -29,6 +29,8 @@ class Checker:
         self.sequences, self.params, self.epochs = [], [], []
         self.consistent = []
         self.train_before_eval = []
+        self.outputs, self.args = {}, {}  # API -> APIOutput / APIArg
+        self.first_args = {}  # API -> (step, hash) of its first call
         self.trained, self.evaluated = set(), set()  # modules
         self.states = 0  # optimizer steps seen (matched across ranks)
         for inv in self.invariants:
@@ -45,6 +47,10 @@ class Checker:
                 self.consistent.append(inv)
             elif rel == "TrainBeforeEval":
                 self.train_before_eval.append(inv)
+            elif rel == "APIOutput":
+                self.outputs.setdefault(inv["a"], []).append(inv)
+            elif rel == "APIArg":
+                self.args.setdefault(inv["a"], []).append(inv)
         self.rank = rank
         self.order, self.depth, self.in_step = [], 0, False
         self.previous = {}
@@ -65,12 +71,15 @@ class Checker:
         elif kind == "enter":
             if self.in_step and self.depth == 0 and r["api"] not in self.order:
                 self.order.append(r["api"])
+                self._first_arg(r)
             if self.depth == 0 and r.get("module") is not None:
                 self._module_forward(r)
             self.depth += 1
             self._call(r)
         elif kind == "exit":
             self.depth = max(0, self.depth - 1)
+            if self.outputs:
+                self._output(r)
         elif kind == "state":
             for p in r.get("params", []):
                 self._param(r, p)
@@ -137,6 +146,41 @@ class Checker:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, r, "%s called with %s = %s" % (
                     r["api"], inv["attr"], v))
+
+    @staticmethod
+    def _context(r):
+        return {"%s=%s" % (k, json.dumps(r[k]))
+                for k in ("training", "grad_enabled") if r.get(k) is not None}
+
+    def _output(self, r):
+        invs = self.outputs.get(r.get("api"))
+        result = r.get("result")
+        if not invs or not isinstance(result, dict) or \
+                result.get("finite") is not False:
+            return
+        f = self._context(r)
+        for inv in invs:
+            if self._satisfies(f, inv["precondition"]):
+                self._report(inv, r, "%s returned a result with non-finite "
+                             "elements (NaN or infinity)" % r["api"])
+
+    def _first_arg(self, r):
+        args = r.get("args")
+        h = args[0].get("hash") if args and isinstance(args[0], dict) \
+            else None
+        if h is None:
+            return
+        api, step = r["api"], self.step_record.get("step")
+        last = self.first_args.get(api)
+        self.first_args[api] = (step, h)
+        if last is None or last[0] != step - 1 or last[1] != h:
+            return
+        f = self._context(r)
+        for inv in self.args.get(api, ()):
+            if self._satisfies(f, inv["precondition"]):
+                self._report(inv, r, "%s got the same first argument as in "
+                             "the previous step (the same batch again)"
+                             % api)
 
     def _lrs(self, r):
         if "lrs" not in r:

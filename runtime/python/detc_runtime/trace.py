@@ -23,8 +23,10 @@ Record format, version 1:
    after each
    optimizer step: its parameters and those of the models traced forwards
    ran (in_optimizer false when it does not hold them)
-where SUMMARY is {"type", "shape", "dtype", "device", "hash"} for a tensor
-(hash: the first 64 bits of the SHA-1 of the whole tensor's bytes) and {"type"} otherwise.
+where SUMMARY is {"type", "shape", "dtype", "device", "hash", "finite"} for
+a tensor (hash: the first 64 bits of the SHA-1 of the whole tensor's
+bytes; finite: every element is, for floating tensors only) and {"type"}
+otherwise.
 """
 import atexit
 import collections
@@ -196,10 +198,24 @@ def tensor_hash(t):
 def summary(value):
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
-        return {"type": "Tensor", "shape": list(value.shape),
-                "dtype": str(value.dtype).replace("torch.", ""),
-                "device": str(value.device), "hash": tensor_hash(value)}
+        s = {"type": "Tensor", "shape": list(value.shape),
+             "dtype": str(value.dtype).replace("torch.", ""),
+             "device": str(value.device), "hash": tensor_hash(value)}
+        finite = _finite(value)
+        if finite is not None:
+            s["finite"] = finite
+        return s
     return {"type": type(value).__name__}
+
+
+def _finite(value):
+    """Whether every element of a floating tensor is finite (APIOutput);
+    None for other values."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.Tensor) or \
+            not value.is_floating_point():
+        return None
+    return bool(torch.isfinite(value.detach()).all())
 
 
 def _meta(record):
@@ -260,6 +276,8 @@ def api(site, kind, name, fn, receiver=None):
             enter["module"] = _module_index(fn)
         if needs is None:
             enter["args"] = [summary(a) for a in args]
+        elif args and name in needs.args:
+            enter["args"] = [summary(args[0])]
         _emit(enter)
         TRACE.active += 1
         try:
@@ -275,6 +293,10 @@ def api(site, kind, name, fn, receiver=None):
                        "training": getattr(owner, "training", None)})
         if needs is None:
             leave["result"] = summary(result)
+        elif name in needs.outputs:
+            finite = _finite(result)
+            if finite is not None:
+                leave["result"] = {"finite": finite}
         _emit(leave)
         if kind == "step" and owner is not None:
             _state(owner)
@@ -289,10 +311,16 @@ class _Needs:
 
     def __init__(self, invariants):
         self.apis = set()
+        self.outputs, self.args = set(), set()  # APIOutput, APIArg
         for inv in invariants:
-            if inv["relation"] in ("APISequence", "APIAttr"):
+            if inv["relation"] in ("APISequence", "APIAttr", "APIOutput",
+                                   "APIArg"):
                 self.apis.update(x for x in (inv.get("a"), inv.get("b"))
                                  if x)
+            if inv["relation"] == "APIOutput":
+                self.outputs.add(inv["a"])
+            if inv["relation"] == "APIArg":
+                self.args.add(inv["a"])
         relations = {inv["relation"] for inv in invariants}
         self.hashes = bool(relations & {"ParamUpdate", "Consistent"})
         self.updates = "ParamUpdate" in relations

@@ -83,7 +83,13 @@ def main():
                    "from the environment)")
     args = p.parse_args()
     torch.manual_seed(0)
-    data = TensorDataset(torch.randn(128, 8), torch.randint(0, 3, (128,)))
+    features = torch.randn(128, 8)
+    if args.bug == "nan_features":
+        # Standardized per column, one of which is constant (a sensor that
+        # never changed): 0 / 0 makes it NaN in every example.
+        features[:, 3] = 1.0
+        features = (features - features.mean(0)) / features.std(0)
+    data = TensorDataset(features, torch.randint(0, 3, (128,)))
     if args.ddp:
         dist.init_process_group(
             "gloo", init_method="file://" + args.ddp,
@@ -108,9 +114,14 @@ def main():
     net = DDP(model) if args.ddp else model
     if args.bug == "eval_first":
         print("before training", evaluate(net, loader, args.bug))
+    # The batch fetched once, to look at it, then trained on at every step
+    # in place of the loader's.
+    first = next(iter(loader)) if args.bug == "same_batch" else None
     for epoch in range(args.epochs):
         net.train()
         for x, y in loader:
+            if first is not None:
+                x, y = first
             if args.bug != "no_zero_grad":
                 opt.zero_grad()
             if args.bug == "ddp_module":
