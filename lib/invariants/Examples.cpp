@@ -248,9 +248,11 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
     if (kind == "exit") {
       if (depth)
         --depth;
+      // Top-level calls only: a NaN inside the model reaches its output,
+      // and nested layers' descriptors are the model's own.
       const json::Object *result = o.getObject("result");
       std::optional<bool> finite =
-          result ? result->getBoolean("finite") : std::nullopt;
+          result && depth == 0 ? result->getBoolean("finite") : std::nullopt;
       if (finite && sink.output)
         sink.output(
             {callOf(o, line, o.getString("api").value_or("")), *finite});

@@ -78,7 +78,7 @@ class Checker:
             self._call(r)
         elif kind == "exit":
             self.depth = max(0, self.depth - 1)
-            if self.outputs:
+            if self.outputs and self.depth == 0:
                 self._output(r)
         elif kind == "state":
             for p in r.get("params", []):
