@@ -32,6 +32,7 @@ import atexit
 import collections
 import hashlib
 import json
+import math
 import os
 import sys
 import threading
@@ -115,6 +116,7 @@ class _Trace:
         self.pid = os.getpid()
         self.child = None  # (pid, file) in a forked worker
         self.active = 0  # traced calls running
+        self.step_apis = set()  # APIs called at top level in this step
         self.needs = None  # _Needs when checking without a trace
         self.names = {}  # id(param) -> "model.fc1.weight"
         self.last_data = {}  # parameter id -> its hash at the last step
@@ -215,7 +217,10 @@ def _finite(value):
     if torch is None or not isinstance(value, torch.Tensor) or \
             not value.is_floating_point():
         return None
-    return bool(torch.isfinite(value.detach()).all())
+    # A NaN or an infinity makes the sum one; a float64 sum of finite
+    # float32 (or float16) values cannot overflow. Half the time of
+    # isfinite().all().
+    return math.isfinite(float(value.detach().sum(dtype=torch.float64)))
 
 
 def _meta(record):
@@ -233,6 +238,7 @@ def step(site, epoch):
     if epoch != TRACE.epoch:
         TRACE.epoch = epoch
     TRACE.step += 1
+    TRACE.step_apis = set()
     _emit({"kind": "step", "epoch": _plain(epoch), "step": TRACE.step,
            "rank": TRACE.rank, "site": site})
 
@@ -276,8 +282,14 @@ def api(site, kind, name, fn, receiver=None):
             enter["module"] = _module_index(fn)
         if needs is None:
             enter["args"] = [summary(a) for a in args]
-        elif args and name in needs.args:
-            enter["args"] = [summary(args[0])]
+        elif args and name in needs.args and not TRACE.active and \
+                name not in TRACE.step_apis:
+            # APIArg reads the first argument of a step's first call only.
+            torch = sys.modules.get("torch")
+            if torch is not None and isinstance(args[0], torch.Tensor):
+                enter["args"] = [{"hash": tensor_hash(args[0])}]
+        if not TRACE.active:
+            TRACE.step_apis.add(name)
         _emit(enter)
         TRACE.active += 1
         try:
