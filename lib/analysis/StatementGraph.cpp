@@ -671,6 +671,25 @@ private:
     connect(f, enter);
     unsigned inst = newInstance(sym, enter, c.inst);
     Frontier body{enter};
+    // A constructor (`x = C()`, `self` bound to x): the object exists
+    // before `__init__` runs and stores its attributes, which reads x;
+    // defining x only at the call's exit would make it live before the
+    // call (and around every loop the call is in).
+    if (DictionaryAttr bind = call.getBindAttr();
+        bind && StringRef(sym).ends_with("::__init__")) {
+      SmallVector<VarId, 1> made;
+      for (Attribute d : ir::detail::getVarList(call, "defs"))
+        for (NamedAttribute b : bind)
+          if (cast<StringAttr>(b.getValue()) == cast<StringAttr>(d))
+            made.push_back(g.vars.intern(
+                canonical(c.inst, cast<StringAttr>(d).getValue())));
+      if (!made.empty()) {
+        NodeId n = add(NodeKind::Stmt, call, c);
+        g.node(n).defs.assign(made.begin(), made.end());
+        connect(body, n);
+        body = {n};
+      }
+    }
     const llvm::StringSet<> &reb = rebound(fn);
     if (DictionaryAttr bind = call.getBindAttr())
       for (NamedAttribute b : bind) {
