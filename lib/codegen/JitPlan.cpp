@@ -41,11 +41,50 @@ stmtRange(Operation *op, StringRef fileName) {
   return std::make_pair(s.getStmtBegin(), s.getStmtEnd());
 }
 
+static bool callsOptimizerSubclassStep(ir::CallOp call, ModuleOp module);
+
+/// Whether `root` (a loop, a function) steps an optimizer: an update op, a
+/// call of a script optimizer class's `step`, or a call of a function in
+/// `stepping`.
+static bool stepsIn(Operation *root, ModuleOp module,
+                    const llvm::DenseSet<Operation *> &stepping) {
+  bool steps = false;
+  root->walk([&](Operation *op) {
+    if (isa<ir::UpdateOp>(op)) {
+      steps = true;
+    } else if (auto call = dyn_cast<ir::CallOp>(op)) {
+      Operation *callee = module.lookupSymbol(call.getCallee());
+      steps |= (callee && stepping.contains(callee)) ||
+               callsOptimizerSubclassStep(call, module);
+    }
+  });
+  return steps;
+}
+
+/// The script's functions that step an optimizer, directly or through the
+/// functions they call (a fixpoint over the call graph).
+static llvm::DenseSet<Operation *> steppingFunctions(ModuleOp module) {
+  llvm::DenseSet<Operation *> stepping;
+  std::vector<ir::FuncOp> funcs;
+  module.walk([&](ir::FuncOp f) { funcs.push_back(f); });
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ir::FuncOp f : funcs) {
+      if (stepping.contains(f) || !stepsIn(f, module, stepping))
+        continue;
+      stepping.insert(f);
+      changed = true;
+    }
+  }
+  return stepping;
+}
+
 std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
                                             const ast::Module &tree,
                                             ModuleOp module,
                                             frontend::DiagnosticEngine &diags) {
   StringRef src = file.getBytes();
+  llvm::DenseSet<Operation *> stepping = steppingFunctions(module);
   // Loops over a loader, in source order; the first whose iterations step
   // an optimizer (directly or in a function they call) is the training
   // loop.
@@ -61,11 +100,7 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
     }
     if (!overLoader || !stmtRange(loop, file.getName()))
       return;
-    bool steps = false;
-    loop.walk([&](Operation *op) {
-      steps |= isa<ir::UpdateOp, ir::CallOp>(op);
-    });
-    loops.push_back({loop, steps});
+    loops.push_back({loop, stepsIn(loop, module, stepping)});
   });
   std::stable_sort(loops.begin(), loops.end(), [](auto &a, auto &b) {
     return a.second > b.second;
