@@ -46,7 +46,14 @@ namespace {
 using analysis::NodeId;
 
 StringRef rootOf(StringRef path) {
-  return path.take_until([](char c) { return c == '.' || c == '['; });
+  // `qualifier/name.attr`: a qualifier names a function and may hold dots
+  // (`model.RNNModel::__init__#2/self.rnn` for a local module's class).
+  size_t slash = path.rfind('/');
+  size_t from = slash == StringRef::npos ? 0 : slash + 1;
+  return path.take_front(
+      from + path.drop_front(from)
+                 .take_until([](char c) { return c == '.' || c == '['; })
+                 .size());
 }
 
 /// What a value built by `e` is, when it cannot be saved.
@@ -386,6 +393,14 @@ private:
         if (!frameOf(root) && !StringRef(root).starts_with("@")) {
           std::optional<std::pair<Frame *, std::string>> param =
               parameterFor(root);
+          // A local of a function that is not running at the hint (a
+          // function the loops call, a model's constructor or the factory
+          // that built it) has no value there: liveness reaches it only
+          // through a use before an assignment on another path (`hidden`
+          // assigned under one branch and read under another), and what
+          // it held lives on in the variables of the running functions.
+          if (!param && StringRef(root).contains('/'))
+            continue;
           if (!param)
             return fail("'" + shown +
                         "' is live there and changed by the loops, but is "
