@@ -118,8 +118,7 @@ std::string PlanContext::generatorHandle(unsigned o,
   // from functions that do not bind a local of that name.
   for (analysis::VarId v = 0; v < g.vars.size(); ++v)
     if (g.vars.name(v).starts_with("@") && holds(v) &&
-        g.vars.lookup((qualifier + g.displayName(v)).str()) ==
-            ~0u)
+        g.vars.lookup((qualifier + g.displayName(v)).str()) == ~0u)
       return g.displayName(v);
   return "";
 }

@@ -171,16 +171,15 @@ private:
         attrs += formatv("(\"{0}\", {1}), ", attr, gen).str();
       if (!attrs.empty())
         attrs = formatv("scope_attrs=({0}), ", attrs).str();
-      allLoadersKeyed &= wrapCallee(op,
-                 formatv("{0}.keyed_loader({1}, gens={2}, scope_site={3}, "
-                         "{4}{5}loader_class=",
-                         kRuntimeAlias, site, scopeGenerators(), it->second,
-                         attrs,
-                         batchScope ? batchScopeArgument() + ", " : "")
-                     .str(),
-                 "the DataLoader",
-                 formatv("keyed sampler and example scopes (site {0})", site)
-                     .str());
+      allLoadersKeyed &= wrapCallee(
+          op,
+          formatv("{0}.keyed_loader({1}, gens={2}, scope_site={3}, "
+                  "{4}{5}loader_class=",
+                  kRuntimeAlias, site, scopeGenerators(), it->second, attrs,
+                  batchScope ? batchScopeArgument() + ", " : "")
+              .str(),
+          "the DataLoader",
+          formatv("keyed sampler and example scopes (site {0})", site).str());
     });
     // A keyed loader draws its shuffle and its workers' base seed from a
     // generator of its own, so iterating it leaves torch's global one as
@@ -385,11 +384,11 @@ private:
     unsigned site = newSite();
     const char *fn = how == DrawRewrite::Module ? "keyed_module" : "keyed";
     if (wrapCallee(draw,
-               formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
-               "'" + api.str() + "'",
-               formatv("per-example keyed {0} (site {1})",
-                       how == DrawRewrite::Module ? "module" : "draw", site)
-                   .str()))
+                   formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
+                   "'" + api.str() + "'",
+                   formatv("per-example keyed {0} (site {1})",
+                           how == DrawRewrite::Module ? "module" : "draw", site)
+                       .str()))
       stateKeepingDraws.insert(draw);
   }
 

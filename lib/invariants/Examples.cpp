@@ -219,8 +219,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
             arg0 ? arg0->getString("hash") : std::nullopt;
         if (hash) {
           auto [it, added] = firstArgs.try_emplace(api);
-          if (!added && it->second.first == current.at.step - 1 &&
-              sink.arg)
+          if (!added && it->second.first == current.at.step - 1 && sink.arg)
             sink.arg({callOf(o, line, api), it->second.second == *hash});
           it->second = {current.at.step, hash->str()};
         }

@@ -38,7 +38,8 @@ std::string Invariant::text() const {
   else if (relation == "APIOutput")
     s = "APIOutput(" + a + ": every element of the result is finite)";
   else if (relation == "APIArg")
-    s = "APIArg(" + a + ": its first argument differs from the previous "
+    s = "APIArg(" + a +
+        ": its first argument differs from the previous "
         "step's)";
   else if (relation == "TrainBeforeEval")
     s = "TrainBeforeEval(a module's first evaluation forward comes after a "
@@ -260,9 +261,9 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     Invariant i;
     i.relation = io->getString("relation")->str();
     static const std::set<std::string> kRelations = {
-        "APISequence", "APIAttr",    "ParamAttr",
-        "ParamUpdate", "Consistent", "EpochConstant", "TrainBeforeEval",
-        "APIOutput",   "APIArg"};
+        "APISequence",     "APIAttr",    "ParamAttr",
+        "ParamUpdate",     "Consistent", "EpochConstant",
+        "TrainBeforeEval", "APIOutput",  "APIArg"};
     if (!kRelations.count(i.relation))
       return bad("unknown relation '" + i.relation + "'");
     i.a = io->getString("a").value_or("").str();

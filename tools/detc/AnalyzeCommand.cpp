@@ -104,8 +104,8 @@ tool::CheckHintFlags checkhint(tool::analyzeCommand,
                                "script's _checkpoint() hints");
 } // namespace
 
-static mlir::OwningOpRef<mlir::ModuleOp>
-load(mlir::MLIRContext &ctx, frontend::LoweringStats &stats) {
+static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx,
+                                              frontend::LoweringStats &stats) {
   if (StringRef(inputFile).ends_with(".mlir")) {
     llvm::SourceMgr sm;
     mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
@@ -247,8 +247,8 @@ int detc::tool::runAnalyze() {
   double loadSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  auto &analysed =
-      *base::keepUntilExit(std::make_unique<std::optional<analysis::ProgramAnalysis>>(
+  auto &analysed = *base::keepUntilExit(
+      std::make_unique<std::optional<analysis::ProgramAnalysis>>(
           entries.analyse(module, inputFile, errs())));
   if (!analysed)
     return 2;
