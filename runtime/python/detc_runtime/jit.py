@@ -39,6 +39,7 @@ import time
 import torch
 
 from . import hints, jit_replicas
+from . import values as _values
 from ._state import STATE, warn_once
 
 EXIT_HANG = 124
@@ -69,6 +70,7 @@ class _Run:
         self.grads = {}       # module name -> gradients kept (not clean)
         self.kept = {}        # (id(owner), slot) -> (owner, reused copy)
         self.slots = {}       # id(module) -> [module, buffer slots, uses]
+        self.memo = {}        # deepcopy memo of the current boundary
         # guard-step: a copy of each optimizer's parameters and state from
         # before its step in this minibatch, so a failure in or after the
         # step can still write the boundary's checkpoint.
@@ -254,6 +256,16 @@ def _capture_value(value):
     return value
 
 
+def _capture_object(value):
+    # A user object the minibatch may update before its step (a meter's
+    # running sum): a copy when it is plain data, so a restart does not
+    # count the failed minibatch twice. The copies of one boundary share a
+    # memo: a progress printer and the meters it shows stay one graph.
+    if _values.plain(value):
+        return copy.deepcopy(value, JIT.memo)
+    return value
+
+
 def _capture_kind(kind):
     if issubclass(kind, torch.nn.Module):
         return _capture_module
@@ -263,7 +275,10 @@ def _capture_kind(kind):
         return _capture_nothing
     if issubclass(kind, (list, dict, set)):
         return _capture_container
-    return _capture_value
+    if not hasattr(kind, "__dict__") or \
+            kind.__module__.split(".")[0] in ("torch", "numpy", "builtins"):
+        return _capture_value
+    return _capture_object
 
 
 _CAPTURE = {}  # type -> how a value of it is kept (decided once per type)
@@ -342,6 +357,7 @@ def _keep(site, count, thunks, now, clean=None, live=()):
     grads = {}
     covered = None if JIT.clean else set()  # parameters kept (a DDP
     # wrapper and its module share them)
+    JIT.memo = {}  # _capture_object's copies of this boundary
     for name, thunk in thunks.items():
         if name in live:
             snapshot[name] = None  # read at the failure (_boundary_thunks)

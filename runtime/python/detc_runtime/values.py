@@ -16,6 +16,12 @@ advanced them, generator states. Each value becomes one JSON object:
                                  (a module's train/eval modes too)
   {"sampler_epoch": e}           a DistributedSampler: the epoch set_epoch()
                                  gave it, set again on the script's own one
+  {"object": "MODULE:QUALNAME", "id": n, "fields": {"dict": ...}}
+                                 an object of the script's own class that
+                                 holds plain data only (plain(): a meter's
+                                 sums, a progress printer over meters): its
+                                 fields, put back into the script's own
+                                 object (and the objects it holds) in place
   {"tensor_ref": i, "requires_grad", "grad"?}   with a tensor list: the
                                  tensor is element i of the list (hint
                                  checkpoints keep tensors in a torch file
@@ -25,6 +31,7 @@ Anything else (a file, a model object) raises UnsavableValue naming it.
 """
 import base64
 import random
+import sys
 
 import numpy as np
 import torch
@@ -45,6 +52,41 @@ def _array(encoded):
                                    else "tensor"])
     dtype = np.dtype(encoded["dtype"])
     return np.frombuffer(raw, dtype=dtype).reshape(encoded["shape"]).copy()
+
+
+_PLAIN = (int, float, complex, str, bytes, bool, type(None))
+_LIBRARIES = ("torch", "numpy", "builtins")
+
+
+def _own_class(kind):
+    return kind.__module__.split(".")[0] not in _LIBRARIES
+
+
+def plain(value, depth=4):
+    """Whether `value` holds only plain data — numbers, strings, and
+    lists, tuples, dicts and objects of the script's classes holding such
+    (a meter's sums and counts, a progress printer over meters) — small
+    enough to copy at every JIT boundary: no tensor, module or other
+    object whose copy could be costly or wrong."""
+    if isinstance(value, _PLAIN):
+        return True
+    if depth == 0:
+        return False
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return len(value) <= 64 and all(plain(v, depth - 1) for v in value)
+    if isinstance(value, dict):
+        return len(value) <= 64 and all(
+            plain(k, depth - 1) and plain(v, depth - 1)
+            for k, v in value.items())
+    fields = getattr(value, "__dict__", None)
+    if type(fields) is not dict or len(fields) > 64 or \
+            not _own_class(type(value)):
+        return False
+    return all(plain(v, depth - 1) for v in fields.values())
+
+
+def _class_name(kind):
+    return "%s:%s" % (kind.__module__, kind.__qualname__)
 
 
 def encode(value, what="value", tensors=None):
@@ -92,6 +134,10 @@ def encode(value, what="value", tensors=None):
         # Its state between epochs is the epoch set_epoch() gave it (the
         # shard and the seed come from the setup that builds it again).
         return {"sampler_epoch": int(value.epoch)}
+    if not isinstance(value, (set, frozenset)) and \
+            type(getattr(value, "__dict__", None)) is dict and plain(value):
+        return {"object": _class_name(type(value)), "id": id(value),
+                "fields": encode(dict(value.__dict__), what, tensors)}
     raise UnsavableValue("%s (a %s) cannot be saved" %
                          (what, type(value).__name__))
 
@@ -160,6 +206,30 @@ def decode(encoded, current=None, tensors=None):
                                  "epoch on")
         obj.set_epoch(int(encoded["sampler_epoch"]))
         return obj
+    if "object" in encoded:
+        fields = decode(encoded["fields"], None, tensors)
+        # One object saved under two names (a meter, and the progress
+        # printer holding it) is one object again: by its id at the save,
+        # per checkpoint (its tensor list).
+        key = (id(tensors), encoded.get("id"))
+        obj = _DECODED.get(key) if key[1] is not None else None
+        if obj is None and current is not None:
+            obj = current()
+        if obj is not None and _class_name(type(obj)) == encoded["object"]:
+            _assign(obj, fields)  # others holding it see the saved state
+            _DECODED[key] = obj
+            return obj
+        module, _, qualname = str(encoded["object"]).partition(":")
+        kind = sys.modules.get(module)
+        for part in qualname.split("."):
+            kind = getattr(kind, part, None)
+        if not isinstance(kind, type):
+            raise UnsavableValue("the saved object's class %s is not in "
+                                 "the script" % encoded["object"])
+        obj = kind.__new__(kind)
+        obj.__dict__.update(fields)
+        _DECODED[key] = obj
+        return obj
     if "tensor_ref" in encoded:
         t = tensors[encoded["tensor_ref"]]
         if not isinstance(t, torch.Tensor):
@@ -185,6 +255,30 @@ def decode(encoded, current=None, tensors=None):
         return t.requires_grad_(encoded["requires_grad"])
     array = _array(encoded)
     return array[()] if encoded.get("scalar") else array
+
+
+_DECODED = {}  # (id(tensor list), saved id) -> the object decoded
+
+
+def _assign(obj, fields):
+    for key, new in fields.items():
+        obj.__dict__[key] = _into(obj.__dict__.get(key), new)
+
+
+def _into(old, new):
+    """`new` (a decoded field) put into `old` when both are objects of the
+    same class of the script (or lists of such), so that whoever else holds
+    `old` — a progress printer holding the meters — sees the saved state."""
+    if old is not None and type(old) is type(new) and \
+            type(getattr(old, "__dict__", None)) is dict and \
+            _own_class(type(old)):
+        _assign(old, new.__dict__)
+        return old
+    if isinstance(old, list) and isinstance(new, list) and \
+            len(old) == len(new):
+        old[:] = [_into(o, n) for o, n in zip(old, new)]
+        return old
+    return new
 
 
 # ---- Generator states -------------------------------------------------------

@@ -340,6 +340,102 @@ class JitTest(unittest.TestCase):
                 hints.HINT.path = None
 
 
+class _Meter:
+    """An ImageNet-style average meter (plain data)."""
+
+    def __init__(self):
+        self.sum, self.count = 0.0, 0
+
+    def update(self, v):
+        self.sum += v
+        self.count += 1
+
+
+class _Progress:
+    """A progress printer over meters."""
+
+    def __init__(self, meters):
+        self.meters = meters
+
+
+class JitObjectsTest(unittest.TestCase):
+    def test_plain_user_objects_are_kept_as_at_the_boundary(self):
+        # A meter the minibatch updates before its step is copied at the
+        # boundary: the failure's checkpoint holds its value from then, so
+        # a restart does not count the failed minibatch twice. An object
+        # holding a tensor or a module is kept by reference (a copy could
+        # be large).
+        import contextlib
+        import io
+        import os
+        import tempfile
+        from detc_runtime import hints, jit, sidecar
+        from detc_runtime.values import plain as _values_plain
+
+        meter = _Meter()
+        meter.update(1.0)
+        holder = _Meter()
+        holder.model = torch.nn.Linear(2, 1)
+        values = {"meter": lambda: meter, "holder": lambda: holder}
+        self.assertTrue(_values_plain(meter))
+        self.assertFalse(_values_plain(holder))
+        with tempfile.TemporaryDirectory() as tmp:
+            hints.HINT.path = os.path.join(tmp, "jit.pt")
+            saved_jit = jit.JIT
+            jit.JIT = jit._Run()
+            try:
+                jit.boundary(80, values)("detc-jit")
+                self.assertIsNot(jit.JIT.snapshot["meter"], meter)
+                self.assertIs(jit.JIT.snapshot["holder"], holder)
+                meter.update(5.0)  # the failing minibatch, before its step
+                with contextlib.redirect_stderr(io.StringIO()):
+                    jit._on_failure("test")
+                hints.HINT.tensors = torch.load(hints.HINT.path)
+                body = sidecar.load(hints.HINT.path)
+                # A restart puts it back into the script's own object.
+                kept = hints._decode(body["values"]["meter"], lambda: meter)
+                self.assertIs(kept, meter)
+                self.assertEqual((meter.sum, meter.count), (1.0, 1))
+                # The object holding a module is not plain data: unsaved.
+                self.assertIn("unsaved", body["values"]["holder"])
+            finally:
+                jit.JIT = saved_jit
+                hints.HINT.path = None
+
+    def test_objects_saved_under_two_names_come_back_as_one(self):
+        # A restart that skips the setup building a meter and the progress
+        # printer holding it (both unbound) gets one meter back, the
+        # printer's, with the boundary's sums.
+        import contextlib
+        import io
+        import os
+        import tempfile
+        from detc_runtime import hints, jit, sidecar
+
+        meter = _Meter()
+        meter.update(2.0)
+        progress = _Progress([meter])
+        values = {"meter": lambda: meter, "progress": lambda: progress}
+        with tempfile.TemporaryDirectory() as tmp:
+            hints.HINT.path = os.path.join(tmp, "jit.pt")
+            saved_jit = jit.JIT
+            jit.JIT = jit._Run()
+            try:
+                jit.boundary(81, values)("detc-jit")
+                meter.update(3.0)
+                with contextlib.redirect_stderr(io.StringIO()):
+                    jit._on_failure("test")
+                hints.HINT.tensors = torch.load(hints.HINT.path)
+                body = sidecar.load(hints.HINT.path)
+                m = hints._decode(body["values"]["meter"], lambda: None)
+                p = hints._decode(body["values"]["progress"], lambda: None)
+                self.assertIs(p.meters[0], m)
+                self.assertEqual((m.sum, m.count), (2.0, 1))
+            finally:
+                jit.JIT = saved_jit
+                hints.HINT.path = None
+
+
 class InvariantCheckTest(unittest.TestCase):
     def test_preconditions_are_conjunctions_or_disjunctions(self):
         # As lib/invariants writes them: a list of clauses, or a list of
