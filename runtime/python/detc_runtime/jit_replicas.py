@@ -53,6 +53,9 @@ def _sidecar_digest(checkpoint):
 
 def write_marker(checkpoint, site, instance, rank, world):
     """Marks the committed checkpoint complete (written last)."""
+    # The commit's tail (the sidecar's final rename, the fsyncs) is done
+    # first: the marker vouches for a durable pair and names its sidecar.
+    sidecar.DURABILITY.wait()
     path = marker_path(checkpoint)
     data = json.dumps({"format": FORMAT, "version": VERSION,
                        "rank": None if rank is None else int(rank),

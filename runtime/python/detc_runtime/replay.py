@@ -189,6 +189,7 @@ def _at_exit():
               "checkpointed run's (same flags)."), file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
+    sidecar.DURABILITY.wait()  # os._exit skips atexit
     os._exit(3)
 
 

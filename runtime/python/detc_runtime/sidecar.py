@@ -29,18 +29,20 @@ would raise); temporary files have unique names in the real file's
 directory, and the renames of one commit hold a lock on that directory, so
 two runs writing the same path leave a consistent pair, never a crash.
 """
+import atexit
 import errno
 import fcntl
 import hashlib
 import json
 import os
 import stat
+import sys
 import tempfile
+import threading
 
 FORMAT = "detc-sidecar"
 VERSION = 1
 SUFFIX = ".detc.json"
-_READ_CHUNK = 1 << 20
 
 
 class SidecarError(Exception):
@@ -57,16 +59,10 @@ def sidecar_path(checkpoint):
 
 def file_digest(path):
     """(size, sha256 hex) of a file."""
-    h = hashlib.sha256()
-    size = 0
     with open(path, "rb") as f:
-        while True:
-            chunk = f.read(_READ_CHUNK)
-            if not chunk:
-                break
-            size += len(chunk)
-            h.update(chunk)
-    return size, h.hexdigest()
+        size = os.fstat(f.fileno()).st_size
+        digest = hashlib.file_digest(f, "sha256").hexdigest()
+    return size, digest
 
 
 def _canonical(body):
@@ -155,6 +151,16 @@ def writable_target(checkpoint):
     return real
 
 
+def _mode_of(path):
+    """The permissions of `path`, or those a new file gets."""
+    try:
+        return stat.S_IMODE(os.stat(path).st_mode)
+    except FileNotFoundError:
+        umask = os.umask(0)  # reading it means setting it
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def temporary_beside(real, name=None):
     """A new empty file named `name` (default: real's name) in a new
     directory with a unique name beside `real`, with the permissions
@@ -164,12 +170,7 @@ def temporary_beside(real, name=None):
     directory = os.path.dirname(real) or "."
     holder = tempfile.mkdtemp(prefix=".detc-", suffix=".tmp", dir=directory)
     tmp = os.path.join(holder, name or os.path.basename(real))
-    try:
-        mode = stat.S_IMODE(os.stat(real).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
+    mode = _mode_of(real)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     os.fchmod(fd, mode)
     os.close(fd)
@@ -206,24 +207,159 @@ def commit(real, written, body):
     """Make `written` (the user's checkpoint, already saved to a file from
     temporary_beside(real)) the checkpoint at `real` (from
     writable_target), with a sidecar of `body` plus the checkpoint's size
-    and hash. Returns the sidecar's size in bytes."""
-    with open(written, "rb+") as f:
-        os.fsync(f.fileno())
+    and hash. Returns the sidecar's size in bytes.
+
+    When commit() returns, the checkpoint is at `real` and its sidecar at
+    `<sidecar>.tmp` (which loading accepts: it matches the checkpoint), so
+    the script — or a run resumed after a kill right then — sees the new
+    pair. The rest runs on the durability thread, off the training loop:
+    the fsyncs that make the pair survive a power loss, the rename of the
+    sidecar over the old one, the temporary directory's removal. With
+    DETC_SYNC_CHECKPOINTS=1 everything happens here, fsyncs first, as
+    before (docs/replay.md)."""
+    synced = DURABILITY.synchronous
+    DURABILITY.wait()  # the previous commit's tail comes first
+    if synced:
+        with open(written, "rb+") as f:
+            os.fsync(f.fileno())
     size, digest = file_digest(written)
     data = encode(dict(body, checkpoint={"size": size, "sha256": digest}))
     side = sidecar_path(real)
-    pending = temporary_beside(side)
+    holder = os.path.dirname(written)  # unique: temporary_beside made it
+    pending = os.path.join(holder, ".detc-sidecar")
+    fds = []
     try:
-        _write_synced(pending, data)
+        fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        try:
+            os.fchmod(fd, _mode_of(side))
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            if synced:
+                os.fsync(fd)
+        finally:
+            os.close(fd)
+        if not synced:
+            # Kept open across the renames: the thread syncs these inodes,
+            # whatever their names are by then.
+            fds = [os.open(written, os.O_RDONLY),
+                   os.open(pending, os.O_RDONLY)]
         with _DirectoryLock(real):
+            _settle_leftover(real, side)
             os.replace(pending, side + ".tmp")
             os.replace(written, real)
-            os.replace(side + ".tmp", side)
-    finally:
-        discard_temporary(pending)
+            if synced:
+                os.replace(side + ".tmp", side)
+    except BaseException:
+        for fd in fds:
+            os.close(fd)
+        if os.path.exists(pending):
+            os.unlink(pending)
         discard_temporary(written)
-    _fsync_dir(real)
+        raise
+    if synced:
+        discard_temporary(written)
+        _fsync_dir(real)
+    else:
+        DURABILITY.submit((real, side, holder, fds))
     return len(data)
+
+
+def _settle_leftover(real, side):
+    """A `.tmp` sidecar left by a run killed before its commit's tail (or
+    by another run whose tail is pending) becomes the sidecar when it
+    matches the checkpoint, and is removed when it does not (a kill
+    between the two renames: it pairs with nothing). Either way the
+    renames that follow cannot leave a checkpoint without its sidecar."""
+    leftover = side + ".tmp"
+    if not os.path.exists(leftover):
+        return
+    try:
+        with open(leftover, "rb") as f:
+            tie = decode(f.read(), leftover)["checkpoint"]
+        matches = (tie.get("size"), tie.get("sha256")) == file_digest(real)
+    except (OSError, SidecarError):
+        matches = False
+    if matches:
+        os.replace(leftover, side)
+    else:
+        os.unlink(leftover)
+
+
+class _Durability:
+    """The tail of each commit, on one daemon thread: fsync the checkpoint
+    and its sidecar, rename the sidecar over the old one (under the
+    directory lock), remove the temporary directory, fsync the directory.
+    At most one tail is pending: the next commit waits for it first.
+    wait() runs at exit (atexit, and before the runtime's own os._exit
+    calls), so a run that ends has its checkpoints on disk."""
+
+    def __init__(self):
+        self.synchronous = os.environ.get("DETC_SYNC_CHECKPOINTS") == "1"
+        self._reset()
+        os.register_at_fork(after_in_child=self._reset)
+        atexit.register(self.wait)
+
+    def _reset(self):
+        self.cond = threading.Condition()
+        self.job = None  # the pending tail: (real, sidecar, holder, fds)
+        self.thread = None
+
+    def submit(self, job):
+        with self.cond:
+            while self.job is not None:
+                self.cond.wait()
+            self.job = job
+            if self.thread is None:
+                self.thread = threading.Thread(
+                    target=self._run, name="detc-durability", daemon=True)
+                self.thread.start()
+            self.cond.notify_all()
+
+    def wait(self):
+        """Blocks until every commit so far is complete and durable."""
+        with self.cond:
+            while self.job is not None:
+                self.cond.wait()
+
+    def _run(self):
+        while True:
+            with self.cond:
+                while self.job is None:
+                    self.cond.wait()
+                real, side, holder, fds = self.job
+            try:
+                _finish(real, side, holder, fds)
+            except OSError as e:
+                print("detc-runtime: %s: warning: the checkpoint may not "
+                      "survive a power loss: %s" % (real, e),
+                      file=sys.stderr)
+            finally:
+                with self.cond:
+                    self.job = None
+                    self.cond.notify_all()
+
+
+def _finish(real, side, holder, fds):
+    try:
+        for fd in fds:
+            os.fsync(fd)
+    finally:
+        for fd in fds:
+            os.close(fd)
+    with _DirectoryLock(real):
+        try:
+            os.replace(side + ".tmp", side)
+        except FileNotFoundError:
+            pass  # another run's commit to this path renamed it
+    try:
+        os.rmdir(holder)
+    except OSError:
+        pass
+    _fsync_dir(real)
+
+
+DURABILITY = _Durability()
 
 
 def save_with_sidecar(path, save, body):

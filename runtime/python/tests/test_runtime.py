@@ -1,6 +1,7 @@
 """Tests of the detc_runtime Python package (run by ctest with the built
 package on PYTHONPATH): the core's values, zero-copy fills, samplers,
 example keys, the example scope and the keyed draws."""
+import os
 import pickle
 import random
 import unittest
@@ -434,6 +435,99 @@ class JitObjectsTest(unittest.TestCase):
             finally:
                 jit.JIT = saved_jit
                 hints.HINT.path = None
+
+
+class CommitTest(unittest.TestCase):
+    """The checkpoint commit (docs/replay.md): the pair is visible when the
+    save returns, the tail (fsyncs, the sidecar's rename, the temporary
+    directory's removal) runs on the durability thread, and a leftover
+    `.tmp` sidecar is settled before the next commit's renames."""
+
+    def setUp(self):
+        import tempfile
+        self.dir = tempfile.mkdtemp()
+        self.path = os.path.join(self.dir, "ckpt.pt")
+
+    def tearDown(self):
+        import shutil
+        from detc_runtime import sidecar
+        sidecar.DURABILITY.wait()
+        shutil.rmtree(self.dir)
+
+    def save(self, value):
+        from detc_runtime import sidecar
+        return sidecar.save_with_sidecar(
+            self.path, lambda tmp: torch.save({"v": value}, tmp),
+            lambda: {"script_sha256": "0" * 64, "site": 1, "instance": value,
+                     "seeds": {}, "loaders": {}, "values": {}})
+
+    def test_pair_visible_at_return_and_completed_by_the_tail(self):
+        from detc_runtime import sidecar
+        side = sidecar.sidecar_path(self.path)
+        self.save(1)
+        self.save(2)  # waits for the first commit's tail
+        # Visible now: the checkpoint and a sidecar that matches it (at
+        # .tmp until the tail renames it).
+        self.assertEqual(torch.load(self.path)["v"], 2)
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
+        sidecar.DURABILITY.wait()
+        self.assertFalse(os.path.exists(side + ".tmp"))
+        with open(side, "rb") as f:
+            self.assertEqual(sidecar.decode(f.read(), side)["instance"], 2)
+        self.assertEqual(sorted(os.listdir(self.dir)),
+                         ["ckpt.pt", "ckpt.pt.detc.json"])
+
+    def test_leftover_sidecar_is_settled_before_the_renames(self):
+        # A run killed after its renames, before its tail: the checkpoint
+        # is new, its sidecar at .tmp, the old sidecar in place. The
+        # resumed run's first commit is then killed between its own two
+        # renames (its sidecar at .tmp, the checkpoint still the first
+        # run's). The checkpoint must still have a matching sidecar.
+        from detc_runtime import sidecar
+        side = sidecar.sidecar_path(self.path)
+        self.save(1)
+        sidecar.DURABILITY.wait()
+        with open(side, "rb") as f:
+            old = f.read()
+        self.save(2)
+        sidecar.DURABILITY.wait()
+        os.replace(side, side + ".tmp")  # the tail never ran
+        with open(side, "wb") as f:
+            f.write(old)
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
+        real_replace = os.replace
+        calls = []
+
+        def replace(src, dst):
+            calls.append(dst)
+            if dst == self.path:  # the second rename of the next commit
+                raise KeyboardInterrupt("killed")
+            real_replace(src, dst)
+
+        os.replace = replace
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                self.save(3)
+        finally:
+            os.replace = real_replace
+        self.assertEqual(calls, [side, side + ".tmp", self.path])
+        self.assertEqual(torch.load(self.path)["v"], 2)
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
+        # A .tmp sidecar that matches nothing is removed by the next one.
+        self.save(4)
+        sidecar.DURABILITY.wait()
+        self.assertEqual(sidecar.load(self.path)["instance"], 4)
+
+    def test_synchronous_mode_does_everything_in_the_save(self):
+        from detc_runtime import sidecar
+        sidecar.DURABILITY.synchronous = True
+        try:
+            self.save(5)
+            self.assertIsNone(sidecar.DURABILITY.job)
+            self.assertEqual(sorted(os.listdir(self.dir)),
+                             ["ckpt.pt", "ckpt.pt.detc.json"])
+        finally:
+            sidecar.DURABILITY.synchronous = False
 
 
 class InvariantCheckTest(unittest.TestCase):

@@ -92,6 +92,7 @@ def main_worker(args):
             "best_loss": best_loss,
             "optimizer": optimizer.state_dict(),
         }, is_best, args.out + ".ckpt")
+        print("epoch %d: loss %.4f" % (epoch, total))
     torch.save({"model": model.state_dict()}, args.out)
 
 
