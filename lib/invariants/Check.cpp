@@ -133,9 +133,19 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                   "got the same first argument as in the previous step (the "
                   "same batch again)");
     };
+    auto onContain = [&](const ContainExample &c) {
+      for (const Invariant &inv : invs)
+        if (inv.relation == "EventContain" && inv.a == c.call.api &&
+            c.held.count(inv.b) && !c.called.count(inv.b) &&
+            satisfies(callFeatures(c.call, ""), inv.precondition))
+          violate(inv, c.call.at,
+                  c.call.api + " ran none of its module's " + inv.b +
+                      " layers");
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
+    sink.contain = onContain;
     sink.lr = onLr;
     sink.eval = onEval;
     sink.output = onOutput;

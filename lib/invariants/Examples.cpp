@@ -170,6 +170,9 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   // API -> (step, hash of the first argument) of its first top-level call
   // in that step (APIArg).
   std::map<std::string, std::pair<long, std::string>> firstArgs;
+  // The open top-level forward whose module's layers are known
+  // (EventContain): closed by its exit at depth 0.
+  std::optional<ContainExample> span;
   auto endStep = [&] {
     if (inStep && sink.step)
       sink.step(current);
@@ -239,6 +242,19 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
           sink.eval(ev);
         }
       }
+      if (depth == 0) {
+        span.reset();
+        if (const json::Array *layers = o.getArray("layers")) {
+          span.emplace();
+          span->call = callOf(o, line, api);
+          for (const json::Value &l : *layers)
+            if (std::optional<StringRef> name = l.getAsString())
+              span->held.insert(name->str());
+        }
+      } else if (span) {
+        if (std::optional<StringRef> layer = o.getString("layer"))
+          span->called.insert(layer->str());
+      }
       ++depth;
       if (sink.call)
         sink.call(callOf(o, line, api));
@@ -247,6 +263,13 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
     if (kind == "exit") {
       if (depth)
         --depth;
+      if (depth == 0 && span) {
+        // An exit by an exception ("error") ends the forward early: the
+        // layers after the failure never ran, and that is no example.
+        if (!o.get("error") && sink.contain)
+          sink.contain(*span);
+        span.reset();
+      }
       // Top-level calls only: a NaN inside the model reaches its output,
       // and nested layers' descriptors are the model's own.
       const json::Object *result = o.getObject("result");

@@ -6,7 +6,8 @@
 // evaluation forward; per parameter at each optimizer step, whether it changed
 // since the previous step and what its state is; per call result, whether
 // it is finite; per step, whether a call's first argument repeats the
-// previous step's. Inference (Infer.cpp)
+// previous step's; per top-level forward, which of its module's layers
+// ran inside it. Inference (Infer.cpp)
 // and checking (Check.cpp) read the same examples.
 //
 //===----------------------------------------------------------------------===//
@@ -86,6 +87,16 @@ struct ArgExample {
   bool same = false;
 };
 
+/// A top-level forward of a module holding leaf layers of the classes in
+/// `held` (its `layers`), and the classes of the layers whose forwards ran
+/// inside it (the nested forwards' `layer`): EventContain(A, L) — a
+/// module's forward runs its layer L (a Dropout defined and never
+/// applied). Only a module that holds an L is an example for L.
+struct ContainExample {
+  CallExample call;
+  std::set<std::string> held, called;
+};
+
 struct ExampleSink {
   llvm::function_ref<void(const StepExample &)> step;
   llvm::function_ref<void(const CallExample &)> call;
@@ -94,6 +105,7 @@ struct ExampleSink {
   llvm::function_ref<void(const EvalExample &)> eval;
   llvm::function_ref<void(const OutputExample &)> output;
   llvm::function_ref<void(const ArgExample &)> arg;
+  llvm::function_ref<void(const ContainExample &)> contain;
 };
 
 /// A parameter's data on each rank at one step of one job (Consistent): a

@@ -41,6 +41,8 @@ std::string Invariant::text() const {
     s = "APIArg(" + a +
         ": its first argument differs from the previous "
         "step's)";
+  else if (relation == "EventContain")
+    s = "EventContain(" + a + " runs its module's " + b + " layers)";
   else if (relation == "TrainBeforeEval")
     s = "TrainBeforeEval(a module's first evaluation forward comes after a "
         "training forward of it)";
@@ -97,6 +99,8 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       attrs;
   Hypothesis update, lrConstant, trainBeforeEval;
   std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
+  // (API, layer class) -> does a forward of A run its layers of that class
+  std::map<std::pair<std::string, std::string>, Hypothesis> contains;
   std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
   std::map<RankKey, RankValues> byRank;
   for (const std::string &t : traces) {
@@ -153,9 +157,15 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     auto onArg = [&](const ArgExample &a) {
       argsDistinct[a.call.api].add(!a.same, callFeatures(a.call, ""));
     };
+    auto onContain = [&](const ContainExample &c) {
+      Features f = callFeatures(c.call, "");
+      for (const std::string &layer : c.held)
+        contains[{c.call.api, layer}].add(c.called.count(layer) != 0, f);
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
+    sink.contain = onContain;
     sink.lr = onLr;
     sink.eval = onEval;
     sink.output = onOutput;
@@ -187,6 +197,8 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     keep({"APIOutput", api}, h);
   for (auto &[api, h] : argsDistinct)
     keep({"APIArg", api}, h);
+  for (auto &[k, h] : contains)
+    keep({"EventContain", k.first, k.second}, h);
   keep({"ParamUpdate"}, update);
   keep({"EpochConstant"}, lrConstant);
   keep({"TrainBeforeEval"}, trainBeforeEval);
@@ -263,7 +275,8 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     static const std::set<std::string> kRelations = {
         "APISequence",     "APIAttr",    "ParamAttr",
         "ParamUpdate",     "Consistent", "EpochConstant",
-        "TrainBeforeEval", "APIOutput",  "APIArg"};
+        "TrainBeforeEval", "APIOutput",  "APIArg",
+        "EventContain"};
     if (!kRelations.count(i.relation))
       return bad("unknown relation '" + i.relation + "'");
     i.a = io->getString("a").value_or("").str();

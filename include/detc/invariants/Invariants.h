@@ -22,7 +22,9 @@
 //  * APIOutput(A): every element of A's result is finite (a NaN or an
 //    infinity from bad data or a diverging model);
 //  * APIArg(A): the first argument of A's first call in a training step
-//    differs from the previous step's (a model trained on one batch).
+//    differs from the previous step's (a model trained on one batch);
+//  * EventContain(A, L): a top-level forward A of a module holding layers
+//    of class L runs one of them (a Dropout defined and never applied).
 // A hypothesis with failing examples keeps the conjunction of clauses true
 // on all passing examples if it is false on every failing one (safe); when
 // it is not, the passing examples are split by the clause that covers the
@@ -65,8 +67,9 @@ using Precondition = std::vector<Conjunction>;
 struct Invariant {
   std::string relation; ///< APISequence, APIAttr, ParamUpdate, Consistent,
                         ///< ParamAttr, EpochConstant, TrainBeforeEval,
-                        ///< APIOutput, APIArg
-  std::string a, b;     ///< APIs (APISequence), API (APIAttr), parameter
+                        ///< APIOutput, APIArg, EventContain
+  std::string a, b;     ///< APIs (APISequence), API (APIAttr); API and
+                        ///< layer class (EventContain)
   std::string attr, value;       ///< APIAttr
   Precondition precondition;     ///< empty: always
   unsigned passing = 0;          ///< examples that support it

@@ -30,6 +30,8 @@ class Checker:
         self.consistent = []
         self.train_before_eval = []
         self.outputs, self.args = {}, {}  # API -> APIOutput / APIArg
+        self.contains = {}  # API -> EventContain invariants
+        self.span = None  # (enter record, layers held, layers run)
         self.first_args = {}  # API -> (step, hash) of its first call
         self.trained, self.evaluated = set(), set()  # modules
         self.states = 0  # optimizer steps seen (matched across ranks)
@@ -51,6 +53,8 @@ class Checker:
                 self.outputs.setdefault(inv["a"], []).append(inv)
             elif rel == "APIArg":
                 self.args.setdefault(inv["a"], []).append(inv)
+            elif rel == "EventContain":
+                self.contains.setdefault(inv["a"], []).append(inv)
         self.rank = rank
         self.order, self.depth, self.in_step = [], 0, False
         self.previous = {}
@@ -74,12 +78,21 @@ class Checker:
                 self._first_arg(r)
             if self.depth == 0 and r.get("module") is not None:
                 self._module_forward(r)
+            if self.depth == 0:
+                self.span = (r, set(r["layers"]), set()) \
+                    if "layers" in r and r["api"] in self.contains else None
+            elif self.span is not None and "layer" in r:
+                self.span[2].add(r["layer"])
             self.depth += 1
             self._call(r)
         elif kind == "exit":
             self.depth = max(0, self.depth - 1)
             if self.outputs and self.depth == 0:
                 self._output(r)
+            if self.depth == 0 and self.span is not None:
+                if "error" not in r:
+                    self._contain(*self.span)
+                self.span = None
         elif kind == "state":
             for p in r.get("params", []):
                 self._param(r, p)
@@ -163,6 +176,14 @@ class Checker:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, r, "%s returned a result with non-finite "
                              "elements (NaN or infinity)" % r["api"])
+
+    def _contain(self, r, held, ran):
+        f = self._context(r)
+        for inv in self.contains[r["api"]]:
+            if inv["b"] in held and inv["b"] not in ran and \
+                    self._satisfies(f, inv["precondition"]):
+                self._report(inv, r, "%s ran none of its module's %s "
+                             "layers" % (r["api"], inv["b"]))
 
     def _first_arg(self, r):
         args = r.get("args")

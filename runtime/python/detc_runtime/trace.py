@@ -245,12 +245,43 @@ def step(site, epoch):
 
 def _module_index(module):
     """The module's number in this process, in the order first seen (the
-    object is kept, so its id is never reused)."""
+    object is kept, so its id is never reused), and the sorted classes of
+    its leaf layers (computed once)."""
     entry = TRACE.modules.get(id(module))
     if entry is None:
-        entry = TRACE.modules[id(module)] = (module, "m%d" % len(
-            TRACE.modules))
-    return entry[1]
+        entry = TRACE.modules[id(module)] = (
+            module, "m%d" % len(TRACE.modules), _leaf_layers(module))
+    return entry[1], entry[2]
+
+
+def _leaf_layers(module):
+    """The classes of the leaf layers that modules of the script's own
+    classes hold directly (`self.drop = nn.Dropout(...)`): the layers whose
+    calls the transform traced, since they are written in the script. A
+    layer inside a library container or model (`nn.Sequential`, a
+    torchvision ResNet) is called by library code, untraced, and is left
+    out: EventContain would take it for a layer never run."""
+    modules = getattr(module, "modules", None)
+    if modules is None:
+        return []
+    held = set()
+    for m in modules():
+        if type(m).__module__ != "__main__":
+            continue
+        for child in m.children():
+            if next(iter(child.children()), None) is None:
+                held.add(_layer_class(child))
+    return sorted(held)
+
+
+def _layer_class(module):
+    """The class name of a layer as the script wrote it: a keyed dropout
+    (draws.KeyedDropout, a subclass the transform substitutes) is its
+    library class, so traces of transformed and other scripts agree."""
+    for kind in type(module).__mro__:
+        if not kind.__module__.startswith("detc_runtime"):
+            return kind.__name__
+    return type(module).__name__
 
 
 def _plain(value):
@@ -264,7 +295,9 @@ def api(site, kind, name, fn, receiver=None):
     def call(*args, **kwargs):
         needs = TRACE.needs
         if needs is not None and TRACE.active and name not in needs.apis \
-                and kind != "step":
+                and kind != "step" and not (
+                    kind == "forward" and
+                    _layer_class(fn) in needs.layers):
             return fn(*args, **kwargs)  # nested, and no invariant asks
         owner = receiver if receiver is not None else \
             getattr(fn, "__self__", None)
@@ -278,8 +311,13 @@ def api(site, kind, name, fn, receiver=None):
                        "site": site, "training": training})
         if kind == "forward" and not TRACE.active:
             # Which module object (the same through a DDP wrapper's name
-            # and an evaluation helper's parameter): TrainBeforeEval.
-            enter["module"] = _module_index(fn)
+            # and an evaluation helper's parameter): TrainBeforeEval; the
+            # classes of its leaf layers: EventContain.
+            enter["module"], layers = _module_index(fn)
+            if layers:
+                enter["layers"] = layers
+        elif kind == "forward":
+            enter["layer"] = _layer_class(fn)
         if needs is None:
             enter["args"] = [summary(a) for a in args]
         elif args and name in needs.args and not TRACE.active and \
@@ -324,7 +362,10 @@ class _Needs:
     def __init__(self, invariants):
         self.apis = set()
         self.outputs, self.args = set(), set()  # APIOutput, APIArg
+        self.layers = set()  # EventContain: nested forwards of these
         for inv in invariants:
+            if inv["relation"] == "EventContain":
+                self.layers.add(inv["b"])
             if inv["relation"] in ("APISequence", "APIAttr", "APIOutput",
                                    "APIArg"):
                 self.apis.update(x for x in (inv.get("a"), inv.get("b"))

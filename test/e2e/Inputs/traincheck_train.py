@@ -13,6 +13,10 @@ from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
 
 class MLP(nn.Module):
+    # --bug dropout_unused: a refactoring left the dropout layer defined
+    # but no longer applied (the model overfits; nothing fails).
+    skip_dropout = False
+
     def __init__(self, width):
         super().__init__()
         self.fc1 = nn.Linear(8, width)
@@ -21,7 +25,10 @@ class MLP(nn.Module):
         self.fc2 = nn.Linear(width, 3)
 
     def forward(self, x):
-        return self.fc2(self.drop(F.relu(self.bn(self.fc1(x)))))
+        h = F.relu(self.bn(self.fc1(x)))
+        if not self.skip_dropout:
+            h = self.drop(h)
+        return self.fc2(h)
 
 
 class ConvNet(nn.Module):
@@ -83,6 +90,7 @@ def main():
                    "from the environment)")
     args = p.parse_args()
     torch.manual_seed(0)
+    MLP.skip_dropout = args.bug == "dropout_unused"
     features = torch.randn(128, 8)
     if args.bug == "nan_features":
         # Standardized per column, one of which is constant (a sensor that

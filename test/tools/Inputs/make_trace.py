@@ -2,7 +2,11 @@
 tests of `detc infer` / `detc check`: one training step per argument, each
 a comma-separated list of the top-level APIs it calls, in order. A call may
 carry options after slashes: `forward:m/arg=H` (its first argument is a
-tensor of hash H), `forward:m/finite=false` (its result has a NaN).
+tensor of hash H), `forward:m/finite=false` (its result has a NaN),
+`forward:m/layers=Dropout+Linear` (its module holds those layer classes),
+`forward:m/ran=Linear` (those layers' forwards run inside it),
+`forward:m/training=false` (an evaluation forward), `forward:m/error=E`
+(it ends by raising E).
 
 usage: make_trace.py OUT STEP...
 """
@@ -18,9 +22,23 @@ with open(sys.argv[1], "w") as out:
             options = dict(o.split("=") for o in options)
             for kind in ("enter", "exit"):
                 r = {"kind": kind, "api": api, "epoch": 0, "step": n}
+                if "training" in options:
+                    r["training"] = options["training"] == "true"
                 if kind == "enter" and "arg" in options:
                     r["args"] = [{"type": "Tensor", "hash": options["arg"]}]
+                if kind == "enter" and "layers" in options:
+                    r["layers"] = options["layers"].split("+")
                 if kind == "exit" and "finite" in options:
                     r["result"] = {"type": "Tensor",
                                    "finite": options["finite"] == "true"}
+                if kind == "exit" and "error" in options:
+                    r["error"] = options["error"]
+                if kind == "exit":
+                    for layer in options.get("ran", "").split("+"):
+                        if layer:
+                            for k in ("enter", "exit"):
+                                out.write(json.dumps({
+                                    "kind": k, "api": "forward:self." +
+                                    layer.lower(), "layer": layer,
+                                    "epoch": 0, "step": n}) + "\n")
                 out.write(json.dumps(r) + "\n")
