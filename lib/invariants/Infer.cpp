@@ -273,10 +273,9 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
     Invariant i;
     i.relation = io->getString("relation")->str();
     static const std::set<std::string> kRelations = {
-        "APISequence",     "APIAttr",    "ParamAttr",
-        "ParamUpdate",     "Consistent", "EpochConstant",
-        "TrainBeforeEval", "APIOutput",  "APIArg",
-        "EventContain"};
+        "APISequence", "APIAttr",       "ParamAttr",       "ParamUpdate",
+        "Consistent",  "EpochConstant", "TrainBeforeEval", "APIOutput",
+        "APIArg",      "EventContain"};
     if (!kRelations.count(i.relation))
       return bad("unknown relation '" + i.relation + "'");
     i.a = io->getString("a").value_or("").str();

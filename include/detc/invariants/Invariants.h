@@ -30,8 +30,9 @@
 // it is not, the passing examples are split by the clause that covers the
 // most of them with a safe conjunction, into a disjunction of safe
 // conjunctions (at most 4, each supported by 3 examples); a hypothesis
-// with no safe precondition is dropped (superficial). `detc check` evaluates invariants on
-// traces offline and reports each violation with its step and record.
+// with no safe precondition is dropped (superficial). `detc check` evaluates
+// invariants on traces offline and reports each violation with its step and
+// record.
 //
 // No MLIR: this library stands alone, like the scheduler.
 //
