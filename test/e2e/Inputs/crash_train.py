@@ -137,7 +137,11 @@ def main():
     else:
         os.makedirs(ckpt_dir, exist_ok=True)
     table = os.path.join(args.work, "table.npy")
-    np.save(table, np.arange(3, dtype=np.float32))
+    # Written whole, then renamed: the two ranks of the DDP case share the
+    # directory, and one must never read the other's half-written file.
+    partial = "%s.%d.tmp.npy" % (table, os.getpid())
+    np.save(partial, np.arange(3, dtype=np.float32))
+    os.replace(partial, table)
     table_path = table + (".missing" if case == "missing_file"
                           and not fixed else "")
     device = "cuda:0" if case in ("no_cuda", "device_busy") and not fixed \
