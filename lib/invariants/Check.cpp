@@ -2,8 +2,9 @@
 //
 // One streaming pass: every example of every trace is tested against the
 // invariants whose precondition it satisfies (Examples.h); a failing one
-// is a violation, reported with its trace, line, epoch and step. Rank
-// consistency is decided after all traces are read.
+// is a violation, reported with its trace, line, epoch and step; a pair
+// of parameter records is one when it satisfies a Consistent invariant's
+// CONSISTENT / UNEQUAL clauses and its data differ.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,7 +21,8 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
   auto violate = [&](const Invariant &inv, const Where &w, std::string d) {
     out.push_back({&inv, w.trace, w.line, w.epoch, w.step, std::move(d)});
   };
-  std::map<RankKey, RankValues> byRank;
+  ParamPairs pairs;
+  std::set<const Invariant *> drifted; // reported once: the first drift
   bool consistency = llvm::any_of(
       invs, [](const Invariant &i) { return i.relation == "Consistent"; });
   for (const std::string &t : traces) {
@@ -82,17 +84,27 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                         it->second);
         }
       }
-      if (consistency) {
-        RankValues &v = byRank[{p.at.job, p.at.step, p.id}];
-        if (v.ranks.empty()) {
-          v.data = p.data;
-          v.first = p.at;
-          v.name = p.name;
-        } else if (v.data != p.data) {
-          v.mismatch = true;
-        }
-        v.ranks.insert(p.at.rank);
-      }
+      if (consistency)
+        pairs.add(p, [&](const ParamExample &q) {
+          if (p.data == q.data)
+            return;
+          Features f = pairFeatures(p.at, q.at);
+          for (const Invariant &inv : invs)
+            if (inv.relation == "Consistent" && !drifted.count(&inv) &&
+                satisfies(f, inv.precondition)) {
+              drifted.insert(&inv);
+              violate(inv, p.at,
+                      "parameter " + q.name +
+                          (q.at.step == p.at.step
+                               ? " differs between ranks at step " +
+                                     std::to_string(p.at.step)
+                               : " differs between step " +
+                                     std::to_string(q.at.step) + " (rank " +
+                                     std::to_string(q.at.rank) + ") and step " +
+                                     std::to_string(p.at.step) + " (rank " +
+                                     std::to_string(p.at.rank) + ")"));
+            }
+        });
     };
     auto onLr = [&](const LrExample &l) {
       if (!l.changedInEpoch || !*l.changedInEpoch)
@@ -152,17 +164,6 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
     sink.arg = onArg;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
-  }
-  for (const Invariant &inv : invs) {
-    if (inv.relation != "Consistent")
-      continue;
-    for (auto &[k, v] : byRank)
-      if (v.mismatch && v.ranks.size() > 1) {
-        violate(inv, v.first,
-                "parameter " + v.name + " differs between ranks at step " +
-                    std::to_string(std::get<1>(k)));
-        break; // the first step at which replicas drift apart
-      }
   }
   llvm::stable_sort(out, [](const Violation &x, const Violation &y) {
     return std::tie(x.trace, x.line) < std::tie(y.trace, y.line);

@@ -10,11 +10,51 @@ using namespace llvm;
 
 namespace detc::invariants {
 
-std::string clauseText(const Clause &c) { return c.attr + "=" + c.value; }
+std::string clauseText(const Clause &c) {
+  if (!c.kind.empty())
+    return c.kind + "(" + c.attr + ")";
+  return c.attr + "=" + c.value;
+}
 
 static Clause parseClause(StringRef text) {
+  for (StringRef kind : {"CONSISTENT", "UNEQUAL"})
+    if (text.consume_front(kind) && text.consume_front("(") &&
+        text.consume_back(")"))
+      return {text.str(), "", kind.str()};
   auto [a, v] = text.split('=');
-  return {a.str(), v.str()};
+  return {a.str(), v.str(), ""};
+}
+
+Features pairFeatures(const Where &x, const Where &y) {
+  Features f;
+  auto add = [&](StringRef attr, long a, long b) {
+    f.insert((a == b ? "CONSISTENT(" : "UNEQUAL(") + attr.str() + ")");
+  };
+  add("step", x.step, y.step);
+  add("rank", x.rank, y.rank);
+  add("epoch", x.epoch, y.epoch);
+  return f;
+}
+
+void ParamPairs::add(const ParamExample &p,
+                     function_ref<void(const ParamExample &)> with) {
+  // The same parameter on other ranks at this step and at the previous
+  // one, and on this rank at its previous step: the pairs whose clauses
+  // tell "same step on another rank" from "another step".
+  auto &bySteps = byStep[{p.at.job, p.id}];
+  for (long s : {p.at.step, p.at.step - 1}) {
+    auto it = bySteps.find(s);
+    if (it == bySteps.end())
+      continue;
+    for (const ParamExample &q : it->second)
+      if (q.at.rank != p.at.rank || s == p.at.step - 1)
+        with(q);
+  }
+  std::vector<ParamExample> &mine = bySteps[p.at.step];
+  llvm::erase_if(mine, [&](const ParamExample &q) {
+    return q.at.rank == p.at.rank; // a rank's latest record of the step
+  });
+  mine.push_back(p);
 }
 
 bool satisfies(const Features &f, const Conjunction &pre) {

@@ -108,16 +108,25 @@ struct ExampleSink {
   llvm::function_ref<void(const ContainExample &)> contain;
 };
 
-/// A parameter's data on each rank at one step of one job (Consistent): a
-/// job's rank traces sit in one directory (trace.rank<R>.jsonl).
-using RankKey = std::tuple<std::string, long, std::string>;
-struct RankValues {
-  std::string data;
-  std::set<long> ranks;
-  bool mismatch = false;
-  Where first;
-  std::string name;
+/// Consistent's examples: pairs of records of one parameter in one job (a
+/// job's rank traces sit in one directory, trace.rank<R>.jsonl), each
+/// with CONSISTENT / UNEQUAL clauses on step, rank and epoch
+/// (pairFeatures). add() calls `with` for every earlier record the new
+/// one pairs with: the same step on other ranks, the previous step on
+/// every rank. It keeps each parameter's records by step: a parameter
+/// hash per rank and step (the traces of the ranks are read one after
+/// another).
+class ParamPairs {
+public:
+  void add(const ParamExample &p,
+           llvm::function_ref<void(const ParamExample &)> with);
+
+private:
+  std::map<std::pair<std::string, std::string>,
+           std::map<long, std::vector<ParamExample>>>
+      byStep;
 };
+Features pairFeatures(const Where &x, const Where &y);
 
 llvm::Error walkTrace(const std::string &path, const ExampleSink &sink,
                       InferStats &stats);

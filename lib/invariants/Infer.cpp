@@ -32,7 +32,7 @@ std::string Invariant::text() const {
   else if (relation == "ParamUpdate")
     s = "ParamUpdate(a parameter with a gradient changes at each step)";
   else if (relation == "Consistent")
-    s = "Consistent(parameters equal on every rank at each step)";
+    s = "Consistent(a parameter's two records hold equal data)";
   else if (relation == "EpochConstant")
     s = "EpochConstant(the learning rates stay the same within an epoch)";
   else if (relation == "APIOutput")
@@ -58,16 +58,6 @@ std::string Invariant::text() const {
     s += group ? ")" : "";
   }
   return s;
-}
-
-static void addRankValue(std::map<RankKey, RankValues> &m,
-                         const ParamExample &p) {
-  RankValues &v = m[{p.at.job, p.at.step, p.id}];
-  if (v.ranks.empty())
-    v.data = p.data;
-  else if (v.data != p.data)
-    v.mismatch = true;
-  v.ranks.insert(p.at.rank);
 }
 
 Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
@@ -102,7 +92,8 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
   std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
-  std::map<RankKey, RankValues> byRank;
+  Hypothesis consistent;
+  ParamPairs pairs;
   for (const std::string &t : traces) {
     ExampleSink sink;
     auto onStep = [&](const StepExample &s) {
@@ -142,7 +133,9 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
           paramAttrs[{k, value}].add(v == value, f);
         }
       if (ranks.size() > 1)
-        addRankValue(byRank, p);
+        pairs.add(p, [&](const ParamExample &q) {
+          consistent.add(p.data == q.data, pairFeatures(p.at, q.at));
+        });
     };
     auto onLr = [&](const LrExample &l) {
       if (l.changedInEpoch)
@@ -208,13 +201,8 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     inv.value = k.second;
     keep(inv, h);
   }
-  if (ranks.size() > 1) {
-    Hypothesis consistent;
-    for (auto &[k, v] : byRank)
-      if (v.ranks.size() > 1)
-        consistent.add(!v.mismatch, {});
+  if (ranks.size() > 1)
     keep({"Consistent"}, consistent);
-  }
   return out;
 }
 
@@ -225,7 +213,9 @@ json::Value toJSON(const std::vector<Invariant> &invs) {
     auto clauses = [](const Conjunction &conj) {
       json::Array list;
       for (const Clause &c : conj)
-        list.push_back(json::Object{{"attr", c.attr}, {"value", c.value}});
+        list.push_back(c.kind.empty()
+                           ? json::Object{{"attr", c.attr}, {"value", c.value}}
+                           : json::Object{{"attr", c.attr}, {"kind", c.kind}});
       return list;
     };
     json::Array pre;
@@ -288,10 +278,19 @@ Expected<std::vector<Invariant>> fromJSON(const json::Value &v) {
       for (const json::Value &c : list)
         if (const json::Object *co = c.getAsObject())
           conj.push_back({co->getString("attr").value_or("").str(),
-                          co->getString("value").value_or("").str()});
+                          co->getString("value").value_or("").str(),
+                          co->getString("kind").value_or("").str()});
       return conj;
     };
     if (const json::Array *pre = io->getArray("precondition")) {
+      for (const json::Value &d : *pre) {
+        const json::Array *conj = d.getAsArray();
+        for (const json::Value &c : conj ? *conj : json::Array{d})
+          if (const json::Object *co = c.getAsObject())
+            if (std::optional<StringRef> kind = co->getString("kind"))
+              if (*kind != "CONSISTENT" && *kind != "UNEQUAL")
+                return bad("unknown clause kind '" + *kind + "'");
+      }
       if (!pre->empty() && (*pre)[0].getAsArray()) {
         for (const json::Value &d : *pre)
           if (const json::Array *list = d.getAsArray())

@@ -15,8 +15,10 @@
 //  * ParamUpdate(p): a parameter whose gradient is set at an optimizer
 //    step has changed since the previous step (an optimizer over the wrong
 //    parameters, a frozen model, a zero learning rate);
-//  * Consistent(p, ranks): a parameter is bit-identical on every rank at
-//    the same step (data-parallel replicas that drift apart).
+//  * Consistent: two records of a parameter hold the same data, under a
+//    precondition of CONSISTENT and UNEQUAL clauses on the pair (deduced:
+//    `if CONSISTENT(step)`, i.e. on every rank at the same step —
+//    data-parallel replicas that drift apart).
 //  * TrainBeforeEval: a module's first evaluation forward comes after a
 //    training forward of it (SpectralNorm needs one to initialize).
 //  * APIOutput(A): every element of A's result is finite (a NaN or an
@@ -51,11 +53,15 @@
 
 namespace detc::invariants {
 
-/// A CONSTANT clause: attribute == value (JSON scalar as text).
+/// A precondition clause. `kind` empty: a CONSTANT clause, attribute ==
+/// value (a JSON scalar as text; EXIST clauses are CONSTANT clauses on
+/// `calls`). `kind` "CONSISTENT" or "UNEQUAL": a clause on a pair of
+/// records (Consistent's examples), true when the two have the same /
+/// different values of attribute `attr` (`step`, `rank`, `epoch`).
 struct Clause {
-  std::string attr, value;
+  std::string attr, value, kind;
   bool operator==(const Clause &o) const {
-    return attr == o.attr && value == o.value;
+    return attr == o.attr && value == o.value && kind == o.kind;
   }
 };
 

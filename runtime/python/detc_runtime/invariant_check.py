@@ -111,7 +111,8 @@ class Checker:
         (a disjunction, from disjunctive splitting); empty: always."""
         if pre and isinstance(pre[0], list):
             return any(Checker._satisfies(features, c) for c in pre)
-        return all("%s=%s" % (c["attr"], c["value"]) in features
+        return all(("%s(%s)" % (c["kind"], c["attr"]) if c.get("kind")
+                    else "%s=%s" % (c["attr"], c["value"])) in features
                    for c in pre)
 
     def _report(self, inv, record, detail):
@@ -276,9 +277,14 @@ class Checker:
                   file=sys.stderr)
             self.consistent = []
             return
+        # The pairs compared here: this rank's record and another rank's
+        # at the same step (of the same epoch).
+        pair = {"CONSISTENT(step)", "UNEQUAL(rank)", "CONSISTENT(epoch)"}
+        invs = [inv for inv in self.consistent
+                if self._satisfies(pair, inv["precondition"])]
         for pid in sorted(mine):
             if any(t.get(pid, mine[pid])[0] != mine[pid][0] for t in theirs):
-                for inv in self.consistent:
+                for inv in invs:
                     self._report(inv, r, "parameter %s differs between "
                                  "ranks at step %s" % (mine[pid][1],
                                                        r.get("step")))

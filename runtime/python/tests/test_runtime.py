@@ -543,6 +543,12 @@ class InvariantCheckTest(unittest.TestCase):
         self.assertFalse(sat({"calls=forward:a"}, [a, b]))
         self.assertTrue(sat({"calls=forward:b"}, [[a], [b]]))
         self.assertFalse(sat({"calls=forward:c"}, [[a], [b]]))
+        # CONSISTENT / UNEQUAL clauses on a pair of records (Consistent).
+        step = {"attr": "step", "kind": "CONSISTENT"}
+        rank = {"attr": "rank", "kind": "UNEQUAL"}
+        self.assertTrue(sat({"CONSISTENT(step)", "UNEQUAL(rank)"},
+                            [step, rank]))
+        self.assertFalse(sat({"UNEQUAL(step)", "UNEQUAL(rank)"}, [step]))
 
 
 class ScopeAndDrawTest(unittest.TestCase):

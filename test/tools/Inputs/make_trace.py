@@ -8,18 +8,35 @@ tensor of hash H), `forward:m/finite=false` (its result has a NaN),
 `forward:m/training=false` (an evaluation forward), `forward:m/error=E`
 (it ends by raising E).
 
-usage: make_trace.py OUT STEP...
+A call `state/data=H` writes an optimizer step's `state` record instead:
+one parameter (`g0.p0`, named w) whose data hashes to H. `--rank R`
+before OUT makes it rank R's trace.
+
+usage: make_trace.py [--rank R] OUT STEP...
 """
 import json
 import sys
 
-with open(sys.argv[1], "w") as out:
-    out.write(json.dumps({"v": 1, "kind": "meta", "rank": 0}) + "\n")
-    for n, step in enumerate(sys.argv[2:]):
-        out.write(json.dumps({"kind": "step", "epoch": 0, "step": n}) + "\n")
+args = sys.argv[1:]
+rank = 0
+if args[0] == "--rank":
+    rank, args = int(args[1]), args[2:]
+with open(args[0], "w") as out:
+    out.write(json.dumps({"v": 1, "kind": "meta", "rank": rank}) + "\n")
+    for n, step in enumerate(args[1:]):
+        out.write(json.dumps({"kind": "step", "epoch": 0, "step": n,
+                              "rank": rank}) + "\n")
         for call in step.split(","):
             api, *options = call.split("/")
             options = dict(o.split("=") for o in options)
+            if api == "state":
+                out.write(json.dumps({
+                    "kind": "state", "epoch": 0, "step": n, "rank": rank,
+                    "params": [{"id": "g0.p0", "name": "w",
+                                "data": options["data"], "grad": "g",
+                                "requires_grad": True,
+                                "in_optimizer": True}]}) + "\n")
+                continue
             for kind in ("enter", "exit"):
                 r = {"kind": kind, "api": api, "epoch": 0, "step": n}
                 if "training" in options:
