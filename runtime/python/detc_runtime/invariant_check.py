@@ -15,6 +15,16 @@ import json
 import os
 import sys
 
+# The JSON text of a record's attribute values, as lib/invariants prints
+# them into clauses. The values the clauses read are booleans: a lookup
+# instead of json.dumps, which was 40% of the verifier's time per record.
+_TEXT = {True: "true", False: "false"}
+
+
+def _text(value):
+    text = _TEXT.get(value) if type(value) is bool else None
+    return text if text is not None else json.dumps(value)
+
 
 class Checker:
     def __init__(self, path, out_dir, rank):
@@ -149,7 +159,7 @@ class Checker:
         invs = self.by_api.get(r["api"])
         if not invs:
             return
-        attrs = {k: json.dumps(r[k]) for k in ("training", "grad_enabled")
+        attrs = {k: _text(r[k]) for k in ("training", "grad_enabled")
                  if r.get(k) is not None}
         for inv in invs:
             v = attrs.get(inv["attr"])
@@ -163,7 +173,7 @@ class Checker:
 
     @staticmethod
     def _context(r):
-        return {"%s=%s" % (k, json.dumps(r[k]))
+        return {"%s=%s" % (k, _text(r[k]))
                 for k in ("training", "grad_enabled") if r.get(k) is not None}
 
     def _output(self, r):
@@ -226,8 +236,8 @@ class Checker:
         self.previous[pid] = p["data"]
         has_grad = p.get("grad") is not None and p.get("update_expected",
                                                         True)
-        attrs = {"requires_grad": json.dumps(p["requires_grad"]),
-                 "in_optimizer": json.dumps(p.get("in_optimizer", True))}
+        attrs = {"requires_grad": _text(p["requires_grad"]),
+                 "in_optimizer": _text(p.get("in_optimizer", True))}
         features = {"%s=%s" % kv for kv in attrs.items()}
         for inv in self.params:
             rel = inv["relation"]
