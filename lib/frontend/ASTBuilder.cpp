@@ -58,11 +58,6 @@ template <typename T> static T *as(tree::ParseTree *t) {
   return dynamic_cast<T *>(t);
 }
 
-static bool isToken(tree::ParseTree *t, size_t type) {
-  auto *term = dynamic_cast<tree::TerminalNode *>(t);
-  return term && term->getSymbol()->getType() == type;
-}
-
 // ---- Module and statements ---------------------------------------------------
 
 void ASTBuilder::appendStatements(PythonParser::FileInputContext *tree,
