@@ -11,7 +11,7 @@ this 2-core machine their spread (±5%) is larger than the overhead; the
 estimate here is what the per-call costs add up to.
 
 usage: PYTHONPATH=build/python /usr/bin/python3 bench/fixed_costs.py
-       [--features 64 --hidden 256] [--repeat 7]
+       [--features 64 --hidden 256] [--repeat 7] [--state-mb MB]
 """
 import argparse
 import os
@@ -114,6 +114,9 @@ def main():
     parser.add_argument("--hidden", type=int, default=256)
     parser.add_argument("--examples", type=int, default=256)
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument("--state-mb", type=float, default=0,
+                        help="also time the commit of a checkpoint of this "
+                        "many MB (float32 tensors) against torch.save")
     args = parser.parse_args()
     torch.set_num_threads(1)
     rt.configure(script_sha256="0" * 64)
@@ -186,6 +189,21 @@ def main():
                       4 * args.repeat)
     row("checkpoint (commit)", commit, plain_save, 1)
 
+    if args.state_mb:
+        big = {"w%d" % i: torch.randn(1 << 18)
+               for i in range(max(1, int(args.state_mb * 1.0)))}
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "big.pt")
+            site = rt.checkpoint(7, torch.save, {})
+            commit = spaced(lambda: site(big, path), 0.05, args.repeat)
+            plain_save = spaced(lambda: torch.save(big, path), 0.05,
+                                args.repeat)
+            sidecar.DURABILITY.wait()
+        print("checkpoint of %d MB: commit %.1f ms, torch.save %.1f ms: "
+              "%.2f ms more (%.2f ms per MB)" % (
+                  len(big), commit * 1e3, plain_save * 1e3,
+                  (commit - plain_save) * 1e3,
+                  (commit - plain_save) * 1e3 / len(big)))
     epoch = original_epoch(args)
     print("fixed costs at --features %d --hidden %d (batch %d, one thread;"
           " median of %d rounds)" % (args.features, args.hidden, BATCH,
