@@ -14,6 +14,7 @@ reported, once, as `detc check` does offline.
 import json
 import os
 import sys
+import threading
 
 # The JSON text of a record's attribute values, as lib/invariants prints
 # them into clauses. The values the clauses read are booleans: a lookup
@@ -70,6 +71,10 @@ class Checker:
         self.previous = {}
         self.step_record = None
         self.count = 0
+        # Reports come from the writer thread and, for nested calls
+        # checked where they run (trace.py, checking without a trace
+        # file), from the training thread.
+        self.lock = threading.Lock()
         self.out = None
         if out_dir:
             self.out = open(os.path.join(
@@ -100,6 +105,9 @@ class Checker:
             if self.outputs and self.depth == 0:
                 self._output(r)
             if self.depth == 0 and self.span is not None:
+                # Checking without a trace file, the layers run come with
+                # the forward's exit (nested calls make no records).
+                self.span[2].update(r.get("ran", ()))
                 if "error" not in r:
                     self._contain(*self.span)
                 self.span = None
@@ -125,7 +133,15 @@ class Checker:
                     else "%s=%s" % (c["attr"], c["value"])) in features
                    for c in pre)
 
+    def check_call(self, record):
+        """APIAttr on a call checked where it runs (no record queued)."""
+        self._call(record)
+
     def _report(self, inv, record, detail):
+        with self.lock:
+            self._report_locked(inv, record, detail)
+
+    def _report_locked(self, inv, record, detail):
         self.count += 1
         v = {"invariant": inv["text"], "detail": detail,
              "epoch": record.get("epoch"), "step": record.get("step"),
@@ -133,7 +149,7 @@ class Checker:
         print("detc-check: violation: %s (epoch %s, step %s)\n"
               "  invariant: %s" % (detail, v["epoch"], v["step"],
                                    inv["text"]), file=sys.stderr)
-        if self.out:
+        if self.out and not self.out.closed:
             self.out.write(json.dumps(v) + "\n")
             self.out.flush()
 

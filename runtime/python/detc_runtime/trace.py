@@ -118,6 +118,7 @@ class _Trace:
         self.active = 0  # traced calls running
         self.step_apis = set()  # APIs called at top level in this step
         self.needs = None  # _Needs when checking without a trace
+        self.ran = set()  # layer classes run in the current top forward
         self.names = {}  # id(param) -> "model.fc1.weight"
         self.last_data = {}  # parameter id -> its hash at the last step
 
@@ -146,7 +147,7 @@ def enable(directory, check=None):
             from .replay import fail
             fail("error: --check: %s" % e)
         if not directory:
-            TRACE.needs = _Needs(checker.invariants)
+            TRACE.needs = _Needs(checker.invariants, checker)
     rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
     TRACE.writer = _Writer(path, rotate, checker)
     TRACE.pid = os.getpid()
@@ -294,11 +295,9 @@ def api(site, kind, name, fn, receiver=None):
     method `fn` is, when detc could name it."""
     def call(*args, **kwargs):
         needs = TRACE.needs
-        if needs is not None and TRACE.active and name not in needs.apis \
-                and kind != "step" and not (
-                    kind == "forward" and
-                    _layer_class(fn) in needs.layers):
-            return fn(*args, **kwargs)  # nested, and no invariant asks
+        if needs is not None and TRACE.active and kind != "step":
+            return _nested_checked(needs, kind, name, fn, receiver, args,
+                                   kwargs)
         owner = receiver if receiver is not None else \
             getattr(fn, "__self__", None)
         if kind == "forward":
@@ -316,6 +315,7 @@ def api(site, kind, name, fn, receiver=None):
             enter["module"], layers = _module_index(fn)
             if layers:
                 enter["layers"] = layers
+            TRACE.ran = set()
         elif kind == "forward":
             enter["layer"] = _layer_class(fn)
         if needs is None:
@@ -341,6 +341,9 @@ def api(site, kind, name, fn, receiver=None):
         leave = _meta({"kind": "exit", "api": name, "call": kind,
                        "site": site,
                        "training": getattr(owner, "training", None)})
+        if needs is not None and kind == "forward" and not TRACE.active \
+                and name in needs.contains:
+            leave["ran"] = sorted(TRACE.ran)  # the layers it ran
         if needs is None:
             leave["result"] = summary(result)
         elif name in needs.outputs:
@@ -354,18 +357,43 @@ def api(site, kind, name, fn, receiver=None):
     return call
 
 
+def _nested_checked(needs, kind, name, fn, receiver, args, kwargs):
+    """A nested call (a layer inside the model) when checking without a
+    trace file. Only APIAttr invariants and EventContain read nested calls
+    (the other relations read top-level ones), so no record is made: the
+    call's attributes are checked here, and a layer class EventContain
+    names is noted for the enclosing forward's exit record (`ran`)."""
+    if kind == "forward" and needs.layers:
+        layer = _layer_class(fn)
+        if layer in needs.layers:
+            TRACE.ran.add(layer)
+    if name in needs.attrs:
+        owner = fn if kind == "forward" else (
+            receiver if receiver is not None else
+            getattr(fn, "__self__", None))
+        needs.checker.check_call(_meta({
+            "api": name, "training": getattr(owner, "training", None)}))
+    return fn(*args, **kwargs)
+
+
 class _Needs:
     """What the invariants of an online check read (checking without a
     trace file traces only that): the APIs they name, and whether they
     need parameter hashes and expected updates."""
 
-    def __init__(self, invariants):
+    def __init__(self, invariants, checker):
+        self.checker = checker
         self.apis = set()
         self.outputs, self.args = set(), set()  # APIOutput, APIArg
         self.layers = set()  # EventContain: nested forwards of these
+        self.contains = set()  # EventContain: forwards that hold them
+        self.attrs = set()  # APIs with APIAttr invariants
         for inv in invariants:
             if inv["relation"] == "EventContain":
                 self.layers.add(inv["b"])
+                self.contains.add(inv["a"])
+            if inv["relation"] == "APIAttr":
+                self.attrs.add(inv["a"])
             if inv["relation"] in ("APISequence", "APIAttr", "APIOutput",
                                    "APIArg"):
                 self.apis.update(x for x in (inv.get("a"), inv.get("b"))
