@@ -39,6 +39,7 @@ import stat
 import sys
 import tempfile
 import threading
+import time
 
 FORMAT = "detc-sidecar"
 VERSION = 1
@@ -274,6 +275,7 @@ def _settle_leftover(real, side):
     leftover = side + ".tmp"
     if not os.path.exists(leftover):
         return
+    _sweep_stale_holders(os.path.dirname(real) or ".")
     try:
         with open(leftover, "rb") as f:
             tie = decode(f.read(), leftover)["checkpoint"]
@@ -284,6 +286,34 @@ def _settle_leftover(real, side):
         os.replace(leftover, side)
     else:
         os.unlink(leftover)
+
+
+STALE_HOLDER_SECONDS = 60
+
+
+def _sweep_stale_holders(directory):
+    """The temporary directories of commits whose tail never ran (the
+    process was killed, or ended by os._exit, within milliseconds of a
+    save): empty `.detc-*.tmp` directories, removed when a later commit
+    finds the leftover sidecar such a run leaves. Only empty ones older
+    than a minute: a live run's directory holds its file from the moment
+    it is made, and its tail removes it within milliseconds."""
+    now = time.time()
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if not (entry.name.startswith(".detc-") and
+                entry.name.endswith(".tmp")):
+            continue
+        try:
+            if entry.is_dir(follow_symlinks=False) and \
+                    now - entry.stat(follow_symlinks=False).st_mtime > \
+                    STALE_HOLDER_SECONDS:
+                os.rmdir(entry.path)  # fails, harmlessly, unless empty
+        except OSError:
+            pass
 
 
 class _Durability:

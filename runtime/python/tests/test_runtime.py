@@ -513,10 +513,21 @@ class CommitTest(unittest.TestCase):
         self.assertEqual(calls, [side, side + ".tmp", self.path])
         self.assertEqual(torch.load(self.path)["v"], 2)
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
-        # A .tmp sidecar that matches nothing is removed by the next one.
+        # A .tmp sidecar that matches nothing is removed by the next one,
+        # and so are the empty temporary directories of commits whose
+        # tail never ran (older than a minute; a fresh one may be a live
+        # run's).
+        stale = os.path.join(self.dir, ".detc-stale.tmp")
+        fresh = os.path.join(self.dir, ".detc-fresh.tmp")
+        for d in (stale, fresh):
+            os.mkdir(d)
+        os.utime(stale, (0, 0))
         self.save(4)
         sidecar.DURABILITY.wait()
         self.assertEqual(sidecar.load(self.path)["instance"], 4)
+        self.assertFalse(os.path.exists(stale))
+        self.assertTrue(os.path.exists(fresh))
+        os.rmdir(fresh)
 
     def test_synchronous_mode_does_everything_in_the_save(self):
         from detc_runtime import sidecar
