@@ -72,20 +72,29 @@ class Runner:
             cmd += ["--detc-checkpoint", self.hint_path(out)]
         if resume:
             cmd += ["--detc-resume", resume]
-        proc = subprocess.Popen(cmd, env=self.env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
-        try:
-            _, err = proc.communicate(timeout=kill_after)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)  # the node dies: workers too
-            _, err = proc.communicate()
-            return True, err
-        if proc.returncode == -signal.SIGKILL:
+        # stderr goes to a file, not a pipe: a DataLoader worker orphaned
+        # by a kill keeps its copy of the pipe open, and torch 1.13's
+        # worker never notices its parent died if the kill lands between
+        # its fork and its watchdog's start (the parent it records is then
+        # init). Waiting for the process, then killing its group, never
+        # waits on such a worker.
+        with tempfile.TemporaryFile("w+") as log:
+            proc = subprocess.Popen(cmd, env=self.env,
+                                    stdout=subprocess.DEVNULL, stderr=log,
+                                    text=True, start_new_session=True)
             try:
-                os.killpg(proc.pid, signal.SIGKILL)  # orphaned workers
+                proc.wait(timeout=kill_after)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                timed_out = True  # the node dies: workers too
+            try:
+                os.killpg(proc.pid, signal.SIGKILL)  # and orphaned workers
             except ProcessLookupError:
                 pass
+            proc.wait()
+            log.seek(0)
+            err = log.read()
+        if timed_out or proc.returncode == -signal.SIGKILL:
             return True, err
         if proc.returncode != 0:
             sys.exit("FAIL: %s exited with %d\n%s" % (" ".join(cmd),
