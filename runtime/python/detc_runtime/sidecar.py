@@ -189,11 +189,33 @@ def discard_temporary(tmp):
         pass
 
 
+# Descriptors a forked child must not keep: the directory locks open now
+# and the files the durability thread is about to sync. A DataLoader worker
+# forked while the durability thread holds a directory lock would share
+# the lock's open file; were this process killed then, the orphaned worker
+# would hold the lock for good and the resumed run's commit would wait on
+# it forever.
+_OPEN_HERE = set()
+
+
+def _close_inherited():
+    for fd in list(_OPEN_HERE):
+        try:
+            os.close(fd)
+        except OSError:
+            pass
+    _OPEN_HERE.clear()
+
+
+os.register_at_fork(after_in_child=_close_inherited)
+
+
 class _DirectoryLock:
     """flock on the directory itself: no extra file beside the user's."""
 
     def __init__(self, path):
         self.fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+        _OPEN_HERE.add(self.fd)
 
     def __enter__(self):
         fcntl.flock(self.fd, fcntl.LOCK_EX)
@@ -201,6 +223,7 @@ class _DirectoryLock:
 
     def __exit__(self, *exc):
         fcntl.flock(self.fd, fcntl.LOCK_UN)
+        _OPEN_HERE.discard(self.fd)
         os.close(self.fd)
 
 
@@ -245,6 +268,7 @@ def commit(real, written, body):
             # whatever their names are by then.
             fds = [os.open(written, os.O_RDONLY),
                    os.open(pending, os.O_RDONLY)]
+            _OPEN_HERE.update(fds)
         with _DirectoryLock(real):
             _settle_leftover(real, side)
             os.replace(pending, side + ".tmp")
@@ -253,6 +277,7 @@ def commit(real, written, body):
                 os.replace(side + ".tmp", side)
     except BaseException:
         for fd in fds:
+            _OPEN_HERE.discard(fd)
             os.close(fd)
         if os.path.exists(pending):
             os.unlink(pending)
@@ -376,6 +401,7 @@ def _finish(real, side, holder, fds):
             os.fsync(fd)
     finally:
         for fd in fds:
+            _OPEN_HERE.discard(fd)
             os.close(fd)
     with _DirectoryLock(real):
         try:

@@ -529,6 +529,23 @@ class CommitTest(unittest.TestCase):
         self.assertTrue(os.path.exists(fresh))
         os.rmdir(fresh)
 
+    def test_forked_child_does_not_keep_a_directory_lock(self):
+        # A DataLoader worker forked while the durability thread holds the
+        # lock must not share it: were this process killed, the orphan
+        # would hold it and the resumed run's commit would wait forever.
+        from detc_runtime import sidecar
+        lock = sidecar._DirectoryLock(self.path)
+        with lock:
+            pid = os.fork()
+            if pid == 0:
+                try:
+                    os.fstat(lock.fd)
+                    os._exit(1)  # still open in the child
+                except OSError:
+                    os._exit(0)
+            _, status = os.waitpid(pid, 0)
+        self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+
     def test_synchronous_mode_does_everything_in_the_save(self):
         from detc_runtime import sidecar
         sidecar.DURABILITY.synchronous = True
