@@ -88,7 +88,7 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
         pairs.add(p, [&](const ParamExample &q) {
           if (p.data == q.data)
             return;
-          Features f = pairFeatures(p.at, q.at);
+          Features f = pairFeatures(p, q);
           for (const Invariant &inv : invs)
             if (inv.relation == "Consistent" && !drifted.count(&inv) &&
                 satisfies(f, inv.precondition)) {

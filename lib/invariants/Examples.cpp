@@ -25,14 +25,50 @@ static Clause parseClause(StringRef text) {
   return {a.str(), v.str(), ""};
 }
 
-Features pairFeatures(const Where &x, const Where &y) {
+Features pairFeatures(const ParamExample &p, const ParamExample &q) {
   Features f;
-  auto add = [&](StringRef attr, long a, long b) {
+  auto add = [&](StringRef attr, const auto &a, const auto &b) {
     f.insert((a == b ? "CONSISTENT(" : "UNEQUAL(") + attr.str() + ")");
   };
-  add("step", x.step, y.step);
-  add("rank", x.rank, y.rank);
-  add("epoch", x.epoch, y.epoch);
+  add("step", p.at.step, q.at.step);
+  add("rank", p.at.rank, q.at.rank);
+  add("epoch", p.at.epoch, q.at.epoch);
+  add("grad", p.grad, q.grad);
+  // CONSTANT clauses: the attribute has this value in both records.
+  auto constant = [&](StringRef attr, bool a, bool b) {
+    if (a == b)
+      f.insert(attr.str() + (a ? "=true" : "=false"));
+  };
+  constant("requires_grad", p.requiresGrad, q.requiresGrad);
+  constant("in_optimizer", p.inOptimizer, q.inOptimizer);
+  return f;
+}
+
+StringRef clauseAttr(StringRef clause) {
+  if (clause.consume_back(")")) // KIND(attr)
+    return clause.split('(').second;
+  return clause.split('=').first;
+}
+
+bool forbiddenClause(StringRef relation, StringRef asserted, StringRef clause) {
+  // TrainCheck's per-relation forbidden conditions (OSDI'25 §3.6): clauses
+  // that are true of a relation's passing examples because the relation
+  // holds — a precondition made of them is safe but shallow: it says
+  // nothing about when the invariant applies, and a violation falsifies
+  // it too, so the check never fires.
+  StringRef attr = clauseAttr(clause);
+  if (relation == "APISequence") // "A before B" if the step calls A
+    return clause == ("calls=" + asserted).str();
+  if (relation == "APIAttr" || relation == "ParamAttr") // attr = v if attr = v
+    return attr == asserted;
+  if (relation == "Consistent") // a tensor's other tensor attributes: equal
+    return attr == "grad" || attr == "data"; // data comes with equal grads
+  return false;
+}
+
+Features allowedFeatures(StringRef relation, StringRef asserted, Features f) {
+  for (auto it = f.begin(); it != f.end();)
+    it = forbiddenClause(relation, asserted, *it) ? f.erase(it) : std::next(it);
   return f;
 }
 
@@ -94,11 +130,11 @@ constexpr size_t kMaxSets = 4096;
 constexpr size_t kMaxDisjuncts = 4;
 constexpr unsigned kMinGroup = 3;
 
-void Hypothesis::add(bool ok, const Features &f) {
+void Hypothesis::add(bool ok, const Features &f, unsigned count) {
   if (ok) {
-    ++pass;
+    pass += count;
     if (passingSets.size() < kMaxSets || passingSets.count(f))
-      ++passingSets[f];
+      passingSets[f] += count;
     if (!common) {
       common = f;
     } else {
@@ -110,7 +146,7 @@ void Hypothesis::add(bool ok, const Features &f) {
     }
     return;
   }
-  ++fail;
+  fail += count;
   if (failing.size() < kMaxSets)
     failing.insert(f);
 }
@@ -218,30 +254,31 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       sink.step(current);
     inStep = false;
   };
-  auto whereOf = [&](const json::Object &o, unsigned line) {
+  const std::string job = sys::path::parent_path(path).str();
+  auto whereOf = [&](const Record &o, unsigned line) {
     Where w;
     w.trace = path;
-    w.job = sys::path::parent_path(path).str();
+    w.job = job;
     w.line = line;
-    w.epoch = o.getInteger("epoch").value_or(-1);
-    w.step = o.getInteger("step").value_or(-1);
-    w.rank = o.getInteger("rank").value_or(0);
+    w.epoch = o.integer("epoch").value_or(-1);
+    w.step = o.integer("step").value_or(-1);
+    w.rank = o.integer("rank").value_or(0);
     return w;
   };
-  auto callOf = [&](const json::Object &o, unsigned line, StringRef api) {
+  auto callOf = [&](const Record &o, unsigned line, StringRef api) {
     CallExample c;
     c.at = whereOf(o, line);
     c.api = api.str();
     for (StringRef key : {"training", "grad_enabled"}) {
-      std::string v = scalar(o, key);
+      std::string v = o.scalar(key);
       if (!v.empty() && v != "null")
         c.attrs[key.str()] = v;
     }
     return c;
   };
-  Error e = forEachRecord(path, [&](const json::Object &o, unsigned line) {
+  Error e = forEachRecord(path, [&](const Record &o, unsigned line) {
     ++stats.records;
-    StringRef kind = o.getString("kind").value_or("");
+    StringRef kind = o.str("kind").value_or("");
     if (kind == "step") {
       endStep();
       ++stats.steps;
@@ -252,14 +289,14 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       return;
     }
     if (kind == "enter") {
-      std::string api = o.getString("api").value_or("").str();
+      std::string api = o.str("api").value_or("").str();
       if (inStep && depth == 0 && !is_contained(current.order, api)) {
         current.order.push_back(api);
-        const json::Array *args = o.getArray("args");
-        const json::Object *arg0 =
-            args && !args->empty() ? (*args)[0].getAsObject() : nullptr;
-        std::optional<StringRef> hash =
-            arg0 ? arg0->getString("hash") : std::nullopt;
+        std::optional<simdjson::dom::array> args = o.array("args");
+        std::optional<Record> arg0 =
+            args && args->size() ? Record::of(args->at(0).value_unsafe())
+                                 : std::nullopt;
+        std::optional<StringRef> hash = arg0 ? arg0->str("hash") : std::nullopt;
         if (hash) {
           auto [it, added] = firstArgs.try_emplace(api);
           if (!added && it->second.first == current.at.step - 1 && sink.arg)
@@ -267,9 +304,9 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
           it->second = {current.at.step, hash->str()};
         }
       }
-      std::string module = scalar(o, "module");
+      std::string module = o.scalar("module");
       if (depth == 0 && !module.empty() && module != "null") {
-        std::string training = scalar(o, "training");
+        std::string training = o.scalar("training");
         if (training == "true") {
           trained.insert(module);
         } else if (training == "false" && evaluated.insert(module).second &&
@@ -284,15 +321,17 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       }
       if (depth == 0) {
         span.reset();
-        if (const json::Array *layers = o.getArray("layers")) {
+        if (std::optional<simdjson::dom::array> layers = o.array("layers")) {
           span.emplace();
           span->call = callOf(o, line, api);
-          for (const json::Value &l : *layers)
-            if (std::optional<StringRef> name = l.getAsString())
-              span->held.insert(name->str());
+          for (simdjson::dom::element l : *layers) {
+            std::string_view name;
+            if (!l.get_string().get(name))
+              span->held.insert(std::string(name));
+          }
         }
       } else if (span) {
-        if (std::optional<StringRef> layer = o.getString("layer"))
+        if (std::optional<StringRef> layer = o.str("layer"))
           span->called.insert(layer->str());
       }
       ++depth;
@@ -306,26 +345,21 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       if (depth == 0 && span) {
         // An exit by an exception ("error") ends the forward early: the
         // layers after the failure never ran, and that is no example.
-        if (!o.get("error") && sink.contain)
+        if (!o.has("error") && sink.contain)
           sink.contain(*span);
         span.reset();
       }
       // Top-level calls only: a NaN inside the model reaches its output,
       // and nested layers' descriptors are the model's own.
-      const json::Object *result = o.getObject("result");
+      std::optional<Record> result = o.object("result");
       std::optional<bool> finite =
-          result && depth == 0 ? result->getBoolean("finite") : std::nullopt;
+          result && depth == 0 ? result->boolean("finite") : std::nullopt;
       if (finite && sink.output)
-        sink.output(
-            {callOf(o, line, o.getString("api").value_or("")), *finite});
+        sink.output({callOf(o, line, o.str("api").value_or("")), *finite});
       return;
     }
     if (kind == "state" && sink.lr) {
-      if (const json::Value *lrs = o.get("lrs")) {
-        std::string text;
-        raw_string_ostream os(text);
-        os << *lrs;
-        os.flush();
+      if (std::string text = o.text("lrs"); !text.empty()) {
         LrExample ex;
         ex.at = whereOf(o, line);
         if (lastLrs && lastLrs->first == ex.at.epoch)
@@ -335,24 +369,25 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       }
     }
     if (kind == "state" && sink.param) {
-      const json::Array *params = o.getArray("params");
+      std::optional<simdjson::dom::array> params = o.array("params");
       if (!params)
         return;
-      for (const json::Value &pv : *params) {
-        const json::Object *p = pv.getAsObject();
+      for (simdjson::dom::element pv : *params) {
+        std::optional<Record> p = Record::of(pv);
         if (!p)
           continue;
         ParamExample ex;
         ex.at = whereOf(o, line);
-        ex.name = p->getString("name").value_or("").str();
-        ex.id = p->getString("id").value_or(ex.name).str();
-        ex.data = p->getString("data").value_or("").str();
+        ex.name = p->str("name").value_or("").str();
+        ex.id = p->str("id").value_or(ex.name).str();
+        ex.data = p->str("data").value_or("").str();
+        ex.grad = p->str("grad").value_or("").str();
         // A gradient too small for the step to change the parameter (a
         // bias before a BatchNorm gets 1e-10) does not count.
-        ex.hasGrad = p->getString("grad").has_value() &&
-                     p->getBoolean("update_expected").value_or(true);
-        ex.requiresGrad = p->getBoolean("requires_grad").value_or(false);
-        ex.inOptimizer = p->getBoolean("in_optimizer").value_or(true);
+        ex.hasGrad = p->str("grad").has_value() &&
+                     p->boolean("update_expected").value_or(true);
+        ex.requiresGrad = p->boolean("requires_grad").value_or(false);
+        ex.inOptimizer = p->boolean("in_optimizer").value_or(true);
         auto it = previous.find(ex.id);
         if (it != previous.end())
           ex.changed = it->second != ex.data;

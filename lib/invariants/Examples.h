@@ -49,6 +49,7 @@ struct ParamExample {
   std::string id;   ///< the same on every rank: the optimizer position
   std::string name; ///< for reports
   std::string data;
+  std::string grad;     ///< its hash; "" when unset
   bool hasGrad = false; ///< a gradient the step should visibly apply
   bool requiresGrad = false, inOptimizer = true;
   std::optional<bool> changed; ///< since this trace's previous state
@@ -126,7 +127,23 @@ private:
            std::map<long, std::vector<ParamExample>>>
       byStep;
 };
-Features pairFeatures(const Where &x, const Where &y);
+/// A pair's clauses: CONSISTENT / UNEQUAL on step, rank, epoch and the
+/// gradient; CONSTANT clauses on requires_grad and in_optimizer where the
+/// two records agree.
+Features pairFeatures(const ParamExample &p, const ParamExample &q);
+
+/// The attribute a clause text tests (`calls` of `calls=X`, `step` of
+/// `CONSISTENT(step)`).
+llvm::StringRef clauseAttr(llvm::StringRef clause);
+/// Per-relation forbidden conditions: whether a precondition of
+/// `relation` may not use `clause`; `asserted` is what the hypothesis
+/// asserts (APISequence: its first API; APIAttr and ParamAttr: the
+/// attribute).
+bool forbiddenClause(llvm::StringRef relation, llvm::StringRef asserted,
+                     llvm::StringRef clause);
+/// `f` without the clauses `relation` forbids.
+Features allowedFeatures(llvm::StringRef relation, llvm::StringRef asserted,
+                         Features f);
 
 llvm::Error walkTrace(const std::string &path, const ExampleSink &sink,
                       InferStats &stats);
@@ -143,7 +160,8 @@ std::string clauseText(const Clause &c);
 /// sets of failing ones.
 class Hypothesis {
 public:
-  void add(bool pass, const Features &f);
+  /// `count` identical examples.
+  void add(bool pass, const Features &f, unsigned count = 1);
   /// The precondition: empty when no example fails; the passing examples'
   /// common clauses, pruned to those some failing example violates, when
   /// they exclude every failing example; else a disjunction of such

@@ -1,9 +1,10 @@
 //===- Infer.cpp - Inferring training invariants from traces --------------===//
 //
-// Two streaming passes over the traces: the first collects what
-// hypotheses to make (the top-level APIs of training steps, the values
-// each call attribute takes), the second evaluates every hypothesis on
-// every example and keeps its precondition material (Examples.h). A
+// One streaming pass over the traces evaluates every hypothesis on its
+// examples and keeps their precondition material (Examples.h); examples
+// of the hypotheses that depend on the whole input (the APIs steps call,
+// the values call attributes take) are aggregated while reading and
+// evaluated at the end. A
 // hypothesis needs 3 passing examples and a safe precondition to become
 // an invariant.
 //
@@ -12,6 +13,8 @@
 #include "Examples.h"
 
 #include "llvm/ADT/StringExtras.h"
+
+#include <fstream>
 
 using namespace llvm;
 
@@ -60,81 +63,62 @@ std::string Invariant::text() const {
   return s;
 }
 
+/// Whether the traces hold several ranks' records, by their first record
+/// (`meta`, with the process's rank); a trace without one counts as
+/// another rank.
+static bool severalRanks(ArrayRef<std::string> traces) {
+  std::set<std::string> ranks;
+  for (const std::string &t : traces) {
+    std::ifstream in(t);
+    std::string line;
+    std::getline(in, line);
+    StringRef text(line);
+    size_t at = text.find("\"rank\":");
+    if (!text.contains("\"meta\"") || at == StringRef::npos)
+      return true;
+    ranks.insert(
+        text.drop_front(at + 7).ltrim().take_while(llvm::isDigit).str());
+  }
+  return ranks.size() > 1;
+}
+
 Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
                                        InferStats &stats) {
-  // Pass 1: what to hypothesize.
-  std::set<std::string> stepApis;
-  std::map<std::pair<std::string, std::string>, std::set<std::string>> values;
+  // One streaming pass. Examples whose hypotheses depend on what the whole
+  // input holds (APISequence needs every API a step calls, APIAttr every
+  // value an attribute takes) are aggregated while reading — each distinct
+  // step order and call (API and attributes) once, with a count — and
+  // evaluated after it; the others are evaluated as they come.
+  std::map<std::vector<std::string>, unsigned> stepOrders;
+  std::map<std::pair<std::string, std::map<std::string, std::string>>, unsigned>
+      callShapes;
   std::set<long> ranks;
-  InferStats first;
-  for (const std::string &t : traces) {
-    ExampleSink sink;
-    auto onStep = [&](const StepExample &s) {
-      stepApis.insert(s.order.begin(), s.order.end());
-    };
-    auto onCall = [&](const CallExample &c) {
-      for (auto &[k, v] : c.attrs)
-        values[{c.api, k}].insert(v);
-    };
-    auto onParam = [&](const ParamExample &p) { ranks.insert(p.at.rank); };
-    sink.step = onStep;
-    sink.call = onCall;
-    sink.param = onParam;
-    if (Error e = walkTrace(t, sink, first))
-      return std::move(e);
-  }
-  // Pass 2: evaluate.
-  std::map<std::pair<std::string, std::string>, Hypothesis> sequences;
-  std::map<std::tuple<std::string, std::string, std::string>, Hypothesis>
-      attrs;
   Hypothesis update, lrConstant, trainBeforeEval;
   std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
-  std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
   Hypothesis consistent;
   ParamPairs pairs;
+  // (requires_grad, in_optimizer, changed: set when the step should have
+  // changed it and a previous record exists) -> parameter records.
+  std::map<std::tuple<bool, bool, std::optional<bool>>, unsigned> paramShapes;
+  // Pairs of records are only worth making when the traces come from
+  // several ranks: their first records (`meta`) say which.
+  bool pairRanks = severalRanks(traces);
   for (const std::string &t : traces) {
     ExampleSink sink;
-    auto onStep = [&](const StepExample &s) {
-      for (size_t bi = 0; bi < s.order.size(); ++bi)
-        for (const std::string &a : stepApis) {
-          if (a == s.order[bi])
-            continue;
-          auto at = llvm::find(s.order, a);
-          bool before = at != s.order.end() &&
-                        size_t(at - s.order.begin()) < bi;
-          Features f = stepFeatures(s);
-          f.erase("calls=" + a);
-          sequences[{a, s.order[bi]}].add(before, f);
-        }
-    };
-    auto onCall = [&](const CallExample &c) {
-      for (auto &[k, v] : c.attrs)
-        for (const std::string &value : values[{c.api, k}])
-          attrs[{c.api, k, value}].add(v == value, callFeatures(c, k));
-    };
+    auto onStep = [&](const StepExample &s) { ++stepOrders[s.order]; };
+    auto onCall = [&](const CallExample &c) { ++callShapes[{c.api, c.attrs}]; };
     auto onParam = [&](const ParamExample &p) {
-      if (p.hasGrad && p.changed)
-        update.add(*p.changed,
-                   {std::string("in_optimizer=") +
-                        (p.inOptimizer ? "true" : "false"),
-                    std::string("requires_grad=") +
-                        (p.requiresGrad ? "true" : "false")});
-      std::map<std::string, std::string> a = {
-          {"requires_grad", p.requiresGrad ? "true" : "false"},
-          {"in_optimizer", p.inOptimizer ? "true" : "false"}};
-      for (auto &[k, v] : a)
-        for (const char *value : {"true", "false"}) {
-          Features f;
-          for (auto &[k2, v2] : a)
-            if (k2 != k)
-              f.insert(k2 + "=" + v2);
-          paramAttrs[{k, value}].add(v == value, f);
-        }
-      if (ranks.size() > 1)
+      ranks.insert(p.at.rank);
+      ++paramShapes[{p.requiresGrad, p.inOptimizer,
+                     p.hasGrad ? p.changed : std::nullopt}];
+      // Consistent is hypothesized only when several ranks' records are
+      // given (below).
+      if (pairRanks)
         pairs.add(p, [&](const ParamExample &q) {
-          consistent.add(p.data == q.data, pairFeatures(p.at, q.at));
+          consistent.add(p.data == q.data,
+                         allowedFeatures("Consistent", "", pairFeatures(p, q)));
         });
     };
     auto onLr = [&](const LrExample &l) {
@@ -165,6 +149,58 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     sink.arg = onArg;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
+  }
+  // APISequence(A, B) over every pair of APIs some step calls: each
+  // distinct step order is an example of each pair as often as it occurs.
+  std::set<std::string> stepApis;
+  for (auto &[order, n] : stepOrders)
+    stepApis.insert(order.begin(), order.end());
+  std::map<std::pair<std::string, std::string>, Hypothesis> sequences;
+  for (auto &[order, n] : stepOrders) {
+    StepExample s;
+    s.order = order;
+    const Features all = stepFeatures(s);
+    for (size_t bi = 0; bi < order.size(); ++bi)
+      for (const std::string &a : stepApis) {
+        if (a == order[bi])
+          continue;
+        auto at = llvm::find(order, a);
+        bool before = at != order.end() && size_t(at - order.begin()) < bi;
+        Features f = allowedFeatures("APISequence", a, all);
+        sequences[{a, order[bi]}].add(before, f, n);
+      }
+  }
+  // ParamAttr and ParamUpdate over every parameter record.
+  std::map<std::pair<std::string, std::string>, Hypothesis> paramAttrs;
+  for (auto &[shape, n] : paramShapes) {
+    auto [requiresGrad, inOptimizer, changed] = shape;
+    std::string rg = requiresGrad ? "true" : "false";
+    std::string io = inOptimizer ? "true" : "false";
+    if (changed)
+      update.add(*changed, {"in_optimizer=" + io, "requires_grad=" + rg}, n);
+    const Features f = {"in_optimizer=" + io, "requires_grad=" + rg};
+    for (const char *value : {"true", "false"}) {
+      paramAttrs[{"requires_grad", value}].add(
+          rg == value, allowedFeatures("ParamAttr", "requires_grad", f), n);
+      paramAttrs[{"in_optimizer", value}].add(
+          io == value, allowedFeatures("ParamAttr", "in_optimizer", f), n);
+    }
+  }
+  // APIAttr(A.attr = v) for every value attr takes on A's calls.
+  std::map<std::pair<std::string, std::string>, std::set<std::string>> values;
+  for (auto &[shape, n] : callShapes)
+    for (auto &[k, v] : shape.second)
+      values[{shape.first, k}].insert(v);
+  std::map<std::tuple<std::string, std::string, std::string>, Hypothesis> attrs;
+  for (auto &[shape, n] : callShapes) {
+    CallExample c;
+    c.api = shape.first;
+    c.attrs = shape.second;
+    for (auto &[k, v] : c.attrs) {
+      const Features f = allowedFeatures("APIAttr", k, callFeatures(c, ""));
+      for (const std::string &value : values[{c.api, k}])
+        attrs[{c.api, k, value}].add(v == value, f, n);
+    }
   }
   std::vector<Invariant> out;
   auto keep = [&](Invariant inv, const Hypothesis &h) {

@@ -8,12 +8,88 @@ using namespace llvm;
 
 namespace detc::invariants {
 
+static std::string_view view(StringRef s) { return {s.data(), s.size()}; }
+
+std::optional<Record> Record::of(simdjson::dom::element e) {
+  simdjson::dom::object o;
+  if (e.get_object().get(o))
+    return std::nullopt;
+  return Record(o);
+}
+
+std::optional<simdjson::dom::element> Record::get(StringRef key) const {
+  simdjson::dom::element e;
+  if (o.at_key(view(key)).get(e))
+    return std::nullopt;
+  return e;
+}
+
+bool Record::has(StringRef key) const { return get(key).has_value(); }
+
+std::optional<StringRef> Record::str(StringRef key) const {
+  std::string_view s;
+  if (auto e = get(key); e && !e->get_string().get(s))
+    return StringRef(s.data(), s.size());
+  return std::nullopt;
+}
+
+std::optional<int64_t> Record::integer(StringRef key) const {
+  int64_t i;
+  if (auto e = get(key); e && !e->get_int64().get(i))
+    return i;
+  return std::nullopt;
+}
+
+std::optional<bool> Record::boolean(StringRef key) const {
+  bool b;
+  if (auto e = get(key); e && !e->get_bool().get(b))
+    return b;
+  return std::nullopt;
+}
+
+std::optional<simdjson::dom::array> Record::array(StringRef key) const {
+  simdjson::dom::array a;
+  if (auto e = get(key); e && !e->get_array().get(a))
+    return a;
+  return std::nullopt;
+}
+
+std::optional<Record> Record::object(StringRef key) const {
+  if (auto e = get(key))
+    return of(*e);
+  return std::nullopt;
+}
+
+std::string Record::scalar(StringRef key) const {
+  std::optional<simdjson::dom::element> e = get(key);
+  if (!e)
+    return "";
+  bool b;
+  int64_t i;
+  std::string_view s;
+  if (!e->get_bool().get(b))
+    return b ? "true" : "false";
+  if (!e->get_int64().get(i))
+    return std::to_string(i);
+  if (!e->get_string().get(s))
+    return std::string(s);
+  if (e->is_null())
+    return "null";
+  return "";
+}
+
+std::string Record::text(StringRef key) const {
+  std::optional<simdjson::dom::element> e = get(key);
+  return e ? simdjson::to_string(*e) : "";
+}
+
 Error forEachRecord(const std::string &path,
-                    function_ref<void(const json::Object &, unsigned)> fn) {
+                    function_ref<void(const Record &, unsigned)> fn) {
   std::FILE *f = std::fopen(path.c_str(), "r");
   if (!f)
     return createStringError(inconvertibleErrorCode(),
                              "%s: cannot open the trace", path.c_str());
+  simdjson::dom::parser parser;
   std::string line;
   unsigned number = 0;
   Error error = Error::success();
@@ -22,22 +98,25 @@ Error forEachRecord(const std::string &path,
     StringRef text = StringRef(line).trim();
     if (text.empty())
       return true;
-    Expected<json::Value> v = json::parse(text);
-    if (!v) {
+    // The line's own buffer carries simdjson's padding (reserved below),
+    // so the parser reads it in place.
+    simdjson::dom::element doc;
+    if (simdjson::error_code code =
+            parser.parse(text.data(), text.size(), false).get(doc)) {
       error = createStringError(inconvertibleErrorCode(),
                                 "%s:%u: not a trace record: %s", path.c_str(),
-                                number, toString(v.takeError()).c_str());
+                                number, simdjson::error_message(code));
       return false;
     }
-    const json::Object *o = v->getAsObject();
-    if (!o) {
+    std::optional<Record> record = Record::of(doc);
+    if (!record) {
       error = createStringError(inconvertibleErrorCode(),
                                 "%s:%u: not a trace record (a JSON object "
                                 "per line)",
                                 path.c_str(), number);
       return false;
     }
-    if (std::optional<int64_t> version = o->getInteger("v");
+    if (std::optional<int64_t> version = record->integer("v");
         version && *version != 1) {
       error = createStringError(
           inconvertibleErrorCode(),
@@ -45,37 +124,26 @@ Error forEachRecord(const std::string &path,
           path.c_str(), number, static_cast<long long>(*version));
       return false;
     }
-    fn(*o, number);
+    fn(*record, number);
     return true;
   };
   char buffer[1 << 16];
   bool ok = true;
+  line.reserve(sizeof buffer + simdjson::SIMDJSON_PADDING);
   while (ok && std::fgets(buffer, sizeof buffer, f)) {
     line += buffer;
     if (!line.empty() && line.back() == '\n') {
+      line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
       ok = flush();
       line.clear();
     }
   }
-  if (ok && !line.empty())
+  if (ok && !line.empty()) {
+    line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
     ok = flush();
+  }
   std::fclose(f);
   return error;
-}
-
-std::string scalar(const json::Object &o, StringRef key) {
-  const json::Value *v = o.get(key);
-  if (!v)
-    return "";
-  if (std::optional<bool> b = v->getAsBoolean())
-    return *b ? "true" : "false";
-  if (std::optional<int64_t> i = v->getAsInteger())
-    return std::to_string(*i);
-  if (std::optional<StringRef> s = v->getAsString())
-    return s->str();
-  if (v->getAsNull())
-    return "null";
-  return "";
 }
 
 } // namespace detc::invariants

@@ -71,9 +71,9 @@ int detc::tool::runInfer() {
   }
   errs() << formatv("detc infer: {0} trace(s), {1} record(s), {2} step(s): "
                     "{3} hypotheses, {4} invariant(s), {5} dropped "
-                    "(superficial or too little support) in {6:f3} s\n",
-                    stats.traces, stats.records, stats.steps,
-                    stats.hypotheses, invs->size(), stats.dropped, seconds);
+                    "(superficial or too little support) in {6:f4} s\n",
+                    stats.traces, stats.records, stats.steps, stats.hypotheses,
+                    invs->size(), stats.dropped, seconds);
   return 0;
 }
 

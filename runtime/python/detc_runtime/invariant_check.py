@@ -246,10 +246,13 @@ class Checker:
         if not self.params:
             return
         pid = p.get("id", p["name"])
-        changed = None
-        if pid in self.previous:
-            changed = self.previous[pid] != p["data"]
-        self.previous[pid] = p["data"]
+        if "changed" in p:  # judged in the training process (trace._changed)
+            changed = p["changed"]
+        else:
+            changed = None
+            if pid in self.previous:
+                changed = self.previous[pid] != p["data"]
+            self.previous[pid] = p["data"]
         has_grad = p.get("grad") is not None and p.get("update_expected",
                                                         True)
         attrs = {"requires_grad": _text(p["requires_grad"]),
@@ -288,8 +291,10 @@ class Checker:
             if world < 2:
                 return
             store = dist.distributed_c10d._get_default_store()
-            mine = {p.get("id", p["name"]): [p["data"], p["name"]]
-                    for p in r.get("params", [])}
+            mine = {p.get("id", p["name"]): [
+                p["data"], p["name"], _text(p["requires_grad"]),
+                _text(p.get("in_optimizer", True))]
+                for p in r.get("params", [])}
             store.set(self.KEY % (n, self.rank), json.dumps(mine))
             keys = [self.KEY % (n, other) for other in range(world)
                     if other != self.rank]
@@ -304,16 +309,27 @@ class Checker:
             self.consistent = []
             return
         # The pairs compared here: this rank's record and another rank's
-        # at the same step (of the same epoch).
-        pair = {"CONSISTENT(step)", "UNEQUAL(rank)", "CONSISTENT(epoch)"}
-        invs = [inv for inv in self.consistent
-                if self._satisfies(pair, inv["precondition"])]
+        # at the same step (of the same epoch), with the CONSTANT clauses
+        # both records satisfy (lib/invariants pairFeatures; the gradient,
+        # which Consistent may not use, is not compared).
+        same_step = {"CONSISTENT(step)", "UNEQUAL(rank)", "CONSISTENT(epoch)"}
         for pid in sorted(mine):
-            if any(t.get(pid, mine[pid])[0] != mine[pid][0] for t in theirs):
+            data, name, rg, io = mine[pid]
+            differs = [t[pid] for t in theirs if pid in t and
+                       t[pid][0] != data]
+            if differs:
+                pair = set(same_step)
+                if all(len(o) < 4 or o[2] == rg for o in differs):
+                    pair.add("requires_grad=" + rg)
+                if all(len(o) < 4 or o[3] == io for o in differs):
+                    pair.add("in_optimizer=" + io)
+                invs = [inv for inv in self.consistent
+                        if self._satisfies(pair, inv["precondition"])]
+                if not invs:
+                    continue
                 for inv in invs:
                     self._report(inv, r, "parameter %s differs between "
-                                 "ranks at step %s" % (mine[pid][1],
-                                                       r.get("step")))
+                                 "ranks at step %s" % (name, r.get("step")))
                 # Reported once, at the first step the replicas drift
                 # apart (as detc check does).
                 self.consistent = []

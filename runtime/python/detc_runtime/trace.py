@@ -121,6 +121,8 @@ class _Trace:
         self.ran = set()  # layer classes run in the current top forward
         self.names = {}  # id(param) -> "model.fc1.weight"
         self.last_data = {}  # parameter id -> its hash at the last step
+        # parameter id -> its version counter at the last step (checking)
+        self.last_version = {}
 
 
 TRACE = _Trace()
@@ -403,7 +405,10 @@ class _Needs:
             if inv["relation"] == "APIArg":
                 self.args.add(inv["a"])
         relations = {inv["relation"] for inv in invariants}
-        self.hashes = bool(relations & {"ParamUpdate", "Consistent"})
+        # Consistent compares the ranks' parameter hashes; ParamUpdate alone
+        # hashes a parameter only when no in-place write touched it since
+        # the previous step (_changed).
+        self.hashes = "Consistent" in relations
         self.updates = "ParamUpdate" in relations
 
 
@@ -431,6 +436,28 @@ def _update_expected(p, lr):
     return float(lr) * g > 2.0 ** -23 * float(p.detach().abs().max())
 
 
+def _changed(p, key, data):
+    """Whether parameter `p` changed since the previous optimizer step
+    (None: not known yet). With its hash `data` (tracing, or Consistent
+    invariants), by hash. Otherwise, when checking ParamUpdate alone, by
+    its version counter first: an in-place write since the last step (every
+    torch optimizer's update) counts as a change without hashing 280 KB of
+    parameters at every step; only a parameter no in-place write touched
+    is hashed — a `p.data.add_()` update does not bump the counter, so
+    such optimizers are still judged by hash (from their second step)."""
+    if data is None:
+        version = p._version
+        last = TRACE.last_version.get(key)
+        TRACE.last_version[key] = version
+        if last is not None and last != version:
+            TRACE.last_data.pop(key, None)  # the hash is stale now
+            return True
+        data = tensor_hash(p)
+    last = TRACE.last_data.get(key)
+    TRACE.last_data[key] = data
+    return None if last is None else last != data
+
+
 def _state(optimizer):
     """After an optimizer step: every parameter it holds, and every
     parameter of the models the trace saw run a forward (those no
@@ -447,28 +474,30 @@ def _state(optimizer):
 
     def record(p, g, fallback, held, lr):
         seen.add(id(p))
-        data = tensor_hash(p) if hashes else ""
-        # When checking, update_expected matters only for a parameter that
-        # did not change (ParamUpdate): its two reductions run only then.
-        expected = True
-        if updates:
-            unchanged = TRACE.last_data.get(fallback) == data
-            TRACE.last_data[fallback] = data
-            if needs is None or unchanged:
-                expected = _update_expected(p, lr)
-        params.append({
+        entry = {
             # Identity: the place in the optimizer (the same on every rank
             # and run), else the name in the model.
             "id": fallback,
             "name": TRACE.names.get(id(p), fallback),
-            "data": data,
+            "data": tensor_hash(p) if hashes else ""}
+        changed = None
+        if updates:
+            changed = _changed(p, fallback, entry["data"] if hashes else None)
+            if needs is not None:
+                entry["changed"] = changed
+        entry.update({
             # No relation reads the gradient's hash: not computed when
             # checking.
             "grad": (tensor_hash(p.grad) if needs is None else "")
             if p.grad is not None else None,
-            "update_expected": expected,
+            # When checking, update_expected matters only for a parameter
+            # that did not change (ParamUpdate): its two reductions run
+            # only then.
+            "update_expected": _update_expected(p, lr)
+            if needs is None or changed is False else True,
             "requires_grad": bool(p.requires_grad), "group": g,
             "in_optimizer": held})
+        params.append(entry)
 
     for g, group in enumerate(groups):
         for i, p in enumerate(group["params"]):

@@ -578,6 +578,44 @@ class InvariantCheckTest(unittest.TestCase):
                             [step, rank]))
         self.assertFalse(sat({"UNEQUAL(step)", "UNEQUAL(rank)"}, [step]))
 
+    def test_param_update_by_version_counter_then_hash(self):
+        # Checking ParamUpdate alone: an in-place write (a torch optimizer's
+        # update) is a change without hashing; an untouched parameter, or
+        # one updated through .data (no version bump), is judged by hash.
+        from detc_runtime import trace
+        hashed = []
+        real = trace.tensor_hash
+        trace.tensor_hash = lambda t: hashed.append(1) or real(t)
+        saved = (trace.TRACE.last_data, trace.TRACE.last_version)
+        trace.TRACE.last_data, trace.TRACE.last_version = {}, {}
+        try:
+            lin = torch.nn.Linear(3, 2)
+            opt = torch.optim.SGD(lin.parameters(), lr=0.1)
+            w, b = lin.weight, lin.bias
+            self.assertIsNone(trace._changed(w, "w", None))  # first step
+            self.assertIsNone(trace._changed(b, "b", None))
+            lin(torch.ones(1, 3)).sum().backward()
+            del hashed[:]
+            opt.step()
+            self.assertTrue(trace._changed(w, "w", None))
+            self.assertTrue(trace._changed(b, "b", None))
+            self.assertEqual(hashed, [])  # the counter said so
+            # An update through .data: the counter does not move, so b is
+            # hashed; its last hash was dropped at the counted change, so
+            # this step is not known, the next one is.
+            b.data.add_(1.0)
+            self.assertIsNone(trace._changed(b, "b", None))
+            b.data.add_(1.0)
+            self.assertTrue(trace._changed(b, "b", None))
+            self.assertFalse(trace._changed(b, "b", None))  # untouched
+            self.assertIsNone(trace._changed(w, "w", None))
+            w.data.mul_(2.0)
+            self.assertTrue(trace._changed(w, "w", None))  # by hash
+            self.assertFalse(trace._changed(w, "w", None))
+        finally:
+            trace.tensor_hash = real
+            trace.TRACE.last_data, trace.TRACE.last_version = saved
+
 
 class ScopeAndDrawTest(unittest.TestCase):
     def test_scope_is_per_example_and_restores_state(self):

@@ -9,8 +9,10 @@ tensor of hash H), `forward:m/finite=false` (its result has a NaN),
 (it ends by raising E).
 
 A call `state/data=H` writes an optimizer step's `state` record instead:
-one parameter (`g0.p0`, named w) whose data hashes to H. `--rank R`
-before OUT makes it rank R's trace.
+one parameter (`g0.p0`, named w) whose data hashes to H; `id=P` names
+another parameter (P), `grad=G` gives its gradient's hash (`none`: unset;
+default `g`), `requires_grad=false` freezes it. `--rank R` before OUT
+makes it rank R's trace.
 
 usage: make_trace.py [--rank R] OUT STEP...
 """
@@ -32,9 +34,13 @@ with open(args[0], "w") as out:
             if api == "state":
                 out.write(json.dumps({
                     "kind": "state", "epoch": 0, "step": n, "rank": rank,
-                    "params": [{"id": "g0.p0", "name": "w",
-                                "data": options["data"], "grad": "g",
-                                "requires_grad": True,
+                    "params": [{"id": options.get("id", "g0.p0"),
+                                "name": options.get("id", "w"),
+                                "data": options["data"],
+                                "grad": None if options.get("grad") == "none"
+                                else options.get("grad", "g"),
+                                "requires_grad": options.get(
+                                    "requires_grad", "true") == "true",
                                 "in_optimizer": True}]}) + "\n")
                 continue
             for kind in ("enter", "exit"):
