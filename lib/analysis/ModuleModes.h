@@ -1,5 +1,4 @@
-//===- ModuleModes.h - Dropout that evaluation mode switches off -*- C++
-//-*-===//
+//===- ModuleModes.h - Dropout evaluation mode switches off -*- C++ -*-===//
 //
 // Part of building the statement graph (ModuleModes.cpp says how).
 //

@@ -45,6 +45,9 @@ ArrayRef<RuleInfo> rules() {
       {"detc-optimizer-not-on-model",
        "The training loop steps an optimizer over another model's "
        "parameters."},
+      {"detc-layer-never-run",
+       "A model builds a layer nothing runs; the optimizer holds its "
+       "parameters, which never change."},
       {"detc-unused-ignore",
        "A `# detc: ignore[...]` comment suppresses no finding."}};
   return kRules;

@@ -364,5 +364,7 @@ detc::analysis::trainingChecks(const StatementGraph &g) {
     rankConditional(g, out);
   ddpModuleForward(g, training, out);
   optimizerNotOnModel(g, training, out);
+  layersNeverRun(
+      g, [&](NodeId n) { return training.inTraining(n); }, out);
   return out;
 }

@@ -1,4 +1,5 @@
-//===- TrainingChecks.h - Silent training errors found statically -*- C++ -*-===//
+//===- TrainingChecks.h - Silent training errors found statically -*- C++
+//-*-===//
 //
 // TrainCheck's static checks (SPEC §9, issue 21) that join the lint
 // (Lint.cpp runs them):
@@ -16,7 +17,10 @@
 //    is all-reduced and the replicas drift apart;
 //  * detc-optimizer-not-on-model: a training loop steps an optimizer built
 //    over the parameters of a model none of the loop's forwards runs, so
-//    the trained model's parameters never change.
+//    the trained model's parameters never change;
+//  * detc-layer-never-run (LayersNeverRun.cpp): a model class builds a
+//    layer with parameters that nothing runs, while an optimizer over the
+//    whole model holds its parameters.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +32,11 @@
 namespace detc::analysis {
 
 std::vector<LintFinding> trainingChecks(const StatementGraph &g);
+
+/// detc-layer-never-run; `inTraining` tells a statement in a training loop.
+void layersNeverRun(const StatementGraph &g,
+                    llvm::function_ref<bool(NodeId)> inTraining,
+                    std::vector<LintFinding> &out);
 
 } // namespace detc::analysis
 

@@ -1,5 +1,4 @@
-//===- ProfileFile.h - Reading a --detc-profile run's measurements -*- C++
-//-*-===//
+//===- ProfileFile.h - A --detc-profile run's measurements -*- C++ -*-===//
 //
 // The runtime's profile.py writes, for one run of the transformed script,
 // per line of the original script the seconds spent there and its line

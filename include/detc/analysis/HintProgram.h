@@ -1,5 +1,4 @@
-//===- HintProgram.h - A script with hints as a CheckHint program -*- C++
-//-*-===//
+//===- HintProgram.h - A hinted script as a CheckHint program -*- C++ -*-===//
 //
 // From the lowered script to LoopProgram (LoopSchedule.h): starting at the
 // module's entry, `detc.hint` ops become hints, loops that contain hints

@@ -1,5 +1,4 @@
-//===- Schedule.h - CheckHint: optimal checkpoint placement ------*- C++
-//-*-===//
+//===- Schedule.h - CheckHint: optimal checkpoint placement -*- C++ -*-===//
 //
 // SPEC §6. The program is a sequence of tasks t_1..t_n with a checkpoint
 // hint after each (the last one ends the run). Checkpoints split it into

@@ -120,6 +120,7 @@ class _Trace:
         self.needs = None  # _Needs when checking without a trace
         self.ran = set()  # layer classes run in the current top forward
         self.names = {}  # id(param) -> "model.fc1.weight"
+        self.model_params, self.params_key = [], None  # _model_params
         self.last_data = {}  # parameter id -> its hash at the last step
         # parameter id -> its version counter at the last step (checking)
         self.last_version = {}
@@ -412,15 +413,27 @@ class _Needs:
         self.updates = "ParamUpdate" in relations
 
 
-def _param_names():
+def _model_params():
+    """Every model's (name, parameter) pairs, and TRACE.names, computed
+    once per epoch (and when a model is first seen): walking the module
+    tree at every step (named_parameters twice) cost more than the rest of
+    the state record. A parameter a model gains within an epoch (a lazy
+    module) is recorded from the next one on."""
+    key = (TRACE.epoch, len(TRACE.models))
+    if TRACE.params_key == key:
+        return TRACE.model_params
+    TRACE.params_key = key
+    TRACE.model_params = []
     for model in TRACE.models.values():
         named = getattr(model, "named_parameters", None)
         if named is None:
             continue
         for n, p in named():
+            TRACE.model_params.append((n, p))
             # The most qualified name wins (the model's, not a layer's).
             if len(n) > len(TRACE.names.get(id(p), "")):
                 TRACE.names[id(p)] = n
+    return TRACE.model_params
 
 
 def _update_expected(p, lr):
@@ -465,7 +478,7 @@ def _state(optimizer):
     groups = getattr(optimizer, "param_groups", None)
     if groups is None:
         return
-    _param_names()
+    model_params = _model_params()
     params, seen = [], set()
 
     needs = TRACE.needs
@@ -502,12 +515,8 @@ def _state(optimizer):
     for g, group in enumerate(groups):
         for i, p in enumerate(group["params"]):
             record(p, g, "g%d.p%d" % (g, i), True, group.get("lr"))
-    for model in TRACE.models.values():
-        named = getattr(model, "named_parameters", None)
-        if named is None:
-            continue
-        for name, p in named():
-            if id(p) not in seen:
-                record(p, None, "model:" + name, False, None)
+    for name, p in model_params:
+        if id(p) not in seen:
+            record(p, None, "model:" + name, False, None)
     _emit(_meta({"kind": "state", "params": params,
                  "lrs": [g.get("lr") for g in groups]}))

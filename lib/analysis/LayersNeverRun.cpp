@@ -1,0 +1,311 @@
+//===- LayersNeverRun.cpp - Layers an optimizer holds but no code runs
+//-----===//
+//
+// detc-layer-never-run (TrainCheck's "optimizer over parameters the
+// model does not use", issue 21): a model class builds a layer with
+// parameters in `__init__` (`self.head = nn.Linear(...)`) that nothing in
+// the program runs or reads — not its `forward`, not a helper `forward`
+// passes `self` to, not the training loop (`model.head(x)`) — while a
+// training loop steps an optimizer built over the whole model's
+// parameters. The layer's parameters get no gradient and never change; it
+// is typically left over from a refactoring (the forward runs a new head,
+// the old one is still built), and a DistributedDataParallel job over
+// such a model fails at its second step.
+//
+// The structure — which classes are models, which layers their
+// constructors build, which optimizer holds the model — comes from the IR.
+// Whether anything uses a layer is read off the program's source text,
+// because a call the lowering cannot resolve (`self.conv2_x(x)` where
+// `conv2_x` came from a helper method) keeps only its receiver, `self`.
+// The check is conservative: a layer counts as used when `.NAME` occurs
+// anywhere in the program's files other than as the `self.NAME = ...`
+// that builds it (`self.head(x)`, `net.head.weight`, `model.head` in the
+// training loop, an initialization in `__init__`), and a class is skipped
+// when its text reaches layers by other means than attributes
+// (`self.children()`, `getattr(self, ...)`, `self._modules`, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#include "TrainingChecks.h"
+
+#include "detc/ir/DetcOps.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <set>
+
+#include <map>
+
+using namespace detc;
+using namespace detc::analysis;
+using llvm::StringRef;
+
+namespace {
+
+/// Library layers that hold parameters (or containers of layers).
+bool hasParameters(StringRef api) {
+  if (api.starts_with("torchvision.models."))
+    return true;
+  if (!api.consume_front("torch.nn."))
+    return false;
+  for (StringRef kind :
+       {"Linear",        "Bilinear",   "LazyLinear",         "Conv",
+        "LazyConv",      "Embedding",  "BatchNorm",          "SyncBatchNorm",
+        "LazyBatchNorm", "GroupNorm",  "LayerNorm",          "RNN",
+        "LSTM",          "GRU",        "MultiheadAttention", "Transformer",
+        "PReLU",         "Sequential", "ModuleList",         "ModuleDict"})
+    if (api.starts_with(kind))
+      return true;
+  return false;
+}
+
+/// The names a statement defines, updates and uses.
+llvm::SmallVector<StringRef, 8> namesOf(mlir::Operation *op) {
+  llvm::SmallVector<StringRef, 8> out;
+  auto access = llvm::dyn_cast<ir::VarAccessOpInterface>(op);
+  if (!access)
+    return out;
+  for (auto list : {access.getDefined(), access.getUpdated(), access.getUsed()})
+    for (mlir::Attribute a : list)
+      if (auto s = llvm::dyn_cast<mlir::StringAttr>(a))
+        out.push_back(s.getValue());
+  return out;
+}
+
+struct Layer {
+  std::string attr, api;
+  mlir::Operation *build;
+};
+
+/// `text` with every `#` comment replaced by spaces (offsets kept). A
+/// `#` inside a string literal is not a comment; triple-quoted strings are
+/// followed across lines.
+std::string withoutComments(StringRef text) {
+  std::string out = text.str();
+  char quote = 0;
+  bool triple = false;
+  for (size_t i = 0; i < out.size(); ++i) {
+    char c = out[i];
+    if (quote) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == quote && (!triple || StringRef(out).substr(i, 3) ==
+                                               std::string(3, quote))) {
+        i += triple ? 2 : 0;
+        quote = 0;
+      } else if (c == '\n' && !triple) {
+        quote = 0; // an unterminated string ends with its line
+      }
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      triple = StringRef(out).substr(i, 3) == std::string(3, c);
+      i += triple ? 2 : 0;
+    } else if (c == '#') {
+      for (; i < out.size() && out[i] != '\n'; ++i)
+        out[i] = ' ';
+    }
+  }
+  return out;
+}
+
+/// The source text of an op's statement (a class: the whole class).
+class SourceText {
+public:
+  /// The file's text with its comments blanked out (a comment that
+  /// mentions `self.head` is no use of it).
+  StringRef file(const std::string &path) {
+    auto [it, added] = files.try_emplace(path);
+    if (added)
+      if (auto buf = llvm::MemoryBuffer::getFile(path))
+        it->second = withoutComments((*buf)->getBuffer());
+    return it->second;
+  }
+  StringRef of(mlir::Operation *op) {
+    auto fused = llvm::dyn_cast<mlir::FusedLoc>(op->getLoc());
+    auto span =
+        fused ? llvm::dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata())
+              : nullptr;
+    if (!span)
+      return "";
+    StringRef text = file(sourcePoint(op).file);
+    if (span.getStmtEnd() > text.size() ||
+        span.getStmtBegin() > span.getStmtEnd())
+      return "";
+    return text.slice(span.getStmtBegin(), span.getStmtEnd());
+  }
+
+private:
+  std::map<std::string, std::string> files;
+};
+
+bool isWordChar(char c) { return llvm::isAlnum(c) || c == '_'; }
+
+/// Occurrences of `.name` as a whole attribute (`.head`, not `.head2`),
+/// and how many of them are `self.name =` assignments.
+std::pair<unsigned, unsigned> attributeUses(StringRef text, StringRef name) {
+  unsigned uses = 0, builds = 0;
+  for (size_t at = text.find(name); at != StringRef::npos;
+       at = text.find(name, at + 1)) {
+    size_t end = at + name.size();
+    if (end < text.size() && isWordChar(text[end]))
+      continue;
+    StringRef receiver = text.take_front(at).rtrim(" \t");
+    if (!receiver.consume_back("."))
+      continue;
+    ++uses;
+    receiver = receiver.rtrim(" \t");
+    StringRef after = text.drop_front(end).ltrim(" \t");
+    bool self =
+        receiver.ends_with("self") &&
+        (receiver.size() == 4 || !isWordChar(receiver[receiver.size() - 5]));
+    if (self && after.starts_with("=") && !after.starts_with("=="))
+      ++builds;
+  }
+  return {uses, builds};
+}
+
+/// Text of a class that reaches its layers without naming them.
+bool reachesLayersDynamically(StringRef cls) {
+  for (StringRef idiom :
+       {"getattr(self", "setattr(self", "self.children(", "self.modules(",
+        "self.named_children(", "self.named_modules(", "self._modules",
+        "self.__dict__", "vars(self)", "self.add_module(",
+        "self.register_module("})
+    if (cls.contains(idiom))
+      return true;
+  return false;
+}
+
+} // namespace
+
+void detc::analysis::layersNeverRun(const StatementGraph &g,
+                                    llvm::function_ref<bool(NodeId)> inTraining,
+                                    std::vector<LintFinding> &out) {
+  mlir::ModuleOp module;
+  for (NodeId n = 0; n < g.numNodes() && !module; ++n)
+    if (mlir::Operation *op = g.node(n).op)
+      module = op->getParentOfType<mlir::ModuleOp>();
+  if (!module)
+    return;
+  auto nodeOf = [&](mlir::Operation *op) {
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (g.node(n).op == op && g.node(n).kind != NodeKind::CallEnter)
+        return n;
+    return kNoNode;
+  };
+  // Optimizers a training loop steps: the statement that builds each.
+  std::map<VarId, NodeId> built;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    auto call = llvm::dyn_cast_or_null<ir::LibCallOp>(g.node(n).op);
+    if (call && call.getRole() == "optimizer" &&
+        g.node(n).kind != NodeKind::CallEnter)
+      for (VarId d : g.node(n).defs)
+        built[d] = n;
+  }
+  // Model variables (their names) whose whole parameters a stepped
+  // optimizer holds, with the optimizer's construction.
+  std::map<std::string, NodeId> optimized;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    if (!llvm::isa_and_nonnull<ir::UpdateOp>(g.node(n).op) ||
+        g.node(n).kind == NodeKind::CallEnter || !inTraining(n))
+      continue;
+    for (VarId opt : g.node(n).uses)
+      if (auto it = built.find(opt); it != built.end())
+        for (VarId u : g.node(it->second).uses) {
+          // The name as the IR writes it: a local `f/x` of the variable
+          // table is `x` there.
+          StringRef name = g.vars.name(u);
+          optimized.try_emplace(name.rsplit('/').second.empty()
+                                    ? name.str()
+                                    : name.rsplit('/').second.str(),
+                                it->second);
+        }
+  }
+  if (optimized.empty())
+    return;
+  // The program's files: the script and the local modules it imports.
+  SourceText source;
+  std::set<std::string> programFiles;
+  module.walk([&](mlir::Operation *op) {
+    if (llvm::isa<ir::FuncOp, ir::ClassOp>(op))
+      if (SourcePoint p = sourcePoint(op); p.valid())
+        programFiles.insert(p.file);
+  });
+  // The builds each optimized model variable may hold: the statement
+  // that defines it, or (a model made by a helper, `model = build(cfg)`)
+  // the builds its forwards run.
+  std::map<std::string, ir::BuildOp> byId;
+  module.walk([&](ir::BuildOp b) { byId[b.getId().str()] = b; });
+  std::map<mlir::Operation *, NodeId> models; // user-class build -> optimizer
+  module.walk([&](mlir::Operation *op) {
+    auto add = [&](ir::BuildOp b, NodeId opt) {
+      if (b && b.getClsAttr())
+        models.try_emplace(b.getOperation(), opt);
+    };
+    if (auto b = llvm::dyn_cast<ir::BuildOp>(op))
+      for (StringRef def : namesOf(op))
+        if (auto it = optimized.find(def.str()); it != optimized.end())
+          add(b, it->second);
+    if (auto fw = llvm::dyn_cast<ir::ForwardOp>(op))
+      if (auto it = optimized.find(fw.getModel().str()); it != optimized.end())
+        for (mlir::Attribute id : fw.getBuilds())
+          add(byId[llvm::cast<mlir::StringAttr>(id).str()], it->second);
+  });
+  for (auto [op, optimizer] : models) {
+    auto build = llvm::cast<ir::BuildOp>(op);
+    auto cls = build.getClsAttr();
+    auto classOp = module.lookupSymbol<ir::ClassOp>(cls.getValue());
+    if (!classOp || reachesLayersDynamically(source.of(classOp)))
+      continue;
+    auto init = classOp.lookupSymbol<ir::FuncOp>("__init__");
+    if (!init || !classOp.lookupSymbol<ir::FuncOp>("forward"))
+      continue;
+    auto usedAnywhere = [&](StringRef attr) {
+      unsigned uses = 0, builds = 0;
+      for (const std::string &f : programFiles) {
+        auto [u, b] = attributeUses(source.file(f), attr);
+        uses += u;
+        builds += b;
+      }
+      return uses > builds;
+    };
+    std::vector<Layer> layers;
+    init.walk([&](ir::BuildOp layer) {
+      auto api = layer->getAttrOfType<mlir::StringAttr>("api");
+      bool userModel = false;
+      if (auto sub = layer.getClsAttr())
+        if (auto c = module.lookupSymbol<ir::ClassOp>(sub.getValue()))
+          userModel = c.getRole() == ir::ClassRole::Model;
+      if (!userModel && !(api && hasParameters(api.getValue())))
+        return;
+      for (StringRef path : namesOf(layer.getOperation())) {
+        if (path.consume_front("self.") && !path.contains('.') &&
+            !path.contains('[') && !usedAnywhere(path))
+          layers.push_back({path.str(),
+                            api ? api.getValue().str() : cls.getValue().str(),
+                            layer.getOperation()});
+      }
+    });
+    for (const Layer &l : layers) {
+      NodeId at = nodeOf(l.build);
+      if (at == kNoNode)
+        continue;
+      out.push_back(
+          {"detc-layer-never-run",
+           at,
+           "layer `self." + l.attr + "` (" + l.api + ") of `" +
+               cls.getValue().str() +
+               "` is built here, but nothing runs it: `" +
+               cls.getValue().str() +
+               ".forward` does not use it, nor does any other code; the "
+               "optimizer built at line " +
+               std::to_string(sourcePoint(g.node(optimizer).op).line) +
+               " holds its parameters, which get no gradient and never "
+               "change — remove the layer or run it in `forward`",
+           {{optimizer, "the optimizer over the model's parameters"}}});
+    }
+  }
+}
