@@ -1,5 +1,4 @@
-//===- LayersNeverRun.cpp - Layers an optimizer holds but no code runs
-//-----===//
+//===- LayersNeverRun.cpp - Layers an optimizer holds, no code runs ------===//
 //
 // detc-layer-never-run (TrainCheck's "optimizer over parameters the
 // model does not use", issue 21): a model class builds a layer with

@@ -1,5 +1,4 @@
-//===- TrainingChecks.h - Silent training errors found statically -*- C++
-//-*-===//
+//===- TrainingChecks.h - Silent training errors, statically -*- C++ -*-===//
 //
 // TrainCheck's static checks (SPEC §9, issue 21) that join the lint
 // (Lint.cpp runs them):
