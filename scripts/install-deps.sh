@@ -11,7 +11,8 @@ PACKAGES=(
   libboost-graph-dev libz3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev
-  libtomlplusplus-dev libsimdjson-dev python3-yaml libtcmalloc-minimal4
+  libtomlplusplus-dev libsimdjson-dev libxxhash-dev python3-yaml
+  libtcmalloc-minimal4
   python3-torch python3-numpy python3-torchvision
   python3-pandas  # bench/infer_scaling.py's baseline only
 )

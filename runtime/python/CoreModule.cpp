@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "detc/runtime/Distributions.h"
+#include "detc/runtime/FileHash.h"
 #include "detc/runtime/Philox.h"
 
 #include <pybind11/numpy.h>
@@ -291,4 +292,21 @@ PYBIND11_MODULE(_core, m) {
   m.def("beta", &keyedBeta, py::arg("seed"), py::arg("site"), py::arg("epoch"),
         py::arg("example"), py::arg("offset"), py::arg("a"), py::arg("b"),
         "One Beta(a, b) draw; advances offset[0].");
+  m.def(
+      "file_xxh3",
+      [](const std::string &path) {
+        FileHash h;
+        {
+          py::gil_scoped_release release;
+          h = xxh3FileHash(path);
+        }
+        if (h.error) {
+          errno = h.error;
+          PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
+          throw py::error_already_set();
+        }
+        return py::make_tuple(h.size, h.hex);
+      },
+      py::arg("path"),
+      "(size, XXH3-128 hex) of a file's bytes (checkpoint ties).");
 }

@@ -1,9 +1,10 @@
-//===- Invariants.h - Training invariants from traces (TrainCheck) -*- C++ -*-===//
+//===- Invariants.h - Training invariants from traces (TrainCheck) -*- C++
+//-*-===//
 //
 // SPEC §9, issue 21, docs/traincheck.md. `detc infer` reads the JSON-lines
 // traces `detc transform --trace` writes (runtime/.../trace.py, format
 // version 1) as streams — one record at a time, per-step state only — and
-// infers invariants of three relations, each a hypothesis checked against
+// infers invariants of these relations, each a hypothesis checked against
 // examples with a deduced precondition:
 //  * APISequence(A, B): in a training step that calls B, A is called before
 //    the first B (zero_grad before backward, backward before step);
@@ -27,6 +28,9 @@
 //    differs from the previous step's (a model trained on one batch);
 //  * EventContain(A, L): a top-level forward A of a module holding layers
 //    of class L runs one of them (a Dropout defined and never applied).
+// Each relation forbids the clauses that are artifacts of the relation
+// itself (Consistent may not use the gradient's clauses: equal data comes
+// with equal gradients), so deduction cannot stop at a shallow one.
 // A hypothesis with failing examples keeps the conjunction of clauses true
 // on all passing examples if it is false on every failing one (safe); when
 // it is not, the passing examples are split by the clause that covers the

@@ -5,7 +5,9 @@ Every rank writes its own checkpoint (hints.rank_path) and, last, its
 completion marker `<checkpoint>.detc-done`:
 
     {"format": "detc-jit-done", "version": 1, "rank": R, "world_size": W,
-     "site": hint site, "instance": arrival, "sidecar_sha256": hex}
+     "site": hint site, "instance": arrival, "sidecar_xxh3": hex}
+
+(markers of earlier detc name the sidecar by "sidecar_sha256").
 
 The marker names the sidecar it completes by hash; the sidecar ties the
 checkpoint's bytes (sidecar.py), so a marker never completes another write.
@@ -24,6 +26,7 @@ item (the batch) is the rank's own; other saved values are the replica's,
 and the restart names them (hints.py). Every rank sees the same
 files, so every rank makes the same choice.
 """
+import hashlib
 import json
 import os
 import sys
@@ -46,9 +49,12 @@ def remove_marker(checkpoint):
         pass
 
 
-def _sidecar_digest(checkpoint):
-    return sidecar.file_digest(sidecar.sidecar_path(
-        sidecar.real_path(checkpoint)))[1]
+def _sidecar_digest(checkpoint, algorithm="xxh3"):
+    path = sidecar.sidecar_path(sidecar.real_path(checkpoint))
+    if algorithm == "xxh3":
+        return sidecar.file_digest(path)[1]
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, algorithm).hexdigest()
 
 
 def write_marker(checkpoint, site, instance, rank, world):
@@ -61,7 +67,7 @@ def write_marker(checkpoint, site, instance, rank, world):
                        "rank": None if rank is None else int(rank),
                        "world_size": int(world),
                        "site": site, "instance": instance,
-                       "sidecar_sha256": _sidecar_digest(checkpoint)},
+                       "sidecar_xxh3": _sidecar_digest(checkpoint)},
                       sort_keys=True).encode("utf-8") + b"\n"
     tmp = sidecar.temporary_beside(path)
     try:
@@ -85,11 +91,12 @@ def _check_marker(checkpoint, body):
         return "%s: error: unreadable completion marker (%s)" % (path, e)
     if not isinstance(marker, dict) or marker.get("format") != FORMAT:
         return "%s: error: not a detc completion marker" % path
+    key = "sidecar_xxh3" if "sidecar_xxh3" in marker else "sidecar_sha256"
     try:
-        digest = _sidecar_digest(checkpoint)
+        digest = _sidecar_digest(checkpoint, key[len("sidecar_"):])
     except OSError as e:
         return "%s: error: cannot read its sidecar (%s)" % (checkpoint, e)
-    if marker.get("sidecar_sha256") != digest or (
+    if marker.get(key) != digest or (
             marker.get("instance"), marker.get("site")) != (
                 body["instance"], body["site"]):
         return ("%s: error: the completion marker belongs to another write "

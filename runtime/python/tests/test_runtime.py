@@ -461,6 +461,39 @@ class CommitTest(unittest.TestCase):
             lambda: {"script_sha256": "0" * 64, "site": 1, "instance": value,
                      "seeds": {}, "loaders": {}, "values": {}})
 
+    def test_tie_is_xxh3_and_earlier_sha256_sidecars_still_load(self):
+        import hashlib
+        from detc_runtime import sidecar
+        self.save(1)
+        sidecar.DURABILITY.wait()
+        side = sidecar.sidecar_path(self.path)
+        with open(side, "rb") as f:
+            body = sidecar.decode(f.read(), side)
+        with open(self.path, "rb") as f:
+            data = f.read()
+        self.assertEqual(body["checkpoint"]["size"], len(data))
+        self.assertEqual(len(body["checkpoint"]["xxh3"]), 32)
+        self.assertNotIn("sha256", body["checkpoint"])
+        self.assertEqual(sidecar.load(self.path)["instance"], 1)
+        # A sidecar an earlier detc wrote names the checkpoint by SHA-256.
+        old = dict(body, checkpoint={"size": len(data), "sha256":
+                                     hashlib.sha256(data).hexdigest()})
+        with open(side, "wb") as f:
+            f.write(sidecar.encode(old))
+        self.assertEqual(sidecar.load(self.path)["instance"], 1)
+        # One byte changed: neither tie matches.
+        with open(self.path, "r+b") as f:
+            f.seek(len(data) // 2)
+            f.write(bytes([data[len(data) // 2] ^ 1]))
+        with self.assertRaisesRegex(sidecar.SidecarError, "another "
+                                    "checkpoint"):
+            sidecar.load(self.path)
+        with open(side, "wb") as f:
+            f.write(sidecar.encode(body))
+        with self.assertRaisesRegex(sidecar.SidecarError, "another "
+                                    "checkpoint"):
+            sidecar.load(self.path)
+
     def test_pair_visible_at_return_and_completed_by_the_tail(self):
         from detc_runtime import sidecar
         side = sidecar.sidecar_path(self.path)
