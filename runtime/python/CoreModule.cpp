@@ -279,6 +279,15 @@ PYBIND11_MODULE(_core, m) {
   m.def("stream_words", &streamWords, py::arg("seed"), py::arg("site"),
         py::arg("epoch"), py::arg("example"), py::arg("offset"),
         py::arg("count"), "stream_values as a tuple of ints (count <= 64).");
+  m.def(
+      "stream_u64",
+      [](uint64_t seed, uint32_t site, uint32_t epoch, uint32_t example) {
+        uint32_t w[2];
+        Stream({seed, site, epoch, example}).fill(0, w, 2);
+        return uint64_t(w[0]) | uint64_t(w[1]) << 32;
+      },
+      "Values 0 and 1 of stream (seed, site, epoch, example) as one 64-bit "
+      "int, low word first: the example scope's torch seed in one call.");
   m.def("fill_rows", &fillRows, py::arg("kind"), py::arg("out"),
         py::arg("seed"), py::arg("site"), py::arg("epoch"), py::arg("keys"),
         py::arg("offsets"), py::arg("a") = 0.0, py::arg("b") = 1.0,

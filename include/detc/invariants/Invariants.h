@@ -1,5 +1,4 @@
-//===- Invariants.h - Training invariants from traces (TrainCheck) -*- C++
-//-*-===//
+//===- Invariants.h - Training invariants from traces -----------*- C++ -*-===//
 //
 // SPEC §9, issue 21, docs/traincheck.md. `detc infer` reads the JSON-lines
 // traces `detc transform --trace` writes (runtime/.../trace.py, format

@@ -550,10 +550,12 @@ class CommitTest(unittest.TestCase):
         # and so are the empty temporary directories of commits whose
         # tail never ran (older than a minute; a fresh one may be a live
         # run's).
+        # A stale one may keep the checkpoint its commit was replacing.
         stale = os.path.join(self.dir, ".detc-stale.tmp")
         fresh = os.path.join(self.dir, ".detc-fresh.tmp")
         for d in (stale, fresh):
             os.mkdir(d)
+        os.link(self.path, os.path.join(stale, sidecar.PREVIOUS))
         os.utime(stale, (0, 0))
         self.save(4)
         sidecar.DURABILITY.wait()
@@ -561,6 +563,36 @@ class CommitTest(unittest.TestCase):
         self.assertFalse(os.path.exists(stale))
         self.assertTrue(os.path.exists(fresh))
         os.rmdir(fresh)
+
+    def test_replaced_checkpoint_is_released_by_the_tail(self):
+        # The rename over the old checkpoint does not free its blocks on
+        # the training thread: a hard link in the commit's temporary
+        # directory keeps it until the durability thread's tail.
+        from detc_runtime import sidecar
+        self.save(1)
+        sidecar.DURABILITY.wait()
+        old_inode = os.stat(self.path).st_ino
+        seen = []
+        real_finish = sidecar._finish
+
+        def finish(real, side, holder, fds):
+            kept = os.path.join(holder, sidecar.PREVIOUS)
+            seen.append(os.path.exists(kept) and
+                        os.stat(kept).st_ino == old_inode)
+            real_finish(real, side, holder, fds)
+            seen.append(os.path.exists(holder))
+
+        sidecar._finish = finish
+        try:
+            self.save(2)
+            sidecar.DURABILITY.wait()
+        finally:
+            sidecar._finish = real_finish
+        self.assertEqual(seen, [True, False])
+        self.assertNotEqual(os.stat(self.path).st_ino, old_inode)
+        self.assertEqual(sorted(os.listdir(self.dir)),
+                         ["ckpt.pt", "ckpt.pt.detc.json"])
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
 
     def test_forked_child_does_not_keep_a_directory_lock(self):
         # A DataLoader worker forked while the durability thread holds the
