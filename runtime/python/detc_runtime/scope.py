@@ -159,22 +159,7 @@ class ScopedDataset:
 
     def __getitem__(self, key):
         epoch = getattr(key, "epoch", NO_EPOCH)
-        plan = self.plan
-        guard = STATE.fetch_guard
-        if plan.torch_only is not None and not self.objects and (
-                guard is not None or STATE.in_worker):
-            # _Plan.enter's common case, inline: one frame less per example.
-            if guard is not None and "torch" not in guard:
-                guard["torch"] = _LIBRARIES["torch"][0]()
-            _torch_seed(_core.stream_u64(STATE.seed_of(plan.torch_only),
-                                         plan.site, epoch, int(key)))
-            outer = STATE.scope
-            STATE.scope = KeyContext(epoch, [int(key)])
-            try:
-                return self.dataset[key]
-            finally:
-                STATE.scope = outer
-        saved = plan.enter(epoch, int(key))
+        saved = self.plan.enter(epoch, int(key))
         if self.objects:
             saved = _reseed_objects(self.objects, self.plan.site, epoch,
                                     int(key), saved)
