@@ -281,6 +281,34 @@ def infer(paths):
             h.add(r["hash"] != r["prev_hash"], call_features(r))
         hyps.append((("APIArg", api, "", "", ""), h))
 
+    # APIArg consistent: a forward's input has the dtype and per-example
+    # shape of the same forward's previous top-level call.
+    inputs = enters[(enters["_depth"] == 0) &
+                    enters["api"].str.startswith("forward:")].copy()
+    arg0 = inputs["args"].map(lambda a: a[0] if isinstance(a, list) and a
+                              and isinstance(a[0], dict) else {})
+    inputs["dtype"] = arg0.map(lambda a: a.get("dtype"))
+    inputs["shape"] = arg0.map(
+        lambda a: "[%s]" % ",".join(str(n) for n in a["shape"][1:])
+        if isinstance(a.get("shape"), list) else None)
+    inputs = inputs[inputs["dtype"].map(lambda v: isinstance(v, str)) &
+                    inputs["shape"].map(lambda v: isinstance(v, str))]
+    inputs["train"] = inputs["training"].map(
+        lambda v: js(v) if present(v) else "null")
+    for api in sorted(inputs["api"].unique()):
+        rows = inputs[inputs["api"] == api].copy()
+        for col in ("dtype", "shape", "train"):
+            rows["prev_" + col] = rows.groupby("_trace")[col].shift()
+        rows = rows[rows["prev_dtype"].map(lambda v: isinstance(v, str))]
+        for attr in ("dtype", "shape"):
+            h = Hypothesis()
+            for _, r in rows.iterrows():
+                f = call_features(r)
+                f.add("CONSISTENT(training)" if r["train"] == r["prev_train"]
+                      else "UNEQUAL(training)")
+                h.add(r[attr] == r["prev_" + attr], f)
+            hyps.append((("APIArg", api, "", attr, ""), h))
+
     # EventContain: a top-level forward of a module holding layers of class
     # L runs one of them.
     calls = df[df["kind"].isin(["enter", "exit"])].copy()

@@ -140,10 +140,28 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                   "infinity)");
     };
     auto onArg = [&](const ArgExample &a) {
-      if (a.same)
-        callFails("APIArg", a.call,
-                  "got the same first argument as in the previous step (the "
-                  "same batch again)");
+      if (!a.same)
+        return;
+      for (const Invariant &inv : invs)
+        if (inv.relation == "APIArg" && inv.attr.empty() &&
+            inv.a == a.call.api &&
+            satisfies(callFeatures(a.call, ""), inv.precondition))
+          violate(inv, a.call.at,
+                  a.call.api + " got the same first argument as in the "
+                               "previous step (the same batch again)");
+    };
+    auto onArgAttr = [&](const ArgAttrExample &x) {
+      if (x.value == x.previous)
+        return;
+      Features f = callFeatures(x.call, "");
+      f.insert(x.pair);
+      for (const Invariant &inv : invs)
+        if (inv.relation == "APIArg" && inv.attr == x.attr &&
+            inv.a == x.call.api && satisfies(f, inv.precondition))
+          violate(inv, x.call.at,
+                  x.call.api + " got a first argument of " +
+                      (x.attr == "shape" ? "per-example shape" : x.attr) + " " +
+                      x.value + " where its previous call's had " + x.previous);
     };
     auto onContain = [&](const ContainExample &c) {
       for (const Invariant &inv : invs)
@@ -162,6 +180,7 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
     sink.eval = onEval;
     sink.output = onOutput;
     sink.arg = onArg;
+    sink.argAttr = onArgAttr;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }

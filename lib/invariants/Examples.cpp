@@ -246,6 +246,11 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   // API -> (step, hash of the first argument) of its first top-level call
   // in that step (APIArg).
   std::map<std::string, std::pair<long, std::string>> firstArgs;
+  // forward API -> its previous top-level call's input (APIArg consistent).
+  struct ArgInput {
+    std::string dtype, shape, training;
+  };
+  std::map<std::string, ArgInput> lastInputs;
   // The open top-level forward whose module's layers are known
   // (EventContain): closed by its exit at depth 0.
   std::optional<ContainExample> span;
@@ -302,6 +307,40 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
           if (!added && it->second.first == current.at.step - 1 && sink.arg)
             sink.arg({callOf(o, line, api), it->second.second == *hash});
           it->second = {current.at.step, hash->str()};
+        }
+      }
+      if (depth == 0 && StringRef(api).starts_with("forward:") &&
+          sink.argAttr) {
+        // APIArg consistent: the model input's dtype and per-example shape
+        // against the previous top-level call's.
+        std::optional<simdjson::dom::array> args = o.array("args");
+        std::optional<Record> arg0 =
+            args && args->size() ? Record::of(args->at(0).value_unsafe())
+                                 : std::nullopt;
+        std::optional<StringRef> dtype =
+            arg0 ? arg0->str("dtype") : std::nullopt;
+        std::optional<simdjson::dom::array> shape =
+            arg0 ? arg0->array("shape") : std::nullopt;
+        if (dtype && shape) {
+          std::string tail = "[";
+          size_t i = 0;
+          for (simdjson::dom::element d : *shape) {
+            int64_t n = 0;
+            if (i++ && !d.get_int64().get(n))
+              tail += (tail.size() > 1 ? "," : "") + std::to_string(n);
+          }
+          tail += "]";
+          ArgInput now{dtype->str(), tail, o.scalar("training")};
+          auto [it, added] = lastInputs.try_emplace(api, now);
+          if (!added) {
+            CallExample c = callOf(o, line, api);
+            std::string training = now.training == it->second.training
+                                       ? "CONSISTENT(training)"
+                                       : "UNEQUAL(training)";
+            sink.argAttr({c, "dtype", now.dtype, it->second.dtype, training});
+            sink.argAttr({c, "shape", now.shape, it->second.shape, training});
+            it->second = now;
+          }
         }
       }
       std::string module = o.scalar("module");

@@ -88,6 +88,17 @@ struct ArgExample {
   bool same = false;
 };
 
+/// A top-level forward's input against the previous top-level call of the
+/// same forward in the trace: the first argument's `attr` (`dtype`, or
+/// `shape`: the per-example shape, the batch dimension dropped) now and
+/// then (APIArg consistent: a model fed inputs of another type or size
+/// than it trained on — an evaluation pipeline missing its crop). `pair`
+/// is the CONSISTENT / UNEQUAL clause on the two calls' `training`.
+struct ArgAttrExample {
+  CallExample call;
+  std::string attr, value, previous, pair;
+};
+
 /// A top-level forward of a module holding leaf layers of the classes in
 /// `held` (its `layers`), and the classes of the layers whose forwards ran
 /// inside it (the nested forwards' `layer`): EventContain(A, L) — a
@@ -107,6 +118,7 @@ struct ExampleSink {
   llvm::function_ref<void(const OutputExample &)> output;
   llvm::function_ref<void(const ArgExample &)> arg;
   llvm::function_ref<void(const ContainExample &)> contain;
+  llvm::function_ref<void(const ArgAttrExample &)> argAttr;
 };
 
 /// Consistent's examples: pairs of records of one parameter in one job (a

@@ -40,10 +40,14 @@ std::string Invariant::text() const {
     s = "EpochConstant(the learning rates stay the same within an epoch)";
   else if (relation == "APIOutput")
     s = "APIOutput(" + a + ": every element of the result is finite)";
-  else if (relation == "APIArg")
+  else if (relation == "APIArg" && attr.empty())
     s = "APIArg(" + a +
         ": its first argument differs from the previous "
         "step's)";
+  else if (relation == "APIArg")
+    s = "APIArg(" + a + ": its first argument's " +
+        (attr == "shape" ? "per-example shape" : attr) +
+        " is the same as at its previous call)";
   else if (relation == "EventContain")
     s = "EventContain(" + a + " runs its module's " + b + " layers)";
   else if (relation == "TrainBeforeEval")
@@ -97,6 +101,8 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
+  // (forward API, dtype | shape) -> its input matches the previous call's
+  std::map<std::pair<std::string, std::string>, Hypothesis> argsConsistent;
   Hypothesis consistent;
   ParamPairs pairs;
   // (requires_grad, in_optimizer, changed: set when the step should have
@@ -139,6 +145,11 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       for (const std::string &layer : c.held)
         contains[{c.call.api, layer}].add(c.called.count(layer) != 0, f);
     };
+    auto onArgAttr = [&](const ArgAttrExample &x) {
+      Features f = callFeatures(x.call, "");
+      f.insert(x.pair);
+      argsConsistent[{x.call.api, x.attr}].add(x.value == x.previous, f);
+    };
     sink.step = onStep;
     sink.call = onCall;
     sink.param = onParam;
@@ -147,6 +158,7 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     sink.eval = onEval;
     sink.output = onOutput;
     sink.arg = onArg;
+    sink.argAttr = onArgAttr;
     if (Error e = walkTrace(t, sink, stats))
       return std::move(e);
   }
@@ -226,6 +238,11 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     keep({"APIOutput", api}, h);
   for (auto &[api, h] : argsDistinct)
     keep({"APIArg", api}, h);
+  for (auto &[k, h] : argsConsistent) {
+    Invariant inv{"APIArg", k.first};
+    inv.attr = k.second;
+    keep(inv, h);
+  }
   for (auto &[k, h] : contains)
     keep({"EventContain", k.first, k.second}, h);
   keep({"ParamUpdate"}, update);

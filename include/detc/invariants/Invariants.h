@@ -25,6 +25,8 @@
 //    infinity from bad data or a diverging model);
 //  * APIArg(A): the first argument of A's first call in a training step
 //    differs from the previous step's (a model trained on one batch);
+//    APIArg consistent (A, dtype | shape): a forward's input has the dtype
+//    and per-example shape of its previous call (`attr` names which);
 //  * EventContain(A, L): a top-level forward A of a module holding layers
 //    of class L runs one of them (a Dropout defined and never applied).
 // Each relation forbids the clauses that are artifacts of the relation
@@ -80,7 +82,7 @@ struct Invariant {
                         ///< APIOutput, APIArg, EventContain
   std::string a, b;     ///< APIs (APISequence), API (APIAttr); API and
                         ///< layer class (EventContain)
-  std::string attr, value;       ///< APIAttr
+  std::string attr, value;       ///< APIAttr; APIArg consistent: attr
   Precondition precondition;     ///< empty: always
   unsigned passing = 0;          ///< examples that support it
   std::string text() const;      ///< one line, for reports

@@ -41,6 +41,8 @@ class Checker:
         self.consistent = []
         self.train_before_eval = []
         self.outputs, self.args = {}, {}  # API -> APIOutput / APIArg
+        self.arg_attrs = {}  # API -> APIArg consistent (dtype, shape)
+        self.inputs = {}  # API -> (dtype, shape, training) of its last call
         self.contains = {}  # API -> EventContain invariants
         self.span = None  # (enter record, layers held, layers run)
         self.first_args = {}  # API -> (step, hash) of its first call
@@ -62,6 +64,8 @@ class Checker:
                 self.train_before_eval.append(inv)
             elif rel == "APIOutput":
                 self.outputs.setdefault(inv["a"], []).append(inv)
+            elif rel == "APIArg" and inv.get("attr"):
+                self.arg_attrs.setdefault(inv["a"], []).append(inv)
             elif rel == "APIArg":
                 self.args.setdefault(inv["a"], []).append(inv)
             elif rel == "EventContain":
@@ -91,6 +95,8 @@ class Checker:
             if self.in_step and self.depth == 0 and r["api"] not in self.order:
                 self.order.append(r["api"])
                 self._first_arg(r)
+            if self.depth == 0 and r["api"] in self.arg_attrs:
+                self._input(r)
             if self.depth == 0 and r.get("module") is not None:
                 self._module_forward(r)
             if self.depth == 0:
@@ -229,6 +235,33 @@ class Checker:
                 self._report(inv, r, "%s got the same first argument as in "
                              "the previous step (the same batch again)"
                              % api)
+
+    def _input(self, r):
+        """APIArg consistent: the first argument's dtype and per-example
+        shape against the same forward's previous top-level call."""
+        args = r.get("args")
+        a = args[0] if args and isinstance(args[0], dict) else {}
+        if "dtype" not in a or "shape" not in a:
+            return
+        api = r["api"]
+        now = {"dtype": a["dtype"],
+               "shape": "[%s]" % ",".join(str(n) for n in a["shape"][1:]),
+               "training": r.get("training")}
+        last = self.inputs.get(api)
+        self.inputs[api] = now
+        if last is None:
+            return
+        f = self._context(r)
+        f.add("CONSISTENT(training)" if now["training"] == last["training"]
+              else "UNEQUAL(training)")
+        for inv in self.arg_attrs[api]:
+            attr = inv["attr"]
+            if now[attr] != last[attr] and \
+                    self._satisfies(f, inv["precondition"]):
+                self._report(inv, r, "%s got a first argument of %s %s "
+                             "where its previous call's had %s" % (
+                                 api, "per-example shape" if attr == "shape"
+                                 else attr, now[attr], last[attr]))
 
     def _lrs(self, r):
         if "lrs" not in r:

@@ -323,12 +323,20 @@ def api(site, kind, name, fn, receiver=None):
             enter["layer"] = _layer_class(fn)
         if needs is None:
             enter["args"] = [summary(a) for a in args]
-        elif args and name in needs.args and not TRACE.active and \
-                name not in TRACE.step_apis:
-            # APIArg reads the first argument of a step's first call only.
+        elif args and not TRACE.active and (
+                name in needs.args or name in needs.inputs):
             torch = sys.modules.get("torch")
             if torch is not None and isinstance(args[0], torch.Tensor):
-                enter["args"] = [{"hash": tensor_hash(args[0])}]
+                arg = {}
+                # APIArg (distinct) reads the first argument of a step's
+                # first call only; APIArg (consistent) its dtype and shape
+                # at every top-level call.
+                if name in needs.args and name not in TRACE.step_apis:
+                    arg["hash"] = tensor_hash(args[0])
+                if name in needs.inputs:
+                    arg["dtype"] = str(args[0].dtype).replace("torch.", "")
+                    arg["shape"] = list(args[0].shape)
+                enter["args"] = [arg]
         if not TRACE.active:
             TRACE.step_apis.add(name)
         _emit(enter)
@@ -388,6 +396,7 @@ class _Needs:
         self.checker = checker
         self.apis = set()
         self.outputs, self.args = set(), set()  # APIOutput, APIArg
+        self.inputs = set()  # APIArg consistent: dtype and shape
         self.layers = set()  # EventContain: nested forwards of these
         self.contains = set()  # EventContain: forwards that hold them
         self.attrs = set()  # APIs with APIAttr invariants
@@ -404,7 +413,7 @@ class _Needs:
             if inv["relation"] == "APIOutput":
                 self.outputs.add(inv["a"])
             if inv["relation"] == "APIArg":
-                self.args.add(inv["a"])
+                (self.inputs if inv.get("attr") else self.args).add(inv["a"])
         relations = {inv["relation"] for inv in invariants}
         # Consistent compares the ranks' parameter hashes; ParamUpdate alone
         # hashes a parameter only when no in-place write touched it since

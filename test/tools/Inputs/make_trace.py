@@ -6,7 +6,8 @@ tensor of hash H), `forward:m/finite=false` (its result has a NaN),
 `forward:m/layers=Dropout+Linear` (its module holds those layer classes),
 `forward:m/ran=Linear` (those layers' forwards run inside it),
 `forward:m/training=false` (an evaluation forward), `forward:m/error=E`
-(it ends by raising E).
+(it ends by raising E), `forward:m/dtype=float32/shape=16+3+32` (its
+first argument's dtype and shape).
 
 A call `state/data=H` writes an optimizer step's `state` record instead:
 one parameter (`g0.p0`, named w) whose data hashes to H; `id=P` names
@@ -47,8 +48,16 @@ with open(args[0], "w") as out:
                 r = {"kind": kind, "api": api, "epoch": 0, "step": n}
                 if "training" in options:
                     r["training"] = options["training"] == "true"
-                if kind == "enter" and "arg" in options:
-                    r["args"] = [{"type": "Tensor", "hash": options["arg"]}]
+                if kind == "enter" and ("arg" in options or
+                                        "dtype" in options):
+                    a = {"type": "Tensor"}
+                    if "arg" in options:
+                        a["hash"] = options["arg"]
+                    if "dtype" in options:
+                        a["dtype"] = options["dtype"]
+                        a["shape"] = [int(n) for n in
+                                      options["shape"].split("+")]
+                    r["args"] = [a]
                 if kind == "enter" and "layers" in options:
                     r["layers"] = options["layers"].split("+")
                 if kind == "exit" and "finite" in options:
