@@ -151,17 +151,22 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                                "previous step (the same batch again)");
     };
     auto onArgAttr = [&](const ArgAttrExample &x) {
-      if (x.value == x.previous)
+      if (x.dtype == x.previousDtype && x.shape == x.previousShape)
         return;
       Features f = callFeatures(x.call, "");
       f.insert(x.pair);
-      for (const Invariant &inv : invs)
-        if (inv.relation == "APIArg" && inv.attr == x.attr &&
-            inv.a == x.call.api && satisfies(f, inv.precondition))
+      for (const Invariant &inv : invs) {
+        if (inv.relation != "APIArg" || inv.a != x.call.api || inv.attr.empty())
+          continue;
+        bool shape = inv.attr == "shape";
+        const std::string &now = shape ? x.shape : x.dtype;
+        const std::string &then = shape ? x.previousShape : x.previousDtype;
+        if (now != then && satisfies(f, inv.precondition))
           violate(inv, x.call.at,
                   x.call.api + " got a first argument of " +
-                      (x.attr == "shape" ? "per-example shape" : x.attr) + " " +
-                      x.value + " where its previous call's had " + x.previous);
+                      (shape ? "per-example shape " : "dtype ") + now +
+                      " where its previous call's had " + then);
+      }
     };
     auto onContain = [&](const ContainExample &c) {
       for (const Invariant &inv : invs)

@@ -333,13 +333,12 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
           ArgInput now{dtype->str(), tail, o.scalar("training")};
           auto [it, added] = lastInputs.try_emplace(api, now);
           if (!added) {
-            CallExample c = callOf(o, line, api);
-            std::string training = now.training == it->second.training
-                                       ? "CONSISTENT(training)"
-                                       : "UNEQUAL(training)";
-            sink.argAttr({c, "dtype", now.dtype, it->second.dtype, training});
-            sink.argAttr({c, "shape", now.shape, it->second.shape, training});
-            it->second = now;
+            sink.argAttr({callOf(o, line, api), now.dtype, it->second.dtype,
+                          now.shape, it->second.shape,
+                          now.training == it->second.training
+                              ? "CONSISTENT(training)"
+                              : "UNEQUAL(training)"});
+            it->second = std::move(now);
           }
         }
       }

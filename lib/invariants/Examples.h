@@ -89,14 +89,14 @@ struct ArgExample {
 };
 
 /// A top-level forward's input against the previous top-level call of the
-/// same forward in the trace: the first argument's `attr` (`dtype`, or
-/// `shape`: the per-example shape, the batch dimension dropped) now and
-/// then (APIArg consistent: a model fed inputs of another type or size
-/// than it trained on — an evaluation pipeline missing its crop). `pair`
-/// is the CONSISTENT / UNEQUAL clause on the two calls' `training`.
+/// same forward in the trace: the first argument's dtype and per-example
+/// shape (the batch dimension dropped) now and then (APIArg consistent: a model
+/// fed inputs of another type or size than it trained on — an evaluation
+/// pipeline missing its crop). `pair` is the CONSISTENT / UNEQUAL clause on the
+/// two calls' `training`.
 struct ArgAttrExample {
   CallExample call;
-  std::string attr, value, previous, pair;
+  std::string dtype, previousDtype, shape, previousShape, pair;
 };
 
 /// A top-level forward of a module holding leaf layers of the classes in

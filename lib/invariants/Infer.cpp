@@ -101,8 +101,12 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
-  // (forward API, dtype | shape) -> its input matches the previous call's
-  std::map<std::pair<std::string, std::string>, Hypothesis> argsConsistent;
+  // (forward API, dtype | shape, same as the previous call's, the call's
+  // attributes, the pair clause) -> how many calls (APIArg consistent).
+  std::map<std::tuple<std::string, std::string, bool,
+                      std::map<std::string, std::string>, std::string>,
+           unsigned>
+      inputShapes;
   Hypothesis consistent;
   ParamPairs pairs;
   // (requires_grad, in_optimizer, changed: set when the step should have
@@ -146,9 +150,10 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
         contains[{c.call.api, layer}].add(c.called.count(layer) != 0, f);
     };
     auto onArgAttr = [&](const ArgAttrExample &x) {
-      Features f = callFeatures(x.call, "");
-      f.insert(x.pair);
-      argsConsistent[{x.call.api, x.attr}].add(x.value == x.previous, f);
+      ++inputShapes[{x.call.api, "dtype", x.dtype == x.previousDtype,
+                     x.call.attrs, x.pair}];
+      ++inputShapes[{x.call.api, "shape", x.shape == x.previousShape,
+                     x.call.attrs, x.pair}];
     };
     sink.step = onStep;
     sink.call = onCall;
@@ -238,6 +243,15 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     keep({"APIOutput", api}, h);
   for (auto &[api, h] : argsDistinct)
     keep({"APIArg", api}, h);
+  std::map<std::pair<std::string, std::string>, Hypothesis> argsConsistent;
+  for (auto &[k, n] : inputShapes) {
+    auto &[api, attr, same, attrs, pair] = k;
+    CallExample c;
+    c.attrs = attrs;
+    Features f = callFeatures(c, "");
+    f.insert(pair);
+    argsConsistent[{api, attr}].add(same, f, n);
+  }
   for (auto &[k, h] : argsConsistent) {
     Invariant inv{"APIArg", k.first};
     inv.attr = k.second;
