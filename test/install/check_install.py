@@ -120,7 +120,7 @@ def deb(build):
             sys.exit("FAIL: version %r, file %s" % (version, pkg))
         depends = field("Depends")
         for dep in ("libllvm19", "libz3-4", "libantlr4-runtime4.9",
-                    "libtcmalloc-minimal4",
+                    "libtcmalloc-minimal4", "libsimdjson14",
                     "libstdc++6", "python3 (>= 3.11)", "python3-torch",
                     "python3-numpy"):
             if dep not in depends:
