@@ -31,6 +31,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -238,11 +239,14 @@ void detc::analysis::layersNeverRun(const StatementGraph &g,
   // the builds its forwards run.
   std::map<std::string, ir::BuildOp> byId;
   module.walk([&](ir::BuildOp b) { byId[b.getId().str()] = b; });
-  std::map<mlir::Operation *, NodeId> models; // user-class build -> optimizer
+  // User-class builds with their optimizer, in program order (the order
+  // of the findings).
+  std::vector<std::pair<mlir::Operation *, NodeId>> models;
+  llvm::DenseSet<mlir::Operation *> seen;
   module.walk([&](mlir::Operation *op) {
     auto add = [&](ir::BuildOp b, NodeId opt) {
-      if (b && b.getClsAttr())
-        models.try_emplace(b.getOperation(), opt);
+      if (b && b.getClsAttr() && seen.insert(b.getOperation()).second)
+        models.push_back({b.getOperation(), opt});
     };
     if (auto b = llvm::dyn_cast<ir::BuildOp>(op))
       for (StringRef def : namesOf(op))

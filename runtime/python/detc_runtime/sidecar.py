@@ -300,6 +300,7 @@ def commit(real, written, body):
         if os.path.exists(pending):
             os.unlink(pending)
         discard_temporary(written)
+        _remove_holder(holder)  # and the replaced checkpoint's link
         raise
     if synced:
         discard_temporary(written)

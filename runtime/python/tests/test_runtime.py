@@ -544,6 +544,10 @@ class CommitTest(unittest.TestCase):
         finally:
             os.replace = real_replace
         self.assertEqual(calls, [side, side + ".tmp", self.path])
+        # The failed commit leaves no temporary directory (nor the link to
+        # the checkpoint it was replacing).
+        self.assertEqual([d for d in os.listdir(self.dir)
+                          if d.startswith(".detc-")], [])
         self.assertEqual(torch.load(self.path)["v"], 2)
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
         # A .tmp sidecar that matches nothing is removed by the next one,
