@@ -19,7 +19,7 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
                                        InferStats &stats) {
   std::vector<Violation> out;
   auto violate = [&](const Invariant &inv, const Where &w, std::string d) {
-    out.push_back({&inv, w.trace, w.line, w.epoch, w.step, std::move(d)});
+    out.push_back({&inv, w.trace.str(), w.line, w.epoch, w.step, std::move(d)});
   };
   ParamPairs pairs;
   std::set<const Invariant *> drifted; // reported once: the first drift

@@ -77,7 +77,7 @@ void ParamPairs::add(const ParamExample &p,
   // The same parameter on other ranks at this step and at the previous
   // one, and on this rank at its previous step: the pairs whose clauses
   // tell "same step on another rank" from "another step".
-  auto &bySteps = byStep[{p.at.job, p.id}];
+  auto &bySteps = byStep[{p.at.job.str(), p.id}];
   for (long s : {p.at.step, p.at.step - 1}) {
     auto it = bySteps.find(s);
     if (it == bySteps.end())
@@ -259,7 +259,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       sink.step(current);
     inStep = false;
   };
-  const std::string job = sys::path::parent_path(path).str();
+  const StringRef job = sys::path::parent_path(path);
   auto whereOf = [&](const Record &o, unsigned line) {
     Where w;
     w.trace = path;

@@ -26,9 +26,12 @@ namespace detc::invariants {
 
 using Features = std::set<std::string>; ///< clause texts `attr=value`
 
+/// Where an example comes from. `trace` and `job` (its directory) refer to
+/// the path the caller of walkTrace owns for the whole inference or check:
+/// no copy per example.
 struct Where {
-  std::string trace;
-  std::string job; ///< the trace's directory
+  llvm::StringRef trace;
+  llvm::StringRef job; ///< the trace's directory
   unsigned line = 0;
   long epoch = -1, step = -1, rank = 0;
 };
