@@ -38,7 +38,7 @@ import time
 
 import torch
 
-from . import hints, jit_replicas, sidecar
+from . import hints, holders, jit_replicas
 from . import values as _values
 from ._state import STATE, warn_once
 
@@ -615,5 +615,5 @@ def _watchdog():
         _on_failure("hang: minibatch %d has run %.1f s (timeout %.1f s)" %
                     (JIT.count, waited, hang_timeout()), undo=False)
         sys.stderr.flush()
-        sidecar.DURABILITY.wait()  # os._exit skips atexit
+        holders.release()  # os._exit skips atexit; waits for the tail
         os._exit(EXIT_HANG)

@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 
-from . import sidecar, values as _values
+from . import holders, sidecar, values as _values
 
 FORMAT = "detc-profile"
 VERSION = 1
@@ -172,6 +172,7 @@ class Profiler:
             print("detc-runtime: error: cannot write the profile %s: %s" %
                   (self.path, e), file=sys.stderr)
             sys.stderr.flush()
+            holders.release()  # os._exit skips atexit
             os._exit(2)
         print("detc-runtime: profile written to %s" % self.path,
               file=sys.stderr)
@@ -218,7 +219,9 @@ def _write_probe(frame, names):
         written = hints.write(0, 0, {name: thunk(name) for name in names},
                               path=os.path.join(tmp, "probe.pt"))
         spent = time.perf_counter() - begin
-        sidecar.DURABILITY.wait()  # before its directory goes
+        # The tail, and the holder it prepared there, before the
+        # directory goes.
+        holders.release()
         return written, spent
 
 

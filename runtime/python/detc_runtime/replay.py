@@ -35,7 +35,7 @@ import atexit
 import os
 import sys
 
-from . import hints, jit_replicas, sidecar, values as _values
+from . import hints, holders, jit_replicas, sidecar, values as _values
 from ._state import STATE, warn_once
 
 
@@ -189,7 +189,7 @@ def _at_exit():
               "checkpointed run's (same flags)."), file=sys.stderr)
     sys.stdout.flush()
     sys.stderr.flush()
-    sidecar.DURABILITY.wait()  # os._exit skips atexit
+    holders.release()  # os._exit skips atexit; waits for the tail too
     os._exit(3)
 
 

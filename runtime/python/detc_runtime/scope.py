@@ -52,6 +52,7 @@ def _reseed_torch(words):
 
 
 _torch_seed = torch.default_generator.manual_seed
+_torch_state = torch.default_generator.get_state
 
 # library -> (save, restore, reseed)
 _LIBRARIES = {
@@ -84,8 +85,10 @@ class _Plan:
         self.torch_only = gens[0][0] if self.libraries == ("torch",) \
             else None
 
-    def enter(self, epoch, index):
-        """Reseeds; returns the states to restore on exit (or None)."""
+    def enter(self, epoch, index, seeds=None):
+        """Reseeds (from `seeds`, one per generator of `gens`, else the
+        run's current ones); returns the states to restore on exit (or
+        None)."""
         saved = None
         if STATE.in_worker:
             # A DataLoader worker's global generators are its own; nothing
@@ -101,13 +104,14 @@ class _Plan:
         else:
             saved = [(library, _LIBRARIES[library][0]())
                      for library in self.libraries]
+        if seeds is None:
+            seeds = tuple(STATE.seed_of(gen) for gen, _, _ in self.steps)
         if self.torch_only is not None:
-            _torch_seed(_core.stream_u64(STATE.seed_of(self.torch_only),
-                                         self.site, epoch, index))
+            _torch_seed(_core.stream_u64(seeds[0], self.site, epoch, index))
             return saved
-        for gen, offset, reseed in self.steps:
-            reseed(_core.stream_words(STATE.seed_of(gen), self.site, epoch,
-                                      index, offset, _WORDS))
+        for seed, (_, offset, reseed) in zip(seeds, self.steps):
+            reseed(_core.stream_words(seed, self.site, epoch, index, offset,
+                                      _WORDS))
         return saved
 
 
@@ -134,9 +138,14 @@ class ScopedDataset:
     # one fetches example by example, each in its scope.
     __getitems__ = None
 
-    def __init__(self, dataset, site, gens, attrs=()):
+    def __init__(self, dataset, site, gens, attrs=(), seeds=None):
         self.dataset = dataset
         self.plan = _Plan(site, tuple(gens))
+        # The seeds as the epoch's iterator starts, as its workers get them
+        # (STATE.snapshot()): the examples fetched in this process use the
+        # same ones, whatever the script reseeds meanwhile.
+        self.seeds = tuple(seeds) if seeds is not None else tuple(
+            STATE.seed_of(gen) for gen, _ in self.plan.gens)
         # Generator objects the dataset holds (`self.rng`): (attribute path,
         # generator id); each reseeded per example from its own stream.
         self.attrs = tuple(attrs)
@@ -150,6 +159,11 @@ class ScopedDataset:
                 continue
             objects.append((obj, gen, slot))
         self.objects = tuple(objects)
+        # The common case, a torchvision pipeline: torch's generator only
+        # and no held ones, reseeded inline (a third of the scope's cost
+        # per example is Python calls).
+        self.torch_seed = self.seeds[0] if (
+            self.plan.torch_only is not None and not self.objects) else None
 
     def __len__(self):
         return len(self.dataset)
@@ -159,26 +173,41 @@ class ScopedDataset:
 
     def __getitem__(self, key):
         epoch = getattr(key, "epoch", NO_EPOCH)
-        saved = self.plan.enter(epoch, int(key))
-        if self.objects:
-            saved = _reseed_objects(self.objects, self.plan.site, epoch,
-                                    int(key), saved)
-        outer = STATE.scope
-        STATE.scope = KeyContext(epoch, [int(key)])
+        index = int(key)
+        state = STATE
+        if self.torch_seed is not None:
+            saved = None
+            if state.in_worker:
+                pass
+            elif state.fetch_guard is not None:
+                if "torch" not in state.fetch_guard:
+                    state.fetch_guard["torch"] = _torch_state()
+            else:
+                saved = (("torch", _torch_state()),)
+            _torch_seed(_core.stream_u64(self.torch_seed, self.plan.site,
+                                         epoch, index))
+        else:
+            saved = self.plan.enter(epoch, index, self.seeds)
+            if self.objects:
+                saved = _reseed_objects(self.objects, self.plan.site, epoch,
+                                        index, saved)
+        outer = state.scope
+        state.scope = KeyContext(epoch, [index])
         try:
             return self.dataset[key]
         finally:
-            STATE.scope = outer
+            state.scope = outer
             if saved:
                 restore_states(saved)
 
     def __getstate__(self):
         return {"dataset": self.dataset, "site": self.plan.site,
-                "gens": self.plan.gens, "attrs": self.attrs}
+                "gens": self.plan.gens, "attrs": self.attrs,
+                "seeds": self.seeds}
 
     def __setstate__(self, state):
         self.__init__(state["dataset"], state["site"], state["gens"],
-                      state["attrs"])
+                      state["attrs"], state["seeds"])
 
 
 def _held_generator(dataset, path):

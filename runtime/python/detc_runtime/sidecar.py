@@ -40,7 +40,8 @@ import stat
 import sys
 import tempfile
 import threading
-import time
+
+from . import holders
 
 FORMAT = "detc-sidecar"
 VERSION = 1
@@ -168,16 +169,6 @@ def writable_target(checkpoint):
     return real
 
 
-def _mode_of(path):
-    """The permissions of `path`, or those a new file gets."""
-    try:
-        return stat.S_IMODE(os.stat(path).st_mode)
-    except FileNotFoundError:
-        umask = os.umask(0)  # reading it means setting it
-        os.umask(umask)
-        return 0o666 & ~umask
-
-
 def temporary_beside(real, name=None):
     """A new empty file named `name` (default: real's name) in a new
     directory with a unique name beside `real`, with the permissions
@@ -187,10 +178,7 @@ def temporary_beside(real, name=None):
     directory = os.path.dirname(real) or "."
     holder = tempfile.mkdtemp(prefix=".detc-", suffix=".tmp", dir=directory)
     tmp = os.path.join(holder, name or os.path.basename(real))
-    mode = _mode_of(real)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-    os.fchmod(fd, mode)
-    os.close(fd)
+    holders.create_file(tmp, holders.mode_of(real))
     return tmp
 
 
@@ -205,25 +193,8 @@ def discard_temporary(tmp):
         pass
 
 
-# Descriptors a forked child must not keep: the directory locks open now
-# and the files the durability thread is about to sync. A DataLoader worker
-# forked while the durability thread holds a directory lock would share
-# the lock's open file; were this process killed then, the orphaned worker
-# would hold the lock for good and the resumed run's commit would wait on
-# it forever.
-_OPEN_HERE = set()
-
-
-def _close_inherited():
-    for fd in list(_OPEN_HERE):
-        try:
-            os.close(fd)
-        except OSError:
-            pass
-    _OPEN_HERE.clear()
-
-
-os.register_at_fork(after_in_child=_close_inherited)
+# Descriptors a forked child closes (holders.py).
+_OPEN_HERE = holders.OPEN_HERE
 
 
 class _DirectoryLock:
@@ -243,9 +214,9 @@ class _DirectoryLock:
         os.close(self.fd)
 
 
-def commit(real, written, body):
-    """Make `written` (the user's checkpoint, already saved to a file from
-    temporary_beside(real)) the checkpoint at `real` (from
+def commit(real, holder, written, body):
+    """Make `written` (the user's checkpoint, already saved to a file in
+    `holder`, from holders.take(real)) the checkpoint at `real` (from
     writable_target), with a sidecar of `body` plus the checkpoint's size
     and hash. Returns the sidecar's size in bytes.
 
@@ -254,7 +225,8 @@ def commit(real, written, body):
     the script — or a run resumed after a kill right then — sees the new
     pair. The rest runs on the durability thread, off the training loop:
     the fsyncs that make the pair survive a power loss, the rename of the
-    sidecar over the old one, the temporary directory's removal. With
+    sidecar over the old one, the release of the replaced checkpoint and
+    the next commit's empty files (holders.py). With
     DETC_SYNC_CHECKPOINTS=1 everything happens here, fsyncs first, as
     before (docs/replay.md)."""
     synced = DURABILITY.synchronous
@@ -265,30 +237,36 @@ def commit(real, written, body):
     size, digest = file_digest(written)
     data = encode(dict(body, checkpoint={"size": size, "xxh3": digest}))
     side = sidecar_path(real)
-    holder = os.path.dirname(written)  # unique: temporary_beside made it
-    pending = os.path.join(holder, ".detc-sidecar")
+    side_mode = holders.mode_of(side)
+    pending = os.path.join(holder.path, holders.PENDING)
     fds = []
     try:
-        fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        # Prepared empty by the last commit's tail, or new.
+        fd = os.open(pending, os.O_WRONLY | os.O_CREAT | os.O_TRUNC,
+                     side_mode)
         try:
-            os.fchmod(fd, _mode_of(side))
+            os.fchmod(fd, side_mode)
             view = memoryview(data)
             while view:
                 view = view[os.write(fd, view):]
             if synced:
                 os.fsync(fd)
-        finally:
+        except BaseException:
             os.close(fd)
-        if not synced:
+            raise
+        if synced:
+            os.close(fd)
+        else:
             # Kept open across the renames: the thread syncs these inodes,
             # whatever their names are by then.
-            fds = [os.open(written, os.O_RDONLY),
-                   os.open(pending, os.O_RDONLY)]
-            _OPEN_HERE.update(fds)
+            fds = [fd]
+            _OPEN_HERE.add(fd)
+            fds.append(os.open(written, os.O_RDONLY))
+            _OPEN_HERE.add(fds[-1])
         with _DirectoryLock(real):
             _settle_leftover(real, side)
             if not synced:
-                _keep_previous(real, holder)
+                _keep_previous(real, holder.path)
             os.replace(pending, side + ".tmp")
             os.replace(written, real)
             if synced:
@@ -297,20 +275,18 @@ def commit(real, written, body):
         for fd in fds:
             _OPEN_HERE.discard(fd)
             os.close(fd)
-        if os.path.exists(pending):
-            os.unlink(pending)
-        discard_temporary(written)
-        _remove_holder(holder)  # and the replaced checkpoint's link
+        holder.remove()  # the files, and the replaced checkpoint's link
         raise
     if synced:
-        discard_temporary(written)
+        holder.remove()
         _fsync_dir(real)
     else:
-        DURABILITY.submit((real, side, holder, fds))
+        DURABILITY.submit((real, side, holder, fds,
+                           os.path.basename(written), side_mode))
     return len(data)
 
 
-PREVIOUS = ".detc-previous"
+PREVIOUS = holders.PREVIOUS
 
 
 def _keep_previous(real, holder):
@@ -334,7 +310,7 @@ def _settle_leftover(real, side):
     leftover = side + ".tmp"
     if not os.path.exists(leftover):
         return
-    _sweep_stale_holders(os.path.dirname(real) or ".")
+    holders.sweep_stale(os.path.dirname(real) or ".")
     try:
         with open(leftover, "rb") as f:
             tie = decode(f.read(), leftover)["checkpoint"]
@@ -345,37 +321,6 @@ def _settle_leftover(real, side):
         os.replace(leftover, side)
     else:
         os.unlink(leftover)
-
-
-STALE_HOLDER_SECONDS = 60
-
-
-def _sweep_stale_holders(directory):
-    """The temporary directories of commits whose tail never ran (the
-    process was killed, or ended by os._exit, within milliseconds of a
-    save): `.detc-*.tmp` directories that are empty but for the replaced
-    checkpoint they keep (_keep_previous), removed when a later commit
-    finds the leftover sidecar such a run leaves. Only ones older than a
-    minute: a live run's directory holds its file from the moment it is
-    made, and its tail removes it within milliseconds."""
-    now = time.time()
-    try:
-        entries = list(os.scandir(directory))
-    except OSError:
-        return
-    for entry in entries:
-        if not (entry.name.startswith(".detc-") and
-                entry.name.endswith(".tmp")):
-            continue
-        try:
-            if entry.is_dir(follow_symlinks=False) and \
-                    now - entry.stat(follow_symlinks=False).st_mtime > \
-                    STALE_HOLDER_SECONDS:
-                # The rmdir fails, harmlessly, unless nothing else is
-                # left in it.
-                _remove_holder(entry.path)
-        except OSError:
-            pass
 
 
 class _Durability:
@@ -394,7 +339,9 @@ class _Durability:
 
     def _reset(self):
         self.cond = threading.Condition()
-        self.job = None  # the pending tail: (real, sidecar, holder, fds)
+        # The pending tail: (real, sidecar, holder, fds, the checkpoint's
+        # name in the holder, the sidecar's mode).
+        self.job = None
         self.thread = None
 
     def submit(self, job):
@@ -419,12 +366,12 @@ class _Durability:
             with self.cond:
                 while self.job is None:
                     self.cond.wait()
-                real, side, holder, fds = self.job
+                job = self.job
             try:
-                _finish(real, side, holder, fds)
+                _finish(*job)
             except OSError as e:
                 print("detc-runtime: %s: warning: the checkpoint may not "
-                      "survive a power loss: %s" % (real, e),
+                      "survive a power loss: %s" % (job[0], e),
                       file=sys.stderr)
             finally:
                 with self.cond:
@@ -432,7 +379,7 @@ class _Durability:
                     self.cond.notify_all()
 
 
-def _finish(real, side, holder, fds):
+def _finish(real, side, holder, fds, name, side_mode):
     try:
         for fd in fds:
             os.fsync(fd)
@@ -445,21 +392,8 @@ def _finish(real, side, holder, fds):
             os.replace(side + ".tmp", side)
         except FileNotFoundError:
             pass  # another run's commit to this path renamed it
-    _remove_holder(holder)
+    holders.prepare_next(holder, real, name, side_mode)
     _fsync_dir(real)
-
-
-def _remove_holder(holder):
-    """Removes a commit's temporary directory: the replaced checkpoint it
-    may keep (_keep_previous), then the directory itself."""
-    try:
-        os.unlink(os.path.join(holder, PREVIOUS))
-    except OSError:
-        pass
-    try:
-        os.rmdir(holder)
-    except OSError:
-        pass
 
 
 DURABILITY = _Durability()
@@ -474,13 +408,13 @@ def save_with_sidecar(path, save, body):
     real = writable_target(path)
     if real is None:
         return None
-    tmp = temporary_beside(real, os.path.basename(os.fspath(path)))
+    holder, tmp = holders.take(real, os.path.basename(os.fspath(path)))
     try:
         result = save(tmp)
     except BaseException:
-        discard_temporary(tmp)
+        holder.remove()
         raise
-    return result, commit(real, tmp, body())
+    return result, commit(real, holder, tmp, body())
 
 
 def _read_candidate(path):

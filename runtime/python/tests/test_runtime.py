@@ -450,9 +450,13 @@ class CommitTest(unittest.TestCase):
 
     def tearDown(self):
         import shutil
-        from detc_runtime import sidecar
-        sidecar.DURABILITY.wait()
+        from detc_runtime import holders
+        holders.release()
         shutil.rmtree(self.dir)
+
+    def holders_here(self):
+        return sorted(d for d in os.listdir(self.dir)
+                      if d.startswith(".detc-"))
 
     def save(self, value):
         from detc_runtime import sidecar
@@ -507,8 +511,79 @@ class CommitTest(unittest.TestCase):
         self.assertFalse(os.path.exists(side + ".tmp"))
         with open(side, "rb") as f:
             self.assertEqual(sidecar.decode(f.read(), side)["instance"], 2)
+        # The tail left the next commit's empty files in its directory;
+        # the process removes them when it ends.
+        from detc_runtime import holders
+        (holder,) = self.holders_here()
+        held = os.path.join(self.dir, holder)
+        self.assertEqual(sorted(os.listdir(held)),
+                         [holders.PENDING, "ckpt.pt"])
+        self.assertTrue(all(os.path.getsize(os.path.join(held, f)) == 0
+                            for f in os.listdir(held)))
+        holders.release()
         self.assertEqual(sorted(os.listdir(self.dir)),
                          ["ckpt.pt", "ckpt.pt.detc.json"])
+
+    def test_next_commit_writes_into_the_prepared_files(self):
+        # No directory or inode is made on the training thread after the
+        # first commit: the checkpoint is the inode the tail created.
+        from detc_runtime import holders, sidecar
+        self.save(1)
+        sidecar.DURABILITY.wait()
+        (holder,) = self.holders_here()
+        prepared = os.stat(os.path.join(self.dir, holder, "ckpt.pt")).st_ino
+        made = []
+        real_mkdtemp = holders.tempfile.mkdtemp
+        holders.tempfile.mkdtemp = lambda **kw: made.append(kw) or \
+            real_mkdtemp(**kw)
+        try:
+            self.save(2)
+        finally:
+            holders.tempfile.mkdtemp = real_mkdtemp
+        self.assertEqual(made, [])
+        self.assertEqual(os.stat(self.path).st_ino, prepared)
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
+        # Another name in the same directory takes the same holder.
+        other = os.path.join(self.dir, "best.pt")
+        sidecar.DURABILITY.wait()
+        sidecar.save_with_sidecar(
+            other, lambda tmp: torch.save({"v": 3}, tmp),
+            lambda: {"script_sha256": "0" * 64, "site": 2, "instance": 1,
+                     "seeds": {}, "loaders": {}, "values": {}})
+        self.assertEqual(torch.load(other)["v"], 3)
+        self.assertEqual(sidecar.load(other)["instance"], 1)
+        sidecar.DURABILITY.wait()
+        self.assertEqual(self.holders_here(), [holder])
+
+    def test_prepared_holder_removed_by_hand_is_replaced(self):
+        import shutil
+        from detc_runtime import sidecar
+        self.save(1)
+        sidecar.DURABILITY.wait()
+        for holder in self.holders_here():
+            shutil.rmtree(os.path.join(self.dir, holder))
+        self.save(2)
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
+        self.assertEqual(torch.load(self.path)["v"], 2)
+
+    def test_holders_of_dead_runs_are_swept_live_ones_kept(self):
+        # A run killed between commits leaves its holder; the next run's
+        # first commit there removes it once it is a minute old and no
+        # process holds its lock. A live run's holder (locked) stays,
+        # however old.
+        from detc_runtime import holders
+        dead = holders.new_holder(self.dir)
+        open(os.path.join(dead.path, "ckpt.pt"), "wb").close()
+        os.close(dead.fd)  # what the kernel does when its process dies
+        holders.OPEN_HERE.discard(dead.fd)
+        live = holders.new_holder(self.dir)
+        os.utime(dead.path, (0, 0))
+        os.utime(live.path, (0, 0))
+        holders.PREPARED.swept.clear()
+        self.save(1)
+        self.assertFalse(os.path.exists(dead.path))
+        self.assertTrue(os.path.exists(live.path))
+        live.remove()
 
     def test_leftover_sidecar_is_settled_before_the_renames(self):
         # A run killed after its renames, before its tail: the checkpoint
@@ -579,12 +654,12 @@ class CommitTest(unittest.TestCase):
         seen = []
         real_finish = sidecar._finish
 
-        def finish(real, side, holder, fds):
-            kept = os.path.join(holder, sidecar.PREVIOUS)
+        def finish(real, side, holder, *rest):
+            kept = os.path.join(holder.path, sidecar.PREVIOUS)
             seen.append(os.path.exists(kept) and
                         os.stat(kept).st_ino == old_inode)
-            real_finish(real, side, holder, fds)
-            seen.append(os.path.exists(holder))
+            real_finish(real, side, holder, *rest)
+            seen.append(os.path.exists(kept))
 
         sidecar._finish = finish
         try:
@@ -594,6 +669,8 @@ class CommitTest(unittest.TestCase):
             sidecar._finish = real_finish
         self.assertEqual(seen, [True, False])
         self.assertNotEqual(os.stat(self.path).st_ino, old_inode)
+        from detc_runtime import holders
+        holders.release()
         self.assertEqual(sorted(os.listdir(self.dir)),
                          ["ckpt.pt", "ckpt.pt.detc.json"])
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
@@ -602,18 +679,24 @@ class CommitTest(unittest.TestCase):
         # A DataLoader worker forked while the durability thread holds the
         # lock must not share it: were this process killed, the orphan
         # would hold it and the resumed run's commit would wait forever.
-        from detc_runtime import sidecar
+        # Nor the lock on a holder (the holder of a killed run would look
+        # alive while the orphan lives).
+        from detc_runtime import holders, sidecar
+        held = holders.new_holder(self.dir)
         lock = sidecar._DirectoryLock(self.path)
         with lock:
             pid = os.fork()
             if pid == 0:
-                try:
-                    os.fstat(lock.fd)
-                    os._exit(1)  # still open in the child
-                except OSError:
-                    os._exit(0)
+                for fd in (lock.fd, held.fd):
+                    try:
+                        os.fstat(fd)
+                        os._exit(1)  # still open in the child
+                    except OSError:
+                        pass
+                os._exit(0)
             _, status = os.waitpid(pid, 0)
         self.assertEqual(os.waitstatus_to_exitcode(status), 0)
+        held.remove()
 
     def test_synchronous_mode_does_everything_in_the_save(self):
         from detc_runtime import sidecar
