@@ -17,6 +17,7 @@
 #include "detc/runtime/Distributions.h"
 #include "detc/runtime/FileHash.h"
 #include "detc/runtime/Philox.h"
+#include "detc/runtime/TensorMemory.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -318,4 +319,32 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("path"),
       "(size, XXH3-128 hex) of a file's bytes (checkpoint ties).");
+  // The caller (trace.py) passes a contiguous CPU tensor it holds: its
+  // data_ptr() and size. Small tensors are read with the GIL held
+  // (releasing it costs more than reading them).
+  m.def(
+      "memory_all_finite",
+      [](uintptr_t address, size_t count, int kind) {
+        if (kind < 0 || kind > int(FloatKind::BFloat16))
+          fail("memory_all_finite: unknown element kind");
+        const void *data = reinterpret_cast<const void *>(address);
+        if (count < (1u << 16))
+          return allFinite(data, count, FloatKind(kind));
+        py::gil_scoped_release release;
+        return allFinite(data, count, FloatKind(kind));
+      },
+      py::arg("address"), py::arg("count"), py::arg("kind"),
+      "Whether the `count` floating elements at `address` are all finite; "
+      "kind: 0 float32, 1 float64, 2 float16, 3 bfloat16.");
+  m.def(
+      "memory_hash",
+      [](uintptr_t address, size_t size) {
+        const void *data = reinterpret_cast<const void *>(address);
+        if (size < (1u << 18))
+          return memoryHash(data, size);
+        py::gil_scoped_release release;
+        return memoryHash(data, size);
+      },
+      py::arg("address"), py::arg("size"),
+      "XXH3-64 of the `size` bytes at `address`.");
 }

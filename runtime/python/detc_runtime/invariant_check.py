@@ -1,9 +1,10 @@
 """The online verifier of `detc transform --check invariants.json`
-(docs/traincheck.md): evaluates the invariants `detc infer` wrote on the
-trace records as the training process produces them — in the trace's
-writer thread, so the training thread only queues records — and reports
-each violation when the record that shows it is written: within the
-iteration that caused it. Mirrors lib/invariants (Examples.cpp, Check.cpp);
+(docs/traincheck.md): evaluates the invariants `detc infer` wrote as the
+training process runs and reports each violation within the iteration
+that caused it. Checking only (no trace file), each traced call hands it
+the values its invariants read, on the training thread (trace.py
+_top_checked); with a trace written too, it reads the records in the
+trace's writer thread. Mirrors lib/invariants (Examples.cpp, Check.cpp);
 test/e2e/traincheck.py checks that both find the same violations.
 Consistency across ranks (Consistent invariants) is checked online too:
 after each optimizer step every rank posts its parameters' hashes to the
@@ -27,6 +28,14 @@ def _text(value):
     return text if text is not None else json.dumps(value)
 
 
+def _shape_text(value):
+    """A dtype or a per-example shape as lib/invariants prints it (from a
+    record: text and a list; checked where it runs: torch's objects)."""
+    if isinstance(value, (list, tuple)):
+        return "[%s]" % ",".join(str(n) for n in value)
+    return str(value).replace("torch.", "")
+
+
 class Checker:
     def __init__(self, path, out_dir, rank):
         with open(path) as f:
@@ -48,10 +57,16 @@ class Checker:
         self.first_args = {}  # API -> (step, hash) of its first call
         self.trained, self.evaluated = set(), set()  # modules
         self.states = 0  # optimizer steps seen (matched across ranks)
+        self.last_lrs = None  # (epoch, learning rates) at the last step
         for inv in self.invariants:
             rel = inv["relation"]
             if rel == "APIAttr":
-                self.by_api.setdefault(inv["a"], []).append(inv)
+                # (invariant, whether it reads `training` (else
+                # `grad_enabled`), the value it asserts as Python's): the
+                # check of a call compares two values, no text.
+                self.by_api.setdefault(inv["a"], []).append(
+                    (inv, inv["attr"] == "training",
+                     json.loads(inv["value"])))
             elif rel == "APISequence":
                 self.sequences.append(inv)
             elif rel in ("ParamUpdate", "ParamAttr"):
@@ -70,11 +85,21 @@ class Checker:
                 self.args.setdefault(inv["a"], []).append(inv)
             elif rel == "EventContain":
                 self.contains.setdefault(inv["a"], []).append(inv)
+        # (invariant, relation, whether a ParamAttr reads requires_grad
+        # (else in_optimizer), the value it asserts as Python's).
+        self.param_checks = [
+            (inv, inv["relation"], inv.get("attr") == "requires_grad",
+             json.loads(inv["value"]) if inv["relation"] == "ParamAttr"
+             else None)
+            for inv in self.params]
         self.rank = rank
         self.order, self.depth, self.in_step = [], 0, False
         self.previous = {}
         self.step_record = None
         self.count = 0
+        # Where a violation is, when checked without a record (trace.py
+        # sets it): {"epoch", "step"}.
+        self.here = lambda: {}
         # Reports come from the writer thread and, for nested calls
         # checked where they run (trace.py, checking without a trace
         # file), from the training thread.
@@ -85,44 +110,79 @@ class Checker:
                 out_dir, "violations.rank%d.jsonl" % rank), "w")
 
     # ---- examples, as walkTrace makes them ----
+    # observe() takes the records of a trace; checking without a trace file
+    # (trace.py) calls step_begins/top_enter/top_exit/call_attrs directly
+    # with the values, on the training thread: no record is made.
     def observe(self, r):
         kind = r.get("kind")
         if kind == "step":
-            self._end_step()
-            self.order, self.depth, self.in_step = [], 0, True
-            self.step_record = r
+            self.step_begins(r)
         elif kind == "enter":
-            if self.in_step and self.depth == 0 and r["api"] not in self.order:
-                self.order.append(r["api"])
-                self._first_arg(r)
-            if self.depth == 0 and r["api"] in self.arg_attrs:
-                self._input(r)
-            if self.depth == 0 and r.get("module") is not None:
-                self._module_forward(r)
+            api = r["api"]
             if self.depth == 0:
-                self.span = (r, set(r["layers"]), set()) \
-                    if "layers" in r and r["api"] in self.contains else None
-            elif self.span is not None and "layer" in r:
-                self.span[2].add(r["layer"])
+                args = r.get("args")
+                a = args[0] if args and isinstance(args[0], dict) else {}
+                self.top_enter(api, r.get("training"), r.get("grad_enabled"),
+                               r.get("module"), r.get("layers"),
+                               a.get("hash"), a.get("dtype"), a.get("shape"),
+                               r)
+            else:
+                if self.span is not None and "layer" in r:
+                    self.span[4].add(r["layer"])
+                self.call_attrs(api, r.get("training"),
+                                r.get("grad_enabled"), r)
             self.depth += 1
-            self._call(r)
         elif kind == "exit":
             self.depth = max(0, self.depth - 1)
-            if self.outputs and self.depth == 0:
-                self._output(r)
-            if self.depth == 0 and self.span is not None:
-                # Checking without a trace file, the layers run come with
-                # the forward's exit (nested calls make no records).
-                self.span[2].update(r.get("ran", ()))
-                if "error" not in r:
-                    self._contain(*self.span)
-                self.span = None
+            if self.depth == 0:
+                result = r.get("result")
+                self.top_exit(r.get("api"), r.get("training"),
+                              r.get("grad_enabled"), "error" in r,
+                              result.get("finite")
+                              if isinstance(result, dict) else None,
+                              r.get("ran", ()), r)
         elif kind == "state":
             for p in r.get("params", []):
                 self._param(r, p)
             self._lrs(r)
             if self.consistent:
                 self._across_ranks(r)
+
+    def step_begins(self, r):
+        self._end_step()
+        self.order, self.depth, self.in_step = [], 0, True
+        self.step_record = r
+
+    def top_enter(self, api, training, grad_enabled, module, layers,
+                  arg_hash, dtype, shape, where=None):
+        """A call at the top level (not inside another traced call):
+        `arg_hash`, `dtype`, `shape`: of its first argument, when the
+        invariants read them (None otherwise)."""
+        if self.in_step and api not in self.order:
+            self.order.append(api)
+            if arg_hash is not None:
+                self._first_arg(api, training, grad_enabled, arg_hash, where)
+        if dtype is not None and shape is not None and \
+                api in self.arg_attrs:
+            self._input(api, training, grad_enabled, dtype, shape, where)
+        if module is not None:
+            self._module_forward(api, training, module, where)
+        self.span = (api, training, grad_enabled, set(layers), set()) \
+            if layers and api in self.contains else None
+        self.call_attrs(api, training, grad_enabled, where)
+
+    def top_exit(self, api, training, grad_enabled, error, finite, ran,
+                 where=None):
+        """Its exit: `finite`, whether its result is (None: not known);
+        `ran`, the layer classes it ran (checking without a trace)."""
+        if finite is False and self.outputs:
+            self._output(api, training, grad_enabled, where)
+        span = self.span
+        if span is not None:
+            span[4].update(ran)
+            if not error:
+                self._contain(*span, where)
+            self.span = None
 
     def close(self):
         self._end_step()
@@ -139,15 +199,13 @@ class Checker:
                     else "%s=%s" % (c["attr"], c["value"])) in features
                    for c in pre)
 
-    def check_call(self, record):
-        """APIAttr on a call checked where it runs (no record queued)."""
-        self._call(record)
-
     def _report(self, inv, record, detail):
         with self.lock:
             self._report_locked(inv, record, detail)
 
     def _report_locked(self, inv, record, detail):
+        if record is None:
+            record = self.here()
         self.count += 1
         v = {"invariant": inv["text"], "detail": detail,
              "epoch": record.get("epoch"), "step": record.get("step"),
@@ -164,116 +222,117 @@ class Checker:
             return
         self.in_step = False
         order = self.order
+        position = {api: i for i, api in enumerate(order)}
         for inv in self.sequences:
-            if inv["b"] not in order:
-                continue
-            f = {"calls=" + a for a in order} - {"calls=" + inv["a"]}
-            if not self._satisfies(f, inv["precondition"]):
-                continue
             a, b = inv["a"], inv["b"]
-            if a not in order or order.index(a) > order.index(b):
+            pb = position.get(b)
+            if pb is None:
+                continue
+            pa = position.get(a)
+            if pa is not None and pa < pb:
+                continue
+            f = {"calls=" + c for c in order} - {"calls=" + a}
+            if self._satisfies(f, inv["precondition"]):
                 self._report(inv, self.step_record,
                              "the step calls %s %s %s" % (
                                  b, "but never" if a not in order
                                  else "before", a))
 
-    def _call(self, r):
-        invs = self.by_api.get(r["api"])
-        if not invs:
+    def call_attrs(self, api, training, grad_enabled, where=None):
+        """APIAttr: the call's `training` and `grad_enabled`."""
+        checks = self.by_api.get(api)
+        if not checks:
             return
-        attrs = {k: _text(r[k]) for k in ("training", "grad_enabled")
-                 if r.get(k) is not None}
-        for inv in invs:
-            v = attrs.get(inv["attr"])
-            if v is None or v == inv["value"]:
+        for inv, reads_training, want in checks:
+            v = training if reads_training else grad_enabled
+            if v is None or v == want:
                 continue
-            f = {"%s=%s" % (k, x) for k, x in attrs.items()
-                 if k != inv["attr"]}
+            other = ("grad_enabled", grad_enabled) if reads_training \
+                else ("training", training)
+            f = set() if other[1] is None else \
+                {"%s=%s" % (other[0], _text(other[1]))}
             if self._satisfies(f, inv["precondition"]):
-                self._report(inv, r, "%s called with %s = %s" % (
-                    r["api"], inv["attr"], v))
+                self._report(inv, where, "%s called with %s = %s" % (
+                    api, inv["attr"], _text(v)))
 
     @staticmethod
-    def _context(r):
-        return {"%s=%s" % (k, _text(r[k]))
-                for k in ("training", "grad_enabled") if r.get(k) is not None}
+    def _context(training, grad_enabled):
+        return {"%s=%s" % (k, _text(v))
+                for k, v in (("training", training),
+                             ("grad_enabled", grad_enabled))
+                if v is not None}
 
-    def _output(self, r):
-        invs = self.outputs.get(r.get("api"))
-        result = r.get("result")
-        if not invs or not isinstance(result, dict) or \
-                result.get("finite") is not False:
+    def _output(self, api, training, grad_enabled, where):
+        invs = self.outputs.get(api)
+        if not invs:
             return
-        f = self._context(r)
+        f = self._context(training, grad_enabled)
         for inv in invs:
             if self._satisfies(f, inv["precondition"]):
-                self._report(inv, r, "%s returned a result with non-finite "
-                             "elements (NaN or infinity)" % r["api"])
+                self._report(inv, where, "%s returned a result with "
+                             "non-finite elements (NaN or infinity)" % api)
 
-    def _contain(self, r, held, ran):
-        f = self._context(r)
-        for inv in self.contains[r["api"]]:
-            if inv["b"] in held and inv["b"] not in ran and \
-                    self._satisfies(f, inv["precondition"]):
-                self._report(inv, r, "%s ran none of its module's %s "
-                             "layers" % (r["api"], inv["b"]))
-
-    def _first_arg(self, r):
-        args = r.get("args")
-        h = args[0].get("hash") if args and isinstance(args[0], dict) \
-            else None
-        if h is None:
+    def _contain(self, api, training, grad_enabled, held, ran, where):
+        invs = [inv for inv in self.contains[api]
+                if inv["b"] in held and inv["b"] not in ran]
+        if not invs:
             return
-        api, step = r["api"], self.step_record.get("step")
+        f = self._context(training, grad_enabled)
+        for inv in invs:
+            if self._satisfies(f, inv["precondition"]):
+                self._report(inv, where, "%s ran none of its module's %s "
+                             "layers" % (api, inv["b"]))
+
+    def _first_arg(self, api, training, grad_enabled, h, where):
+        step = self.step_record.get("step")
         last = self.first_args.get(api)
         self.first_args[api] = (step, h)
         if last is None or last[0] != step - 1 or last[1] != h:
             return
-        f = self._context(r)
+        f = self._context(training, grad_enabled)
         for inv in self.args.get(api, ()):
             if self._satisfies(f, inv["precondition"]):
-                self._report(inv, r, "%s got the same first argument as in "
-                             "the previous step (the same batch again)"
+                self._report(inv, where, "%s got the same first argument as "
+                             "in the previous step (the same batch again)"
                              % api)
 
-    def _input(self, r):
+    def _input(self, api, training, grad_enabled, dtype, shape, where):
         """APIArg consistent: the first argument's dtype and per-example
         shape against the same forward's previous top-level call."""
-        args = r.get("args")
-        a = args[0] if args and isinstance(args[0], dict) else {}
-        if "dtype" not in a or "shape" not in a:
-            return
-        api = r["api"]
-        now = {"dtype": a["dtype"],
-               "shape": "[%s]" % ",".join(str(n) for n in a["shape"][1:]),
-               "training": r.get("training")}
         last = self.inputs.get(api)
-        self.inputs[api] = now
-        if last is None:
+        self.inputs[api] = (dtype, shape, training)
+        if last is None or (dtype == last[0] and shape[1:] == last[1][1:]):
             return
-        f = self._context(r)
-        f.add("CONSISTENT(training)" if now["training"] == last["training"]
+        now = {"dtype": dtype, "shape": shape[1:], "training": training}
+        last = {"dtype": last[0], "shape": last[1][1:], "training": last[2]}
+        f = self._context(training, grad_enabled)
+        f.add("CONSISTENT(training)" if training == last["training"]
               else "UNEQUAL(training)")
         for inv in self.arg_attrs[api]:
             attr = inv["attr"]
             if now[attr] != last[attr] and \
                     self._satisfies(f, inv["precondition"]):
-                self._report(inv, r, "%s got a first argument of %s %s "
+                self._report(inv, where, "%s got a first argument of %s %s "
                              "where its previous call's had %s" % (
                                  api, "per-example shape" if attr == "shape"
-                                 else attr, now[attr], last[attr]))
+                                 else attr, _shape_text(now[attr]),
+                                 _shape_text(last[attr])))
 
     def _lrs(self, r):
-        if "lrs" not in r:
+        if "lrs" in r:
+            self.lrs(r.get("epoch"), r["lrs"], r)
+
+    def lrs(self, epoch, lrs, where=None):
+        """EpochConstant: the optimizer's learning rates after a step."""
+        if not self.epochs:
             return
-        text = json.dumps(r["lrs"])
-        last, self.last_lrs = getattr(self, "last_lrs", None), \
-            (r.get("epoch"), text)
-        if last is None or last[0] != r.get("epoch") or last[1] == text:
+        lrs = tuple(lrs)
+        last, self.last_lrs = self.last_lrs, (epoch, lrs)
+        if last is None or last[0] != epoch or last[1] == lrs:
             return
         for inv in self.epochs:
-            self._report(inv, r, "the learning rates changed within "
-                         "epoch %s" % r.get("epoch"))
+            self._report(inv, where, "the learning rates changed within "
+                         "epoch %s" % epoch)
 
     def _param(self, r, p):
         if not self.params:
@@ -286,27 +345,46 @@ class Checker:
             if pid in self.previous:
                 changed = self.previous[pid] != p["data"]
             self.previous[pid] = p["data"]
-        has_grad = p.get("grad") is not None and p.get("update_expected",
-                                                        True)
-        attrs = {"requires_grad": _text(p["requires_grad"]),
-                 "in_optimizer": _text(p.get("in_optimizer", True))}
-        features = {"%s=%s" % kv for kv in attrs.items()}
-        for inv in self.params:
-            rel = inv["relation"]
-            if rel == "ParamUpdate" and has_grad and changed is False and \
-                    self._satisfies(features, inv["precondition"]):
-                self._report(inv, r, "parameter %s has a gradient but did "
-                             "not change at the step%s" % (
-                                 p["name"], "" if p.get("in_optimizer", True)
-                                 else " (no optimizer holds it)"))
+        self.param(p["name"], changed, p.get("grad") is not None,
+                   lambda: p.get("update_expected", True),
+                   p["requires_grad"], p.get("in_optimizer", True), r)
+
+    def param(self, name, changed, has_grad, update_expected, requires_grad,
+              in_optimizer, where=None):
+        """ParamUpdate and ParamAttr on one parameter after a step.
+        `update_expected`: a function, called only when its answer
+        matters (a parameter with a gradient that did not change)."""
+        stuck = None  # computed at most once
+        attrs = None
+        for inv, rel, reads_requires_grad, want in self.param_checks:
             if rel == "ParamAttr":
-                v = attrs.get(inv["attr"])
-                if v is None or v == inv["value"]:
+                v = requires_grad if reads_requires_grad else in_optimizer
+                if v is None or v == want:
                     continue
-                f = features - {"%s=%s" % (inv["attr"], v)}
-                if self._satisfies(f, inv["precondition"]):
-                    self._report(inv, r, "parameter %s has %s = %s" % (
-                        p["name"], inv["attr"], v))
+            elif rel == "ParamUpdate":
+                if stuck is None:
+                    stuck = changed is False and has_grad and \
+                        bool(update_expected())
+                if not stuck:
+                    continue
+            else:
+                continue
+            if attrs is None:
+                attrs = {"requires_grad": _text(requires_grad),
+                         "in_optimizer": _text(in_optimizer)}
+            features = {"%s=%s" % kv for kv in attrs.items()}
+            if rel == "ParamUpdate":
+                if self._satisfies(features, inv["precondition"]):
+                    self._report(inv, where, "parameter %s has a gradient "
+                                 "but did not change at the step%s" % (
+                                     name, "" if in_optimizer
+                                     else " (no optimizer holds it)"))
+                continue
+            v = attrs[inv["attr"]]
+            f = features - {"%s=%s" % (inv["attr"], v)}
+            if self._satisfies(f, inv["precondition"]):
+                self._report(inv, where, "parameter %s has %s = %s" % (
+                    name, inv["attr"], v))
 
     # ---- Consistent, online: the ranks' hashes through the c10d store ----
     KEY = "detc-check/%d/%d"  # state number, rank
@@ -368,14 +446,13 @@ class Checker:
                 self.consistent = []
                 return
 
-    def _module_forward(self, r):
-        module = r["module"]
-        if r.get("training") is True:
+    def _module_forward(self, api, training, module, where):
+        if training is True:
             self.trained.add(module)
-        elif r.get("training") is False and module not in self.evaluated:
+        elif training is False and module not in self.evaluated:
             self.evaluated.add(module)
             if module not in self.trained:
                 for inv in self.train_before_eval:
-                    self._report(inv, r, "the first evaluation forward of "
-                                 "module %s (%s) comes before any training "
-                                 "forward of it" % (module, r["api"]))
+                    self._report(inv, where, "the first evaluation forward "
+                                 "of module %s (%s) comes before any "
+                                 "training forward of it" % (module, api))

@@ -118,12 +118,16 @@ class _Trace:
         self.active = 0  # traced calls running
         self.step_apis = set()  # APIs called at top level in this step
         self.needs = None  # _Needs when checking without a trace
+        self.direct = None  # the Checker then, called from here
+        self.off = False  # in a forked worker of a checking-only run
         self.ran = set()  # layer classes run in the current top forward
         self.names = {}  # id(param) -> "model.fc1.weight"
         self.model_params, self.params_key = [], None  # _model_params
         self.last_data = {}  # parameter id -> its hash at the last step
         # parameter id -> its version counter at the last step (checking)
         self.last_version = {}
+        # id(optimizer) -> (stamp, _state_plan's list) (checking)
+        self.state_plans = {}
 
 
 TRACE = _Trace()
@@ -149,18 +153,36 @@ def enable(directory, check=None):
         except (OSError, ValueError) as e:
             from .replay import fail
             fail("error: --check: %s" % e)
-        if not directory:
-            TRACE.needs = _Needs(checker.invariants, checker)
+    TRACE.pid = os.getpid()
+    if checker is not None and not directory:
+        # Checking only: no records, no writer thread. Each traced call
+        # checks what the invariants read about it, where it runs (issue
+        # 21: queueing records for a thread cost ~11% of a training step,
+        # half of it the thread taking the GIL).
+        TRACE.needs = _Needs(checker.invariants, checker)
+        checker.here = lambda: {"epoch": TRACE.epoch, "step": TRACE.step}
+        TRACE.direct = checker
+        os.register_at_fork(after_in_child=_stop_checking_in_child)
+        atexit.register(checker.close)
+        return
     rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
     TRACE.writer = _Writer(path, rotate, checker)
-    TRACE.pid = os.getpid()
     TRACE.writer.start()
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
            "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})
     atexit.register(TRACE.writer.close)
 
 
+def _stop_checking_in_child():
+    # A forked DataLoader worker: its calls are not the training step's.
+    TRACE.needs = TRACE.direct = None
+    TRACE.off = True
+
+
 def _emit(record):
+    if TRACE.direct is not None:
+        TRACE.direct.observe(record)
+        return
     if TRACE.writer is None:
         return
     if os.getpid() != TRACE.pid:
@@ -243,6 +265,9 @@ def step(site, epoch):
         TRACE.epoch = epoch
     TRACE.step += 1
     TRACE.step_apis = set()
+    if TRACE.direct is not None:
+        TRACE.direct.step_begins({"epoch": epoch, "step": TRACE.step})
+        return
     _emit({"kind": "step", "epoch": _plain(epoch), "step": TRACE.step,
            "rank": TRACE.rank, "site": site})
 
@@ -298,9 +323,14 @@ def api(site, kind, name, fn, receiver=None):
     method `fn` is, when detc could name it."""
     def call(*args, **kwargs):
         needs = TRACE.needs
-        if needs is not None and TRACE.active and kind != "step":
-            return _nested_checked(needs, kind, name, fn, receiver, args,
-                                   kwargs)
+        if needs is not None:
+            if TRACE.active and kind != "step":
+                return _nested_checked(needs, kind, name, fn, receiver, args,
+                                       kwargs)
+            return _top_checked(needs, kind, name, fn, receiver, args,
+                                kwargs)
+        if TRACE.off:
+            return fn(*args, **kwargs)
         owner = receiver if receiver is not None else \
             getattr(fn, "__self__", None)
         if kind == "forward":
@@ -321,22 +351,7 @@ def api(site, kind, name, fn, receiver=None):
             TRACE.ran = set()
         elif kind == "forward":
             enter["layer"] = _layer_class(fn)
-        if needs is None:
-            enter["args"] = [summary(a) for a in args]
-        elif args and not TRACE.active and (
-                name in needs.args or name in needs.inputs):
-            torch = sys.modules.get("torch")
-            if torch is not None and isinstance(args[0], torch.Tensor):
-                arg = {}
-                # APIArg (distinct) reads the first argument of a step's
-                # first call only; APIArg (consistent) its dtype and shape
-                # at every top-level call.
-                if name in needs.args and name not in TRACE.step_apis:
-                    arg["hash"] = tensor_hash(args[0])
-                if name in needs.inputs:
-                    arg["dtype"] = str(args[0].dtype).replace("torch.", "")
-                    arg["shape"] = list(args[0].shape)
-                enter["args"] = [arg]
+        enter["args"] = [summary(a) for a in args]
         if not TRACE.active:
             TRACE.step_apis.add(name)
         _emit(enter)
@@ -352,15 +367,7 @@ def api(site, kind, name, fn, receiver=None):
         leave = _meta({"kind": "exit", "api": name, "call": kind,
                        "site": site,
                        "training": getattr(owner, "training", None)})
-        if needs is not None and kind == "forward" and not TRACE.active \
-                and name in needs.contains:
-            leave["ran"] = sorted(TRACE.ran)  # the layers it ran
-        if needs is None:
-            leave["result"] = summary(result)
-        elif name in needs.outputs:
-            finite = _finite(result)
-            if finite is not None:
-                leave["result"] = {"finite": finite}
+        leave["result"] = summary(result)
         _emit(leave)
         if kind == "step" and owner is not None:
             _state(owner)
@@ -368,22 +375,176 @@ def api(site, kind, name, fn, receiver=None):
     return call
 
 
+def _grad_enabled():
+    torch = sys.modules.get("torch")
+    return bool(torch.is_grad_enabled()) if torch else None
+
+
+def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
+    """A call at the top level when checking without a trace file: the
+    checker gets what its invariants read about it — the call's training
+    and grad_enabled, the module and its layers (a forward), the first
+    argument's hash (APIArg distinct, a step's first call), dtype and shape
+    (APIArg consistent), whether the result is finite (APIOutput), the
+    layers it ran (EventContain) — and nothing else."""
+    checker = needs.checker
+    owner = receiver if receiver is not None else \
+        getattr(fn, "__self__", None)
+    module = layers = None
+    if kind == "forward":
+        owner = fn
+        if id(fn) not in TRACE.models and \
+                hasattr(fn, "named_parameters") and not isinstance(fn, type):
+            TRACE.models[id(fn)] = fn
+        # The module and its layers only for the relations that read them
+        # (TrainBeforeEval, EventContain).
+        if needs.modules or name in needs.contains:
+            module, layers = _module_index(fn)
+            TRACE.ran = set()
+    arg_hash = dtype = shape = None
+    if args and name in needs.first_args:
+        torch = sys.modules.get("torch")
+        first = args[0]
+        if torch is not None and isinstance(first, torch.Tensor):
+            # APIArg (distinct) reads the first argument of a step's first
+            # call only; APIArg (consistent) its dtype and shape at every
+            # top-level call.
+            if name in needs.args and name not in TRACE.step_apis:
+                arg_hash = _memory_hash(first)
+            if name in needs.inputs:
+                # Compared as objects; text only in a report.
+                dtype, shape = first.dtype, first.shape
+    TRACE.step_apis.add(name)
+    checker.top_enter(name, getattr(owner, "training", None),
+                      _grad_enabled(), module, layers, arg_hash, dtype, shape)
+    TRACE.active += 1
+    try:
+        result = fn(*args, **kwargs)
+    except BaseException:
+        TRACE.active -= 1
+        checker.top_exit(name, getattr(owner, "training", None),
+                         _grad_enabled(), True, None, ())
+        raise
+    TRACE.active -= 1
+    training, grad_enabled = getattr(owner, "training", None), _grad_enabled()
+    checker.top_exit(name, training, grad_enabled, False,
+                     _memory_finite(result) if name in needs.outputs
+                     else None,
+                     TRACE.ran if name in needs.contains else ())
+    if kind == "step" and owner is not None:
+        if needs.hashes:
+            _state(owner)  # the ranks exchange the state record's hashes
+        else:
+            _state_checked(owner, checker, needs.updates)
+    return result
+
+
+# torch's floating dtypes -> the element kinds of _core.memory_all_finite.
+_FLOAT_KINDS = {}
+
+
+def _contiguous_cpu(t):
+    torch = sys.modules["torch"]
+    try:
+        return t.is_cpu and t.layout is torch.strided and t.is_contiguous()
+    except RuntimeError:
+        return False
+
+
+def _memory_finite(value):
+    """_finite, read from the tensor's memory when it is a contiguous CPU
+    tensor (one C++ call instead of three torch operations; runtime
+    TensorMemory.h)."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.Tensor):
+        return None
+    if not _FLOAT_KINDS:
+        _FLOAT_KINDS.update({torch.float32: 0, torch.float64: 1,
+                             torch.float16: 2, torch.bfloat16: 3})
+    kind = _FLOAT_KINDS.get(value.dtype)
+    if kind is None or not _contiguous_cpu(value):
+        return _finite(value)
+    from . import _core
+    return _core.memory_all_finite(value.data_ptr(), value.numel(), kind)
+
+
+def _memory_hash(t):
+    """A hash of the tensor's bytes for comparisons within this process
+    (APIArg: the same batch again): XXH3-64 of a contiguous CPU tensor's
+    memory (of a contiguous CPU copy for any other strided tensor)."""
+    if not _contiguous_cpu(t):
+        torch = sys.modules["torch"]
+        if t.layout is not torch.strided:
+            return tensor_hash(t)
+        t = t.detach().cpu().contiguous()
+    from . import _core
+    return _core.memory_hash(t.data_ptr(), t.numel() * t.element_size())
+
+
+def _state_checked(optimizer, checker, updates):
+    """_state when checking without a trace file and no invariant compares
+    ranks: each parameter's ParamUpdate/ParamAttr facts go to the checker
+    directly, without a record (a record per parameter was a sixth of the
+    checking's cost per step)."""
+    groups = getattr(optimizer, "param_groups", None)
+    if groups is None:
+        return
+    if checker.params:
+        for p, key, name, g, held in _state_plan(optimizer, groups):
+            lr = groups[g].get("lr") if held else None
+            checker.param(name, _changed(p, key, None) if updates else None,
+                          p.grad is not None,
+                          lambda p=p, lr=lr: _update_expected(p, lr),
+                          bool(p.requires_grad), held)
+    checker.lrs(TRACE.epoch, [g.get("lr") for g in groups])
+
+
+def _state_plan(optimizer, groups):
+    """The parameters _state_checked reports, as (parameter, id, name,
+    group, held by the optimizer): those the optimizer holds, then those of
+    the models that ran forwards; computed once per epoch (as
+    _model_params), or when a model or a parameter group is added."""
+    stamp = (TRACE.epoch, len(TRACE.models), len(groups))
+    cached = TRACE.state_plans.get(id(optimizer))
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    model_params = _model_params()  # and TRACE.names
+    plan, seen = [], set()
+    for g, group in enumerate(groups):
+        for i, p in enumerate(group["params"]):
+            seen.add(id(p))
+            key = "g%d.p%d" % (g, i)
+            plan.append((p, key, TRACE.names.get(id(p), key), g, True))
+    for name, p in model_params:
+        if id(p) not in seen:
+            seen.add(id(p))
+            key = "model:" + name
+            plan.append((p, key, TRACE.names.get(id(p), key), None, False))
+    TRACE.state_plans[id(optimizer)] = (stamp, plan)
+    return plan
+
+
+_LAYER_CLASSES = {}  # type -> _layer_class of its instances
+
+
 def _nested_checked(needs, kind, name, fn, receiver, args, kwargs):
     """A nested call (a layer inside the model) when checking without a
     trace file. Only APIAttr invariants and EventContain read nested calls
-    (the other relations read top-level ones), so no record is made: the
-    call's attributes are checked here, and a layer class EventContain
-    names is noted for the enclosing forward's exit record (`ran`)."""
+    (the other relations read top-level ones): the call's attributes are
+    checked here, and a layer class EventContain names is noted for the
+    enclosing forward's exit (`ran`)."""
     if kind == "forward" and needs.layers:
-        layer = _layer_class(fn)
+        layer = _LAYER_CLASSES.get(type(fn))
+        if layer is None:
+            layer = _LAYER_CLASSES[type(fn)] = _layer_class(fn)
         if layer in needs.layers:
             TRACE.ran.add(layer)
     if name in needs.attrs:
         owner = fn if kind == "forward" else (
             receiver if receiver is not None else
             getattr(fn, "__self__", None))
-        needs.checker.check_call(_meta({
-            "api": name, "training": getattr(owner, "training", None)}))
+        needs.checker.call_attrs(name, getattr(owner, "training", None),
+                                 _grad_enabled())
     return fn(*args, **kwargs)
 
 
@@ -414,12 +575,14 @@ class _Needs:
                 self.outputs.add(inv["a"])
             if inv["relation"] == "APIArg":
                 (self.inputs if inv.get("attr") else self.args).add(inv["a"])
+        self.first_args = self.args | self.inputs
         relations = {inv["relation"] for inv in invariants}
         # Consistent compares the ranks' parameter hashes; ParamUpdate alone
         # hashes a parameter only when no in-place write touched it since
         # the previous step (_changed).
         self.hashes = "Consistent" in relations
         self.updates = "ParamUpdate" in relations
+        self.modules = "TrainBeforeEval" in relations
 
 
 def _model_params():

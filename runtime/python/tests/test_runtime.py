@@ -730,6 +730,36 @@ class InvariantCheckTest(unittest.TestCase):
                             [step, rank]))
         self.assertFalse(sat({"UNEQUAL(step)", "UNEQUAL(rank)"}, [step]))
 
+    def test_finiteness_and_hash_read_from_memory(self):
+        # A contiguous CPU tensor is read directly (TensorMemory.h); any
+        # other goes through torch. Both must agree with torch's isfinite.
+        from detc_runtime import trace
+        cases = []
+        for dtype in (torch.float32, torch.float64, torch.float16,
+                      torch.bfloat16):
+            t = torch.randn(5, 7).to(dtype)
+            cases += [t, t.t(), t[:, 2:]]
+            for bad in (float("nan"), float("inf"), float("-inf")):
+                u = t.clone()
+                u[4, 6] = bad
+                cases += [u, u.t(), u[1:]]
+        cases += [torch.randn(3, requires_grad=True) * 2, torch.empty(0),
+                  torch.tensor(float("nan"))]
+        for t in cases:
+            with self.subTest(dtype=t.dtype, shape=tuple(t.shape),
+                              contiguous=t.is_contiguous()):
+                self.assertEqual(trace._memory_finite(t),
+                                 bool(torch.isfinite(t).all()))
+        self.assertIsNone(trace._memory_finite(torch.arange(3)))
+        self.assertIsNone(trace._memory_finite("not a tensor"))
+        a = torch.randn(32, 64)
+        self.assertEqual(trace._memory_hash(a), trace._memory_hash(a.clone()))
+        b = a.clone()
+        b[31, 63] += 1
+        self.assertNotEqual(trace._memory_hash(a), trace._memory_hash(b))
+        self.assertEqual(trace._memory_hash(a.t()),
+                         trace._memory_hash(a.t().contiguous()))
+
     def test_param_update_by_version_counter_then_hash(self):
         # Checking ParamUpdate alone: an in-place write (a torch optimizer's
         # update) is a change without hashing; an untouched parameter, or
@@ -767,6 +797,72 @@ class InvariantCheckTest(unittest.TestCase):
         finally:
             trace.tensor_hash = real
             trace.TRACE.last_data, trace.TRACE.last_version = saved
+
+
+class DirectCheckTest(unittest.TestCase):
+    """Checking without a trace file: each traced call hands the checker
+    what its invariants read, on the training thread, with no record
+    (trace._top_checked). One run per injected fault; each must report
+    its violation at the step it happens, and a correct run nothing."""
+
+    INVARIANTS = [
+        {"relation": "APISequence", "a": "optimizer.zero_grad",
+         "b": "backward"},
+        {"relation": "APIOutput", "a": "forward:model"},
+        {"relation": "APIArg", "a": "forward:model"},
+        {"relation": "APIArg", "a": "forward:model", "attr": "dtype"},
+        {"relation": "ParamAttr", "attr": "requires_grad", "value": "true"},
+        {"relation": "ParamUpdate"},
+        {"relation": "EpochConstant"},
+        {"relation": "APIAttr", "a": "forward:model",
+         "attr": "grad_enabled", "value": "true"},
+    ]
+
+    def run_with(self, fault):
+        import json
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "invariants.json")
+            with open(path, "w") as f:
+                json.dump({"format": "detc-invariants", "version": 1,
+                           "invariants": [
+                               dict(inv, text=inv["relation"],
+                                    precondition=[], passing=1)
+                               for inv in self.INVARIANTS]}, f)
+            script = os.path.join(os.path.dirname(os.path.abspath(
+                __file__)), "Inputs", "checked_train.py")
+            r = subprocess.run([sys.executable, script, path, fault],
+                               capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return [line for line in r.stderr.splitlines()
+                if line.startswith("detc-check: violation")]
+
+    def test_correct_run_reports_nothing(self):
+        self.assertEqual(self.run_with("none"), [])
+
+    def test_each_fault_is_reported_at_its_step(self):
+        expected = {
+            "float64": "forward:model got a first argument of dtype "
+                       "float64 where its previous call's had float32",
+            "nan": "forward:model returned a result with non-finite "
+                   "elements",
+            "inf": "forward:model returned a result with non-finite "
+                   "elements",
+            "same_batch": "forward:model got the same first argument as "
+                          "in the previous step",
+            "frozen": "parameter 0.weight has requires_grad = false",
+            "lr": "the learning rates changed within epoch 0",
+            "no_zero_grad": "the step calls backward but never "
+                            "optimizer.zero_grad",
+        }
+        for fault, detail in expected.items():
+            with self.subTest(fault=fault):
+                found = self.run_with(fault)
+                self.assertTrue(found, fault)
+                self.assertIn(detail, found[0])
+                self.assertIn("(epoch 0, step 2)", found[0])
 
 
 class ScopeAndDrawTest(unittest.TestCase):
