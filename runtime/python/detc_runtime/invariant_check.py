@@ -68,7 +68,7 @@ class Checker:
                     (inv, inv["attr"] == "training",
                      json.loads(inv["value"])))
             elif rel == "APISequence":
-                self.sequences.append(inv)
+                self.sequences.append((inv, inv["a"], inv["b"]))
             elif rel in ("ParamUpdate", "ParamAttr"):
                 self.params.append(inv)
             elif rel == "EpochConstant":
@@ -223,8 +223,7 @@ class Checker:
         self.in_step = False
         order = self.order
         position = {api: i for i, api in enumerate(order)}
-        for inv in self.sequences:
-            a, b = inv["a"], inv["b"]
+        for inv, a, b in self.sequences:
             pb = position.get(b)
             if pb is None:
                 continue

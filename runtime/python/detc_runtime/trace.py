@@ -375,9 +375,29 @@ def api(site, kind, name, fn, receiver=None):
     return call
 
 
+# torch.is_grad_enabled and torch.Tensor once torch is loaded (the runtime
+# imports it; the lookups through sys.modules were per call).
+_IS_GRAD_ENABLED = _TENSOR = None
+
+
 def _grad_enabled():
-    torch = sys.modules.get("torch")
-    return bool(torch.is_grad_enabled()) if torch else None
+    global _IS_GRAD_ENABLED
+    if _IS_GRAD_ENABLED is None:
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return None
+        _IS_GRAD_ENABLED = torch.is_grad_enabled
+    return _IS_GRAD_ENABLED()
+
+
+def _tensor_class():
+    global _TENSOR
+    if _TENSOR is None:
+        torch = sys.modules.get("torch")
+        if torch is None:
+            return ()
+        _TENSOR = torch.Tensor
+    return _TENSOR
 
 
 def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
@@ -402,19 +422,18 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
             module, layers = _module_index(fn)
             TRACE.ran = set()
     arg_hash = dtype = shape = None
-    if args and name in needs.first_args:
-        torch = sys.modules.get("torch")
+    if args and name in needs.first_args and \
+            isinstance(args[0], _tensor_class()):
         first = args[0]
-        if torch is not None and isinstance(first, torch.Tensor):
-            # APIArg (distinct) reads the first argument of a step's first
-            # call only; APIArg (consistent) its dtype and shape at every
-            # top-level call.
-            if name in needs.args and name not in TRACE.step_apis:
-                arg_hash = _memory_hash(first)
-            if name in needs.inputs:
-                # Compared as objects; text only in a report.
-                dtype, shape = first.dtype, first.shape
-    TRACE.step_apis.add(name)
+        # APIArg (distinct) reads the first argument of a step's first
+        # call only; APIArg (consistent) its dtype and shape at every
+        # top-level call.
+        if name in needs.args and name not in TRACE.step_apis:
+            TRACE.step_apis.add(name)
+            arg_hash = _memory_hash(first)
+        if name in needs.inputs:
+            # Compared as objects; text only in a report.
+            dtype, shape = first.dtype, first.shape
     checker.top_enter(name, getattr(owner, "training", None),
                       _grad_enabled(), module, layers, arg_hash, dtype, shape)
     TRACE.active += 1
