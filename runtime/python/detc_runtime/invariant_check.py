@@ -58,6 +58,10 @@ class Checker:
         self.trained, self.evaluated = set(), set()  # modules
         self.states = 0  # optimizer steps seen (matched across ranks)
         self.last_lrs = None  # (epoch, learning rates) at the last step
+        # (api, training, grad_enabled) that violate no APIAttr invariant.
+        self.attrs_pass = set()
+        self.orders_pass = set()  # call orders of steps that pass
+        self.flags_pass = set()  # (requires_grad, in_optimizer) that pass
         for inv in self.invariants:
             rel = inv["relation"]
             if rel == "APIAttr":
@@ -222,6 +226,12 @@ class Checker:
             return
         self.in_step = False
         order = self.order
+        # The verdict depends on the order of the step's calls only: orders
+        # that violate nothing (a training loop repeats one) are remembered.
+        key = tuple(order)
+        if key in self.orders_pass:
+            return
+        violated = False
         position = {api: i for i, api in enumerate(order)}
         for inv, a, b in self.sequences:
             pb = position.get(b)
@@ -232,16 +242,27 @@ class Checker:
                 continue
             f = {"calls=" + c for c in order} - {"calls=" + a}
             if self._satisfies(f, inv["precondition"]):
+                violated = True
                 self._report(inv, self.step_record,
                              "the step calls %s %s %s" % (
                                  b, "but never" if a not in order
                                  else "before", a))
+        if not violated:
+            self.orders_pass.add(key)
 
     def call_attrs(self, api, training, grad_enabled, where=None):
-        """APIAttr: the call's `training` and `grad_enabled`."""
+        """APIAttr: the call's `training` and `grad_enabled`. The verdict
+        depends on these three values only: combinations that violate
+        nothing are remembered and not evaluated again (a layer inside the
+        model is called with the same ones at every step)."""
+        key = (api, training, grad_enabled)
+        if key in self.attrs_pass:
+            return
         checks = self.by_api.get(api)
         if not checks:
+            self.attrs_pass.add(key)
             return
+        violated = False
         for inv, reads_training, want in checks:
             v = training if reads_training else grad_enabled
             if v is None or v == want:
@@ -251,8 +272,11 @@ class Checker:
             f = set() if other[1] is None else \
                 {"%s=%s" % (other[0], _text(other[1]))}
             if self._satisfies(f, inv["precondition"]):
+                violated = True
                 self._report(inv, where, "%s called with %s = %s" % (
                     api, inv["attr"], _text(v)))
+        if not violated:
+            self.attrs_pass.add(key)
 
     @staticmethod
     def _context(training, grad_enabled):
@@ -353,6 +377,12 @@ class Checker:
         """ParamUpdate and ParamAttr on one parameter after a step.
         `update_expected`: a function, called only when its answer
         matters (a parameter with a gradient that did not change)."""
+        # ParamAttr's verdict depends on the two flags only: flags that
+        # violate nothing are remembered.
+        flags = (requires_grad, in_optimizer)
+        if flags in self.flags_pass and not (changed is False and has_grad):
+            return
+        attrs_violated = False
         stuck = None  # computed at most once
         attrs = None
         for inv, rel, reads_requires_grad, want in self.param_checks:
@@ -382,8 +412,11 @@ class Checker:
             v = attrs[inv["attr"]]
             f = features - {"%s=%s" % (inv["attr"], v)}
             if self._satisfies(f, inv["precondition"]):
+                attrs_violated = True
                 self._report(inv, where, "parameter %s has %s = %s" % (
                     name, inv["attr"], v))
+        if not attrs_violated:
+            self.flags_pass.add(flags)
 
     # ---- Consistent, online: the ranks' hashes through the c10d store ----
     KEY = "detc-check/%d/%d"  # state number, rank

@@ -509,12 +509,18 @@ def _state_checked(optimizer, checker, updates):
     if groups is None:
         return
     if checker.params:
+        passing = checker.flags_pass
         for p, key, name, g, held in _state_plan(optimizer, groups):
+            changed = _changed(p, key, None) if updates else None
+            has_grad = p.grad is not None
+            requires_grad = bool(p.requires_grad)
+            if (requires_grad, held) in passing and \
+                    not (changed is False and has_grad):
+                continue  # nothing to check (Checker.param)
             lr = groups[g].get("lr") if held else None
-            checker.param(name, _changed(p, key, None) if updates else None,
-                          p.grad is not None,
+            checker.param(name, changed, has_grad,
                           lambda p=p, lr=lr: _update_expected(p, lr),
-                          bool(p.requires_grad), held)
+                          requires_grad, held)
     checker.lrs(TRACE.epoch, [g.get("lr") for g in groups])
 
 
@@ -562,8 +568,9 @@ def _nested_checked(needs, kind, name, fn, receiver, args, kwargs):
         owner = fn if kind == "forward" else (
             receiver if receiver is not None else
             getattr(fn, "__self__", None))
-        needs.checker.call_attrs(name, getattr(owner, "training", None),
-                                 _grad_enabled())
+        key = (name, getattr(owner, "training", None), _grad_enabled())
+        if key not in needs.checker.attrs_pass:
+            needs.checker.call_attrs(*key)
     return fn(*args, **kwargs)
 
 

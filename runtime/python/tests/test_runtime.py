@@ -760,6 +760,45 @@ class InvariantCheckTest(unittest.TestCase):
         self.assertEqual(trace._memory_hash(a.t()),
                          trace._memory_hash(a.t().contiguous()))
 
+    def test_remembered_verdicts_still_report_every_violation(self):
+        # Passing (api, training, grad_enabled), call orders and parameter
+        # flags are remembered; a violating one is evaluated (and
+        # reported) every time, as detc check counts them.
+        import json
+        import tempfile
+        from detc_runtime.invariant_check import Checker
+        invs = [{"relation": "APIAttr", "a": "f", "attr": "training",
+                 "value": "true"},
+                {"relation": "APISequence", "a": "zero", "b": "step"},
+                {"relation": "ParamAttr", "attr": "requires_grad",
+                 "value": "true"}]
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            json.dump({"format": "detc-invariants", "version": 1,
+                       "invariants": [dict(i, text=i["relation"],
+                                           precondition=[], passing=1)
+                                      for i in invs]}, f)
+            f.flush()
+            checker = Checker(f.name, None, 0)
+        reports = []
+        checker._report = lambda inv, where, detail: reports.append(detail)
+        for training in (True, False, True, False, False):
+            checker.call_attrs("f", training, True)
+        self.assertEqual(len(reports), 3)
+        self.assertIn(("f", True, True), checker.attrs_pass)
+        del reports[:]
+        for order in (["zero", "step"], ["step"], ["zero", "step"],
+                      ["step"]):
+            checker.step_begins({"epoch": 0, "step": 0})
+            checker.order = list(order)
+        checker._end_step()
+        self.assertEqual(reports, ["the step calls step but never zero"] * 2)
+        self.assertEqual(checker.orders_pass, {("zero", "step")})
+        del reports[:]
+        for requires_grad in (True, False, True, False):
+            checker.param("w", None, True, lambda: True, requires_grad, True)
+        self.assertEqual(reports, ["parameter w has requires_grad = false"]
+                         * 2)
+
     def test_param_update_by_version_counter_then_hash(self):
         # Checking ParamUpdate alone: an in-place write (a torch optimizer's
         # update) is a change without hashing; an untouched parameter, or
