@@ -52,6 +52,7 @@ def _reseed_torch(words):
 
 
 _torch_seed = torch.default_generator.manual_seed
+_stream_u64 = _core.stream_u64
 _torch_state = torch.default_generator.get_state
 
 # library -> (save, restore, reseed)
@@ -164,6 +165,7 @@ class ScopedDataset:
         # per example is Python calls).
         self.torch_seed = self.seeds[0] if (
             self.plan.torch_only is not None and not self.objects) else None
+        self.site = site
 
     def __len__(self):
         return len(self.dataset)
@@ -184,8 +186,7 @@ class ScopedDataset:
                     state.fetch_guard["torch"] = _torch_state()
             else:
                 saved = (("torch", _torch_state()),)
-            _torch_seed(_core.stream_u64(self.torch_seed, self.plan.site,
-                                         epoch, index))
+            _torch_seed(_stream_u64(self.torch_seed, self.site, epoch, index))
         else:
             saved = self.plan.enter(epoch, index, self.seeds)
             if self.objects:
