@@ -3,29 +3,22 @@
 #include "detc/analysis/ControlFlow.h"
 #include "detc/analysis/DataflowSolver.h"
 
-#include <boost/graph/dominator_tree.hpp>
-
 #include <functional>
 
 using namespace detc::analysis;
 
 ControlFlow::ControlFlow(const StatementGraph &g) : g(g), entry(g.entry) {
   size_t n = g.numNodes();
-  using Vertex = boost::graph_traits<Graph>::vertex_descriptor;
-  const Vertex none = boost::graph_traits<Graph>::null_vertex();
-  std::vector<Vertex> dom(n, none);
-  if (entry != kNoNode)
-    boost::lengauer_tarjan_dominator_tree(
-        g.graph, entry,
-        boost::make_iterator_property_map(
-            dom.begin(), boost::get(boost::vertex_index, g.graph)));
+  // Post-order from the entry first: the nodes it reaches are a prefix of
+  // `order`, ending with the entry.
+  std::vector<NodeId> order = postOrder(g);
   idoms.assign(n, kNoNode);
+  if (entry != kNoNode)
+    computeIdoms(order);
   std::vector<std::vector<NodeId>> children(n);
   for (NodeId v = 0; v < n; ++v)
-    if (dom[v] != none) {
-      idoms[v] = dom[v];
-      children[dom[v]].push_back(v);
-    }
+    if (idoms[v] != kNoNode)
+      children[idoms[v]].push_back(v);
 
   // Pre/post numbering of the dominator tree (iteratively: the tree is as
   // deep as the program is long).
@@ -50,7 +43,6 @@ ControlFlow::ControlFlow(const StatementGraph &g) : g(g), entry(g.entry) {
 
   // Reverse post-order (reachable nodes first, then the others).
   rpo.assign(n, ~0u);
-  std::vector<NodeId> order = postOrder(g);
   for (unsigned i = 0; i < order.size(); ++i)
     rpo[order[order.size() - 1 - i]] = i;
 
@@ -180,4 +172,47 @@ bool ControlFlow::followsInProgramOrder(NodeId from, NodeId to) const {
       [&](NodeId n) { return reachable(n) && rpo[n] <= rpo[to]; },
       [&](NodeId n) { return n == to; });
   return seen.test(to);
+}
+
+// Immediate dominators by the iterative algorithm of Cooper, Harvey and
+// Kennedy ("A Simple, Fast Dominance Algorithm", 2001) over the reverse
+// post-order. boost's Lengauer-Tarjan keeps a std::deque per vertex (~600
+// bytes each: 80 MB at the peak of a 100k-line script's analysis); this
+// keeps one number per node, and on the statement graphs of structured
+// code it settles in two or three sweeps.
+void ControlFlow::computeIdoms(llvm::ArrayRef<NodeId> order) {
+  size_t reached = 0;
+  while (order[reached] != entry)
+    ++reached;
+  ++reached; // the entry is the last node the walk from it finishes
+  std::vector<unsigned> number(g.numNodes(), ~0u); // post-order number
+  for (unsigned i = 0; i < reached; ++i)
+    number[order[i]] = i;
+  std::vector<NodeId> idom(g.numNodes(), kNoNode);
+  idom[entry] = entry;
+  auto intersect = [&](NodeId a, NodeId b) {
+    while (a != b) {
+      while (number[a] < number[b])
+        a = idom[a];
+      while (number[b] < number[a])
+        b = idom[b];
+    }
+    return a;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = reached - 1; i-- > 0;) { // reverse post-order
+      NodeId b = order[i];
+      NodeId best = kNoNode;
+      for (NodeId p : g.predecessors(b))
+        if (idom[p] != kNoNode) // reached, and seen in this sweep or before
+          best = best == kNoNode ? p : intersect(p, best);
+      if (best != idom[b]) {
+        idom[b] = best;
+        changed = true;
+      }
+    }
+  }
+  for (unsigned i = 0; i + 1 < reached; ++i)
+    idoms[order[i]] = idom[order[i]];
 }

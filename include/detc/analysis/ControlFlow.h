@@ -1,7 +1,8 @@
-//===- ControlFlow.h - Dominators and loop nesting ----------------*- C++ -*-===//
+//===- ControlFlow.h - Dominators and loop nesting ----------------*- C++
+//-*-===//
 //
 // Structure of the statement graph that reports and codegen need beyond
-// pred/succ: the dominator tree (Boost.Graph's Lengauer-Tarjan), the back
+// pred/succ: the dominator tree (Cooper-Harvey-Kennedy), the back
 // edges it identifies (an edge n -> h where h dominates n) and the natural
 // loops they close, nested into a forest. Retreating edges whose target
 // does not dominate their source (irreducible flow, which detc's lowering
@@ -71,6 +72,9 @@ public:
   bool followsInProgramOrder(NodeId from, NodeId to) const;
 
 private:
+  /// Fills `idoms` from the post-order `order` (postOrder(g)).
+  void computeIdoms(llvm::ArrayRef<NodeId> order);
+
   const StatementGraph &g;
   NodeId entry;
   std::vector<NodeId> idoms;
