@@ -566,6 +566,39 @@ class CommitTest(unittest.TestCase):
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
         self.assertEqual(torch.load(self.path)["v"], 2)
 
+    def test_a_run_that_ends_leaves_no_holder(self):
+        # The prepared holder goes at exit; a killed run's stays (its
+        # lock died with it) until a later commit sweeps it.
+        import subprocess
+        import sys
+        code = ("import sys, torch\n"
+                "from detc_runtime import sidecar\n"
+                "for v in (1, 2):\n"
+                "    sidecar.save_with_sidecar(sys.argv[1],\n"
+                "        lambda tmp: torch.save({'v': v}, tmp),\n"
+                "        lambda: {'script_sha256': '0' * 64, 'site': 1,\n"
+                "                 'instance': v, 'seeds': {}, 'loaders': {},\n"
+                "                 'values': {}})\n"
+                "sidecar.DURABILITY.wait()\n"
+                "if sys.argv[2] == 'kill':\n"
+                "    import os, signal\n"
+                "    os.kill(os.getpid(), signal.SIGKILL)\n")
+        for how in ("exit", "kill"):
+            r = subprocess.run([sys.executable, "-c", code, self.path, how],
+                               capture_output=True, text=True, timeout=120)
+            if how == "exit":
+                self.assertEqual(r.returncode, 0, r.stderr)
+                self.assertEqual(sorted(os.listdir(self.dir)),
+                                 ["ckpt.pt", "ckpt.pt.detc.json"])
+            else:
+                self.assertEqual(len(self.holders_here()), 1)
+        (held,) = self.holders_here()
+        os.utime(os.path.join(self.dir, held), (0, 0))
+        from detc_runtime import holders
+        holders.PREPARED.swept.clear()
+        self.save(3)
+        self.assertNotIn(held, self.holders_here())
+
     def test_holders_of_dead_runs_are_swept_live_ones_kept(self):
         # A run killed between commits leaves its holder; the next run's
         # first commit there removes it once it is a minute old and no
