@@ -304,11 +304,11 @@ PYBIND11_MODULE(_core, m) {
         "One Beta(a, b) draw; advances offset[0].");
   m.def(
       "file_xxh3",
-      [](const std::string &path) {
+      [](const std::string &path, bool mapped) {
         FileHash h;
         {
           py::gil_scoped_release release;
-          h = xxh3FileHash(path);
+          h = xxh3FileHash(path, mapped);
         }
         if (h.error) {
           errno = h.error;
@@ -317,8 +317,10 @@ PYBIND11_MODULE(_core, m) {
         }
         return py::make_tuple(h.size, h.hex);
       },
-      py::arg("path"),
-      "(size, XXH3-128 hex) of a file's bytes (checkpoint ties).");
+      py::arg("path"), py::arg("mapped") = false,
+      "(size, XXH3-128 hex) of a file's bytes (checkpoint ties). mapped: "
+      "read it through a mapping (only a file no other process may "
+      "truncate meanwhile).");
   // The caller (trace.py) passes a contiguous CPU tensor it holds: its
   // data_ptr() and size. Small tensors are read with the GIL held
   // (releasing it costs more than reading them).

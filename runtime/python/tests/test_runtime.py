@@ -566,6 +566,19 @@ class CommitTest(unittest.TestCase):
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
         self.assertEqual(torch.load(self.path)["v"], 2)
 
+    def test_mapped_and_read_hashes_agree(self):
+        # A commit hashes its own temporary file through a mapping (files
+        # of 1 MiB and more); loading reads with read(). Same bytes, same
+        # hash, at every size around the switch and the 1 MiB block.
+        from detc_runtime import _core
+        data = os.urandom(3 << 20)
+        for size in (0, 5, (1 << 20) - 1, 1 << 20, (1 << 20) + 7, 3 << 20):
+            with open(self.path, "wb") as f:
+                f.write(data[:size])
+            self.assertEqual(_core.file_xxh3(self.path, True),
+                             _core.file_xxh3(self.path, False))
+            self.assertEqual(_core.file_xxh3(self.path, True)[0], size)
+
     def test_a_run_that_ends_leaves_no_holder(self):
         # The prepared holder goes at exit; a killed run's stays (its
         # lock died with it) until a later commit sweeps it.

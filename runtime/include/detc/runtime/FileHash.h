@@ -20,6 +20,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <string>
 #include <unistd.h>
 #include <vector>
@@ -32,12 +34,40 @@ struct FileHash {
   int error = 0;   ///< errno when the file could not be read
 };
 
-inline FileHash xxh3FileHash(const std::string &path) {
+namespace detail {
+inline std::string hexOf(XXH128_hash_t h) {
+  char text[33];
+  std::snprintf(text, sizeof text, "%016llx%016llx",
+                static_cast<unsigned long long>(h.high64),
+                static_cast<unsigned long long>(h.low64));
+  return text;
+}
+} // namespace detail
+
+/// `mapped`: hash the file through a read-only mapping instead of read()
+/// copies (a 6 MB checkpoint: ~2x faster). Only for a file no other
+/// process can truncate meanwhile — a commit's own temporary file: a
+/// mapped page past a new end of file raises SIGBUS.
+inline FileHash xxh3FileHash(const std::string &path, bool mapped = false) {
   FileHash out;
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     out.error = errno;
     return out;
+  }
+  struct stat st;
+  if (mapped && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+      st.st_size >= (1 << 20)) {
+    size_t size = size_t(st.st_size);
+    void *data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
+                        fd, 0);
+    if (data != MAP_FAILED) {
+      out.size = size;
+      out.hex = detail::hexOf(XXH3_128bits(data, size));
+      ::munmap(data, size);
+      ::close(fd);
+      return out;
+    }
   }
   XXH3_state_t state;
   XXH3_128bits_reset(&state);
@@ -59,12 +89,7 @@ inline FileHash xxh3FileHash(const std::string &path) {
     out.size += uint64_t(n);
   }
   ::close(fd);
-  XXH128_hash_t h = XXH3_128bits_digest(&state);
-  char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx",
-                static_cast<unsigned long long>(h.high64),
-                static_cast<unsigned long long>(h.low64));
-  out.hex = text;
+  out.hex = detail::hexOf(XXH3_128bits_digest(&state));
   return out;
 }
 
