@@ -6,7 +6,8 @@
 // ImageNet-shaped script above its 1% overhead target (issue 18). The tie
 // guards against a checkpoint of another run, a torn copy or a corrupt
 // file, not an adversary, so a fast non-cryptographic 128-bit hash does
-// the job: XXH3-128 (libxxhash, inlined) reads the file in 1 MiB blocks.
+// the job: XXH3-128 (libxxhash, inlined) reads the file in 1 MiB blocks,
+// or, for a commit's own temporary file, through a mapping.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,9 +21,9 @@
 #include <cstdint>
 #include <cstdio>
 #include <fcntl.h>
+#include <string>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <string>
 #include <unistd.h>
 #include <vector>
 
@@ -59,8 +60,8 @@ inline FileHash xxh3FileHash(const std::string &path, bool mapped = false) {
   if (mapped && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
       st.st_size >= (1 << 20)) {
     size_t size = size_t(st.st_size);
-    void *data = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE,
-                        fd, 0);
+    void *data =
+        ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
     if (data != MAP_FAILED) {
       out.size = size;
       out.hex = detail::hexOf(XXH3_128bits(data, size));
