@@ -263,6 +263,26 @@ def infer(paths):
             h.add(r["finite"], call_features(r))
         hyps.append((("APIOutput", api, "", "", ""), h))
 
+    # APIOutput bounds: a finite result's least and greatest elements
+    # within >= 0, <= 0 or [0, 1] (the last only for an API some result of
+    # which spreads over half of [0, 1]).
+    ranged = exits[exits["finite"] & exits["result"].map(
+        lambda r: "min" in r and "max" in r)].copy()
+    ranged["lo"] = ranged["result"].map(lambda r: r["min"])
+    ranged["hi"] = ranged["result"].map(lambda r: r["max"])
+    tests = {">= 0": lambda lo, hi: lo >= 0, "<= 0": lambda lo, hi: hi <= 0,
+             "in [0, 1]": lambda lo, hi: lo >= 0 and hi <= 1}
+    for api in sorted(ranged["api"].unique()):
+        rows = ranged[ranged["api"] == api]
+        spread = bool(((rows["hi"] - rows["lo"]) >= 0.5).any())
+        for bound, holds in tests.items():
+            if bound == "in [0, 1]" and not spread:
+                continue
+            h = Hypothesis()
+            for _, r in rows.iterrows():
+                h.add(holds(r["lo"], r["hi"]), call_features(r))
+            hyps.append((("APIOutput", api, "", "range", bound), h))
+
     # APIArg: the first argument of A's first call in a step differs from
     # the previous step's.
     first = top.drop_duplicates(["_sid", "api"]).copy()
@@ -339,7 +359,11 @@ def infer(paths):
         pre = h.deduce()
         if pre is not None and h.npass >= MIN_SUPPORT:
             out.append(key + (pre,))
-    return out
+    # ">= 0" says less than "in [0, 1]" under the same precondition.
+    units = [(i[1], i[5]) for i in out if i[0] == "APIOutput" and
+             i[4] == "in [0, 1]"]
+    return [i for i in out if not (i[0] == "APIOutput" and i[4] == ">= 0"
+                                   and (i[1], i[5]) in units)]
 
 
 if __name__ == "__main__":

@@ -129,7 +129,7 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
     auto callFails = [&](StringRef relation, const CallExample &c,
                          StringRef detail) {
       for (const Invariant &inv : invs)
-        if (inv.relation == relation && inv.a == c.api &&
+        if (inv.relation == relation && inv.attr.empty() && inv.a == c.api &&
             satisfies(callFeatures(c, ""), inv.precondition))
           violate(inv, c.at, c.api + " " + detail.str());
     };
@@ -138,6 +138,17 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
         callFails("APIOutput", o.call,
                   "returned a result with non-finite elements (NaN or "
                   "infinity)");
+      if (!o.lo || !o.hi)
+        return;
+      for (const Invariant &inv : invs) {
+        if (inv.relation != "APIOutput" || inv.attr != "range" ||
+            inv.a != o.call.api)
+          continue;
+        std::string detail = boundViolation(inv.value, *o.lo, *o.hi);
+        if (!detail.empty() &&
+            satisfies(callFeatures(o.call, ""), inv.precondition))
+          violate(inv, o.call.at, o.call.api + " " + detail);
+      }
     };
     auto onArg = [&](const ArgExample &a) {
       if (!a.same)

@@ -4,6 +4,7 @@
 #include "TraceStream.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -91,6 +92,28 @@ void ParamPairs::add(const ParamExample &p,
     return q.at.rank == p.at.rank; // a rank's latest record of the step
   });
   mine.push_back(p);
+}
+
+ArrayRef<StringRef> outputBounds() {
+  static const StringRef kBounds[] = {">= 0", "<= 0", "in [0, 1]"};
+  return kBounds;
+}
+
+std::string boundViolation(StringRef bound, double lo, double hi) {
+  // Numbers as "%.6g" prints them, which the online verifier's text
+  // (invariant_check.py bound_violation) matches number for number.
+  std::string s;
+  raw_string_ostream os(s);
+  if (bound == ">= 0" && lo < 0)
+    os << "returned a result with an element below 0 (least "
+       << format("%.6g", lo) << ")";
+  else if (bound == "<= 0" && hi > 0)
+    os << "returned a result with an element above 0 (greatest "
+       << format("%.6g", hi) << ")";
+  else if (bound == "in [0, 1]" && (lo < 0 || hi > 1))
+    os << "returned a result with an element outside [0, 1] (least "
+       << format("%.6g", lo) << ", greatest " << format("%.6g", hi) << ")";
+  return s;
 }
 
 bool satisfies(const Features &f, const Conjunction &pre) {
@@ -392,8 +415,14 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
       std::optional<Record> result = o.object("result");
       std::optional<bool> finite =
           result && depth == 0 ? result->boolean("finite") : std::nullopt;
-      if (finite && sink.output)
-        sink.output({callOf(o, line, o.str("api").value_or("")), *finite});
+      if (finite && sink.output) {
+        OutputExample ex{callOf(o, line, o.str("api").value_or("")), *finite};
+        if (*finite) {
+          ex.lo = result->number("min");
+          ex.hi = result->number("max");
+        }
+        sink.output(ex);
+      }
       return;
     }
     if (kind == "state" && sink.lr) {

@@ -76,11 +76,21 @@ struct EvalExample {
 };
 
 /// A traced call's result (its exit record): whether every element of the
-/// result tensor is finite (APIOutput).
+/// result tensor is finite (APIOutput) and, when they all are, its least
+/// and greatest elements (APIOutput bounds).
 struct OutputExample {
   CallExample call; ///< the exit's attributes (training, grad_enabled)
   bool finite = true;
+  std::optional<double> lo, hi;
 };
+
+/// The bounds APIOutput may assert: ">= 0", "<= 0", "in [0, 1]" —
+/// scale-free ones only (a bound on magnitudes learned from a few runs
+/// would hold for their scale only).
+llvm::ArrayRef<llvm::StringRef> outputBounds();
+/// How a result with least element `lo` and greatest `hi` breaks `bound`
+/// (a report's detail, after the API's name); "" when it does not.
+std::string boundViolation(llvm::StringRef bound, double lo, double hi);
 
 /// The first top-level call of an API in a training step, against the same
 /// API's first call in the step before: whether its first argument is the

@@ -38,6 +38,8 @@ std::string Invariant::text() const {
     s = "Consistent(a parameter's two records hold equal data)";
   else if (relation == "EpochConstant")
     s = "EpochConstant(the learning rates stay the same within an epoch)";
+  else if (relation == "APIOutput" && attr == "range")
+    s = "APIOutput(" + a + ": every element of the result is " + value + ")";
   else if (relation == "APIOutput")
     s = "APIOutput(" + a + ": every element of the result is finite)";
   else if (relation == "APIArg" && attr.empty())
@@ -99,6 +101,11 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::set<long> ranks;
   Hypothesis update, lrConstant, trainBeforeEval;
   std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
+  // (API, bound) -> does the result stay within it (APIOutput bounds);
+  // API -> whether some result's own elements spread over half of [0, 1]
+  // or more.
+  std::map<std::pair<std::string, std::string>, Hypothesis> bounds;
+  std::set<std::string> spread;
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
   // (forward API, dtype | shape, same as the previous call's, the call's
@@ -139,7 +146,15 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       trainBeforeEval.add(e.trainedBefore, {});
     };
     auto onOutput = [&](const OutputExample &o) {
-      outputs[o.call.api].add(o.finite, callFeatures(o.call, ""));
+      Features f = callFeatures(o.call, "");
+      outputs[o.call.api].add(o.finite, f);
+      if (!o.lo || !o.hi)
+        return;
+      for (StringRef bound : outputBounds())
+        bounds[{o.call.api, bound.str()}].add(
+            boundViolation(bound, *o.lo, *o.hi).empty(), f);
+      if (*o.hi - *o.lo >= 0.5)
+        spread.insert(o.call.api);
     };
     auto onArg = [&](const ArgExample &a) {
       argsDistinct[a.call.api].add(!a.same, callFeatures(a.call, ""));
@@ -241,6 +256,26 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   }
   for (auto &[api, h] : outputs)
     keep({"APIOutput", api}, h);
+  for (auto &[k, h] : bounds) {
+    // [0, 1] only for results whose own elements spread over half of it
+    // (probabilities, a sigmoid's outputs): a scalar such as a loss that
+    // stayed below 1 in these runs would exceed it in others.
+    if (k.second == "in [0, 1]" && !spread.count(k.first))
+      continue;
+    Invariant inv{"APIOutput", k.first};
+    inv.attr = "range";
+    inv.value = k.second;
+    keep(inv, h);
+  }
+  // ">= 0" says less than "in [0, 1]" under the same precondition.
+  std::vector<std::pair<std::string, Precondition>> units;
+  for (const Invariant &x : out)
+    if (x.relation == "APIOutput" && x.value == "in [0, 1]")
+      units.push_back({x.a, x.precondition});
+  llvm::erase_if(out, [&](const Invariant &x) {
+    return x.relation == "APIOutput" && x.value == ">= 0" &&
+           llvm::is_contained(units, std::make_pair(x.a, x.precondition));
+  });
   for (auto &[api, h] : argsDistinct)
     keep({"APIArg", api}, h);
   std::map<std::pair<std::string, std::string>, Hypothesis> argsConsistent;

@@ -47,6 +47,13 @@ std::optional<bool> Record::boolean(StringRef key) const {
   return std::nullopt;
 }
 
+std::optional<double> Record::number(StringRef key) const {
+  double d;
+  if (auto e = get(key); e && !e->get_double().get(d))
+    return d;
+  return std::nullopt;
+}
+
 std::optional<simdjson::dom::array> Record::array(StringRef key) const {
   simdjson::dom::array a;
   if (auto e = get(key); e && !e->get_array().get(a))

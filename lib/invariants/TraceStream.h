@@ -33,6 +33,8 @@ public:
   std::optional<llvm::StringRef> str(llvm::StringRef key) const;
   std::optional<int64_t> integer(llvm::StringRef key) const;
   std::optional<bool> boolean(llvm::StringRef key) const;
+  /// A number, integer or not, as a double.
+  std::optional<double> number(llvm::StringRef key) const;
   std::optional<simdjson::dom::array> array(llvm::StringRef key) const;
   std::optional<Record> object(llvm::StringRef key) const;
   /// A scalar attribute as text (`true`, `3`, `"x"` -> `x`, `null`); ""

@@ -339,6 +339,27 @@ PYBIND11_MODULE(_core, m) {
       "Whether the `count` floating elements at `address` are all finite; "
       "kind: 0 float32, 1 float64, 2 float16, 3 bfloat16.");
   m.def(
+      "memory_range",
+      [](uintptr_t address, size_t count, int kind) -> py::object {
+        if (kind < 0 || kind > int(FloatKind::BFloat16))
+          fail("memory_range: unknown element kind");
+        const void *data = reinterpret_cast<const void *>(address);
+        ValueRange r;
+        if (count < (1u << 16)) {
+          r = valueRange(data, count, FloatKind(kind));
+        } else {
+          py::gil_scoped_release release;
+          r = valueRange(data, count, FloatKind(kind));
+        }
+        if (r.empty)
+          return py::make_tuple(r.finite, py::none(), py::none());
+        return py::make_tuple(r.finite, r.lo, r.hi);
+      },
+      py::arg("address"), py::arg("count"), py::arg("kind"),
+      "(finite, least, greatest) of the `count` floating elements at "
+      "`address`; least and greatest are None when an element is not "
+      "finite or there are none. kind: as memory_all_finite.");
+  m.def(
       "memory_hash",
       [](uintptr_t address, size_t size) {
         const void *data = reinterpret_cast<const void *>(address);

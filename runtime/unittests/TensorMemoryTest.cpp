@@ -63,3 +63,53 @@ TEST(TensorMemory, HashIsXXH3OfTheBytes) {
   EXPECT_NE(memoryHash(a.data(), 256), memoryHash(b.data(), 256));
   EXPECT_EQ(memoryHash(a.data(), 252), memoryHash(b.data(), 252));
 }
+
+TEST(TensorMemory, RangeOfFiniteElements) {
+  std::vector<float> f = {0.5f, -3.25f, 7.0f, 0.0f, -0.0f, 1e-30f};
+  ValueRange r = valueRange(f.data(), f.size(), FloatKind::Float32);
+  EXPECT_TRUE(r.finite);
+  EXPECT_FALSE(r.empty);
+  EXPECT_EQ(r.lo, -3.25);
+  EXPECT_EQ(r.hi, 7.0);
+  // A prefix: only `count` elements are read.
+  r = valueRange(f.data(), 1, FloatKind::Float32);
+  EXPECT_EQ(r.lo, 0.5);
+  EXPECT_EQ(r.hi, 0.5);
+  std::vector<double> d = {-1e300, 2.5, 1e-300};
+  r = valueRange(d.data(), d.size(), FloatKind::Float64);
+  EXPECT_EQ(r.lo, -1e300);
+  EXPECT_EQ(r.hi, 2.5);
+  // No elements: finite, no range.
+  r = valueRange(d.data(), 0, FloatKind::Float64);
+  EXPECT_TRUE(r.finite);
+  EXPECT_TRUE(r.empty);
+  // A non-finite element: no range either (finiteness is its own check).
+  f[2] = std::numeric_limits<float>::infinity();
+  r = valueRange(f.data(), f.size(), FloatKind::Float32);
+  EXPECT_FALSE(r.finite);
+  EXPECT_TRUE(r.empty);
+}
+
+TEST(TensorMemory, RangeOfHalfAndBFloat16IsExact) {
+  // 1.0, -2.0, the smallest subnormal 2^-24, the largest finite 65504, a
+  // subnormal with its top mantissa bit clear (0x0155 = 341 * 2^-24), and
+  // 0x3555 = 1365/4096 = 0.333251953125.
+  std::vector<uint16_t> half = {0x3c00, 0xc000, 0x0001, 0x3555};
+  ValueRange r = valueRange(half.data(), half.size(), FloatKind::Float16);
+  EXPECT_EQ(r.lo, -2.0);
+  EXPECT_EQ(r.hi, 1.0);
+  r = valueRange(half.data() + 2, 1, FloatKind::Float16);
+  EXPECT_EQ(r.lo, std::ldexp(1.0, -24));
+  r = valueRange(half.data() + 3, 1, FloatKind::Float16);
+  EXPECT_EQ(r.lo, 0.333251953125);
+  uint16_t more[] = {0x0155, 0x7bff, 0x8000};
+  r = valueRange(more, 1, FloatKind::Float16);
+  EXPECT_EQ(r.lo, std::ldexp(341.0, -24));
+  r = valueRange(more, 3, FloatKind::Float16);
+  EXPECT_EQ(r.hi, 65504.0);
+  EXPECT_EQ(r.lo, 0.0);
+  std::vector<uint16_t> bf16 = {0x3f80, 0xc040, 0x4120};
+  r = valueRange(bf16.data(), bf16.size(), FloatKind::BFloat16);
+  EXPECT_EQ(r.lo, -3.0);
+  EXPECT_EQ(r.hi, 10.0);
+}

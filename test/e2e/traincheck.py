@@ -14,7 +14,9 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
   jobs the forward through `model.module` and gradient clipping on rank 0
   only (the replicas drift apart), features standardized with a constant
   column (NaN everywhere), one batch trained on at every step, a dropout
-  layer defined but no longer applied in the forward — and checks
+  layer defined but no longer applied in the forward, a log_softmax
+  dropped before nll_loss (the forward's result is no longer <= 0) — and
+  checks
   with `detc check --werror` that each is caught (exit 1), by the expected
   relation, at its first training step (the error triggers at step 0; the
   repeated batch shows at step 1, the first with a step before it) or,
@@ -62,6 +64,7 @@ BUGS = {
     "nan_features": (("APIOutput",), 0),
     "same_batch": (("APIArg",), 1),
     "dropout_unused": (("EventContain",), 0),
+    "no_log_softmax": (("APIOutput",), 0),
 }
 # Bugs shown on another model than TRAIN[0]'s: evaluating a SpectralNorm
 # model before any training forward.

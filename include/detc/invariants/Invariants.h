@@ -22,7 +22,9 @@
 //  * TrainBeforeEval: a module's first evaluation forward comes after a
 //    training forward of it (SpectralNorm needs one to initialize).
 //  * APIOutput(A): every element of A's result is finite (a NaN or an
-//    infinity from bad data or a diverging model);
+//    infinity from bad data or a diverging model); APIOutput(A, bound)
+//    (`attr` "range", `value` the bound): every element is >= 0, <= 0 or
+//    in [0, 1] (a log_softmax dropped before nll_loss);
 //  * APIArg(A): the first argument of A's first call in a training step
 //    differs from the previous step's (a model trained on one batch);
 //    APIArg consistent (A, dtype | shape): a forward's input has the dtype

@@ -36,6 +36,22 @@ def _shape_text(value):
     return str(value).replace("torch.", "")
 
 
+def bound_violation(bound, api, lo, hi):
+    """How a result with least element `lo` and greatest `hi` breaks
+    `bound` (">= 0", "<= 0", "in [0, 1]"); None when it does not. The text
+    is lib/invariants' (Check.cpp boundViolation), number for number."""
+    if bound == ">= 0" and lo < 0:
+        return "%s returned a result with an element below 0 (least %.6g)" \
+            % (api, lo)
+    if bound == "<= 0" and hi > 0:
+        return "%s returned a result with an element above 0 (greatest " \
+            "%.6g)" % (api, hi)
+    if bound == "in [0, 1]" and (lo < 0 or hi > 1):
+        return "%s returned a result with an element outside [0, 1] " \
+            "(least %.6g, greatest %.6g)" % (api, lo, hi)
+    return None
+
+
 class Checker:
     def __init__(self, path, out_dir, rank):
         with open(path) as f:
@@ -50,6 +66,7 @@ class Checker:
         self.consistent = []
         self.train_before_eval = []
         self.outputs, self.args = {}, {}  # API -> APIOutput / APIArg
+        self.bounds = {}  # API -> APIOutput bounds
         self.arg_attrs = {}  # API -> APIArg consistent (dtype, shape)
         self.inputs = {}  # API -> (dtype, shape, training) of its last call
         self.contains = {}  # API -> EventContain invariants
@@ -81,6 +98,8 @@ class Checker:
                 self.consistent.append(inv)
             elif rel == "TrainBeforeEval":
                 self.train_before_eval.append(inv)
+            elif rel == "APIOutput" and inv.get("attr") == "range":
+                self.bounds.setdefault(inv["a"], []).append(inv)
             elif rel == "APIOutput":
                 self.outputs.setdefault(inv["a"], []).append(inv)
             elif rel == "APIArg" and inv.get("attr"):
@@ -140,11 +159,14 @@ class Checker:
             self.depth = max(0, self.depth - 1)
             if self.depth == 0:
                 result = r.get("result")
+                if not isinstance(result, dict):
+                    result = {}
+                bounds = (result["min"], result["max"]) \
+                    if "min" in result and "max" in result else None
                 self.top_exit(r.get("api"), r.get("training"),
                               r.get("grad_enabled"), "error" in r,
-                              result.get("finite")
-                              if isinstance(result, dict) else None,
-                              r.get("ran", ()), r)
+                              result.get("finite"), r.get("ran", ()), r,
+                              bounds=bounds)
         elif kind == "state":
             for p in r.get("params", []):
                 self._param(r, p)
@@ -176,11 +198,15 @@ class Checker:
         self.call_attrs(api, training, grad_enabled, where)
 
     def top_exit(self, api, training, grad_enabled, error, finite, ran,
-                 where=None):
+                 where=None, bounds=None):
         """Its exit: `finite`, whether its result is (None: not known);
-        `ran`, the layer classes it ran (checking without a trace)."""
+        `ran`, the layer classes it ran (checking without a trace);
+        `bounds`, the result's least and greatest elements (None: not
+        known)."""
         if finite is False and self.outputs:
             self._output(api, training, grad_enabled, where)
+        if bounds is not None and api in self.bounds:
+            self._bounds(api, training, grad_enabled, bounds, where)
         span = self.span
         if span is not None:
             span[4].update(ran)
@@ -294,6 +320,20 @@ class Checker:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, where, "%s returned a result with "
                              "non-finite elements (NaN or infinity)" % api)
+
+    def _bounds(self, api, training, grad_enabled, bounds, where):
+        """APIOutput bounds: the result's least and greatest elements
+        within the invariant's interval (lib/invariants boundDetail)."""
+        lo, hi = bounds
+        f = None
+        for inv in self.bounds[api]:
+            detail = bound_violation(inv["value"], api, lo, hi)
+            if detail is None:
+                continue
+            if f is None:
+                f = self._context(training, grad_enabled)
+            if self._satisfies(f, inv["precondition"]):
+                self._report(inv, where, detail)
 
     def _contain(self, api, training, grad_enabled, held, ran, where):
         invs = [inv for inv in self.contains[api]

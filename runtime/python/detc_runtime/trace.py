@@ -26,7 +26,9 @@ Record format, version 1:
 where SUMMARY is {"type", "shape", "dtype", "device", "hash", "finite"} for
 a tensor (hash: the first 64 bits of the SHA-1 of the whole tensor's
 bytes; finite: every element is, for floating tensors only) and {"type"}
-otherwise.
+otherwise; a result's SUMMARY also has "min" and "max", its least and
+greatest elements, when it is a non-empty floating tensor whose elements
+are all finite (APIOutput bounds).
 """
 import atexit
 import collections
@@ -223,15 +225,23 @@ def tensor_hash(t):
     return hashlib.sha1(raw.reshape(-1).view("uint8")).hexdigest()[:16]
 
 
-def summary(value):
+def summary(value, result=False):
+    """A value's SUMMARY; `result`: a call's result, with its range."""
     torch = sys.modules.get("torch")
     if torch is not None and isinstance(value, torch.Tensor):
         s = {"type": "Tensor", "shape": list(value.shape),
              "dtype": str(value.dtype).replace("torch.", ""),
              "device": str(value.device), "hash": tensor_hash(value)}
-        finite = _finite(value)
-        if finite is not None:
-            s["finite"] = finite
+        if result:
+            r = _memory_range(value)
+            if r is not None:
+                s["finite"] = r[0]
+                if r[1] is not None:
+                    s["min"], s["max"] = r[1], r[2]
+        else:
+            finite = _finite(value)
+            if finite is not None:
+                s["finite"] = finite
         return s
     return {"type": type(value).__name__}
 
@@ -367,7 +377,7 @@ def api(site, kind, name, fn, receiver=None):
         leave = _meta({"kind": "exit", "api": name, "call": kind,
                        "site": site,
                        "training": getattr(owner, "training", None)})
-        leave["result"] = summary(result)
+        leave["result"] = summary(result, result=True)
         _emit(leave)
         if kind == "step" and owner is not None:
             _state(owner)
@@ -446,10 +456,16 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
         raise
     TRACE.active -= 1
     training, grad_enabled = getattr(owner, "training", None), _grad_enabled()
-    checker.top_exit(name, training, grad_enabled, False,
-                     _memory_finite(result) if name in needs.outputs
-                     else None,
-                     TRACE.ran if name in needs.contains else ())
+    finite = bounds = None
+    if name in needs.bounds:
+        r = _memory_range(result)
+        if r is not None:
+            finite, bounds = r[0], r[1:] if r[1] is not None else None
+    elif name in needs.outputs:
+        finite = _memory_finite(result)
+    checker.top_exit(name, training, grad_enabled, False, finite,
+                     TRACE.ran if name in needs.contains else (),
+                     bounds=bounds)
     if kind == "step" and owner is not None:
         if needs.hashes:
             _state(owner)  # the ranks exchange the state record's hashes
@@ -470,6 +486,17 @@ def _contiguous_cpu(t):
         return False
 
 
+def _memory_kind(value):
+    """The element kind of TensorMemory.h for a contiguous CPU tensor of a
+    floating dtype it reads; None for any other tensor."""
+    if not _FLOAT_KINDS:
+        torch = sys.modules["torch"]
+        _FLOAT_KINDS.update({torch.float32: 0, torch.float64: 1,
+                             torch.float16: 2, torch.bfloat16: 3})
+    kind = _FLOAT_KINDS.get(value.dtype)
+    return kind if kind is not None and _contiguous_cpu(value) else None
+
+
 def _memory_finite(value):
     """_finite, read from the tensor's memory when it is a contiguous CPU
     tensor (one C++ call instead of three torch operations; runtime
@@ -477,14 +504,33 @@ def _memory_finite(value):
     torch = sys.modules.get("torch")
     if torch is None or not isinstance(value, torch.Tensor):
         return None
-    if not _FLOAT_KINDS:
-        _FLOAT_KINDS.update({torch.float32: 0, torch.float64: 1,
-                             torch.float16: 2, torch.bfloat16: 3})
-    kind = _FLOAT_KINDS.get(value.dtype)
-    if kind is None or not _contiguous_cpu(value):
+    kind = _memory_kind(value)
+    if kind is None:
         return _finite(value)
     from . import _core
     return _core.memory_all_finite(value.data_ptr(), value.numel(), kind)
+
+
+def _memory_range(value):
+    """(finite, least, greatest) of a floating tensor's elements, read from
+    its memory when it is a contiguous CPU tensor (TensorMemory.h
+    valueRange); least and greatest None when an element is not finite or
+    it has none. None for any other value."""
+    torch = sys.modules.get("torch")
+    if torch is None or not isinstance(value, torch.Tensor) or \
+            not value.is_floating_point():
+        return None
+    kind = _memory_kind(value)
+    if kind is not None:
+        from . import _core
+        return _core.memory_range(value.data_ptr(), value.numel(), kind)
+    finite = _finite(value)
+    if not finite or value.numel() == 0:
+        return (finite, None, None)
+    # float64 holds every floating dtype's values exactly, and torch has
+    # no CPU min/max for float16.
+    v = value.detach().to(torch.float64)
+    return (True, float(v.min()), float(v.max()))
 
 
 def _memory_hash(t):
@@ -583,6 +629,7 @@ class _Needs:
         self.checker = checker
         self.apis = set()
         self.outputs, self.args = set(), set()  # APIOutput, APIArg
+        self.bounds = set()  # APIOutput bounds: their results' ranges
         self.inputs = set()  # APIArg consistent: dtype and shape
         self.layers = set()  # EventContain: nested forwards of these
         self.contains = set()  # EventContain: forwards that hold them
@@ -599,6 +646,8 @@ class _Needs:
                                  if x)
             if inv["relation"] == "APIOutput":
                 self.outputs.add(inv["a"])
+                if inv.get("attr") == "range":
+                    self.bounds.add(inv["a"])
             if inv["relation"] == "APIArg":
                 (self.inputs if inv.get("attr") else self.args).add(inv["a"])
         self.first_args = self.args | self.inputs

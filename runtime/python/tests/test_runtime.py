@@ -796,7 +796,23 @@ class InvariantCheckTest(unittest.TestCase):
                               contiguous=t.is_contiguous()):
                 self.assertEqual(trace._memory_finite(t),
                                  bool(torch.isfinite(t).all()))
+                # The range (APIOutput bounds) agrees with torch's aminmax,
+                # and is None when an element is not finite or none is.
+                finite, lo, hi = trace._memory_range(t)
+                self.assertEqual(finite, bool(torch.isfinite(t).all()))
+                if finite and t.numel():
+                    self.assertEqual((lo, hi), (float(t.min()),
+                                                float(t.max())))
+                else:
+                    self.assertEqual((lo, hi), (None, None))
         self.assertIsNone(trace._memory_finite(torch.arange(3)))
+        self.assertIsNone(trace._memory_range(torch.arange(3)))
+        # A result's summary in a trace carries the range.
+        s = trace.summary(torch.tensor([[-2.5, 0.25], [1.0, 3.0]]),
+                          result=True)
+        self.assertEqual((s["finite"], s["min"], s["max"]),
+                         (True, -2.5, 3.0))
+        self.assertNotIn("min", trace.summary(torch.tensor([1.0, 2.0])))
         self.assertIsNone(trace._memory_finite("not a tensor"))
         a = torch.randn(32, 64)
         self.assertEqual(trace._memory_hash(a), trace._memory_hash(a.clone()))

@@ -12,7 +12,18 @@ from torch.nn.parallel import DistributedDataParallel as DDP
 from torch.utils.data import DataLoader, DistributedSampler, TensorDataset
 
 
-class MLP(nn.Module):
+class Classifier(nn.Module):
+    """Returns log-probabilities, for nll_loss (as pytorch/examples' MNIST
+    does). --bug no_log_softmax: a refactoring dropped the log_softmax, so
+    nll_loss gets raw scores; its loss goes negative and training pushes
+    the scores up without bound — nothing fails."""
+    raw_scores = False
+
+    def scores(self, logits):
+        return logits if self.raw_scores else F.log_softmax(logits, 1)
+
+
+class MLP(Classifier):
     # --bug dropout_unused: a refactoring left the dropout layer defined
     # but no longer applied (the model overfits; nothing fails).
     skip_dropout = False
@@ -28,10 +39,10 @@ class MLP(nn.Module):
         h = F.relu(self.bn(self.fc1(x)))
         if not self.skip_dropout:
             h = self.drop(h)
-        return self.fc2(h)
+        return self.scores(self.fc2(h))
 
 
-class ConvNet(nn.Module):
+class ConvNet(Classifier):
     def __init__(self, width):
         super().__init__()
         self.conv = nn.Conv1d(1, width, 3, padding=1)
@@ -41,10 +52,10 @@ class ConvNet(nn.Module):
 
     def forward(self, x):
         h = F.relu(self.bn(self.conv(x.unsqueeze(1))))
-        return self.head(self.drop(h.flatten(1)))
+        return self.scores(self.head(self.drop(h.flatten(1))))
 
 
-class SNNet(nn.Module):
+class SNNet(Classifier):
     """Spectral normalization on the first layer: its power iteration runs
     only in training forwards, so an evaluation before any training forward
     normalizes by a random vector's estimate (TrainCheck's B19)."""
@@ -56,7 +67,7 @@ class SNNet(nn.Module):
         self.fc2 = nn.Linear(width, 3)
 
     def forward(self, x):
-        return self.fc2(self.drop(F.relu(self.fc1(x))))
+        return self.scores(self.fc2(self.drop(F.relu(self.fc1(x)))))
 
 
 def build(kind, width):
@@ -91,6 +102,7 @@ def main():
     args = p.parse_args()
     torch.manual_seed(0)
     MLP.skip_dropout = args.bug == "dropout_unused"
+    Classifier.raw_scores = args.bug == "no_log_softmax"
     features = torch.randn(128, 8)
     if args.bug == "nan_features":
         # Standardized per column, one of which is constant (a sensor that
@@ -136,7 +148,7 @@ def main():
                 out = net.module(x)  # bypasses the all-reduce
             else:
                 out = net(x)
-            loss = F.cross_entropy(out, y)
+            loss = F.nll_loss(out, y)
             loss.backward()
             if args.bug == "clip_one_rank" and dist.get_rank() == 0:
                 nn.utils.clip_grad_norm_(net.parameters(), 0.01)

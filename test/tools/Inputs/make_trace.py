@@ -3,6 +3,8 @@ tests of `detc infer` / `detc check`: one training step per argument, each
 a comma-separated list of the top-level APIs it calls, in order. A call may
 carry options after slashes: `forward:m/arg=H` (its first argument is a
 tensor of hash H), `forward:m/finite=false` (its result has a NaN),
+`forward:m/finite=true/min=-2/max=0` (its result's least and greatest
+elements),
 `forward:m/layers=Dropout+Linear` (its module holds those layer classes),
 `forward:m/ran=Linear` (those layers' forwards run inside it),
 `forward:m/training=false` (an evaluation forward), `forward:m/error=E`
@@ -63,6 +65,9 @@ with open(args[0], "w") as out:
                 if kind == "exit" and "finite" in options:
                     r["result"] = {"type": "Tensor",
                                    "finite": options["finite"] == "true"}
+                    if "min" in options:
+                        r["result"]["min"] = float(options["min"])
+                        r["result"]["max"] = float(options["max"])
                 if kind == "exit" and "error" in options:
                     r["error"] = options["error"]
                 if kind == "exit":

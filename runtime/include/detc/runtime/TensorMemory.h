@@ -1,8 +1,10 @@
 //===- TensorMemory.h - Checks over a tensor's raw memory ------*- C++ -*-===//
 //
-// The online invariant checker (docs/traincheck.md) asks two things of a
+// The online invariant checker (docs/traincheck.md) asks three things of a
 // CPU tensor at every traced call: are all its elements finite (APIOutput),
-// and what is its hash (APIArg: the same batch twice). Asked through torch
+// what are its least and greatest elements (APIOutput bounds: a result
+// that should be >= 0, <= 0 or in [0, 1]), and what is its hash (APIArg:
+// the same batch twice). Asked through torch
 // (`t.detach().sum(dtype=float64)`, `t.numpy()` + SHA-1) each costs several
 // dispatcher calls, ~6 to 25 us apiece inside a training loop whose caches
 // the model's own work keeps cold: a third of the checker's cost per step.
@@ -58,6 +60,95 @@ inline bool allFinite(const void *data, size_t count, FloatKind kind) {
     return detail::noneAllOnes<uint16_t, 0x7f80u>(data, count);
   }
   return false;
+}
+
+/// A tensor's elements at a glance: whether all are finite and, when they
+/// are and there is at least one, the least and the greatest.
+struct ValueRange {
+  bool finite = true;
+  bool empty = true;
+  double lo = 0, hi = 0;
+};
+
+namespace detail {
+inline float bf16ToFloat(uint16_t v) {
+  uint32_t bits = uint32_t(v) << 16;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/// IEEE binary16 to binary32, exactly (finite values only: the range is
+/// read after the finiteness test).
+inline float halfToFloat(uint16_t v) {
+  uint32_t sign = uint32_t(v & 0x8000u) << 16;
+  uint32_t exponent = (v >> 10) & 0x1fu, mantissa = v & 0x3ffu;
+  uint32_t bits;
+  if (exponent == 0 && mantissa == 0) {
+    bits = sign;
+  } else if (exponent == 0) {
+    // Subnormal: normalise the mantissa into binary32's implicit bit.
+    int shift = 0;
+    while (!(mantissa & 0x400u)) {
+      mantissa <<= 1;
+      ++shift;
+    }
+    bits =
+        sign | uint32_t(127 - 15 - shift + 1) << 23 | (mantissa & 0x3ffu) << 13;
+  } else {
+    bits = sign | (exponent + 127 - 15) << 23 | mantissa << 13;
+  }
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/// The least and greatest of `count` (> 0) finite elements of type `T`,
+/// each widened by `widen`. Plain comparisons (no NaN to propagate), so
+/// the loop vectorises for float and double.
+template <typename T, typename Wide, Wide (*widen)(T)>
+void minMax(const void *data, size_t count, ValueRange &r) {
+  const unsigned char *bytes = static_cast<const unsigned char *>(data);
+  auto load = [bytes](size_t i) {
+    T v;
+    std::memcpy(&v, bytes + i * sizeof(T), sizeof(T));
+    return widen(v);
+  };
+  Wide lo = load(0), hi = lo;
+  for (size_t i = 1; i < count; ++i) {
+    Wide v = load(i);
+    lo = v < lo ? v : lo;
+    hi = v > hi ? v : hi;
+  }
+  r.lo = lo;
+  r.hi = hi;
+  r.empty = false;
+}
+
+template <typename T> T same(T v) { return v; }
+} // namespace detail
+
+/// The range of the `count` elements of kind `kind` at `data`.
+inline ValueRange valueRange(const void *data, size_t count, FloatKind kind) {
+  ValueRange r;
+  r.finite = allFinite(data, count, kind);
+  if (!r.finite || count == 0)
+    return r;
+  switch (kind) {
+  case FloatKind::Float32:
+    detail::minMax<float, float, detail::same<float>>(data, count, r);
+    break;
+  case FloatKind::Float64:
+    detail::minMax<double, double, detail::same<double>>(data, count, r);
+    break;
+  case FloatKind::Float16:
+    detail::minMax<uint16_t, float, detail::halfToFloat>(data, count, r);
+    break;
+  case FloatKind::BFloat16:
+    detail::minMax<uint16_t, float, detail::bf16ToFloat>(data, count, r);
+    break;
+  }
+  return r;
 }
 
 /// XXH3-64 of `size` bytes at `data`.
