@@ -109,13 +109,16 @@ def main():
 def measure(args, env, tmp, pair, config):
     wall = {"original": [], "transformed": []}
     steady = {"original": [], "transformed": []}
+    epoch = {"original": [], "transformed": []}
     for _ in range(args.runs):
         for name, script in zip(("original", "transformed"), pair):
             cmd = ["/usr/bin/python3", "-u", script, "--epochs",
                    str(args.epochs), "--out", os.path.join(tmp, "m.pt")]
-            total, epochs = run_timed(cmd + config, env)
+            total, epochs, median = run_timed(cmd + config, env,
+                                              median=True)
             wall[name].append(total)
             steady[name].append(epochs)
+            epoch[name].append(median)
     print("%s %s, %d epochs, %d runs each, alternating%s" % (
         os.path.basename(args.example), " ".join(config) or "(defaults)",
         args.epochs, args.runs,
@@ -125,6 +128,9 @@ def measure(args, env, tmp, pair, config):
         if args.jit or args.vaccinate or args.trace or args.check else ""))
     report("whole run (process start, imports, training)", wall)
     report("steady state (first to last epoch line)", steady)
+    # An epoch the machine preempted weighs on the sum above; the median
+    # epoch of each run does not.
+    report("median epoch (of each run's epoch-line intervals)", epoch)
     print()
 
 def micro_costs(env):
@@ -166,7 +172,7 @@ def estimate(args, env, tmp, script, config):
     stats = os.path.join(tmp, "stats.json")
     cmd = ["/usr/bin/python3", "-u", script, "--epochs", str(args.epochs),
            "--out", os.path.join(tmp, "m.pt")] + config
-    _, steady = run_timed(cmd, dict(env, DETC_VACCINE_STATS=stats))
+    run_timed(cmd, dict(env, DETC_VACCINE_STATS=stats))
     import json
     with open(stats) as f:
         counts = json.load(f)
@@ -183,8 +189,9 @@ def estimate(args, env, tmp, script, config):
     print()
 
 
-def run_timed(cmd, env):
-    """(wall time, time between the first and last 'epoch' output lines)."""
+def run_timed(cmd, env, median=False):
+    """(wall time, time between the first and last 'epoch' output lines)
+    and, with `median`, the median interval between consecutive ones."""
     start = time.perf_counter()
     stamps = []
     with subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE,
@@ -196,7 +203,11 @@ def run_timed(cmd, env):
         sys.exit("%s failed (exit %d)" % (cmd[2], proc.returncode))
     if len(stamps) < 2:
         sys.exit("%s printed fewer than two 'epoch' lines" % cmd[2])
-    return time.perf_counter() - start, stamps[-1] - stamps[0]
+    total = time.perf_counter() - start
+    if median:
+        return total, stamps[-1] - stamps[0], statistics.median(
+            b - a for a, b in zip(stamps, stamps[1:]))
+    return total, stamps[-1] - stamps[0]
 
 
 def report(what, times):
@@ -205,10 +216,11 @@ def report(what, times):
     # machine's slow drifts cancel in the ratio.
     ratios = sorted(b / a for a, b in zip(o, d))
     print("%s:" % what)
-    print("  original    median %.3f s  min %.3f s" % (
-        statistics.median(o), min(o)))
-    print("  transformed median %.3f s  min %.3f s" % (
-        statistics.median(d), min(d)))
+    scale, unit = (1e3, "ms") if max(o + d) < 1 else (1, "s")
+    print("  original    median %.3f %s  min %.3f %s" % (
+        statistics.median(o) * scale, unit, min(o) * scale, unit))
+    print("  transformed median %.3f %s  min %.3f %s" % (
+        statistics.median(d) * scale, unit, min(d) * scale, unit))
     print("  overhead    %+.1f%% (median of paired ratios; range %+.1f%% .. "
           "%+.1f%%)" % ((statistics.median(ratios) - 1) * 100,
                         (ratios[0] - 1) * 100, (ratios[-1] - 1) * 100))

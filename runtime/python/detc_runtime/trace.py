@@ -40,6 +40,8 @@ import sys
 import threading
 import time
 
+from . import _core
+
 VERSION = 1
 
 
@@ -418,6 +420,10 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
     (APIArg consistent), whether the result is finite (APIOutput), the
     layers it ran (EventContain) — and nothing else."""
     checker = needs.checker
+    plan = needs.plans.get(name)
+    if plan is None:
+        plan = needs.plan(name)
+    contains, first_arg_hash, inputs, bounds_read, finite_read = plan
     owner = receiver if receiver is not None else \
         getattr(fn, "__self__", None)
     module = layers = None
@@ -428,44 +434,44 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
             TRACE.models[id(fn)] = fn
         # The module and its layers only for the relations that read them
         # (TrainBeforeEval, EventContain).
-        if needs.modules or name in needs.contains:
+        if needs.modules or contains:
             module, layers = _module_index(fn)
             TRACE.ran = set()
     arg_hash = dtype = shape = None
-    if args and name in needs.first_args and \
+    if (first_arg_hash or inputs) and args and \
             isinstance(args[0], _tensor_class()):
         first = args[0]
         # APIArg (distinct) reads the first argument of a step's first
         # call only; APIArg (consistent) its dtype and shape at every
         # top-level call.
-        if name in needs.args and name not in TRACE.step_apis:
+        if first_arg_hash and name not in TRACE.step_apis:
             TRACE.step_apis.add(name)
             arg_hash = _memory_hash(first)
-        if name in needs.inputs:
+        if inputs:
             # Compared as objects; text only in a report.
             dtype, shape = first.dtype, first.shape
+    grad_enabled = needs.grad_enabled
     checker.top_enter(name, getattr(owner, "training", None),
-                      _grad_enabled(), module, layers, arg_hash, dtype, shape)
+                      grad_enabled(), module, layers, arg_hash, dtype, shape)
     TRACE.active += 1
     try:
         result = fn(*args, **kwargs)
     except BaseException:
         TRACE.active -= 1
         checker.top_exit(name, getattr(owner, "training", None),
-                         _grad_enabled(), True, None, ())
+                         grad_enabled(), True, None, ())
         raise
     TRACE.active -= 1
-    training, grad_enabled = getattr(owner, "training", None), _grad_enabled()
+    training, enabled = getattr(owner, "training", None), grad_enabled()
     finite = bounds = None
-    if name in needs.bounds:
+    if bounds_read:
         r = _memory_range(result)
         if r is not None:
             finite, bounds = r[0], r[1:] if r[1] is not None else None
-    elif name in needs.outputs:
+    elif finite_read:
         finite = _memory_finite(result)
-    checker.top_exit(name, training, grad_enabled, False, finite,
-                     TRACE.ran if name in needs.contains else (),
-                     bounds=bounds)
+    checker.top_exit(name, training, enabled, False, finite,
+                     TRACE.ran if contains else (), bounds=bounds)
     if kind == "step" and owner is not None:
         if needs.hashes:
             _state(owner)  # the ranks exchange the state record's hashes
@@ -501,13 +507,11 @@ def _memory_finite(value):
     """_finite, read from the tensor's memory when it is a contiguous CPU
     tensor (one C++ call instead of three torch operations; runtime
     TensorMemory.h)."""
-    torch = sys.modules.get("torch")
-    if torch is None or not isinstance(value, torch.Tensor):
+    if not isinstance(value, _tensor_class()):
         return None
     kind = _memory_kind(value)
     if kind is None:
         return _finite(value)
-    from . import _core
     return _core.memory_all_finite(value.data_ptr(), value.numel(), kind)
 
 
@@ -516,20 +520,18 @@ def _memory_range(value):
     its memory when it is a contiguous CPU tensor (TensorMemory.h
     valueRange); least and greatest None when an element is not finite or
     it has none. None for any other value."""
-    torch = sys.modules.get("torch")
-    if torch is None or not isinstance(value, torch.Tensor) or \
+    if not isinstance(value, _tensor_class()) or \
             not value.is_floating_point():
         return None
     kind = _memory_kind(value)
     if kind is not None:
-        from . import _core
         return _core.memory_range(value.data_ptr(), value.numel(), kind)
     finite = _finite(value)
     if not finite or value.numel() == 0:
         return (finite, None, None)
     # float64 holds every floating dtype's values exactly, and torch has
     # no CPU min/max for float16.
-    v = value.detach().to(torch.float64)
+    v = value.detach().to(sys.modules["torch"].float64)
     return (True, float(v.min()), float(v.max()))
 
 
@@ -542,7 +544,6 @@ def _memory_hash(t):
         if t.layout is not torch.strided:
             return tensor_hash(t)
         t = t.detach().cpu().contiguous()
-    from . import _core
     return _core.memory_hash(t.data_ptr(), t.numel() * t.element_size())
 
 
@@ -556,8 +557,20 @@ def _state_checked(optimizer, checker, updates):
         return
     if checker.params:
         passing = checker.flags_pass
+        versions = TRACE.last_version
         for p, key, name, g, held in _state_plan(optimizer, groups):
-            changed = _changed(p, key, None) if updates else None
+            changed = None
+            if updates:
+                # _changed's common case inline: an in-place write since
+                # the last step (the optimizer's update) is a change.
+                version = p._version
+                last = versions.get(key)
+                if last is not None and last != version:
+                    versions[key] = version
+                    TRACE.last_data.pop(key, None)
+                    changed = True
+                else:
+                    changed = _changed(p, key, None)
             has_grad = p.grad is not None
             requires_grad = bool(p.requires_grad)
             if (requires_grad, held) in passing and \
@@ -614,7 +627,7 @@ def _nested_checked(needs, kind, name, fn, receiver, args, kwargs):
         owner = fn if kind == "forward" else (
             receiver if receiver is not None else
             getattr(fn, "__self__", None))
-        key = (name, getattr(owner, "training", None), _grad_enabled())
+        key = (name, getattr(owner, "training", None), needs.grad_enabled())
         if key not in needs.checker.attrs_pass:
             needs.checker.call_attrs(*key)
     return fn(*args, **kwargs)
@@ -627,6 +640,9 @@ class _Needs:
 
     def __init__(self, invariants, checker):
         self.checker = checker
+        # torch.is_grad_enabled, bound once (the runtime has imported
+        # torch): called at every checked call.
+        self.grad_enabled = sys.modules["torch"].is_grad_enabled
         self.apis = set()
         self.outputs, self.args = set(), set()  # APIOutput, APIArg
         self.bounds = set()  # APIOutput bounds: their results' ranges
@@ -651,6 +667,7 @@ class _Needs:
             if inv["relation"] == "APIArg":
                 (self.inputs if inv.get("attr") else self.args).add(inv["a"])
         self.first_args = self.args | self.inputs
+        self.plans = {}  # API -> plan()
         relations = {inv["relation"] for inv in invariants}
         # Consistent compares the ranks' parameter hashes; ParamUpdate alone
         # hashes a parameter only when no in-place write touched it since
@@ -658,6 +675,18 @@ class _Needs:
         self.hashes = "Consistent" in relations
         self.updates = "ParamUpdate" in relations
         self.modules = "TrainBeforeEval" in relations
+
+
+    def plan(self, name):
+        """What a top-level call of API `name` must read, as (EventContain:
+        its module's layers and the layers it runs, APIArg distinct: its
+        first argument's hash, APIArg consistent: the argument's dtype and
+        shape, APIOutput bounds: its result's range, APIOutput: whether
+        its result is finite): looked up once per API, not per call."""
+        plan = self.plans[name] = (
+            name in self.contains, name in self.args, name in self.inputs,
+            name in self.bounds, name in self.outputs)
+        return plan
 
 
 def _model_params():
