@@ -88,6 +88,9 @@ struct OutputExample {
 /// scale-free ones only (a bound on magnitudes learned from a few runs
 /// would hold for their scale only).
 llvm::ArrayRef<llvm::StringRef> outputBounds();
+/// Whether a result with least element `lo` and greatest `hi` is within
+/// `bound`.
+bool withinBound(llvm::StringRef bound, double lo, double hi);
 /// How a result with least element `lo` and greatest `hi` breaks `bound`
 /// (a report's detail, after the API's name); "" when it does not.
 std::string boundViolation(llvm::StringRef bound, double lo, double hi);

@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 
+#include <array>
 #include <fstream>
 
 using namespace llvm;
@@ -101,10 +102,10 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   std::set<long> ranks;
   Hypothesis update, lrConstant, trainBeforeEval;
   std::map<std::string, Hypothesis> outputs, argsDistinct; // by API
-  // (API, bound) -> does the result stay within it (APIOutput bounds);
-  // API -> whether some result's own elements spread over half of [0, 1]
-  // or more.
-  std::map<std::pair<std::string, std::string>, Hypothesis> bounds;
+  // API -> for each of outputBounds(), does the result stay within it
+  // (APIOutput bounds); API -> whether some result's own elements spread
+  // over half of [0, 1] or more.
+  std::map<std::string, std::array<Hypothesis, 3>> bounds;
   std::set<std::string> spread;
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
@@ -150,9 +151,9 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       outputs[o.call.api].add(o.finite, f);
       if (!o.lo || !o.hi)
         return;
-      for (StringRef bound : outputBounds())
-        bounds[{o.call.api, bound.str()}].add(
-            boundViolation(bound, *o.lo, *o.hi).empty(), f);
+      std::array<Hypothesis, 3> &within = bounds[o.call.api];
+      for (auto [i, bound] : llvm::enumerate(outputBounds()))
+        within[i].add(withinBound(bound, *o.lo, *o.hi), f);
       if (*o.hi - *o.lo >= 0.5)
         spread.insert(o.call.api);
     };
@@ -256,17 +257,18 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   }
   for (auto &[api, h] : outputs)
     keep({"APIOutput", api}, h);
-  for (auto &[k, h] : bounds) {
-    // [0, 1] only for results whose own elements spread over half of it
-    // (probabilities, a sigmoid's outputs): a scalar such as a loss that
-    // stayed below 1 in these runs would exceed it in others.
-    if (k.second == "in [0, 1]" && !spread.count(k.first))
-      continue;
-    Invariant inv{"APIOutput", k.first};
-    inv.attr = "range";
-    inv.value = k.second;
-    keep(inv, h);
-  }
+  for (auto &[api, within] : bounds)
+    for (auto [i, bound] : llvm::enumerate(outputBounds())) {
+      // [0, 1] only for results whose own elements spread over half of it
+      // (probabilities, a sigmoid's outputs): a scalar such as a loss that
+      // stayed below 1 in these runs would exceed it in others.
+      if (bound == "in [0, 1]" && !spread.count(api))
+        continue;
+      Invariant inv{"APIOutput", api};
+      inv.attr = "range";
+      inv.value = bound.str();
+      keep(inv, within[i]);
+    }
   // ">= 0" says less than "in [0, 1]" under the same precondition.
   std::vector<std::pair<std::string, Precondition>> units;
   for (const Invariant &x : out)
