@@ -38,7 +38,7 @@ cl::opt<std::string> checkInvariants("invariants", cl::Required,
                                      cl::value_desc("invariants.json"),
                                      cl::sub(tool::checkCommand));
 cl::opt<std::string> checkFormat("format", cl::init("text"),
-                                 cl::desc("Report format: text or json"),
+                                 cl::desc("Report format: text, json or sarif"),
                                  cl::sub(tool::checkCommand));
 cl::opt<bool> checkWerror("werror",
                           cl::desc("Exit with status 1 on violations"),
@@ -94,8 +94,9 @@ int detc::tool::runCheck() {
     fail(checkInvariants + ": " + toString(invs.takeError()));
     return 2;
   }
-  if (checkFormat != "text" && checkFormat != "json") {
-    fail("--format must be text or json");
+  if (checkFormat != "text" && checkFormat != "json" &&
+      checkFormat != "sarif") {
+    fail("--format must be text, json or sarif");
     return 2;
   }
   invariants::InferStats stats;
@@ -105,25 +106,12 @@ int detc::tool::runCheck() {
     fail(toString(found.takeError()));
     return 2;
   }
-  if (checkFormat == "json") {
-    json::Array list;
-    for (const invariants::Violation &v : *found)
-      list.push_back(json::Object{{"invariant", v.invariant->text()},
-                                  {"trace", v.trace},
-                                  {"line", v.line},
-                                  {"epoch", v.epoch},
-                                  {"step", v.step},
-                                  {"detail", v.detail}});
-    outs() << formatv("{0:2}", json::Value(json::Object{
-                                   {"violations", std::move(list)}}))
+  if (checkFormat == "json")
+    outs() << formatv("{0:2}", invariants::violationsJSON(*found)) << "\n";
+  else if (checkFormat == "sarif")
+    outs() << formatv("{0:2}", invariants::violationsSARIF(*found, *invs))
            << "\n";
-  } else {
-    for (const invariants::Violation &v : *found)
-      outs() << v.trace << ":" << v.line << ": violation: " << v.detail
-             << " (epoch " << v.epoch << ", step " << v.step << ")\n"
-             << "  invariant: " << v.invariant->text() << "\n";
-    outs() << found->size() << " violation(s) of " << invs->size()
-           << " invariant(s) in " << stats.traces << " trace(s)\n";
-  }
+  else
+    invariants::printViolations(outs(), *found, invs->size(), stats);
   return found->empty() || !checkWerror ? 0 : 1;
 }

@@ -70,7 +70,7 @@ static int runCommand(int argc, char **argv) {
           "[--failure-rate=P]\n"
           "  detc parse FILE... [--emit=ast|json|none]\n"
           "  detc infer TRACE... -o invariants.json\n"
-          "  detc check TRACE... --invariants=FILE [--format=text|json] "
+          "  detc check TRACE... --invariants=FILE [--format=text|json|sarif] "
           "[--werror]\n\n"
           "Exit status: 0 success (findings are warnings); 1 findings with "
           "--werror or of a rule the project made an error; 2 bad input or "

@@ -115,6 +115,16 @@ llvm::Expected<std::vector<Violation>>
 check(llvm::ArrayRef<std::string> traces,
       const std::vector<Invariant> &invs, InferStats &stats);
 
+/// Reports of `found` (Report.cpp): text, one violation and its invariant
+/// per two lines and a count of `invariants` checked; JSON; SARIF 2.1.0,
+/// a rule per relation of `invs` and a result per violation at its trace
+/// line.
+void printViolations(llvm::raw_ostream &os, const std::vector<Violation> &found,
+                     size_t invariants, const InferStats &stats);
+llvm::json::Value violationsJSON(const std::vector<Violation> &found);
+llvm::json::Value violationsSARIF(const std::vector<Violation> &found,
+                                  const std::vector<Invariant> &invs);
+
 } // namespace detc::invariants
 
 #endif // DETC_INVARIANTS_INVARIANTS_H
