@@ -107,6 +107,10 @@ def load(paths):
         df["_trace"] = path
         df["_job"] = os.path.dirname(path)
         df["_line"] = np.arange(1, len(df) + 1)
+        # Context records (a batch's fetch, the script's own functions):
+        # no relation reads them.
+        if "context" in df:
+            df = df[df["context"] != True].copy()  # noqa: E712
         # Steps and call depth, per trace: a step record opens a step; an
         # enter deepens, an exit returns.
         df["_sid"] = (df["kind"] == "step").cumsum()

@@ -3,11 +3,15 @@
 // TrainCheck's traces (SPEC §9, issue 21, docs/traincheck.md), chosen
 // statically from the IR instead of patching whole library namespaces:
 // every call the analysis classifies — a model's forward, a backward, an
-// optimizer step, zero_grad, train()/eval(), gradient clipping — is wrapped
-// in `_detc_rt.trace.api(SITE, "KIND", API, callee)(args)`, which writes
-// its entry and exit; the first statement of each loop over batches calls
-// `_detc_rt.trace.step(EPOCH)` with the enclosing loop's variable, so that
-// every record carries the epoch and step the IR knows rather than guesses.
+// optimizer step, zero_grad, train()/eval(), gradient clipping, a
+// torch.distributed collective — is wrapped in
+// `_detc_rt.trace.api(SITE, "KIND", API, callee)(args)`, which writes its
+// entry and exit; so are the script's own functions a training step calls
+// (kind "function") and each batch's fetch (`trace.batches` around the
+// loop's iterable), as context records the relations do not read; the
+// first statement of each training loop calls `_detc_rt.trace.step(EPOCH)`
+// with the enclosing loop's variable, so that every record carries the
+// epoch and step the IR knows rather than guesses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,8 +47,32 @@ StringRef traceKind(Operation *op) {
         .Case("eval_mode", "eval")
         .Case("clip_grad", "clip_grad")
         .Case("lr_step", "lr_step")
+        .Case("collective", "collective")
         .Default("");
   return "";
+}
+
+/// A training loop: a loop over batches whose iterations step an optimizer
+/// (directly or in a function they call); evaluation loops are not steps.
+bool isTrainingLoop(ir::ForOp loop) {
+  bool overBatches = false;
+  for (Operation &op : loop.getBody().front()) {
+    auto region = dyn_cast<ir::ParallelOp>(op);
+    overBatches |= isa<ir::FetchOp>(op) ||
+                   (region && region.getKind() == ir::ParallelKind::PerBatch);
+  }
+  bool steps = false;
+  loop.walk([&](Operation *op) { steps |= isa<ir::UpdateOp, ir::CallOp>(op); });
+  return overBatches && steps;
+}
+
+/// Whether `op` runs in a training step: inside a training loop's body.
+bool inTrainingStep(Operation *op) {
+  for (auto loop = op->getParentOfType<ir::ForOp>(); loop;
+       loop = loop->getParentOfType<ir::ForOp>())
+    if (isTrainingLoop(loop))
+      return true;
+  return false;
 }
 
 
@@ -74,6 +102,14 @@ bool planTrace(PlanContext &ctx) {
       calls.push_back({op, traceKind(op)});
       return;
     }
+    // The script's own functions a training step calls (`pgd_attack(...)`,
+    // `average_gradients(model)`): context records around what they call.
+    // (Not the dataset's `__getitem__` a fetch models: no call written.)
+    if (isa<ir::CallOp>(op) && !op->getParentOfType<ir::FetchOp>() &&
+        inTrainingStep(op)) {
+      calls.push_back({op, "function"});
+      return;
+    }
     if (isa<ir::StmtOp>(op))
       for (const std::string &var : schedulers)
         if (ctx.src.substr(s->exprBegin).starts_with(var + ".step("))
@@ -96,6 +132,10 @@ bool planTrace(PlanContext &ctx) {
                            .Default(kind.str());
     if (api && api.getValue() == "torch.autograd.grad")
       name = "autograd.grad";
+    if (kind == "collective" && api)
+      name = "distributed." + api.getValue().rsplit('.').second.str();
+    if (auto call = dyn_cast<ir::CallOp>(op))
+      name = "call:" + call.getCallee().getLeafReference().str();
     if (auto fw = dyn_cast<ir::ForwardOp>(op))
       name = "forward:" + StringRef(fw.getModel()).ltrim('@').str();
     // The receiver of a method (`opt` of `opt.step`), passed along when it
@@ -119,18 +159,8 @@ bool planTrace(PlanContext &ctx) {
   // Steps: the loops over batches, with the loop around them as the epoch.
   StatementIndex places(ctx.tree);
   ctx.module.walk([&](ir::ForOp loop) {
-    bool overBatches = false;
-    for (Operation &op : loop.getBody().front()) {
-      auto region = dyn_cast<ir::ParallelOp>(op);
-      overBatches |= isa<ir::FetchOp>(op) ||
-                     (region && region.getKind() == ir::ParallelKind::PerBatch);
-    }
-    // A training step: the loop's iterations step an optimizer (directly
-    // or in a function they call); evaluation loops are not steps.
-    bool steps = false;
-    loop.walk([&](Operation *op) { steps |= isa<ir::UpdateOp, ir::CallOp>(op); });
     std::optional<Span> span = ctx.spanOf(loop);
-    if (!overBatches || !steps || !span)
+    if (!isTrainingLoop(loop) || !span)
       return;
     const StmtPlace *place = places.at(span->stmtBegin);
     auto *f = place ? dyn_cast<ast::For>(place->stmt) : nullptr;
@@ -166,6 +196,17 @@ bool planTrace(PlanContext &ctx) {
                  ctx.newSite(), epoch)
              .str()},
         "traced: a training step begins");
+    // Each batch's fetch (torch.utils.data): a context record around it.
+    if (f->iter) {
+      uint32_t b = f->iter->getRange().begin.offset,
+               e = f->iter->getRange().end.offset;
+      ctx.edits.wrap(b, e,
+                     formatv("{0}.trace.batches({1}, ", kRuntimeAlias,
+                             ctx.newSite())
+                         .str(),
+                     ")");
+      ctx.edits.note(ctx.edits.lineOf(b), "traced");
+    }
   });
   std::string dir = !ctx.options.trace            ? "None"
                     : ctx.options.trace->empty() ? pyString("detc-trace")

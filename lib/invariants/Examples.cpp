@@ -322,6 +322,10 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   };
   Error e = forEachRecord(path, [&](const Record &o, unsigned line) {
     ++stats.records;
+    // Context records (a batch's fetch, the script's own functions) are
+    // for reading a trace; no relation reads them, and they nest nothing.
+    if (o.boolean("context").value_or(false))
+      return;
     StringRef kind = o.str("kind").value_or("");
     if (kind == "step") {
       endStep();

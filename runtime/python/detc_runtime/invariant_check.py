@@ -141,6 +141,8 @@ class Checker:
     # (trace.py) calls step_begins/top_enter/top_exit/call_attrs directly
     # with the values, on the training thread: no record is made.
     def observe(self, r):
+        if r.get("context"):  # a fetch or the script's own function
+            return
         kind = r.get("kind")
         if kind == "step":
             self.step_begins(r)

@@ -267,7 +267,65 @@ def _meta(record):
     record["step"] = TRACE.step
     record["rank"] = TRACE.rank
     record["grad_enabled"] = bool(torch.is_grad_enabled()) if torch else None
+    # The other context manager that changes what a call computes:
+    # autocast (CUDA's or the CPU's) — mixed precision.
+    record["autocast"] = bool(torch.is_autocast_enabled() or
+                              torch.is_autocast_cpu_enabled()) \
+        if torch else None
     return record
+
+
+# Calls traced as context only: records around what they do, which the
+# relations do not read (`"context": true`), and which do not nest the
+# calls inside them (a forward in the script's own `pgd_attack(...)` is
+# still a top-level forward). Checking, they are not traced at all.
+_CONTEXT_KINDS = frozenset(("function", "fetch"))
+
+
+def _context_call(site, kind, name, fn, args, kwargs):
+    if TRACE.needs is not None or TRACE.off:
+        return fn(*args, **kwargs)
+    _emit(_meta({"kind": "enter", "api": name, "call": kind, "site": site,
+                 "context": True}))
+    try:
+        result = fn(*args, **kwargs)
+    except BaseException as e:
+        _emit(_meta({"kind": "exit", "api": name, "call": kind,
+                     "site": site, "context": True,
+                     "error": type(e).__name__}))
+        raise
+    leave = _meta({"kind": "exit", "api": name, "call": kind, "site": site,
+                   "context": True})
+    if isinstance(result, (list, tuple)):  # a batch: its parts
+        leave["result"] = {"type": type(result).__name__,
+                           "items": [summary(x) for x in result]}
+    else:
+        leave["result"] = summary(result, result=True)
+    _emit(leave)
+    return result
+
+
+def batches(site, iterable):
+    """The iterable of a training loop (`for x, y in loader:`): each batch's
+    fetch is traced as a context record ("dataloader.next", its result the
+    batch's summaries). Checking only, or with tracing off, the iterable
+    itself."""
+    if TRACE.needs is not None or TRACE.off or \
+            (TRACE.writer is None and TRACE.direct is None):
+        return iterable
+    return _fetches(site, iterable)
+
+
+def _fetches(site, iterable):
+    it = iter(iterable)
+    fetch = it.__next__
+    while True:
+        try:
+            batch = _context_call(site, "fetch", "dataloader.next", fetch,
+                                  (), {})
+        except StopIteration:
+            return
+        yield batch
 
 
 def step(site, epoch):
@@ -333,6 +391,10 @@ def _plain(value):
 def api(site, kind, name, fn, receiver=None):
     """`fn` with its entry and exit traced; `receiver`: the object whose
     method `fn` is, when detc could name it."""
+    if kind in _CONTEXT_KINDS:
+        return lambda *args, **kwargs: _context_call(site, kind, name, fn,
+                                                     args, kwargs)
+
     def call(*args, **kwargs):
         needs = TRACE.needs
         if needs is not None:

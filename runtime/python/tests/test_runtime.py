@@ -900,6 +900,61 @@ class InvariantCheckTest(unittest.TestCase):
             trace.TRACE.last_data, trace.TRACE.last_version = saved
 
 
+class ContextRecordsTest(unittest.TestCase):
+    """A batch's fetch and the script's own functions are traced as context
+    records (`"context": true`): the fetch's result summarises the batch's
+    parts; a forward inside such a function is still a top-level call (the
+    verifier, which skips context records, sees it at depth 0); every call
+    record says whether autocast is on."""
+
+    def test_context_records(self):
+        import json
+        import subprocess
+        import sys
+        import tempfile
+        from detc_runtime.invariant_check import Checker
+        with tempfile.TemporaryDirectory() as tmp:
+            script = os.path.join(os.path.dirname(os.path.abspath(
+                __file__)), "Inputs", "context_trace.py")
+            r = subprocess.run([sys.executable, script, tmp],
+                               capture_output=True, text=True, timeout=120)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            with open(os.path.join(tmp, "trace.rank0.jsonl")) as f:
+                records = [json.loads(line) for line in f]
+            inv = os.path.join(tmp, "inv.json")
+            with open(inv, "w") as f:
+                json.dump({"format": "detc-invariants", "version": 1,
+                           "invariants": []}, f)
+            checker = Checker(inv, None, 0)
+        fetches = [x for x in records if x.get("api") == "dataloader.next"]
+        # Three batches fetched, and the fetch that ends the loop.
+        self.assertEqual(len(fetches), 8)
+        self.assertTrue(all(x["context"] and x["call"] == "fetch"
+                            for x in fetches))
+        done = [x for x in fetches if x["kind"] == "exit" and "result" in x]
+        self.assertEqual(len(done), 3)
+        self.assertEqual([i["shape"] for i in done[0]["result"]["items"]],
+                         [[3, 4], [3, 2]])
+        self.assertEqual(fetches[-1].get("error"), "StopIteration")
+        calls = [x for x in records if x.get("api") == "call:train_step"]
+        self.assertEqual(len(calls), 6)
+        self.assertTrue(all(x["context"] for x in calls))
+        forwards = [x for x in records if x.get("api") == "forward:model"
+                    and x["kind"] == "enter"]
+        self.assertEqual([x["autocast"] for x in forwards],
+                         [False, True, False])
+        self.assertNotIn("context", forwards[0])
+        # The verifier's walk: the forward is a top-level call of each step.
+        orders = []
+        for rec in records:
+            if rec.get("kind") == "step" and checker.in_step:
+                orders.append(list(checker.order))
+            checker.observe(rec)
+        orders.append(list(checker.order))
+        self.assertEqual(orders, [["optimizer.zero_grad", "forward:model",
+                                   "backward", "optimizer.step"]] * 3)
+
+
 class DirectCheckTest(unittest.TestCase):
     """Checking without a trace file: each traced call hands the checker
     what its invariants read, on the training thread, with no record
