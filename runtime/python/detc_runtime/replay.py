@@ -35,7 +35,8 @@ import atexit
 import os
 import sys
 
-from . import hints, holders, jit_replicas, sidecar, values as _values
+from . import hints, holders, jit_replicas, sidecar, trace
+from . import values as _values
 from ._state import STATE, warn_once
 
 
@@ -462,7 +463,10 @@ def batches(loader, arity=None):
     """A loop's iterable over a keyed loader, with the shape of the loop's
     target (`for x, y in ...`: 2), so that fast-forward's placeholder
     batches unpack like real ones."""
-    inner = loader.iterable if isinstance(loader, hints.Level) else loader
+    inner = loader
+    # Through a hint's loop level and a traced loop's fetches to the loader.
+    while isinstance(inner, (hints.Level, trace.Fetches)):
+        inner = inner.iterable
     if hasattr(inner, "_detc_sampler"):
         inner._detc_arity = arity
     return loader

@@ -308,12 +308,38 @@ def _context_call(site, kind, name, fn, args, kwargs):
 def batches(site, iterable):
     """The iterable of a training loop (`for x, y in loader:`): each batch's
     fetch is traced as a context record ("dataloader.next", its result the
-    batch's summaries). Checking only, or with tracing off, the iterable
-    itself."""
+    batch's summaries). Checking only, with tracing off, or over a range or
+    a sequence (nothing is fetched), the iterable itself."""
     if TRACE.needs is not None or TRACE.off or \
-            (TRACE.writer is None and TRACE.direct is None):
+            (TRACE.writer is None and TRACE.direct is None) or \
+            isinstance(iterable, (range, list, tuple)):
         return iterable
-    return _fetches(site, iterable)
+    return Fetches(site, iterable)
+
+
+class Fetches:
+    """A loader whose iteration traces each fetch. Everything else is the
+    loader's: its attributes are read and set through (the replay and hint
+    runtimes read a keyed loader's sampler and generator, and set the
+    loop's arity on it); `iterable` is the loader."""
+
+    __slots__ = ("site", "iterable")
+
+    def __init__(self, site, iterable):
+        object.__setattr__(self, "site", site)
+        object.__setattr__(self, "iterable", iterable)
+
+    def __iter__(self):
+        return _fetches(self.site, self.iterable)
+
+    def __len__(self):
+        return len(self.iterable)
+
+    def __getattr__(self, name):
+        return getattr(self.iterable, name)
+
+    def __setattr__(self, name, value):
+        setattr(self.iterable, name, value)
 
 
 def _fetches(site, iterable):

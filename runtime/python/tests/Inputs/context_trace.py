@@ -14,7 +14,14 @@ torch.manual_seed(0)
 model = torch.nn.Linear(4, 2)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 api = rt.trace.api
-loader = [(torch.randn(3, 4), torch.randn(3, 2)) for _ in range(3)]
+loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(
+    torch.randn(9, 4), torch.randn(9, 2)), batch_size=3)
+assert list(rt.trace.batches(1, [1, 2])) == [1, 2]  # nothing fetched
+# The traced loader is the loader for everything but its iteration (the
+# replay and hint runtimes read and set its attributes).
+traced = rt.trace.batches(1, loader)
+traced._detc_arity = 2
+assert (traced.batch_size, len(traced), loader._detc_arity) == (3, 3, 2)
 
 
 def train_step(x, y, mixed):
