@@ -10,6 +10,8 @@
 
 #include "Examples.h"
 
+#include <fstream>
+
 using namespace llvm;
 
 namespace detc::invariants {
@@ -203,6 +205,21 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
   llvm::stable_sort(out, [](const Violation &x, const Violation &y) {
     return std::tie(x.trace, x.line) < std::tie(y.trace, y.line);
   });
+  // The excerpt of each violation: its record's line, read again from the
+  // traces that have violations (sorted by trace and line: one pass each).
+  for (size_t i = 0; i < out.size();) {
+    std::ifstream in(out[i].trace);
+    std::string text;
+    unsigned line = 0;
+    size_t j = i;
+    for (; j < out.size() && out[j].trace == out[i].trace; ++j) {
+      while (line < out[j].line && std::getline(in, text))
+        ++line;
+      if (line == out[j].line)
+        out[j].record = StringRef(text).trim().str();
+    }
+    i = j;
+  }
   return out;
 }
 

@@ -47,7 +47,8 @@ void printViolations(raw_ostream &os, const std::vector<Violation> &found,
   for (const Violation &v : found)
     os << v.trace << ":" << v.line << ": violation: " << v.detail
        << " (epoch " << v.epoch << ", step " << v.step << ")\n"
-       << "  invariant: " << v.invariant->text() << "\n";
+       << "  invariant: " << v.invariant->text() << "\n"
+       << "  record: " << StringRef(v.record).take_front(400) << "\n";
   os << found.size() << " violation(s) of " << invariants
      << " invariant(s) in " << stats.traces << " trace(s)\n";
 }
@@ -60,7 +61,8 @@ json::Value violationsJSON(const std::vector<Violation> &found) {
                                 {"line", v.line},
                                 {"epoch", v.epoch},
                                 {"step", v.step},
-                                {"detail", v.detail}});
+                                {"detail", v.detail},
+                                {"record", v.record}});
   return json::Object{{"violations", std::move(list)}};
 }
 
@@ -95,7 +97,8 @@ json::Value violationsSARIF(const std::vector<Violation> &found,
                            {"region", std::move(region)}}}}}},
         {"properties", json::Object{{"invariant", v.invariant->text()},
                                     {"epoch", v.epoch},
-                                    {"step", v.step}}}});
+                                    {"step", v.step},
+                                    {"record", v.record}}}});
   }
   json::Object run{
       {"tool", json::Object{{"driver", json::Object{{"name", "detc check"},

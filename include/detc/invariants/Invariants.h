@@ -109,6 +109,7 @@ struct Violation {
   unsigned line; ///< of the record that violates it
   long epoch = -1, step = -1;
   std::string detail;
+  std::string record; ///< the violating record's line: the trace excerpt
 };
 
 llvm::Expected<std::vector<Violation>>

@@ -28,6 +28,15 @@ def _text(value):
     return text if text is not None else json.dumps(value)
 
 
+def _plain(value):
+    """A fact of a violation's excerpt as JSON can hold it."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return _shape_text(value)
+
+
 def _shape_text(value):
     """A dtype or a per-example shape as lib/invariants prints it (from a
     record: text and a list; checked where it runs: torch's objects)."""
@@ -243,20 +252,29 @@ class Checker:
                     else "%s=%s" % (c["attr"], c["value"])) in features
                    for c in pre)
 
-    def _report(self, inv, record, detail):
+    def _report(self, inv, record, detail, **facts):
+        """A violation of `inv` at `record` (a trace record, or None when
+        checking without one); `facts`: what the check saw, the excerpt of
+        the trace a record would have been."""
         with self.lock:
-            self._report_locked(inv, record, detail)
+            self._report_locked(inv, record, detail, facts)
 
-    def _report_locked(self, inv, record, detail):
+    def _report_locked(self, inv, record, detail, facts):
         if record is None:
             record = self.here()
         self.count += 1
+        excerpt = record if "kind" in record else dict(record, **{
+            k: _plain(v) for k, v in facts.items()})
         v = {"invariant": inv["text"], "detail": detail,
              "epoch": record.get("epoch"), "step": record.get("step"),
-             "rank": self.rank}
+             "rank": self.rank,
+             "precondition": inv.get("precondition", []),
+             "excerpt": excerpt}
         print("detc-check: violation: %s (epoch %s, step %s)\n"
-              "  invariant: %s" % (detail, v["epoch"], v["step"],
-                                   inv["text"]), file=sys.stderr)
+              "  invariant: %s\n  excerpt: %s" % (
+                  detail, v["epoch"], v["step"], inv["text"],
+                  json.dumps(excerpt, sort_keys=True)[:400]),
+              file=sys.stderr)
         if self.out and not self.out.closed:
             self.out.write(json.dumps(v) + "\n")
             self.out.flush()
@@ -286,7 +304,7 @@ class Checker:
                 self._report(inv, self.step_record,
                              "the step calls %s %s %s" % (
                                  b, "but never" if a not in order
-                                 else "before", a))
+                                 else "before", a), calls=order)
         if not violated:
             self.orders_pass.add(key)
 
@@ -314,7 +332,8 @@ class Checker:
             if self._satisfies(f, inv["precondition"]):
                 violated = True
                 self._report(inv, where, "%s called with %s = %s" % (
-                    api, inv["attr"], _text(v)))
+                    api, inv["attr"], _text(v)), api=api, training=training,
+                    grad_enabled=grad_enabled)
         if not violated:
             self.attrs_pass.add(key)
 
@@ -333,7 +352,9 @@ class Checker:
         for inv in invs:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, where, "%s returned a result with "
-                             "non-finite elements (NaN or infinity)" % api)
+                             "non-finite elements (NaN or infinity)" % api,
+                             api=api, training=training,
+                             grad_enabled=grad_enabled)
 
     def _bounds(self, api, training, grad_enabled, bounds, where):
         """APIOutput bounds: the result's least and greatest elements
@@ -347,7 +368,9 @@ class Checker:
             if f is None:
                 f = self._context(training, grad_enabled)
             if self._satisfies(f, inv["precondition"]):
-                self._report(inv, where, detail)
+                self._report(inv, where, detail, api=api, training=training,
+                             grad_enabled=grad_enabled, least=lo,
+                             greatest=hi)
 
     def _contain(self, api, training, grad_enabled, held, ran, where):
         # The classes this API's invariants name that the module holds:
@@ -367,7 +390,9 @@ class Checker:
         for inv in invs:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, where, "%s ran none of its module's %s "
-                             "layers" % (api, inv["b"]))
+                             "layers" % (api, inv["b"]), api=api,
+                             training=training, grad_enabled=grad_enabled,
+                             held=held, ran=sorted(ran))
 
     def _first_arg(self, api, training, grad_enabled, h, where):
         step = self.step_record.get("step")
@@ -380,7 +405,8 @@ class Checker:
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, where, "%s got the same first argument as "
                              "in the previous step (the same batch again)"
-                             % api)
+                             % api, api=api, training=training,
+                             grad_enabled=grad_enabled, hash=h)
 
     def _input(self, api, training, grad_enabled, dtype, shape, where):
         """APIArg consistent: the first argument's dtype and per-example
@@ -408,7 +434,9 @@ class Checker:
                              "where its previous call's had %s" % (
                                  api, "per-example shape" if attr == "shape"
                                  else attr, _shape_text(now[attr]),
-                                 _shape_text(last[attr])))
+                                 _shape_text(last[attr])), api=api,
+                             training=training, grad_enabled=grad_enabled,
+                             dtype=dtype, shape=list(shape))
 
     def _lrs(self, r):
         if "lrs" in r:
@@ -424,7 +452,7 @@ class Checker:
             return
         for inv in self.epochs:
             self._report(inv, where, "the learning rates changed within "
-                         "epoch %s" % epoch)
+                         "epoch %s" % epoch, lrs=lrs, previous=last[1])
 
     def _param(self, r, p):
         if not self.params:
@@ -476,14 +504,15 @@ class Checker:
                     self._report(inv, where, "parameter %s has a gradient "
                                  "but did not change at the step%s" % (
                                      name, "" if in_optimizer
-                                     else " (no optimizer holds it)"))
+                                     else " (no optimizer holds it)"),
+                                 parameter=name, **attrs)
                 continue
             v = attrs[inv["attr"]]
             f = features - {"%s=%s" % (inv["attr"], v)}
             if self._satisfies(f, inv["precondition"]):
                 attrs_violated = True
                 self._report(inv, where, "parameter %s has %s = %s" % (
-                    name, inv["attr"], v))
+                    name, inv["attr"], v), parameter=name, **attrs)
         if not attrs_violated:
             self.flags_pass.add(flags)
 
@@ -556,4 +585,5 @@ class Checker:
                 for inv in self.train_before_eval:
                     self._report(inv, where, "the first evaluation forward "
                                  "of module %s (%s) comes before any "
-                                 "training forward of it" % (module, api))
+                                 "training forward of it" % (module, api),
+                                 api=api, module=module, training=training)

@@ -998,6 +998,37 @@ class DirectCheckTest(unittest.TestCase):
     def test_correct_run_reports_nothing(self):
         self.assertEqual(self.run_with("none"), [])
 
+    def test_a_violation_comes_with_its_excerpt(self):
+        # Without a trace file, the excerpt is what the check saw: the
+        # call's API, flags, step — here a NaN result at step 2.
+        import json
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "invariants.json")
+            with open(path, "w") as f:
+                json.dump({"format": "detc-invariants", "version": 1,
+                           "invariants": [{
+                               "relation": "APIOutput", "a": "forward:model",
+                               "text": "APIOutput(forward:model)",
+                               "precondition": [{"attr": "training",
+                                                 "value": "true"}],
+                               "passing": 3}]}, f)
+            script = os.path.join(os.path.dirname(os.path.abspath(
+                __file__)), "Inputs", "checked_train.py")
+            r = subprocess.run([sys.executable, script, path, "nan"],
+                               capture_output=True, text=True, timeout=120)
+        lines = r.stderr.splitlines()
+        at = lines.index(next(x for x in lines
+                              if x.startswith("detc-check: violation")))
+        self.assertEqual(lines[at + 1], "  invariant: "
+                         "APIOutput(forward:model)")
+        excerpt = json.loads(lines[at + 2][len("  excerpt: "):])
+        self.assertEqual(excerpt, {"api": "forward:model", "epoch": 0,
+                                   "grad_enabled": True, "step": 2,
+                                   "training": True})
+
     def test_each_fault_is_reported_at_its_step(self):
         expected = {
             "float64": "forward:model got a first argument of dtype "
