@@ -45,8 +45,8 @@ std::string ruleId(StringRef relation) {
 void printViolations(raw_ostream &os, const std::vector<Violation> &found,
                      size_t invariants, const InferStats &stats) {
   for (const Violation &v : found)
-    os << v.trace << ":" << v.line << ": violation: " << v.detail
-       << " (epoch " << v.epoch << ", step " << v.step << ")\n"
+    os << v.trace << ":" << v.line << ": violation: " << v.detail << " (epoch "
+       << v.epoch << ", step " << v.step << ")\n"
        << "  invariant: " << v.invariant->text() << "\n"
        << "  record: " << StringRef(v.record).take_front(400) << "\n";
   os << found.size() << " violation(s) of " << invariants
@@ -83,17 +83,15 @@ json::Value violationsSARIF(const std::vector<Violation> &found,
     results.push_back(json::Object{
         {"ruleId", ruleId(v.invariant->relation)},
         {"level", "error"},
-        {"message",
-         json::Object{{"text", formatv("{0} (epoch {1}, step {2}); "
-                                       "invariant: {3}",
-                                       v.detail, v.epoch, v.step,
-                                       v.invariant->text())
-                                   .str()}}},
+        {"message", json::Object{{"text", formatv("{0} (epoch {1}, step {2}); "
+                                                  "invariant: {3}",
+                                                  v.detail, v.epoch, v.step,
+                                                  v.invariant->text())
+                                              .str()}}},
         {"locations",
          json::Array{json::Object{
              {"physicalLocation",
-              json::Object{{"artifactLocation",
-                            json::Object{{"uri", v.trace}}},
+              json::Object{{"artifactLocation", json::Object{{"uri", v.trace}}},
                            {"region", std::move(region)}}}}}},
         {"properties", json::Object{{"invariant", v.invariant->text()},
                                     {"epoch", v.epoch},
