@@ -842,7 +842,8 @@ class InvariantCheckTest(unittest.TestCase):
             f.flush()
             checker = Checker(f.name, None, 0)
         reports = []
-        checker._report = lambda inv, where, detail: reports.append(detail)
+        checker._report = lambda inv, where, detail, **facts: \
+            reports.append(detail)
         for training in (True, False, True, False, False):
             checker.call_attrs("f", training, True)
         self.assertEqual(len(reports), 3)
