@@ -425,8 +425,27 @@ def api(site, kind, name, fn, receiver=None):
         needs = TRACE.needs
         if needs is not None:
             if TRACE.active and kind != "step":
-                return _nested_checked(needs, kind, name, fn, receiver, args,
-                                       kwargs)
+                # A nested call (a layer inside the model), checked here,
+                # without a function call more (twelve per PGD step). Only
+                # APIAttr invariants and EventContain read nested calls:
+                # the call's attributes are checked, and a layer class
+                # EventContain names is noted for the enclosing forward's
+                # exit (`ran`).
+                if kind == "forward" and needs.layers:
+                    layer = _LAYER_CLASSES.get(type(fn))
+                    if layer is None:
+                        layer = _LAYER_CLASSES[type(fn)] = _layer_class(fn)
+                    if layer in needs.layers:
+                        TRACE.ran.add(layer)
+                if name in needs.attrs:
+                    owner = fn if kind == "forward" else (
+                        receiver if receiver is not None else
+                        getattr(fn, "__self__", None))
+                    key = (name, getattr(owner, "training", None),
+                           needs.grad_enabled())
+                    if key not in needs.checker.attrs_pass:
+                        needs.checker.call_attrs(*key)
+                return fn(*args, **kwargs)
             return _top_checked(needs, kind, name, fn, receiver, args,
                                 kwargs)
         if TRACE.off:
@@ -697,28 +716,6 @@ def _state_plan(optimizer, groups):
 
 
 _LAYER_CLASSES = {}  # type -> _layer_class of its instances
-
-
-def _nested_checked(needs, kind, name, fn, receiver, args, kwargs):
-    """A nested call (a layer inside the model) when checking without a
-    trace file. Only APIAttr invariants and EventContain read nested calls
-    (the other relations read top-level ones): the call's attributes are
-    checked here, and a layer class EventContain names is noted for the
-    enclosing forward's exit (`ran`)."""
-    if kind == "forward" and needs.layers:
-        layer = _LAYER_CLASSES.get(type(fn))
-        if layer is None:
-            layer = _LAYER_CLASSES[type(fn)] = _layer_class(fn)
-        if layer in needs.layers:
-            TRACE.ran.add(layer)
-    if name in needs.attrs:
-        owner = fn if kind == "forward" else (
-            receiver if receiver is not None else
-            getattr(fn, "__self__", None))
-        key = (name, getattr(owner, "training", None), needs.grad_enabled())
-        if key not in needs.checker.attrs_pass:
-            needs.checker.call_attrs(*key)
-    return fn(*args, **kwargs)
 
 
 class _Needs:
