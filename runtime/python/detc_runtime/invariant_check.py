@@ -358,7 +358,7 @@ class Checker:
 
     def _bounds(self, api, training, grad_enabled, bounds, where):
         """APIOutput bounds: the result's least and greatest elements
-        within the invariant's interval (lib/invariants boundDetail)."""
+        within the invariant's interval (lib/invariants boundViolation)."""
         lo, hi = bounds
         f = None
         for inv in self.bounds[api]:
