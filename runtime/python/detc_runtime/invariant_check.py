@@ -48,7 +48,7 @@ def _shape_text(value):
 def bound_violation(bound, api, lo, hi):
     """How a result with least element `lo` and greatest `hi` breaks
     `bound` (">= 0", "<= 0", "in [0, 1]"); None when it does not. The text
-    is lib/invariants' (Check.cpp boundViolation), number for number."""
+    is lib/invariants' (Examples.cpp boundViolation), number for number."""
     if bound == ">= 0" and lo < 0:
         return "%s returned a result with an element below 0 (least %.6g)" \
             % (api, lo)
