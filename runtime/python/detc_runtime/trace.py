@@ -326,8 +326,7 @@ class Fetches:
     __slots__ = ("site", "iterable")
 
     def __init__(self, site, iterable):
-        object.__setattr__(self, "site", site)
-        object.__setattr__(self, "iterable", iterable)
+        self.site, self.iterable = site, iterable
 
     def __iter__(self):
         return _fetches(self.site, self.iterable)
@@ -336,10 +335,15 @@ class Fetches:
         return len(self.iterable)
 
     def __getattr__(self, name):
+        if name in Fetches.__slots__:  # not set yet (a copy being made)
+            raise AttributeError(name)
         return getattr(self.iterable, name)
 
     def __setattr__(self, name, value):
-        setattr(self.iterable, name, value)
+        if name in Fetches.__slots__:
+            object.__setattr__(self, name, value)
+        else:
+            setattr(self.iterable, name, value)
 
 
 def _fetches(site, iterable):

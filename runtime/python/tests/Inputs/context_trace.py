@@ -3,6 +3,7 @@ context records: each batch's fetch (trace.batches) and a function of the
 script the step calls (kind "function"), which itself runs the model's
 forward — once under CPU autocast. Writes the trace to argv[1].
 test_runtime.ContextRecordsTest reads it."""
+import copy
 import sys
 
 import torch
@@ -22,6 +23,7 @@ assert list(rt.trace.batches(1, [1, 2])) == [1, 2]  # nothing fetched
 traced = rt.trace.batches(1, loader)
 traced._detc_arity = 2
 assert (traced.batch_size, len(traced), loader._detc_arity) == (3, 3, 2)
+assert copy.copy(traced).iterable is loader  # copies are proxies too
 
 
 def train_step(x, y, mixed):
