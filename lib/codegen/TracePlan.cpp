@@ -66,6 +66,32 @@ bool isTrainingLoop(ir::ForOp loop) {
   return overBatches && steps;
 }
 
+/// Whether `call` is the `step` of an optimizer class the script defines
+/// (`class Plain(torch.optim.Optimizer)` with its own `step`): the lowering
+/// calls the script's method, and the trace records it as the optimizer
+/// step it is, with the state after it.
+bool isOwnOptimizerStep(ir::CallOp call) {
+  SymbolRefAttr callee = call.getCallee();
+  if (callee.getNestedReferences().size() != 1 ||
+      callee.getLeafReference() != "step")
+    return false;
+  ModuleOp module = call->getParentOfType<ModuleOp>();
+  std::vector<StringRef> work{callee.getRootReference().getValue()};
+  for (size_t i = 0; i < work.size() && i < 32; ++i) {
+    auto cls = dyn_cast_or_null<ir::ClassOp>(
+        SymbolTable::lookupSymbolIn(module, work[i]));
+    if (!cls)
+      continue;
+    for (Attribute base : cls.getBases()) {
+      StringRef name = cast<StringAttr>(base).getValue();
+      if (name.starts_with("torch.optim."))
+        return true;
+      work.push_back(name); // a class of the script: its bases in turn
+    }
+  }
+  return false;
+}
+
 /// Whether `op` runs in a training step: inside a training loop's body.
 bool inTrainingStep(Operation *op) {
   for (auto loop = op->getParentOfType<ir::ForOp>(); loop;
@@ -107,7 +133,8 @@ bool planTrace(PlanContext &ctx) {
     // (Not the dataset's `__getitem__` a fetch models: no call written.)
     if (isa<ir::CallOp>(op) && !op->getParentOfType<ir::FetchOp>() &&
         inTrainingStep(op)) {
-      calls.push_back({op, "function"});
+      calls.push_back(
+          {op, isOwnOptimizerStep(cast<ir::CallOp>(op)) ? "step" : "function"});
       return;
     }
     if (isa<ir::StmtOp>(op))
@@ -134,7 +161,7 @@ bool planTrace(PlanContext &ctx) {
       name = "autograd.grad";
     if (kind == "collective" && api)
       name = "distributed." + api.getValue().rsplit('.').second.str();
-    if (auto call = dyn_cast<ir::CallOp>(op))
+    if (auto call = dyn_cast<ir::CallOp>(op); call && kind == "function")
       name = "call:" + call.getCallee().getLeafReference().str();
     if (auto fw = dyn_cast<ir::ForwardOp>(op))
       name = "forward:" + StringRef(fw.getModel()).ltrim('@').str();
