@@ -125,13 +125,15 @@ def measure(detc, path, repeat):
     best = None
     for _ in range(repeat):
         t = time.perf_counter()
-        out = subprocess.run([detc, "analyze", path, "--stats",
-                              "--format=json"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proc = subprocess.Popen([detc, "analyze", path, "--stats",
+                                 "--format=json"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE)
+        err = proc.stderr.read().decode()
+        _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - t
-        if out.returncode != 0:
-            sys.exit(f"detc analyze failed on {path}:\n{out.stderr.decode()}")
-        err = out.stderr.decode()
+        if status != 0:
+            sys.exit(f"detc analyze failed on {path}:\n{err}")
         stats = {
             "nodes": int(re.search(r"nodes: (\d+)", err).group(1)),
             "lower": float(re.search(r"seconds lower: ([\d.]+)", err).group(1)),
@@ -139,6 +141,7 @@ def measure(detc, path, repeat):
                 re.search(r"seconds analysis: ([\d.]+)", err).group(1)),
             "wall": wall,
             "phases": re.findall(r"seconds ([a-z-]+): ([\d.]+)", err),
+            "peak_mb": usage.ru_maxrss / 1024,
         }
         if best is None or stats["wall"] < best["wall"]:
             best = stats
@@ -217,6 +220,20 @@ def main():
             label = "analyses only" if key == "analysis" else "whole process"
             print(f"growth exponent ({label}): {exponent:.2f} "
                   f"(target < 1.2)")
+    print("peak memory of the whole process (detc analyze):")
+    for lines, s, _ in rows:
+        print(f"  {lines:>8} lines: {s['peak_mb']:.0f} MB "
+              f"({s['peak_mb'] * 2**20 / s['bytes']:.0f}x the script's "
+              f"{s['bytes'] / 2**20:.2f} MB)")
+    if len(rows) >= 2:
+        # The libraries' pages and fixed tables do not grow with the script;
+        # the slope between the two largest sizes is what a larger script
+        # costs per byte (target: <= 40, issue 17).
+        (_, a, _), (_, b, _) = rows[-2], rows[-1]
+        slope = ((b["peak_mb"] - a["peak_mb"]) * 2**20 /
+                 (b["bytes"] - a["bytes"]))
+        print(f"  memory per byte of script at the margin: {slope:.0f} bytes "
+              f"(target <= 40)")
     last = largest[1]
     verdict = "meets" if last["analysis"] < 2.0 else "MISSES"
     print(f"{largest[0]} lines: analyses {last['analysis']:.2f} s ({verdict} "

@@ -17,13 +17,8 @@ using llvm::StringRef;
 ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
                                      const StatementGraphOptions &options) {
   ProgramAnalysis a;
-  auto start = std::chrono::steady_clock::now();
-  auto phase = [&](const char *name) {
-    auto now = std::chrono::steady_clock::now();
-    a.phaseSeconds.push_back(
-        {name, std::chrono::duration<double>(now - start).count()});
-    start = now;
-  };
+  base::PhaseClock clock(a.phases);
+  auto phase = [&](const char *name) { clock.lap(name); };
   a.graph = StatementGraph::build(module, options);
   phase("statement-graph");
   a.gens = std::make_unique<GeneratorAliases>(a.graph);

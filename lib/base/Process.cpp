@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 using namespace detc::base;
@@ -84,3 +85,22 @@ PhaseScope::PhaseScope(std::string what)
 }
 
 PhaseScope::~PhaseScope() { currentPhase = previous; }
+
+size_t detc::base::peakResidentBytes() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return size_t(usage.ru_maxrss) * 1024; // Linux reports kilobytes.
+}
+
+size_t detc::base::residentBytes() {
+  FILE *statm = std::fopen("/proc/self/statm", "r");
+  if (!statm)
+    return 0;
+  unsigned long pages = 0, resident = 0;
+  int fields = std::fscanf(statm, "%lu %lu", &pages, &resident);
+  std::fclose(statm);
+  if (fields != 2)
+    return 0;
+  return size_t(resident) * size_t(sysconf(_SC_PAGESIZE));
+}

@@ -256,22 +256,12 @@ int detc::tool::runAnalyze() {
   if (stats) {
     errs() << "nodes: " << a.graph.numNodes() << "\n"
            << "variables: " << a.graph.vars.size() << "\n"
-           << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n"
-           << "  seconds parse: "
-           << llvm::format("%.6f", loweringStats.parseSeconds) << "\n"
-           << "  seconds points-to: "
-           << llvm::format("%.6f", loweringStats.pointsToSeconds) << "\n";
-    for (double seconds : loweringStats.passSeconds)
-      errs() << "  seconds lowering-pass: " << llvm::format("%.6f", seconds)
-             << "\n";
-    errs() << "  seconds verify: "
-           << llvm::format("%.6f", loweringStats.verifySeconds) << "\n";
+           << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n";
+    base::printPhaseStats(errs(), loweringStats.phases, "  ");
+    base::printPhaseStats(errs(), a.phases);
     double total = 0;
-    for (auto &[name, seconds] : a.phaseSeconds) {
-      errs() << "seconds " << name << ": " << llvm::format("%.6f", seconds)
-             << "\n";
-      total += seconds;
-    }
+    for (const base::PhaseStat &p : a.phases)
+      total += p.seconds;
     errs() << "seconds analysis: " << llvm::format("%.6f", total) << "\n";
   }
   if (a.graph.truncated) {
@@ -282,10 +272,13 @@ int detc::tool::runAnalyze() {
   }
   if (verify && !verifyAnalyses(a))
     return 3;
+  std::vector<base::PhaseStat> reportPhases;
+  base::PhaseClock reportClock(reportPhases);
   analysis::Report report = analysis::buildReport(a, inputFile);
   if (int status = filterFindings(report))
     return status;
   applyRuleSeverities(report, *cfg);
+  reportClock.lap("report");
   if (checkhint.overhead.getNumOccurrences() && outputFormat != Format::Text) {
     WithColor::error(errs(), "detc")
         << "--overhead prints the schedule as text; use --format=text\n";
@@ -304,6 +297,11 @@ int detc::tool::runAnalyze() {
   case Format::Sarif:
     writeSarif(outs(), report);
     break;
+  }
+  if (stats) {
+    outs().flush();
+    reportClock.lap("write");
+    base::printPhaseStats(errs(), reportPhases);
   }
   bool errors = llvm::any_of(report.findings,
                              [](const analysis::Finding &f) { return f.isError; });

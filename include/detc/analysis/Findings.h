@@ -13,6 +13,8 @@
 #include "detc/analysis/Lint.h"
 #include "detc/analysis/Replay.h"
 #include "detc/analysis/ThreadSafety.h"
+#include "detc/base/PhaseStats.h"
+
 #include <optional>
 
 namespace detc::analysis {
@@ -88,9 +90,9 @@ struct ProgramAnalysis {
   ReplayResult replay;
   std::unique_ptr<ControlFlow> cfg;
   std::vector<LintFinding> lints;
-  /// Wall time of each phase, in seconds, in the order run() runs them
+  /// Wall time and peak memory of each phase, in the order run() runs them
   /// (`detc analyze --stats`, bench/analysis_scaling.py).
-  std::vector<std::pair<const char *, double>> phaseSeconds;
+  std::vector<base::PhaseStat> phases;
 
   static ProgramAnalysis run(mlir::ModuleOp module,
                              const StatementGraphOptions &options = {});

@@ -49,6 +49,12 @@ private:
   const char *previous;
 };
 
+/// The process's peak resident memory so far, in bytes (getrusage), for the
+/// tools' `--stats`.
+size_t peakResidentBytes();
+/// Its resident memory now (/proc/self/statm), 0 where unknown.
+size_t residentBytes();
+
 /// Keeps `object` alive until the process exits and returns it. For the
 /// tools' large structures (the MLIR context, the analyses): freeing them
 /// object by object before exiting costs a tenth of a run on a large script

@@ -3,6 +3,7 @@
 #ifndef DETC_FRONTEND_LOWERING_H
 #define DETC_FRONTEND_LOWERING_H
 
+#include "detc/base/PhaseStats.h"
 #include "detc/frontend/ApiModel.h"
 #include "detc/frontend/Diagnostics.h"
 #include "detc/frontend/ParseCache.h"
@@ -17,11 +18,9 @@ namespace detc::frontend {
 
 /// Where the lowering's time went (`detc analyze --stats`).
 struct LoweringStats {
-  double parseSeconds = 0;
-  double pointsToSeconds = 0;
-  /// One entry per lowering pass (the facts' fixpoint).
-  std::vector<double> passSeconds;
-  double verifySeconds = 0;
+  /// `parse`, `points-to`, one `lowering-pass` per pass of the facts'
+  /// fixpoint, `verify`.
+  std::vector<base::PhaseStat> phases;
 };
 
 struct LoweringOptions {

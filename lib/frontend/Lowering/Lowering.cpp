@@ -67,16 +67,10 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   unsigned errorsBefore = diags.getNumErrors();
   LoweringStats ownStats;
   LoweringStats &stats = options.stats ? *options.stats : ownStats;
-  auto clock = std::chrono::steady_clock::now();
-  auto lap = [&clock]() {
-    auto now = std::chrono::steady_clock::now();
-    double seconds = std::chrono::duration<double>(now - clock).count();
-    clock = now;
-    return seconds;
-  };
+  base::PhaseClock clock(stats.phases);
   if (!loadUnit(path, "__main__"))
     return nullptr;
-  stats.parseSeconds = lap();
+  clock.lap("parse");
   // What each variable may hold, for the calls the facts cannot see
   // through (dicts built up, lists appended to, helpers' returns). Its
   // warnings (unresolved imports) are the lowering's.
@@ -90,7 +84,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
       if (d.severity == Severity::Warning)
         diags.add(d);
   }
-  stats.pointsToSeconds = lap();
+  clock.lap("points-to");
   // Lower until the facts stop growing. A pass that changed no fact read
   // only final facts: its IR and its diagnostics (held per pass until
   // then) are the result. Past the pass limit, one more pass gives them.
@@ -98,14 +92,14 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     factsChanged = false;
     passDiags = DiagnosticEngine();
     lowerProgram();
-    stats.passSeconds.push_back(lap());
+    clock.lap("lowering-pass");
     if (!factsChanged)
       break;
   }
   if (factsChanged) {
     passDiags = DiagnosticEngine();
     lowerProgram();
-    stats.passSeconds.push_back(lap());
+    clock.lap("lowering-pass");
   }
   for (const Diagnostic &d : passDiags.getDiagnostics())
     diags.add(d);
@@ -115,7 +109,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     diags.fileError(path, "internal error: the lowered module does not verify");
     return nullptr;
   }
-  stats.verifySeconds = lap();
+  clock.lap("verify");
   return std::move(module);
 }
 
