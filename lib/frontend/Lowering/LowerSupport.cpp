@@ -390,6 +390,21 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
                          llvm::ArrayRef<std::string> defs, const Effects &eff,
                          llvm::ArrayRef<NamedAttribute> attrs,
                          unsigned numRegions) {
+  if (!emitIR) {
+    // A pass that only gathers facts: the op is a placeholder with the
+    // regions its callers lower into (its attributes would be thrown away
+    // with the pass's module; building them is a third of a pass).
+    OperationState state(builder.getUnknownLoc(), opName);
+    for (unsigned i = 0; i < numRegions; ++i)
+      state.addRegion()->push_back(new Block);
+    Operation *op = builder.create(state);
+    for (Region &r : op->getRegions()) {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToEnd(&r.front());
+      builder.create<ir::YieldOp>(op->getLoc());
+    }
+    return op;
+  }
   OperationState state(loc(currentStmt ? currentStmt : at, at), opName);
   auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
     // Drop duplicates and "" (no variable), keep first-occurrence order.

@@ -322,6 +322,9 @@ public:
   std::map<std::string, ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
   bool factsChanged = false;
+  /// False in a pass that only gathers facts (the first): emit() makes
+  /// placeholder ops without attributes. The pass's module is discarded.
+  bool emitIR = true;
   /// The current pass's own diagnostics; those of the last pass are the
   /// lowering's.
   DiagnosticEngine passDiags;

@@ -87,16 +87,20 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   clock.lap("points-to");
   // Lower until the facts stop growing. A pass that changed no fact read
   // only final facts: its IR and its diagnostics (held per pass until
-  // then) are the result. Past the pass limit, one more pass gives them.
+  // then) are the result. The first pass only gathers facts (callees come
+  // before their callers, so it always misses some): its ops are
+  // placeholders. Past the pass limit, one more pass gives the result.
   for (passNumber = 0; passNumber < kMaxPasses; ++passNumber) {
     factsChanged = false;
+    emitIR = passNumber > 0;
     passDiags = DiagnosticEngine();
     lowerProgram();
     clock.lap("lowering-pass");
-    if (!factsChanged)
+    if (!factsChanged && emitIR)
       break;
   }
-  if (factsChanged) {
+  if (factsChanged || !emitIR) {
+    emitIR = true;
     passDiags = DiagnosticEngine();
     lowerProgram();
     clock.lap("lowering-pass");
