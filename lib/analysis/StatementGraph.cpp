@@ -94,25 +94,35 @@ StringRef detc::analysis::stringifyNodeKind(NodeKind kind) {
   return "?";
 }
 
+NodeId StatementGraph::addNode() {
+  nodes.emplace_back();
+  return NodeId(nodes.size() - 1);
+}
+
 void StatementGraph::indexEdges() {
   size_t n = numNodes();
-  auto fill = [&](Adjacency &adj, auto edgesOf, auto other) {
+  // Every edge indexed so far, then the new ones: a stable counting sort by
+  // source (successors) and by target (predecessors) keeps each node's
+  // edges in the order they were added.
+  std::vector<std::pair<NodeId, NodeId>> edges;
+  for (NodeId v = 0; v + 1 < succ.offset.size(); ++v)
+    for (NodeId w : succ.of(v))
+      edges.push_back({v, w});
+  edges.insert(edges.end(), newEdges.begin(), newEdges.end());
+  newEdges = {};
+  auto fill = [&](Adjacency &adj, bool bySource) {
     adj.offset.assign(n + 1, 0);
-    adj.nodes.clear();
-    adj.nodes.reserve(boost::num_edges(graph));
-    for (NodeId v = 0; v < n; ++v) {
-      adj.offset[v] = adj.nodes.size();
-      for (auto [it, end] = edgesOf(v); it != end; ++it)
-        adj.nodes.push_back(other(*it));
-    }
-    adj.offset[n] = adj.nodes.size();
+    for (auto [from, to] : edges)
+      ++adj.offset[(bySource ? from : to) + 1];
+    for (size_t v = 0; v < n; ++v)
+      adj.offset[v + 1] += adj.offset[v];
+    adj.nodes.assign(edges.size(), kNoNode);
+    std::vector<unsigned> next(adj.offset.begin(), adj.offset.end() - 1);
+    for (auto [from, to] : edges)
+      adj.nodes[next[bySource ? from : to]++] = bySource ? to : from;
   };
-  fill(
-      succ, [&](NodeId v) { return boost::out_edges(v, graph); },
-      [&](auto e) { return NodeId(boost::target(e, graph)); });
-  fill(
-      pred, [&](NodeId v) { return boost::in_edges(v, graph); },
-      [&](auto e) { return NodeId(boost::source(e, graph)); });
+  fill(succ, /*bySource=*/true);
+  fill(pred, /*bySource=*/false);
 }
 
 std::string StatementGraph::displayName(VarId v) const {
@@ -321,7 +331,7 @@ private:
   NodeId add(NodeKind kind, Operation *op, const Ctx &c) {
     if (g.numNodes() >= options.maxNodes)
       g.truncated = true;
-    NodeId n = boost::add_vertex(g.graph);
+    NodeId n = g.addNode();
     Node &node = g.node(n);
     node.kind = kind;
     node.op = op;
@@ -336,7 +346,7 @@ private:
 
   void connect(const Frontier &from, NodeId to) {
     for (NodeId f : from)
-      boost::add_edge(f, to, g.graph);
+      g.addEdge(f, to);
   }
 
   unsigned newInstance(const std::string &fn, NodeId callSite,
@@ -647,7 +657,7 @@ private:
     NodeId lastBody = g.numNodes();
     for (NodeId n = firstBody; n < lastBody; ++n)
       for (NodeId h : handlerEntries)
-        boost::add_edge(n, h, g.graph);
+        g.addEdge(n, h);
     Frontier out = region(t.getOrelse(), body, c);
     for (auto [i, r] : llvm::enumerate(t.getHandlers())) {
       Frontier h = region(r, {handlerEntries[i]}, c);
@@ -836,6 +846,8 @@ StatementGraph StatementGraph::build(ModuleOp module,
   GraphBuilder(g, module, options).run();
   g.vars.computeObjects();
   g.indexEdges();
+  // The node vector grew by doubling; the analyses keep it to the end.
+  g.nodes.shrink_to_fit();
   switchOffEvalDropout(g);
   return g;
 }
