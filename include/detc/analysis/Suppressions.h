@@ -34,6 +34,11 @@ struct RuleInfo {
 /// Every rule `detc analyze` reports, with a one-line description.
 llvm::ArrayRef<RuleInfo> rules();
 
+/// A finding's message without its source positions (`train.py:52:9` ->
+/// `<pos>`, `line 52` -> `<line>`), which move when lines are added above:
+/// what its fingerprint hashes.
+std::string messageWithoutPositions(llvm::StringRef message);
+
 /// Sets Finding::fingerprint on every finding of `r`.
 void assignFingerprints(Report &r);
 
