@@ -474,15 +474,22 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
                      ob.kind != AbstractObject::Kind::Instance))
       continue;
     // The unit the object was made in: its tag prefixes the lowering's id.
-    const Unit *unit = unitOfFile(ob.file);
-    if (!unit)
-      continue;
-    const ast::SourcePos &p = ob.site->getRange().begin;
-    std::string id = (unit->moduleName == "__main__"
-                          ? std::string()
-                          : unit->moduleName + ":") +
-                     prefix + std::to_string(p.line) + "_" +
-                     std::to_string(p.column);
+    // Both parts are kept per object (the lowering asks about the same
+    // objects for every name it reads, in every pass); an object of a unit
+    // not loaded yet is asked again.
+    if (siteIds.size() <= o)
+      siteIds.resize(o + 1);
+    std::pair<std::string, std::string> &site = siteIds[o];
+    if (site.second.empty()) {
+      const Unit *unit = unitOfFile(ob.file);
+      if (!unit)
+        continue;
+      const ast::SourcePos &p = ob.site->getRange().begin;
+      site.first =
+          unit->moduleName == "__main__" ? std::string() : unit->moduleName + ":";
+      site.second = std::to_string(p.line) + "_" + std::to_string(p.column);
+    }
+    std::string id = site.first + prefix + site.second;
     const ObjectInfo *info = findObject(id);
     if (info && info->kind == kind && !llvm::is_contained(ids, id))
       ids.push_back(id);

@@ -33,6 +33,7 @@
 
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace detc::frontend {
 
@@ -299,6 +300,9 @@ public:
   std::vector<std::string> loweredIds(
       llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
       ObjectInfo::Kind kind) const;
+  /// Per points-to object with a site: the module prefix and `LINE_COL` of
+  /// the lowering's id (see loweredIds), once known.
+  mutable std::vector<std::pair<std::string, std::string>> siteIds;
   /// The unit lowered from `file` (compared by real path), or null.
   const Unit *unitOfFile(llvm::StringRef file) const;
   mutable llvm::StringMap<std::string> realPaths;
@@ -319,7 +323,8 @@ public:
   std::map<std::string, FactSet> facts;
   /// Reverse index of the `obj:ID` facts: the keys holding each object.
   std::map<std::string, std::set<std::string>> holders;
-  std::map<std::string, ObjectInfo> objects;
+  /// Hashed, never iterated (the lowering asks for ids many times a pass).
+  std::unordered_map<std::string, ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
   bool factsChanged = false;
   /// False in a pass that only gathers facts (the first): emit() makes

@@ -73,12 +73,12 @@ Obj Builder::libName(StringRef qualName) {
 // ---- Nodes -------------------------------------------------------------------
 
 Node Builder::scopeNode(StringRef scope, StringRef name) {
-  auto &byName = out.vars[scope.str()];
-  auto it = byName.find(name.str());
+  auto &byName = out.vars[scope];
+  auto it = byName.find(name);
   if (it != byName.end())
     return it->second;
   pta::Node n = solver.newNode();
-  byName[name.str()] = n;
+  byName[name] = n;
   return n;
 }
 

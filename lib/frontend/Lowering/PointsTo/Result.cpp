@@ -56,10 +56,10 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
 
 std::vector<PointsToResult::ObjectId>
 PointsToResult::pointsTo(llvm::StringRef scope, llvm::StringRef name) const {
-  auto s = impl->vars.find(scope.str());
+  auto s = impl->vars.find(scope);
   if (s == impl->vars.end())
     return {};
-  auto v = s->second.find(name.str());
+  auto v = s->second.find(name);
   if (v == s->second.end())
     return {};
   return impl->toVector(impl->solver.pointsTo(v->second));
@@ -87,11 +87,17 @@ PointsToResult::objectsAt(llvm::StringRef file, unsigned line,
     for (ObjectId o = 0; o < impl->objects.size(); ++o)
       if (const ast::Node *site = impl->objects[o].site) {
         const ast::SourcePos &p = site->getRange().begin;
-        impl->bySite[{realPathOf(impl->objects[o].file), p.line, p.column}]
+        impl->bySite[realPathOf(impl->objects[o].file)][{p.line, p.column}]
             .push_back(o);
       }
-  auto it = impl->bySite.find({realPathOf(file), line, column});
-  return it == impl->bySite.end() ? std::vector<ObjectId>() : it->second;
+  auto [real, added] = impl->realPaths.try_emplace(file);
+  if (added)
+    real->second = realPathOf(file);
+  auto inFile = impl->bySite.find(real->second);
+  if (inFile == impl->bySite.end())
+    return {};
+  auto it = inFile->second.find({line, column});
+  return it == inFile->second.end() ? std::vector<ObjectId>() : it->second;
 }
 
 std::vector<PointsToResult::ObjectId>
@@ -147,11 +153,20 @@ void PointsToResult::print(llvm::raw_ostream &os) const {
     llvm::sort(names);
     return "{" + llvm::join(names, ", ") + "}";
   };
-  for (const auto &[scope, vars] : impl->vars) {
+  auto sortedKeys = [](const auto &map) {
+    std::vector<llvm::StringRef> keys;
+    for (const auto &entry : map)
+      keys.push_back(entry.getKey());
+    llvm::sort(keys);
+    return keys;
+  };
+  for (llvm::StringRef scope : sortedKeys(impl->vars)) {
     if (scope == "<builtins>")
       continue;
+    const llvm::StringMap<pta::Node> &vars = impl->vars.find(scope)->second;
     bool header = false;
-    for (const auto &[name, node] : vars) {
+    for (llvm::StringRef name : sortedKeys(vars)) {
+      pta::Node node = vars.find(name)->second;
       std::vector<ObjectId> objs = impl->toVector(impl->solver.pointsTo(node));
       if (objs.empty())
         continue;

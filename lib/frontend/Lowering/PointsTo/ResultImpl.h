@@ -9,6 +9,7 @@
 #include "detc/frontend/PointsTo.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 
 #include <map>
 
@@ -17,14 +18,19 @@ namespace detc::frontend {
 struct PointsToResult::Impl {
   pta::Solver solver;
   std::vector<AbstractObject> objects;
-  /// scope -> variable -> node (ordered: the printed form is stable).
-  std::map<std::string, std::map<std::string, pta::Node>> vars;
+  /// scope -> variable -> node (print() sorts them; the lowering asks for
+  /// every name it sees, in every pass).
+  llvm::StringMap<llvm::StringMap<pta::Node>> vars;
   llvm::DenseMap<const ast::Expr *, pta::Node> exprs;
   std::unique_ptr<pta::Program> program;
   PointsToStats stats;
-  /// (real path, line, column) -> objects allocated there (built lazily).
-  std::map<std::tuple<std::string, unsigned, unsigned>, std::vector<ObjectId>>
+  /// real path -> (line, column) -> objects allocated there (built lazily).
+  llvm::StringMap<llvm::DenseMap<std::pair<unsigned, unsigned>,
+                                 std::vector<ObjectId>>>
       bySite;
+  /// Real paths of the file names objectsAt() was asked about (a syscall
+  /// per path component each).
+  llvm::StringMap<std::string> realPaths;
 
   /// Ascending object ids (the solver keeps arrival order).
   std::vector<ObjectId> toVector(llvm::ArrayRef<pta::Obj> set) const {
