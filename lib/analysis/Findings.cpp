@@ -2,38 +2,79 @@
 
 #include "detc/analysis/Findings.h"
 
+#include "detc/base/Process.h"
 #include "detc/ir/DetcOps.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringSet.h"
 
-#include <chrono>
 #include <set>
 
 using namespace detc;
 using namespace detc::analysis;
 using llvm::StringRef;
 
+namespace {
+/// Turns the context's multithreading on while it lives (the analyses that
+/// run at once may look up attributes: a symbol table's name, a symbol).
+class ThreadedContext {
+public:
+  explicit ThreadedContext(mlir::MLIRContext *ctx)
+      : ctx(ctx), was(ctx->isMultithreadingEnabled()) {
+    if (!was)
+      ctx->enableMultithreading(true);
+  }
+  ~ThreadedContext() {
+    if (!was)
+      ctx->enableMultithreading(false);
+  }
+
+private:
+  mlir::MLIRContext *ctx;
+  bool was;
+};
+} // namespace
+
 ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
-                                     const StatementGraphOptions &options) {
+                                     const StatementGraphOptions &options,
+                                     llvm::function_ref<void()> alongside) {
   ProgramAnalysis a;
-  base::PhaseClock clock(a.phases);
-  auto phase = [&](const char *name) { clock.lap(name); };
-  a.graph = StatementGraph::build(module, options);
-  phase("statement-graph");
-  a.gens = std::make_unique<GeneratorAliases>(a.graph);
-  phase("generator-aliases");
-  a.ts = analyzeThreadSafety(a.graph, *a.gens);
-  phase("thread-safety");
-  a.live = computeLiveness(a.graph, *a.gens);
-  phase("liveness");
-  a.replay = analyzeReplay(a.graph, *a.gens, a.live,
-                           keyedDraws(a.graph, a.ts));
-  phase("needed");
-  a.cfg = std::make_unique<ControlFlow>(a.graph);
-  phase("dominators-loops");
-  a.lints = runLints(a.graph, *a.cfg, a.live);
-  phase("lints");
+  ThreadedContext threaded(module.getContext());
+  // Each thread times its own phases; they are listed in the order the
+  // analyses would run one after the other.
+  std::vector<base::PhaseStat> graphPhases, neededPhases, lintPhases;
+  base::PhaseClock graphClock(graphPhases);
+  auto buildGraph = [&] {
+    a.graph = StatementGraph::build(module, options);
+    graphClock.lap("statement-graph");
+    a.gens = std::make_unique<GeneratorAliases>(a.graph);
+    graphClock.lap("generator-aliases");
+    a.ts = analyzeThreadSafety(a.graph, *a.gens);
+    graphClock.lap("thread-safety");
+    a.live = computeLiveness(a.graph, *a.gens);
+    graphClock.lap("liveness");
+  };
+  if (alongside)
+    base::runConcurrently(buildGraph, alongside);
+  else
+    buildGraph();
+  // Needed and the lints only read the graph, the aliases and liveness.
+  base::runConcurrently(
+      [&] {
+        base::PhaseClock clock(neededPhases);
+        a.replay = analyzeReplay(a.graph, *a.gens, a.live,
+                                 keyedDraws(a.graph, a.ts));
+        clock.lap("needed");
+      },
+      [&] {
+        base::PhaseClock clock(lintPhases);
+        a.cfg = std::make_unique<ControlFlow>(a.graph);
+        clock.lap("dominators-loops");
+        a.lints = runLints(a.graph, *a.cfg, a.live);
+        clock.lap("lints");
+      });
+  for (auto *phases : {&graphPhases, &neededPhases, &lintPhases})
+    a.phases.insert(a.phases.end(), phases->begin(), phases->end());
   return a;
 }
 

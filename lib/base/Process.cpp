@@ -73,6 +73,30 @@ int detc::base::runOnLargeStack(llvm::function_ref<int()> work,
   return job.result;
 }
 
+namespace {
+void *runVoidJob(void *arg) {
+  (*static_cast<llvm::function_ref<void()> *>(arg))();
+  return nullptr;
+}
+} // namespace
+
+void detc::base::runConcurrently(llvm::function_ref<void()> here,
+                                 llvm::function_ref<void()> there,
+                                 size_t stackBytes) {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, stackBytes);
+  pthread_t thread;
+  int err = pthread_create(&thread, &attr, runVoidJob, &there);
+  pthread_attr_destroy(&attr);
+  here();
+  if (err != 0) {
+    there();
+    return;
+  }
+  pthread_join(thread, nullptr);
+}
+
 void detc::base::installOutOfMemoryHandler(const char *tool) {
   toolName = tool;
   llvm::install_bad_alloc_error_handler(badAlloc);

@@ -16,7 +16,8 @@ tool::EntryFlag::EntryFlag(llvm::cl::SubCommand &sub)
 
 std::optional<analysis::ProgramAnalysis>
 tool::EntryFlag::analyse(mlir::ModuleOp module, llvm::StringRef file,
-                         llvm::raw_ostream &errs) const {
+                         llvm::raw_ostream &errs,
+                         llvm::function_ref<void()> alongside) const {
   analysis::StatementGraphOptions options;
   for (const std::string &name : names) {
     std::string symbol = analysis::findEntry(module, name);
@@ -29,5 +30,5 @@ tool::EntryFlag::analyse(mlir::ModuleOp module, llvm::StringRef file,
     }
     options.entries.push_back(symbol);
   }
-  return analysis::ProgramAnalysis::run(module, options);
+  return analysis::ProgramAnalysis::run(module, options, alongside);
 }

@@ -26,9 +26,10 @@ struct EntryFlag {
 
   /// Runs the analyses from the entries; nullopt after an error on `errs`
   /// when a name denotes nothing in the script.
+  /// `alongside`: see ProgramAnalysis::run.
   std::optional<analysis::ProgramAnalysis>
-  analyse(mlir::ModuleOp module, llvm::StringRef file,
-          llvm::raw_ostream &errs) const;
+  analyse(mlir::ModuleOp module, llvm::StringRef file, llvm::raw_ostream &errs,
+          llvm::function_ref<void()> alongside = {}) const;
 };
 
 } // namespace detc::tool

@@ -94,8 +94,13 @@ struct ProgramAnalysis {
   /// (`detc analyze --stats`, bench/analysis_scaling.py).
   std::vector<base::PhaseStat> phases;
 
+  /// Runs every analysis; on two threads where they are independent (the
+  /// context's multithreading is on meanwhile). `alongside`, if given, runs
+  /// on another thread while the statement graph is built (the tools
+  /// verify the IR there).
   static ProgramAnalysis run(mlir::ModuleOp module,
-                             const StatementGraphOptions &options = {});
+                             const StatementGraphOptions &options = {},
+                             llvm::function_ref<void()> alongside = {});
 };
 
 Report buildReport(const ProgramAnalysis &a, llvm::StringRef file);

@@ -31,6 +31,13 @@ constexpr size_t kToolStackBytes = size_t(256) << 20;
 int runOnLargeStack(llvm::function_ref<int()> work,
                     size_t stackBytes = kToolStackBytes);
 
+/// Runs `here` on this thread and `there` on a new thread with a
+/// `stackBytes` stack, and returns when both are done. If no thread can be
+/// made, runs `there` after `here`. The two must not share mutable state.
+void runConcurrently(llvm::function_ref<void()> here,
+                     llvm::function_ref<void()> there,
+                     size_t stackBytes = kToolStackBytes);
+
 /// Out of memory (operator new, LLVM's allocators) prints
 /// "<tool>: error: out of memory while <phase>" and exits with status 2.
 void installOutOfMemoryHandler(const char *tool);

@@ -36,7 +36,17 @@ struct LoweringOptions {
   ParseCache *parseCache = nullptr;
   /// Filled in when not null.
   LoweringStats *stats = nullptr;
+  /// Verify the lowered module before returning it. A caller that turns this
+  /// off must run verifyLoweredModule() itself before trusting the module
+  /// (`detc analyze` runs it alongside the first analyses).
+  bool verify = true;
 };
+
+/// The MLIR verifier and the build-reference check on a lowered module;
+/// on failure, the internal-error diagnostic for `path` in `diags`.
+mlir::LogicalResult verifyLoweredModule(mlir::ModuleOp module,
+                                        llvm::StringRef path,
+                                        DiagnosticEngine &diags);
 
 /// Parses the script at `path` (and the local modules it imports) and lowers
 /// it to a module of the detc dialect. Syntax errors and modelling problems

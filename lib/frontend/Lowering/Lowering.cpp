@@ -44,6 +44,16 @@ detc::frontend::lowerScript(MLIRContext &context, StringRef path,
   return lowerer.run(path);
 }
 
+LogicalResult detc::frontend::verifyLoweredModule(ModuleOp module,
+                                                  StringRef path,
+                                                  DiagnosticEngine &diags) {
+  if (succeeded(verify(module)) &&
+      succeeded(ir::verifyBuildReferences(module)))
+    return success();
+  diags.fileError(path, "internal error: the lowered module does not verify");
+  return failure();
+}
+
 Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName) {
   if (auto it = unitsByModule.find(moduleName); it != unitsByModule.end())
     return it->second;
@@ -109,11 +119,11 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     diags.add(d);
   if (diags.getNumErrors() != errorsBefore)
     return nullptr;
-  if (failed(verify(*module)) || failed(ir::verifyBuildReferences(*module))) {
-    diags.fileError(path, "internal error: the lowered module does not verify");
-    return nullptr;
+  if (options.verify) {
+    if (failed(verifyLoweredModule(*module, path, diags)))
+      return nullptr;
+    clock.lap("verify");
   }
-  clock.lap("verify");
   return std::move(module);
 }
 
