@@ -131,6 +131,27 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       groups;
   for (const UnsafeUse &u : a.ts.unsafe)
     groups[{g.node(u.draw).op, u.object}].push_back(&u);
+  // The nearest region that ended before each node (see below), computed
+  // once for all findings: the region begins with the largest ParBegin
+  // whose ParEnd comes before the node.
+  std::vector<NodeId> endedBefore;
+  auto nearestEndedRegion = [&](NodeId n) {
+    if (endedBefore.empty()) {
+      endedBefore.assign(g.numNodes() + 1, kNoNode);
+      for (NodeId p = 0; p < g.numNodes(); ++p)
+        if (g.node(p).kind == NodeKind::ParBegin && g.node(p).pair != kNoNode &&
+            sourcePoint(g.node(p).op).valid()) {
+          NodeId &slot = endedBefore[std::max(p, g.node(p).pair) + 1];
+          slot = slot == kNoNode ? p : std::max(slot, p);
+        }
+      for (NodeId d = 1; d <= g.numNodes(); ++d)
+        if (endedBefore[d - 1] != kNoNode &&
+            (endedBefore[d] == kNoNode || endedBefore[d - 1] > endedBefore[d]))
+          endedBefore[d] = endedBefore[d - 1];
+    }
+    return endedBefore[n];
+  };
+  std::map<unsigned, SourcePoint> seedSites;
   for (auto &[key, uses] : groups) {
     const UnsafeUse &u = *uses.front();
     const GeneratorObject &obj = a.gens->objects()[u.object];
@@ -141,13 +162,10 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
     // nearest region that ended before the draw (never "region at ?").
     bool after = false;
     if (!regionOp)
-      for (NodeId p = u.draw; p-- > 0;)
-        if (g.node(p).kind == NodeKind::ParBegin && g.node(p).pair != kNoNode &&
-            g.node(p).pair < u.draw && sourcePoint(g.node(p).op).valid()) {
-          regionOp = g.node(p).op;
-          after = true;
-          break;
-        }
+      if (NodeId p = nearestEndedRegion(u.draw); p != kNoNode) {
+        regionOp = g.node(p).op;
+        after = true;
+      }
     Finding f;
     f.rule = "detc-unsafe-rng";
     f.at = sourcePoint(key.first);
@@ -171,7 +189,10 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       f.notes.push_back({sourcePoint(g.node(obj.site).op),
                          "generator " + obj.describe(g) + " created here"});
     else if (obj.kind == GeneratorObject::Global) {
-      SourcePoint seed = globalSeedSite(g, *a.gens, u.object);
+      auto [it, added] = seedSites.try_emplace(u.object);
+      if (added)
+        it->second = globalSeedSite(g, *a.gens, u.object);
+      const SourcePoint &seed = it->second;
       if (seed.valid())
         f.notes.push_back({seed, "global generator seeded here"});
     }

@@ -5,7 +5,9 @@
 #include "detc/analysis/DataflowSolver.h"
 #include "detc/ir/DetcOps.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <map>
 #include <set>
@@ -257,14 +259,30 @@ public:
       if (llvm::isa_and_nonnull<ir::BuildOp>(g.node(n).op) &&
           g.node(n).kind != NodeKind::CallEnter)
         for (VarId d : g.node(n).defs) {
-          models.push_back(d);
-          for (VarId u : g.node(n).uses)
+          addModel(d);
+          for (VarId u : g.node(n).uses) {
             wraps.insert({d, u});
+            wrappedByModel.insert(u);
+          }
         }
   }
-  /// A variable holding a built module (or a part of one).
+  /// A variable holding a built module (or a part of one): related() to
+  /// some model, asked of indexes instead of every model (one optimizer
+  /// step per training stage would make it quadratic).
   bool isModel(VarId v) const {
-    return llvm::any_of(models, [&](VarId m) { return related(v, m); });
+    if (models.contains(v) || modelObjects.contains(g.vars.objectOf(v)) ||
+        wrappedByModel.contains(v))
+      return true;
+    llvm::StringRef name = g.vars.name(v);
+    // A model under `v`: `v` is a proper prefix of a model's name.
+    if (modelPrefixes.contains(name))
+      return true;
+    // `v` under a model: one of its own proper prefixes is a model's name.
+    for (size_t i = 1; i < name.size(); ++i)
+      if ((name[i] == '.' || name[i] == '[') &&
+          modelNames.contains(name.take_front(i)))
+        return true;
+    return false;
   }
   bool related(VarId a, VarId b) const {
     if (a == b || g.vars.objectOf(a) == g.vars.objectOf(b))
@@ -275,9 +293,20 @@ public:
   }
 
 private:
+  void addModel(VarId m) {
+    models.insert(m);
+    modelObjects.insert(g.vars.objectOf(m));
+    llvm::StringRef name = g.vars.name(m);
+    modelNames.insert(name);
+    for (size_t i = 1; i < name.size(); ++i)
+      if (name[i] == '.' || name[i] == '[')
+        modelPrefixes.insert(name.take_front(i));
+  }
+
   const StatementGraph &g;
   std::set<std::pair<VarId, VarId>> wraps;
-  std::vector<VarId> models;
+  llvm::DenseSet<VarId> models, modelObjects, wrappedByModel;
+  llvm::StringSet<> modelNames, modelPrefixes;
 };
 
 VarId forwardModel(const StatementGraph &g, NodeId n) {
@@ -295,11 +324,14 @@ void optimizerNotOnModel(const StatementGraph &g,
                          const TrainingLoops &training,
                          std::vector<LintFinding> &out) {
   ModelRelation rel(g);
-  std::vector<std::pair<NodeId, VarId>> forwards; // (node, model)
+  // The models each loop's iterations run forwards of (by loop header).
+  llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> forwardsIn;
   for (NodeId n = 0; n < g.numNodes(); ++n)
     if (g.node(n).kind != NodeKind::CallEnter)
       if (VarId m = forwardModel(g, n); m != ~0u)
-        forwards.push_back({n, m});
+        for (NodeId loop : g.node(n).loops)
+          if (!llvm::is_contained(forwardsIn[loop], m))
+            forwardsIn[loop].push_back(m);
   // The optimizers' constructions: what their parameters came from.
   std::map<VarId, NodeId> built;
   for (NodeId n = 0; n < g.numNodes(); ++n) {
@@ -314,14 +346,10 @@ void optimizerNotOnModel(const StatementGraph &g,
     if (!update || g.node(n).kind == NodeKind::CallEnter ||
         !training.inTraining(n))
       continue;
-    NodeId loop = g.node(n).loops.back();
-    // The models the loop's iterations run forwards of.
-    llvm::SmallVector<VarId, 4> inLoop;
-    for (auto [f, m] : forwards)
-      if (llvm::is_contained(g.node(f).loops, loop))
-        inLoop.push_back(m);
-    if (inLoop.empty())
+    auto inLoop = forwardsIn.find(g.node(n).loops.back());
+    if (inLoop == forwardsIn.end())
       continue;
+    llvm::ArrayRef<VarId> loopModels = inLoop->second;
     for (VarId opt : g.node(n).uses) {
       auto it = built.find(opt);
       if (it == built.end())
@@ -334,7 +362,7 @@ void optimizerNotOnModel(const StatementGraph &g,
           models.push_back(u);
       if (models.empty() ||
           llvm::any_of(models, [&](VarId u) {
-            return llvm::any_of(inLoop,
+            return llvm::any_of(loopModels,
                                 [&](VarId m) { return rel.related(u, m); });
           }))
         continue;
@@ -344,7 +372,7 @@ void optimizerNotOnModel(const StatementGraph &g,
                g.displayName(models.front()) +
                "` (the optimizer built at " + lineOf(g, it->second) +
                "), but the training loop's forward runs `" +
-               g.displayName(inLoop.front()) +
+               g.displayName(loopModels.front()) +
                "`: its parameters are never updated; build the optimizer "
                "over the parameters of the model being trained",
            {{it->second, "the optimizer is built here"}}});
