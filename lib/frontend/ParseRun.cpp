@@ -81,6 +81,7 @@ ParseRun::ParseRun(const char32_t *begin, const char32_t *end,
                    bool implicitJoining, const StackBudget &budget,
                    size_t firstLine)
     : input(begin, end), lexer(&input), tokens(&lexer), parser(&tokens) {
+  useExclusiveSimulators(lexer, parser);
   lexer.setImplicitLineJoining(implicitJoining);
   lexer.setLine(firstLine);
   parser.removeErrorListeners();

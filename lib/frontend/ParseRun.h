@@ -10,6 +10,7 @@
 #ifndef DETC_LIB_FRONTEND_PARSERUN_H
 #define DETC_LIB_FRONTEND_PARSERUN_H
 
+#include "ExclusiveSimulators.h"
 #include "PythonLexer.h"
 #include "PythonParser.h"
 #include "PythonParserBase.h"
@@ -60,6 +61,8 @@ private:
   runImpl(llvm::function_ref<antlr4::ParserRuleContext *()> entry);
   void noteParseError(antlr4::Token *offending, std::string message);
 
+  /// Held from before the lexer exists until after the parser is gone.
+  ExclusiveParse exclusive;
   CodePointStream input;
   PythonLexer lexer;
   antlr4::CommonTokenStream tokens;
