@@ -162,6 +162,8 @@ void Builder::run() {
   for (size_t i = 0; i < program.modules().size(); ++i)
     module(*program.modules()[i]);
   solver.solve();
+  // The lowering only asks what nodes hold.
+  solver.releaseConstraints();
   if (solver.truncated)
     warn(program.modules().front().get(), nullptr,
          "the points-to analysis stopped after " +

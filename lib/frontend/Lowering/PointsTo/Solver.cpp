@@ -147,3 +147,14 @@ void Solver::solve(size_t limit) {
     }
   }
 }
+
+void Solver::releaseConstraints() {
+  // Assigning empty containers frees their storage (clear() keeps it).
+  index = {};
+  succ = {};
+  edges = {};
+  objectHandlers = {};
+  fieldHandlers = {};
+  queued = {};
+  worklist = {};
+}

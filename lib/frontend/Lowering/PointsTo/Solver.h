@@ -61,6 +61,11 @@ public:
   /// the solution is incomplete).
   void solve(size_t limit = kDefaultLimit);
 
+  /// Frees what only solving needs (copy edges, handlers, the worklist and
+  /// the sets' membership indexes); the solution stays queryable. Nothing
+  /// may be added afterwards.
+  void releaseConstraints();
+
   static constexpr size_t kDefaultLimit = 50000000;
   size_t copyEdges = 0, handlers = 0, visits = 0;
   bool truncated = false;
