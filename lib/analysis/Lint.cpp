@@ -24,6 +24,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SparseBitVector.h"
 
+#include <bitset>
+
 using namespace detc;
 using namespace detc::analysis;
 using llvm::BitVector;
@@ -33,7 +35,9 @@ namespace {
 enum Event : unsigned { Start, Grad, Value, Zero, ZeroAfterGrad, Step, Last };
 
 struct GradientState {
-  BitVector last = BitVector(Last);
+  /// A bitset, not a BitVector: one state per node is kept twice (before
+  /// and after), and a BitVector's inline words made a state 136 bytes.
+  std::bitset<Last> last;
   llvm::SparseBitVector<> stepped, steppedThenGrad;
   bool operator==(const GradientState &o) const {
     return last == o.last && stepped == o.stepped &&
@@ -179,7 +183,7 @@ struct GradientEvents {
       out.last.reset();
       out.last.set(b);
     };
-    const BitVector &last = in.last;
+    const std::bitset<Last> &last = in.last;
     switch (kind[n]) {
     case Kind::None:
       return;
@@ -308,7 +312,7 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     if (ev.kind[n] != Kind::Update)
       continue;
-    const BitVector &in = result.in[n].last;
+    const std::bitset<Last> &in = result.in[n].last;
     if (in.none())
       continue; // Unreachable.
     if (in.test(ZeroAfterGrad)) {
