@@ -17,7 +17,10 @@ Prints per size: lines, graph nodes, seconds (lowering, analyses, whole
 process), microseconds per line, and the ratio to ast.parse; then the growth
 exponent (slope of log time vs log lines between the smallest and the largest
 size). Targets (issue 4): exponent < 1.2, the analyses of 100k lines in
-under 2 s (the front end is measured too, and reported separately).
+under 2 s (the front end is measured too, and reported separately); issue
+17: the whole process on 100k lines in <= 3 s, and memory growing by at most
+40 bytes per byte of script (the peak is the program's own, from --stats:
+the slope between the two largest sizes leaves out the libraries' pages).
 """
 import argparse
 import ast
@@ -141,7 +144,11 @@ def measure(detc, path, repeat):
                 re.search(r"seconds analysis: ([\d.]+)", err).group(1)),
             "wall": wall,
             "phases": re.findall(r"seconds ([a-z-]+): ([\d.]+)", err),
-            "peak_mb": usage.ru_maxrss / 1024,
+            # The program's own peak (VmHWM, printed by --stats): wait4's
+            # ru_maxrss would count this Python process's pages, resident in
+            # the child between fork and exec.
+            "peak_mb": max(float(m) for m in
+                           re.findall(r"peak-mb: ([\d.]+)", err)),
         }
         if best is None or stats["wall"] < best["wall"]:
             best = stats
@@ -150,18 +157,16 @@ def measure(detc, path, repeat):
 
 def measure_points_to(detc, path):
     """The points-to analysis alone (docs/pointsto.md): its own time (parse
-    included) and the process's peak memory (this child's rusage)."""
-    proc = subprocess.Popen([detc, path, "--emit=points-to",
-                             "--points-to-stats"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    err = proc.stderr.read().decode()
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
+    included) and the program's peak memory when it is solved."""
+    out = subprocess.run([detc, path, "--emit=points-to", "--points-to-stats"],
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    err = out.stderr.decode()
+    if out.returncode != 0:
         sys.exit(f"detc --emit=points-to failed on {path}:\n{err}")
-    m = re.search(r"points-to: (\d+) objects, (\d+) nodes, .* ([\d.]+) s",
-                  err)
+    m = re.search(r"points-to: (\d+) objects, (\d+) nodes, .* ([\d.]+) s, "
+                  r"peak ([\d.]+) MB", err)
     return {"objects": int(m.group(1)), "nodes": int(m.group(2)),
-            "seconds": float(m.group(3)), "peak_mb": usage.ru_maxrss / 1024}
+            "seconds": float(m.group(3)), "peak_mb": float(m.group(4))}
 
 
 def main():
@@ -236,9 +241,11 @@ def main():
               f"(target <= 40)")
     last = largest[1]
     verdict = "meets" if last["analysis"] < 2.0 else "MISSES"
+    whole = "meets" if last["wall"] <= 3.0 else "MISSES"
     print(f"{largest[0]} lines: analyses {last['analysis']:.2f} s ({verdict} "
-          f"the target, < 2 s); whole process {last['wall']:.2f} s, of which "
-          f"the front end (parse + lower) {last['lower']:.2f} s")
+          f"the target, < 2 s); whole process {last['wall']:.2f} s ({whole} "
+          f"issue 17's target at 100k lines, <= 3 s), of which the front end "
+          f"(parse + lower) {last['lower']:.2f} s")
 
 if __name__ == "__main__":
     main()

@@ -99,14 +99,17 @@ int detc::tool::runLower() {
         ++failed;
         continue;
       }
-      result->print(outs());
+      // The solver's own figures, before printing adds to the peak.
       if (pointsToStats) {
         const frontend::PointsToStats &s = result->getStats();
         errs() << formatv("points-to: {0} objects, {1} nodes, {2} copy "
-                          "edges, {3} handlers, {4} node visits, {5:f3} s\n",
+                          "edges, {3} handlers, {4} node visits, {5:f3} s, "
+                          "peak {6:f1} MB\n",
                           s.objects, s.nodes, s.copyEdges, s.complexConstraints,
-                          s.iterations, s.seconds);
+                          s.iterations, s.seconds,
+                          base::peakResidentBytes() / 1048576.0);
       }
+      result->print(outs());
       continue;
     }
     // One context per file keeps memory flat over large corpora.

@@ -56,8 +56,8 @@ private:
   const char *previous;
 };
 
-/// The process's peak resident memory so far, in bytes (getrusage), for the
-/// tools' `--stats`.
+/// The program's peak resident memory so far, in bytes (VmHWM: since it
+/// was exec'd), for the tools' `--stats`.
 size_t peakResidentBytes();
 /// Its resident memory now (/proc/self/statm), 0 where unknown.
 size_t residentBytes();
