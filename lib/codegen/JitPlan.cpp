@@ -41,11 +41,9 @@ stmtRange(Operation *op, StringRef fileName) {
   return std::make_pair(s.getStmtBegin(), s.getStmtEnd());
 }
 
-static bool callsOptimizerSubclassStep(ir::CallOp call, ModuleOp module);
-
-/// Whether `root` (a loop, a function) steps an optimizer: an update op, a
-/// call of a script optimizer class's `step`, or a call of a function in
-/// `stepping`.
+/// Whether `root` (a loop, a function) steps an optimizer: an update op
+/// (also the `step` of an optimizer class of the script: the lowering adds
+/// its update), or a call of a function in `stepping`.
 static bool stepsIn(Operation *root, ModuleOp module,
                     const llvm::DenseSet<Operation *> &stepping) {
   bool steps = false;
@@ -54,8 +52,7 @@ static bool stepsIn(Operation *root, ModuleOp module,
       steps = true;
     } else if (auto call = dyn_cast<ir::CallOp>(op)) {
       Operation *callee = module.lookupSymbol(call.getCallee());
-      steps |= (callee && stepping.contains(callee)) ||
-               callsOptimizerSubclassStep(call, module);
+      steps |= callee && stepping.contains(callee);
     }
   });
   return steps;
@@ -144,23 +141,6 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   return b;
 }
 
-/// Whether `call` runs the `step` method of a class of the script that
-/// derives from a torch optimizer (`class SAM(torch.optim.Optimizer)`):
-/// its own step is the optimizer step (and its `super().step()` is not
-/// lowered as one).
-static bool callsOptimizerSubclassStep(ir::CallOp call, ModuleOp module) {
-  SymbolRefAttr callee = call.getCallee();
-  if (callee.getNestedReferences().size() != 1 ||
-      callee.getLeafReference().getValue() != "step")
-    return false;
-  auto cls = module.lookupSymbol<ir::ClassOp>(callee.getRootReference());
-  if (!cls || !cls.getBases())
-    return false;
-  return llvm::any_of(cls.getBases(), [](Attribute base) {
-    return cast<StringAttr>(base).getValue().starts_with("torch.optim.");
-  });
-}
-
 bool planJitSteps(PlanContext &ctx) {
   if (!ctx.options.hint || !ctx.options.hint->jit)
     return true;
@@ -168,9 +148,6 @@ bool planJitSteps(PlanContext &ctx) {
   std::vector<Operation *> steps;
   ctx.module.walk([&](Operation *op) {
     if (isa<ir::UpdateOp>(op))
-      steps.push_back(op);
-    else if (auto call = dyn_cast<ir::CallOp>(op);
-             call && callsOptimizerSubclassStep(call, ctx.module))
       steps.push_back(op);
   });
   for (Operation *step : steps) {

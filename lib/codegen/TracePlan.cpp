@@ -66,32 +66,6 @@ bool isTrainingLoop(ir::ForOp loop) {
   return overBatches && steps;
 }
 
-/// Whether `call` is the `step` of an optimizer class the script defines
-/// (`class Plain(torch.optim.Optimizer)` with its own `step`): the lowering
-/// calls the script's method, and the trace records it as the optimizer
-/// step it is, with the state after it.
-bool isOwnOptimizerStep(ir::CallOp call) {
-  SymbolRefAttr callee = call.getCallee();
-  if (callee.getNestedReferences().size() != 1 ||
-      callee.getLeafReference() != "step")
-    return false;
-  ModuleOp module = call->getParentOfType<ModuleOp>();
-  std::vector<StringRef> work{callee.getRootReference().getValue()};
-  for (size_t i = 0; i < work.size() && i < 32; ++i) {
-    auto cls = dyn_cast_or_null<ir::ClassOp>(
-        SymbolTable::lookupSymbolIn(module, work[i]));
-    if (!cls)
-      continue;
-    for (Attribute base : cls.getBases()) {
-      StringRef name = cast<StringAttr>(base).getValue();
-      if (name.starts_with("torch.optim."))
-        return true;
-      work.push_back(name); // a class of the script: its bases in turn
-    }
-  }
-  return false;
-}
-
 /// Whether `op` runs in a training step: inside a training loop's body.
 bool inTrainingStep(Operation *op) {
   for (auto loop = op->getParentOfType<ir::ForOp>(); loop;
@@ -118,6 +92,14 @@ bool planTrace(PlanContext &ctx) {
         for (Attribute d : defs)
           schedulers.insert(cast<StringAttr>(d).getValue().str());
   });
+  // Calls that are optimizer steps: the `step` of an optimizer class of the
+  // script is a call of its method and the update the lowering adds, at
+  // the same place; the update is traced (as `optimizer.step`).
+  std::set<uint32_t> stepsAt;
+  ctx.module.walk([&](ir::UpdateOp update) {
+    if (std::optional<Span> s = ctx.spanOf(update))
+      stepsAt.insert(s->exprBegin);
+  });
   ctx.module.walk([&](Operation *op) {
     // A build's region models what the built object runs (the forward a
     // DistributedDataParallel wraps), not a call written there.
@@ -132,9 +114,8 @@ bool planTrace(PlanContext &ctx) {
     // `average_gradients(model)`): context records around what they call.
     // (Not the dataset's `__getitem__` a fetch models: no call written.)
     if (isa<ir::CallOp>(op) && !op->getParentOfType<ir::FetchOp>() &&
-        inTrainingStep(op)) {
-      calls.push_back(
-          {op, isOwnOptimizerStep(cast<ir::CallOp>(op)) ? "step" : "function"});
+        inTrainingStep(op) && !stepsAt.count(s->exprBegin)) {
+      calls.push_back({op, "function"});
       return;
     }
     if (isa<ir::StmtOp>(op))

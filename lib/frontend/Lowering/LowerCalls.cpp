@@ -417,6 +417,20 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         fs.insert("obj:" + id);
         emit(ir::LoadDataOp::getOperationName(), call, {t}, Effects(),
              {attr("cls", FlatSymbolRefAttr::get(&ctx, cls))});
+      } else if (isOptimizerClass(cls)) {
+        // An optimizer the script defines (`class Plain(Optimizer)`): its
+        // parameters come first, as torch.optim.Optimizer's own.
+        std::string id = objectId('o', call);
+        ObjectInfo &o = object(id, ObjectInfo::Optimizer);
+        o.cls = cls;
+        const ast::Expr *params =
+            !call->args.empty() ? call->args[0] : nullptr;
+        for (const ast::Keyword *k : call->keywords)
+          if (k->arg == "params")
+            params = k->value;
+        if (params)
+          o.modelFacts = factsOf(f, params);
+        fs.insert("obj:" + id);
       }
       setFacts(fs);
       if (!init.empty()) {
@@ -475,6 +489,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       emitUserCall(f, call, sym, classMethodRef(userOwner, method), recvVar,
                    recvFacts, call, args.posVars, args.kwVars, defs, {},
                    args.eff);
+      // The `step` of an optimizer class of the script: its body is the
+      // script's (parameter arithmetic), and what it does is the update of
+      // the models whose parameters the optimizer got.
+      if (method == "step" &&
+          !objectsOf(recvFacts, ObjectInfo::Optimizer).empty())
+        emitOptimizerUpdate(f, call, recvVar, recvFacts, Effects(),
+                            userOwner + ".step");
       auto it = facts.find("ret:" + sym);
       setFacts(it == facts.end() ? FactSet() : it->second);
       return true;
@@ -1001,20 +1022,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
                        call, {}, {}, {}, {}, Effects());
         }
-    std::vector<std::string> builds;
-    for (const std::string &oid : objectsOf(recvFacts, ObjectInfo::Optimizer))
-      for (const std::string &b :
-           objectsOf(objects[oid].modelFacts, ObjectInfo::Build))
-        builds.push_back(b);
-    Effects eff = args.eff;
-    eff.uses.insert(recvVar);
-    for (const std::string &m : varsHolding(f, builds)) {
-      eff.updates.insert(m);
-      eff.uses.insert(m);
-    }
-    eff.updates.insert(recvVar);
-    emit(ir::UpdateOp::getOperationName(), call, {}, eff,
-         {strAttr("optimizer", recvVar), apiAttr()});
+    emitOptimizerUpdate(f, call, recvVar, recvFacts, args.eff, apiName);
     setFacts({});
     target.clear();
     return true;
@@ -1227,4 +1235,42 @@ std::string Lowerer::lowerArgToVar(FuncCtx &f, const ast::Expr *e,
     }
   }
   return lowerToVar(f, e, out);
+}
+
+void Lowerer::emitOptimizerUpdate(FuncCtx &f, const ast::Call *call,
+                                  const std::string &optVar,
+                                  const FactSet &optFacts, Effects eff,
+                                  llvm::StringRef apiName) {
+  std::vector<std::string> builds;
+  for (const std::string &oid : objectsOf(optFacts, ObjectInfo::Optimizer))
+    for (const std::string &b :
+         objectsOf(objects[oid].modelFacts, ObjectInfo::Build))
+      builds.push_back(b);
+  eff.uses.insert(optVar);
+  for (const std::string &m : varsHolding(f, builds)) {
+    eff.updates.insert(m);
+    eff.uses.insert(m);
+  }
+  eff.updates.insert(optVar);
+  emit(ir::UpdateOp::getOperationName(), call, {}, eff,
+       {strAttr("optimizer", optVar), strAttr("api", apiName)});
+}
+
+bool Lowerer::isOptimizerClass(const std::string &cls) const {
+  std::vector<std::string> work{cls};
+  for (size_t i = 0; i < work.size() && i < 32; ++i) {
+    const ClassInfo *ci = classOf(work[i]);
+    if (!ci)
+      continue;
+    for (const std::string &lb : ci->libBases) {
+      // torch.optim.Optimizer, or a library optimizer (SGD, Adam, ...);
+      // not torch.optim.lr_scheduler's classes.
+      if (lb == "torch.optim.Optimizer")
+        return true;
+      if (const ApiEntry *e = api.lookup(lb); e && e->role == "optimizer")
+        return true;
+    }
+    work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
+  }
+  return false;
 }

@@ -190,6 +190,14 @@ public:
   bool lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                  Effects &out, bool wantValue = true);
   FactSet factsOf(FuncCtx &f, const ast::Expr *e);
+  /// `detc.update` of an optimizer step: `optVar` and the models whose
+  /// parameters the optimizers in `optFacts` were given.
+  void emitOptimizerUpdate(FuncCtx &f, const ast::Call *call,
+                           const std::string &optVar, const FactSet &optFacts,
+                           Effects eff, llvm::StringRef apiName);
+  /// A class of the script deriving (through its bases) from
+  /// torch.optim.Optimizer or a library optimizer.
+  bool isOptimizerClass(const std::string &cls) const;
   /// The variables a value restores when it is saved in a checkpoint and
   /// loaded back: `X.state_dict()` restores X (`X.module.state_dict()` too),
   /// a variable itself, a dict display or `dict(...)` what its values
