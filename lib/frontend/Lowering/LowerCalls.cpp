@@ -18,10 +18,10 @@ namespace {
 /// The lowered arguments of one call.
 struct CallArgs {
   const ast::Call *call = nullptr;
-  std::vector<std::string> posVars;                 ///< "" if not a var.
+  std::vector<std::string> posVars;                  ///< "" if not a var.
   std::vector<std::vector<std::string>> posElements; ///< List/tuple elements.
   std::vector<std::pair<std::string, std::string>> kwVars;
-  std::vector<const ast::Expr *> doubleStar; ///< `**kwargs` expressions.
+  std::vector<const ast::Expr *> doubleStar;       ///< `**kwargs` expressions.
   std::map<const ast::Expr *, Effects> argEffects; ///< Per argument.
   Effects eff;
 
@@ -150,9 +150,9 @@ void Lowerer::emitModelForward(FuncCtx &f, const std::string &cls,
 }
 
 void Lowerer::emitUserCall(
-    FuncCtx &f, const ast::Node *at, const std::string &sym,
-    SymbolRefAttr ref, const std::string &selfVar, const FactSet &selfFacts,
-    const ast::Call *call, llvm::ArrayRef<std::string> argVars,
+    FuncCtx &f, const ast::Node *at, const std::string &sym, SymbolRefAttr ref,
+    const std::string &selfVar, const FactSet &selfFacts, const ast::Call *call,
+    llvm::ArrayRef<std::string> argVars,
     llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
     llvm::ArrayRef<std::string> defs, llvm::ArrayRef<std::string> updates,
     const Effects &argEff) {
@@ -163,8 +163,8 @@ void Lowerer::emitUserCall(
 }
 
 void Lowerer::emitUserCall(
-    FuncCtx &f, const ast::Node *at, const std::string &sym,
-    SymbolRefAttr ref, const std::string &selfVar, const FactSet &selfFacts,
+    FuncCtx &f, const ast::Node *at, const std::string &sym, SymbolRefAttr ref,
+    const std::string &selfVar, const FactSet &selfFacts,
     ast::NodeList<ast::Expr> posArgs, ast::NodeList<ast::Keyword> keywords,
     llvm::ArrayRef<std::string> argVars,
     llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
@@ -227,7 +227,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (auto *c = llvm::dyn_cast<ast::Constant>(call->args[0]);
           c && c->kind == ast::ConstantKind::Str)
         attrs.push_back(strAttr("label", c->value));
-    OperationState state(loc(currentStmt, call), ir::HintOp::getOperationName());
+    OperationState state(loc(currentStmt, call),
+                         ir::HintOp::getOperationName());
     state.addAttributes(attrs);
     builder.create(state);
     target.clear();
@@ -267,9 +268,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       args.doubleStar.push_back(k->value);
       continue;
     }
-    args.kwVars.emplace_back(k->arg.str(),
-                             q.empty() ? lowerArgToVar(f, k->value, ae)
-                                       : lowerToVar(f, k->value, ae));
+    args.kwVars.emplace_back(k->arg.str(), q.empty()
+                                               ? lowerArgToVar(f, k->value, ae)
+                                               : lowerToVar(f, k->value, ae));
     args.eff.merge(ae);
   }
 
@@ -287,6 +288,35 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     callFacts[call] = fs;
     if (!target.empty())
       assignVarFacts(f, target, fs);
+  };
+  // A call of a model (`model(x)`, or `model.forward(x)` written out): a
+  // forward of the builds it may hold. False when it holds none.
+  auto lowerForward = [&](const FactSet &modelFacts,
+                          const std::string &modelVar) {
+    std::vector<std::string> builds = objectsOf(modelFacts, ObjectInfo::Build);
+    if (builds.empty() || modelVar.empty())
+      return false;
+    Effects eff = args.eff;
+    eff.uses.insert(modelVar);
+    auto defs = defsOfResult();
+    emit(ir::ForwardOp::getOperationName(), call, defs, eff,
+         {strAttr("model", modelVar), attr("builds", strArray(builds))});
+    FactSet fs;
+    for (const std::string &b : builds)
+      fs.insert("from:" + b);
+    for (const ast::Expr *a : call->args) {
+      FactSet af = fromFacts(factsOf(f, a));
+      fs.insert(af.begin(), af.end());
+    }
+    // The forward of a user model sees its instance.
+    for (const std::string &fact : modelFacts)
+      if (StringRef(fact).starts_with("inst:")) {
+        std::string owner = findMethod(fact.substr(5), "forward");
+        if (!owner.empty())
+          addFacts(owner + "::forward|self", modelFacts);
+      }
+    setFacts(fs);
+    return true;
   };
   auto opaque = [&](bool updatesReceiver) {
     out.merge(args.eff);
@@ -313,9 +343,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       (isName(fn, "iter") || isName(fn, "next")) &&
       f.unit->moduleScope.locals.count(cast<ast::Name>(fn)->id) == 0) {
     const ast::Expr *arg = call->args[0];
-    if (auto *inner = dyn_cast<ast::Call>(arg);
-        inner && isName(fn, "next") && isName(inner->func, "iter") &&
-        inner->args.size() == 1)
+    if (auto *inner = dyn_cast<ast::Call>(arg); inner && isName(fn, "next") &&
+                                                isName(inner->func, "iter") &&
+                                                inner->args.size() == 1)
       arg = inner->args[0];
     FactSet lf = factsOf(f, arg);
     std::string loaderVar = varPath(f, arg);
@@ -327,8 +357,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             args.eff.updates.empty())
           attrs.push_back(attr("copy", builder.getUnitAttr()));
         emit(ir::StmtOp::getOperationName(), call, defs, args.eff, attrs);
-      }
-      else
+      } else
         emitFetch(f, call, loaderVar, lf, defsOfResult());
       setFacts(isName(fn, "iter") ? lf : FactSet());
       return true;
@@ -383,8 +412,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet returned;
     emitAlternatives(funcs.size(), call, [&](size_t i) {
       emitUserCall(f, call, funcs[i], FlatSymbolRefAttr::get(&ctx, funcs[i]),
-                   "", {}, call, args.posVars, args.kwVars, defs, {},
-                   args.eff);
+                   "", {}, call, args.posVars, args.kwVars, defs, {}, args.eff);
       if (auto it = facts.find("ret:" + funcs[i]); it != facts.end())
         returned.insert(it->second.begin(), it->second.end());
     });
@@ -405,11 +433,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         std::string id = objectId('b', call);
         object(id, ObjectInfo::Build).cls = cls;
         fs.insert("obj:" + id);
-        Operation *b = emit(ir::BuildOp::getOperationName(), call, {t},
-                            Effects(),
-                            {strAttr("id", id),
-                             attr("cls", FlatSymbolRefAttr::get(&ctx, cls))},
-                            1);
+        Operation *b = emit(
+            ir::BuildOp::getOperationName(), call, {t}, Effects(),
+            {strAttr("id", id), attr("cls", FlatSymbolRefAttr::get(&ctx, cls))},
+            1);
         inRegion(b, 0, [&] { emitModelForward(f, cls, t); });
       } else if (ci && ci->role == ir::ClassRole::Dataset) {
         std::string id = objectId('d', call);
@@ -423,8 +450,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         std::string id = objectId('o', call);
         ObjectInfo &o = object(id, ObjectInfo::Optimizer);
         o.cls = cls;
-        const ast::Expr *params =
-            !call->args.empty() ? call->args[0] : nullptr;
+        const ast::Expr *params = !call->args.empty() ? call->args[0] : nullptr;
         for (const ast::Keyword *k : call->keywords)
           if (k->arg == "params")
             params = k->value;
@@ -473,8 +499,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                 apiName = lb + "." + method.str();
                 break;
               }
-            work.insert(work.end(), ci->userBases.begin(),
-                        ci->userBases.end());
+            work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
           }
       } else if (s.consume_front("type:")) {
         if ((entry = api.lookupMethod(s, method)))
@@ -483,6 +508,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (entry)
         break;
     }
+    // `model.forward(x)` written out is the model's forward, as
+    // `model(x)` is (without the module's hooks, which detc does not model).
+    if (method == "forward" && lowerForward(recvFacts, recvVar))
+      return true;
     if (!userOwner.empty()) {
       auto defs = defsOfResult();
       std::string sym = userOwner + "::" + method.str();
@@ -506,32 +535,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
 
   {
     // Calling a model runs its forward.
-    FactSet modelFacts = calleeFacts;
-    std::vector<std::string> builds = objectsOf(modelFacts, ObjectInfo::Build);
-    std::string modelVar = calleePath;
-    if (!builds.empty() && !modelVar.empty()) {
-      Effects eff = args.eff;
-      eff.uses.insert(modelVar);
-      auto defs = defsOfResult();
-      emit(ir::ForwardOp::getOperationName(), call, defs, eff,
-           {strAttr("model", modelVar), attr("builds", strArray(builds))});
-      FactSet fs;
-      for (const std::string &b : builds)
-        fs.insert("from:" + b);
-      for (const ast::Expr *a : call->args) {
-        FactSet af = fromFacts(factsOf(f, a));
-        fs.insert(af.begin(), af.end());
-      }
-      // The forward of a user model sees its instance.
-      for (const std::string &fact : modelFacts)
-        if (StringRef(fact).starts_with("inst:")) {
-          std::string owner = findMethod(fact.substr(5), "forward");
-          if (!owner.empty())
-            addFacts(owner + "::forward|self", modelFacts);
-        }
-      setFacts(fs);
+    if (lowerForward(calleeFacts, calleePath))
       return true;
-    }
   }
   if (!entry) {
     FactSet modelFacts = calleeFacts;
@@ -554,19 +559,21 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
     if (!isMethod && q.empty()) {
       if (auto *n = llvm::dyn_cast<ast::Name>(fn)) {
-        static const char *const dynamic[] = {"exec", "eval", "compile",
-                                              "__import__", "globals",
-                                              "locals", "setattr", "delattr"};
+        static const char *const dynamic[] = {
+            "exec",    "eval",   "compile", "__import__",
+            "globals", "locals", "setattr", "delattr"};
         if (llvm::is_contained(dynamic, n->id) &&
             f.unit->moduleScope.locals.count(n->id) == 0)
           warnUnknown(f, call,
-                      "'" + n->id + "' changes the program in ways detc "
-                                    "cannot see");
+                      "'" + n->id +
+                          "' changes the program in ways detc "
+                          "cannot see");
       }
     }
     if (q == "importlib.import_module")
-      warnUnknown(f, call, "modules imported by name at run time are unknown "
-                           "to detc");
+      warnUnknown(f, call,
+                  "modules imported by name at run time are unknown "
+                  "to detc");
     return opaque(isMethod && !recvVar.empty());
   }
 
@@ -622,8 +629,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return false;
   }
   if (role == "seed_global" || role == "generator" || role == "seed_method") {
-    bool seeded = !entry->getArg("seed").empty() &&
-                  args.find(entry->getArg("seed"));
+    bool seeded =
+        !entry->getArg("seed").empty() && args.find(entry->getArg("seed"));
     Effects eff = allArgs();
     std::string gen;
     FactSet fs;
@@ -641,8 +648,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       gen = result();
       fs.insert("type:" + libType(apiName));
     }
-    llvm::SmallVector<NamedAttribute> attrs{strAttr("library", lib),
-                                            apiAttr()};
+    llvm::SmallVector<NamedAttribute> attrs{strAttr("library", lib), apiAttr()};
     if (seeded)
       attrs.push_back(attr("seeded", builder.getUnitAttr()));
     if (role == "seed_method")
@@ -650,7 +656,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     emit(ir::CreateGeneratorOp::getOperationName(), call, {gen}, eff, attrs);
     if (role == "seed_global" && !target.empty())
       emit(ir::StmtOp::getOperationName(), call, {target},
-           [&] { Effects e; e.uses.insert(gen); return e; }(),
+           [&] {
+             Effects e;
+             e.uses.insert(gen);
+             return e;
+           }(),
            {strAttr("kind", "assign"), attr("copy", builder.getUnitAttr())});
     if (role != "seed_global" && target.empty())
       target = gen;
@@ -730,8 +740,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           for (PointsToResult::ObjectId p : pointsTo->field(c, "[*]"))
             parts.push_back(p);
         std::vector<std::string> more;
-        for (const std::string &id :
-             loweredIds(parts, 'b', ObjectInfo::Build))
+        for (const std::string &id : loweredIds(parts, 'b', ObjectInfo::Build))
           if (!forwarded.count(id))
             more.push_back(id);
         if (!more.empty()) {
@@ -746,10 +755,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       } else if (role == "wrapper" && !args.posVars.empty()) {
         Effects e;
         e.uses.insert(args.posVars[0]);
-        Operation *par = emit(ir::ParallelOp::getOperationName(), call, {}, e,
-                              {attr("kind", ir::ParallelKindAttr::get(
-                                                &ctx, ir::ParallelKind::PerBatch))},
-                              1);
+        Operation *par = emit(
+            ir::ParallelOp::getOperationName(), call, {}, e,
+            {attr("kind",
+                  ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
+            1);
         inRegion(par, 0, [&] { forwardOf(args.posVars[0]); });
       }
     });
@@ -771,12 +781,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string &t = result();
     if (t.empty())
       t = newTemp(f);
-    emit(ir::LoadDataOp::getOperationName(), call, {t}, args.eff,
-         {apiAttr()});
-    setFacts({"obj:" + id, "type:" + libType(StringRef(apiName).starts_with(
-                                                  "tensorflow")
-                                                  ? "tensorflow.data.Dataset"
-                                                  : apiName)});
+    emit(ir::LoadDataOp::getOperationName(), call, {t}, args.eff, {apiAttr()});
+    setFacts({"obj:" + id,
+              "type:" + libType(StringRef(apiName).starts_with("tensorflow")
+                                    ? "tensorflow.data.Dataset"
+                                    : apiName)});
     return true;
   }
   if (role == "loader") {
@@ -802,8 +811,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                        present, unknownDict);
       unknownDict |= args.starredCovers(entry->getArg("workers"));
     }
-    o.workers = present ? workersFromFacts(wf)
-                        : (unknownDict ? "unknown" : "0");
+    o.workers =
+        present ? workersFromFacts(wf) : (unknownDict ? "unknown" : "0");
     // Worker counts built up in dicts (update, dict(a, **b), {**a, **b},
     // setdefault, a helper's dict): what the loader's num_workers may hold.
     for (PointsToResult::ObjectId l : pointsToAt(call)) {
@@ -813,10 +822,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         continue;
       FactSet fromPointsTo;
       for (PointsToResult::ObjectId v : w)
-        fromPointsTo.insert(
-            pointsTo->object(v).kind == AbstractObject::Kind::Constant
-                ? "const:" + pointsTo->object(v).label
-                : "unknown:");
+        fromPointsTo.insert(pointsTo->object(v).kind ==
+                                    AbstractObject::Kind::Constant
+                                ? "const:" + pointsTo->object(v).label
+                                : "unknown:");
       std::string counted = workersFromFacts(fromPointsTo);
       if (o.workers == "0" || counted == "unknown")
         o.workers = counted;
@@ -863,9 +872,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     } else {
       o.shuffleGen.clear();
     }
-    llvm::SmallVector<NamedAttribute> attrs{strAttr("dataset", dsVar),
-                                            strAttr("workers", o.workers),
-                                            apiAttr()};
+    llvm::SmallVector<NamedAttribute> attrs{
+        strAttr("dataset", dsVar), strAttr("workers", o.workers), apiAttr()};
     if (shuffle)
       attrs.push_back(strAttr("shuffle", o.shuffleGen));
     emit(ir::BatchesOp::getOperationName(), call, {t}, args.eff, attrs);
@@ -947,8 +955,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     rngLibraries.insert("tensorflow");
     if (dataVar.empty())
       dataVar = recvVar + ".data";
-    Operation *loop = emit(ir::ForOp::getOperationName(), call, {}, loopEff,
-                           {}, 2);
+    Operation *loop =
+        emit(ir::ForOp::getOperationName(), call, {}, loopEff, {}, 2);
     loop->getRegion(1).getBlocks().clear();
     inRegion(loop, 0, [&] {
       if (!shuffleGen.empty()) {
@@ -963,10 +971,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       emitFetch(f, call, dataVar, dataFacts, {batch});
       Effects pe;
       pe.uses.insert(batch);
-      Operation *par = emit(ir::ParallelOp::getOperationName(), call, {}, pe,
-                            {attr("kind", ir::ParallelKindAttr::get(
-                                              &ctx, ir::ParallelKind::PerBatch))},
-                            1);
+      Operation *par = emit(
+          ir::ParallelOp::getOperationName(), call, {}, pe,
+          {attr("kind",
+                ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
+          1);
       inRegion(par, 0, [&] {
         std::string outVar = newTemp(f);
         Effects fe;
@@ -974,8 +983,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         fe.uses.insert(batch);
         emit(ir::ForwardOp::getOperationName(), call, {outVar}, fe,
              {strAttr("model", recvVar),
-              attr("builds", strArray(objectsOf(recvFacts,
-                                                ObjectInfo::Build)))});
+              attr("builds",
+                   strArray(objectsOf(recvFacts, ObjectInfo::Build)))});
         Effects ge;
         ge.uses.insert(outVar);
         ge.updates.insert(recvVar);
@@ -1010,8 +1019,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   if (role == "step") {
     // `opt.step(closure)` (LBFGS and friends) runs the closure first: its
     // forward and backward happen before the update.
-    const ast::Expr *closure =
-        !call->args.empty() ? call->args[0] : nullptr;
+    const ast::Expr *closure = !call->args.empty() ? call->args[0] : nullptr;
     for (const ast::Keyword *k : call->keywords)
       if (k->arg == "closure")
         closure = k->value;
@@ -1028,11 +1036,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return true;
   }
   if (role == "backward") {
-    std::string loss = isMethod ? recvVar
-                                : (args.posVars.empty() ? "" : args.posVars[0]);
-    FactSet lf = isMethod ? recvFacts
-                          : (call->args.empty() ? FactSet()
-                                                : factsOf(f, call->args[0]));
+    std::string loss =
+        isMethod ? recvVar : (args.posVars.empty() ? "" : args.posVars[0]);
+    FactSet lf =
+        isMethod ? recvFacts
+                 : (call->args.empty() ? FactSet() : factsOf(f, call->args[0]));
     std::vector<std::string> builds;
     for (const std::string &fact : lf)
       if (StringRef(fact).starts_with("from:"))
@@ -1193,8 +1201,8 @@ bool Lowerer::lowerProcessTarget(FuncCtx &f, const ast::Call *call) {
     if (!v.empty())
       pe.uses.insert(v);
   emitBatchRegion(call, pe.uses.getArrayRef(), [&] {
-    emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
-                 elts, {}, vars, {}, {}, {}, pe);
+    emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {}, elts,
+                 {}, vars, {}, {}, {}, pe);
   });
   return true;
 }
@@ -1209,7 +1217,8 @@ void Lowerer::emitAlternatives(size_t n, const ast::Node *at,
       emitOne(i);
       break;
     }
-    Operation *op = emit(ir::IfOp::getOperationName(), at, {}, Effects(), {}, 2);
+    Operation *op =
+        emit(ir::IfOp::getOperationName(), at, {}, Effects(), {}, 2);
     inRegion(op, 0, [&] { emitOne(i); });
     Block &elseBlock = op->getRegion(1).front();
     builder.setInsertionPoint(elseBlock.getTerminator());
