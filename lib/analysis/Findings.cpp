@@ -63,7 +63,8 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
       [&] {
         base::PhaseClock clock(neededPhases);
         a.replay = analyzeReplay(a.graph, *a.gens, a.live,
-                                 keyedDraws(a.graph, a.ts));
+                                 keyedDraws(a.graph, a.ts),
+                                 options.keepSolutions);
         clock.lap("needed");
       },
       [&] {

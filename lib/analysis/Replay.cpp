@@ -143,6 +143,7 @@ Liveness detc::analysis::computeLiveness(const StatementGraph &g,
   Liveness l;
   l.result = solveLiveness(g, effects,
                            [&](unsigned id) { return !ids.isGenerator(id); });
+  l.result.out = {};
   return l;
 }
 
@@ -450,7 +451,8 @@ BitVector detc::analysis::keyedDraws(const StatementGraph &g,
 ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
                                            const GeneratorAliases &gens,
                                            const Liveness &live,
-                                           BitVector keyed) {
+                                           BitVector keyed,
+                                           bool keepSolutions) {
   ReplayResult r;
   r.ids.numVars = g.vars.size();
   r.ids.numObjects = gens.objects().size();
@@ -463,7 +465,10 @@ ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
   // Reserved: CheckpointReplay's move may throw (SparseBitVector), so a
   // growing vector would copy every lattice.
   r.checkpoints.reserve(sites.size());
-  for (auto &[op, nodes] : sites)
+  for (auto &[op, nodes] : sites) {
     r.checkpoints.push_back(solver.run(op, nodes));
+    if (!keepSolutions)
+      r.checkpoints.back().needed = {};
+  }
   return r;
 }

@@ -267,7 +267,8 @@ int detc::tool::runAnalyze() {
       std::make_unique<std::optional<analysis::ProgramAnalysis>>(
           entries.analyse(module, inputFile, errs(),
                           lowered ? llvm::function_ref<void()>(verifyModule)
-                                  : llvm::function_ref<void()>())));
+                                  : llvm::function_ref<void()>(),
+                          /*keepSolutions=*/verify)));
   double analysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

@@ -17,8 +17,10 @@ tool::EntryFlag::EntryFlag(llvm::cl::SubCommand &sub)
 std::optional<analysis::ProgramAnalysis>
 tool::EntryFlag::analyse(mlir::ModuleOp module, llvm::StringRef file,
                          llvm::raw_ostream &errs,
-                         llvm::function_ref<void()> alongside) const {
+                         llvm::function_ref<void()> alongside,
+                         bool keepSolutions) const {
   analysis::StatementGraphOptions options;
+  options.keepSolutions = keepSolutions;
   for (const std::string &name : names) {
     std::string symbol = analysis::findEntry(module, name);
     if (symbol.empty()) {

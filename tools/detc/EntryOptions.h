@@ -29,7 +29,8 @@ struct EntryFlag {
   /// `alongside`: see ProgramAnalysis::run.
   std::optional<analysis::ProgramAnalysis>
   analyse(mlir::ModuleOp module, llvm::StringRef file, llvm::raw_ostream &errs,
-          llvm::function_ref<void()> alongside = {}) const;
+          llvm::function_ref<void()> alongside = {},
+          bool keepSolutions = true) const;
 };
 
 } // namespace detc::tool

@@ -46,10 +46,10 @@ namespace detc::analysis {
 using VarSet = llvm::SparseBitVector<>;
 
 struct Liveness {
-  /// Backward result: `in` = live after the node, `out` = live before.
+  /// Backward result: `in` = live after the node. (Its `out`, live before,
+  /// is not kept: nothing asks, and it is a set per node of the program.)
   DataflowResult<VarSet> result;
   const VarSet &liveAfter(NodeId n) const { return result.in[n]; }
-  const VarSet &liveBefore(NodeId n) const { return result.out[n]; }
 };
 
 Liveness computeLiveness(const StatementGraph &g,
@@ -122,9 +122,12 @@ struct ReplayResult {
 llvm::BitVector keyedDraws(const StatementGraph &g,
                            const ThreadSafetyResult &ts);
 
+/// `keepSolutions`: keep each checkpoint's per-node Needed sets
+/// (CheckpointReplay::needed) once its summary is computed; only the Z3
+/// checks (`--verify`) and the test passes read them.
 ReplayResult analyzeReplay(const StatementGraph &g,
                            const GeneratorAliases &gens, const Liveness &live,
-                           llvm::BitVector keyed);
+                           llvm::BitVector keyed, bool keepSolutions = true);
 
 /// Variables and generator states a node defines anew (`kills`), writes
 /// (its left-hand side) and reads, in the Needed id space. Attribute paths

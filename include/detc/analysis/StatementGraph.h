@@ -145,6 +145,9 @@ struct StatementGraphOptions {
   /// of the script's functions (library-style code, which another project
   /// calls), every public function and method of the script.
   std::vector<std::string> entries;
+  /// Keep the per-node dataflow solutions the summaries are read from (the
+  /// Z3 checks of `--verify` read them; `detc analyze` without it does not).
+  bool keepSolutions = true;
 };
 
 /// The symbol of the function or method `name` of the script (`f`,
