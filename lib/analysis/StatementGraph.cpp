@@ -847,7 +847,12 @@ StatementGraph StatementGraph::build(ModuleOp module,
   g.vars.computeObjects();
   g.indexEdges();
   // The node vector grew by doubling; the analyses keep it to the end.
-  g.nodes.shrink_to_fit();
+  // (shrink_to_fit does nothing when exceptions are off, as in LLVM builds:
+  // copy to an exact fit instead.)
+  if (g.nodes.capacity() > g.nodes.size())
+    std::vector<Node>(std::make_move_iterator(g.nodes.begin()),
+                      std::make_move_iterator(g.nodes.end()))
+        .swap(g.nodes);
   switchOffEvalDropout(g);
   return g;
 }
