@@ -241,11 +241,15 @@ def main():
               f"(target <= 40)")
     last = largest[1]
     verdict = "meets" if last["analysis"] < 2.0 else "MISSES"
-    whole = "meets" if last["wall"] <= 3.0 else "MISSES"
     print(f"{largest[0]} lines: analyses {last['analysis']:.2f} s ({verdict} "
-          f"the target, < 2 s); whole process {last['wall']:.2f} s ({whole} "
-          f"issue 17's target at 100k lines, <= 3 s), of which the front end "
-          f"(parse + lower) {last['lower']:.2f} s")
+          f"the target, < 2 s); whole process {last['wall']:.2f} s, of which "
+          f"the front end (parse + lower) {last['lower']:.2f} s")
+    # Issue 17's time target is stated at 100k lines.
+    at100k = min(rows, key=lambda r: abs(r[0] - 100000))
+    if abs(at100k[0] - 100000) < 10000:
+        whole = "meets" if at100k[1]["wall"] <= 3.0 else "MISSES"
+        print(f"{at100k[0]} lines: whole process {at100k[1]['wall']:.2f} s "
+              f"({whole} issue 17's target, <= 3 s)")
 
 if __name__ == "__main__":
     main()
