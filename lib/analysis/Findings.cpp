@@ -40,6 +40,17 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
                                      llvm::function_ref<void()> alongside) {
   ProgramAnalysis a;
   ThreadedContext threaded(module.getContext());
+  // Where MLIR's own option keeps the context single-threaded
+  // (--mlir-disable-threading in a tool that registers it), one thread.
+  auto both = [&](llvm::function_ref<void()> here,
+                  llvm::function_ref<void()> there) {
+    if (module.getContext()->isMultithreadingEnabled()) {
+      base::runConcurrently(here, there);
+    } else {
+      here();
+      there();
+    }
+  };
   // Each thread times its own phases; they are listed in the order the
   // analyses would run one after the other.
   std::vector<base::PhaseStat> graphPhases, neededPhases, lintPhases;
@@ -55,11 +66,11 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
     graphClock.lap("liveness");
   };
   if (alongside)
-    base::runConcurrently(buildGraph, alongside);
+    both(buildGraph, alongside);
   else
     buildGraph();
   // Needed and the lints only read the graph, the aliases and liveness.
-  base::runConcurrently(
+  both(
       [&] {
         base::PhaseClock clock(neededPhases);
         a.replay = analyzeReplay(a.graph, *a.gens, a.live,
