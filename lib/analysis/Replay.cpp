@@ -131,6 +131,35 @@ solveLiveness(const StatementGraph &g, ArrayRef<NodeEffects> effects,
       });
 }
 
+InternedSets::InternedSets(std::vector<VarSet> perNode) {
+  index.reserve(perNode.size());
+  // Distinct sets by a hash of their members; equal hashes compared.
+  llvm::DenseMap<uint64_t, llvm::SmallVector<unsigned, 1>> byHash;
+  for (VarSet &set : perNode) {
+    // Most often the previous node's set (straight-line code).
+    if (!index.empty() && distinct[index.back()] == set) {
+      index.push_back(index.back());
+      continue;
+    }
+    llvm::hash_code h = llvm::hash_value(0);
+    for (unsigned v : set)
+      h = llvm::hash_combine(h, v);
+    llvm::SmallVector<unsigned, 1> &same = byHash[uint64_t(size_t(h))];
+    unsigned found = ~0u;
+    for (unsigned d : same)
+      if (distinct[d] == set) {
+        found = d;
+        break;
+      }
+    if (found == ~0u) {
+      found = distinct.size();
+      same.push_back(found);
+      distinct.push_back(std::move(set));
+    }
+    index.push_back(found);
+  }
+}
+
 Liveness detc::analysis::computeLiveness(const StatementGraph &g,
                                          const GeneratorAliases &gens) {
   ReplayVars ids;
@@ -141,9 +170,10 @@ Liveness detc::analysis::computeLiveness(const StatementGraph &g,
   for (NodeId n = 0; n < g.numNodes(); ++n)
     effects.push_back(nodeEffects(g, gens, ids, n));
   Liveness l;
-  l.result = solveLiveness(g, effects,
-                           [&](unsigned id) { return !ids.isGenerator(id); });
-  l.result.out = {};
+  l.after = InternedSets(
+      solveLiveness(g, effects, [&](unsigned id) {
+        return !ids.isGenerator(id);
+      }).in);
   return l;
 }
 
@@ -173,7 +203,7 @@ private:
   std::vector<NodeEffects> effects;
   /// Generator ids live after each node: a later (stateful or keyed) draw
   /// reads the state or seed.
-  std::vector<VarSet> generatorsLiveAfter;
+  InternedSets generatorsLiveAfter;
 
   void generatorLiveness();
   BitVector prefixOf(ArrayRef<NodeId> instances);
@@ -193,10 +223,10 @@ private:
 } // namespace
 
 void NeededSolver::generatorLiveness() {
-  generatorsLiveAfter =
+  generatorsLiveAfter = InternedSets(
       solveLiveness(g, effects, [&](unsigned id) {
         return ids.isGenerator(id);
-      }).in;
+      }).in);
 }
 
 BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {

@@ -183,3 +183,19 @@ TEST(LivenessLattice, AttributesGlobalsAndGeneratorHolders) {
   EXPECT_TRUE(hasVar(m, live, "obj")) << "reading obj.count reads obj";
   EXPECT_FALSE(hasVar(m, live, "tmp")) << "redefined before its use";
 }
+
+TEST(InternedSets, EqualSetsStoredOnceAndReadBack) {
+  auto set = [](std::initializer_list<unsigned> items) {
+    VarSet s;
+    for (unsigned i : items)
+      s.set(i);
+    return s;
+  };
+  std::vector<VarSet> perNode = {set({1, 2}), set({1, 2}), set({}),
+                                 set({1, 2}), set({300}), set({})};
+  std::vector<VarSet> expected = perNode;
+  InternedSets interned(std::move(perNode));
+  EXPECT_EQ(interned.numDistinct(), 3u);
+  for (NodeId n = 0; n < expected.size(); ++n)
+    EXPECT_TRUE(interned[n] == expected[n]) << "node " << n;
+}

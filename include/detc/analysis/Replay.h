@@ -41,15 +41,35 @@
 
 #include "llvm/ADT/SparseBitVector.h"
 
+#include <deque>
+
 namespace detc::analysis {
 
 using VarSet = llvm::SparseBitVector<>;
 
+/// Per node, a set of variables, each distinct set stored once: along a
+/// straight line of statements the live set rarely changes, and a sparse
+/// bit vector per node is most of an analysis's memory on a large program.
+class InternedSets {
+public:
+  InternedSets() = default;
+  /// Takes the per-node sets (one per node, in node order).
+  explicit InternedSets(std::vector<VarSet> perNode);
+  const VarSet &operator[](NodeId n) const { return distinct[index[n]]; }
+  size_t numDistinct() const { return distinct.size(); }
+
+private:
+  /// A deque: a SparseBitVector's move may throw, so a growing vector
+  /// would copy every set.
+  std::deque<VarSet> distinct;
+  std::vector<unsigned> index;
+};
+
 struct Liveness {
-  /// Backward result: `in` = live after the node. (Its `out`, live before,
-  /// is not kept: nothing asks, and it is a set per node of the program.)
-  DataflowResult<VarSet> result;
-  const VarSet &liveAfter(NodeId n) const { return result.in[n]; }
+  /// Live after each node (the backward problem's `in`; its `out`, live
+  /// before, nothing asks for).
+  InternedSets after;
+  const VarSet &liveAfter(NodeId n) const { return after[n]; }
 };
 
 Liveness computeLiveness(const StatementGraph &g,
