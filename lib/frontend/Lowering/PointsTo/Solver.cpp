@@ -150,9 +150,9 @@ void Solver::solve(size_t limit) {
 
 void Solver::releaseConstraints() {
   // Assigning empty containers frees their storage (clear() keeps it).
-  index = {};
+  index = decltype(index)();
   succ = {};
-  edges = {};
+  edges = decltype(edges)();
   objectHandlers = {};
   fieldHandlers = {};
   queued = {};
