@@ -6,7 +6,8 @@
 # (detc-missing-zero-grad), and the checkpoint's replay re-runs the update.
 # The fixed loop (zero_grad() inherited from torch.optim.Optimizer) is silent.
 # A class of the script with a `step` that is not an optimizer updates
-# nothing (the lowering: one detc.update, for the optimizer only).
+# nothing, nor does an LR scheduler's subclass (the lowering: one
+# detc.update, for the optimizer only).
 # RUN: not detc analyze %s --werror | FileCheck %s
 # RUN: detc analyze %S/Inputs/own_optimizer_fixed.py --werror | FileCheck %s --check-prefix=FIXED
 # FIXED-NOT: warning:
@@ -15,6 +16,8 @@
 # IR: detc.call @SignSGD::@step bind {self = "opt"}
 # IR-NEXT: detc.update "opt" updates ["model", "opt"] uses ["opt", "model"] {api = "SignSGD.step"}
 # IR: detc.call @Counter::@step bind {self = "seen"}
+# IR-NOT: detc.update
+# IR: detc.call @Halving::@step bind {self = "sched"}
 # IR-NOT: detc.update
 # IR: detc.checkpoint
 import torch
@@ -34,6 +37,14 @@ class SignSGD(torch.optim.Optimizer):
                     p.add_(torch.sign(p.grad), alpha=-group["lr"])
 
 
+class Halving(torch.optim.lr_scheduler._LRScheduler):
+    def get_lr(self):
+        return [base * 0.5 ** self.last_epoch for base in self.base_lrs]
+
+    def step(self, epoch=None):
+        super().step(epoch)
+
+
 class Counter:
     def __init__(self):
         self.n = 0
@@ -46,6 +57,7 @@ def main():
     model = nn.Linear(4, 2)
     opt = SignSGD(model.parameters(), lr=0.05)
     seen = Counter()
+    sched = Halving(opt)
     x, y = torch.ones(8, 4), torch.zeros(8, dtype=torch.long)
     for epoch in range(3):
         loss = F.cross_entropy(model(x), y)
@@ -53,6 +65,7 @@ def main():
         # CHECK: own_optimizer.py:[[@LINE+1]]:9: warning: gradients are not reset between optimizer steps in the loop at line [[@LINE-3]]
         opt.step()
         seen.step()
+        sched.step()
         torch.save({"model": model.state_dict(), "epoch": epoch}, "ckpt.pt")
 
 
