@@ -51,17 +51,30 @@ void writeRaw(const char *text) {
 
 void badAlloc(void *, const char *, bool) { outOfMemory(); }
 void newHandler() { outOfMemory(); }
-} // namespace
 
-int detc::base::runOnLargeStack(llvm::function_ref<int()> work,
-                                   size_t stackBytes) {
-  StackJob job{work};
+/// Starts `fn(arg)` on a thread with a `stackBytes` stack; pthread_create's
+/// error number (0 on success).
+int startThread(pthread_t &thread, void *(*fn)(void *), void *arg,
+                size_t stackBytes) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstacksize(&attr, stackBytes);
-  pthread_t thread;
-  int err = pthread_create(&thread, &attr, runJob, &job);
+  int err = pthread_create(&thread, &attr, fn, arg);
   pthread_attr_destroy(&attr);
+  return err;
+}
+
+void *runVoidJob(void *arg) {
+  (*static_cast<llvm::function_ref<void()> *>(arg))();
+  return nullptr;
+}
+} // namespace
+
+int detc::base::runOnLargeStack(llvm::function_ref<int()> work,
+                                size_t stackBytes) {
+  StackJob job{work};
+  pthread_t thread;
+  int err = startThread(thread, runJob, &job, stackBytes);
   if (err != 0) {
     std::fprintf(stderr,
                  "%s: error: cannot reserve a %zu MiB stack (%s); raise the "
@@ -73,22 +86,11 @@ int detc::base::runOnLargeStack(llvm::function_ref<int()> work,
   return job.result;
 }
 
-namespace {
-void *runVoidJob(void *arg) {
-  (*static_cast<llvm::function_ref<void()> *>(arg))();
-  return nullptr;
-}
-} // namespace
-
 void detc::base::runConcurrently(llvm::function_ref<void()> here,
                                  llvm::function_ref<void()> there,
                                  size_t stackBytes) {
-  pthread_attr_t attr;
-  pthread_attr_init(&attr);
-  pthread_attr_setstacksize(&attr, stackBytes);
   pthread_t thread;
-  int err = pthread_create(&thread, &attr, runVoidJob, &there);
-  pthread_attr_destroy(&attr);
+  int err = startThread(thread, runVoidJob, &there, stackBytes);
   here();
   if (err != 0) {
     there();

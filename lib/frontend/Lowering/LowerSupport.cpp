@@ -320,8 +320,8 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
   Location fileLoc = FileLineColLoc::get(
       &ctx, currentUnit ? currentUnit->file->getName() : StringRef("<input>"),
       er.begin.line, er.begin.column + 1);
-  auto span = ir::SourceSpanAttr::get(&ctx, sb, se, er.begin.offset,
-                                      er.end.offset);
+  auto span =
+      ir::SourceSpanAttr::get(&ctx, sb, se, er.begin.offset, er.end.offset);
   it->second = FusedLoc::get(&ctx, {fileLoc}, span);
   return it->second;
 }
@@ -390,39 +390,32 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
                          llvm::ArrayRef<std::string> defs, const Effects &eff,
                          llvm::ArrayRef<NamedAttribute> attrs,
                          unsigned numRegions) {
-  if (!emitIR) {
-    // A pass that only gathers facts: the op is a placeholder with the
-    // regions its callers lower into (its attributes would be thrown away
-    // with the pass's module; building them is a third of a pass).
-    OperationState state(builder.getUnknownLoc(), opName);
-    for (unsigned i = 0; i < numRegions; ++i)
-      state.addRegion()->push_back(new Block);
-    Operation *op = builder.create(state);
-    for (Region &r : op->getRegions()) {
-      OpBuilder::InsertionGuard guard(builder);
-      builder.setInsertionPointToEnd(&r.front());
-      builder.create<ir::YieldOp>(op->getLoc());
-    }
-    return op;
+  // A pass that only gathers facts makes placeholders: the op with the
+  // regions its callers lower into, no location or attributes (they would
+  // be thrown away with the pass's module; building them is a third of a
+  // pass).
+  OperationState state(emitIR ? loc(currentStmt ? currentStmt : at, at)
+                              : builder.getUnknownLoc(),
+                       opName);
+  if (emitIR) {
+    auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
+      // Drop duplicates and "" (no variable), keep first-occurrence order.
+      VarSet unique;
+      for (const std::string &v : vars)
+        if (!v.empty())
+          unique.insert(v);
+      if (unique.empty())
+        return;
+      state.addAttribute(name, strArray(unique.getArrayRef()));
+    };
+    addList("defs", defs);
+    addList("updates", eff.updates.getArrayRef());
+    addList("uses", eff.uses.getArrayRef());
+    for (const NamedAttribute &a : attrs)
+      state.addAttribute(a.getName(), a.getValue());
+    if (ArrayAttr calls = moduleCalls(currentStmt))
+      state.addAttribute("module_calls", calls);
   }
-  OperationState state(loc(currentStmt ? currentStmt : at, at), opName);
-  auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
-    // Drop duplicates and "" (no variable), keep first-occurrence order.
-    VarSet unique;
-    for (const std::string &v : vars)
-      if (!v.empty())
-        unique.insert(v);
-    if (unique.empty())
-      return;
-    state.addAttribute(name, strArray(unique.getArrayRef()));
-  };
-  addList("defs", defs);
-  addList("updates", eff.updates.getArrayRef());
-  addList("uses", eff.uses.getArrayRef());
-  for (const NamedAttribute &a : attrs)
-    state.addAttribute(a.getName(), a.getValue());
-  if (ArrayAttr calls = moduleCalls(currentStmt))
-    state.addAttribute("module_calls", calls);
   for (unsigned i = 0; i < numRegions; ++i) {
     Region *r = state.addRegion();
     r->push_back(new Block);
@@ -447,7 +440,7 @@ void Lowerer::inRegion(Operation *op, unsigned index,
 void Lowerer::warnUnknown(FuncCtx &f, const ast::Node *n,
                           const llvm::Twine &msg) {
   passDiags.report(Severity::Warning, f.unit->file, n->getRange().begin,
-               (msg + " [detc-unknown-construct]").str());
+                   (msg + " [detc-unknown-construct]").str());
 }
 
 void Lowerer::error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg) {
@@ -485,8 +478,8 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
       if (!unit)
         continue;
       const ast::SourcePos &p = ob.site->getRange().begin;
-      site.first =
-          unit->moduleName == "__main__" ? std::string() : unit->moduleName + ":";
+      site.first = unit->moduleName == "__main__" ? std::string()
+                                                  : unit->moduleName + ":";
       site.second = std::to_string(p.line) + "_" + std::to_string(p.column);
     }
     std::string id = site.first + prefix + site.second;
@@ -503,8 +496,8 @@ const Unit *Lowerer::unitOfFile(llvm::StringRef file) const {
     auto [it, added] = realPaths.try_emplace(name);
     if (added) {
       llvm::SmallString<256> real;
-      it->second = llvm::sys::fs::real_path(name, real) ? name.str()
-                                                        : std::string(real);
+      it->second =
+          llvm::sys::fs::real_path(name, real) ? name.str() : std::string(real);
     }
     return it->second;
   };
@@ -522,8 +515,7 @@ std::string Lowerer::pointsToScope(const FuncCtx &f) const {
   return scope;
 }
 
-void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name,
-                               FactSet &out) {
+void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name, FactSet &out) {
   if (!pointsTo || name.empty() || name.starts_with("$") ||
       name.starts_with("^"))
     return;
@@ -535,8 +527,7 @@ void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name,
       return;
     scope = f.unit->moduleName;
   }
-  std::vector<PointsToResult::ObjectId> objs =
-      pointsTo->pointsTo(scope, name);
+  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(scope, name);
   if (objs.empty())
     return;
   static const std::pair<char, ObjectInfo::Kind> kinds[] = {
@@ -555,8 +546,8 @@ void Lowerer::addCalleeFacts(const ast::Expr *callee, FactSet &out) {
     addProgramCallables(pointsTo->pointsTo(callee), out);
 }
 
-void Lowerer::addProgramCallables(
-    llvm::ArrayRef<PointsToResult::ObjectId> objs, FactSet &out) const {
+void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                                  FactSet &out) const {
   // Functions and classes of the program (a star import's, a package's
   // re-export): the points-to symbol is the lowering's.
   for (PointsToResult::ObjectId o : objs) {
@@ -570,4 +561,3 @@ void Lowerer::addProgramCallables(
       out.insert("class:" + ob.label);
   }
 }
-
