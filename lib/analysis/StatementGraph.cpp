@@ -95,8 +95,9 @@ StringRef detc::analysis::stringifyNodeKind(NodeKind kind) {
 }
 
 NodeId StatementGraph::addNode() {
-  nodes.emplace_back();
-  return NodeId(nodes.size() - 1);
+  if ((count & kChunkMask) == 0)
+    chunks.push_back(std::make_unique<Node[]>(size_t(1) << kChunkBits));
+  return NodeId(count++);
 }
 
 void StatementGraph::indexEdges() {
@@ -846,13 +847,6 @@ StatementGraph StatementGraph::build(ModuleOp module,
   GraphBuilder(g, module, options).run();
   g.vars.computeObjects();
   g.indexEdges();
-  // The node vector grew by doubling; the analyses keep it to the end.
-  // (shrink_to_fit does nothing when exceptions are off, as in LLVM builds:
-  // copy to an exact fit instead.)
-  if (g.nodes.capacity() > g.nodes.size())
-    std::vector<Node>(std::make_move_iterator(g.nodes.begin()),
-                      std::make_move_iterator(g.nodes.end()))
-        .swap(g.nodes);
   switchOffEvalDropout(g);
   return g;
 }

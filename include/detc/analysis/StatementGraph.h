@@ -37,6 +37,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -158,7 +159,6 @@ std::string entryDisplayName(llvm::StringRef symbol);
 
 class StatementGraph {
 public:
-  std::vector<Node> nodes;
   std::vector<Instance> instances;
   VarTable vars;
   NodeId entry = kNoNode, exit = kNoNode;
@@ -169,9 +169,11 @@ public:
   std::vector<std::string> entries;
   bool libraryEntries = false;
 
-  size_t numNodes() const { return nodes.size(); }
-  Node &node(NodeId n) { return nodes[n]; }
-  const Node &node(NodeId n) const { return nodes[n]; }
+  size_t numNodes() const { return count; }
+  Node &node(NodeId n) { return chunks[n >> kChunkBits][n & kChunkMask]; }
+  const Node &node(NodeId n) const {
+    return chunks[n >> kChunkBits][n & kChunkMask];
+  }
 
   /// Adjacency, valid once indexEdges() ran (build() runs it).
   llvm::ArrayRef<NodeId> successors(NodeId n) const { return succ.of(n); }
@@ -199,6 +201,15 @@ public:
                               const StatementGraphOptions &options = {});
 
 private:
+  /// Nodes live in chunks of equal size: the graph grows without moving
+  /// what it holds (a doubling vector held two copies while it grew, and a
+  /// third to shrink to fit), and its memory comes in pieces an allocator
+  /// can reuse after the front end freed its own.
+  static constexpr unsigned kChunkBits = 12;
+  static constexpr NodeId kChunkMask = (1u << kChunkBits) - 1;
+  std::vector<std::unique_ptr<Node[]>> chunks;
+  size_t count = 0;
+
   /// Compressed adjacency: the neighbours of n are nodes[offset[n] ..
   /// offset[n + 1]).
   struct Adjacency {
