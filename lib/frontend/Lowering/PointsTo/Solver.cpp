@@ -9,7 +9,18 @@ Node Solver::newNode() {
   succ.emplace_back();
   objectHandlers.emplace_back();
   queued.push_back(false);
-  return Node(pts.size() - 1);
+  return Node(nodeCount++);
+}
+
+template <typename T>
+void Solver::append(std::deque<Link<T>> &pool, List &list, T value) {
+  unsigned at = pool.size();
+  pool.push_back({std::move(value), kNil});
+  if (list.last == kNil)
+    list.first = at;
+  else
+    pool[list.last].next = at;
+  list.last = at;
 }
 
 void Solver::enqueue(Node node) {
@@ -43,7 +54,7 @@ void Solver::addObject(Node node, Obj obj) {
 void Solver::addCopy(Node from, Node to) {
   if (from == to || !edges.insert((uint64_t(from) << 32) | to).second)
     return;
-  succ[from].push_back(to);
+  append(edgePool, succ[from], to);
   ++copyEdges;
   // What `from` already passed on must reach `to` too (by index: `to` may
   // be `from`'s set's neighbour in `pts`, which insert() may grow).
@@ -56,11 +67,13 @@ void Solver::addCopy(Node from, Node to) {
 
 void Solver::onObject(Node node, std::function<void(Obj)> handler) {
   ++handlers;
-  objectHandlers[node].push_back(handler);
+  append(handlerPool, objectHandlers[node], std::move(handler));
+  const std::function<void(Obj)> &added =
+      handlerPool[objectHandlers[node].last].value;
   // Objects already processed at `node` do not come again: apply them now
   // (by index: the handler may grow this very set).
   for (unsigned i = 0, e = pts[node].done; i < e; ++i)
-    handler(pts[node].items[i]);
+    added(pts[node].items[i]);
 }
 
 FieldId Solver::fieldId(llvm::StringRef name) {
@@ -131,14 +144,16 @@ void Solver::solve(size_t limit) {
     pts[n].done = to;
     llvm::SmallVector<Obj, 4> delta(pts[n].items.begin() + from,
                                     pts[n].items.begin() + to);
-    // Handlers may add handlers to this node: iterate by index.
-    for (size_t i = 0; i < objectHandlers[n].size(); ++i) {
-      auto handler = objectHandlers[n][i];
+    // Handlers may add handlers and edges to this node: the lists are
+    // followed to their current end.
+    for (unsigned h = objectHandlers[n].first; h != kNil;
+         h = handlerPool[h].next) {
+      const std::function<void(Obj)> &handler = handlerPool[h].value;
       for (Obj o : delta)
         handler(o);
     }
-    for (size_t i = 0; i < succ[n].size(); ++i) {
-      Node s = succ[n][i];
+    for (unsigned e = succ[n].first; e != kNil; e = edgePool[e].next) {
+      Node s = edgePool[e].value;
       bool grew = false;
       for (Obj o : delta)
         grew |= insert(s, o);
@@ -148,13 +163,30 @@ void Solver::solve(size_t limit) {
   }
 }
 
+/// Frees `c`'s storage: clear() keeps it, and so does `c = {}` on a
+/// vector (that assigns from an empty initializer list).
+template <typename Container> static void release(Container &c) {
+  Container().swap(c);
+}
+
 void Solver::releaseConstraints() {
-  // Assigning empty containers frees their storage (clear() keeps it).
-  index = decltype(index)();
-  succ = {};
-  edges = decltype(edges)();
-  objectHandlers = {};
-  fieldHandlers = {};
-  queued = {};
-  worklist = {};
+  release(index);
+  release(succ);
+  release(edgePool);
+  release(edges);
+  release(objectHandlers);
+  release(handlerPool);
+  release(fieldHandlers);
+  release(worklist);
+  size_t total = 0;
+  for (const PtsSet &set : pts)
+    total += set.items.size();
+  solvedStart.reserve(pts.size());
+  solvedItems.reserve(total);
+  for (const PtsSet &set : pts) {
+    solvedStart.push_back(solvedItems.size());
+    solvedItems.insert(solvedItems.end(), set.items.begin(), set.items.end());
+  }
+  release(pts);
+  release(queued);
 }

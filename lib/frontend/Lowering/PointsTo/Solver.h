@@ -33,7 +33,7 @@ using FieldId = unsigned;
 class Solver {
 public:
   Node newNode();
-  size_t numNodes() const { return pts.size(); }
+  size_t numNodes() const { return nodeCount; }
 
   /// `node` ⊇ {obj}.
   void addObject(Node node, Obj obj);
@@ -54,7 +54,14 @@ public:
   const std::vector<FieldId> &fieldsOf(Obj obj);
 
   /// The objects `node` may hold, in the order they reached it.
-  llvm::ArrayRef<Obj> pointsTo(Node node) const { return pts[node].items; }
+  llvm::ArrayRef<Obj> pointsTo(Node node) const {
+    if (solvedStart.empty())
+      return pts[node].items;
+    unsigned end = node + 1 < solvedStart.size() ? solvedStart[node + 1]
+                                                 : solvedItems.size();
+    return llvm::ArrayRef<Obj>(solvedItems)
+        .slice(solvedStart[node], end - solvedStart[node]);
+  }
 
   /// Propagates until nothing changes, or until the constraint graph has
   /// grown past `limit` edges and handlers (then `truncated` is set and
@@ -62,8 +69,10 @@ public:
   void solve(size_t limit = kDefaultLimit);
 
   /// Frees what only solving needs (copy edges, handlers, the worklist and
-  /// the sets' membership indexes); the solution stays queryable. Nothing
-  /// may be added afterwards.
+  /// the sets' membership indexes) and packs the solution into two arrays
+  /// (most sets hold zero or one object: ~6 bytes a node instead of the
+  /// ~40 a growable set costs); the solution stays queryable. Nothing may
+  /// be added afterwards.
   void releaseConstraints();
 
   static constexpr size_t kDefaultLimit = 50000000;
@@ -77,19 +86,42 @@ private:
   bool insert(Node node, Obj obj);
 
   /// A points-to set, append-only: most hold one or two objects, so they
-  /// live inline (a node costs ~80 bytes in all, against ~250 with two
-  /// sparse bit vectors per node); `done` is how many have been passed on
-  /// (difference propagation). Sets past kIndexAt objects get a hash index.
+  /// live inline; `done` is how many have been passed on (difference
+  /// propagation). Sets past kIndexAt objects get a hash index.
   struct PtsSet {
     llvm::SmallVector<Obj, 2> items;
     unsigned done = 0;
   };
   static constexpr size_t kIndexAt = 16;
-  std::vector<PtsSet> pts;
+  /// A deque: it grows without a doubling vector's second copy.
+  std::deque<PtsSet> pts;
+  size_t nodeCount = 0;
+  /// Once released: node n holds solvedItems[solvedStart[n] ..
+  /// solvedStart[n + 1]).
+  std::vector<unsigned> solvedStart;
+  std::vector<Obj> solvedItems;
   llvm::DenseMap<Node, llvm::DenseSet<Obj>> index;
-  std::vector<std::vector<Node>> succ;
+
+  /// A node's copy edges and handlers are linked lists threaded through
+  /// pools, in the order they were added (most nodes have no handler and
+  /// at most one edge: two indexes a node instead of two vectors, 48
+  /// bytes and their allocations).
+  static constexpr unsigned kNil = ~0u;
+  struct List {
+    unsigned first = kNil, last = kNil;
+  };
+  template <typename T> struct Link {
+    T value;
+    unsigned next = kNil;
+  };
+  /// Appends `value` to `list`, linked through `pool`.
+  template <typename T>
+  static void append(std::deque<Link<T>> &pool, List &list, T value);
+  std::vector<List> succ, objectHandlers;
+  std::deque<Link<Node>> edgePool;
+  /// A deque: handlers run by reference while others are added.
+  std::deque<Link<std::function<void(Obj)>>> handlerPool;
   llvm::DenseSet<uint64_t> edges; ///< (from << 32 | to) of every copy edge
-  std::vector<std::vector<std::function<void(Obj)>>> objectHandlers;
   std::vector<bool> queued;
   std::deque<Node> worklist;
 
