@@ -60,7 +60,7 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
     graphClock.lap("statement-graph");
     a.gens = std::make_unique<GeneratorAliases>(a.graph);
     graphClock.lap("generator-aliases");
-    a.ts = analyzeThreadSafety(a.graph, *a.gens);
+    a.ts = analyzeThreadSafety(a.graph, *a.gens, options.keepSolutions);
     graphClock.lap("thread-safety");
     a.live = computeLiveness(a.graph, *a.gens);
     graphClock.lap("liveness");

@@ -35,8 +35,8 @@ namespace {
 enum Event : unsigned { Start, Grad, Value, Zero, ZeroAfterGrad, Step, Last };
 
 struct GradientState {
-  /// A bitset, not a BitVector: one state per node is kept twice (before
-  /// and after), and a BitVector's inline words made a state 136 bytes.
+  /// A bitset, not a BitVector: a BitVector's inline words made a state
+  /// 136 bytes (the solver keeps one per chain, and copies them often).
   std::bitset<Last> last;
   llvm::SparseBitVector<> stepped, steppedThenGrad;
   bool operator==(const GradientState &o) const {
@@ -309,18 +309,26 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
               set->reset(k);
       });
 
+  // The state before each step; other nodes' states are recomputed when
+  // a finding asks for them.
+  llvm::DenseMap<NodeId, GradientState> atUpdate;
+  result.forEach([&](NodeId n, const GradientState &in, const GradientState &) {
+    if (ev.kind[n] == Kind::Update)
+      atUpdate.try_emplace(n, in);
+  });
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     if (ev.kind[n] != Kind::Update)
       continue;
-    const std::bitset<Last> &in = result.in[n].last;
+    const GradientState &before = atUpdate[n];
+    const std::bitset<Last> &in = before.last;
     if (in.none())
       continue; // Unreachable.
     if (in.test(ZeroAfterGrad)) {
       // Report at the zero_grad that runs between a backward and the step.
       for (NodeId z : ev.reachedBackwards(n, {Kind::ZeroGrad},
                                           {Kind::GradAcc, Kind::Update})) {
-        if (!result.in[z].last.test(Grad) &&
-            !result.in[z].last.test(ZeroAfterGrad))
+        std::bitset<Last> atZero = result.inAt(z).last;
+        if (!atZero.test(Grad) && !atZero.test(ZeroAfterGrad))
           continue;
         std::vector<NodeId> grads = ev.reachedBackwards(
             z, {Kind::GradAcc}, {Kind::GradAcc, Kind::Update});
@@ -350,7 +358,7 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
                                               : "gradients are reset here"});
       out.add(g, std::move(f));
     }
-    if (result.in[n].steppedThenGrad.test(ev.slot[n])) {
+    if (before.steppedThenGrad.test(ev.slot[n])) {
       LintFinding f{"detc-missing-zero-grad",
                     n,
                     "gradients are not reset between optimizer steps" +

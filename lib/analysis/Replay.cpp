@@ -8,11 +8,11 @@
 
 using namespace detc;
 using namespace detc::analysis;
-using llvm::BitVector;
-using llvm::SmallVector;
 using llvm::ArrayRef;
-using llvm::StringRef;
+using llvm::BitVector;
 using llvm::isa;
+using llvm::SmallVector;
+using llvm::StringRef;
 
 //===----------------------------------------------------------------------===//
 // Effects of a node
@@ -115,13 +115,13 @@ NodeEffects detc::analysis::replayEffects(const StatementGraph &g,
 //===----------------------------------------------------------------------===//
 
 /// Backward liveness over `effects`, of the ids `tracked` accepts.
-static DataflowResult<VarSet>
-solveLiveness(const StatementGraph &g, ArrayRef<NodeEffects> effects,
-              llvm::function_ref<bool(unsigned)> tracked) {
+template <typename TrackedFn>
+static auto solveLiveness(const DataGraph &dg, const EffectsTable &effects,
+                          TrackedFn tracked) {
   return solveDataflow<VarSet>(
-      backwardDataGraph(g), VarSet(), [](NodeId, VarSet &) {},
+      dg, VarSet(), [](NodeId, VarSet &) {},
       [](VarSet &acc, const VarSet &o) { acc |= o; },
-      [&](NodeId n, const VarSet &after, VarSet &before) {
+      [&effects, tracked](NodeId n, const VarSet &after, VarSet &before) {
         before = after;
         for (unsigned k : effects[n].kills)
           before.reset(k);
@@ -131,33 +131,70 @@ solveLiveness(const StatementGraph &g, ArrayRef<NodeEffects> effects,
       });
 }
 
-InternedSets::InternedSets(std::vector<VarSet> perNode) {
-  index.reserve(perNode.size());
-  // Distinct sets by a hash of their members; equal hashes compared.
-  llvm::DenseMap<uint64_t, llvm::SmallVector<unsigned, 1>> byHash;
-  for (VarSet &set : perNode) {
-    // Most often the previous node's set (straight-line code).
-    if (!index.empty() && distinct[index.back()] == set) {
-      index.push_back(index.back());
-      continue;
-    }
-    llvm::hash_code h = llvm::hash_value(0);
-    for (unsigned v : set)
-      h = llvm::hash_combine(h, v);
-    llvm::SmallVector<unsigned, 1> &same = byHash[uint64_t(size_t(h))];
-    unsigned found = ~0u;
-    for (unsigned d : same)
-      if (distinct[d] == set) {
-        found = d;
-        break;
-      }
-    if (found == ~0u) {
-      found = distinct.size();
-      same.push_back(found);
-      distinct.push_back(std::move(set));
-    }
-    index.push_back(found);
+/// Live after each node (the backward problem's `in`), interned.
+template <typename TrackedFn>
+static InternedSets liveAfter(const StatementGraph &g,
+                              const EffectsTable &effects, TrackedFn tracked) {
+  DataGraph dg = backwardDataGraph(g);
+  InternedSets sets(g.numNodes());
+  solveLiveness(dg, effects, tracked)
+      .forEach([&](NodeId n, const VarSet &after, const VarSet &) {
+        sets.assign(n, after);
+      });
+  sets.finish();
+  return sets;
+}
+
+InternedSets::InternedSets(size_t numNodes) {
+  distinct.emplace_back();
+  index.assign(numNodes, 0);
+  byHash[uint64_t(size_t(llvm::hash_value(0)))].push_back(0);
+}
+
+InternedSets::InternedSets(std::vector<VarSet> perNode)
+    : InternedSets(perNode.size()) {
+  for (NodeId n = 0; n < perNode.size(); ++n)
+    assign(n, perNode[n]);
+  finish();
+}
+
+void InternedSets::assign(NodeId n, const VarSet &set) {
+  // Most often the set assigned last (straight-line code).
+  if (distinct[last] == set) {
+    index[n] = last;
+    return;
   }
+  llvm::hash_code h = llvm::hash_value(0);
+  for (unsigned v : set)
+    h = llvm::hash_combine(h, v);
+  llvm::SmallVector<unsigned, 1> &same = byHash[uint64_t(size_t(h))];
+  unsigned found = ~0u;
+  for (unsigned d : same)
+    if (distinct[d] == set) {
+      found = d;
+      break;
+    }
+  if (found == ~0u) {
+    found = distinct.size();
+    same.push_back(found);
+    distinct.push_back(set);
+  }
+  index[n] = last = found;
+}
+
+EffectsTable::EffectsTable(const StatementGraph &g,
+                           llvm::function_ref<NodeEffects(NodeId)> effectsOf) {
+  offsets.reserve(3 * g.numNodes() + 1);
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    NodeEffects e = effectsOf(n);
+    for (const auto *list : {&e.kills, &e.lhs, &e.reads}) {
+      offsets.push_back(items.size());
+      items.insert(items.end(), list->begin(), list->end());
+    }
+  }
+  offsets.push_back(items.size());
+  // To an exact fit (shrink_to_fit does nothing without exceptions).
+  std::vector<unsigned>(items.begin(), items.end()).swap(items);
 }
 
 Liveness detc::analysis::computeLiveness(const StatementGraph &g,
@@ -165,15 +202,11 @@ Liveness detc::analysis::computeLiveness(const StatementGraph &g,
   ReplayVars ids;
   ids.numVars = g.vars.size();
   ids.numObjects = gens.objects().size();
-  std::vector<NodeEffects> effects;
-  effects.reserve(g.numNodes());
-  for (NodeId n = 0; n < g.numNodes(); ++n)
-    effects.push_back(nodeEffects(g, gens, ids, n));
+  EffectsTable effects(g,
+                       [&](NodeId n) { return nodeEffects(g, gens, ids, n); });
   Liveness l;
-  l.after = InternedSets(
-      solveLiveness(g, effects, [&](unsigned id) {
-        return !ids.isGenerator(id);
-      }).in);
+  l.after =
+      liveAfter(g, effects, [&](unsigned id) { return !ids.isGenerator(id); });
   return l;
 }
 
@@ -186,21 +219,21 @@ class NeededSolver {
 public:
   NeededSolver(const StatementGraph &g, const GeneratorAliases &gens,
                const Liveness &live, const ReplayVars &ids)
-      : g(g), gens(gens), live(live), ids(ids) {
-    effects.reserve(g.numNodes());
-    for (NodeId n = 0; n < g.numNodes(); ++n)
-      effects.push_back(replayEffects(g, gens, ids, n));
+      : g(g), gens(gens), live(live), ids(ids),
+        effects(g, [&](NodeId n) { return replayEffects(g, gens, ids, n); }) {
     generatorLiveness();
   }
 
-  CheckpointReplay run(mlir::Operation *op, ArrayRef<NodeId> instances);
+  /// `keepSolutions`: keep the per-node Needed sets in the result.
+  CheckpointReplay run(mlir::Operation *op, ArrayRef<NodeId> instances,
+                       bool keepSolutions);
 
 private:
   const StatementGraph &g;
   const GeneratorAliases &gens;
   const Liveness &live;
   const ReplayVars &ids;
-  std::vector<NodeEffects> effects;
+  EffectsTable effects;
   /// Generator ids live after each node: a later (stateful or keyed) draw
   /// reads the state or seed.
   InternedSets generatorsLiveAfter;
@@ -208,9 +241,14 @@ private:
   void generatorLiveness();
   BitVector prefixOf(ArrayRef<NodeId> instances);
   VarSet checkedAt(const CheckpointReplay &cp);
-  DataflowResult<VarSet> taint(const BitVector &prefix);
-  llvm::DenseMap<unsigned, NodeId>
-  taintSources(const DataGraph &dg, const DataflowResult<VarSet> &t);
+  /// The tainted ids among `seeds` before the instances of L, and for
+  /// each tainted id one skipped statement it derives from.
+  struct Taint {
+    VarSet atL;
+    llvm::DenseMap<unsigned, NodeId> sources;
+  };
+  Taint taint(const BitVector &prefix, ArrayRef<NodeId> instances,
+              const VarSet &seeds);
   bool selected(NodeId n, const VarSet &after, const BitVector &forced) {
     if (forced.test(n))
       return true;
@@ -223,10 +261,9 @@ private:
 } // namespace
 
 void NeededSolver::generatorLiveness() {
-  generatorsLiveAfter = InternedSets(
-      solveLiveness(g, effects, [&](unsigned id) {
-        return ids.isGenerator(id);
-      }).in);
+  const ReplayVars &ids = this->ids;
+  generatorsLiveAfter = liveAfter(
+      g, effects, [&ids](unsigned id) { return ids.isGenerator(id); });
 }
 
 BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {
@@ -270,21 +307,15 @@ VarSet NeededSolver::checkedAt(const CheckpointReplay &cp) {
 }
 
 /// Forward may-analysis: which values (may) come from skipped work.
-DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
-  DataGraph dg = forwardDataGraph(g);
-  for (NodeId n = 0; n < g.numNodes(); ++n)
-    if (!prefix.test(n)) {
-      dg.inputs[n].clear();
-      dg.dependents[n].clear();
-    }
-  for (NodeId n = 0; n < g.numNodes(); ++n)
-    llvm::erase_if(dg.dependents[n],
-                   [&](NodeId d) { return !prefix.test(d); });
-  return solveDataflow<VarSet>(
+NeededSolver::Taint NeededSolver::taint(const BitVector &prefix,
+                                        ArrayRef<NodeId> instances,
+                                        const VarSet &seeds) {
+  DataGraph dg = forwardDataGraph(g, &prefix);
+  auto solution = solveDataflow<VarSet>(
       dg, VarSet(), [](NodeId, VarSet &) {},
       [](VarSet &acc, const VarSet &o) { acc |= o; },
       [&](NodeId n, const VarSet &in, VarSet &out) {
-        const NodeEffects &e = effects[n];
+        EffectsTable::View e = effects[n];
         bool tainted = g.node(n).expensive;
         for (unsigned r : e.reads)
           tainted |= in.test(r);
@@ -314,38 +345,46 @@ DataflowResult<VarSet> NeededSolver::taint(const BitVector &prefix) {
             if (keep(l))
               out.set(l);
       });
-}
-
-/// For each tainted value, one skipped statement it derives from.
-llvm::DenseMap<unsigned, NodeId>
-NeededSolver::taintSources(const DataGraph &dg,
-                           const DataflowResult<VarSet> &t) {
-  llvm::DenseMap<unsigned, NodeId> src;
+  Taint t;
+  for (NodeId n : instances)
+    t.atL |= solution.inAt(n);
+  t.atL &= seeds;
+  if (t.atL.empty())
+    return t;
+  // The reads each node takes tainted, then sources by propagation along
+  // the program order until nothing changes.
+  llvm::DenseMap<NodeId, llvm::SmallVector<unsigned, 1>> taintedReads;
+  solution.forEach([&](NodeId n, const VarSet &in, const VarSet &) {
+    for (unsigned r : effects[n].reads)
+      if (in.test(r))
+        taintedReads[n].push_back(r);
+  });
+  llvm::DenseMap<unsigned, NodeId> &src = t.sources;
   for (bool changed = true; changed;) {
     changed = false;
     for (NodeId n : dg.order) {
-      const NodeEffects &e = effects[n];
+      EffectsTable::View e = effects[n];
       NodeId from = kNoNode;
       if (g.node(n).expensive && g.node(n).op)
         from = n;
-      else
-        for (unsigned r : e.reads)
-          if (t.in[n].test(r))
-            if (auto it = src.find(r); it != src.end()) {
-              from = it->second;
-              break;
-            }
+      else if (auto it = taintedReads.find(n); it != taintedReads.end())
+        for (unsigned r : it->second)
+          if (auto s = src.find(r); s != src.end()) {
+            from = s->second;
+            break;
+          }
       if (from == kNoNode)
         continue;
       for (unsigned l : e.lhs)
         changed |= src.try_emplace(l, from).second;
     }
   }
-  return src;
+  return t;
 }
 
 CheckpointReplay NeededSolver::run(mlir::Operation *op,
-                                   ArrayRef<NodeId> instances) {
+                                   ArrayRef<NodeId> instances,
+                                   bool keepSolutions) {
   CheckpointReplay cp;
   cp.op = op;
   cp.instances.assign(instances.begin(), instances.end());
@@ -365,14 +404,10 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   }
   seeds.intersectWithComplement(checked);
 
-  DataflowResult<VarSet> tainted = taint(cp.prefix);
-  VarSet bad;
-  for (NodeId n : instances)
-    bad |= tainted.in[n];
-  bad &= seeds;
+  Taint tainted = taint(cp.prefix, instances, seeds);
+  const VarSet &bad = tainted.atL;
   if (!bad.empty()) {
-    DataGraph fdg = forwardDataGraph(g);
-    auto src = taintSources(fdg, tainted);
+    const llvm::DenseMap<unsigned, NodeId> &src = tainted.sources;
     for (unsigned v : bad) {
       if (ids.isGenerator(v)) {
         unsigned o = ids.objectOf(v);
@@ -414,40 +449,51 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     if (isJump(g, n) && g.node(n).control != kNoNode &&
         cp.prefix.test(g.node(n).control))
       forceChain(n);
+  auto transfer = [&](NodeId n, const VarSet &after, VarSet &before) {
+    before = after;
+    if (isInstance.test(n)) {
+      before |= seeds;
+      return;
+    }
+    EffectsTable::View e = effects[n];
+    bool sel = selected(n, after, forced);
+    for (unsigned k : e.kills)
+      before.reset(k);
+    if (sel)
+      for (unsigned r : e.reads)
+        before.set(r);
+  };
   for (;;) {
-    cp.needed = solveDataflow<VarSet>(
+    auto needed = solveDataflow<VarSet>(
         dg, VarSet(), [](NodeId, VarSet &) {},
-        [](VarSet &acc, const VarSet &o) { acc |= o; },
-        [&](NodeId n, const VarSet &after, VarSet &before) {
-          before = after;
-          if (isInstance.test(n)) {
-            before |= seeds;
-            return;
-          }
-          const NodeEffects &e = effects[n];
-          bool sel = selected(n, after, forced);
-          for (unsigned k : e.kills)
-            before.reset(k);
-          if (sel)
-            for (unsigned r : e.reads)
-              before.set(r);
-        });
+        [](VarSet &acc, const VarSet &o) { acc |= o; }, transfer);
+    // Statements selected under the current control dependences; forcing
+    // their tests may select more, so solve again until nothing grows
+    // (every test forced is forced in the least solution: all of it is
+    // monotone).
+    std::vector<NodeId> selectedNodes;
+    needed.forEach([&](NodeId n, const VarSet &after, const VarSet &) {
+      if (!isInstance.test(n) && selected(n, after, forced))
+        selectedNodes.push_back(n);
+    });
     bool grew = false;
-    for (NodeId n : dg.order)
-      if (!isInstance.test(n) && selected(n, cp.needed.in[n], forced))
-        grew |= forceChain(n);
-    if (!grew)
-      break;
-  }
-  for (NodeId n : dg.order) {
-    if (isInstance.test(n) || !g.node(n).op)
+    for (NodeId n : selectedNodes)
+      grew |= forceChain(n);
+    if (grew)
       continue;
-    if (selected(n, cp.needed.in[n], forced))
-      cp.reexecuted.push_back(n);
-    else if (g.node(n).expensive &&
-             isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp, ir::FetchOp>(
-                 g.node(n).op))
-      cp.skipped.push_back(n);
+    needed.forEach([&](NodeId n, const VarSet &after, const VarSet &) {
+      if (isInstance.test(n) || !g.node(n).op)
+        return;
+      if (selected(n, after, forced))
+        cp.reexecuted.push_back(n);
+      else if (g.node(n).expensive &&
+               isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp, ir::FetchOp>(
+                   g.node(n).op))
+        cp.skipped.push_back(n);
+    });
+    if (keepSolutions)
+      cp.needed = needed.materialize();
+    break;
   }
   auto byPosition = [](std::vector<NodeId> &v) { llvm::sort(v); };
   byPosition(cp.reexecuted);
@@ -496,9 +542,7 @@ ReplayResult detc::analysis::analyzeReplay(const StatementGraph &g,
   // growing vector would copy every lattice.
   r.checkpoints.reserve(sites.size());
   for (auto &[op, nodes] : sites) {
-    r.checkpoints.push_back(solver.run(op, nodes));
-    if (!keepSolutions)
-      r.checkpoints.back().needed = {};
+    r.checkpoints.push_back(solver.run(op, nodes, keepSolutions));
   }
   return r;
 }

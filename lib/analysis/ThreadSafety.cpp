@@ -46,26 +46,25 @@ std::vector<unsigned> GeneratorSet::members(unsigned size) const {
   return out;
 }
 
-ThreadSafetyResult
-detc::analysis::analyzeThreadSafety(const StatementGraph &g,
-                                    const GeneratorAliases &gens) {
+ThreadSafetyResult detc::analysis::analyzeThreadSafety(
+    const StatementGraph &g, const GeneratorAliases &gens, bool keepSolution) {
   size_t numObjects = gens.objects().size();
-  DataGraph dg = forwardDataGraph(g);
-  // data_parallel_end takes the state before its begin: rewire its inputs
-  // to the begin's predecessors.
-  for (NodeId n = 0; n < g.numNodes(); ++n) {
-    const Node &node = g.node(n);
-    if (node.kind != NodeKind::ParEnd)
-      continue;
-    for (NodeId p : dg.inputs[n])
-      llvm::erase(dg.dependents[p], n);
-    dg.inputs[n].clear();
-    for (NodeId p : g.predecessors(node.pair))
-      dg.addInput(n, p);
-  }
+  std::vector<NodeId> order = postOrder(g);
+  std::reverse(order.begin(), order.end());
+  // data_parallel_end takes the state before its begin: its inputs are the
+  // begin's predecessors.
+  DataGraph dg = DataGraph::build(
+      g.numNodes(),
+      [&](NodeId n, llvm::function_ref<void(NodeId)> add) {
+        const Node &node = g.node(n);
+        for (NodeId p :
+             g.predecessors(node.kind == NodeKind::ParEnd ? node.pair : n))
+          add(p);
+      },
+      std::move(order));
 
   ThreadSafetyResult r;
-  r.ts = solveDataflow<GeneratorSet>(
+  auto ts = solveDataflow<GeneratorSet>(
       dg, GeneratorSet::all(), [](NodeId, GeneratorSet &) {},
       [](GeneratorSet &acc, const GeneratorSet &other) {
         acc.intersect(other);
@@ -87,15 +86,21 @@ detc::analysis::analyzeThreadSafety(const StatementGraph &g,
       });
 
   r.err = BitVector(numObjects, false);
-  for (NodeId n = 0; n < g.numNodes(); ++n) {
+  ts.forEach([&](NodeId n, const GeneratorSet &in, const GeneratorSet &) {
     const Node &node = g.node(n);
     if (node.kind != NodeKind::Draw)
-      continue;
+      return;
     for (unsigned o : gens.drawn(n))
-      if (!r.ts.in[n].test(o)) {
+      if (!in.test(o)) {
         r.err.set(o);
         r.unsafe.push_back({n, o, node.region});
       }
-  }
+  });
+  // In program order, as the report lists them.
+  llvm::stable_sort(r.unsafe, [](const UnsafeUse &a, const UnsafeUse &b) {
+    return a.draw < b.draw;
+  });
+  if (keepSolution)
+    r.ts = ts.materialize();
   return r;
 }

@@ -10,8 +10,8 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <map>
-#include <set>
 #include <optional>
+#include <set>
 
 using namespace detc;
 using namespace detc::analysis;
@@ -58,7 +58,11 @@ class EvalModes {
 public:
   explicit EvalModes(const StatementGraph &g) : g(g) { solve(); }
 
-  const Modes &in(NodeId n) const { return state[n]; }
+  /// The modes before a forward (empty elsewhere).
+  const Modes &in(NodeId n) const {
+    auto it = state.find(n);
+    return it == state.end() ? none : it->second;
+  }
 
 private:
   Modes transfer(NodeId n, Modes m) const {
@@ -101,8 +105,9 @@ private:
   void solve() {
     // May problem: bottom (nothing in evaluation mode) everywhere, union
     // at joins keeping the first eval() per variable.
-    DataflowResult<Modes> r = solveDataflow(
-        forwardDataGraph(g), Modes(), [](NodeId, Modes &) {},
+    DataGraph dg = forwardDataGraph(g);
+    auto solution = solveDataflow(
+        dg, Modes(), [](NodeId, Modes &) {},
         [](Modes &acc, const Modes &other) {
           for (auto [v, at] : other) {
             auto [it, added] = acc.try_emplace(v, at);
@@ -111,11 +116,16 @@ private:
           }
         },
         [&](NodeId n, const Modes &in, Modes &out) { out = transfer(n, in); });
-    state = std::move(r.in);
+    // Only forwards' states are read.
+    solution.forEach([&](NodeId n, const Modes &in, const Modes &) {
+      if (!in.empty() && llvm::isa_and_nonnull<ir::ForwardOp>(g.node(n).op))
+        state.try_emplace(n, in);
+    });
   }
 
   const StatementGraph &g;
-  std::vector<Modes> state; ///< Before each node.
+  llvm::DenseMap<NodeId, Modes> state; ///< Before each forward, if any.
+  const Modes none = {};
 };
 
 void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
@@ -152,7 +162,8 @@ void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
   }
 }
 
-// ---- detc-rank-conditional-update --------------------------------------------
+// ---- detc-rank-conditional-update
+// --------------------------------------------
 
 /// A distributed job: the program wraps a model in DistributedDataParallel
 /// or calls torch.distributed.
@@ -202,7 +213,8 @@ void rankConditional(const StatementGraph &g, std::vector<LintFinding> &out) {
   }
 }
 
-// ---- detc-ddp-module-forward ---------------------------------------------------
+// ---- detc-ddp-module-forward
+// ---------------------------------------------------
 
 void ddpModuleForward(const StatementGraph &g, const TrainingLoops &training,
                       std::vector<LintFinding> &out) {
@@ -247,7 +259,8 @@ void ddpModuleForward(const StatementGraph &g, const TrainingLoops &training,
   }
 }
 
-// ---- detc-optimizer-not-on-model ---------------------------------------------
+// ---- detc-optimizer-not-on-model
+// ---------------------------------------------
 
 /// Whether two model variables may be the same model: one variable, one
 /// object, one a part of the other (`model.fc`), or one wrapping the other

@@ -3,8 +3,8 @@
 // Every analysis of detc (ThreadSafe, Needed, liveness, the taint that finds
 // values fast-forward cannot re-derive) is a monotone problem over the
 // StatementGraph and is solved by this engine: a chaotic-iteration worklist
-// over the nodes, visiting them in a given priority order (reverse post-
-// order for forward problems, post-order for backward ones).
+// visiting the graph in a given priority order (reverse post-order for
+// forward problems, post-order for backward ones).
 //
 // Why not MLIR's dataflow framework: the constraint systems of SPEC §2/§4
 // are stated on labelled statements with pred/succ, with calls "followed"
@@ -17,6 +17,16 @@
 // after it, from the successors) and `out` the side the transfer function
 // computes from `in`.
 //
+// Memory: states are kept per *chain*, not per node. A chain is a maximal
+// path n1 -> n2 -> ... -> nk where each ni (i < k) feeds only n(i+1) and
+// n(i+1) reads only ni: straight-line code, which in the expanded program
+// is most of it (~12 nodes a chain on the bench's scripts). The solver
+// keeps the `out` of each chain's last node; the state at any node is
+// recomputed by running the transfer function from its chain's head
+// (Solution::forEach, inAt, outAt), and only the Z3 checks and the test
+// passes materialize per-node states (Solution::materialize). A per-node
+// pair of sparse sets cost a third of the analyses' memory.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DETC_ANALYSIS_DATAFLOWSOLVER_H
@@ -25,28 +35,47 @@
 #include "detc/analysis/StatementGraph.h"
 
 #include "llvm/ADT/BitVector.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <utility>
 #include <vector>
 
 namespace detc::analysis {
 
-/// Adjacency lists of the graph a problem is solved on: for each node, the
-/// nodes whose `out` feeds its `in` (`inputs`), and the reverse
-/// (`dependents`). Problems may rewire (e.g. data_parallel_end reads the
-/// state before its data_parallel_begin) or restrict them to a subgraph.
-struct DataGraph {
-  std::vector<llvm::SmallVector<NodeId, 2>> inputs, dependents;
+/// The graph a problem is solved on, as compressed adjacency arrays: for
+/// each node, the nodes whose `out` feeds its `in` (`inputs`), and the
+/// reverse (`dependents`), each in the order the edges were given.
+/// Problems may rewire (e.g. data_parallel_end reads the state before its
+/// data_parallel_begin) or restrict them to a subgraph.
+class DataGraph {
+public:
+  /// Calls `inputsOf(n, add)` for every node n < `numNodes`; `add(p)` makes
+  /// p an input of n. `order`: the visiting priority; nodes not in it take
+  /// no part (their states stay at the initial value).
+  static DataGraph
+  build(size_t numNodes,
+        llvm::function_ref<void(NodeId, llvm::function_ref<void(NodeId)>)>
+            inputsOf,
+        std::vector<NodeId> order);
+
+  size_t size() const {
+    return inputOffset.empty() ? 0 : inputOffset.size() - 1;
+  }
+  llvm::ArrayRef<NodeId> inputs(NodeId n) const {
+    return llvm::ArrayRef<NodeId>(inputList).slice(
+        inputOffset[n], inputOffset[n + 1] - inputOffset[n]);
+  }
+  llvm::ArrayRef<NodeId> dependents(NodeId n) const {
+    return llvm::ArrayRef<NodeId>(dependentList)
+        .slice(dependentOffset[n], dependentOffset[n + 1] - dependentOffset[n]);
+  }
+
   /// Visiting priority: nodes in the order the worklist should prefer.
   std::vector<NodeId> order;
 
-  void resize(size_t n) {
-    inputs.assign(n, {});
-    dependents.assign(n, {});
-  }
-  void addInput(NodeId node, NodeId input) {
-    inputs[node].push_back(input);
-    dependents[input].push_back(node);
-  }
+private:
+  std::vector<unsigned> inputOffset, dependentOffset;
+  std::vector<NodeId> inputList, dependentList;
 };
 
 /// Post-order of the nodes reachable from the entry (iterative DFS), then
@@ -54,15 +83,161 @@ struct DataGraph {
 std::vector<NodeId> postOrder(const StatementGraph &g);
 
 /// Forward data graph: inputs are predecessors, visited in reverse
-/// post-order from the entry.
-DataGraph forwardDataGraph(const StatementGraph &g);
+/// post-order from the entry. When `within` is given, only edges between
+/// nodes with within[n] set are kept (every node stays in the order).
+DataGraph forwardDataGraph(const StatementGraph &g,
+                           const llvm::BitVector *within = nullptr);
 /// Backward data graph: inputs are successors, visited in post-order.
 /// When `within` is given, only nodes with within[n] set take part.
 DataGraph backwardDataGraph(const StatementGraph &g,
                             const llvm::BitVector *within = nullptr);
 
-template <typename State> struct DataflowResult {
-  std::vector<State> in, out;
+/// The chains of a data graph (see the file comment), in the order their
+/// heads appear in the graph's visiting order.
+struct Chains {
+  explicit Chains(const DataGraph &dg);
+
+  static constexpr unsigned kNone = ~0u;
+  size_t size() const { return start.size() - 1; }
+  /// The nodes of chain c, head first.
+  llvm::ArrayRef<NodeId> nodesOf(unsigned c) const {
+    return llvm::ArrayRef<NodeId>(nodes).slice(start[c],
+                                               start[c + 1] - start[c]);
+  }
+  NodeId tail(unsigned c) const { return nodes[start[c + 1] - 1]; }
+  /// The chain of a node, kNone for nodes outside the visiting order.
+  unsigned chainOf(NodeId n) const { return chain[n]; }
+
+private:
+  std::vector<NodeId> nodes;   ///< Chain by chain.
+  std::vector<unsigned> start; ///< Chain c is nodes[start[c], start[c+1]).
+  std::vector<unsigned> chain; ///< By node.
+};
+
+/// Per-node states, materialized (the Z3 checks and test passes read them).
+template <typename State> struct DataflowResult { std::vector<State> in, out; };
+
+/// The fixpoint of a problem: the `out` of each chain's last node, and
+/// the problem's functions to recompute every other state from them. It
+/// refers to the data graph and to whatever the functions capture: read
+/// it while they live (materialize() to keep the states longer).
+template <typename State, typename BoundaryFn, typename MeetFn,
+          typename TransferFn>
+class Solution {
+public:
+  Solution(const DataGraph &dg, State init, BoundaryFn boundary, MeetFn meet,
+           TransferFn transfer)
+      : dg(&dg), chains(dg), init(std::move(init)),
+        boundary(std::move(boundary)), meet(std::move(meet)),
+        transfer(std::move(transfer)) {
+    solve();
+  }
+
+  /// Calls fn(n, in, out) for every node of the visiting order, chain by
+  /// chain; each node's states are computed once.
+  template <typename Fn> void forEach(Fn fn) const {
+    State in = init, out = init;
+    for (unsigned c = 0; c < chains.size(); ++c)
+      runChain(c, in, out, [&](NodeId n) {
+        fn(n, static_cast<const State &>(in), static_cast<const State &>(out));
+        return true;
+      });
+  }
+
+  /// The state before / after one node (recomputed along its chain).
+  State inAt(NodeId n) const { return at(n).first; }
+  State outAt(NodeId n) const { return at(n).second; }
+
+  DataflowResult<State> materialize() const {
+    DataflowResult<State> r;
+    r.in.assign(dg->size(), init);
+    r.out.assign(dg->size(), init);
+    forEach([&](NodeId n, const State &in, const State &out) {
+      r.in[n] = in;
+      r.out[n] = out;
+    });
+    return r;
+  }
+
+private:
+  const DataGraph *dg;
+  Chains chains;
+  State init;
+  BoundaryFn boundary;
+  MeetFn meet;
+  TransferFn transfer;
+  /// The `out` of each chain's tail.
+  std::vector<State> tailOut;
+
+  /// The `out` of an input: inputs of a chain head are chain tails.
+  const State &outOf(NodeId p) const {
+    unsigned c = chains.chainOf(p);
+    return c == Chains::kNone ? init : tailOut[c];
+  }
+  /// The `in` of a chain head: the meet of its inputs, then the boundary.
+  State entering(NodeId head) const {
+    State acc = init;
+    bool first = true;
+    for (NodeId p : dg->inputs(head)) {
+      if (first)
+        acc = outOf(p);
+      else
+        meet(acc, outOf(p));
+      first = false;
+    }
+    boundary(head, acc);
+    return acc;
+  }
+  /// Runs chain c from its head's inputs: after each node, `in` and `out`
+  /// hold its states and `visit(node)` says whether to go on.
+  template <typename Visit>
+  void runChain(unsigned c, State &in, State &out, Visit visit) const {
+    bool head = true;
+    for (NodeId n : chains.nodesOf(c)) {
+      if (head)
+        in = entering(n);
+      else {
+        std::swap(in, out);
+        boundary(n, in);
+      }
+      head = false;
+      out = init;
+      transfer(n, in, out);
+      if (!visit(n))
+        return;
+    }
+  }
+  std::pair<State, State> at(NodeId n) const {
+    State in = init, out = init;
+    if (unsigned c = chains.chainOf(n); c != Chains::kNone)
+      runChain(c, in, out, [n](NodeId m) { return m != n; });
+    return {std::move(in), std::move(out)};
+  }
+
+  void solve() {
+    tailOut.assign(chains.size(), init);
+    // Worklist as a bit set over chains (in visiting order): always take
+    // the earliest pending one.
+    llvm::BitVector pending(chains.size(), true);
+    State in = init, out = init;
+    int next = pending.find_first();
+    while (next != -1) {
+      pending.reset(next);
+      runChain(next, in, out, [](NodeId) { return true; });
+      if (out != tailOut[next]) {
+        std::swap(tailOut[next], out);
+        for (NodeId d : dg->dependents(chains.tail(next))) {
+          unsigned dc = chains.chainOf(d);
+          if (dc != Chains::kNone)
+            pending.set(dc);
+        }
+      }
+      // Continue from the earliest pending chain at or after this one, so
+      // a loop body is swept in order before its header is revisited.
+      int after = pending.find_next(next);
+      next = after != -1 ? after : pending.find_first();
+    }
+  }
 };
 
 /// Solves a monotone problem to its fixpoint.
@@ -71,51 +246,15 @@ template <typename State> struct DataflowResult {
 ///  - `boundary(n, state)`: lets the problem fix the `in` of nodes without
 ///    inputs (program entry / exit) or add seeds;
 ///  - `meet(acc, other)`: combines inputs into `acc`;
-///  - `transfer(n, in, out)`: computes `out`; returns nothing.
-/// Nodes are revisited until no `out` changes.
+///  - `transfer(n, in, out)`: computes `out` (given as `init`).
+/// Chains are revisited until no chain's `out` changes.
 template <typename State, typename BoundaryFn, typename MeetFn,
           typename TransferFn>
-DataflowResult<State> solveDataflow(const DataGraph &dg, const State &init,
-                                    BoundaryFn boundary, MeetFn meet,
-                                    TransferFn transfer) {
-  size_t n = dg.inputs.size();
-  DataflowResult<State> r;
-  r.in.assign(n, init);
-  r.out.assign(n, init);
-  std::vector<unsigned> priority(n, ~0u);
-  for (unsigned i = 0; i < dg.order.size(); ++i)
-    priority[dg.order[i]] = i;
-  // Worklist as a bit set over priorities: always take the earliest node.
-  llvm::BitVector pending(dg.order.size(), true);
-  int next = pending.find_first();
-  while (next != -1) {
-    pending.reset(next);
-    NodeId node = dg.order[next];
-    State acc = init;
-    bool first = true;
-    for (NodeId p : dg.inputs[node]) {
-      if (first)
-        acc = r.out[p];
-      else
-        meet(acc, r.out[p]);
-      first = false;
-    }
-    boundary(node, acc);
-    r.in[node] = std::move(acc);
-    State out = init;
-    transfer(node, r.in[node], out);
-    if (out != r.out[node]) {
-      r.out[node] = std::move(out);
-      for (NodeId d : dg.dependents[node])
-        if (priority[d] != ~0u)
-          pending.set(priority[d]);
-    }
-    // Continue from the earliest pending node at or after this one, so a
-    // loop body is swept in order before its header is revisited.
-    int after = pending.find_next(next);
-    next = after != -1 ? after : pending.find_first();
-  }
-  return r;
+Solution<State, BoundaryFn, MeetFn, TransferFn>
+solveDataflow(const DataGraph &dg, const State &init, BoundaryFn boundary,
+              MeetFn meet, TransferFn transfer) {
+  return Solution<State, BoundaryFn, MeetFn, TransferFn>(
+      dg, init, std::move(boundary), std::move(meet), std::move(transfer));
 }
 
 } // namespace detc::analysis

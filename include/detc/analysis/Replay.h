@@ -55,6 +55,13 @@ public:
   InternedSets() = default;
   /// Takes the per-node sets (one per node, in node order).
   explicit InternedSets(std::vector<VarSet> perNode);
+  /// `numNodes` empty sets, to be given node by node with assign() (in any
+  /// order), then finish().
+  explicit InternedSets(size_t numNodes);
+  void assign(NodeId n, const VarSet &set);
+  /// Frees what only assign() needs.
+  void finish() { decltype(byHash)().swap(byHash); }
+
   const VarSet &operator[](NodeId n) const { return distinct[index[n]]; }
   size_t numDistinct() const { return distinct.size(); }
 
@@ -63,6 +70,9 @@ private:
   /// would copy every set.
   std::deque<VarSet> distinct;
   std::vector<unsigned> index;
+  /// Distinct sets by a hash of their members; equal hashes compared.
+  llvm::DenseMap<uint64_t, llvm::SmallVector<unsigned, 1>> byHash;
+  unsigned last = 0; ///< The set assigned last.
 };
 
 struct Liveness {
@@ -166,6 +176,30 @@ bool isJump(const StatementGraph &g, NodeId n);
 /// markers, checkpoints, hints, call boundaries) have none.
 NodeEffects replayEffects(const StatementGraph &g, const GeneratorAliases &gens,
                           const ReplayVars &ids, NodeId n);
+
+/// Every node's effects in three flat arrays (most lists hold zero to two
+/// ids: ~20 bytes a node instead of a NodeEffects' 96).
+class EffectsTable {
+public:
+  struct View {
+    llvm::ArrayRef<unsigned> kills, lhs, reads;
+  };
+  /// `effectsOf(n)` for every node of `g`.
+  EffectsTable(const StatementGraph &g,
+               llvm::function_ref<NodeEffects(NodeId)> effectsOf);
+  View operator[](NodeId n) const {
+    const unsigned *o = &offsets[3 * n];
+    llvm::ArrayRef<unsigned> all(items);
+    return {all.slice(o[0], o[1] - o[0]), all.slice(o[1], o[2] - o[1]),
+            all.slice(o[2], o[3] - o[2])};
+  }
+
+private:
+  /// Node n's kills start at offsets[3n], lhs at 3n+1, reads at 3n+2;
+  /// the next list's start ends each.
+  std::vector<unsigned> offsets;
+  std::vector<unsigned> items;
+};
 
 } // namespace detc::analysis
 

@@ -56,14 +56,16 @@ struct UnsafeUse {
 };
 
 struct ThreadSafetyResult {
-  /// TS before (`in`) and after (`out`) each node.
+  /// TS before (`in`) and after (`out`) each node; only with
+  /// `keepSolution` (the Z3 checks and the test passes read it).
   DataflowResult<GeneratorSet> ts;
   llvm::BitVector err;
   std::vector<UnsafeUse> unsafe;
 };
 
 ThreadSafetyResult analyzeThreadSafety(const StatementGraph &g,
-                                       const GeneratorAliases &gens);
+                                       const GeneratorAliases &gens,
+                                       bool keepSolution = true);
 
 } // namespace detc::analysis
 
