@@ -7,6 +7,8 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <dlfcn.h>
+#include <malloc.h>
 #include <new>
 #include <pthread.h>
 #include <sys/resource.h>
@@ -130,6 +132,18 @@ size_t detc::base::peakResidentBytes() {
   if (getrusage(RUSAGE_SELF, &usage) != 0)
     return 0;
   return size_t(usage.ru_maxrss) * 1024; // Linux reports kilobytes.
+}
+
+void detc::base::releaseFreedMemory() {
+  // tcmalloc is linked by the executables only (CMakeLists.txt): look its
+  // C entry point up instead of depending on its headers.
+  using ReleaseFn = void (*)();
+  if (auto release = reinterpret_cast<ReleaseFn>(
+          dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory"))) {
+    release();
+    return;
+  }
+  malloc_trim(0);
 }
 
 size_t detc::base::residentBytes() {

@@ -22,8 +22,10 @@ const ParseCache::Entry &ParseCache::get(llvm::StringRef path,
     Entry &e = *it->second;
     DiagnosticEngine local;
     e.file = SourceFile::load(path, local);
-    if (e.file)
+    if (e.file) {
       e.parsed = parseModule(*e.file, local);
+      e.file->releaseCodePoints();
+    }
     e.diagnostics = local.getDiagnostics();
   }
   return tell(*it->second, diags);
@@ -37,8 +39,10 @@ const ParseCache::Entry &ParseCache::put(llvm::StringRef path,
   Entry &e = *slot;
   DiagnosticEngine local;
   e.file = SourceFile::fromBytes(path, bytes.str(), local);
-  if (e.file)
+  if (e.file) {
     e.parsed = parseModule(*e.file, local);
+    e.file->releaseCodePoints();
+  }
   e.diagnostics = local.getDiagnostics();
   return tell(e, diags);
 }

@@ -183,7 +183,7 @@ bool SourceFile::decode(DiagnosticEngine &diags) {
 
 void SourceFile::buildTables() {
   lineStarts.push_back(0);
-  size_t n = codePoints.size();
+  size_t n = numCodePoints = codePoints.size();
   for (size_t i = 0; i < n; ++i) {
     char32_t c = codePoints[i];
     if (c == '\n') {
@@ -197,8 +197,14 @@ void SourceFile::buildTables() {
   }
 }
 
+void SourceFile::releaseCodePoints() {
+  if (encoding != "utf-8" || !origOffsets.empty())
+    return;
+  std::u32string().swap(codePoints);
+}
+
 SourcePos SourceFile::getPos(size_t index, unsigned line) const {
-  index = std::min(index, codePoints.size());
+  index = std::min(index, numCodePoints);
   if (line == 0 || line > lineStarts.size() || lineStarts[line - 1] > index) {
     auto it = std::upper_bound(lineStarts.begin(), lineStarts.end(), index);
     line = static_cast<unsigned>(it - lineStarts.begin());
@@ -214,7 +220,13 @@ std::string SourceFile::getLineText(unsigned line) const {
   if (line == 0 || line > lineStarts.size())
     return {};
   size_t begin = lineStarts[line - 1];
-  size_t end = line < lineStarts.size() ? lineStarts[line] : codePoints.size();
+  size_t end = line < lineStarts.size() ? lineStarts[line] : numCodePoints;
+  if (codePoints.empty()) {
+    // Released: a UTF-8 file's bytes are its text.
+    llvm::StringRef text =
+        llvm::StringRef(bytes).slice(getByteOffset(begin), getByteOffset(end));
+    return text.rtrim("\r\n").str();
+  }
   while (end > begin &&
          (codePoints[end - 1] == '\n' || codePoints[end - 1] == '\r'))
     --end;

@@ -14,17 +14,17 @@
 #include "ApiTableFlag.h"
 #include "ConfigFlags.h"
 
-#include "detc/base/Process.h"
 #include "EntryOptions.h"
 #include "ReportWriters.h"
 #include "ScriptSchedule.h"
+#include "detc/base/Process.h"
 
 #include "detc/analysis/FailureModel.h"
 #include "detc/analysis/Findings.h"
 #include "detc/analysis/HintProgram.h"
 #include "detc/analysis/Suppressions.h"
-#include "detc/base/FileIO.h"
 #include "detc/analysis/Verify.h"
+#include "detc/base/FileIO.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
 #include "detc/ir/DetcOps.h"
@@ -248,6 +248,8 @@ int detc::tool::runAnalyze() {
   mlir::ModuleOp module = load(ctx, loweringStats).release();
   if (!module)
     return 2;
+  // The front end's AST, facts and points-to solution are gone.
+  base::releaseFreedMemory();
   double loadSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();

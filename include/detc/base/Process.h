@@ -62,6 +62,13 @@ size_t peakResidentBytes();
 /// Its resident memory now (/proc/self/statm), 0 where unknown.
 size_t residentBytes();
 
+/// Returns the memory the allocator holds free to the system (tcmalloc's
+/// free lists where the tool links it, else glibc's). The front end frees
+/// its AST and facts before the analyses run: without this their pages
+/// stay resident and the analyses' allocations, of other sizes, come on
+/// top of them.
+void releaseFreedMemory();
+
 /// Keeps `object` alive until the process exits and returns it. For the
 /// tools' large structures (the MLIR context, the analyses): freeing them
 /// object by object before exiting costs a tenth of a run on a large script

@@ -37,8 +37,13 @@ public:
   /// The file exactly as it is on disk.
   llvm::StringRef getBytes() const { return bytes; }
   /// Decoded text; lone '\r' line breaks are turned into '\n' (same length,
-  /// so indices stay valid) because the lexer counts lines at '\n'.
+  /// so indices stay valid) because the lexer counts lines at '\n'. Empty
+  /// once released.
   const std::u32string &getCodePoints() const { return codePoints; }
+  /// Frees the decoded text (4 bytes a character) once the parser is done
+  /// with it; positions and line texts are then read off the bytes. A file
+  /// in another encoding than UTF-8 keeps it (its bytes are not the text).
+  void releaseCodePoints();
   /// The encoding the file was decoded with ("utf-8", "latin-1", ...).
   llvm::StringRef getEncoding() const { return encoding; }
   unsigned getNumLines() const { return lineStarts.size(); }
@@ -64,6 +69,7 @@ private:
   std::string bytes;
   std::string encoding = "utf-8";
   std::u32string codePoints;
+  size_t numCodePoints = 0;
   uint32_t getUtf8Offset(size_t index) const {
     return utf8Offsets.empty() ? static_cast<uint32_t>(index)
                                : utf8Offsets[index];
