@@ -436,8 +436,11 @@ def load(checkpoint):
         raise SidecarError(checkpoint, "no such checkpoint file")
     size, digest = file_digest(checkpoint)
     side = sidecar_path(real_path(checkpoint))
-    main = _read_candidate(side)
+    # The temporary first: a commit's tail renames it over the committed
+    # one, and read the other way round a rename between the two reads
+    # would leave only the previous sidecar.
     pending = _read_candidate(side + ".tmp")
+    main = _read_candidate(side)
     if main is None and pending is None:
         raise SidecarError(side, "missing: this checkpoint has no detc "
                            "sidecar (was it written by a detc-transformed "
