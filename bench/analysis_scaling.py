@@ -144,6 +144,9 @@ def measure(detc, path, repeat):
                 re.search(r"seconds analysis: ([\d.]+)", err).group(1)),
             "wall": wall,
             "phases": re.findall(r"seconds ([a-z-]+): ([\d.]+)", err),
+            # Each phase's peak so far: where the whole run's peak is set.
+            "phase_peaks": re.findall(
+                r"seconds ([a-z-]+): [\d.]+ peak-mb: ([\d.]+)", err),
             # The program's own peak (VmHWM, printed by --stats): wait4's
             # ru_maxrss would count this Python process's pages, resident in
             # the child between fork and exec.
@@ -225,6 +228,9 @@ def main():
             label = "analyses only" if key == "analysis" else "whole process"
             print(f"growth exponent ({label}): {exponent:.2f} "
                   f"(target < 1.2)")
+    print("peak memory so far after each phase at the largest size (MB): " +
+          ", ".join(f"{name} {float(mb):.0f}"
+                    for name, mb in largest[1]["phase_peaks"]))
     print("peak memory of the whole process (detc analyze):")
     for lines, s, _ in rows:
         print(f"  {lines:>8} lines: {s['peak_mb']:.0f} MB "
