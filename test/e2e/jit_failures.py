@@ -11,7 +11,7 @@ SIGTERM — and restarts until the run completes. Checked per trial:
   an exception before the step; 1 without one for a failure in the step
   (the restart then resumes from the script's own checkpoint with
   --detc-resume, or starts over); 124 with a checkpoint for a hang, written
-  within the hang timeout (DETC_JIT_HANG_FLOOR, here 1 s) plus 1 s; 143 with
+  within the hang timeout (DETC_JIT_HANG_FLOOR, here 3 s) plus 1 s; 143 with
   a checkpoint for SIGTERM;
 * after a JIT checkpoint, `--detc-restart` redoes at most one minibatch:
   the `done E:S` lines of the failed run and of the restart add up to at
@@ -60,7 +60,7 @@ class Trial:
         self.script, self.extra, self.tmp = script, extra, tmp
         self.out = os.path.join(tmp, "out.pt")
         self.env = dict(os.environ, PYTHONPATH=runtime, OMP_NUM_THREADS="1",
-                        PYTHONWARNINGS="ignore", DETC_JIT_HANG_FLOOR="1")
+                        PYTHONWARNINGS="ignore", DETC_JIT_HANG_FLOOR="3")
         self.env.pop("DETC_TEST_FAIL", None)
 
     def start(self, flags=(), fail=None):
