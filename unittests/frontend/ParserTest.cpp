@@ -89,3 +89,46 @@ TEST(ParserTest, UndecodableFileIsADiagnostic) {
 }
 
 } // namespace
+
+namespace {
+// Once parsed, a UTF-8 file drops its decoded code points (ParseCache does
+// it); positions and the line texts diagnostics quote must not change.
+TEST(SourceFileTest, ReleasingCodePointsKeepsPositionsAndLineTexts) {
+  for (std::string src : {std::string("\xEF\xBB\xBFx = 'é'\r\ny = 1\rz = \"ü\"\n\nw"),
+                          std::string("a = 1\nb = 2\n"),
+                          std::string("# only a comment")}) {
+    DiagnosticEngine diags;
+    auto file = SourceFile::fromBytes("t.py", src, diags);
+    ASSERT_TRUE(file);
+    size_t n = file->getCodePoints().size();
+    std::vector<std::string> lines;
+    std::vector<ast::SourcePos> positions;
+    for (unsigned l = 0; l <= file->getNumLines() + 1; ++l)
+      lines.push_back(file->getLineText(l));
+    for (size_t i = 0; i <= n + 1; ++i)
+      positions.push_back(file->getPos(i));
+    file->releaseCodePoints();
+    EXPECT_TRUE(file->getCodePoints().empty());
+    for (unsigned l = 0; l <= file->getNumLines() + 1; ++l)
+      EXPECT_EQ(file->getLineText(l), lines[l]) << "line " << l;
+    for (size_t i = 0; i <= n + 1; ++i) {
+      ast::SourcePos p = file->getPos(i);
+      EXPECT_EQ(p.line, positions[i].line) << i;
+      EXPECT_EQ(p.column, positions[i].column) << i;
+      EXPECT_EQ(p.offset, positions[i].offset) << i;
+    }
+  }
+}
+
+TEST(SourceFileTest, OtherEncodingsKeepTheirCodePoints) {
+  DiagnosticEngine diags;
+  auto file = SourceFile::fromBytes(
+      "t.py", std::string("# -*- coding: latin-1 -*-\nx = '\xE9'\n"), diags);
+  ASSERT_TRUE(file);
+  std::string line = file->getLineText(2);
+  file->releaseCodePoints();
+  EXPECT_FALSE(file->getCodePoints().empty());
+  EXPECT_EQ(file->getLineText(2), line);
+  EXPECT_EQ(line, "x = '\xC3\xA9'");
+}
+} // namespace
