@@ -70,9 +70,10 @@ struct AbstractObject {
     Generator ///< what calling a generator function returns
   };
   Kind kind;
-  std::string label;
+  /// Owned by the result (labels repeat: one copy each).
+  llvm::StringRef label;
   const ast::Node *site = nullptr; ///< Allocation site (null: interned).
-  std::string file;                ///< File of the site.
+  llvm::StringRef file;            ///< File of the site (owned by the result).
 };
 
 struct PointsToStats {

@@ -285,7 +285,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return {result()};
   };
   auto setFacts = [&](const FactSet &fs) {
-    callFacts[call] = fs;
+    setCallFacts(call, fs);
     if (!target.empty())
       assignVarFacts(f, target, fs);
   };
@@ -333,7 +333,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       FactSet af = fromFacts(factsOf(f, a));
       fs.insert(af.begin(), af.end());
     }
-    callFacts[call] = fs;
+    setCallFacts(call, fs);
     return false;
   };
 
@@ -625,7 +625,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       FactSet af = fromFacts(factsOf(f, a));
       fs.insert(af.begin(), af.end());
     }
-    callFacts[call] = fs;
+    setCallFacts(call, fs);
     return false;
   }
   if (role == "seed_global" || role == "generator" || role == "seed_method") {
@@ -824,7 +824,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       for (PointsToResult::ObjectId v : w)
         fromPointsTo.insert(pointsTo->object(v).kind ==
                                     AbstractObject::Kind::Constant
-                                ? "const:" + pointsTo->object(v).label
+                                ? "const:" + pointsTo->object(v).label.str()
                                 : "unknown:");
       std::string counted = workersFromFacts(fromPointsTo);
       if (o.workers == "0" || counted == "unknown")
@@ -885,7 +885,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet fs{"type:" + apiName};
     if (entry->has("random"))
       fs.insert("random-sampler");
-    callFacts[call] = fs;
+    setCallFacts(call, fs);
     return false;
   }
   if (role == "pipeline") {

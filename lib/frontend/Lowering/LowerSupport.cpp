@@ -467,22 +467,23 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
                      ob.kind != AbstractObject::Kind::Instance))
       continue;
     // The unit the object was made in: its tag prefixes the lowering's id.
-    // Both parts are kept per object (the lowering asks about the same
-    // objects for every name it reads, in every pass); an object of a unit
-    // not loaded yet is asked again.
-    if (siteIds.size() <= o)
-      siteIds.resize(o + 1);
-    std::pair<std::string, std::string> &site = siteIds[o];
-    if (site.second.empty()) {
-      const Unit *unit = unitOfFile(ob.file);
-      if (!unit)
-        continue;
-      const ast::SourcePos &p = ob.site->getRange().begin;
-      site.first = unit->moduleName == "__main__" ? std::string()
-                                                  : unit->moduleName + ":";
-      site.second = std::to_string(p.line) + "_" + std::to_string(p.column);
-    }
-    std::string id = site.first + prefix + site.second;
+    // It is kept per object (the lowering asks about the same objects for
+    // every name it reads, in every pass); an object of a unit not loaded
+    // yet is asked again.
+    if (siteUnits.size() <= o)
+      siteUnits.resize(o + 1);
+    const Unit *&unit = siteUnits[o];
+    if (!unit)
+      unit = unitOfFile(ob.file);
+    if (!unit)
+      continue;
+    const ast::SourcePos &p = ob.site->getRange().begin;
+    std::string id = unit->moduleName == "__main__" ? std::string()
+                                                    : unit->moduleName + ":";
+    id += prefix;
+    id += std::to_string(p.line);
+    id += '_';
+    id += std::to_string(p.column);
     const ObjectInfo *info = findObject(id);
     if (info && info->kind == kind && !llvm::is_contained(ids, id))
       ids.push_back(id);
@@ -554,10 +555,11 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     const AbstractObject &ob = pointsTo->object(o);
     // (Not lambdas: the lowering names a lambda when it lowers its
     // expression, which a pass may not reach before the call.)
+    std::string label = ob.label.str();
     if (ob.kind == AbstractObject::Kind::Function &&
-        !StringRef(ob.label).contains("<lambda>") && funcParams.count(ob.label))
-      out.insert("func:" + ob.label);
-    else if (ob.kind == AbstractObject::Kind::Class && classes.count(ob.label))
-      out.insert("class:" + ob.label);
+        !ob.label.contains("<lambda>") && funcParams.count(label))
+      out.insert("func:" + label);
+    else if (ob.kind == AbstractObject::Kind::Class && classes.count(label))
+      out.insert("class:" + label);
   }
 }

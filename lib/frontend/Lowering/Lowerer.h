@@ -18,6 +18,7 @@
 #ifndef DETC_LIB_FRONTEND_LOWERING_LOWERER_H
 #define DETC_LIB_FRONTEND_LOWERING_LOWERER_H
 
+#include "FactSet.h"
 #include "Scopes.h"
 
 #include "detc/frontend/ApiModel.h"
@@ -36,8 +37,6 @@
 #include <unordered_map>
 
 namespace detc::frontend {
-
-using FactSet = std::set<std::string>;
 
 /// An object the lowering tracks by identity: a model build, a dataset, a
 /// loader (or tf.data pipeline) or an optimizer.
@@ -190,6 +189,13 @@ public:
   bool lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                  Effects &out, bool wantValue = true);
   FactSet factsOf(FuncCtx &f, const ast::Expr *e);
+  /// Records what `call`'s value may hold (for factsOf).
+  void setCallFacts(const ast::Node *call, const FactSet &fs) {
+    if (fs.empty())
+      callFacts.erase(call);
+    else
+      callFacts[call] = fs;
+  }
   /// `detc.update` of an optimizer step: `optVar` and the models whose
   /// parameters the optimizers in `optFacts` were given.
   void emitOptimizerUpdate(FuncCtx &f, const ast::Call *call,
@@ -282,6 +288,11 @@ public:
   mlir::SymbolRefAttr classMethodRef(const std::string &cls,
                                      llvm::StringRef method);
 
+  /// The distinct facts of this lowering, current on this thread while it
+  /// lives (first: every set below points into it).
+  FactPool factPool;
+  FactPool::Activation activeFactPool{factPool};
+
   mlir::MLIRContext &ctx;
   DiagnosticEngine &diags;
   LoweringOptions options;
@@ -308,9 +319,9 @@ public:
   std::vector<std::string> loweredIds(
       llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
       ObjectInfo::Kind kind) const;
-  /// Per points-to object with a site: the module prefix and `LINE_COL` of
-  /// the lowering's id (see loweredIds), once known.
-  mutable std::vector<std::pair<std::string, std::string>> siteIds;
+  /// Per points-to object with a site: the unit it was made in, once
+  /// known (see loweredIds).
+  mutable std::vector<const Unit *> siteUnits;
   /// The unit lowered from `file` (compared by real path), or null.
   const Unit *unitOfFile(llvm::StringRef file) const;
   mutable llvm::StringMap<std::string> realPaths;
@@ -328,9 +339,9 @@ public:
   std::vector<PointsToResult::ObjectId> pointsToAt(const ast::Node *call) const;
 
   // Persistent across passes: facts only grow.
-  std::map<std::string, FactSet> facts;
+  llvm::StringMap<FactSet> facts;
   /// Reverse index of the `obj:ID` facts: the keys holding each object.
-  std::map<std::string, std::set<std::string>> holders;
+  llvm::StringMap<FactSet> holders;
   /// Hashed, never iterated (the lowering asks for ids many times a pass).
   std::unordered_map<std::string, ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
@@ -349,7 +360,8 @@ public:
   std::set<std::string> rngLibraries;
   /// Top-level names of the modules imported from outside the program.
   std::set<std::string> foreignImports;
-  std::map<const ast::Node *, FactSet> callFacts;
+  /// What each call's value may hold (calls with no facts are absent).
+  llvm::DenseMap<const ast::Node *, FactSet> callFacts;
   /// Parameter names of every function symbol (persistent; a call may be
   /// lowered before its callee).
   std::map<std::string, std::vector<std::string>> funcParams;

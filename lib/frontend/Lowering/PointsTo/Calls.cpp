@@ -172,7 +172,7 @@ void Builder::callMethod(CallSite &cs, Node receiver, StringRef method) {
     case Kind::Module: // `mod.f(x)`: likewise
       return;
     case Kind::LibName:
-      callObject(cs, libName(ob.label + "." + m), ~0u);
+      callObject(cs, libName((ob.label + "." + m).str()), ~0u);
       return;
     case Kind::List:
     case Kind::Set:

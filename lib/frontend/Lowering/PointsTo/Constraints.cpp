@@ -23,7 +23,8 @@ Builder::Builder(Program &program, const ApiModel &api, DiagnosticEngine &diags,
 
 Obj Builder::newObject(Kind kind, std::string label, const ast::Node *site,
                        const ProgramModule *m) {
-  AbstractObject o{kind, std::move(label), site, m ? m->path : ""};
+  AbstractObject o{kind, out.labels.save(label), site,
+                   m ? llvm::StringRef(m->path) : llvm::StringRef()};
   out.objects.push_back(std::move(o));
   return Obj(out.objects.size() - 1);
 }
@@ -678,7 +679,7 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     solver.onObject(base, [this, n, attr](Obj o) {
       const AbstractObject &ob = out.objects[o];
       if (ob.kind == Kind::LibName)
-        solver.addObject(n, libName(ob.label + "." + attr));
+        solver.addObject(n, libName((ob.label + "." + attr).str()));
       else if (ob.kind == Kind::Library && StringRef(ob.label).starts_with("*."))
         solver.addObject(n, libName("<library attribute>"));
     });

@@ -127,21 +127,22 @@ std::string PointsToResult::describe(ObjectId id) const {
       at = "@" + llvm::sys::path::filename(o.file).str() + ":" +
            std::to_string(p.line) + ":" + std::to_string(p.column + 1);
   }
+  std::string label = o.label.str();
   switch (o.kind) {
   case Kind::Constant:
-    return o.label;
+    return label;
   case Kind::Function:
-    return "def " + o.label;
+    return "def " + label;
   case Kind::Class:
-    return "class " + o.label;
+    return "class " + label;
   case Kind::Module:
-    return "module " + o.label;
+    return "module " + label;
   case Kind::LibName:
-    return "<" + o.label + ">";
+    return "<" + label + ">";
   case Kind::Generator:
-    return "generator " + o.label + at;
+    return "generator " + label + at;
   default:
-    return o.label + at;
+    return label + at;
   }
 }
 

@@ -10,6 +10,7 @@
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/StringSaver.h"
 
 #include <map>
 
@@ -18,6 +19,9 @@ namespace detc::frontend {
 struct PointsToResult::Impl {
   pta::Solver solver;
   std::vector<AbstractObject> objects;
+  /// The objects' labels, one copy of each.
+  llvm::BumpPtrAllocator labelStorage;
+  llvm::UniqueStringSaver labels{labelStorage};
   /// scope -> variable -> node (print() sorts them; the lowering asks for
   /// every name it sees, in every pass).
   llvm::StringMap<llvm::StringMap<pta::Node>> vars;

@@ -1,0 +1,118 @@
+//===- FactSet.h - Sets of interned lowering facts --------------*- C++ -*-===//
+//
+// The lowering's facts (`obj:b12_4`, `inst:Net`, `func:helper`, see
+// Lowerer.h) are a few thousand distinct strings held by millions of sets:
+// every variable, dict entry, call and object has one. A set of
+// `std::string` paid ~70 bytes an element; here each distinct fact is
+// stored once, in the FactPool active on this thread (the lowering's), and
+// a set is a sorted array of pointers to them, 8 bytes an element.
+//
+// A FactSet iterates in the strings' order (as the std::set it replaces
+// did: the lowering's output depends on that order) and yields
+// `const std::string &`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_LIB_FRONTEND_LOWERING_FACTSET_H
+#define DETC_LIB_FRONTEND_LOWERING_FACTSET_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/iterator.h"
+
+#include <deque>
+#include <initializer_list>
+#include <string>
+
+namespace detc::frontend {
+
+/// The distinct fact strings of one lowering. Sets made while it is active
+/// (see Activation) point into it, so it must outlive them.
+class FactPool {
+public:
+  FactPool() = default;
+  FactPool(const FactPool &) = delete;
+  FactPool &operator=(const FactPool &) = delete;
+
+  /// The pool's copy of `s`, added if new.
+  const std::string *intern(llvm::StringRef s);
+
+  /// The pool sets on this thread intern into.
+  static FactPool &current();
+
+  /// Makes `pool` the current pool of this thread while it lives.
+  class Activation {
+  public:
+    explicit Activation(FactPool &pool);
+    ~Activation();
+    Activation(const Activation &) = delete;
+    Activation &operator=(const Activation &) = delete;
+
+  private:
+    FactPool *saved;
+  };
+
+private:
+  std::deque<std::string> strings; ///< Stable addresses.
+  llvm::DenseMap<llvm::StringRef, const std::string *> index;
+};
+
+/// A set of facts, ordered by their text.
+class FactSet {
+  using Items = llvm::SmallVector<const std::string *, 0>;
+
+public:
+  using value_type = std::string;
+  /// Yields `const std::string &`.
+  class iterator
+      : public llvm::iterator_adaptor_base<iterator, Items::const_iterator,
+                                           std::random_access_iterator_tag,
+                                           const std::string> {
+  public:
+    iterator() = default;
+    explicit iterator(Items::const_iterator it)
+        : iterator_adaptor_base(it) {}
+    const std::string &operator*() const { return **this->I; }
+    Items::const_iterator raw() const { return this->I; }
+  };
+  using const_iterator = iterator;
+
+  FactSet() = default;
+  FactSet(std::initializer_list<std::string> facts);
+
+  iterator begin() const { return iterator(items.begin()); }
+  iterator end() const { return iterator(items.end()); }
+  bool empty() const { return items.empty(); }
+  size_t size() const { return items.size(); }
+  void clear() { items.clear(); }
+
+  /// Adds `fact`; the bool is whether it was new.
+  std::pair<iterator, bool> insert(llvm::StringRef fact);
+  /// Adds the facts of [first, last) of another set.
+  void insert(iterator first, iterator last);
+  template <typename It> void insert(It first, It last) {
+    for (; first != last; ++first)
+      insert(llvm::StringRef(*first));
+  }
+
+  size_t count(llvm::StringRef fact) const { return contains(fact); }
+  bool contains(llvm::StringRef fact) const;
+  /// Removes `fact`; returns how many were removed (0 or 1).
+  size_t erase(llvm::StringRef fact);
+
+  // Facts are interned, so equal sets hold the same pointers.
+  bool operator==(const FactSet &o) const { return items == o.items; }
+  bool operator!=(const FactSet &o) const { return items != o.items; }
+
+private:
+  /// The first item not ordered before `fact`.
+  Items::iterator lowerBound(llvm::StringRef fact);
+  Items::const_iterator lowerBound(llvm::StringRef fact) const;
+
+  Items items;
+};
+
+} // namespace detc::frontend
+
+#endif // DETC_LIB_FRONTEND_LOWERING_FACTSET_H
