@@ -10,7 +10,7 @@ using namespace detc::base;
 void PhaseClock::lap(llvm::StringRef name) {
   auto now = std::chrono::steady_clock::now();
   out.push_back({name.str(), std::chrono::duration<double>(now - last).count(),
-                 peakResidentBytes(), residentBytes()});
+                 peakResidentBytes(), residentBytes(), heapBytes()});
   last = now;
 }
 
@@ -22,5 +22,6 @@ void detc::base::printPhaseStats(llvm::raw_ostream &os,
        << llvm::format("%.6f", p.seconds)
        << " peak-mb: " << llvm::format("%.1f", p.peakBytes / 1048576.0)
        << " rss-mb: " << llvm::format("%.1f", p.residentBytes / 1048576.0)
+       << " heap-mb: " << llvm::format("%.1f", p.heapBytes / 1048576.0)
        << "\n";
 }

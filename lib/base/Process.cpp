@@ -146,6 +146,19 @@ void detc::base::releaseFreedMemory() {
   malloc_trim(0);
 }
 
+size_t detc::base::heapBytes() {
+  // As releaseFreedMemory: tcmalloc's C entry point, looked up.
+  using PropertyFn = int (*)(const char *, size_t *);
+  if (auto property = reinterpret_cast<PropertyFn>(
+          dlsym(RTLD_DEFAULT, "MallocExtension_GetNumericProperty"))) {
+    size_t bytes = 0;
+    if (property("generic.current_allocated_bytes", &bytes))
+      return bytes;
+  }
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
 size_t detc::base::residentBytes() {
   FILE *statm = std::fopen("/proc/self/statm", "r");
   if (!statm)

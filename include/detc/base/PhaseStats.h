@@ -27,6 +27,9 @@ struct PhaseStat {
   size_t peakBytes = 0;
   /// Resident memory when it ended (what the phase left allocated).
   size_t residentBytes = 0;
+  /// Bytes allocated and not freed when it ended (resident memory less the
+  /// allocator's free pages and the libraries').
+  size_t heapBytes = 0;
 };
 
 /// Appends a PhaseStat to `out` at each lap(), timed from the previous lap
@@ -42,7 +45,8 @@ private:
   std::chrono::steady_clock::time_point last;
 };
 
-/// One line per phase: `<indent>seconds NAME: S peak-mb: M rss-mb: R`.
+/// One line per phase:
+/// `<indent>seconds NAME: S peak-mb: M rss-mb: R heap-mb: H`.
 void printPhaseStats(llvm::raw_ostream &os, llvm::ArrayRef<PhaseStat> phases,
                      llvm::StringRef indent = "");
 

@@ -61,6 +61,10 @@ private:
 size_t peakResidentBytes();
 /// Its resident memory now (/proc/self/statm), 0 where unknown.
 size_t residentBytes();
+/// The bytes the program has allocated and not freed now (tcmalloc's count
+/// where the tool links it, else glibc's): resident memory less what the
+/// allocator holds free and the libraries' pages.
+size_t heapBytes();
 
 /// Returns the memory the allocator holds free to the system (tcmalloc's
 /// free lists where the tool links it, else glibc's). The front end frees

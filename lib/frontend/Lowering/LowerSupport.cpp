@@ -309,10 +309,6 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
   // A statement op's own statement range is its node's.
   if (expr == stmt)
     s = stmt;
-  // AST nodes belong to one unit, so the pair names the file too.
-  auto [it, added] = locCache.try_emplace({s, expr}, builder.getUnknownLoc());
-  if (!added)
-    return it->second;
   const ast::SourceRange &sr = s->getRange();
   const ast::SourceRange &er = expr->getRange();
   uint32_t sb = std::min(sr.begin.offset, er.begin.offset);
@@ -322,8 +318,7 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
       er.begin.line, er.begin.column + 1);
   auto span =
       ir::SourceSpanAttr::get(&ctx, sb, se, er.begin.offset, er.end.offset);
-  it->second = FusedLoc::get(&ctx, {fileLoc}, span);
-  return it->second;
+  return FusedLoc::get(&ctx, {fileLoc}, span);
 }
 
 ArrayAttr Lowerer::strArray(llvm::ArrayRef<std::string> items) {

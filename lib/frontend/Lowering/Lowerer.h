@@ -271,11 +271,6 @@ public:
   mlir::ArrayAttr strArray(llvm::ArrayRef<std::string> items);
   mlir::ArrayAttr moduleCalls(const ast::Node *stmt);
   llvm::DenseMap<const ast::Node *, mlir::ArrayAttr> moduleCallCache;
-  /// loc() by (statement, expression): every pass asks for the same ones,
-  /// and uniquing three attributes per op is a tenth of a pass.
-  llvm::DenseMap<std::pair<const ast::Node *, const ast::Node *>,
-                 mlir::Location>
-      locCache;
   mlir::NamedAttribute attr(llvm::StringRef name, mlir::Attribute value) {
     return builder.getNamedAttr(name, value);
   }

@@ -73,7 +73,7 @@ using Kind = AbstractObject::Kind;
 using llvm::StringRef;
 
 Node Builder::call(Frame &f, const ast::Call *c) {
-  auto cs = std::make_shared<CallSite>();
+  CallSite *cs = &callSites.emplace_back();
   cs->call = c;
   cs->frame = &f;
   for (const ast::Expr *a : c->args) {
@@ -148,11 +148,9 @@ void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
 
 void Builder::callMethod(CallSite &cs, Node receiver, StringRef method) {
   std::string m = method.str();
+  // The call site lives as long as the builder (callSites).
   CallSite *site = &cs;
-  // Keep the call site alive as long as handlers may run.
-  auto keep = std::make_shared<CallSite>(cs);
-  site = keep.get();
-  solver.onObject(receiver, [this, keep, site, receiver, m](Obj o) {
+  solver.onObject(receiver, [this, site, receiver, m](Obj o) {
     CallSite &cs = *site;
     const AbstractObject &ob = out.objects[o];
     switch (ob.kind) {
@@ -520,7 +518,7 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
     }
     if (leaf == "spawn" && !cs.args.empty())
       solver.addCopy(cs.args[0], target);
-    auto inner = std::make_shared<CallSite>();
+    CallSite *inner = &callSites.emplace_back();
     inner->call = cs.call;
     inner->frame = cs.frame;
     inner->result = solver.newNode();

@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <deque>
 #include <map>
 #include <set>
 
@@ -146,6 +147,9 @@ private:
   PointsToResult::Impl &out;
   Solver &solver;
 
+  /// Every call site, kept while handlers may run (a deque: handlers hold
+  /// pointers to them).
+  std::deque<CallSite> callSites;
   std::vector<std::unique_ptr<Frame>> frames;
   std::map<std::string, Frame *> moduleFrames;
   llvm::DenseMap<Obj, FunctionInfo> functions;

@@ -42,6 +42,7 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   builder.run();
   if (diags.hasErrors())
     return std::nullopt;
+  impl.dropEmpty();
   PointsToStats &s = impl.stats;
   s.objects = impl.objects.size();
   s.nodes = impl.solver.numNodes();
@@ -52,6 +53,34 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
                                             start)
                   .count();
   return result;
+}
+
+void PointsToResult::Impl::dropEmpty() {
+  // Most expressions (arithmetic, constants' uses, library calls nothing
+  // models) and many variables hold nothing: asked about, they answer the
+  // same without an entry.
+  auto holds = [&](pta::Node n) { return !solver.pointsTo(n).empty(); };
+  size_t kept = llvm::count_if(exprs, [&](const auto &e) {
+    return holds(e.second);
+  });
+  llvm::DenseMap<const ast::Expr *, pta::Node> keptExprs;
+  keptExprs.reserve(kept);
+  for (const auto &[e, n] : exprs)
+    if (holds(n))
+      keptExprs.try_emplace(e, n);
+  exprs = std::move(keptExprs);
+
+  llvm::StringMap<llvm::StringMap<pta::Node>> keptVars;
+  for (const auto &scope : vars) {
+    llvm::StringMap<pta::Node> names;
+    for (const auto &v : scope.second)
+      if (holds(v.second))
+        names.try_emplace(v.getKey(), v.second);
+    if (!names.empty())
+      keptVars.try_emplace(scope.getKey(), std::move(names));
+  }
+  vars = std::move(keptVars);
+  objects.shrink_to_fit();
 }
 
 std::vector<PointsToResult::ObjectId>
@@ -83,21 +112,42 @@ static std::string realPathOf(llvm::StringRef file) {
 std::vector<PointsToResult::ObjectId>
 PointsToResult::objectsAt(llvm::StringRef file, unsigned line,
                           unsigned column) const {
-  if (impl->bySite.empty())
+  using SiteEntry = Impl::SiteEntry;
+  if (impl->bySite.empty()) {
+    // Real paths once per file, not once per object.
+    llvm::StringMap<unsigned> fileIds;
     for (ObjectId o = 0; o < impl->objects.size(); ++o)
       if (const ast::Node *site = impl->objects[o].site) {
+        auto [named, added] = fileIds.try_emplace(impl->objects[o].file, 0);
+        if (added)
+          named->second =
+              impl->siteFiles
+                  .try_emplace(realPathOf(impl->objects[o].file),
+                               impl->siteFiles.size())
+                  .first->second;
         const ast::SourcePos &p = site->getRange().begin;
-        impl->bySite[realPathOf(impl->objects[o].file)][{p.line, p.column}]
-            .push_back(o);
+        impl->bySite.push_back({named->second, p.line, p.column, o});
       }
+    impl->bySite.shrink_to_fit();
+    llvm::sort(impl->bySite);
+  }
   auto [real, added] = impl->realPaths.try_emplace(file);
   if (added)
     real->second = realPathOf(file);
-  auto inFile = impl->bySite.find(real->second);
-  if (inFile == impl->bySite.end())
+  auto inFile = impl->siteFiles.find(real->second);
+  if (inFile == impl->siteFiles.end())
     return {};
-  auto it = inFile->second.find({line, column});
-  return it == inFile->second.end() ? std::vector<ObjectId>() : it->second;
+  auto [first, last] = std::equal_range(
+      impl->bySite.begin(), impl->bySite.end(),
+      SiteEntry{inFile->second, line, column, 0},
+      [](const SiteEntry &a, const SiteEntry &b) {
+        return std::tie(a.file, a.line, a.column) <
+               std::tie(b.file, b.line, b.column);
+      });
+  std::vector<ObjectId> objs;
+  for (auto it = first; it != last; ++it)
+    objs.push_back(it->object);
+  return objs;
 }
 
 std::vector<PointsToResult::ObjectId>

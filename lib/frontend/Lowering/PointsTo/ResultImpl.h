@@ -13,6 +13,7 @@
 #include "llvm/Support/StringSaver.h"
 
 #include <map>
+#include <tuple>
 
 namespace detc::frontend {
 
@@ -28,13 +29,25 @@ struct PointsToResult::Impl {
   llvm::DenseMap<const ast::Expr *, pta::Node> exprs;
   std::unique_ptr<pta::Program> program;
   PointsToStats stats;
-  /// real path -> (line, column) -> objects allocated there (built lazily).
-  llvm::StringMap<llvm::DenseMap<std::pair<unsigned, unsigned>,
-                                 std::vector<ObjectId>>>
-      bySite;
+  /// The objects with a site, ordered by (file, line, column, id); files
+  /// are numbered in `siteFiles` by real path (built lazily).
+  struct SiteEntry {
+    unsigned file, line, column;
+    ObjectId object;
+    bool operator<(const SiteEntry &o) const {
+      return std::tie(file, line, column, object) <
+             std::tie(o.file, o.line, o.column, o.object);
+    }
+  };
+  std::vector<SiteEntry> bySite;
+  llvm::StringMap<unsigned> siteFiles;
   /// Real paths of the file names objectsAt() was asked about (a syscall
   /// per path component each).
   llvm::StringMap<std::string> realPaths;
+
+  /// Once solved: forgets the expressions and variables that hold nothing
+  /// (they read the same) and the objects' spare capacity.
+  void dropEmpty();
 
   /// Ascending object ids (the solver keeps arrival order).
   std::vector<ObjectId> toVector(llvm::ArrayRef<pta::Obj> set) const {

@@ -2,6 +2,11 @@
 
 #include "Solver.h"
 
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <algorithm>
+
 using namespace detc::frontend::pta;
 
 Node Solver::newNode() {
@@ -10,6 +15,27 @@ Node Solver::newNode() {
   objectHandlers.emplace_back();
   queued.push_back(false);
   return Node(nodeCount++);
+}
+
+void Solver::PtsSet::push_back(Obj obj) {
+  if (count < kInline) {
+    inlineItems[count++] = obj;
+    return;
+  }
+  if (count == kInline) {
+    auto *grown = static_cast<Obj *>(std::malloc(2 * kInline * sizeof(Obj)));
+    if (!grown)
+      llvm::report_bad_alloc_error("points-to set");
+    std::copy(inlineItems, inlineItems + kInline, grown);
+    heap = grown;
+  } else if (llvm::isPowerOf2_32(count)) {
+    auto *grown =
+        static_cast<Obj *>(std::realloc(heap, 2 * size_t(count) * sizeof(Obj)));
+    if (!grown)
+      llvm::report_bad_alloc_error("points-to set");
+    heap = grown;
+  }
+  heap[count++] = obj;
 }
 
 template <typename T>
@@ -31,9 +57,9 @@ void Solver::enqueue(Node node) {
 }
 
 bool Solver::insert(Node node, Obj obj) {
-  llvm::SmallVectorImpl<Obj> &items = pts[node].items;
+  PtsSet &items = pts[node];
   if (items.size() < kIndexAt) {
-    if (llvm::is_contained(items, obj))
+    if (std::find(items.begin(), items.end(), obj) != items.end())
       return false;
     items.push_back(obj);
     if (items.size() == kIndexAt)
@@ -60,7 +86,7 @@ void Solver::addCopy(Node from, Node to) {
   // be `from`'s set's neighbour in `pts`, which insert() may grow).
   bool grew = false;
   for (unsigned i = 0, e = pts[from].done; i < e; ++i)
-    grew |= insert(to, pts[from].items[i]);
+    grew |= insert(to, pts[from][i]);
   if (grew)
     enqueue(to);
 }
@@ -73,7 +99,7 @@ void Solver::onObject(Node node, std::function<void(Obj)> handler) {
   // Objects already processed at `node` do not come again: apply them now
   // (by index: the handler may grow this very set).
   for (unsigned i = 0, e = pts[node].done; i < e; ++i)
-    added(pts[node].items[i]);
+    added(pts[node][i]);
 }
 
 FieldId Solver::fieldId(llvm::StringRef name) {
@@ -138,12 +164,12 @@ void Solver::solve(size_t limit) {
     // The objects that arrived since `n` was last processed (a copy:
     // handlers and self-loops may grow the set meanwhile; what they add
     // re-queues `n`).
-    unsigned from = pts[n].done, to = pts[n].items.size();
+    unsigned from = pts[n].done, to = pts[n].size();
     if (from == to)
       continue;
     pts[n].done = to;
-    llvm::SmallVector<Obj, 4> delta(pts[n].items.begin() + from,
-                                    pts[n].items.begin() + to);
+    llvm::SmallVector<Obj, 4> delta(pts[n].begin() + from,
+                                    pts[n].begin() + to);
     // Handlers may add handlers and edges to this node: the lists are
     // followed to their current end.
     for (unsigned h = objectHandlers[n].first; h != kNil;
@@ -180,12 +206,12 @@ void Solver::releaseConstraints() {
   release(worklist);
   size_t total = 0;
   for (const PtsSet &set : pts)
-    total += set.items.size();
+    total += set.size();
   solvedStart.reserve(pts.size());
   solvedItems.reserve(total);
   for (const PtsSet &set : pts) {
     solvedStart.push_back(solvedItems.size());
-    solvedItems.insert(solvedItems.end(), set.items.begin(), set.items.end());
+    solvedItems.insert(solvedItems.end(), set.begin(), set.end());
   }
   release(pts);
   release(queued);

@@ -19,6 +19,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
+#include <cstdlib>
 #include <deque>
 #include <functional>
 #include <string>
@@ -56,7 +57,7 @@ public:
   /// The objects `node` may hold, in the order they reached it.
   llvm::ArrayRef<Obj> pointsTo(Node node) const {
     if (solvedStart.empty())
-      return pts[node].items;
+      return llvm::ArrayRef<Obj>(pts[node].begin(), pts[node].end());
     unsigned end = node + 1 < solvedStart.size() ? solvedStart[node + 1]
                                                  : solvedItems.size();
     return llvm::ArrayRef<Obj>(solvedItems)
@@ -88,9 +89,33 @@ private:
   /// A points-to set, append-only: most hold one or two objects, so they
   /// live inline; `done` is how many have been passed on (difference
   /// propagation). Sets past kIndexAt objects get a hash index.
-  struct PtsSet {
-    llvm::SmallVector<Obj, 2> items;
-    unsigned done = 0;
+  class PtsSet {
+  public:
+    PtsSet() = default;
+    PtsSet(const PtsSet &) = delete;
+    PtsSet &operator=(const PtsSet &) = delete;
+    ~PtsSet() {
+      if (count > kInline)
+        std::free(heap);
+    }
+    const Obj *begin() const { return count > kInline ? heap : inlineItems; }
+    const Obj *end() const { return begin() + count; }
+    unsigned size() const { return count; }
+    Obj operator[](unsigned i) const { return begin()[i]; }
+    void push_back(Obj obj);
+
+    unsigned done = 0; ///< How many have been passed on.
+
+  private:
+    /// Up to kInline objects inline; past that a heap array whose capacity
+    /// is the next power of two of the count (16 bytes a set where a
+    /// SmallVector took 32: there is a set per node).
+    static constexpr unsigned kInline = 2;
+    unsigned count = 0;
+    union {
+      Obj inlineItems[kInline];
+      Obj *heap;
+    };
   };
   static constexpr size_t kIndexAt = 16;
   /// A deque: it grows without a doubling vector's second copy.
@@ -117,7 +142,8 @@ private:
   /// Appends `value` to `list`, linked through `pool`.
   template <typename T>
   static void append(std::deque<Link<T>> &pool, List &list, T value);
-  std::vector<List> succ, objectHandlers;
+  /// Deques, as `pts`: they grow by one a node.
+  std::deque<List> succ, objectHandlers;
   std::deque<Link<Node>> edgePool;
   /// A deque: handlers run by reference while others are added.
   std::deque<Link<std::function<void(Obj)>>> handlerPool;
