@@ -388,7 +388,7 @@ private:
   }
 
   void fillVars(Node &node, Operation *op, unsigned inst) {
-    auto fill = [&](StringRef attr, SmallVector<VarId, 2> &out) {
+    auto fill = [&](StringRef attr, IdList &out) {
       for (Attribute a : ir::detail::getVarList(op, attr))
         out.push_back(
             g.vars.intern(canonical(inst, cast<StringAttr>(a).getValue())));

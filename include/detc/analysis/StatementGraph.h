@@ -32,6 +32,8 @@
 #ifndef DETC_ANALYSIS_STATEMENTGRAPH_H
 #define DETC_ANALYSIS_STATEMENTGRAPH_H
 
+#include "detc/analysis/IdList.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
@@ -96,7 +98,7 @@ struct Node {
   unsigned instance = 0;
   /// Variables the statement must define, partially update (read-modify-
   /// write), and read — canonical, see the file comment.
-  llvm::SmallVector<VarId, 2> defs, updates, uses;
+  IdList defs, updates, uses;
   /// Draw: the variable holding the generator. Create: the variable
   /// receiving the generator.
   VarId genVar = ~0u;
@@ -120,10 +122,10 @@ struct Node {
   /// through the call's CallEnter: what decides whether this node runs.
   NodeId control = kNoNode;
   /// Checkpoint: the saved variables (canonical).
-  llvm::SmallVector<VarId, 2> saved;
+  IdList saved;
   /// Loop positions the node sits in: the loop-variable defs of the
   /// enclosing `for` headers, outermost first (crossing calls).
-  llvm::SmallVector<NodeId, 2> loops;
+  IdList loops;
 };
 
 /// One expansion of a function body.
