@@ -31,7 +31,7 @@ using llvm::StringRef;
 VarId VarTable::intern(StringRef name) {
   auto [it, inserted] = ids.try_emplace(name, names.size());
   if (inserted)
-    names.push_back(name.str());
+    names.push_back(it->getKey());
   return it->second;
 }
 

@@ -66,7 +66,8 @@ public:
 
 private:
   llvm::StringMap<VarId> ids;
-  std::vector<std::string> names;
+  /// The keys of `ids` (a StringMap's entries never move).
+  std::vector<llvm::StringRef> names;
   std::vector<VarId> object;
   std::vector<llvm::SmallVector<VarId, 0>> attrs;
 };

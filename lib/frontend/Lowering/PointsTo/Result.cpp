@@ -42,7 +42,7 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   builder.run();
   if (diags.hasErrors())
     return std::nullopt;
-  impl.dropEmpty();
+  impl.freeze();
   PointsToStats &s = impl.stats;
   s.objects = impl.objects.size();
   s.nodes = impl.solver.numNodes();
@@ -55,49 +55,53 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   return result;
 }
 
-void PointsToResult::Impl::dropEmpty() {
-  // Most expressions (arithmetic, constants' uses, library calls nothing
-  // models) and many variables hold nothing: asked about, they answer the
-  // same without an entry.
+void PointsToResult::Impl::freeze() {
   auto holds = [&](pta::Node n) { return !solver.pointsTo(n).empty(); };
-  size_t kept = llvm::count_if(exprs, [&](const auto &e) {
-    return holds(e.second);
-  });
-  llvm::DenseMap<const ast::Expr *, pta::Node> keptExprs;
-  keptExprs.reserve(kept);
+  frozenExprs.reserve(llvm::count_if(
+      exprs, [&](const auto &e) { return holds(e.second); }));
   for (const auto &[e, n] : exprs)
     if (holds(n))
-      keptExprs.try_emplace(e, n);
-  exprs = std::move(keptExprs);
+      frozenExprs.push_back({e, n});
+  llvm::sort(frozenExprs);
+  exprs = {};
 
-  llvm::StringMap<llvm::StringMap<pta::Node>> keptVars;
-  for (const auto &scope : vars) {
-    llvm::StringMap<pta::Node> names;
+  size_t kept = 0;
+  for (const auto &scope : vars)
     for (const auto &v : scope.second)
-      if (holds(v.second))
-        names.try_emplace(v.getKey(), v.second);
-    if (!names.empty())
-      keptVars.try_emplace(scope.getKey(), std::move(names));
+      kept += holds(v.second);
+  frozenVars.reserve(kept);
+  for (const auto &scope : vars) {
+    llvm::StringRef scopeName;
+    for (const auto &v : scope.second)
+      if (holds(v.second)) {
+        if (scopeName.empty())
+          scopeName = labels.save(scope.getKey());
+        frozenVars.push_back({scopeName, labels.save(v.getKey()), v.second});
+      }
   }
-  vars = std::move(keptVars);
+  llvm::sort(frozenVars, [](const VarEntry &a, const VarEntry &b) {
+    return std::tie(a.scope, a.name) < std::tie(b.scope, b.name);
+  });
+  vars = {};
   objects.shrink_to_fit();
 }
 
 std::vector<PointsToResult::ObjectId>
 PointsToResult::pointsTo(llvm::StringRef scope, llvm::StringRef name) const {
-  auto s = impl->vars.find(scope);
-  if (s == impl->vars.end())
+  using VarEntry = Impl::VarEntry;
+  auto it = llvm::partition_point(impl->frozenVars, [&](const VarEntry &v) {
+    return std::tie(v.scope, v.name) < std::tie(scope, name);
+  });
+  if (it == impl->frozenVars.end() || it->scope != scope || it->name != name)
     return {};
-  auto v = s->second.find(name);
-  if (v == s->second.end())
-    return {};
-  return impl->toVector(impl->solver.pointsTo(v->second));
+  return impl->toVector(impl->solver.pointsTo(it->node));
 }
 
 std::vector<PointsToResult::ObjectId>
 PointsToResult::pointsTo(const ast::Expr *e) const {
-  auto it = impl->exprs.find(e);
-  if (it == impl->exprs.end())
+  auto it = llvm::partition_point(
+      impl->frozenExprs, [&](const auto &entry) { return entry.first < e; });
+  if (it == impl->frozenExprs.end() || it->first != e)
     return {};
   return impl->toVector(impl->solver.pointsTo(it->second));
 }
@@ -204,28 +208,15 @@ void PointsToResult::print(llvm::raw_ostream &os) const {
     llvm::sort(names);
     return "{" + llvm::join(names, ", ") + "}";
   };
-  auto sortedKeys = [](const auto &map) {
-    std::vector<llvm::StringRef> keys;
-    for (const auto &entry : map)
-      keys.push_back(entry.getKey());
-    llvm::sort(keys);
-    return keys;
-  };
-  for (llvm::StringRef scope : sortedKeys(impl->vars)) {
-    if (scope == "<builtins>")
+  llvm::StringRef lastScope;
+  for (const Impl::VarEntry &v : impl->frozenVars) {
+    if (v.scope == "<builtins>")
       continue;
-    const llvm::StringMap<pta::Node> &vars = impl->vars.find(scope)->second;
-    bool header = false;
-    for (llvm::StringRef name : sortedKeys(vars)) {
-      pta::Node node = vars.find(name)->second;
-      std::vector<ObjectId> objs = impl->toVector(impl->solver.pointsTo(node));
-      if (objs.empty())
-        continue;
-      if (!header)
-        os << "scope " << scope << "\n";
-      header = true;
-      os << "  " << name << " -> " << set(objs) << "\n";
-    }
+    if (v.scope != lastScope)
+      os << "scope " << v.scope << "\n";
+    lastScope = v.scope;
+    os << "  " << v.name << " -> "
+       << set(impl->toVector(impl->solver.pointsTo(v.node))) << "\n";
   }
   // Fields of the program's own objects (not constants or library names).
   std::vector<std::pair<std::string, ObjectId>> objects;
