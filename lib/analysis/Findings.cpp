@@ -69,22 +69,23 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
     both(buildGraph, alongside);
   else
     buildGraph();
-  // Needed and the lints only read the graph, the aliases and liveness.
-  both(
-      [&] {
-        base::PhaseClock clock(neededPhases);
-        a.replay = analyzeReplay(a.graph, *a.gens, a.live,
-                                 keyedDraws(a.graph, a.ts),
-                                 options.keepSolutions);
-        clock.lap("needed");
-      },
-      [&] {
-        base::PhaseClock clock(lintPhases);
-        a.cfg = std::make_unique<ControlFlow>(a.graph);
-        clock.lap("dominators-loops");
-        a.lints = runLints(a.graph, *a.cfg, a.live);
-        clock.lap("lints");
-      });
+  // Needed, then the lints. (They only read the graph, the aliases and
+  // liveness, and once ran on two threads; but each solves its dataflow
+  // problems with transient sets as large as the live sets, and the two at
+  // once set the process's peak: 17 MB more at 300k lines, for 0.3 s.)
+  {
+    base::PhaseClock clock(neededPhases);
+    a.replay = analyzeReplay(a.graph, *a.gens, a.live,
+                             keyedDraws(a.graph, a.ts), options.keepSolutions);
+    clock.lap("needed");
+  }
+  {
+    base::PhaseClock clock(lintPhases);
+    a.cfg = std::make_unique<ControlFlow>(a.graph);
+    clock.lap("dominators-loops");
+    a.lints = runLints(a.graph, *a.cfg, a.live);
+    clock.lap("lints");
+  }
   for (auto *phases : {&graphPhases, &neededPhases, &lintPhases})
     a.phases.insert(a.phases.end(), phases->begin(), phases->end());
   return a;

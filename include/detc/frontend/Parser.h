@@ -17,7 +17,8 @@ struct ParseStats {
   size_t numTokens = 0;
 };
 
-/// The AST of one file. Owns its nodes.
+/// The AST of one file. Owns its nodes; their names and literals may point
+/// into the file's bytes, so the SourceFile must outlive it.
 struct ParsedModule {
   std::unique_ptr<ast::ASTContext> context;
   ast::Module *module = nullptr;
@@ -39,6 +40,7 @@ constexpr size_t kParsePieceCodePoints = 64u << 10;
 /// `diags` (CPython also stops at the first one). Never throws and never
 /// crashes on any input; deep nesting is reported, not overflowed.
 /// `pieceCodePoints` (tests): the piece size; the AST does not depend on it.
+/// `file` must outlive the result.
 std::unique_ptr<ParsedModule>
 parseModule(const SourceFile &file, DiagnosticEngine &diags,
             size_t pieceCodePoints = kParsePieceCodePoints);

@@ -51,6 +51,9 @@ public:
   /// Position of code point `index`. `line` may be given when known (the
   /// lexer's line of a token); 0 means look it up.
   ast::SourcePos getPos(size_t index, unsigned line = 0) const;
+  /// Whether the bytes are the decoded text as UTF-8 (but for a BOM and
+  /// lone '\r' line breaks): a UTF-8 file, not one in another encoding.
+  bool bytesAreUtf8() const { return origOffsets.empty(); }
   /// Byte offset in getBytes() of code point `index`.
   uint32_t getByteOffset(size_t index) const {
     if (!origOffsets.empty())
