@@ -127,10 +127,7 @@ public:
     return it->second;
   }
   StringRef of(mlir::Operation *op) {
-    auto fused = llvm::dyn_cast<mlir::FusedLoc>(op->getLoc());
-    auto span =
-        fused ? llvm::dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata())
-              : nullptr;
+    ir::SourceSpanAttr span = ir::getSourceSpan(op->getLoc());
     if (!span)
       return "";
     StringRef text = file(sourcePoint(op).file);

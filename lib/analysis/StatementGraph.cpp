@@ -147,15 +147,12 @@ SourcePoint detc::analysis::sourcePoint(Operation *op) {
   SourcePoint p;
   if (!op)
     return p;
-  op->getLoc()->walk([&](Location l) {
-    if (auto fl = dyn_cast<FileLineColLoc>(l)) {
-      p.file = fl.getFilename().str();
-      p.line = fl.getLine();
-      p.column = fl.getColumn();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
+  if (std::optional<ir::SourcePosition> at =
+          ir::getSourcePosition(op->getLoc())) {
+    p.file = at->file.str();
+    p.line = at->line;
+    p.column = at->column;
+  }
   return p;
 }
 

@@ -29,15 +29,9 @@ namespace detc::codegen {
 /// The span of `op` when it is in `file` (not an imported module).
 static std::optional<std::pair<uint32_t, uint32_t>>
 stmtRange(Operation *op, StringRef fileName) {
-  auto fused = dyn_cast<FusedLoc>(op->getLoc());
-  auto s = fused ? dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata())
-                 : nullptr;
-  if (!s)
+  ir::SourceSpanAttr s = ir::getSourceSpan(op->getLoc());
+  if (!s || s.getFile() != fileName)
     return std::nullopt;
-  for (Location l : fused.getLocations())
-    if (auto flc = dyn_cast<FileLineColLoc>(l))
-      if (flc.getFilename() != fileName)
-        return std::nullopt;
   return std::make_pair(s.getStmtBegin(), s.getStmtEnd());
 }
 

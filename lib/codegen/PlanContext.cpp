@@ -15,16 +15,9 @@ using namespace mlir;
 namespace detc::codegen {
 
 std::optional<Span> PlanContext::spanOf(Operation *op) const {
-  auto fused = dyn_cast<FusedLoc>(op->getLoc());
-  if (!fused)
-    return std::nullopt;
-  auto s = dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata());
-  if (!s)
-    return std::nullopt;
-  for (Location l : fused.getLocations())
-    if (auto flc = dyn_cast<FileLineColLoc>(l))
-      if (flc.getFilename() != file.getName())
-        return std::nullopt; // an op lowered from an imported module
+  ir::SourceSpanAttr s = ir::getSourceSpan(op->getLoc());
+  if (!s || s.getFile() != file.getName())
+    return std::nullopt; // an op lowered from an imported module
   return Span{s.getStmtBegin(), s.getStmtEnd(), s.getExprBegin(),
               s.getExprEnd()};
 }

@@ -29,8 +29,11 @@ void DetcDialect::initialize() {
 
 LogicalResult
 SourceSpanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                       StringAttr file, unsigned line, unsigned column,
                        uint32_t stmtBegin, uint32_t stmtEnd,
                        uint32_t exprBegin, uint32_t exprEnd) {
+  if (!file || file.getValue().empty() || line == 0)
+    return emitError() << "a source position needs a file and a line";
   if (stmtBegin > stmtEnd || exprBegin > exprEnd)
     return emitError() << "source range ends before it begins";
   if (exprBegin < stmtBegin || exprEnd > stmtEnd)
@@ -38,4 +41,53 @@ SourceSpanAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        << "] is not inside its statement [" << stmtBegin
                        << ":" << stmtEnd << "]";
   return success();
+}
+
+Attribute SourceSpanAttr::parse(AsmParser &parser, Type) {
+  std::string file;
+  unsigned line = 0, column = 0;
+  uint32_t stmtBegin = 0, stmtEnd = 0, exprBegin = 0, exprEnd = 0;
+  llvm::SMLoc at = parser.getCurrentLocation();
+  if (parser.parseLess() || parser.parseString(&file) || parser.parseColon() ||
+      parser.parseInteger(line) || parser.parseColon() ||
+      parser.parseInteger(column) || parser.parseComma() ||
+      parser.parseKeyword("stmt") || parser.parseInteger(stmtBegin) ||
+      parser.parseKeyword("to") || parser.parseInteger(stmtEnd) ||
+      parser.parseComma() || parser.parseKeyword("expr") ||
+      parser.parseInteger(exprBegin) || parser.parseKeyword("to") ||
+      parser.parseInteger(exprEnd) || parser.parseGreater())
+    return {};
+  return parser.getChecked<SourceSpanAttr>(
+      at, parser.getContext(), StringAttr::get(parser.getContext(), file),
+      line, column, stmtBegin, stmtEnd, exprBegin, exprEnd);
+}
+
+void SourceSpanAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  printer.printString(getFile().getValue());
+  printer << ":" << getLine() << ":" << getColumn() << ", stmt "
+          << getStmtBegin() << " to " << getStmtEnd() << ", expr "
+          << getExprBegin() << " to " << getExprEnd() << ">";
+}
+
+SourceSpanAttr detc::ir::getSourceSpan(Location loc) {
+  auto fused = dyn_cast<FusedLoc>(loc);
+  return fused ? dyn_cast_or_null<SourceSpanAttr>(fused.getMetadata())
+               : SourceSpanAttr();
+}
+
+std::optional<SourcePosition> detc::ir::getSourcePosition(Location loc) {
+  if (SourceSpanAttr span = getSourceSpan(loc))
+    return SourcePosition{span.getFile().getValue(), span.getLine(),
+                          span.getColumn()};
+  std::optional<SourcePosition> found;
+  loc->walk([&](Location l) {
+    if (auto fl = dyn_cast<FileLineColLoc>(l)) {
+      found = SourcePosition{fl.getFilename().getValue(), fl.getLine(),
+                             fl.getColumn()};
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return found;
 }

@@ -212,4 +212,16 @@ detc.func @__main__ kind module {
 
 detc.func @__main__ kind module {
 // expected-error @+1 {{expression range [3:30] is not inside its statement [1:20]}}
-} loc(fused<#detc.src<stmt 1 to 20, expr 3 to 30>>["t.py":1:1])
+} loc(fused<#detc.src<"t.py":1:1, stmt 1 to 20, expr 3 to 30>>[unknown])
+
+// -----
+
+detc.func @__main__ kind module {
+// expected-error @+1 {{a source position needs a file and a line}}
+} loc(fused<#detc.src<"t.py":0:1, stmt 1 to 20, expr 3 to 10>>[unknown])
+
+// -----
+
+detc.func @__main__ kind module {
+// expected-error @+1 {{a source position needs a file and a line}}
+} loc(fused<#detc.src<"":3:1, stmt 1 to 20, expr 3 to 10>>[unknown])

@@ -123,7 +123,8 @@ detc.func @__main__ kind module {
     detc.stmt "pass"
   } finally {
     // CHECK: detc.stmt "expr" uses ["@f"] loc([[LOC:#loc[0-9]*]])
-    detc.stmt "expr" uses ["@f"] loc(fused<#detc.src<stmt 1 to 20, expr 3 to 10>>["t.py":4:2])
+    detc.stmt "expr" uses ["@f"] loc(fused<#detc.src<"t.py":4:2, stmt 1 to 20, expr 3 to 10>>[unknown])
   }
 }
-// CHECK: [[LOC]] = loc(fused<#detc.src<stmt 1 to 20, expr 3 to 10>>[#loc{{[0-9]*}}])
+// CHECK: [[UNKNOWN:#loc[0-9]*]] = loc(unknown)
+// CHECK: [[LOC]] = loc(fused<#detc.src<"t.py":4:2, stmt 1 to 20, expr 3 to 10>>[[[UNKNOWN]]])

@@ -102,16 +102,9 @@ public:
 
 private:
   std::optional<ir::SourceSpanAttr> spanOf(mlir::Operation *op) const {
-    auto fused = dyn_cast<mlir::FusedLoc>(op->getLoc());
-    if (!fused)
+    ir::SourceSpanAttr s = ir::getSourceSpan(op->getLoc());
+    if (!s || s.getFile() != file)
       return std::nullopt;
-    auto s = dyn_cast_or_null<ir::SourceSpanAttr>(fused.getMetadata());
-    if (!s)
-      return std::nullopt;
-    for (mlir::Location l : fused.getLocations())
-      if (auto flc = dyn_cast<mlir::FileLineColLoc>(l))
-        if (flc.getFilename() != file)
-          return std::nullopt;
     return s;
   }
   unsigned lineOf(uint32_t offset) const {

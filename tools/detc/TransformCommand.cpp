@@ -276,10 +276,7 @@ int detc::tool::runTransform() {
     if (!analysed)
       return 2;
     module->walk([&](ir::HintOp hint) {
-      auto fused = dyn_cast<mlir::FusedLoc>(hint->getLoc());
-      auto span = fused ? dyn_cast_or_null<ir::SourceSpanAttr>(
-                              fused.getMetadata())
-                        : nullptr;
+      ir::SourceSpanAttr span = ir::getSourceSpan(hint->getLoc());
       if (span && span.getExprBegin() == boundary->offset)
         options.hint = codegen::HintCheckpoint{
             hint, 0, /*jit=*/true, /*guardStep=*/jitCheckpoint == "guard-step"};

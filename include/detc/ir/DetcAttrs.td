@@ -7,20 +7,30 @@ include "detc/ir/DetcDialect.td"
 
 def Detc_SourceSpanAttr : AttrDef<Detc_Dialect, "SourceSpan"> {
   let mnemonic = "src";
-  let summary = "Byte ranges of a statement and of an expression in it";
+  let summary = "Where in the Python source an op comes from";
   let description = [{
-    Half-open byte ranges into the original source file: the statement an op
-    was lowered from, and the expression (usually a call) the op stands for.
-    For ops that represent a whole statement both ranges are the same. Code
-    generation replaces exactly these bytes.
+    The file and the `line:column` of the expression an op stands for (what
+    reports print), and half-open byte ranges into the original source
+    file: the statement the op was lowered from, and that expression
+    (usually a call). For ops that represent a whole statement both ranges
+    are the same. Code generation replaces exactly these bytes.
 
-    Example: `loc(fused<#detc.src<stmt 120 to 151, expr 128 to 151>>["t.py":7:4])`
+    It is the metadata of the op's location, a FusedLoc of no other
+    location: one uniqued attribute per op where a `FileLineColLoc` beside
+    it was another (a fifth of the lowered module's memory).
+    `ir::getSourcePosition` reads the position from it, or from a plain
+    `FileLineColLoc` (hand-written IR).
+
+    Example: `loc(fused<#detc.src<"t.py":7:5, stmt 120 to 151, expr 128 to
+    151>>[unknown])`
   }];
-  let parameters = (ins "uint32_t":$stmtBegin, "uint32_t":$stmtEnd,
+  let parameters = (ins "::mlir::StringAttr":$file, "unsigned":$line,
+                        "unsigned":$column,
+                        "uint32_t":$stmtBegin, "uint32_t":$stmtEnd,
                         "uint32_t":$exprBegin, "uint32_t":$exprEnd);
-  let assemblyFormat = [{
-    `<` `stmt` $stmtBegin `to` $stmtEnd `,` `expr` $exprBegin `to` $exprEnd `>`
-  }];
+  // `<"file":line:column, stmt B to E, expr B to E>`, written by hand: a
+  // declarative format would take the `:` after the string for its type.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
 }
 

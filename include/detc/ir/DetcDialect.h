@@ -13,4 +13,22 @@
 #define GET_ATTRDEF_CLASSES
 #include "detc/ir/DetcAttrs.h.inc"
 
+#include <optional>
+
+namespace detc::ir {
+
+/// The `#detc.src` of a location lowered from Python, or null.
+SourceSpanAttr getSourceSpan(mlir::Location loc);
+
+/// A position in a source file (1-based line and column).
+struct SourcePosition {
+  llvm::StringRef file;
+  unsigned line = 0, column = 0;
+};
+/// The position of a location: its `#detc.src`'s, else that of the first
+/// `FileLineColLoc` in it (IR written by hand); none for other locations.
+std::optional<SourcePosition> getSourcePosition(mlir::Location loc);
+
+} // namespace detc::ir
+
 #endif // DETC_IR_DETCDIALECT_H

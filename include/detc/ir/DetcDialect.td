@@ -42,9 +42,10 @@ def Detc_Dialect : Dialect {
     |           | `<random>`, `<tensorflow>`)                                  |
 
     Every op carries the Python source position as its location: a
-    `FileLineColLoc` fused with a `#detc.src` attribute holding the byte
-    range of the whole statement and of the expression the op stands for
-    (used by code generation to rewrite source text in place). Print with
+    `#detc.src` attribute (fused into the location) holding the file, the
+    line and column of the expression the op stands for, and the byte
+    ranges of the whole statement and of that expression (used by code
+    generation to rewrite source text in place). Print with
     `--mlir-print-debuginfo` to see them.
   }];
   let useDefaultAttributePrinterParser = 1;

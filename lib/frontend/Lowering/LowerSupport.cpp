@@ -313,12 +313,19 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
   const ast::SourceRange &er = expr->getRange();
   uint32_t sb = std::min(sr.begin.offset, er.begin.offset);
   uint32_t se = std::max(sr.end.offset, er.end.offset);
-  Location fileLoc = FileLineColLoc::get(
-      &ctx, currentUnit ? currentUnit->file->getName() : StringRef("<input>"),
-      er.begin.line, er.begin.column + 1);
-  auto span =
-      ir::SourceSpanAttr::get(&ctx, sb, se, er.begin.offset, er.end.offset);
-  return FusedLoc::get(&ctx, {fileLoc}, span);
+  StringAttr file;
+  if (currentUnit) {
+    if (!currentUnit->fileAttr)
+      currentUnit->fileAttr = StringAttr::get(&ctx, currentUnit->file->getName());
+    file = currentUnit->fileAttr;
+  } else {
+    file = StringAttr::get(&ctx, "<input>");
+  }
+  auto span = ir::SourceSpanAttr::get(&ctx, file, er.begin.line,
+                                      er.begin.column + 1, sb, se,
+                                      er.begin.offset, er.end.offset);
+  // The span is the whole position (see SourceSpanAttr).
+  return FusedLoc::get(&ctx, {UnknownLoc::get(&ctx)}, span);
 }
 
 ArrayAttr Lowerer::strArray(llvm::ArrayRef<std::string> items) {

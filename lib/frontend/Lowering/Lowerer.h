@@ -70,6 +70,7 @@ struct Unit {
   std::string dir;        ///< Directory, for relative imports.
   const SourceFile *file = nullptr;     ///< Owned by the parse cache.
   const ParsedModule *parsed = nullptr; ///< Owned by the parse cache.
+  mlir::StringAttr fileAttr; ///< The file's name, once a location needs it.
   /// Import bindings of module-level names: local name -> qualified name.
   llvm::StringMap<std::string> imports;
   std::vector<std::string> starModules;
