@@ -299,7 +299,7 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
         ev.transfer(n, in, o);
         // An optimizer no live variable holds takes no further step: drop
         // it, so the sets do not grow with every training stage run.
-        const VarSet &after = live.liveAfter(n);
+        IdSetView after = live.liveAfter(n);
         auto dead = [&](unsigned k) {
           return !after.test(ev.optimizers.begin()[k].first);
         };

@@ -146,7 +146,8 @@ static InternedSets liveAfter(const StatementGraph &g,
 }
 
 InternedSets::InternedSets(size_t numNodes) {
-  distinct.emplace_back();
+  // Set 0 is the empty set.
+  starts.push_back(0);
   index.assign(numNodes, 0);
   byHash[uint64_t(size_t(llvm::hash_value(0)))].push_back(0);
 }
@@ -160,7 +161,7 @@ InternedSets::InternedSets(std::vector<VarSet> perNode)
 
 void InternedSets::assign(NodeId n, const VarSet &set) {
   // Most often the set assigned last (straight-line code).
-  if (distinct[last] == set) {
+  if (holds(last, set)) {
     index[n] = last;
     return;
   }
@@ -170,16 +171,25 @@ void InternedSets::assign(NodeId n, const VarSet &set) {
   llvm::SmallVector<unsigned, 1> &same = byHash[uint64_t(size_t(h))];
   unsigned found = ~0u;
   for (unsigned d : same)
-    if (distinct[d] == set) {
+    if (holds(d, set)) {
       found = d;
       break;
     }
   if (found == ~0u) {
-    found = distinct.size();
+    found = numDistinct();
     same.push_back(found);
-    distinct.push_back(set);
+    for (unsigned v : set)
+      items.push_back(v);
+    starts.push_back(items.size());
   }
   index[n] = last = found;
+}
+
+void InternedSets::finish() {
+  decltype(byHash)().swap(byHash);
+  // To an exact fit (shrink_to_fit does nothing without exceptions).
+  std::vector<unsigned>(items.begin(), items.end()).swap(items);
+  std::vector<unsigned>(starts.begin(), starts.end()).swap(starts);
 }
 
 EffectsTable::EffectsTable(const StatementGraph &g,
@@ -324,7 +334,7 @@ NeededSolver::Taint NeededSolver::taint(const BitVector &prefix,
         // variable holds (library globals excepted: any later library draw
         // reads them). This keeps the sets as small as the live sets
         // instead of growing with every function the program has run.
-        const VarSet &liveAfter = live.liveAfter(n);
+        IdSetView liveAfter = live.liveAfter(n);
         auto keep = [&](unsigned v) {
           if (!ids.isGenerator(v))
             return liveAfter.test(v);
@@ -399,8 +409,8 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // Seeds: live after L (at any of its expansions), not restored.
   VarSet seeds;
   for (NodeId n : instances) {
-    seeds |= live.liveAfter(n);
-    seeds |= generatorsLiveAfter[n];
+    live.liveAfter(n).addTo(seeds);
+    generatorsLiveAfter[n].addTo(seeds);
   }
   seeds.intersectWithComplement(checked);
 

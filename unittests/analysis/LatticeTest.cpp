@@ -25,7 +25,8 @@ unsigned objectCreatedAt(const AnalysedModule &m, unsigned line) {
 }
 
 /// `name` is a global (`@best`) or a local of the entry function.
-bool hasVar(const AnalysedModule &m, const VarSet &s, llvm::StringRef name) {
+template <typename Set>
+bool hasVar(const AnalysedModule &m, const Set &s, llvm::StringRef name) {
   VarId v = name.starts_with("@") ? m.a.graph.vars.lookup(name)
                                   : m.mainVar(name);
   EXPECT_NE(v, ~0u) << name.str();
@@ -177,7 +178,7 @@ TEST(LivenessLattice, AttributesGlobalsAndGeneratorHolders) {
       detc.stmt "expr" uses ["@best", "obj.count", "tmp"] loc("t":7:1)
     })");
   ASSERT_TRUE(m.ok());
-  const VarSet &live = m.a.live.liveAfter(m.nodeAtLine(5));
+  IdSetView live = m.a.live.liveAfter(m.nodeAtLine(5));
   EXPECT_TRUE(hasVar(m, live, "@best"));
   EXPECT_TRUE(hasVar(m, live, "obj.count"));
   EXPECT_TRUE(hasVar(m, live, "obj")) << "reading obj.count reads obj";
@@ -192,10 +193,22 @@ TEST(InternedSets, EqualSetsStoredOnceAndReadBack) {
     return s;
   };
   std::vector<VarSet> perNode = {set({1, 2}), set({1, 2}), set({}),
-                                 set({1, 2}), set({300}), set({})};
+                                 set({1, 2}), set({300}), set({}),
+                                 set({7, 900, 4000}), set({1, 2, 300})};
   std::vector<VarSet> expected = perNode;
   InternedSets interned(std::move(perNode));
-  EXPECT_EQ(interned.numDistinct(), 3u);
-  for (NodeId n = 0; n < expected.size(); ++n)
+  EXPECT_EQ(interned.numDistinct(), 5u);
+  for (NodeId n = 0; n < expected.size(); ++n) {
     EXPECT_TRUE(interned[n] == expected[n]) << "node " << n;
+    // Read back as sorted ids, with membership by search.
+    std::vector<unsigned> ids(interned[n].begin(), interned[n].end());
+    std::vector<unsigned> want;
+    for (unsigned v : expected[n])
+      want.push_back(v);
+    EXPECT_EQ(ids, want) << "node " << n;
+    for (unsigned v : {0u, 1u, 2u, 7u, 300u, 900u, 4000u})
+      EXPECT_EQ(interned[n].test(v), expected[n].test(v));
+  }
+  EXPECT_FALSE(interned[4] == expected[0]);
+  EXPECT_FALSE(interned[7] == expected[0]) << "a prefix is not equal";
 }

@@ -41,15 +41,48 @@
 
 #include "llvm/ADT/SparseBitVector.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace detc::analysis {
 
 using VarSet = llvm::SparseBitVector<>;
 
+/// A set of ids read from an InternedSets: sorted, each once.
+class IdSetView {
+public:
+  IdSetView() = default;
+  explicit IdSetView(llvm::ArrayRef<unsigned> ids) : ids(ids) {}
+  const unsigned *begin() const { return ids.begin(); }
+  const unsigned *end() const { return ids.end(); }
+  size_t size() const { return ids.size(); }
+  bool empty() const { return ids.empty(); }
+  bool test(unsigned id) const { return std::binary_search(begin(), end(), id); }
+  /// Adds the ids to `set`.
+  void addTo(VarSet &set) const {
+    for (unsigned id : ids)
+      set.set(id);
+  }
+  bool operator==(const VarSet &set) const { return equals(ids, set); }
+  /// Whether the sorted `ids` are the members of `set`.
+  static bool equals(llvm::ArrayRef<unsigned> ids, const VarSet &set) {
+    // (SparseBitVector's iterator is not a standard one: no llvm::equal.)
+    size_t i = 0;
+    for (unsigned v : set)
+      if (i == ids.size() || ids[i++] != v)
+        return false;
+    return i == ids.size();
+  }
+
+private:
+  llvm::ArrayRef<unsigned> ids;
+};
+
 /// Per node, a set of variables, each distinct set stored once: along a
-/// straight line of statements the live set rarely changes, and a sparse
-/// bit vector per node is most of an analysis's memory on a large program.
+/// straight line of statements the live set rarely changes, and a set per
+/// node is most of an analysis's memory on a large program. The distinct
+/// sets are sorted arrays in one pool: a sparse bit vector cost ~100 bytes
+/// for the handful of variables a live set holds.
 class InternedSets {
 public:
   InternedSets() = default;
@@ -59,27 +92,36 @@ public:
   /// order), then finish().
   explicit InternedSets(size_t numNodes);
   void assign(NodeId n, const VarSet &set);
-  /// Frees what only assign() needs.
-  void finish() { decltype(byHash)().swap(byHash); }
+  /// Frees what only assign() needs and the pool's spare capacity.
+  void finish();
 
-  const VarSet &operator[](NodeId n) const { return distinct[index[n]]; }
-  size_t numDistinct() const { return distinct.size(); }
+  IdSetView operator[](NodeId n) const {
+    unsigned d = index[n];
+    return IdSetView(llvm::ArrayRef<unsigned>(items).slice(
+        starts[d], starts[d + 1] - starts[d]));
+  }
+  size_t numDistinct() const { return starts.size() - 1; }
 
 private:
-  /// A deque: a SparseBitVector's move may throw, so a growing vector
-  /// would copy every set.
-  std::deque<VarSet> distinct;
+  /// Distinct set d is items[starts[d] .. starts[d + 1]).
+  std::vector<unsigned> items;
+  std::vector<unsigned> starts{0};
   std::vector<unsigned> index;
   /// Distinct sets by a hash of their members; equal hashes compared.
   llvm::DenseMap<uint64_t, llvm::SmallVector<unsigned, 1>> byHash;
   unsigned last = 0; ///< The set assigned last.
+  bool holds(unsigned d, const VarSet &set) const {
+    return IdSetView::equals(llvm::ArrayRef<unsigned>(items).slice(
+                                 starts[d], starts[d + 1] - starts[d]),
+                             set);
+  }
 };
 
 struct Liveness {
   /// Live after each node (the backward problem's `in`; its `out`, live
   /// before, nothing asks for).
   InternedSets after;
-  const VarSet &liveAfter(NodeId n) const { return after[n]; }
+  IdSetView liveAfter(NodeId n) const { return after[n]; }
 };
 
 Liveness computeLiveness(const StatementGraph &g,

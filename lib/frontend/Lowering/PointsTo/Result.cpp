@@ -83,7 +83,8 @@ void PointsToResult::Impl::freeze() {
     return std::tie(a.scope, a.name) < std::tie(b.scope, b.name);
   });
   vars = {};
-  objects.shrink_to_fit();
+  // To an exact fit (shrink_to_fit does nothing without exceptions).
+  std::vector<AbstractObject>(objects.begin(), objects.end()).swap(objects);
 }
 
 std::vector<PointsToResult::ObjectId>
@@ -132,7 +133,8 @@ PointsToResult::objectsAt(llvm::StringRef file, unsigned line,
         const ast::SourcePos &p = site->getRange().begin;
         impl->bySite.push_back({named->second, p.line, p.column, o});
       }
-    impl->bySite.shrink_to_fit();
+    std::vector<Impl::SiteEntry>(impl->bySite.begin(), impl->bySite.end())
+        .swap(impl->bySite);
     llvm::sort(impl->bySite);
   }
   auto [real, added] = impl->realPaths.try_emplace(file);
