@@ -230,7 +230,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     OperationState state(loc(currentStmt, call),
                          ir::HintOp::getOperationName());
     state.addAttributes(attrs);
-    builder.create(state);
+    createOp(state);
     target.clear();
     return true;
   }

@@ -422,12 +422,36 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
     Region *r = state.addRegion();
     r->push_back(new Block);
   }
-  Operation *op = builder.create(state);
+  Operation *op = createOp(state);
   for (Region &r : op->getRegions()) {
     OpBuilder::InsertionGuard guard(builder);
     builder.setInsertionPointToEnd(&r.front());
     builder.create<ir::YieldOp>(op->getLoc());
   }
+  return op;
+}
+
+Operation *Lowerer::createOp(OperationState &state) {
+  // builder.create(state) uniques a dictionary of all the attributes before
+  // it moves the inherent ones into the op's properties, and the context
+  // keeps it: one dictionary per op, a tenth of the module's memory. Only
+  // the discardable ones go through a dictionary here.
+  llvm::SmallVector<NamedAttribute> inherent;
+  if (std::optional<RegisteredOperationName> info =
+          state.name.getRegisteredInfo()) {
+    ArrayRef<StringAttr> names = info->getAttributeNames();
+    NamedAttrList discardable;
+    for (const NamedAttribute &a : state.attributes) {
+      if (llvm::is_contained(names, a.getName()))
+        inherent.push_back(a);
+      else
+        discardable.push_back(a);
+    }
+    state.attributes = std::move(discardable);
+  }
+  Operation *op = builder.create(state);
+  for (const NamedAttribute &a : inherent)
+    op->setInherentAttr(a.getName(), a.getValue());
   return op;
 }
 

@@ -266,6 +266,9 @@ public:
   mlir::Operation *createFunc(mlir::Location loc, llvm::StringRef symbol,
                               ir::FuncKind kind,
                               std::optional<mlir::ArrayAttr> params);
+  /// builder.create(state), the inherent attributes set as properties
+  /// without a dictionary of them all.
+  mlir::Operation *createOp(mlir::OperationState &state);
   /// Runs `fn` with the builder inside region `index` of `op`.
   void inRegion(mlir::Operation *op, unsigned index,
                 llvm::function_ref<void()> fn);

@@ -586,7 +586,7 @@ Operation *Lowerer::createFunc(Location at, StringRef symbol, ir::FuncKind kind,
   if (params)
     state.addAttribute("params", *params);
   state.addRegion()->push_back(new Block);
-  Operation *func = builder.create(state);
+  Operation *func = createOp(state);
   builder.setInsertionPointToEnd(&func->getRegion(0).front());
   builder.create<ir::YieldOp>(func->getLoc());
   builder.setInsertionPoint(func->getRegion(0).front().getTerminator());
@@ -669,7 +669,7 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
   state.addAttribute("role", ir::ClassRoleAttr::get(&ctx, role));
   state.addAttribute("bases", strArray(baseNames));
   state.addRegion()->push_back(new Block);
-  Operation *classOp = builder.create(state);
+  Operation *classOp = createOp(state);
   builder.setInsertionPointToEnd(&classOp->getRegion(0).front());
 
   FuncCtx body;
