@@ -342,9 +342,13 @@ ArrayAttr Lowerer::moduleCalls(const ast::Node *stmt) {
   if (!stmt || !llvm::isa<ast::Assign, ast::AugAssign, ast::AnnAssign,
                           ast::ExprStmt, ast::Return>(stmt))
     return nullptr;
-  auto [it, added] = moduleCallCache.try_emplace(stmt, nullptr);
-  if (!added)
-    return it->second;
+  // The ops of a statement are emitted one after another: remember the
+  // last statement's answer only (one per statement of the program cost
+  // more than the walk).
+  if (stmt == moduleCallsOf)
+    return moduleCallsValue;
+  moduleCallsOf = stmt;
+  moduleCallsValue = nullptr;
   VarSet receivers;
   std::vector<const ast::Node *> work{stmt};
   while (!work.empty()) {
@@ -384,8 +388,8 @@ ArrayAttr Lowerer::moduleCalls(const ast::Node *stmt) {
     });
   }
   if (!receivers.empty())
-    it->second = strArray(receivers.getArrayRef());
-  return it->second;
+    moduleCallsValue = strArray(receivers.getArrayRef());
+  return moduleCallsValue;
 }
 
 Operation *Lowerer::emit(StringRef opName, const ast::Node *at,

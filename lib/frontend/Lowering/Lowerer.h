@@ -274,7 +274,8 @@ public:
                 llvm::function_ref<void()> fn);
   mlir::ArrayAttr strArray(llvm::ArrayRef<std::string> items);
   mlir::ArrayAttr moduleCalls(const ast::Node *stmt);
-  llvm::DenseMap<const ast::Node *, mlir::ArrayAttr> moduleCallCache;
+  const ast::Node *moduleCallsOf = nullptr;
+  mlir::ArrayAttr moduleCallsValue;
   mlir::NamedAttribute attr(llvm::StringRef name, mlir::Attribute value) {
     return builder.getNamedAttr(name, value);
   }
