@@ -356,6 +356,7 @@ Stmt *ASTBuilder::ifStmt(P::IfStmtContext *c) {
   std::vector<P::ElifClauseContext *> elifs = c->elifClause();
   for (auto it = elifs.rbegin(); it != elifs.rend(); ++it) {
     auto *s = make<If>({});
+    s->isElif = true;
     s->test = namedExprTest((*it)->namedExprTest());
     s->body = block((*it)->block());
     s->orelse = orelse;

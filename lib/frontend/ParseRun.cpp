@@ -79,10 +79,12 @@ private:
 
 ParseRun::ParseRun(const char32_t *begin, const char32_t *end,
                    bool implicitJoining, const StackBudget &budget,
-                   size_t firstLine)
+                   size_t firstLine, size_t indent, size_t levels)
     : input(begin, end), lexer(&input), tokens(&lexer), parser(&tokens) {
   useExclusiveSimulators(lexer, parser);
   lexer.setImplicitLineJoining(implicitJoining);
+  if (indent || levels)
+    lexer.setBaseIndentation(indent, levels);
   lexer.setLine(firstLine);
   parser.removeErrorListeners();
   parser.setStackBudget(&budget);

@@ -43,8 +43,11 @@ class ParseRun {
 public:
   /// `firstLine`: the line number of `begin` in its file (a piece of a
   /// file starts on a later line); token lines are then the file's.
+  /// `indent`, `levels`: a piece of a block (PythonLexerBase::
+  /// setBaseIndentation).
   ParseRun(const char32_t *begin, const char32_t *end, bool implicitJoining,
-           const StackBudget &budget, size_t firstLine = 1);
+           const StackBudget &budget, size_t firstLine = 1, size_t indent = 0,
+           size_t levels = 0);
 
   /// Parses with `entry` (a member function of PythonParser returning a
   /// context). Returns null on error; then getError() says why.

@@ -9,6 +9,7 @@
 #include "detc/frontend/Parser.h"
 
 #include "ASTBuilder.h"
+#include "BlockAssembler.h"
 #include "ChunkSplit.h"
 #include "ParseRun.h"
 
@@ -70,29 +71,37 @@ static void parseOnThisThread(ParseJob &job) {
   auto result = std::make_unique<ParsedModule>();
   result->context = std::make_unique<detc::ast::ASTContext>();
   ASTBuilder builder(file, *result->context, *job.diags, budget);
-  llvm::SmallVector<detc::ast::Stmt *, 32> body;
+  BlockAssembler blocks(*result->context);
   // Piece by piece: each piece's parse tree is freed once its statements
   // are built (ChunkSplit.h).
-  std::vector<size_t> starts = chunkStarts(cps, job.pieceCodePoints);
-  for (size_t k = 0; k < starts.size(); ++k) {
-    size_t begin = starts[k];
-    size_t end = k + 1 < starts.size() ? starts[k + 1] : cps.size();
-    ParseRun run(cps.data() + begin, cps.data() + end,
-                 /*implicitJoining=*/false, budget, file.getPos(begin).line);
+  std::vector<Piece> pieces = splitPieces(cps, job.pieceCodePoints);
+  for (size_t k = 0; k < pieces.size(); ++k) {
+    const Piece &piece = pieces[k];
+    size_t end = k + 1 < pieces.size() ? pieces[k + 1].start : cps.size();
+    ParseRun run(cps.data() + piece.start, cps.data() + end,
+                 /*implicitJoining=*/false, budget,
+                 file.getPos(piece.start).line, piece.indent, piece.depth);
     PythonParser::FileInputContext *tree = run.run(&PythonParser::fileInput);
     if (!tree) {
       const SyntaxError &err = *run.getError();
-      job.diags->error(&file, file.getPos(begin + err.index, err.line),
+      job.diags->error(&file, file.getPos(piece.start + err.index, err.line),
                        err.message);
       return;
     }
     result->stats.usedLLFallback |= run.usedLLFallback();
     result->stats.numTokens += run.getNumTokens();
-    builder.appendStatements(tree, begin, body);
+    llvm::SmallVectorImpl<detc::ast::Stmt *> *body = blocks.blockAt(piece.depth);
+    if (!body) {
+      job.diags->error(&file, file.getPos(piece.start),
+                       "internal error: this line does not continue a block "
+                       "of the statement before it");
+      return;
+    }
+    builder.appendStatements(tree, piece.start, *body);
     if (builder.hadError())
       return;
   }
-  result->module = builder.finishModule(body);
+  result->module = builder.finishModule(blocks.finish());
   if (!result->module)
     return;
   if (std::optional<detc::ast::SourcePos> deep = findTooDeep(result->module)) {

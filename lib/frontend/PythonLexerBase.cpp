@@ -90,7 +90,8 @@ std::unique_ptr<Token> PythonLexerBase::nextToken() {
     default:
       break;
     }
-    if (!emittedAny && !alwaysJoined && tok->getCharPositionInLine() != 0 &&
+    if (!emittedAny && !alwaysJoined &&
+        tok->getCharPositionInLine() != indents.front() &&
         tok->getType() != Token::EOF)
       error(tok->getStartIndex(), tok->getLine(), "unexpected indent");
     emittedAny = true;
@@ -235,7 +236,7 @@ void PythonLexerBase::handleNewline(std::unique_ptr<Token> newline) {
     if (altCol <= altIndents.back())
       error(nextStart, nextLine,
             "inconsistent use of tabs and spaces in indentation");
-    if (indents.size() > kMaxIndentLevels) {
+    if (indents.size() + baseLevels > kMaxIndentLevels) {
       error(nextStart, nextLine, "too many levels of indentation");
       finished = true;
       pending.push_back(makeToken(Token::EOF, nextStart, nextStart - 1,
@@ -250,7 +251,8 @@ void PythonLexerBase::handleNewline(std::unique_ptr<Token> newline) {
                                 nextLine, nextColumn));
     return;
   }
-  while (col < indents.back()) {
+  // (Never below the base: a piece of a block holds none of its dedents.)
+  while (col < indents.back() && indents.size() > 1) {
     indents.pop_back();
     altIndents.pop_back();
     pending.push_back(makeToken(PythonLexer::DEDENT, nextStart, nextStart - 1,

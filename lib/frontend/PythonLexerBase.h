@@ -37,6 +37,16 @@ public:
   /// expressions of f-string replacement fields.
   void setImplicitLineJoining(bool on) { alwaysJoined = on; }
 
+  /// Lex a piece of a block: the input's lines are indented by `column`
+  /// spaces, `levels` blocks deep in their file. Its statements then start
+  /// at that column without an INDENT and end without a DEDENT; the depth
+  /// still counts towards kMaxIndentLevels.
+  void setBaseIndentation(size_t column, size_t levels) {
+    indents.assign(1, column);
+    altIndents.assign(1, column);
+    baseLevels = levels;
+  }
+
   const std::vector<LexError> &getLexErrors() const { return lexErrors; }
 
   /// CPython's limits; beyond them CPython refuses the file as well.
@@ -65,6 +75,7 @@ private:
   std::vector<size_t> altIndents{0}; ///< Tabs as 1 (to detect TabError).
   std::vector<OpenBracket> brackets;
   std::vector<LexError> lexErrors;
+  size_t baseLevels = 0; ///< Blocks outside the input (setBaseIndentation).
   bool alwaysJoined = false;
   bool emittedAny = false;
   bool lastWasNewline = true;

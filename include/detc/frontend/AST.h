@@ -284,6 +284,7 @@ public:
   If() : Stmt(NodeKind::If) {}
   Expr *test = nullptr;
   NodeList<Stmt> body, orelse; ///< `elif` is a nested If in orelse.
+  bool isElif = false;         ///< Written `elif` (in its parent's orelse).
   DETC_AST_CLASSOF(If)
 };
 
