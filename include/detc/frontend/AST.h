@@ -57,9 +57,18 @@ public:
 protected:
   explicit Node(NodeKind kind) : kind(kind) {}
 
+  /// An analysis' note on the node (Expr::getPointsToNode): a map from
+  /// expressions to nodes took 12 bytes per byte of script, this slot
+  /// none — the node's first fields end on a 4-byte boundary and
+  /// subclasses start on an 8-byte one.
+  mutable uint32_t annotation = ~0u;
+
 private:
-  NodeKind kind;
+  // The kind last: it leaves three bytes of tail padding that subclasses
+  // fill (Expr's context and flags, a BinOp's operator, If's isElif)
+  // instead of padding of their own.
   SourceRange range;
+  NodeKind kind;
 };
 
 template <typename T> using NodeList = llvm::ArrayRef<T *>;
@@ -83,6 +92,11 @@ public:
   /// True when the source wrote this expression inside parentheses; used to
   /// give CPython's answers for things like `(yield)` and `(a) = 1`.
   bool parenthesized = false;
+
+  /// The expression's node in the points-to result that annotated this AST
+  /// (ASTContext::getAnnotator), ~0u for none.
+  uint32_t getPointsToNode() const { return annotation; }
+  void setPointsToNode(uint32_t node) const { annotation = node; }
 
   static bool classof(const Node *n) {
     return n->getKind() >= NodeKind::BoolOp && n->getKind() <= NodeKind::Slice;
@@ -165,10 +179,10 @@ public:
 class Comprehension : public Node {
 public:
   Comprehension() : Node(NodeKind::Comprehension) {}
+  bool isAsync = false;
   Expr *target = nullptr;
   Expr *iter = nullptr;
   NodeList<Expr> ifs;
-  bool isAsync = false;
   DETC_AST_CLASSOF(Comprehension)
 };
 
@@ -193,12 +207,12 @@ public:
 class FunctionDef : public Stmt {
 public:
   FunctionDef() : Stmt(NodeKind::FunctionDef) {}
+  bool isAsync = false;
   llvm::StringRef name;
   Arguments *args = nullptr;
   NodeList<Stmt> body;
   NodeList<Expr> decoratorList;
   Expr *returns = nullptr;
-  bool isAsync = false;
   DETC_AST_CLASSOF(FunctionDef)
 };
 
@@ -245,8 +259,8 @@ llvm::StringRef getBinOpSymbol(BinOpKind op); ///< "+", ...
 class AugAssign : public Stmt {
 public:
   AugAssign() : Stmt(NodeKind::AugAssign) {}
-  Expr *target = nullptr;
   BinOpKind op = BinOpKind::Add;
+  Expr *target = nullptr;
   Expr *value = nullptr;
   DETC_AST_CLASSOF(AugAssign)
 };
@@ -254,20 +268,20 @@ public:
 class AnnAssign : public Stmt {
 public:
   AnnAssign() : Stmt(NodeKind::AnnAssign) {}
+  bool simple = false; ///< Target is a plain, unparenthesized name.
   Expr *target = nullptr;
   Expr *annotation = nullptr;
   Expr *value = nullptr;
-  bool simple = false; ///< Target is a plain, unparenthesized name.
   DETC_AST_CLASSOF(AnnAssign)
 };
 
 class For : public Stmt {
 public:
   For() : Stmt(NodeKind::For) {}
+  bool isAsync = false;
   Expr *target = nullptr;
   Expr *iter = nullptr;
   NodeList<Stmt> body, orelse;
-  bool isAsync = false;
   DETC_AST_CLASSOF(For)
 };
 
@@ -282,18 +296,18 @@ public:
 class If : public Stmt {
 public:
   If() : Stmt(NodeKind::If) {}
+  bool isElif = false; ///< Written `elif` (in its parent's orelse).
   Expr *test = nullptr;
   NodeList<Stmt> body, orelse; ///< `elif` is a nested If in orelse.
-  bool isElif = false;         ///< Written `elif` (in its parent's orelse).
   DETC_AST_CLASSOF(If)
 };
 
 class With : public Stmt {
 public:
   With() : Stmt(NodeKind::With) {}
+  bool isAsync = false;
   NodeList<WithItem> items;
   NodeList<Stmt> body;
-  bool isAsync = false;
   DETC_AST_CLASSOF(With)
 };
 
@@ -316,10 +330,10 @@ public:
 class Try : public Stmt {
 public:
   Try() : Stmt(NodeKind::Try) {}
+  bool isStar = false; ///< `except*` (TryStar in CPython).
   NodeList<Stmt> body;
   NodeList<ExceptHandler> handlers;
   NodeList<Stmt> orelse, finalbody;
-  bool isStar = false; ///< `except*` (TryStar in CPython).
   DETC_AST_CLASSOF(Try)
 };
 
@@ -341,9 +355,9 @@ public:
 class ImportFrom : public Stmt {
 public:
   ImportFrom() : Stmt(NodeKind::ImportFrom) {}
+  unsigned level = 0; ///< Number of leading dots.
   llvm::StringRef module; ///< Empty for `from . import x`.
   NodeList<Alias> names;
-  unsigned level = 0; ///< Number of leading dots.
   DETC_AST_CLASSOF(ImportFrom)
 };
 
@@ -420,8 +434,8 @@ public:
 class BinOp : public Expr {
 public:
   BinOp() : Expr(NodeKind::BinOp) {}
-  Expr *left = nullptr;
   BinOpKind op = BinOpKind::Add;
+  Expr *left = nullptr;
   Expr *right = nullptr;
   DETC_AST_CLASSOF(BinOp)
 };
@@ -732,8 +746,14 @@ public:
 
   size_t getBytesAllocated() const { return allocator.getBytesAllocated(); }
 
+  /// Which analysis result the nodes' annotations (Node::annotation) belong
+  /// to: an id that result never shares (0: none yet).
+  uint64_t getAnnotator() const { return annotator; }
+  void setAnnotator(uint64_t id) const { annotator = id; }
+
 private:
   llvm::BumpPtrAllocator allocator;
+  mutable uint64_t annotator = 0;
 };
 
 } // namespace detc::ast

@@ -73,20 +73,27 @@ using Kind = AbstractObject::Kind;
 using llvm::StringRef;
 
 Node Builder::call(Frame &f, const ast::Call *c) {
-  CallSite *cs = &callSites.emplace_back();
-  cs->call = c;
-  cs->frame = &f;
+  llvm::SmallVector<Node, 8> args, doubleStar;
+  llvm::SmallVector<bool, 8> starred;
+  llvm::SmallVector<KeywordArg, 8> keywords;
   for (const ast::Expr *a : c->args) {
-    cs->starred.push_back(llvm::isa<ast::Starred>(a));
-    cs->args.push_back(expr(f, a));
+    starred.push_back(llvm::isa<ast::Starred>(a));
+    args.push_back(expr(f, a));
   }
   for (const ast::Keyword *k : c->keywords) {
     Node v = expr(f, k->value);
     if (k->arg.empty())
-      cs->doubleStar.push_back(v);
+      doubleStar.push_back(v);
     else
-      cs->keywords.push_back({k->arg.str(), v});
+      keywords.push_back({k->arg, v});
   }
+  CallSite *cs = &callSites.emplace_back();
+  cs->call = c;
+  cs->frame = &f;
+  cs->args = keep<Node>(args);
+  cs->starred = keep<bool>(starred);
+  cs->keywords = keep<KeywordArg>(keywords);
+  cs->doubleStar = keep<Node>(doubleStar);
   cs->result = solver.newNode();
 
   // `super().m(...)`: m of the enclosing class's bases, self bound.
@@ -122,7 +129,7 @@ Node Builder::call(Frame &f, const ast::Call *c) {
   if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func)) {
     Node receiver = expr(f, a->value);
     Node attribute = solver.newNode();
-    out.exprs[c->func] = attribute;
+    c->func->setPointsToNode(attribute);
     load(receiver, a->attr, attribute);
     // What the attribute holds is called as it is: a module's function, a
     // class's function (unbound), a callable stored on an instance.
@@ -141,7 +148,7 @@ void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
   for (Node d : cs.doubleStar)
     mergeFields(d, dictNode);
   for (auto &[k, v] : cs.keywords) {
-    solver.addCopy(v, field(dict, "['" + k + "']"));
+    solver.addCopy(v, field(dict, ("['" + k + "']").str()));
     solver.addCopy(v, field(dict, "[*]"));
   }
 }
@@ -417,7 +424,7 @@ void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
     if (i >= 0) {
       solver.addCopy(value, info.params[i]);
     } else if (kwDict != ~0u) {
-      solver.addCopy(value, field(kwDict, "['" + name + "']"));
+      solver.addCopy(value, field(kwDict, ("['" + name + "']").str()));
       solver.addCopy(value, field(kwDict, "[*]"));
     }
   }
@@ -518,16 +525,20 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
     }
     if (leaf == "spawn" && !cs.args.empty())
       solver.addCopy(cs.args[0], target);
+    llvm::SmallVector<Node, 2> innerArgs;
+    llvm::SmallVector<bool, 2> innerStarred;
+    if (leaf == "spawn") { // fn(rank, *args)
+      innerArgs.push_back(solver.newNode());
+      innerStarred.push_back(false);
+    }
+    innerArgs.push_back(argTuple);
+    innerStarred.push_back(true);
     CallSite *inner = &callSites.emplace_back();
     inner->call = cs.call;
     inner->frame = cs.frame;
     inner->result = solver.newNode();
-    if (leaf == "spawn") { // fn(rank, *args)
-      inner->args.push_back(solver.newNode());
-      inner->starred.push_back(false);
-    }
-    inner->args.push_back(argTuple);
-    inner->starred.push_back(true);
+    inner->args = keep<Node>(innerArgs);
+    inner->starred = keep<bool>(innerStarred);
     solver.onObject(target, [this, inner](Obj fn) {
       callObject(*inner, fn, ~0u);
     });

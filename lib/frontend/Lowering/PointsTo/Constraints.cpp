@@ -180,6 +180,11 @@ static std::vector<const ast::Node *> asNodes(llvm::ArrayRef<ast::Stmt *> s) {
 }
 
 void Builder::module(ProgramModule &m) {
+  if (!out.claim(*m.parsed->context, m.parsed->module)) {
+    diags.fileError(m.path, "internal error: another points-to analysis of "
+                            "this file is still in use");
+    return;
+  }
   auto frame = std::make_unique<Frame>();
   frame->symbol = m.name;
   frame->module = &m;
@@ -632,7 +637,7 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
 Node Builder::expr(Frame &f, const ast::Expr *e) {
   using namespace ast;
   auto remember = [&](pta::Node n) {
-    out.exprs[e] = n;
+    e->setPointsToNode(n);
     return n;
   };
   switch (e->getKind()) {

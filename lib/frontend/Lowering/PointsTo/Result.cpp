@@ -3,11 +3,14 @@
 #include "Constraints.h"
 #include "ResultImpl.h"
 
+#include "detc/frontend/ASTDump.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
+#include <mutex>
 #include <cstdlib>
 
 using namespace detc;
@@ -55,16 +58,66 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   return result;
 }
 
+namespace {
+/// The ids of the results alive (Impl::claim).
+struct LiveResults {
+  std::mutex mutex;
+  llvm::DenseSet<uint64_t> ids;
+  uint64_t next = 1;
+};
+LiveResults &liveResults() {
+  static LiveResults live;
+  return live;
+}
+uint64_t newResultId() {
+  LiveResults &live = liveResults();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  uint64_t id = live.next++;
+  live.ids.insert(id);
+  return id;
+}
+} // namespace
+
+PointsToResult::Impl::Impl() : id(newResultId()) {}
+
+PointsToResult::Impl::~Impl() {
+  LiveResults &live = liveResults();
+  std::lock_guard<std::mutex> lock(live.mutex);
+  live.ids.erase(id);
+}
+
+bool PointsToResult::Impl::claim(const ast::ASTContext &context,
+                                 const ast::Module *root) {
+  uint64_t before = context.getAnnotator();
+  if (before == id)
+    return true;
+  if (before != 0) {
+    {
+      LiveResults &live = liveResults();
+      std::lock_guard<std::mutex> lock(live.mutex);
+      if (live.ids.contains(before))
+        return false;
+    }
+    // A result gone before annotated these nodes: clear them (a walk
+    // without recursion, as deep as the AST is).
+    std::vector<const ast::Node *> work{root};
+    while (!work.empty()) {
+      const ast::Node *n = work.back();
+      work.pop_back();
+      if (auto *e = llvm::dyn_cast<ast::Expr>(n))
+        e->setPointsToNode(~0u);
+      ast::forEachChild(n, [&](llvm::StringRef, const ast::Node *c) {
+        if (c)
+          work.push_back(c);
+      });
+    }
+  }
+  context.setAnnotator(id);
+  return true;
+}
+
 void PointsToResult::Impl::freeze() {
   auto holds = [&](pta::Node n) { return !solver.pointsTo(n).empty(); };
-  frozenExprs.reserve(llvm::count_if(
-      exprs, [&](const auto &e) { return holds(e.second); }));
-  for (const auto &[e, n] : exprs)
-    if (holds(n))
-      frozenExprs.push_back({e, n});
-  llvm::sort(frozenExprs);
-  exprs = {};
-
   size_t kept = 0;
   for (const auto &scope : vars)
     for (const auto &v : scope.second)
@@ -100,11 +153,10 @@ PointsToResult::pointsTo(llvm::StringRef scope, llvm::StringRef name) const {
 
 std::vector<PointsToResult::ObjectId>
 PointsToResult::pointsTo(const ast::Expr *e) const {
-  auto it = llvm::partition_point(
-      impl->frozenExprs, [&](const auto &entry) { return entry.first < e; });
-  if (it == impl->frozenExprs.end() || it->first != e)
+  uint32_t node = e->getPointsToNode();
+  if (node == ~0u)
     return {};
-  return impl->toVector(impl->solver.pointsTo(it->second));
+  return impl->toVector(impl->solver.pointsTo(node));
 }
 
 static std::string realPathOf(llvm::StringRef file) {

@@ -23,18 +23,17 @@ struct PointsToResult::Impl {
   /// The objects' labels, one copy of each.
   llvm::BumpPtrAllocator labelStorage;
   llvm::UniqueStringSaver labels{labelStorage};
-  /// While the constraints are built: scope -> variable -> node, and the
-  /// node of each expression. freeze() moves them into the sorted arrays
-  /// below, which the queries read.
+  /// While the constraints are built: scope -> variable -> node. freeze()
+  /// moves it into the sorted array below, which the queries read. The
+  /// node of each expression is an annotation on the expression
+  /// (ast::Expr::getPointsToNode) of the ASTs this result claimed.
   llvm::StringMap<llvm::StringMap<pta::Node>> vars;
-  llvm::DenseMap<const ast::Expr *, pta::Node> exprs;
   struct VarEntry {
     llvm::StringRef scope, name; ///< Saved in `labels`.
     pta::Node node;
   };
   /// By (scope, name); by address. Only entries that hold something.
   std::vector<VarEntry> frozenVars;
-  std::vector<std::pair<const ast::Expr *, pta::Node>> frozenExprs;
   std::unique_ptr<pta::Program> program;
   PointsToStats stats;
   /// The objects with a site, ordered by (file, line, column, id); files
@@ -53,10 +52,19 @@ struct PointsToResult::Impl {
   /// per path component each).
   llvm::StringMap<std::string> realPaths;
 
-  /// Once solved: the variables and expressions that hold something into
-  /// sorted arrays (the others read the same without an entry: most
-  /// expressions, many variables), the maps freed; the objects' spare
-  /// capacity freed. A hashed map cost ~3 times the entries it held.
+  Impl();
+  ~Impl();
+  /// Makes `context`'s annotations this result's: false when another live
+  /// result holds them (two results over one AST would read each other's
+  /// nodes). Annotations a result gone before left are cleared (`root`
+  /// reaches every node).
+  bool claim(const ast::ASTContext &context, const ast::Module *root);
+  const uint64_t id; ///< Never reused (ASTContext::getAnnotator).
+
+  /// Once solved: the variables that hold something into a sorted array
+  /// (the others read the same without an entry), the map freed; the
+  /// objects' spare capacity freed. A hashed map cost ~3 times the entries
+  /// it held.
   void freeze();
 
   /// Ascending object ids (the solver keeps arrival order).
