@@ -2,13 +2,18 @@
 //
 // Mutates valid programs (byte flips, insertions of Python's delimiters and
 // keywords, deletions, duplicated slices) and checks that the parser always
-// returns: a module or at least one diagnostic, never a crash or a hang. The
+// returns: a module or at least one diagnostic, never a crash or a hang, and
+// that parsing in pieces cut at every allowed point (ChunkSplit.h) gives the
+// same AST or the same first error as parsing the whole input. The
 // seed is fixed so CI is reproducible; DETC_FUZZ_ITERATIONS and
 // DETC_FUZZ_SEED let a developer run it longer or differently.
 //
 //===----------------------------------------------------------------------===//
 
+#include "detc/frontend/ASTDump.h"
 #include "detc/frontend/Parser.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -74,6 +79,27 @@ std::string mutate(std::string s, std::mt19937_64 &rng) {
   return s;
 }
 
+/// The AST (with positions) or the diagnostics of one parse.
+std::string dumpOf(const SourceFile *file, const ParsedModule *m,
+                   DiagnosticEngine &diags) {
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  if (file && m)
+    detc::ast::dumpJSON(m->module, os);
+  diags.printAll(os);
+  return out;
+}
+
+/// The same, parsed in pieces of one code point (cut wherever allowed).
+std::string piecewiseDump(const std::string &src) {
+  DiagnosticEngine diags;
+  std::unique_ptr<SourceFile> again =
+      SourceFile::fromBytes("fuzz.py", src, diags);
+  std::unique_ptr<ParsedModule> m =
+      again ? parseModule(*again, diags, /*pieceCodePoints=*/1) : nullptr;
+  return dumpOf(again.get(), m.get(), diags);
+}
+
 TEST(FuzzTest, MutatedProgramsNeverCrashOrHang) {
   const char *itersEnv = std::getenv("DETC_FUZZ_ITERATIONS");
   const char *seedEnv = std::getenv("DETC_FUZZ_SEED");
@@ -97,6 +123,10 @@ TEST(FuzzTest, MutatedProgramsNeverCrashOrHang) {
     ASSERT_TRUE(!m || !diags.hasErrors()) << "input:\n" << src;
     ASSERT_LT(secs, 2.0) << "parse took " << secs << " s on:\n" << src;
     (m ? parsed : rejected)++;
+    ASSERT_EQ(dumpOf(file.get(), m.get(), diags),
+              piecewiseDump(src))
+        << "input:\n"
+        << src;
   }
   // The mutations must exercise both outcomes, or the test says nothing.
   EXPECT_GT(parsed, iterations / 50);
