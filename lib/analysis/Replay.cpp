@@ -149,7 +149,8 @@ InternedSets::InternedSets(size_t numNodes) {
   // Set 0 is the empty set.
   starts.push_back(0);
   index.assign(numNodes, 0);
-  byHash[uint64_t(size_t(llvm::hash_value(0)))].push_back(0);
+  firstByHash[uint64_t(size_t(llvm::hash_value(0)))] = 0;
+  nextSameHash.push_back(~0u);
 }
 
 InternedSets::InternedSets(std::vector<VarSet> perNode)
@@ -168,16 +169,19 @@ void InternedSets::assign(NodeId n, const VarSet &set) {
   llvm::hash_code h = llvm::hash_value(0);
   for (unsigned v : set)
     h = llvm::hash_combine(h, v);
-  llvm::SmallVector<unsigned, 1> &same = byHash[uint64_t(size_t(h))];
-  unsigned found = ~0u;
-  for (unsigned d : same)
+  auto [it, inserted] = firstByHash.try_emplace(uint64_t(size_t(h)), ~0u);
+  unsigned found = ~0u, tail = ~0u;
+  for (unsigned d = it->second; d != ~0u; d = nextSameHash[d]) {
     if (holds(d, set)) {
       found = d;
       break;
     }
+    tail = d;
+  }
   if (found == ~0u) {
     found = numDistinct();
-    same.push_back(found);
+    (tail == ~0u ? it->second : nextSameHash[tail]) = found;
+    nextSameHash.push_back(~0u);
     for (unsigned v : set)
       items.push_back(v);
     starts.push_back(items.size());
@@ -186,7 +190,8 @@ void InternedSets::assign(NodeId n, const VarSet &set) {
 }
 
 void InternedSets::finish() {
-  decltype(byHash)().swap(byHash);
+  decltype(firstByHash)().swap(firstByHash);
+  std::vector<unsigned>().swap(nextSameHash);
   // To an exact fit (shrink_to_fit does nothing without exceptions).
   std::vector<unsigned>(items.begin(), items.end()).swap(items);
   std::vector<unsigned>(starts.begin(), starts.end()).swap(starts);

@@ -107,8 +107,12 @@ private:
   std::vector<unsigned> items;
   std::vector<unsigned> starts{0};
   std::vector<unsigned> index;
-  /// Distinct sets by a hash of their members; equal hashes compared.
-  llvm::DenseMap<uint64_t, llvm::SmallVector<unsigned, 1>> byHash;
+  /// Distinct sets by a hash of their members, equal hashes compared: the
+  /// first set of each hash, then a chain through nextSameHash (~0u ends
+  /// it). A small vector per hash took 32 bytes a bucket, twice the
+  /// pool's own size while a large program's liveness was interned.
+  llvm::DenseMap<uint64_t, unsigned> firstByHash;
+  std::vector<unsigned> nextSameHash;
   unsigned last = 0; ///< The set assigned last.
   bool holds(unsigned d, const VarSet &set) const {
     return IdSetView::equals(llvm::ArrayRef<unsigned>(items).slice(
