@@ -299,6 +299,9 @@ int detc::tool::runAnalyze() {
   }
   if (verify && !verifyAnalyses(a))
     return 3;
+  // The analyses' transient sets are gone; the report's strings need not
+  // take pages beside them.
+  base::releaseFreedMemory();
   std::vector<base::PhaseStat> reportPhases;
   base::PhaseClock reportClock(reportPhases);
   analysis::Report report = analysis::buildReport(a, inputFile);
