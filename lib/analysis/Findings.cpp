@@ -84,6 +84,7 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
                              keyedDraws(a.graph, a.ts), options.keepSolutions);
     clock.lap("needed");
   }
+  base::releaseFreedMemory(); // Needed's transient sets, likewise.
   {
     base::PhaseClock clock(lintPhases);
     a.cfg = std::make_unique<ControlFlow>(a.graph);

@@ -5,6 +5,8 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
+#include <random>
+#include <string>
 
 using namespace detc::frontend::pta;
 
@@ -61,6 +63,43 @@ TEST(PointsToSolver, FieldHandlersSeeFieldsMadeLater) {
   s.fieldNode(5, s.fieldId("late"));
   s.fieldNode(5, s.fieldId("late")); // once
   EXPECT_EQ(seen, std::vector<std::string>({"early", "late"}));
+}
+
+TEST(PointsToSolver, ReleasedSolutionAnswersAsBefore) {
+  // Random objects with random fields holding random objects; every query
+  // answered after releaseConstraints() as it was before.
+  std::mt19937 rng(7);
+  Solver s;
+  std::vector<Node> vars;
+  for (int i = 0; i < 200; ++i)
+    vars.push_back(s.newNode());
+  for (int i = 0; i < 2000; ++i) {
+    Obj o = rng() % 300;
+    FieldId f = s.fieldId("f" + std::to_string(rng() % 40));
+    s.addObject(s.fieldNode(o, f), rng() % 300);
+    s.addCopy(vars[rng() % vars.size()], vars[rng() % vars.size()]);
+    s.addObject(vars[rng() % vars.size()], o);
+  }
+  s.solve();
+  auto snapshot = [&] {
+    std::vector<std::vector<unsigned>> out;
+    for (Node v : vars)
+      out.push_back(set(s, v));
+    for (Obj o = 0; o < 310; ++o) {
+      std::vector<FieldId> fs = s.fieldsOf(o);
+      std::sort(fs.begin(), fs.end());
+      out.push_back(fs);
+      for (unsigned k = 0; k < 45; ++k) {
+        Node n = s.findField(o, s.findFieldId("f" + std::to_string(k)));
+        out.push_back(n == ~0u ? std::vector<unsigned>{~0u} : set(s, n));
+      }
+    }
+    return out;
+  };
+  std::vector<std::vector<unsigned>> before = snapshot();
+  s.releaseConstraints();
+  EXPECT_EQ(snapshot(), before);
+  EXPECT_EQ(s.findFieldId("never"), ~0u);
 }
 
 TEST(PointsToSolver, StopsAtItsLimitAndSaysSo) {

@@ -10,11 +10,11 @@ using namespace detc::frontend;
 static thread_local FactPool *currentPool = nullptr;
 
 const std::string *FactPool::intern(llvm::StringRef s) {
-  auto it = index.find(s);
+  auto it = index.find_as(s);
   if (it != index.end())
-    return it->second;
+    return *it;
   const std::string *stored = &strings.emplace_back(s.str());
-  index.try_emplace(llvm::StringRef(*stored), stored);
+  index.insert(stored);
   return stored;
 }
 

@@ -211,7 +211,10 @@ PointsToResult::objectsAt(llvm::StringRef file, unsigned line,
 std::vector<PointsToResult::ObjectId>
 PointsToResult::field(ObjectId object, llvm::StringRef name) const {
   pta::Solver &solver = impl->solver;
-  pta::Node n = solver.findField(object, solver.fieldId(name));
+  pta::FieldId id = solver.findFieldId(name);
+  if (id == ~0u)
+    return {};
+  pta::Node n = solver.findField(object, id);
   if (n == ~0u)
     return {};
   return impl->toVector(solver.pointsTo(n));

@@ -117,6 +117,12 @@ void Solver::ensureObject(Obj obj) {
 }
 
 Node Solver::findField(Obj obj, FieldId field) const {
+  if (!fieldStart.empty()) {
+    llvm::ArrayRef<std::pair<FieldId, Node>> own = frozenFieldsOf(obj);
+    auto it = llvm::partition_point(
+        own, [&](const std::pair<FieldId, Node> &f) { return f.first < field; });
+    return it != own.end() && it->first == field ? it->second : ~0u;
+  }
   auto it = fields.find({obj, field});
   return it == fields.end() ? ~0u : it->second;
 }
@@ -146,9 +152,15 @@ void Solver::onField(Obj obj, std::function<void(FieldId)> handler) {
     handler(f);
 }
 
-const std::vector<FieldId> &Solver::fieldsOf(Obj obj) {
-  ensureObject(obj);
-  return objectFields[obj];
+std::vector<FieldId> Solver::fieldsOf(Obj obj) const {
+  if (!fieldStart.empty()) {
+    std::vector<FieldId> out;
+    for (const auto &f : frozenFieldsOf(obj))
+      out.push_back(f.first);
+    return out;
+  }
+  return obj < objectFields.size() ? objectFields[obj]
+                                   : std::vector<FieldId>();
 }
 
 void Solver::solve(size_t limit) {
@@ -215,4 +227,16 @@ void Solver::releaseConstraints() {
   }
   release(pts);
   release(queued);
+
+  fieldStart.reserve(objectFields.size() + 1);
+  frozenFields.reserve(fields.size());
+  for (Obj o = 0; o < objectFields.size(); ++o) {
+    fieldStart.push_back(frozenFields.size());
+    for (FieldId f : objectFields[o])
+      frozenFields.push_back({f, fields.find({o, f})->second});
+    std::sort(frozenFields.begin() + fieldStart.back(), frozenFields.end());
+  }
+  fieldStart.push_back(frozenFields.size());
+  release(fields);
+  release(objectFields);
 }

@@ -44,6 +44,11 @@ public:
   void onObject(Node node, std::function<void(Obj)> handler);
 
   FieldId fieldId(llvm::StringRef name);
+  /// The id of a field name some object has had, else ~0u (adds nothing).
+  FieldId findFieldId(llvm::StringRef name) const {
+    auto it = fieldIds.find(name);
+    return it == fieldIds.end() ? ~0u : it->second;
+  }
   llvm::StringRef fieldName(FieldId id) const { return fieldNames[id]; }
   /// The node of field `field` of `obj` (created on first use).
   Node fieldNode(Obj obj, FieldId field);
@@ -51,8 +56,9 @@ public:
   Node findField(Obj obj, FieldId field) const;
   /// Runs `handler(field)` for every field `obj` has, now or later.
   void onField(Obj obj, std::function<void(FieldId)> handler);
-  /// The fields `obj` has, in creation order.
-  const std::vector<FieldId> &fieldsOf(Obj obj);
+  /// The fields `obj` has (in creation order while solving; by id once
+  /// released).
+  std::vector<FieldId> fieldsOf(Obj obj) const;
 
   /// The objects `node` may hold, in the order they reached it.
   llvm::ArrayRef<Obj> pointsTo(Node node) const {
@@ -72,8 +78,9 @@ public:
   /// Frees what only solving needs (copy edges, handlers, the worklist and
   /// the sets' membership indexes) and packs the solution into two arrays
   /// (most sets hold zero or one object: ~6 bytes a node instead of the
-  /// ~40 a growable set costs); the solution stays queryable. Nothing may
-  /// be added afterwards.
+  /// ~40 a growable set costs), the fields into two more (8 bytes a field
+  /// where the hashed map and a vector per object took ~40); the solution
+  /// stays queryable. Nothing may be added afterwards.
   void releaseConstraints();
 
   static constexpr size_t kDefaultLimit = 50000000;
@@ -155,6 +162,16 @@ private:
   std::vector<std::string> fieldNames;
   llvm::DenseMap<std::pair<Obj, FieldId>, Node> fields;
   std::vector<std::vector<FieldId>> objectFields;
+  /// Once released: object o's fields (id, node) are frozenFields[
+  /// fieldStart[o] .. fieldStart[o + 1]), by id.
+  std::vector<unsigned> fieldStart;
+  std::vector<std::pair<FieldId, Node>> frozenFields;
+  llvm::ArrayRef<std::pair<FieldId, Node>> frozenFieldsOf(Obj obj) const {
+    if (obj + 1 >= fieldStart.size())
+      return {};
+    return llvm::ArrayRef<std::pair<FieldId, Node>>(frozenFields)
+        .slice(fieldStart[obj], fieldStart[obj + 1] - fieldStart[obj]);
+  }
   std::vector<std::vector<std::function<void(FieldId)>>> fieldHandlers;
 };
 
