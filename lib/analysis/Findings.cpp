@@ -62,8 +62,6 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
     graphClock.lap("generator-aliases");
     a.ts = analyzeThreadSafety(a.graph, *a.gens, options.keepSolutions);
     graphClock.lap("thread-safety");
-    a.live = computeLiveness(a.graph, *a.gens);
-    graphClock.lap("liveness");
   };
   if (alongside)
     both(buildGraph, alongside);
@@ -72,8 +70,11 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
   // The statement graph's and the verifier's temporaries (two threads'
   // worth) are gone: their pages go back, or the sets below take new ones
   // beside them (at 300k lines the analyses' peak was 10-20 MB above the
-  // lowering's with 90 MB less live heap).
+  // lowering's with 90 MB less live heap). Liveness waits for the verifier
+  // for the same reason (it finishes before the graph anyway).
   base::releaseFreedMemory();
+  a.live = computeLiveness(a.graph, *a.gens);
+  graphClock.lap("liveness");
   // Needed, then the lints. (They only read the graph, the aliases and
   // liveness, and once ran on two threads; but each solves its dataflow
   // problems with transient sets as large as the live sets, and the two at
