@@ -88,7 +88,6 @@ struct ProgramAnalysis {
   ThreadSafetyResult ts;
   Liveness live;
   ReplayResult replay;
-  std::unique_ptr<ControlFlow> cfg;
   std::vector<LintFinding> lints;
   /// Wall time and peak memory of each phase, in the order run() runs them
   /// (`detc analyze --stats`, bench/analysis_scaling.py).

@@ -905,7 +905,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           o.perExampleFns.push_back(fnSym);
       if (p.workers == "unknown" || o.workers == "unknown")
         o.workers = "unknown";
-      else if (std::stol(p.workers) > std::stol(o.workers))
+      else if (std::stol(p.workers.str()) > std::stol(o.workers.str()))
         o.workers = p.workers;
       if (!p.shuffleGen.empty())
         o.shuffleGen = p.shuffleGen;
@@ -951,7 +951,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::vector<std::string> loaders = objectsOf(dataFacts, ObjectInfo::Loader);
     std::string shuffleGen = ir::globalGeneratorVar("tensorflow");
     if (!loaders.empty())
-      shuffleGen = objects[loaders.front()].shuffleGen;
+      shuffleGen = objects[loaders.front()].shuffleGen.str();
     rngLibraries.insert("tensorflow");
     if (dataVar.empty())
       dataVar = recvVar + ".data";

@@ -354,7 +354,7 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
   std::string shuffleGen, loaderApi = "iter";
   for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader))
     if (!objects[id].shuffleGen.empty()) {
-      shuffleGen = objects[id].shuffleGen;
+      shuffleGen = objects[id].shuffleGen.str();
       loaderApi = objects[id].api + ".__iter__";
     }
   if (!shuffleGen.empty()) {
@@ -401,8 +401,8 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
     const ObjectInfo &o = objects[id];
     if (o.workers == "unknown" || workers == "unknown")
       workers = o.workers == "unknown" ? "unknown" : workers;
-    else if (std::stol(o.workers) > std::stol(workers))
-      workers = o.workers;
+    else if (std::stol(o.workers.str()) > std::stol(workers))
+      workers = o.workers.str();
     datasetFacts.insert(o.datasetFacts.begin(), o.datasetFacts.end());
     for (const std::string &fn : o.perExampleFns)
       if (!llvm::is_contained(fns, fn))

@@ -41,16 +41,17 @@ namespace detc::frontend {
 /// An object the lowering tracks by identity: a model build, a dataset, a
 /// loader (or tf.data pipeline) or an optimizer.
 struct ObjectInfo {
-  enum Kind { Build, Dataset, Loader, Optimizer } kind = Build;
-  std::string cls; ///< User class symbol, if any.
-  std::string api; ///< Resolved library constructor, if any.
+  // Strings pooled (FactSet.h): ~200 bytes less an object.
+  enum Kind : uint8_t { Build, Dataset, Loader, Optimizer } kind = Build;
+  PooledString cls; ///< User class symbol, if any.
+  PooledString api; ///< Resolved library constructor, if any.
   // Dataset: facts of its per-example transform.
   FactSet transformFacts;
   // Loader: the dataset, the worker count, the shuffle generator (empty: no
   // shuffle) and functions mapped over each example (tf.data).
   FactSet datasetFacts;
-  std::string workers = "0";
-  std::string shuffleGen;
+  PooledString workers = "0";
+  PooledString shuffleGen;
   std::vector<std::string> perExampleFns;
   // Optimizer: facts of the models whose parameters it updates.
   FactSet modelFacts;
