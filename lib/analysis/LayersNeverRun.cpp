@@ -28,6 +28,7 @@
 #include "TrainingChecks.h"
 
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -127,14 +128,13 @@ public:
     return it->second;
   }
   StringRef of(mlir::Operation *op) {
-    ir::SourceSpanAttr span = ir::getSourceSpan(op->getLoc());
+    std::optional<ir::SourceSpan> span = ir::getSourceSpan(op->getLoc());
     if (!span)
       return "";
     StringRef text = file(sourcePoint(op).file);
-    if (span.getStmtEnd() > text.size() ||
-        span.getStmtBegin() > span.getStmtEnd())
+    if (span->stmtEnd > text.size() || span->stmtBegin > span->stmtEnd)
       return "";
-    return text.slice(span.getStmtBegin(), span.getStmtEnd());
+    return text.slice(span->stmtBegin, span->stmtEnd);
   }
 
 private:

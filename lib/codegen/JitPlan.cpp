@@ -18,6 +18,7 @@
 #include "StatementIndex.h"
 #include "detc/codegen/Transform.h"
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -29,10 +30,10 @@ namespace detc::codegen {
 /// The span of `op` when it is in `file` (not an imported module).
 static std::optional<std::pair<uint32_t, uint32_t>>
 stmtRange(Operation *op, StringRef fileName) {
-  ir::SourceSpanAttr s = ir::getSourceSpan(op->getLoc());
-  if (!s || s.getFile() != fileName)
+  std::optional<ir::SourceSpan> s = ir::getSourceSpan(op->getLoc());
+  if (!s || s->file != fileName)
     return std::nullopt;
-  return std::make_pair(s.getStmtBegin(), s.getStmtEnd());
+  return std::make_pair(s->stmtBegin, s->stmtEnd);
 }
 
 /// Whether `root` (a loop, a function) steps an optimizer: an update op

@@ -5,6 +5,7 @@
 #include "detc/base/FileIO.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -15,11 +16,10 @@ using namespace mlir;
 namespace detc::codegen {
 
 std::optional<Span> PlanContext::spanOf(Operation *op) const {
-  ir::SourceSpanAttr s = ir::getSourceSpan(op->getLoc());
-  if (!s || s.getFile() != file.getName())
+  std::optional<ir::SourceSpan> s = ir::getSourceSpan(op->getLoc());
+  if (!s || s->file != file.getName())
     return std::nullopt; // an op lowered from an imported module
-  return Span{s.getStmtBegin(), s.getStmtEnd(), s.getExprBegin(),
-              s.getExprEnd()};
+  return Span{s->stmtBegin, s->stmtEnd, s->exprBegin, s->exprEnd};
 }
 
 ast::SourcePos PlanContext::posAt(uint32_t offset) const {

@@ -2,6 +2,7 @@
 
 #include "detc/ir/DetcDialect.h"
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -25,6 +26,7 @@ void DetcDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "detc/ir/DetcAttrs.cpp.inc"
       >();
+  sourceSpans = std::make_unique<SourceSpanStore>(getContext());
 }
 
 LogicalResult
@@ -70,16 +72,9 @@ void SourceSpanAttr::print(AsmPrinter &printer) const {
           << getExprBegin() << " to " << getExprEnd() << ">";
 }
 
-SourceSpanAttr detc::ir::getSourceSpan(Location loc) {
-  auto fused = dyn_cast<FusedLoc>(loc);
-  return fused ? dyn_cast_or_null<SourceSpanAttr>(fused.getMetadata())
-               : SourceSpanAttr();
-}
-
 std::optional<SourcePosition> detc::ir::getSourcePosition(Location loc) {
-  if (SourceSpanAttr span = getSourceSpan(loc))
-    return SourcePosition{span.getFile().getValue(), span.getLine(),
-                          span.getColumn()};
+  if (std::optional<SourceSpan> span = getSourceSpan(loc))
+    return SourcePosition{span->file.getValue(), span->line, span->column};
   std::optional<SourcePosition> found;
   loc->walk([&](Location l) {
     if (auto fl = dyn_cast<FileLineColLoc>(l)) {

@@ -17,6 +17,7 @@
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/PointsTo.h"
 #include "detc/ir/DetcDialect.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -124,8 +125,10 @@ int detc::tool::runLower() {
     }
     if (emit == EmitKind::MLIR) {
       mlir::OpPrintingFlags flags;
-      if (debugInfo)
+      if (debugInfo) {
+        ir::materializeSourceSpans(*module);
         flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false);
+      }
       module->print(outs(), flags);
       outs() << "\n";
     }

@@ -3,8 +3,9 @@
 #include "ScriptSchedule.h"
 #include "ProfileFile.h"
 
-#include "detc/ir/DetcOps.h"
 #include "detc/base/FileIO.h"
+#include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -83,9 +84,9 @@ public:
       if (text[i] == '\n')
         lineStarts.push_back(uint32_t(i + 1));
     module.walk<mlir::WalkOrder::PreOrder>([&](mlir::Operation *op) {
-      if (std::optional<ir::SourceSpanAttr> s = spanOf(op))
-        if (first.try_emplace(s->getStmtBegin(), op).second)
-          begins.push_back(s->getStmtBegin());
+      if (std::optional<ir::SourceSpan> s = spanOf(op))
+        if (first.try_emplace(s->stmtBegin, op).second)
+          begins.push_back(s->stmtBegin);
     });
     llvm::sort(begins);
   }
@@ -101,9 +102,9 @@ public:
   }
 
 private:
-  std::optional<ir::SourceSpanAttr> spanOf(mlir::Operation *op) const {
-    ir::SourceSpanAttr s = ir::getSourceSpan(op->getLoc());
-    if (!s || s.getFile() != file)
+  std::optional<ir::SourceSpan> spanOf(mlir::Operation *op) const {
+    std::optional<ir::SourceSpan> s = ir::getSourceSpan(op->getLoc());
+    if (!s || s->file != file)
       return std::nullopt;
     return s;
   }
@@ -114,21 +115,20 @@ private:
   /// carries its statement's cost.
   std::optional<std::pair<unsigned, unsigned>> lines(mlir::Operation *op,
                                                      bool &other) const {
-    std::optional<ir::SourceSpanAttr> s = spanOf(op);
+    std::optional<ir::SourceSpan> s = spanOf(op);
     other = false;
     if (!s)
       return std::nullopt;
-    other = first.lookup(s->getStmtBegin()) != op;
-    uint32_t end = s->getStmtEnd();
+    other = first.lookup(s->stmtBegin) != op;
+    uint32_t end = s->stmtEnd;
     // A statement without regions whose source holds others (a `def`):
     // its own lines end where the first of them begins.
     if (op->getNumRegions() == 0) {
-      auto next = llvm::upper_bound(begins, s->getStmtBegin());
+      auto next = llvm::upper_bound(begins, s->stmtBegin);
       if (next != begins.end() && *next < end)
-        end = std::max(*next, lineStarts[lineOf(s->getStmtBegin()) - 1] + 1);
+        end = std::max(*next, lineStarts[lineOf(s->stmtBegin) - 1] + 1);
     }
-    return std::make_pair(lineOf(s->getStmtBegin()),
-                          lineOf(std::max(end, 1u) - 1));
+    return std::make_pair(lineOf(s->stmtBegin), lineOf(std::max(end, 1u) - 1));
   }
 
   std::optional<double> annotated(mlir::Operation *op) const {
@@ -192,19 +192,19 @@ private:
   /// The op carrying the cost of the first statement inside `op` (through
   /// ops lowered from `op`'s own statement, such as a loop's fetch).
   mlir::Operation *firstStatementIn(mlir::Operation *op) const {
-    std::optional<ir::SourceSpanAttr> own = spanOf(op);
+    std::optional<ir::SourceSpan> own = spanOf(op);
     for (mlir::Region &r : op->getRegions())
       for (mlir::Block &b : r)
         for (mlir::Operation &inner : b) {
-          std::optional<ir::SourceSpanAttr> s = spanOf(&inner);
+          std::optional<ir::SourceSpan> s = spanOf(&inner);
           if (!s)
             continue;
-          if (own && s->getStmtBegin() == own->getStmtBegin()) {
+          if (own && s->stmtBegin == own->stmtBegin) {
             if (mlir::Operation *deeper = firstStatementIn(&inner))
               return deeper;
             continue;
           }
-          return first.lookup(s->getStmtBegin());
+          return first.lookup(s->stmtBegin);
         }
     return nullptr;
   }

@@ -22,12 +22,13 @@
 #include "ScriptSchedule.h"
 
 #include "detc/analysis/Findings.h"
+#include "detc/base/FileIO.h"
 #include "detc/codegen/Transform.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/Parser.h"
 #include "detc/ir/DetcDialect.h"
 #include "detc/ir/DetcOps.h"
-#include "detc/base/FileIO.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -276,8 +277,8 @@ int detc::tool::runTransform() {
     if (!analysed)
       return 2;
     module->walk([&](ir::HintOp hint) {
-      ir::SourceSpanAttr span = ir::getSourceSpan(hint->getLoc());
-      if (span && span.getExprBegin() == boundary->offset)
+      std::optional<ir::SourceSpan> span = ir::getSourceSpan(hint->getLoc());
+      if (span && span->exprBegin == boundary->offset)
         options.hint = codegen::HintCheckpoint{
             hint, 0, /*jit=*/true, /*guardStep=*/jitCheckpoint == "guard-step"};
     });

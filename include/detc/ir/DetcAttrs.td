@@ -16,10 +16,11 @@ def Detc_SourceSpanAttr : AttrDef<Detc_Dialect, "SourceSpan"> {
     are the same. Code generation replaces exactly these bytes.
 
     It is the metadata of the op's location, a FusedLoc of no other
-    location: one uniqued attribute per op where a `FileLineColLoc` beside
-    it was another (a fifth of the lowered module's memory).
-    `ir::getSourcePosition` reads the position from it, or from a plain
-    `FileLineColLoc` (hand-written IR).
+    location. That is the form IR takes in text; the lowering keeps the
+    same fields outside the context behind an OpaqueLoc (one uniqued
+    location per op, not two) and turns them into this form before
+    printing. `ir::getSourceSpan` reads either form; `ir::getSourcePosition`
+    also reads a plain `FileLineColLoc` (hand-written IR).
 
     Example: `loc(fused<#detc.src<"t.py":7:5, stmt 120 to 151, expr 128 to
     151>>[unknown])`

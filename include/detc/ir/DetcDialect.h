@@ -7,6 +7,10 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 
+namespace detc::ir {
+class SourceSpanStore;
+} // namespace detc::ir
+
 #include "detc/ir/DetcOpsDialect.h.inc"
 #include "detc/ir/DetcEnums.h.inc"
 
@@ -17,16 +21,13 @@
 
 namespace detc::ir {
 
-/// The `#detc.src` of a location lowered from Python, or null.
-SourceSpanAttr getSourceSpan(mlir::Location loc);
-
 /// A position in a source file (1-based line and column).
 struct SourcePosition {
   llvm::StringRef file;
   unsigned line = 0, column = 0;
 };
-/// The position of a location: its `#detc.src`'s, else that of the first
-/// `FileLineColLoc` in it (IR written by hand); none for other locations.
+/// The position of a location: its span's (SourceSpans.h), else that of the
+/// first `FileLineColLoc` in it (IR written by hand); none for other locations.
 std::optional<SourcePosition> getSourcePosition(mlir::Location loc);
 
 } // namespace detc::ir

@@ -41,14 +41,24 @@ def Detc_Dialect : Dialect {
     | `<torch>` | the implicit global generator of a library (`<numpy>`,       |
     |           | `<random>`, `<tensorflow>`)                                  |
 
-    Every op carries the Python source position as its location: a
-    `#detc.src` attribute (fused into the location) holding the file, the
-    line and column of the expression the op stands for, and the byte
+    Every op carries the Python source position as its location: the file,
+    the line and column of the expression the op stands for, and the byte
     ranges of the whole statement and of that expression (used by code
-    generation to rewrite source text in place). Print with
-    `--mlir-print-debuginfo` to see them.
+    generation to rewrite source text in place). In text it is a
+    `#detc.src` attribute fused into the location; the lowering keeps it
+    outside the context behind an OpaqueLoc and turns it into that form
+    before printing. Print with `--mlir-print-debuginfo` to see them.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Where the spans of lowered ops live (SourceSpans.h).
+    SourceSpanStore &getSourceSpans() { return *sourceSpans; }
+
+  private:
+    std::unique_ptr<SourceSpanStore> sourceSpans;
+
+  public:
+  }];
 }
 
 #endif // DETC_IR_DETCDIALECT_TD

@@ -321,11 +321,8 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
   } else {
     file = StringAttr::get(&ctx, "<input>");
   }
-  auto span = ir::SourceSpanAttr::get(&ctx, file, er.begin.line,
-                                      er.begin.column + 1, sb, se,
-                                      er.begin.offset, er.end.offset);
-  // The span is the whole position (see SourceSpanAttr).
-  return FusedLoc::get(&ctx, {UnknownLoc::get(&ctx)}, span);
+  return spans.get(ir::SourceSpan{file, er.begin.line, er.begin.column + 1, sb,
+                                  se, er.begin.offset, er.end.offset});
 }
 
 ArrayAttr Lowerer::strArray(llvm::ArrayRef<std::string> items) {

@@ -28,6 +28,7 @@
 #include "detc/frontend/PointsTo.h"
 #include "detc/frontend/SourceFile.h"
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
@@ -295,6 +296,8 @@ public:
   FactPool::Activation activeFactPool{factPool};
 
   mlir::MLIRContext &ctx;
+  /// The ops' source spans; restarted with every pass's module.
+  ir::SourceSpanRegion &spans;
   DiagnosticEngine &diags;
   LoweringOptions options;
   const ApiModel &api;

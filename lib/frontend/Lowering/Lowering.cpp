@@ -13,6 +13,7 @@
 
 #include "detc/frontend/ASTDump.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -28,7 +29,8 @@ static constexpr unsigned kMaxPasses = 8;
 
 Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
                  const LoweringOptions &options)
-    : ctx(ctx), diags(diags), options(options),
+    : ctx(ctx), spans(ir::newSourceSpanRegion(&ctx)), diags(diags),
+      options(options),
       api(options.api ? *options.api : ApiModel::getBuiltin()), builder(&ctx),
       ownParseCache(options.parseCache ? nullptr
                                        : std::make_unique<ParseCache>()),
@@ -47,9 +49,34 @@ detc::frontend::lowerScript(MLIRContext &context, StringRef path,
 LogicalResult detc::frontend::verifyLoweredModule(ModuleOp module,
                                                   StringRef path,
                                                   DiagnosticEngine &diags) {
-  if (succeeded(verify(module)) &&
-      succeeded(ir::verifyBuildReferences(module)))
-    return success();
+  // The verifier's messages at the ops' source positions (MLIR would print
+  // a lowered op's location as `loc(unknown)`: its span is not in the
+  // context, SourceSpans.h).
+  DiagnosticEngine found;
+  {
+    ScopedDiagnosticHandler handler(
+        module.getContext(), [&](mlir::Diagnostic &d) {
+          if (d.getSeverity() != mlir::DiagnosticSeverity::Error)
+            return success();
+          Diagnostic out;
+          out.message = "internal error: " + d.str();
+          if (std::optional<ir::SourcePosition> at =
+                  ir::getSourcePosition(d.getLocation())) {
+            out.file = at->file.str();
+            out.pos.line = at->line;
+            out.pos.column = at->column - 1;
+          } else {
+            out.file = path.str();
+          }
+          found.add(std::move(out));
+          return success();
+        });
+    if (succeeded(verify(module)) &&
+        succeeded(ir::verifyBuildReferences(module)))
+      return success();
+  }
+  for (const Diagnostic &d : found.getDiagnostics())
+    diags.add(d);
   diags.fileError(path, "internal error: the lowered module does not verify");
   return failure();
 }
@@ -129,6 +156,8 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
 
 void Lowerer::lowerProgram() {
   module = ModuleOp::create(builder.getUnknownLoc());
+  // The last pass's module is gone, and with it every op using its spans.
+  spans.restart();
   (*module)->setAttr("detc.source",
                      builder.getStringAttr(units[0]->file->getName()));
   moduleSymbols.clear();
