@@ -75,6 +75,7 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
   base::releaseFreedMemory();
   a.live = computeLiveness(a.graph, *a.gens);
   graphClock.lap("liveness");
+  base::releaseFreedMemory(); // Liveness's transient sets, likewise.
   // Needed, then the lints. (They only read the graph, the aliases and
   // liveness, and once ran on two threads; but each solves its dataflow
   // problems with transient sets as large as the live sets, and the two at

@@ -309,6 +309,13 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
   // A statement op's own statement range is its node's.
   if (expr == stmt)
     s = stmt;
+  // Ops of one statement often share a span (a call and the statement it
+  // is): the span and its location are made once.
+  RecentSpan &recent =
+      recentSpans[(llvm::hash_value(s) ^ llvm::hash_value(expr) * 31) %
+                  recentSpans.size()];
+  if (recent.stmt == s && recent.expr == expr)
+    return recent.loc;
   const ast::SourceRange &sr = s->getRange();
   const ast::SourceRange &er = expr->getRange();
   uint32_t sb = std::min(sr.begin.offset, er.begin.offset);
@@ -321,8 +328,10 @@ Location Lowerer::loc(const ast::Node *stmt, const ast::Node *expr) {
   } else {
     file = StringAttr::get(&ctx, "<input>");
   }
-  return spans.get(ir::SourceSpan{file, er.begin.line, er.begin.column + 1, sb,
-                                  se, er.begin.offset, er.end.offset});
+  recent = {s, expr,
+            spans.get(ir::SourceSpan{file, er.begin.line, er.begin.column + 1,
+                                     sb, se, er.begin.offset, er.end.offset})};
+  return recent.loc;
 }
 
 ArrayAttr Lowerer::strArray(llvm::ArrayRef<std::string> items) {

@@ -33,6 +33,7 @@
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <array>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -298,6 +299,13 @@ public:
   mlir::MLIRContext &ctx;
   /// The ops' source spans; restarted with every pass's module.
   ir::SourceSpanRegion &spans;
+  /// The locations loc() made last, by (statement, expression): a direct-
+  /// mapped cache (emptied with `spans`).
+  struct RecentSpan {
+    const ast::Node *stmt = nullptr, *expr = nullptr;
+    mlir::LocationAttr loc;
+  };
+  std::array<RecentSpan, 64> recentSpans;
   DiagnosticEngine &diags;
   LoweringOptions options;
   const ApiModel &api;

@@ -158,6 +158,7 @@ void Lowerer::lowerProgram() {
   module = ModuleOp::create(builder.getUnknownLoc());
   // The last pass's module is gone, and with it every op using its spans.
   spans.restart();
+  recentSpans.fill({});
   (*module)->setAttr("detc.source",
                      builder.getStringAttr(units[0]->file->getName()));
   moduleSymbols.clear();
