@@ -41,12 +41,25 @@ void Solver::PtsSet::push_back(Obj obj) {
 template <typename T>
 void Solver::append(std::deque<Link<T>> &pool, List &list, T value) {
   unsigned at = pool.size();
-  pool.push_back({std::move(value), kNil});
-  if (list.last == kNil)
-    list.first = at;
-  else
+  if (list.last == kNil) {
+    pool.push_back({std::move(value), at});
+  } else {
+    pool.push_back({std::move(value), pool[list.last].next});
     pool[list.last].next = at;
+  }
   list.last = at;
+}
+
+template <typename T, typename F>
+void Solver::forEach(const std::deque<Link<T>> &pool, const List &list,
+                     F visit) {
+  if (list.last == kNil)
+    return;
+  for (unsigned at = pool[list.last].next;; at = pool[at].next) {
+    visit(pool[at]);
+    if (at == list.last)
+      return;
+  }
 }
 
 void Solver::enqueue(Node node) {
@@ -184,20 +197,18 @@ void Solver::solve(size_t limit) {
                                     pts[n].begin() + to);
     // Handlers may add handlers and edges to this node: the lists are
     // followed to their current end.
-    for (unsigned h = objectHandlers[n].first; h != kNil;
-         h = handlerPool[h].next) {
-      const std::function<void(Obj)> &handler = handlerPool[h].value;
-      for (Obj o : delta)
-        handler(o);
-    }
-    for (unsigned e = succ[n].first; e != kNil; e = edgePool[e].next) {
-      Node s = edgePool[e].value;
+    forEach(handlerPool, objectHandlers[n],
+            [&](const Link<std::function<void(Obj)>> &h) {
+              for (Obj o : delta)
+                h.value(o);
+            });
+    forEach(edgePool, succ[n], [&](const Link<Node> &e) {
       bool grew = false;
       for (Obj o : delta)
-        grew |= insert(s, o);
+        grew |= insert(e.value, o);
       if (grew)
-        enqueue(s);
-    }
+        enqueue(e.value);
+    });
   }
 }
 

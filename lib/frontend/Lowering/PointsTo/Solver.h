@@ -134,21 +134,27 @@ private:
   std::vector<Obj> solvedItems;
   llvm::DenseMap<Node, llvm::DenseSet<Obj>> index;
 
-  /// A node's copy edges and handlers are linked lists threaded through
-  /// pools, in the order they were added (most nodes have no handler and
-  /// at most one edge: two indexes a node instead of two vectors, 48
-  /// bytes and their allocations).
+  /// A node's copy edges and handlers are circular lists threaded through
+  /// pools, in the order they were added: a node holds the index of its
+  /// last link, whose `next` is the first (most nodes have no handler and
+  /// at most one edge: 4 bytes a list instead of a vector's 24 and its
+  /// allocation, or a head and a tail).
   static constexpr unsigned kNil = ~0u;
   struct List {
-    unsigned first = kNil, last = kNil;
+    unsigned last = kNil;
   };
   template <typename T> struct Link {
     T value;
-    unsigned next = kNil;
+    unsigned next;
   };
   /// Appends `value` to `list`, linked through `pool`.
   template <typename T>
   static void append(std::deque<Link<T>> &pool, List &list, T value);
+  /// Calls `visit(link)` for each link of `list` in order, up to its end as
+  /// it is when reached (visits may append).
+  template <typename T, typename F>
+  static void forEach(const std::deque<Link<T>> &pool, const List &list,
+                      F visit);
   /// Deques, as `pts`: they grow by one a node.
   std::deque<List> succ, objectHandlers;
   std::deque<Link<Node>> edgePool;
