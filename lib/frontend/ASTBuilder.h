@@ -94,7 +94,7 @@ private:
     return c ? block(c->block()) : ast::NodeList<ast::Stmt>();
   }
   /// End of the last statement of a statement list.
-  static ast::SourcePos endOfBody(ast::NodeList<ast::Stmt> body) {
+  static ast::SourceEnd endOfBody(ast::NodeList<ast::Stmt> body) {
     return body.back()->getRange().end;
   }
 

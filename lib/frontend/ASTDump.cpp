@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "detc/frontend/ASTDump.h"
+#include "detc/frontend/SourceFile.h"
 
 #include "llvm/Support/JSON.h"
 
@@ -408,7 +409,8 @@ private:
 
 class TextSink : public FieldSink {
 public:
-  explicit TextSink(llvm::raw_ostream &os) : os(os) {}
+  TextSink(const detc::frontend::SourceFile &file, llvm::raw_ostream &os)
+      : file(file), os(os) {}
 
   void dump(const Node *n, StringRef field) {
     StringRef savedListField = listField;
@@ -418,8 +420,9 @@ public:
     os << n->pythonName();
     if (hasPosition(n)) {
       const SourceRange &r = n->getRange();
-      os << " <" << r.begin.line << ":" << r.begin.column + 1 << "-"
-         << r.end.line << ":" << r.end.column + 1 << ">";
+      SourcePos end = file.getPosOfByte(r.end.offset);
+      os << " <" << r.begin.line << ":" << r.begin.column + 1 << "-" << end.line
+         << ":" << end.column + 1 << ">";
     }
     // Scalars go on the node's line, children below.
     scalars.clear();
@@ -478,6 +481,7 @@ public:
   void null(StringRef) override {}
 
 private:
+  const detc::frontend::SourceFile &file;
   llvm::raw_ostream &os;
   unsigned depth = 0;
   bool collectingScalars = false, inScalarList = false;
@@ -487,7 +491,8 @@ private:
 
 class JSONSink : public FieldSink {
 public:
-  explicit JSONSink(llvm::json::OStream &j) : j(j) {}
+  JSONSink(const detc::frontend::SourceFile &file, llvm::json::OStream &j)
+      : file(file), j(j) {}
 
   void dump(const Node *n) {
     j.objectBegin();
@@ -495,10 +500,11 @@ public:
     visitFields(n, *this);
     if (hasPosition(n)) {
       const SourceRange &r = n->getRange();
+      SourcePos end = file.getPosOfByte(r.end.offset);
       j.attribute("lineno", r.begin.line);
       j.attribute("col_offset", r.begin.column);
-      j.attribute("end_lineno", r.end.line);
-      j.attribute("end_col_offset", r.end.column);
+      j.attribute("end_lineno", end.line);
+      j.attribute("end_col_offset", end.column);
       j.attribute("offset", r.begin.offset);
       j.attribute("end_offset", r.end.offset);
     }
@@ -538,19 +544,24 @@ public:
   void null(StringRef field) override { j.attribute(field, nullptr); }
 
 private:
+  const detc::frontend::SourceFile &file;
   llvm::json::OStream &j;
 };
 
 } // namespace
 
-void detc::ast::dumpText(const Node *node, llvm::raw_ostream &os) {
-  TextSink sink(os);
+void detc::ast::dumpText(const Node *node,
+                         const detc::frontend::SourceFile &file,
+                         llvm::raw_ostream &os) {
+  TextSink sink(file, os);
   sink.dump(node, "");
 }
 
-void detc::ast::dumpJSON(const Node *node, llvm::raw_ostream &os) {
+void detc::ast::dumpJSON(const Node *node,
+                         const detc::frontend::SourceFile &file,
+                         llvm::raw_ostream &os) {
   llvm::json::OStream j(os);
-  JSONSink sink(j);
+  JSONSink sink(file, j);
   sink.dump(node);
   os << "\n";
 }

@@ -64,7 +64,7 @@ bool BlockAssembler::open() {
 void BlockAssembler::close() {
   OpenBlock &block = blocks.back();
   *block.field = ctx.copy(llvm::ArrayRef<Stmt *>(block.stmts));
-  SourcePos end = block.stmts.back()->getRange().end;
+  SourceEnd end = block.stmts.back()->getRange().end;
   for (Node *owner : block.owners)
     owner->setRange({owner->getRange().begin, end});
   blocks.pop_back();

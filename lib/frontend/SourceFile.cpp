@@ -216,6 +216,20 @@ SourcePos SourceFile::getPos(size_t index, unsigned line) const {
   return pos;
 }
 
+SourcePos SourceFile::getPosOfByte(uint32_t offset) const {
+  // Byte offsets grow with code-point indices: the first index at or past
+  // `offset`.
+  size_t lo = 0, hi = numCodePoints;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (getByteOffset(mid) < offset)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return getPos(lo);
+}
+
 std::string SourceFile::getLineText(unsigned line) const {
   if (line == 0 || line > lineStarts.size())
     return {};

@@ -78,9 +78,9 @@ int detc::tool::runParse() {
     numTokens += parsed->stats.numTokens;
     numFallback += parsed->stats.usedLLFallback;
     if (emit == EmitKind::AST)
-      ast::dumpText(parsed->module, outs());
+      ast::dumpText(parsed->module, *file, outs());
     else if (emit == EmitKind::JSON)
-      ast::dumpJSON(parsed->module, outs());
+      ast::dumpJSON(parsed->module, *file, outs());
   }
   double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)

@@ -44,7 +44,7 @@ std::string dump(const std::string &path) {
   llvm::raw_string_ostream os(out);
   if (auto file = SourceFile::load(path, diags))
     if (auto m = parseModule(*file, diags))
-      ast::dumpJSON(m->module, os);
+      ast::dumpJSON(m->module, *file, os);
   diags.printAll(os);
   return out;
 }

@@ -85,7 +85,7 @@ std::string dumpOf(const SourceFile *file, const ParsedModule *m,
   std::string out;
   llvm::raw_string_ostream os(out);
   if (file && m)
-    detc::ast::dumpJSON(m->module, os);
+    detc::ast::dumpJSON(m->module, *file, os);
   diags.printAll(os);
   return out;
 }

@@ -31,7 +31,7 @@ std::string parseWith(const std::string &src, size_t piece) {
   llvm::raw_string_ostream os(out);
   if (file)
     if (auto m = parseModule(*file, diags, piece))
-      ast::dumpJSON(m->module, os);
+      ast::dumpJSON(m->module, *file, os);
   diags.printAll(os);
   return out;
 }

@@ -7,16 +7,23 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+namespace detc::frontend {
+class SourceFile;
+} // namespace detc::frontend
+
 namespace detc::ast {
 
 /// Indented tree, one node per line with its range `<line:col-line:col>`
-/// (1-based columns) and its scalar fields.
-void dumpText(const Node *node, llvm::raw_ostream &os);
+/// (1-based columns) and its scalar fields. `file` is the node's (ends are
+/// offsets into it).
+void dumpText(const Node *node, const frontend::SourceFile &file,
+              llvm::raw_ostream &os);
 
 /// JSON in the shape of CPython's ast: {"_type": "Call", "func": ..., ...,
 /// "lineno", "col_offset", "end_lineno", "end_col_offset"} plus byte offsets
 /// "offset"/"end_offset". Documented in docs/frontend.md.
-void dumpJSON(const Node *node, llvm::raw_ostream &os);
+void dumpJSON(const Node *node, const frontend::SourceFile &file,
+              llvm::raw_ostream &os);
 
 /// Calls `fn(fieldName, child)` for every child node of `node`, in source
 /// order of CPython's field list. Lists call once per element.

@@ -51,6 +51,9 @@ public:
   /// Position of code point `index`. `line` may be given when known (the
   /// lexer's line of a token); 0 means look it up.
   ast::SourcePos getPos(size_t index, unsigned line = 0) const;
+  /// Position of the code point at byte offset `offset` of getBytes() (or
+  /// of the end of the file).
+  ast::SourcePos getPosOfByte(uint32_t offset) const;
   /// Whether the bytes are the decoded text as UTF-8 (but for a BOM and
   /// lone '\r' line breaks): a UTF-8 file, not one in another encoding.
   bool bytesAreUtf8() const { return origOffsets.empty(); }

@@ -128,13 +128,19 @@ Node Builder::call(Frame &f, const ast::Call *c) {
 
   if (auto *a = llvm::dyn_cast<ast::Attribute>(c->func)) {
     Node receiver = expr(f, a->value);
-    Node attribute = solver.newNode();
-    c->func->setPointsToNode(attribute);
-    load(receiver, a->attr, attribute);
+    cs->attribute = solver.newNode();
+    cs->method = solver.fieldId(a->attr);
+    c->func->setPointsToNode(cs->attribute);
     // What the attribute holds is called as it is: a module's function, a
     // class's function (unbound), a callable stored on an instance.
-    solver.onObject(attribute, [this, cs](Obj o) { callObject(*cs, o, ~0u); });
-    callMethod(*cs, receiver, a->attr);
+    solver.onObject(cs->attribute,
+                    [this, cs](Obj o) { callObject(*cs, o, ~0u); });
+    // The attribute's load and the method's effects, in one handler (one
+    // for each method call of a program: 40 bytes and a closure each).
+    solver.onObject(receiver, [this, cs](Obj o) {
+      solver.addCopy(solver.fieldNode(o, cs->method), cs->attribute);
+      callMethod(*cs, o);
+    });
     return cs->result;
   }
   Node callee = expr(f, c->func);
@@ -153,115 +159,109 @@ void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
   }
 }
 
-void Builder::callMethod(CallSite &cs, Node receiver, StringRef method) {
-  std::string m = method.str();
-  // The call site lives as long as the builder (callSites).
-  CallSite *site = &cs;
-  solver.onObject(receiver, [this, site, receiver, m](Obj o) {
-    CallSite &cs = *site;
-    const AbstractObject &ob = out.objects[o];
-    switch (ob.kind) {
-    case Kind::Instance: {
-      // A method of its class, self bound (a callable stored in the
-      // attribute is called through the attribute's load, below).
-      if (Obj cls = classOf(ob.label); cls != ~0u)
-        callBoundMethod(cs, cls, o, m);
-      // Methods of a library base (nn.Module.train, .to, .parameters).
-      if (m == "to" || m == "cuda" || m == "cpu" || m == "train" ||
-          m == "eval" || m == "float" || m == "double" || m == "half" ||
-          m == "requires_grad_")
-        solver.addObject(cs.result, o);
-      return;
-    }
-    case Kind::Class:  // `Cls.method(x)`: through the attribute's load
-    case Kind::Module: // `mod.f(x)`: likewise
-      return;
-    case Kind::LibName:
-      callObject(cs, libName((ob.label + "." + m).str()), ~0u);
-      return;
-    case Kind::List:
-    case Kind::Set:
-      if (m == "append" || m == "add" || m == "insert") {
-        if (!cs.args.empty())
-          solver.addCopy(cs.args.back(), field(o, "[*]"));
-      } else if (m == "extend" || m == "update") {
-        for (Node a : cs.args)
-          elements(a, field(o, "[*]"));
-      } else if (m == "pop" || m == "copy") {
-        if (m == "pop")
-          solver.addCopy(field(o, "[*]"), cs.result);
-        else
-          solver.addObject(cs.result, o);
-      }
-      return;
-    case Kind::Dict: {
-      auto keyOf = [&](size_t i) -> std::string {
-        if (i >= cs.call->args.size())
-          return "";
-        auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[i]);
-        return c && c->kind == ast::ConstantKind::Str
-                   ? "['" + c->value.str() + "']"
-                   : "";
-      };
-      Node self = solver.newNode();
-      solver.addObject(self, o);
-      if (m == "update") {
-        updateDict(cs, o, self);
-      } else if (m == "setdefault" || m == "get" || m == "pop") {
-        std::string key = keyOf(0);
-        Node entry = field(o, key.empty() ? "[*]" : key);
-        if (m == "setdefault" && cs.args.size() > 1) {
-          solver.addCopy(cs.args[1], entry);
-          solver.addCopy(cs.args[1], field(o, "[*]"));
-        }
-        solver.addCopy(entry, cs.result);
-        if (!key.empty())
-          solver.addCopy(field(o, "[?]"), cs.result);
-        if (m != "setdefault" && cs.args.size() > 1)
-          solver.addCopy(cs.args[1], cs.result);
-      } else if (m == "copy") {
-        Obj copy = objectAt(Kind::Dict, "dict", cs.call, cs.frame->module);
-        Node to = solver.newNode();
-        solver.addObject(to, copy);
-        solver.addObject(cs.result, copy);
-        mergeFields(self, to);
-      } else if (m == "values") {
-        Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
-        solver.addObject(cs.result, list);
-        solver.addCopy(field(o, "[*]"), field(list, "[*]"));
-      } else if (m == "items") {
-        Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
-        Obj pair = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
-        exactTuples.insert(pair);
-        solver.addObject(cs.result, list);
-        solver.addObject(field(list, "[*]"), pair);
-        solver.addCopy(field(o, "[*]"), field(pair, "[1]"));
-      }
-      return;
-    }
-    case Kind::Library: {
-      const ApiEntry *entry = api.lookupMethod(ob.label, m);
-      if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
-          m == "cpu" || m == "train" || m == "eval" || m == "float" ||
-          m == "double" || m == "half")
-        solver.addObject(cs.result, o);
-      else // what the method returns: one library object per call site
-        // (labelled by the method alone: `x = x.f()` in a loop must not
-        // make `T.f.f.f...`)
-        solver.addObject(cs.result, objectAt(Kind::Library, "*." + m,
-                                             cs.call, cs.frame->module));
-      return;
-    }
-    case Kind::Generator:
-      if (m == "__next__" || m == "send")
+void Builder::callMethod(CallSite &cs, Obj o) {
+  StringRef m = solver.fieldName(cs.method);
+  const AbstractObject &ob = out.objects[o];
+  switch (ob.kind) {
+  case Kind::Instance: {
+    // A method of its class, self bound (a callable stored in the
+    // attribute is called through the attribute's load, below).
+    if (Obj cls = classOf(ob.label); cls != ~0u)
+      callBoundMethod(cs, cls, o, m);
+    // Methods of a library base (nn.Module.train, .to, .parameters).
+    if (m == "to" || m == "cuda" || m == "cpu" || m == "train" || m == "eval" ||
+        m == "float" || m == "double" || m == "half" || m == "requires_grad_")
+      solver.addObject(cs.result, o);
+    return;
+  }
+  case Kind::Class:  // `Cls.method(x)`: through the attribute's load
+  case Kind::Module: // `mod.f(x)`: likewise
+    return;
+  case Kind::LibName:
+    callObject(cs, libName((ob.label + "." + m).str()), ~0u);
+    return;
+  case Kind::List:
+  case Kind::Set:
+    if (m == "append" || m == "add" || m == "insert") {
+      if (!cs.args.empty())
+        solver.addCopy(cs.args.back(), field(o, "[*]"));
+    } else if (m == "extend" || m == "update") {
+      for (Node a : cs.args)
+        elements(a, field(o, "[*]"));
+    } else if (m == "pop" || m == "copy") {
+      if (m == "pop")
         solver.addCopy(field(o, "[*]"), cs.result);
-      return;
-    case Kind::Function:
-    case Kind::Constant:
-    case Kind::Tuple:
-      return;
+      else
+        solver.addObject(cs.result, o);
     }
-  });
+    return;
+  case Kind::Dict: {
+    auto keyOf = [&](size_t i) -> std::string {
+      if (i >= cs.call->args.size())
+        return "";
+      auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[i]);
+      return c && c->kind == ast::ConstantKind::Str
+                 ? "['" + c->value.str() + "']"
+                 : "";
+    };
+    Node self = solver.newNode();
+    solver.addObject(self, o);
+    if (m == "update") {
+      updateDict(cs, o, self);
+    } else if (m == "setdefault" || m == "get" || m == "pop") {
+      std::string key = keyOf(0);
+      Node entry = field(o, key.empty() ? "[*]" : key);
+      if (m == "setdefault" && cs.args.size() > 1) {
+        solver.addCopy(cs.args[1], entry);
+        solver.addCopy(cs.args[1], field(o, "[*]"));
+      }
+      solver.addCopy(entry, cs.result);
+      if (!key.empty())
+        solver.addCopy(field(o, "[?]"), cs.result);
+      if (m != "setdefault" && cs.args.size() > 1)
+        solver.addCopy(cs.args[1], cs.result);
+    } else if (m == "copy") {
+      Obj copy = objectAt(Kind::Dict, "dict", cs.call, cs.frame->module);
+      Node to = solver.newNode();
+      solver.addObject(to, copy);
+      solver.addObject(cs.result, copy);
+      mergeFields(self, to);
+    } else if (m == "values") {
+      Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+      solver.addObject(cs.result, list);
+      solver.addCopy(field(o, "[*]"), field(list, "[*]"));
+    } else if (m == "items") {
+      Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+      Obj pair = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
+      exactTuples.insert(pair);
+      solver.addObject(cs.result, list);
+      solver.addObject(field(list, "[*]"), pair);
+      solver.addCopy(field(o, "[*]"), field(pair, "[1]"));
+    }
+    return;
+  }
+  case Kind::Library: {
+    const ApiEntry *entry = api.lookupMethod(ob.label, m);
+    if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
+        m == "cpu" || m == "train" || m == "eval" || m == "float" ||
+        m == "double" || m == "half")
+      solver.addObject(cs.result, o);
+    else // what the method returns: one library object per call site
+      // (labelled by the method alone: `x = x.f()` in a loop must not
+      // make `T.f.f.f...`)
+      solver.addObject(cs.result, objectAt(Kind::Library, ("*." + m).str(),
+                                           cs.call, cs.frame->module));
+    return;
+  }
+  case Kind::Generator:
+    if (m == "__next__" || m == "send")
+      solver.addCopy(field(o, "[*]"), cs.result);
+    return;
+  case Kind::Function:
+  case Kind::Constant:
+  case Kind::Tuple:
+    return;
+  }
 }
 
 Node Builder::methodNode(Obj cls, StringRef method) {

@@ -675,13 +675,15 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     auto *a = llvm::cast<Attribute>(e);
     pta::Node base = expr(f, a->value);
     pta::Node n = solver.newNode();
-    load(base, a->attr, n);
-    // Attributes of library names are library names (`torch.nn.Linear`);
-    // `lib.__dict__` is a name table.
-    std::string attr = a->attr.str();
-    // An attribute of what a method of unknown type returned (`args.workers`
-    // of `parser.parse_args()`) is some value: not absent, not modelled.
-    solver.onObject(base, [this, n, attr](Obj o) {
+    FieldId fid = solver.fieldId(a->attr);
+    // The load, and: attributes of library names are library names
+    // (`torch.nn.Linear`; `lib.__dict__` is a name table); an attribute of
+    // what a method of unknown type returned (`args.workers` of
+    // `parser.parse_args()`) is some value: not absent, not modelled. One
+    // handler (its closure fits in the std::function), not two.
+    solver.onObject(base, [this, n, fid](Obj o) {
+      solver.addCopy(solver.fieldNode(o, fid), n);
+      StringRef attr = solver.fieldName(fid);
       const AbstractObject &ob = out.objects[o];
       if (ob.kind == Kind::LibName)
         solver.addObject(n, libName((ob.label + "." + attr).str()));

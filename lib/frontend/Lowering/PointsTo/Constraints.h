@@ -117,6 +117,9 @@ private:
     llvm::ArrayRef<KeywordArg> keywords;
     llvm::ArrayRef<Node> doubleStar;
     Node result = 0;
+    /// `x.m(...)`: what `x.m` holds, and `m`.
+    Node attribute = ~0u;
+    FieldId method = ~0u;
   };
   /// A copy of `items` that lives as long as the builder.
   template <typename T> llvm::ArrayRef<T> keep(llvm::ArrayRef<T> items) {
@@ -133,7 +136,9 @@ private:
   void callClass(CallSite &cs, Obj cls);
   void callLibrary(CallSite &cs, llvm::StringRef qualName, Node receiver,
                    const ApiEntry *entry);
-  void callMethod(CallSite &cs, Node receiver, llvm::StringRef method);
+  /// What calling method `cs.method` of `receiver` does (for each object
+  /// reaching the receiver).
+  void callMethod(CallSite &cs, Obj receiver);
   /// `d.update(a, **b, k=v)` and `dict(a, **b, k=v)`: entries of the
   /// positional mappings, the `**` mappings and the keywords go into
   /// `dict` (held by `dictNode`).

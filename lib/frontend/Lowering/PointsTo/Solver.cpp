@@ -118,7 +118,7 @@ void Solver::onObject(Node node, std::function<void(Obj)> handler) {
 FieldId Solver::fieldId(llvm::StringRef name) {
   auto [it, inserted] = fieldIds.try_emplace(name, FieldId(fieldNames.size()));
   if (inserted)
-    fieldNames.push_back(name.str());
+    fieldNames.push_back(it->getKey());
   return it->second;
 }
 

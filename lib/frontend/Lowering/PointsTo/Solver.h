@@ -165,7 +165,9 @@ private:
   std::deque<Node> worklist;
 
   llvm::StringMap<FieldId> fieldIds;
-  std::vector<std::string> fieldNames;
+  /// The keys of `fieldIds` (which never move: a name stays valid while
+  /// the solver lives, whatever is added).
+  std::vector<llvm::StringRef> fieldNames;
   llvm::DenseMap<std::pair<Obj, FieldId>, Node> fields;
   std::vector<std::vector<FieldId>> objectFields;
   /// Once released: object o's fields (id, node) are frozenFields[
