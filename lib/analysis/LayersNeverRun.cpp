@@ -84,20 +84,20 @@ struct Layer {
   mlir::Operation *build;
 };
 
-/// `text` with every `#` comment replaced by spaces (offsets kept). A
-/// `#` inside a string literal is not a comment; triple-quoted strings are
-/// followed across lines.
-std::string withoutComments(StringRef text) {
-  std::string out = text.str();
+/// Where `text`'s `#` comments are, as [begin, end) byte ranges in order.
+/// A `#` inside a string literal is not a comment; triple-quoted strings
+/// are followed across lines.
+std::vector<std::pair<size_t, size_t>> commentRanges(StringRef text) {
+  std::vector<std::pair<size_t, size_t>> out;
   char quote = 0;
   bool triple = false;
-  for (size_t i = 0; i < out.size(); ++i) {
-    char c = out[i];
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
     if (quote) {
       if (c == '\\') {
         ++i;
-      } else if (c == quote && (!triple || StringRef(out).substr(i, 3) ==
-                                               std::string(3, quote))) {
+      } else if (c == quote &&
+                 (!triple || text.substr(i, 3) == std::string(3, quote))) {
         i += triple ? 2 : 0;
         quote = 0;
       } else if (c == '\n' && !triple) {
@@ -105,54 +105,82 @@ std::string withoutComments(StringRef text) {
       }
     } else if (c == '\'' || c == '"') {
       quote = c;
-      triple = StringRef(out).substr(i, 3) == std::string(3, c);
+      triple = text.substr(i, 3) == std::string(3, c);
       i += triple ? 2 : 0;
     } else if (c == '#') {
-      for (; i < out.size() && out[i] != '\n'; ++i)
-        out[i] = ' ';
+      size_t begin = i;
+      for (; i < text.size() && text[i] != '\n'; ++i)
+        ;
+      out.push_back({begin, i});
     }
   }
   return out;
 }
 
+/// A program file's text and where its comments are (a comment that
+/// mentions `self.head` is no use of it). The text is the file as read,
+/// not a copy with the comments blanked: that copy was the size of the
+/// script, the largest thing the lints held.
+struct CommentedText {
+  std::unique_ptr<llvm::MemoryBuffer> buffer;
+  std::vector<std::pair<size_t, size_t>> comments;
+  StringRef text() const { return buffer ? buffer->getBuffer() : ""; }
+};
+
 /// The source text of an op's statement (a class: the whole class).
 class SourceText {
 public:
-  /// The file's text with its comments blanked out (a comment that
-  /// mentions `self.head` is no use of it).
-  StringRef file(const std::string &path) {
+  const CommentedText &file(const std::string &path) {
     auto [it, added] = files.try_emplace(path);
     if (added)
-      if (auto buf = llvm::MemoryBuffer::getFile(path))
-        it->second = withoutComments((*buf)->getBuffer());
+      if (auto buf = llvm::MemoryBuffer::getFile(path)) {
+        it->second.buffer = std::move(*buf);
+        it->second.comments = commentRanges(it->second.text());
+      }
     return it->second;
   }
-  StringRef of(mlir::Operation *op) {
+  /// The statement's text with its comments blanked out.
+  std::string of(mlir::Operation *op) {
     std::optional<ir::SourceSpan> span = ir::getSourceSpan(op->getLoc());
     if (!span)
       return "";
-    StringRef text = file(sourcePoint(op).file);
+    const CommentedText &f = file(sourcePoint(op).file);
+    StringRef text = f.text();
     if (span->stmtEnd > text.size() || span->stmtBegin > span->stmtEnd)
       return "";
-    return text.slice(span->stmtBegin, span->stmtEnd);
+    std::string out = text.slice(span->stmtBegin, span->stmtEnd).str();
+    for (auto [begin, end] : f.comments)
+      for (size_t i = std::max<size_t>(begin, span->stmtBegin);
+           i < std::min<size_t>(end, span->stmtEnd); ++i)
+        out[i - span->stmtBegin] = ' ';
+    return out;
   }
 
 private:
-  std::map<std::string, std::string> files;
+  std::map<std::string, CommentedText> files;
 };
 
 bool isWordChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
 /// For every attribute name, how often `.name` occurs as a whole attribute
-/// (`.head`, not `.head2`) in the program's text, and how many of those
-/// are `self.name =` assignments. Built in one pass over each file: asking
-/// the text once per layer made the lint quadratic (3.5 s on the
-/// generated 100k-line script).
+/// (`.head`, not `.head2`) in the program's text outside comments, and how
+/// many of those are `self.name =` assignments. Built in one pass over each
+/// file: asking the text once per layer made the lint quadratic (3.5 s on
+/// the generated 100k-line script).
 class AttributeIndex {
 public:
-  void add(StringRef text) {
+  void add(const CommentedText &file) {
+    StringRef text = file.text();
+    auto comment = file.comments.begin();
     for (size_t dot = text.find('.'); dot != StringRef::npos;
          dot = text.find('.', dot + 1)) {
+      // Dots come in order: so do the comments passed.
+      while (comment != file.comments.end() && comment->second <= dot)
+        ++comment;
+      if (comment != file.comments.end() && comment->first <= dot) {
+        dot = comment->second;
+        continue;
+      }
       size_t begin = dot + 1;
       while (begin < text.size() && (text[begin] == ' ' || text[begin] == '\t'))
         ++begin;

@@ -183,8 +183,8 @@ void InternedSets::assign(NodeId n, const VarSet &set) {
     (tail == ~0u ? it->second : nextSameHash[tail]) = found;
     nextSameHash.push_back(~0u);
     for (unsigned v : set)
-      items.push_back(v);
-    starts.push_back(items.size());
+      building.push_back(v);
+    starts.push_back(building.size());
   }
   index[n] = last = found;
 }
@@ -192,8 +192,9 @@ void InternedSets::assign(NodeId n, const VarSet &set) {
 void InternedSets::finish() {
   decltype(firstByHash)().swap(firstByHash);
   std::vector<unsigned>().swap(nextSameHash);
+  items.assign(building.begin(), building.end());
+  std::deque<unsigned>().swap(building);
   // To an exact fit (shrink_to_fit does nothing without exceptions).
-  std::vector<unsigned>(items.begin(), items.end()).swap(items);
   std::vector<unsigned>(starts.begin(), starts.end()).swap(starts);
 }
 

@@ -65,7 +65,9 @@ public:
   }
   bool operator==(const VarSet &set) const { return equals(ids, set); }
   /// Whether the sorted `ids` are the members of `set`.
-  static bool equals(llvm::ArrayRef<unsigned> ids, const VarSet &set) {
+  /// `ids`: any random-access range of ids.
+  template <typename Ids>
+  static bool equals(const Ids &ids, const VarSet &set) {
     // (SparseBitVector's iterator is not a standard one: no llvm::equal.)
     size_t i = 0;
     for (unsigned v : set)
@@ -105,6 +107,10 @@ public:
 private:
   /// Distinct set d is items[starts[d] .. starts[d + 1]).
   std::vector<unsigned> items;
+  /// The same while sets are assigned: a deque grows without a doubling
+  /// vector's second copy (the pool is the largest thing liveness builds);
+  /// finish() packs it into `items`.
+  std::deque<unsigned> building;
   std::vector<unsigned> starts{0};
   std::vector<unsigned> index;
   /// Distinct sets by a hash of their members, equal hashes compared: the
@@ -115,9 +121,13 @@ private:
   std::vector<unsigned> nextSameHash;
   unsigned last = 0; ///< The set assigned last.
   bool holds(unsigned d, const VarSet &set) const {
-    return IdSetView::equals(llvm::ArrayRef<unsigned>(items).slice(
-                                 starts[d], starts[d + 1] - starts[d]),
-                             set);
+    struct Slice {
+      const std::deque<unsigned> &pool;
+      unsigned begin, end;
+      size_t size() const { return end - begin; }
+      unsigned operator[](size_t i) const { return pool[begin + i]; }
+    };
+    return IdSetView::equals(Slice{building, starts[d], starts[d + 1]}, set);
   }
 };
 

@@ -6,8 +6,9 @@
 # `self` (`net.proj`), one only initialised in `__init__` (conservative),
 # a parameter-free layer (`Dropout`), and a class that reaches its layers
 # dynamically (`getattr(self, ...)`); the model built by a helper
-# (`build()`) is found through the builds its forwards run. The fixed
-# class (no `old_head`) is silent.
+# (`build()`) is found through the builds its forwards run; a comment
+# that mentions `self.old_head` does not use it. The fixed class (no
+# `old_head`) is silent.
 # RUN: not detc analyze %s --werror | FileCheck %s
 # RUN: sed -e '/self.old_head = /d' %s > %t.fixed.py
 # RUN: detc analyze %t.fixed.py --werror | FileCheck %s --check-prefix=FIXED
@@ -24,7 +25,7 @@ class Classifier(nn.Module):
     def __init__(self):
         super().__init__()
         self.body = nn.Sequential(nn.Linear(8, 16), nn.ReLU())
-        # CHECK: layer_never_run.py:[[@LINE+1]]:25: warning: layer `self.old_head` (torch.nn.Linear) of `Classifier` is built here, but nothing runs it: `Classifier.forward` does not use it, nor does any other code; the optimizer built at line 57 holds its parameters, which get no gradient and never change — remove the layer or run it in `forward` [detc-layer-never-run]
+        # CHECK: layer_never_run.py:[[@LINE+1]]:25: warning: layer `self.old_head` (torch.nn.Linear) of `Classifier` is built here, but nothing runs it: `Classifier.forward` does not use it, nor does any other code; the optimizer built at line 60 holds its parameters, which get no gradient and never change — remove the layer or run it in `forward` [detc-layer-never-run]
         self.old_head = nn.Linear(16, 2)
         self.head = nn.Linear(16, 2)
         self.aux = nn.Linear(8, 2)
@@ -34,6 +35,8 @@ class Classifier(nn.Module):
         self.drop = nn.Dropout(0.1)
 
     def forward(self, x):
+        # Commented-out code is no use of a layer:
+        # return self.old_head(self.body(x))  # getattr(self, "old_head")
         return self.head(project(self, self.body(x)))
 
 
