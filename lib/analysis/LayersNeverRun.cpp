@@ -37,7 +37,8 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
 
 #include <set>
 
@@ -84,81 +85,111 @@ struct Layer {
   mlir::Operation *build;
 };
 
-/// Where `text`'s `#` comments are, as [begin, end) byte ranges in order.
-/// A `#` inside a string literal is not a comment; triple-quoted strings
-/// are followed across lines.
-std::vector<std::pair<size_t, size_t>> commentRanges(StringRef text) {
-  std::vector<std::pair<size_t, size_t>> out;
-  char quote = 0;
-  bool triple = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == '\\') {
-        ++i;
-      } else if (c == quote &&
-                 (!triple || text.substr(i, 3) == std::string(3, quote))) {
-        i += triple ? 2 : 0;
-        quote = 0;
-      } else if (c == '\n' && !triple) {
-        quote = 0; // an unterminated string ends with its line
-      }
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      triple = text.substr(i, 3) == std::string(3, c);
-      i += triple ? 2 : 0;
-    } else if (c == '#') {
-      size_t begin = i;
-      for (; i < text.size() && text[i] != '\n'; ++i)
-        ;
-      out.push_back({begin, i});
-    }
-  }
-  return out;
-}
+using Ranges = std::vector<std::pair<size_t, size_t>>;
 
-/// A program file's text and where its comments are (a comment that
-/// mentions `self.head` is no use of it). The text is the file as read,
-/// not a copy with the comments blanked: that copy was the size of the
-/// script, the largest thing the lints held.
-struct CommentedText {
-  std::unique_ptr<llvm::MemoryBuffer> buffer;
-  std::vector<std::pair<size_t, size_t>> comments;
-  StringRef text() const { return buffer ? buffer->getBuffer() : ""; }
-};
-
-/// The source text of an op's statement (a class: the whole class).
-class SourceText {
+/// Finds the `#` comments of Python text read piece after piece (a string
+/// may span pieces). A `#` inside a string literal is not a comment;
+/// triple-quoted strings are followed across lines.
+class CommentScanner {
 public:
-  const CommentedText &file(const std::string &path) {
-    auto [it, added] = files.try_emplace(path);
-    if (added)
-      if (auto buf = llvm::MemoryBuffer::getFile(path)) {
-        it->second.buffer = std::move(*buf);
-        it->second.comments = commentRanges(it->second.text());
+  /// The comments of `text`, which continues what was scanned before and
+  /// ends at a line end, as [begin, end) offsets into `text`, in order.
+  Ranges scan(StringRef text) {
+    Ranges out;
+    for (size_t i = 0; i < text.size(); ++i) {
+      char c = text[i];
+      if (quote) {
+        if (c == '\\') {
+          ++i;
+        } else if (c == quote &&
+                   (!triple || text.substr(i, 3) == std::string(3, quote))) {
+          i += triple ? 2 : 0;
+          quote = 0;
+        } else if (c == '\n' && !triple) {
+          quote = 0; // an unterminated string ends with its line
+        }
+      } else if (c == '\'' || c == '"') {
+        quote = c;
+        triple = text.substr(i, 3) == std::string(3, c);
+        i += triple ? 2 : 0;
+      } else if (c == '#') {
+        size_t begin = i;
+        for (; i < text.size() && text[i] != '\n'; ++i)
+          ;
+        out.push_back({begin, i});
       }
-    return it->second;
-  }
-  /// The statement's text with its comments blanked out.
-  std::string of(mlir::Operation *op) {
-    std::optional<ir::SourceSpan> span = ir::getSourceSpan(op->getLoc());
-    if (!span)
-      return "";
-    const CommentedText &f = file(sourcePoint(op).file);
-    StringRef text = f.text();
-    if (span->stmtEnd > text.size() || span->stmtBegin > span->stmtEnd)
-      return "";
-    std::string out = text.slice(span->stmtBegin, span->stmtEnd).str();
-    for (auto [begin, end] : f.comments)
-      for (size_t i = std::max<size_t>(begin, span->stmtBegin);
-           i < std::min<size_t>(end, span->stmtEnd); ++i)
-        out[i - span->stmtBegin] = ' ';
+    }
     return out;
   }
 
 private:
-  std::map<std::string, CommentedText> files;
+  char quote = 0;
+  bool triple = false;
 };
+
+/// Calls `fn(lines)` for `path`'s text in pieces of whole lines (about a
+/// megabyte each): a program file is never held whole (the lints' largest
+/// transient was a copy of the script, then the script mapped whole).
+/// False when the file cannot be read.
+bool forEachPiece(const std::string &path,
+                  llvm::function_ref<void(StringRef)> fn) {
+  llvm::Expected<llvm::sys::fs::file_t> fd =
+      llvm::sys::fs::openNativeFileForRead(path);
+  if (!fd) {
+    llvm::consumeError(fd.takeError());
+    return false;
+  }
+  constexpr size_t kPiece = 1 << 20;
+  std::string buffer;
+  for (bool done = false; !done;) {
+    size_t kept = buffer.size();
+    buffer.resize(kept + kPiece);
+    llvm::Expected<size_t> got = llvm::sys::fs::readNativeFile(
+        *fd, llvm::MutableArrayRef<char>(&buffer[kept], kPiece));
+    if (!got) {
+      llvm::consumeError(got.takeError());
+      break;
+    }
+    buffer.resize(kept + *got);
+    done = *got == 0;
+    // Up to the last line end; the rest starts the next piece.
+    size_t end = done ? buffer.size() : buffer.rfind('\n') + 1;
+    if (!done && end == 0)
+      continue; // one line longer than a piece: read on
+    fn(StringRef(buffer).take_front(end));
+    buffer.erase(0, end);
+  }
+  llvm::sys::fs::closeFile(*fd);
+  return true;
+}
+
+/// The statement's text of an op (a class: the whole class) with its
+/// comments blanked out, read from its file.
+std::string statementText(mlir::Operation *op) {
+  std::optional<ir::SourceSpan> span = ir::getSourceSpan(op->getLoc());
+  if (!span || span->stmtBegin > span->stmtEnd)
+    return "";
+  llvm::Expected<llvm::sys::fs::file_t> fd =
+      llvm::sys::fs::openNativeFileForRead(sourcePoint(op).file);
+  if (!fd) {
+    llvm::consumeError(fd.takeError());
+    return "";
+  }
+  std::string out(span->stmtEnd - span->stmtBegin, ' ');
+  llvm::Expected<size_t> got = llvm::sys::fs::readNativeFileSlice(
+      *fd, llvm::MutableArrayRef<char>(out.data(), out.size()),
+      span->stmtBegin);
+  llvm::sys::fs::closeFile(*fd);
+  if (!got) {
+    llvm::consumeError(got.takeError());
+    return "";
+  }
+  out.resize(*got);
+  // A statement starts outside any string.
+  for (auto [begin, end] : CommentScanner().scan(out))
+    std::fill(out.begin() + begin, out.begin() + end, ' ');
+  return out;
+}
 
 bool isWordChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
@@ -169,15 +200,28 @@ bool isWordChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 /// the generated 100k-line script).
 class AttributeIndex {
 public:
-  void add(const CommentedText &file) {
-    StringRef text = file.text();
-    auto comment = file.comments.begin();
+  void addFile(const std::string &path) {
+    CommentScanner scanner;
+    forEachPiece(path,
+                 [&](StringRef lines) { add(lines, scanner.scan(lines)); });
+  }
+  /// Whether `.name` occurs anywhere but in the `self.name = ...` that
+  /// build it.
+  bool usedBeyondBuilds(StringRef name) const {
+    auto it = counts.find(name);
+    return it != counts.end() && it->second.uses > it->second.builds;
+  }
+
+private:
+  /// Whole lines of text and their comments.
+  void add(StringRef text, const Ranges &comments) {
+    auto comment = comments.begin();
     for (size_t dot = text.find('.'); dot != StringRef::npos;
          dot = text.find('.', dot + 1)) {
       // Dots come in order: so do the comments passed.
-      while (comment != file.comments.end() && comment->second <= dot)
+      while (comment != comments.end() && comment->second <= dot)
         ++comment;
-      if (comment != file.comments.end() && comment->first <= dot) {
+      if (comment != comments.end() && comment->first <= dot) {
         dot = comment->second;
         continue;
       }
@@ -201,14 +245,7 @@ public:
         ++c.builds;
     }
   }
-  /// Whether `.name` occurs anywhere but in the `self.name = ...` that
-  /// build it.
-  bool usedBeyondBuilds(StringRef name) const {
-    auto it = counts.find(name);
-    return it != counts.end() && it->second.uses > it->second.builds;
-  }
 
-private:
   struct Counts {
     unsigned uses = 0, builds = 0;
   };
@@ -280,7 +317,6 @@ void detc::analysis::layersNeverRun(const StatementGraph &g,
   if (optimized.empty())
     return;
   // The program's files: the script and the local modules it imports.
-  SourceText source;
   std::set<std::string> programFiles;
   module.walk([&](mlir::Operation *op) {
     if (llvm::isa<ir::FuncOp, ir::ClassOp>(op))
@@ -319,14 +355,14 @@ void detc::analysis::layersNeverRun(const StatementGraph &g,
     auto build = llvm::cast<ir::BuildOp>(op);
     auto cls = build.getClsAttr();
     auto classOp = symbols.lookup<ir::ClassOp>(cls.getValue());
-    if (!classOp || reachesLayersDynamically(source.of(classOp)))
+    if (!classOp || reachesLayersDynamically(statementText(classOp)))
       continue;
     auto init = classOp.lookupSymbol<ir::FuncOp>("__init__");
     if (!init || !classOp.lookupSymbol<ir::FuncOp>("forward"))
       continue;
     if (!indexed) {
       for (const std::string &f : programFiles)
-        attributes.add(source.file(f));
+        attributes.addFile(f);
       indexed = true;
     }
     auto usedAnywhere = [&](StringRef attr) {
