@@ -87,7 +87,7 @@ struct GradientEvents {
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       const Node &node = g.node(n);
       if (kind[n] != Kind::None || node.kind == NodeKind::CallEnter ||
-          node.loops.empty())
+          g.loops(n).empty())
         continue;
       auto clearsGrad = [&](VarId v) {
         return llvm::StringRef(g.vars.name(v)).ends_with(".grad");
@@ -95,7 +95,7 @@ struct GradientEvents {
       if (llvm::none_of(node.defs, clearsGrad) &&
           llvm::none_of(node.updates, clearsGrad))
         continue;
-      NodeId header = node.loops.back();
+      NodeId header = g.loops(n).back();
       const Node &loop = g.node(header);
       bool overModel =
           llvm::any_of(loop.uses, [&](VarId v) { return models.contains(v); });

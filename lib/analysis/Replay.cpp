@@ -406,8 +406,9 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   cp.instances.assign(instances.begin(), instances.end());
   cp.prefix = prefixOf(instances);
   const Node &first = g.node(instances.front());
-  cp.userSaved.assign(first.saved.begin(), first.saved.end());
-  for (NodeId loop : first.loops)
+  cp.userSaved.assign(g.saved(instances.front()).begin(),
+                      g.saved(instances.front()).end());
+  for (NodeId loop : g.loops(instances.front()))
     if (g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op))
       cp.loops.push_back(loop);
 

@@ -172,6 +172,7 @@ struct Ctx {
   /// Inside a model forward or a batch fetch: work fast-forward skips.
   bool expensive = false;
   SmallVector<NodeId, 2> loops;
+  unsigned loopsId = 0; ///< `loops` in the graph (StatementGraph::loops).
   Frontier *breaks = nullptr, *continues = nullptr;
   Frontier *returns = nullptr;
   /// Handler entries of the innermost `try` of this instance.
@@ -245,11 +246,11 @@ private:
       Node &node = g.node(n);
       if (node.kind != NodeKind::Checkpoint)
         continue;
-      llvm::SetVector<VarId> saved(node.saved.begin(), node.saved.end());
+      llvm::SetVector<VarId> saved(g.saved(n).begin(), g.saved(n).end());
       for (size_t i = 0; i < saved.size(); ++i)
         if (auto it = restores.find(saved[i]); it != restores.end())
           saved.insert(it->second.begin(), it->second.end());
-      node.saved.assign(saved.begin(), saved.end());
+      g.saved(n).assign(saved.begin(), saved.end());
     }
   }
 
@@ -338,7 +339,7 @@ private:
     node.control = c.control;
     node.caller = c.caller;
     node.expensive = c.expensive;
-    node.loops = c.loops;
+    node.loopsId = c.loopsId;
     return n;
   }
 
@@ -555,7 +556,7 @@ private:
         .Case<ir::CheckpointOp>([&](ir::CheckpointOp cp) {
           NodeId n = stmt(NodeKind::Checkpoint, op, f, c);
           for (Attribute a : cp.getSaved())
-            g.node(n).saved.push_back(g.vars.intern(
+            g.saved(n).push_back(g.vars.intern(
                 canonical(c.inst, cast<StringAttr>(a).getValue())));
           return f;
         })
@@ -628,6 +629,7 @@ private:
     Ctx inner = c;
     inner.control = head;
     inner.loops.push_back(head);
+    inner.loopsId = g.addLoops(inner.loops);
     Frontier breaks, continues;
     inner.breaks = &breaks;
     inner.continues = &continues;

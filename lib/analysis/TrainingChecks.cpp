@@ -36,11 +36,11 @@ public:
     for (NodeId n = 0; n < g.numNodes(); ++n)
       if (llvm::isa_and_nonnull<ir::GradOp>(g.node(n).op) &&
           g.node(n).kind != NodeKind::CallEnter)
-        headers.insert(g.node(n).loops.begin(), g.node(n).loops.end());
+        headers.insert(g.loops(n).begin(), g.loops(n).end());
   }
   bool inTraining(NodeId n) const {
-    const Node &node = g.node(n);
-    return !node.loops.empty() && headers.contains(node.loops.back());
+    const IdList &loops = g.loops(n);
+    return !loops.empty() && headers.contains(loops.back());
   }
 
 private:
@@ -342,7 +342,7 @@ void optimizerNotOnModel(const StatementGraph &g,
   for (NodeId n = 0; n < g.numNodes(); ++n)
     if (g.node(n).kind != NodeKind::CallEnter)
       if (VarId m = forwardModel(g, n); m != ~0u)
-        for (NodeId loop : g.node(n).loops)
+        for (NodeId loop : g.loops(n))
           if (!llvm::is_contained(forwardsIn[loop], m))
             forwardsIn[loop].push_back(m);
   // The optimizers' constructions: what their parameters came from.
@@ -359,7 +359,7 @@ void optimizerNotOnModel(const StatementGraph &g,
     if (!update || g.node(n).kind == NodeKind::CallEnter ||
         !training.inTraining(n))
       continue;
-    auto inLoop = forwardsIn.find(g.node(n).loops.back());
+    auto inLoop = forwardsIn.find(g.loops(n).back());
     if (inLoop == forwardsIn.end())
       continue;
     llvm::ArrayRef<VarId> loopModels = inLoop->second;

@@ -382,7 +382,7 @@ private:
       saved.clear();
       for (NodeId i : p.cp->instances)
         if (g.node(i).caller == p.caller)
-          for (analysis::VarId v : g.node(i).saved)
+          for (analysis::VarId v : g.saved(i))
             if (!llvm::is_contained(saved, v))
               saved.push_back(v);
     }
@@ -649,7 +649,7 @@ private:
       std::optional<Span> s = ctx.spanOf(node.op);
       if (!s || s->stmtBegin <= b || s->stmtBegin >= e)
         continue;
-      bool in = llvm::any_of(node.loops,
+      bool in = llvm::any_of(g.loops(n),
                              [&](NodeId l) { return nestLoops.count(l); });
       (in ? inside : outside) = true;
     }

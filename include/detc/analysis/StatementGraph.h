@@ -72,7 +72,7 @@ private:
   std::vector<llvm::SmallVector<VarId, 0>> attrs;
 };
 
-enum class NodeKind {
+enum class NodeKind : uint8_t {
   Entry,      ///< Program entry (one per graph).
   Exit,       ///< Program exit (one per graph).
   Stmt,       ///< Any statement without a special rule.
@@ -92,26 +92,16 @@ enum class NodeKind {
 
 llvm::StringRef stringifyNodeKind(NodeKind kind);
 
-/// One statement of the expanded program.
+/// One statement of the expanded program. (Small fields together: a large
+/// program has a node per statement of every expansion. The checkpoint-
+/// only saved list and the loop positions, shared by a loop body's nodes,
+/// live in the graph: StatementGraph::saved, loops. 96 bytes, was 128.)
 struct Node {
-  NodeKind kind = NodeKind::Stmt;
   mlir::Operation *op = nullptr; ///< The source op (null for Entry/Exit).
   unsigned instance = 0;
-  /// Variables the statement must define, partially update (read-modify-
-  /// write), and read — canonical, see the file comment.
-  IdList defs, updates, uses;
   /// Draw: the variable holding the generator. Create: the variable
   /// receiving the generator.
   VarId genVar = ~0u;
-  /// Stmt: a plain `a = b` copy (generator aliases flow through it).
-  bool copy = false;
-  /// Create: a reseed of the generator the receiver already holds.
-  bool reseed = false;
-  /// Create: defines a library's global generator (`<torch>`).
-  bool global = false;
-  /// Forward/grad/update/batch fetch and everything a forward or a fetch
-  /// runs (a dropout draw, `__getitem__`): work fast-forward skips.
-  bool expensive = false;
   /// ParEnd: its ParBegin. ParBegin: its ParEnd.
   NodeId pair = kNoNode;
   /// Innermost enclosing ParBegin on the dynamic (expanded) nesting.
@@ -122,11 +112,21 @@ struct Node {
   /// Innermost enclosing control node (Branch), crossing into the caller
   /// through the call's CallEnter: what decides whether this node runs.
   NodeId control = kNoNode;
-  /// Checkpoint: the saved variables (canonical).
-  IdList saved;
-  /// Loop positions the node sits in: the loop-variable defs of the
-  /// enclosing `for` headers, outermost first (crossing calls).
-  IdList loops;
+  /// The node's loop positions (StatementGraph::loops).
+  unsigned loopsId = 0;
+  NodeKind kind = NodeKind::Stmt;
+  /// Stmt: a plain `a = b` copy (generator aliases flow through it).
+  bool copy = false;
+  /// Create: a reseed of the generator the receiver already holds.
+  bool reseed = false;
+  /// Create: defines a library's global generator (`<torch>`).
+  bool global = false;
+  /// Forward/grad/update/batch fetch and everything a forward or a fetch
+  /// runs (a dropout draw, `__getitem__`): work fast-forward skips.
+  bool expensive = false;
+  /// Variables the statement must define, partially update (read-modify-
+  /// write), and read — canonical, see the file comment.
+  IdList defs, updates, uses;
 };
 
 /// One expansion of a function body.
@@ -181,6 +181,21 @@ public:
   /// Adjacency, valid once indexEdges() ran (build() runs it).
   llvm::ArrayRef<NodeId> successors(NodeId n) const { return succ.of(n); }
   llvm::ArrayRef<NodeId> predecessors(NodeId n) const { return pred.of(n); }
+  /// Checkpoint: the saved variables (canonical); empty for other nodes.
+  const IdList &saved(NodeId n) const {
+    auto it = savedLists.find(n);
+    return it == savedLists.end() ? noIds : it->second;
+  }
+  IdList &saved(NodeId n) { return savedLists[n]; }
+  /// Loop positions node `n` sits in: the loop-variable defs of the
+  /// enclosing `for` headers, outermost first (crossing calls).
+  const IdList &loops(NodeId n) const { return loopLists[node(n).loopsId]; }
+  /// A new list of loop positions; its id is what nodes in it hold.
+  unsigned addLoops(llvm::ArrayRef<NodeId> headers) {
+    loopLists.emplace_back() = headers;
+    return unsigned(loopLists.size() - 1);
+  }
+
   /// A new node (default fields), and an edge `from -> to` (parallel edges
   /// are kept, as the expansion may add them).
   NodeId addNode();
@@ -212,6 +227,10 @@ private:
   static constexpr NodeId kChunkMask = (1u << kChunkBits) - 1;
   std::vector<std::unique_ptr<Node[]>> chunks;
   size_t count = 0;
+  llvm::DenseMap<NodeId, IdList> savedLists;
+  /// Distinct loop nests, one per loop expanded; 0 is none.
+  std::vector<IdList> loopLists{IdList()};
+  static inline const IdList noIds;
 
   /// Compressed adjacency: the neighbours of n are nodes[offset[n] ..
   /// offset[n + 1]).
