@@ -8,15 +8,20 @@
 using namespace mlir;
 using namespace detc::ir;
 
-MLIR_DEFINE_EXPLICIT_TYPE_ID(detc::ir::SourceSpan)
+MLIR_DEFINE_EXPLICIT_TYPE_ID(detc::ir::PackedSourceSpan)
 
 Location SourceSpanRegion::get(const SourceSpan &span) {
   if (used == spans.size())
     spans.emplace_back();
-  SourceSpan *slot = &spans[used++];
-  *slot = span;
+  PackedSourceSpan *slot = &spans[used++];
+  *slot = {span.line,    span.column,    span.stmtBegin,
+           span.stmtEnd, span.exprBegin, span.exprEnd};
+  if (span.file != lastFile) {
+    lastFile = span.file;
+    lastFallback = FileLineColLoc::get(span.file, 0, 0);
+  }
   return OpaqueLoc::get(reinterpret_cast<uintptr_t>(slot),
-                        TypeID::get<SourceSpan>(), UnknownLoc::get(ctx));
+                        TypeID::get<PackedSourceSpan>(), lastFallback);
 }
 
 SourceSpanRegion &SourceSpanStore::newRegion() {
@@ -30,10 +35,14 @@ SourceSpanRegion &detc::ir::newSourceSpanRegion(MLIRContext *ctx) {
 
 std::optional<SourceSpan> detc::ir::getSourceSpan(Location loc) {
   if (auto opaque = dyn_cast<OpaqueLoc>(loc)) {
-    if (opaque.getUnderlyingTypeID() != TypeID::get<SourceSpan>())
+    auto file = dyn_cast<FileLineColLoc>(opaque.getFallbackLocation());
+    if (opaque.getUnderlyingTypeID() != TypeID::get<PackedSourceSpan>() ||
+        !file)
       return std::nullopt;
-    return *reinterpret_cast<const SourceSpan *>(
+    const auto &p = *reinterpret_cast<const PackedSourceSpan *>(
         opaque.getUnderlyingLocation());
+    return SourceSpan{file.getFilename(), p.line,      p.column, p.stmtBegin,
+                      p.stmtEnd,          p.exprBegin, p.exprEnd};
   }
   auto fused = dyn_cast<FusedLoc>(loc);
   auto attr =

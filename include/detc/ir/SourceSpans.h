@@ -9,7 +9,8 @@
 // at the span (MLIR's way for a front end to hand its own location objects
 // to the IR). A uniqued span inside a uniqued FusedLoc cost two hash-table
 // entries and two storages per op, a fifth of the lowered module's memory;
-// this costs one of each and the 32-byte span.
+// this costs one of each and a 24-byte span (the file is the OpaqueLoc's
+// fallback location, which is what printing an unmaterialized op shows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +39,14 @@ struct SourceSpan {
   uint32_t stmtBegin = 0, stmtEnd = 0, exprBegin = 0, exprEnd = 0;
 };
 
+/// A span as a region stores it: the file is the OpaqueLoc's fallback
+/// location (`FileLineColLoc(file, 0, 0)`, one per file), so an op's span
+/// takes 24 bytes.
+struct PackedSourceSpan {
+  uint32_t line = 0, column = 0;
+  uint32_t stmtBegin = 0, stmtEnd = 0, exprBegin = 0, exprEnd = 0;
+};
+
 /// The spans one lowering made. A lowering that throws a pass's IR away
 /// restarts its region: the next pass's spans overwrite the old ones, so
 /// their OpaqueLocs (keyed by the span's address) are found again instead
@@ -53,8 +62,11 @@ public:
 
 private:
   mlir::MLIRContext *ctx;
-  std::deque<SourceSpan> spans; ///< A deque: addresses never move.
+  std::deque<PackedSourceSpan> spans; ///< A deque: addresses never move.
   size_t used = 0;
+  /// The fallback location of the last file asked for.
+  mlir::StringAttr lastFile;
+  mlir::LocationAttr lastFallback;
 };
 
 /// The regions of every lowering into a context (owned by the detc
@@ -84,6 +96,6 @@ void materializeSourceSpans(mlir::Operation *root);
 
 } // namespace detc::ir
 
-MLIR_DECLARE_EXPLICIT_TYPE_ID(detc::ir::SourceSpan)
+MLIR_DECLARE_EXPLICIT_TYPE_ID(detc::ir::PackedSourceSpan)
 
 #endif // DETC_IR_SOURCESPANS_H

@@ -10,8 +10,9 @@
 #include "llvm/Support/Path.h"
 
 #include <chrono>
-#include <mutex>
 #include <cstdlib>
+#include <cstring>
+#include <mutex>
 
 using namespace detc;
 using namespace detc::frontend;
@@ -124,16 +125,21 @@ void PointsToResult::Impl::freeze() {
       kept += holds(v.second);
   frozenVars.reserve(kept);
   for (const auto &scope : vars) {
-    llvm::StringRef scopeName;
+    unsigned begin = frozenVars.size();
     for (const auto &v : scope.second)
-      if (holds(v.second)) {
-        if (scopeName.empty())
-          scopeName = labels.save(scope.getKey());
-        frozenVars.push_back({scopeName, labels.save(v.getKey()), v.second});
-      }
+      if (holds(v.second))
+        frozenVars.push_back({labels.save(v.getKey()).data(), v.second});
+    if (frozenVars.size() == begin)
+      continue;
+    std::sort(frozenVars.begin() + begin, frozenVars.end(),
+              [](const VarEntry &a, const VarEntry &b) {
+                return std::strcmp(a.name, b.name) < 0;
+              });
+    frozenScopes.push_back(
+        {labels.save(scope.getKey()), begin, unsigned(frozenVars.size())});
   }
-  llvm::sort(frozenVars, [](const VarEntry &a, const VarEntry &b) {
-    return std::tie(a.scope, a.name) < std::tie(b.scope, b.name);
+  llvm::sort(frozenScopes, [](const ScopeVars &a, const ScopeVars &b) {
+    return a.scope < b.scope;
   });
   vars = {};
   // To an exact fit (shrink_to_fit does nothing without exceptions).
@@ -143,10 +149,17 @@ void PointsToResult::Impl::freeze() {
 std::vector<PointsToResult::ObjectId>
 PointsToResult::pointsTo(llvm::StringRef scope, llvm::StringRef name) const {
   using VarEntry = Impl::VarEntry;
-  auto it = llvm::partition_point(impl->frozenVars, [&](const VarEntry &v) {
-    return std::tie(v.scope, v.name) < std::tie(scope, name);
-  });
-  if (it == impl->frozenVars.end() || it->scope != scope || it->name != name)
+  auto s =
+      llvm::partition_point(impl->frozenScopes, [&](const Impl::ScopeVars &v) {
+        return v.scope < scope;
+      });
+  if (s == impl->frozenScopes.end() || s->scope != scope)
+    return {};
+  llvm::ArrayRef<VarEntry> own = llvm::ArrayRef<VarEntry>(impl->frozenVars)
+                                     .slice(s->begin, s->end - s->begin);
+  auto it = llvm::partition_point(
+      own, [&](const VarEntry &v) { return llvm::StringRef(v.name) < name; });
+  if (it == own.end() || llvm::StringRef(it->name) != name)
     return {};
   return impl->toVector(impl->solver.pointsTo(it->node));
 }
@@ -265,15 +278,15 @@ void PointsToResult::print(llvm::raw_ostream &os) const {
     llvm::sort(names);
     return "{" + llvm::join(names, ", ") + "}";
   };
-  llvm::StringRef lastScope;
-  for (const Impl::VarEntry &v : impl->frozenVars) {
-    if (v.scope == "<builtins>")
+  for (const Impl::ScopeVars &s : impl->frozenScopes) {
+    if (s.scope == "<builtins>")
       continue;
-    if (v.scope != lastScope)
-      os << "scope " << v.scope << "\n";
-    lastScope = v.scope;
-    os << "  " << v.name << " -> "
-       << set(impl->toVector(impl->solver.pointsTo(v.node))) << "\n";
+    os << "scope " << s.scope << "\n";
+    for (unsigned i = s.begin; i < s.end; ++i) {
+      const Impl::VarEntry &v = impl->frozenVars[i];
+      os << "  " << v.name << " -> "
+         << set(impl->toVector(impl->solver.pointsTo(v.node))) << "\n";
+    }
   }
   // Fields of the program's own objects (not constants or library names).
   std::vector<std::pair<std::string, ObjectId>> objects;

@@ -28,11 +28,21 @@ struct PointsToResult::Impl {
   /// node of each expression is an annotation on the expression
   /// (ast::Expr::getPointsToNode) of the ASTs this result claimed.
   llvm::StringMap<llvm::StringMap<pta::Node>> vars;
+  /// A variable that holds something: its name (saved in `labels`, so
+  /// NUL-terminated) and node. 16 bytes where two StringRefs and a node
+  /// took 40.
   struct VarEntry {
-    llvm::StringRef scope, name; ///< Saved in `labels`.
+    const char *name;
     pta::Node node;
   };
-  /// By (scope, name); by address. Only entries that hold something.
+  /// Each scope's variables, by name, in frozenVars[begin .. end).
+  struct ScopeVars {
+    llvm::StringRef scope; ///< Saved in `labels`.
+    unsigned begin, end;
+  };
+  /// By scope; their variables by name. Only variables that hold
+  /// something.
+  std::vector<ScopeVars> frozenScopes;
   std::vector<VarEntry> frozenVars;
   std::unique_ptr<pta::Program> program;
   PointsToStats stats;
