@@ -55,7 +55,7 @@ struct PointsToOptions {
 
 /// An abstract object.
 struct AbstractObject {
-  enum class Kind {
+  enum class Kind : uint8_t {
     Instance, ///< of a user class (label: class symbol)
     Library,  ///< made by a library call (label: API name)
     LibName,  ///< a library module or callable itself (`torch.nn.Linear`)
@@ -69,11 +69,30 @@ struct AbstractObject {
     Constant, ///< label: the value as Python writes it
     Generator ///< what calling a generator function returns
   };
-  Kind kind;
+  /// `label` and `file` must outlive the object (the result owns them;
+  /// `file` is NUL-terminated or empty).
+  AbstractObject(Kind kind, llvm::StringRef label, const ast::Node *site,
+                 llvm::StringRef file)
+      : site(site), labelData(label.data()),
+        fileName(file.empty() ? nullptr : file.data()),
+        labelSize(uint32_t(label.size())), kind(kind) {}
+
   /// Owned by the result (labels repeat: one copy each).
-  llvm::StringRef label;
+  llvm::StringRef label() const { return {labelData, labelSize}; }
+  /// File of the site (owned by the result).
+  llvm::StringRef file() const { return fileName ? fileName : ""; }
+
   const ast::Node *site = nullptr; ///< Allocation site (null: interned).
-  llvm::StringRef file;            ///< File of the site (owned by the result).
+
+private:
+  // 32 bytes where a StringRef for the file took 16 more (a program has an
+  // object per allocation site and call).
+  const char *labelData;
+  const char *fileName;
+  uint32_t labelSize;
+
+public:
+  Kind kind;
 };
 
 struct PointsToStats {

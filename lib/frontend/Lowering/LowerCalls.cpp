@@ -824,7 +824,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       for (PointsToResult::ObjectId v : w)
         fromPointsTo.insert(pointsTo->object(v).kind ==
                                     AbstractObject::Kind::Constant
-                                ? "const:" + pointsTo->object(v).label.str()
+                                ? "const:" + pointsTo->object(v).label().str()
                                 : "unknown:");
       std::string counted = workersFromFacts(fromPointsTo);
       if (o.workers == "0" || counted == "unknown")

@@ -510,7 +510,7 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
       siteUnits.resize(o + 1);
     const Unit *&unit = siteUnits[o];
     if (!unit)
-      unit = unitOfFile(ob.file);
+      unit = unitOfFile(ob.file());
     if (!unit)
       continue;
     const ast::SourcePos &p = ob.site->getRange().begin;
@@ -591,9 +591,9 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     const AbstractObject &ob = pointsTo->object(o);
     // (Not lambdas: the lowering names a lambda when it lowers its
     // expression, which a pass may not reach before the call.)
-    std::string label = ob.label.str();
+    std::string label = ob.label().str();
     if (ob.kind == AbstractObject::Kind::Function &&
-        !ob.label.contains("<lambda>") && funcParams.count(label))
+        !ob.label().contains("<lambda>") && funcParams.count(label))
       out.insert("func:" + label);
     else if (ob.kind == AbstractObject::Kind::Class && classes.count(label))
       out.insert("class:" + label);

@@ -166,7 +166,7 @@ void Builder::callMethod(CallSite &cs, Obj o) {
   case Kind::Instance: {
     // A method of its class, self bound (a callable stored in the
     // attribute is called through the attribute's load, below).
-    if (Obj cls = classOf(ob.label); cls != ~0u)
+    if (Obj cls = classOf(ob.label()); cls != ~0u)
       callBoundMethod(cs, cls, o, m);
     // Methods of a library base (nn.Module.train, .to, .parameters).
     if (m == "to" || m == "cuda" || m == "cpu" || m == "train" || m == "eval" ||
@@ -178,7 +178,7 @@ void Builder::callMethod(CallSite &cs, Obj o) {
   case Kind::Module: // `mod.f(x)`: likewise
     return;
   case Kind::LibName:
-    callObject(cs, libName((ob.label + "." + m).str()), ~0u);
+    callObject(cs, libName((ob.label() + "." + m).str()), ~0u);
     return;
   case Kind::List:
   case Kind::Set:
@@ -241,7 +241,7 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     return;
   }
   case Kind::Library: {
-    const ApiEntry *entry = api.lookupMethod(ob.label, m);
+    const ApiEntry *entry = api.lookupMethod(ob.label(), m);
     if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||
         m == "double" || m == "half")
@@ -321,13 +321,13 @@ void Builder::callObject(CallSite &cs, Obj callee, Node self) {
     callClass(cs, callee);
     return;
   case Kind::Instance:
-    if (Obj cls = classOf(ob.label); cls != ~0u) {
+    if (Obj cls = classOf(ob.label()); cls != ~0u) {
       callBoundMethod(cs, cls, callee, "__call__");
       callBoundMethod(cs, cls, callee, "forward");
     }
     return;
   case Kind::LibName: {
-    StringRef name = ob.label;
+    StringRef name = ob.label();
     if (name.starts_with("builtins.") &&
         callBuiltin(cs, name.drop_front(9)))
       return;

@@ -418,7 +418,7 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   inner->module = f.module;
   inner->parent = f.isClassBody ? f.parent : &f;
   if (f.isClassBody)
-    inner->enclosingClass = out.objects[f.classObj].label;
+    inner->enclosingClass = out.objects[f.classObj].label();
   std::vector<const ast::Node *> scopeBody(bodyNodes.begin(), bodyNodes.end());
   if (lambdaBody)
     scopeBody.push_back(lambdaBody);
@@ -686,8 +686,9 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
       StringRef attr = solver.fieldName(fid);
       const AbstractObject &ob = out.objects[o];
       if (ob.kind == Kind::LibName)
-        solver.addObject(n, libName((ob.label + "." + attr).str()));
-      else if (ob.kind == Kind::Library && StringRef(ob.label).starts_with("*."))
+        solver.addObject(n, libName((ob.label() + "." + attr).str()));
+      else if (ob.kind == Kind::Library &&
+               StringRef(ob.label()).starts_with("*."))
         solver.addObject(n, libName("<library attribute>"));
     });
     return remember(n);
@@ -712,9 +713,10 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     std::string key = c && c->kind == ConstantKind::Str ? c->value.str() : "*";
     solver.onObject(base, [this, n, key](Obj o) {
       const AbstractObject &ob = out.objects[o];
-      if (ob.kind == Kind::LibName && StringRef(ob.label).ends_with(".__dict__"))
-        solver.addObject(n, libName(StringRef(ob.label).drop_back(9).str() +
-                                    "." + key));
+      if (ob.kind == Kind::LibName &&
+          StringRef(ob.label()).ends_with(".__dict__"))
+        solver.addObject(
+            n, libName(StringRef(ob.label()).drop_back(9).str() + "." + key));
     });
     return remember(n);
   }

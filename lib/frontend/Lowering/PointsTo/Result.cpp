@@ -188,13 +188,12 @@ PointsToResult::objectsAt(llvm::StringRef file, unsigned line,
     llvm::StringMap<unsigned> fileIds;
     for (ObjectId o = 0; o < impl->objects.size(); ++o)
       if (const ast::Node *site = impl->objects[o].site) {
-        auto [named, added] = fileIds.try_emplace(impl->objects[o].file, 0);
+        auto [named, added] = fileIds.try_emplace(impl->objects[o].file(), 0);
         if (added)
-          named->second =
-              impl->siteFiles
-                  .try_emplace(realPathOf(impl->objects[o].file),
-                               impl->siteFiles.size())
-                  .first->second;
+          named->second = impl->siteFiles
+                              .try_emplace(realPathOf(impl->objects[o].file()),
+                                           impl->siteFiles.size())
+                              .first->second;
         const ast::SourcePos &p = site->getRange().begin;
         impl->bySite.push_back({named->second, p.line, p.column, o});
       }
@@ -247,11 +246,11 @@ std::string PointsToResult::describe(ObjectId id) const {
     at = "@" + std::to_string(p.line) + ":" + std::to_string(p.column + 1);
     // Objects of other files say which.
     if (!impl->program->modules().empty() &&
-        o.file != impl->program->modules().front()->path)
-      at = "@" + llvm::sys::path::filename(o.file).str() + ":" +
+        o.file() != impl->program->modules().front()->path)
+      at = "@" + llvm::sys::path::filename(o.file()).str() + ":" +
            std::to_string(p.line) + ":" + std::to_string(p.column + 1);
   }
-  std::string label = o.label.str();
+  std::string label = o.label().str();
   switch (o.kind) {
   case Kind::Constant:
     return label;
