@@ -227,14 +227,24 @@ void Solver::releaseConstraints() {
   release(handlerPool);
   release(fieldHandlers);
   release(worklist);
-  size_t total = 0;
+  size_t many = 0;
   for (const PtsSet &set : pts)
-    total += set.size();
-  solvedStart.reserve(pts.size());
-  solvedItems.reserve(total);
+    if (set.size() > 1)
+      many += 1 + set.size();
+  if (many >= kMany || pts.size() >= kMany)
+    llvm::report_fatal_error("points-to solution too large to pack");
+  solved.reserve(pts.size());
+  solvedMany.reserve(many);
   for (const PtsSet &set : pts) {
-    solvedStart.push_back(solvedItems.size());
-    solvedItems.insert(solvedItems.end(), set.begin(), set.end());
+    if (set.size() == 0) {
+      solved.push_back(kNoObject);
+    } else if (set.size() == 1 && !(set[0] & kMany)) {
+      solved.push_back(set[0]);
+    } else {
+      solved.push_back(kMany | unsigned(solvedMany.size()));
+      solvedMany.push_back(set.size());
+      solvedMany.insert(solvedMany.end(), set.begin(), set.end());
+    }
   }
   release(pts);
   release(queued);

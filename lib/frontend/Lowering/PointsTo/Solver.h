@@ -62,12 +62,15 @@ public:
 
   /// The objects `node` may hold, in the order they reached it.
   llvm::ArrayRef<Obj> pointsTo(Node node) const {
-    if (solvedStart.empty())
+    if (solved.empty())
       return llvm::ArrayRef<Obj>(pts[node].begin(), pts[node].end());
-    unsigned end = node + 1 < solvedStart.size() ? solvedStart[node + 1]
-                                                 : solvedItems.size();
-    return llvm::ArrayRef<Obj>(solvedItems)
-        .slice(solvedStart[node], end - solvedStart[node]);
+    const unsigned &v = solved[node];
+    if (v == kNoObject)
+      return {};
+    if (!(v & kMany))
+      return llvm::ArrayRef<Obj>(&v, 1);
+    const unsigned *many = &solvedMany[v & ~kMany];
+    return llvm::ArrayRef<Obj>(many + 1, *many);
   }
 
   /// Propagates until nothing changes, or until the constraint graph has
@@ -77,8 +80,8 @@ public:
 
   /// Frees what only solving needs (copy edges, handlers, the worklist and
   /// the sets' membership indexes) and packs the solution into two arrays
-  /// (most sets hold zero or one object: ~6 bytes a node instead of the
-  /// ~40 a growable set costs), the fields into two more (8 bytes a field
+  /// (most sets hold zero or one object: 4 bytes a node instead of the ~40
+  /// a growable set costs), the fields into two more (8 bytes a field
   /// where the hashed map and a vector per object took ~40); the solution
   /// stays queryable. Nothing may be added afterwards.
   void releaseConstraints();
@@ -128,10 +131,12 @@ private:
   /// A deque: it grows without a doubling vector's second copy.
   std::deque<PtsSet> pts;
   size_t nodeCount = 0;
-  /// Once released: node n holds solvedItems[solvedStart[n] ..
-  /// solvedStart[n + 1]).
-  std::vector<unsigned> solvedStart;
-  std::vector<Obj> solvedItems;
+  /// Once released, per node: kNoObject for an empty set, the object
+  /// itself for a set of one (most of them), else kMany | i where
+  /// solvedMany[i] is the count and its objects follow.
+  std::vector<unsigned> solved;
+  std::vector<Obj> solvedMany;
+  static constexpr unsigned kNoObject = ~0u, kMany = 1u << 31;
   llvm::DenseMap<Node, llvm::DenseSet<Obj>> index;
 
   /// A node's copy edges and handlers are circular lists threaded through
