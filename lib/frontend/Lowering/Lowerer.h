@@ -355,7 +355,7 @@ public:
   /// Reverse index of the `obj:ID` facts: the keys holding each object.
   llvm::StringMap<FactSet> holders;
   /// Hashed, never iterated (the lowering asks for ids many times a pass).
-  std::unordered_map<std::string, ObjectInfo> objects;
+  llvm::StringMap<ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
   bool factsChanged = false;
   /// False in a pass that only gathers facts (the first): emit() makes
