@@ -3,7 +3,7 @@
 checkpointing, for the kill/resume tests.
 
 usage: fault_inject.py [--kill-before KIND:K] [--count FILE]
-                       [--snapshot DIR] SCRIPT ARGS...
+                       [--snapshot DIR] [--ready FILE] SCRIPT ARGS...
 
 Events: `save` is a call of torch.save; `io` is any of torch.save, os.fsync
 and os.replace — the steps of writing a checkpoint and committing its
@@ -11,7 +11,9 @@ sidecar (docs/replay.md), so killing before the K-th `io` event lands
 inside a checkpoint write for most K. --count writes the number of events
 of each kind when the script exits normally. --snapshot copies every
 committed checkpoint and its sidecar to DIR/NNN/ (the script may overwrite
-one path): the replay tests resume from each.
+one path): the replay tests resume from each. --ready creates FILE once
+torch is imported, just before the script starts: a kill timed from then
+lands in the script's own work however long the imports took.
 """
 import json
 import os
@@ -25,7 +27,7 @@ import torch
 
 def main():
     argv = sys.argv[1:]
-    kill, count_file, snapshots = None, None, None
+    kill, count_file, snapshots, ready = None, None, None, None
     while argv and argv[0].startswith("--"):
         flag, value = argv[0], argv[1]
         argv = argv[2:]
@@ -36,6 +38,8 @@ def main():
             count_file = value
         elif flag == "--snapshot":
             snapshots = value
+        elif flag == "--ready":
+            ready = value
         else:
             sys.exit("fault_inject.py: unknown flag " + flag)
     counts = {"save": 0, "io": 0}
@@ -73,6 +77,8 @@ def main():
     os.fsync = wrap(os.fsync, ("io",))
     os.replace = replace
     sys.argv = argv
+    if ready:
+        open(ready, "w").close()
     try:
         runpy.run_path(argv[0], run_name="__main__")
     finally:
