@@ -222,15 +222,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // CheckHint's `_checkpoint()` hint.
   // Scripts define `_checkpoint` as a no-op so that they run without detc.
   if (isName(fn, "_checkpoint") && q.empty()) {
-    llvm::SmallVector<NamedAttribute> attrs;
-    if (!call->args.empty())
-      if (auto *c = llvm::dyn_cast<ast::Constant>(call->args[0]);
-          c && c->kind == ast::ConstantKind::Str)
-        attrs.push_back(strAttr("label", c->value));
-    OperationState state(loc(currentStmt, call),
-                         ir::HintOp::getOperationName());
-    state.addAttributes(attrs);
-    createOp(state);
+    if (emitIR) {
+      llvm::SmallVector<NamedAttribute> attrs;
+      if (!call->args.empty())
+        if (auto *c = llvm::dyn_cast<ast::Constant>(call->args[0]);
+            c && c->kind == ast::ConstantKind::Str)
+          attrs.push_back(strAttr("label", c->value));
+      OperationState state(loc(currentStmt, call),
+                           ir::HintOp::getOperationName());
+      state.addAttributes(attrs);
+      createOp(state);
+    }
     target.clear();
     return true;
   }
@@ -957,7 +959,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       dataVar = recvVar + ".data";
     Operation *loop =
         emit(ir::ForOp::getOperationName(), call, {}, loopEff, {}, 2);
-    loop->getRegion(1).getBlocks().clear();
+    dropRegion(loop, 1);
     inRegion(loop, 0, [&] {
       if (!shuffleGen.empty()) {
         Effects e;
@@ -1220,8 +1222,8 @@ void Lowerer::emitAlternatives(size_t n, const ast::Node *at,
     Operation *op =
         emit(ir::IfOp::getOperationName(), at, {}, Effects(), {}, 2);
     inRegion(op, 0, [&] { emitOne(i); });
-    Block &elseBlock = op->getRegion(1).front();
-    builder.setInsertionPoint(elseBlock.getTerminator());
+    if (op) // Null in a pass that only gathers facts.
+      builder.setInsertionPoint(op->getRegion(1).front().getTerminator());
   }
 }
 

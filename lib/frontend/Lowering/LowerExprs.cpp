@@ -131,8 +131,7 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
 
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module->getBody());
-  createFunc(loc(lambda, lambda), symbol, ir::FuncKind::Lambda,
-             strArray(paramStrs));
+  createFunc(lambda, symbol, ir::FuncKind::Lambda, strArray(paramStrs));
   Effects eff = lowerExpr(inner, lambda->body);
   addFacts("ret:" + symbol, factsOf(inner, lambda->body));
   emit(ir::ReturnOp::getOperationName(), lambda->body, {}, eff);

@@ -342,7 +342,7 @@ void Lowerer::lowerElse(FuncCtx &f, Operation *op,
   if (!orelse.empty())
     inRegion(op, 1, [&] { lowerBody(f, orelse); });
   else
-    op->getRegion(1).getBlocks().clear();
+    dropRegion(op, 1);
 }
 
 void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,

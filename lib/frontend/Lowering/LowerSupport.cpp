@@ -402,32 +402,32 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
                          llvm::ArrayRef<std::string> defs, const Effects &eff,
                          llvm::ArrayRef<NamedAttribute> attrs,
                          unsigned numRegions) {
-  // A pass that only gathers facts makes placeholders: the op with the
-  // regions its callers lower into, no location or attributes (they would
-  // be thrown away with the pass's module; building them is a third of a
-  // pass).
-  OperationState state(emitIR ? loc(currentStmt ? currentStmt : at, at)
-                              : builder.getUnknownLoc(),
-                       opName);
-  if (emitIR) {
-    auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
-      // Drop duplicates and "" (no variable), keep first-occurrence order.
-      VarSet unique;
-      for (const std::string &v : vars)
-        if (!v.empty())
-          unique.insert(v);
-      if (unique.empty())
-        return;
-      state.addAttribute(name, strArray(unique.getArrayRef()));
-    };
-    addList("defs", defs);
-    addList("updates", eff.updates.getArrayRef());
-    addList("uses", eff.uses.getArrayRef());
-    for (const NamedAttribute &a : attrs)
-      state.addAttribute(a.getName(), a.getValue());
-    if (ArrayAttr calls = moduleCalls(currentStmt))
-      state.addAttribute("module_calls", calls);
-  }
+  // A pass that only gathers facts makes no ops: its callers lower their
+  // regions' contents all the same (inRegion), for the facts. Placeholder
+  // ops would be thrown away with the pass's module, and the facts would
+  // sit among them in the allocator's pages: once the facts are freed,
+  // pages that still held an op of the next pass could not be returned
+  // (hundreds of MB at 50 MB of script).
+  if (!emitIR)
+    return nullptr;
+  OperationState state(loc(currentStmt ? currentStmt : at, at), opName);
+  auto addList = [&](StringRef name, llvm::ArrayRef<std::string> vars) {
+    // Drop duplicates and "" (no variable), keep first-occurrence order.
+    VarSet unique;
+    for (const std::string &v : vars)
+      if (!v.empty())
+        unique.insert(v);
+    if (unique.empty())
+      return;
+    state.addAttribute(name, strArray(unique.getArrayRef()));
+  };
+  addList("defs", defs);
+  addList("updates", eff.updates.getArrayRef());
+  addList("uses", eff.uses.getArrayRef());
+  for (const NamedAttribute &a : attrs)
+    state.addAttribute(a.getName(), a.getValue());
+  if (ArrayAttr calls = moduleCalls(currentStmt))
+    state.addAttribute("module_calls", calls);
   for (unsigned i = 0; i < numRegions; ++i) {
     Region *r = state.addRegion();
     r->push_back(new Block);
@@ -442,6 +442,8 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
 }
 
 Operation *Lowerer::createOp(OperationState &state) {
+  if (!emitIR)
+    return nullptr;
   // builder.create(state) uniques a dictionary of all the attributes before
   // it moves the inherent ones into the op's properties, and the context
   // keeps it: one dictionary per op, a tenth of the module's memory. Only
@@ -467,10 +469,19 @@ Operation *Lowerer::createOp(OperationState &state) {
 
 void Lowerer::inRegion(Operation *op, unsigned index,
                        llvm::function_ref<void()> fn) {
+  if (!op) { // A pass that only gathers facts (emit).
+    fn();
+    return;
+  }
   OpBuilder::InsertionGuard guard(builder);
   Region &r = op->getRegion(index);
   builder.setInsertionPoint(r.front().getTerminator());
   fn();
+}
+
+void Lowerer::dropRegion(Operation *op, unsigned index) {
+  if (op) // Null in a pass that only gathers facts.
+    op->getRegion(index).getBlocks().clear();
 }
 
 void Lowerer::warnUnknown(FuncCtx &f, const ast::Node *n,

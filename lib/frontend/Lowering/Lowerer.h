@@ -260,19 +260,26 @@ public:
   mlir::Location loc(const ast::Node *stmt, const ast::Node *expr = nullptr);
   /// Creates a statement op with the standard variable lists, `numRegions`
   /// regions (each with a block and terminator), at the builder's point.
+  /// Null in a pass that only gathers facts (!emitIR): nothing is created.
   mlir::Operation *emit(llvm::StringRef opName, const ast::Node *at,
                         llvm::ArrayRef<std::string> defs, const Effects &eff,
                         llvm::ArrayRef<mlir::NamedAttribute> attrs = {},
                         unsigned numRegions = 0);
-  /// Creates a `detc.func` at the insertion point (with its terminator) and
-  /// leaves the builder inside it, before the terminator.
-  mlir::Operation *createFunc(mlir::Location loc, llvm::StringRef symbol,
+  /// Creates a `detc.func` for `at` at the insertion point (with its
+  /// terminator) and leaves the builder inside it, before the terminator.
+  /// Null, the builder untouched, in a pass that only gathers facts.
+  mlir::Operation *createFunc(const ast::Node *at, llvm::StringRef symbol,
                               ir::FuncKind kind,
                               std::optional<mlir::ArrayAttr> params);
   /// builder.create(state), the inherent attributes set as properties
-  /// without a dictionary of them all.
+  /// without a dictionary of them all. Null in a pass that only gathers
+  /// facts.
   mlir::Operation *createOp(mlir::OperationState &state);
-  /// Runs `fn` with the builder inside region `index` of `op`.
+  /// Empties region `index` of `op` (an absent `else`); nothing for a null
+  /// `op`.
+  void dropRegion(mlir::Operation *op, unsigned index);
+  /// Runs `fn` with the builder inside region `index` of `op` (a null `op`:
+  /// the pass only gathers facts, `fn` runs where the builder is).
   void inRegion(mlir::Operation *op, unsigned index,
                 llvm::function_ref<void()> fn);
   mlir::ArrayAttr strArray(llvm::ArrayRef<std::string> items);
@@ -358,8 +365,8 @@ public:
   llvm::StringMap<ObjectInfo> objects;
   std::map<std::string, ClassInfo> classes;
   bool factsChanged = false;
-  /// False in a pass that only gathers facts (the first): emit() makes
-  /// placeholder ops without attributes. The pass's module is discarded.
+  /// False in a pass that only gathers facts (the first): emit() and
+  /// createOp() make no op and return null. The pass's module stays empty.
   bool emitIR = true;
   /// The current pass's own diagnostics; those of the last pass are the
   /// lowering's.

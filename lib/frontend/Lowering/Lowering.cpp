@@ -125,8 +125,8 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   // Lower until the facts stop growing. A pass that changed no fact read
   // only final facts: its IR and its diagnostics (held per pass until
   // then) are the result. The first pass only gathers facts (callees come
-  // before their callers, so it always misses some): its ops are
-  // placeholders. Past the pass limit, one more pass gives the result.
+  // before their callers, so it always misses some): it makes no ops.
+  // Past the pass limit, one more pass gives the result.
   for (passNumber = 0; passNumber < kMaxPasses; ++passNumber) {
     factsChanged = false;
     emitIR = passNumber > 0;
@@ -187,7 +187,7 @@ void Lowerer::lowerUnit(Unit &unit) {
 
   builder.setInsertionPointToEnd(module->getBody());
   OpBuilder::InsertionGuard guard(builder);
-  createFunc(loc(unit.parsed->module), uniqueSymbol(moduleSymbols, symbol),
+  createFunc(unit.parsed->module, uniqueSymbol(moduleSymbols, symbol),
              ir::FuncKind::Module, std::nullopt);
 
   FuncCtx f;
@@ -354,8 +354,10 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
           StringRef(c->value).getAsInteger(0, n) || n < 1)
         return error(f, a->annotation,
                      "'_iterations' needs a positive integer literal");
-      if (!f.innermostLoop)
+      if (f.loopDepth == 0)
         return error(f, s, "'_iterations' annotation outside a loop");
+      if (!f.innermostLoop) // A pass that only gathers facts.
+        return;
       f.innermostLoop->setAttr("iterations", builder.getI64IntegerAttr(n));
       return;
     }
@@ -386,7 +388,7 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     auto *i = llvm::cast<If>(s);
     Effects eff = lowerExpr(f, i->test);
     Operation *op = emit(ir::IfOp::getOperationName(), s, {}, eff, {}, 2);
-    if (testsRank(i->test))
+    if (op && testsRank(i->test))
       op->setAttr("per_rank", builder.getUnitAttr());
     inRegion(op, 0, [&] { lowerBody(f, i->body); });
     lowerElse(f, op, i->orelse);
@@ -438,11 +440,11 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     if (!t->orelse.empty())
       inRegion(op, 1, [&] { lowerBody(f, t->orelse); });
     else
-      op->getRegion(1).getBlocks().clear();
+      dropRegion(op, 1);
     if (!t->finalbody.empty())
       inRegion(op, 2, [&] { lowerBody(f, t->finalbody); });
     else
-      op->getRegion(2).getBlocks().clear();
+      dropRegion(op, 2);
     for (auto [i, h] : llvm::enumerate(t->handlers)) {
       inRegion(op, 3 + i, [&] {
         Effects eff;
@@ -514,7 +516,7 @@ void Lowerer::lowerMatch(FuncCtx &f, const ast::Match *m, size_t caseIndex) {
   if (caseIndex + 1 < m->cases.size())
     inRegion(op, 1, [&] { lowerMatch(f, m, caseIndex + 1); });
   else
-    op->getRegion(1).getBlocks().clear();
+    dropRegion(op, 1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -593,7 +595,9 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   }
 
   OpBuilder::InsertionGuard guard(builder);
-  if (isMethod) {
+  if (!emitIR) {
+    // A pass that only gathers facts has no ops to put the function in.
+  } else if (isMethod) {
     // The class op is the parent of the class body's insertion block.
     Operation *classOp = builder.getInsertionBlock()->getParentOp();
     while (classOp && !isa<ir::ClassOp>(classOp))
@@ -602,15 +606,18 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   } else {
     builder.setInsertionPointToEnd(module->getBody());
   }
-  createFunc(loc(def), symbol, kind, strArray(paramStrs));
+  createFunc(def, symbol, kind, strArray(paramStrs));
   const ast::Node *savedStmt = currentStmt;
   lowerBody(inner, def->body);
   currentStmt = savedStmt;
 }
 
-Operation *Lowerer::createFunc(Location at, StringRef symbol, ir::FuncKind kind,
+Operation *Lowerer::createFunc(const ast::Node *at, StringRef symbol,
+                               ir::FuncKind kind,
                                std::optional<ArrayAttr> params) {
-  OperationState state(at, ir::FuncOp::getOperationName());
+  if (!emitIR)
+    return nullptr;
+  OperationState state(loc(at), ir::FuncOp::getOperationName());
   state.addAttribute("sym_name", builder.getStringAttr(symbol));
   state.addAttribute("kind", ir::FuncKindAttr::get(&ctx, kind));
   if (params)
@@ -693,14 +700,16 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
         attr("symbol", FlatSymbolRefAttr::get(&ctx, symbol))});
 
   OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPointToEnd(module->getBody());
-  OperationState state(loc(def), ir::ClassOp::getOperationName());
-  state.addAttribute("sym_name", builder.getStringAttr(symbol));
-  state.addAttribute("role", ir::ClassRoleAttr::get(&ctx, role));
-  state.addAttribute("bases", strArray(baseNames));
-  state.addRegion()->push_back(new Block);
-  Operation *classOp = createOp(state);
-  builder.setInsertionPointToEnd(&classOp->getRegion(0).front());
+  if (emitIR) {
+    builder.setInsertionPointToEnd(module->getBody());
+    OperationState state(loc(def), ir::ClassOp::getOperationName());
+    state.addAttribute("sym_name", builder.getStringAttr(symbol));
+    state.addAttribute("role", ir::ClassRoleAttr::get(&ctx, role));
+    state.addAttribute("bases", strArray(baseNames));
+    state.addRegion()->push_back(new Block);
+    Operation *classOp = createOp(state);
+    builder.setInsertionPointToEnd(&classOp->getRegion(0).front());
+  }
 
   FuncCtx body;
   body.unit = f.unit;
