@@ -138,8 +138,15 @@ void detc::base::releaseFreedMemory() {
   // tcmalloc is linked by the executables only (CMakeLists.txt): look its
   // C entry point up instead of depending on its headers.
   using ReleaseFn = void (*)();
+  using PropertyFn = int (*)(const char *, size_t *);
   if (auto release = reinterpret_cast<ReleaseFn>(
           dlsym(RTLD_DEFAULT, "MallocExtension_ReleaseFreeMemory"))) {
+    auto property = reinterpret_cast<PropertyFn>(
+        dlsym(RTLD_DEFAULT, "MallocExtension_GetNumericProperty"));
+    size_t free = 0;
+    if (property && property("tcmalloc.pageheap_free_bytes", &free) &&
+        free < kReleaseMinBytes)
+      return;
     release();
     return;
   }

@@ -71,7 +71,14 @@ size_t heapBytes();
 /// its AST and facts before the analyses run: without this their pages
 /// stay resident and the analyses' allocations, of other sizes, come on
 /// top of them.
+///
+/// Only when tcmalloc holds at least kReleaseMinBytes free: every page
+/// returned is faulted in again when the next phase allocates it, and below
+/// that the faults cost more than the memory is worth (at 100k lines the
+/// five releases of `detc analyze` took 0.27 s of 3.2 and kept the peak
+/// 12 MB lower, beside the process's ~60 MB of libraries).
 void releaseFreedMemory();
+constexpr size_t kReleaseMinBytes = size_t(64) << 20;
 
 /// Keeps `object` alive until the process exits and returns it. For the
 /// tools' large structures (the MLIR context, the analyses): freeing them
