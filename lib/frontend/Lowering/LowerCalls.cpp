@@ -140,8 +140,9 @@ void Lowerer::emitModelForward(FuncCtx &f, const std::string &cls,
     auto params = funcParams.find(owner + "::" + m.str());
     if (params != funcParams.end() && !params->second.empty())
       attrs.push_back(attr(
-          "bind", builder.getDictionaryAttr({builder.getNamedAttr(
-                      params->second[0], builder.getStringAttr(selfVar))})));
+          "bind",
+          builder.getDictionaryAttr({builder.getNamedAttr(
+              paramName(params->second, 0), builder.getStringAttr(selfVar))})));
     Effects eff;
     eff.uses.insert(selfVar);
     emit(ir::CallOp::getOperationName(), currentStmt, {}, eff, attrs);
@@ -172,7 +173,8 @@ void Lowerer::emitUserCall(
     const Effects &argEff) {
   std::vector<std::string> params;
   if (auto it = funcParams.find(sym); it != funcParams.end())
-    params = it->second;
+    for (size_t i = 0; i < it->second.size(); ++i)
+      params.push_back(paramName(it->second, i).str());
   llvm::SmallVector<NamedAttribute> bind;
   llvm::StringSet<> bound;
   size_t first = 0;

@@ -105,9 +105,9 @@ std::string Lowerer::lowerToVar(FuncCtx &f, const ast::Expr *e, Effects &out) {
 }
 
 std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
-  auto it = symbolOfDef.find(lambda);
-  if (it != symbolOfDef.end())
-    return it->second;
+  auto it = lambdaSymbols.find(lambda);
+  if (it != lambdaSymbols.end())
+    return it->second.str();
   const ast::SourcePos &p = lambda->getRange().begin;
   std::string base =
       (f.isModule || f.isClassBody)
@@ -117,7 +117,7 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
   std::string symbol =
       uniqueSymbol(moduleSymbols, base + "<lambda>@" + std::to_string(p.line) +
                                       ":" + std::to_string(p.column + 1));
-  symbolOfDef[lambda] = symbol;
+  lambdaSymbols[lambda] = builder.getStringAttr(symbol);
 
   FuncCtx inner;
   inner.unit = f.unit;
@@ -127,11 +127,12 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
   inner.scope = computeFunctionScope(lambda->args, body);
   auto params = getParamNames(lambda->args);
   std::vector<std::string> paramStrs(params.begin(), params.end());
-  funcParams[symbol] = paramStrs;
+  ArrayAttr paramAttr = strArray(paramStrs);
+  funcParams[symbol] = paramAttr;
 
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPointToEnd(module->getBody());
-  createFunc(lambda, symbol, ir::FuncKind::Lambda, strArray(paramStrs));
+  createFunc(lambda, symbol, ir::FuncKind::Lambda, paramAttr);
   Effects eff = lowerExpr(inner, lambda->body);
   addFacts("ret:" + symbol, factsOf(inner, lambda->body));
   emit(ir::ReturnOp::getOperationName(), lambda->body, {}, eff);

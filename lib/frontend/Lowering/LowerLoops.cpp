@@ -424,10 +424,11 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
             attr("callee", classMethodRef(owner, "__getitem__"))};
         auto params = funcParams.find(owner + "::__getitem__");
         if (params != funcParams.end() && !params->second.empty()) {
-          addFacts(owner + "::__getitem__|" + params->second[0], datasetFacts);
-          attrs.push_back(attr(
-              "bind", builder.getDictionaryAttr({builder.getNamedAttr(
-                          params->second[0], builder.getStringAttr(dsVar))})));
+          StringRef self = paramName(params->second, 0);
+          addFacts(owner + "::__getitem__|" + self.str(), datasetFacts);
+          attrs.push_back(
+              attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                               self, builder.getStringAttr(dsVar))})));
         }
         Effects e;
         e.uses.insert(dsVar);

@@ -375,15 +375,23 @@ public:
   // Per pass.
   llvm::StringSet<> moduleSymbols;
   std::map<std::string, llvm::StringSet<>> classSymbols;
-  std::map<const ast::Node *, std::string> symbolOfDef;
+  /// The symbol of each lambda lowered in this pass (a lambda's expression
+  /// may be lowered more than once: it is one function).
+  llvm::DenseMap<const ast::Node *, mlir::StringAttr> lambdaSymbols;
   std::set<std::string> rngLibraries;
   /// Top-level names of the modules imported from outside the program.
   std::set<std::string> foreignImports;
   /// What each call's value may hold (calls with no facts are absent).
   llvm::DenseMap<const ast::Node *, FactSet> callFacts;
   /// Parameter names of every function symbol (persistent; a call may be
-  /// lowered before its callee).
-  std::map<std::string, std::vector<std::string>> funcParams;
+  /// lowered before its callee): the array of strings its `detc.func`
+  /// carries, uniqued in the context (a std::map of string vectors took
+  /// ~150 bytes a function more).
+  llvm::StringMap<mlir::ArrayAttr> funcParams;
+  /// Parameter `i` of `params` (one of funcParams).
+  static llvm::StringRef paramName(mlir::ArrayAttr params, size_t i) {
+    return llvm::cast<mlir::StringAttr>(params[i]).getValue();
+  }
   unsigned passNumber = 0;
 };
 

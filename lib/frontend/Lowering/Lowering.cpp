@@ -163,7 +163,7 @@ void Lowerer::lowerProgram() {
                      builder.getStringAttr(units[0]->file->getName()));
   moduleSymbols.clear();
   classSymbols.clear();
-  symbolOfDef.clear();
+  lambdaSymbols.clear();
   rngLibraries.clear();
   foreignImports.clear();
   // Local modules may be discovered while lowering; the list grows.
@@ -561,7 +561,6 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
       prefix = f.unit->moduleName + ".";
     symbol = uniqueSymbol(moduleSymbols, prefix + def->name.str());
   }
-  symbolOfDef[def] = symbol;
 
   std::string fullSymbol = isMethod ? f.className + "::" + symbol : symbol;
   SymbolRefAttr ref = isMethod
@@ -583,7 +582,8 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   inner.scope = computeFunctionScope(def->args, bodyNodes);
   auto params = getParamNames(def->args);
   std::vector<std::string> paramStrs(params.begin(), params.end());
-  funcParams[fullSymbol] = paramStrs;
+  ArrayAttr paramAttr = strArray(paramStrs);
+  funcParams[fullSymbol] = paramAttr;
   ir::FuncKind kind = ir::FuncKind::Function;
   if (isMethod) {
     kind = ir::FuncKind::Method;
@@ -606,7 +606,7 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   } else {
     builder.setInsertionPointToEnd(module->getBody());
   }
-  createFunc(def, symbol, kind, strArray(paramStrs));
+  createFunc(def, symbol, kind, paramAttr);
   const ast::Node *savedStmt = currentStmt;
   lowerBody(inner, def->body);
   currentStmt = savedStmt;
@@ -654,7 +654,6 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
   if (f.isClassBody)
     prefix = f.className + ".";
   std::string symbol = uniqueSymbol(moduleSymbols, prefix + def->name.str());
-  symbolOfDef[def] = symbol;
 
   ClassInfo &info = classes[symbol];
   info.symbol = symbol;
