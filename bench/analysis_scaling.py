@@ -21,6 +21,8 @@ under 2 s (the front end is measured too, and reported separately); issue
 17: the whole process on 100k lines in <= 3 s, and memory growing by at most
 40 bytes per byte of script (the peak is the program's own, from --stats:
 the slope between the two largest sizes leaves out the libraries' pages).
+`--sizes 1950000 --repeat 1` measures issue 17's 50 MB script (~80 s):
+its peak must stay within 40 times its size.
 """
 import argparse
 import ast
@@ -233,9 +235,14 @@ def main():
                     for name, mb in largest[1]["phase_peaks"]))
     print("peak memory of the whole process (detc analyze):")
     for lines, s, _ in rows:
-        print(f"  {lines:>8} lines: {s['peak_mb']:.0f} MB "
-              f"({s['peak_mb'] * 2**20 / s['bytes']:.0f}x the script's "
-              f"{s['bytes'] / 2**20:.2f} MB)")
+        ratio = s['peak_mb'] * 2**20 / s['bytes']
+        print(f"  {lines:>8} lines: {s['peak_mb']:.0f} MB ({ratio:.1f}x the "
+              f"script's {s['bytes'] / 2**20:.2f} MB)")
+        # Issue 17 states the 40x bound for its 50 MB script; on small
+        # scripts the libraries' fixed pages dominate.
+        if s["bytes"] >= 40e6:
+            verdict = "meets" if ratio <= 40 else "MISSES"
+            print(f"  {lines:>8} lines: {verdict} issue 17's target (<= 40x)")
     if len(rows) >= 2:
         # The libraries' pages and fixed tables do not grow with the script;
         # the slope between the two largest sizes is what a larger script
@@ -246,16 +253,19 @@ def main():
         print(f"  memory per byte of script at the margin: {slope:.0f} bytes "
               f"(target <= 40)")
     last = largest[1]
-    verdict = "meets" if last["analysis"] < 2.0 else "MISSES"
-    print(f"{largest[0]} lines: analyses {last['analysis']:.2f} s ({verdict} "
-          f"the target, < 2 s); whole process {last['wall']:.2f} s, of which "
-          f"the front end (parse + lower) {last['lower']:.2f} s")
-    # Issue 17's time target is stated at 100k lines.
+    print(f"{largest[0]} lines: analyses {last['analysis']:.2f} s; whole "
+          f"process {last['wall']:.2f} s, of which the front end (parse + "
+          f"lower) {last['lower']:.2f} s")
+    # Both time targets are stated at 100k lines: the analyses < 2 s, the
+    # whole process <= 3 s (issue 17).
     at100k = min(rows, key=lambda r: abs(r[0] - 100000))
     if abs(at100k[0] - 100000) < 10000:
-        whole = "meets" if at100k[1]["wall"] <= 3.0 else "MISSES"
-        print(f"{at100k[0]} lines: whole process {at100k[1]['wall']:.2f} s "
-              f"({whole} issue 17's target, <= 3 s)")
+        s = at100k[1]
+        analyses = "meets" if s["analysis"] < 2.0 else "MISSES"
+        whole = "meets" if s["wall"] <= 3.0 else "MISSES"
+        print(f"{at100k[0]} lines: analyses {s['analysis']:.2f} s ({analyses} "
+              f"the target, < 2 s); whole process {s['wall']:.2f} s ({whole} "
+              f"issue 17's target, <= 3 s)")
 
 if __name__ == "__main__":
     main()
