@@ -2,6 +2,8 @@
 
 #include "detc/base/FileIO.h"
 
+#include "detc/runtime/OutputTarget.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,6 +17,7 @@
 #include <unistd.h>
 
 using namespace llvm;
+namespace rt = detc::runtime;
 
 static Error failure(const Twine &message) {
   return createStringError(inconvertibleErrorCode(), message);
@@ -65,56 +68,60 @@ Expected<std::string> detc::base::readInputFile(StringRef path,
   return bytes;
 }
 
-/// The file an output path really names: symlinks resolved (also a chain,
-/// also a symlinked directory); a path that does not exist yet stays as it
-/// is, below its resolved directory.
-static Expected<std::string> resolveTarget(StringRef path) {
-  SmallString<256> real;
-  if (!sys::fs::real_path(path, real))
-    return std::string(real);
-  struct stat lst;
-  if (::lstat(path.str().c_str(), &lst) == 0 && S_ISLNK(lst.st_mode))
-    return failure("it is a symbolic link to a missing file; detc writes "
-                   "through links only to existing files");
-  StringRef dir = sys::path::parent_path(path);
-  SmallString<256> realDir;
-  if (sys::fs::real_path(dir.empty() ? "." : dir, realDir))
-    return failure("its directory does not exist");
-  sys::path::append(realDir, sys::path::filename(path));
-  return std::string(realDir);
+static Error writeAll(int fd, StringRef contents) {
+  for (size_t done = 0; done < contents.size();) {
+    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+    if (n < 0 && errno == EINTR)
+      continue;
+    // EFBIG past the file size limit (SIGXFSZ is ignored: Process.cpp),
+    // ENOSPC, EIO: the write fails, and so does the output.
+    if (n < 0)
+      return errnoFailure("cannot write");
+    done += size_t(n);
+  }
+  return Error::success();
+}
+
+/// A device, a pipe or a descriptor's file: written in place, never
+/// replaced (OutputTarget.h).
+static Error writeThrough(const rt::OutputTarget &target,
+                          StringRef contents) {
+  struct stat st;
+  bool regular = ::stat(target.path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+  int fd = ::open(target.path.c_str(),
+                  O_WRONLY | O_NOCTTY | O_CLOEXEC | (regular ? O_TRUNC : 0));
+  if (fd < 0)
+    return errnoFailure("cannot open");
+  Error e = writeAll(fd, contents);
+  if (::close(fd) != 0 && !e)
+    return errnoFailure("cannot write");
+  return e;
 }
 
 Error detc::base::writeOutputFile(StringRef path, StringRef contents,
-                                     ArrayRef<std::string> inputs) {
-  Expected<std::string> target = resolveTarget(path);
-  if (!target)
-    return target.takeError();
-  mode_t mode = 0666;
-  struct stat st;
-  bool exists = ::stat(target->c_str(), &st) == 0;
-  if (exists) {
-    if (S_ISDIR(st.st_mode))
-      return failure("it is a directory");
-    if (!S_ISREG(st.st_mode))
-      return failure("it is not a regular file (a device, FIFO or socket); "
-                     "detc writes only regular files");
-    for (const std::string &input : inputs) {
-      bool same = false;
-      if (!sys::fs::equivalent(*target, input, same) && same)
-        return failure("it is the input file '" + input +
-                       "'; refusing to overwrite it (write the output elsewhere)");
-    }
-    // Root may write anything; a file nobody may write is still kept.
-    if ((st.st_mode & 0222) == 0 || ::access(target->c_str(), W_OK) != 0)
-      return failure("it is read-only; detc does not replace it");
-    mode = st.st_mode & 07777;
-  } else {
-    mode_t mask = ::umask(0);
-    ::umask(mask);
-    mode &= ~mask;
-  }
+                                  ArrayRef<std::string> inputs) {
+  std::vector<rt::ProtectedFile> protect;
+  for (const std::string &input : inputs)
+    protect.emplace_back(input, "the input file");
+  return writeOutputFile(path, contents, protect);
+}
 
-  SmallString<256> model(*target);
+Error detc::base::writeOutputFile(StringRef path, StringRef contents,
+                                  ArrayRef<rt::ProtectedFile> protect) {
+  rt::OutputTarget target = rt::classifyOutput(
+      path.str(), std::vector<rt::ProtectedFile>(protect.begin(),
+                                                      protect.end()));
+  switch (target.action) {
+  case rt::OutputAction::Refuse:
+    return failure(target.path);
+  case rt::OutputAction::WriteThrough:
+    return writeThrough(target, contents);
+  case rt::OutputAction::Create:
+  case rt::OutputAction::Replace:
+    break;
+  }
+  mode_t mode = target.mode;
+  SmallString<256> model(target.path);
   model += ".detc-%%%%%%%%.tmp";
   int fd;
   SmallString<256> temp;
@@ -126,14 +133,8 @@ Error detc::base::writeOutputFile(StringRef path, StringRef contents,
     ::unlink(temp.c_str());
     return e;
   };
-  for (size_t done = 0; done < contents.size();) {
-    ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n < 0)
-      return abandon(errnoFailure("cannot write"));
-    done += size_t(n);
-  }
+  if (Error e = writeAll(fd, contents))
+    return abandon(std::move(e));
   if (::fsync(fd) != 0 && errno != EINVAL)
     return abandon(errnoFailure("cannot write"));
   if (::fchmod(fd, mode) != 0)
@@ -142,7 +143,7 @@ Error detc::base::writeOutputFile(StringRef path, StringRef contents,
     ::unlink(temp.c_str());
     return errnoFailure("cannot write");
   }
-  if (::rename(temp.c_str(), target->c_str()) != 0) {
+  if (::rename(temp.c_str(), target.path.c_str()) != 0) {
     Error e = errnoFailure("cannot replace it");
     ::unlink(temp.c_str());
     return e;

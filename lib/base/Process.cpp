@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <new>
 #include <pthread.h>
+#include <signal.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -106,6 +107,8 @@ void detc::base::installOutOfMemoryHandler(const char *tool) {
   llvm::install_bad_alloc_error_handler(badAlloc);
   std::set_new_handler(newHandler);
 }
+
+void detc::base::ignoreFileSizeLimitSignal() { ::signal(SIGXFSZ, SIG_IGN); }
 
 PhaseScope::PhaseScope(std::string what)
     : phase(std::move(what)), previous(currentPhase.load()) {

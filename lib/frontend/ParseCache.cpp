@@ -55,3 +55,10 @@ const ParseCache::Entry &ParseCache::tell(Entry &e, DiagnosticEngine &diags) {
     diags.add(d);
   return e;
 }
+
+std::vector<std::string> ParseCache::files() const {
+  std::vector<std::string> out;
+  for (const auto &entry : entries)
+    out.push_back(entry.getKey().str());
+  return out;
+}

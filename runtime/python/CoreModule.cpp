@@ -16,6 +16,7 @@
 
 #include "detc/runtime/Distributions.h"
 #include "detc/runtime/FileHash.h"
+#include "detc/runtime/OutputTarget.h"
 #include "detc/runtime/Philox.h"
 #include "detc/runtime/TensorMemory.h"
 
@@ -302,6 +303,32 @@ PYBIND11_MODULE(_core, m) {
   m.def("beta", &keyedBeta, py::arg("seed"), py::arg("site"), py::arg("epoch"),
         py::arg("example"), py::arg("offset"), py::arg("a"), py::arg("b"),
         "One Beta(a, b) draw; advances offset[0].");
+  m.def(
+      "output_target",
+      [](const std::string &path,
+         const std::vector<std::pair<std::string, std::string>> &protect) {
+        OutputTarget t = classifyOutput(path, protect);
+        const char *action = "refuse";
+        switch (t.action) {
+        case OutputAction::Create:
+          action = "create";
+          break;
+        case OutputAction::Replace:
+          action = "replace";
+          break;
+        case OutputAction::WriteThrough:
+          action = "through";
+          break;
+        case OutputAction::Refuse:
+          break;
+        }
+        return py::make_tuple(action, t.path, t.mode, t.viaDescriptor);
+      },
+      py::arg("path"), py::arg("protect"),
+      "What writing to `path` may do, by the rule detc's own outputs follow "
+      "(OutputTarget.h): (action, path or refusal, mode, via a descriptor); "
+      "action is create, replace, through or refuse. `protect`: (path, "
+      "what it is) of the files never to be written.");
   m.def(
       "file_xxh3",
       [](const std::string &path, bool mapped) {

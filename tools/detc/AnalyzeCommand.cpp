@@ -181,11 +181,6 @@ static int filterFindings(analysis::Report &report) {
         << e.message << "\n";
   if (!errors.empty())
     return 2;
-  if (!baseline.empty())
-    if (Error e = analysis::applyBaseline(report, baseline)) {
-      WithColor::error(errs(), baseline) << toString(std::move(e)) << "\n";
-      return 2;
-    }
   if (!writeBaselineFile.empty()) {
     std::string text;
     raw_string_ostream os(text);
@@ -198,6 +193,14 @@ static int filterFindings(analysis::Report &report) {
       return 2;
     }
   }
+  // After the baseline is written: it holds every current finding, also
+  // when it is the file read here (--baseline b --write-baseline b
+  // refreshes it; filtered first, it came out empty).
+  if (!baseline.empty())
+    if (Error e = analysis::applyBaseline(report, baseline)) {
+      WithColor::error(errs(), baseline) << toString(std::move(e)) << "\n";
+      return 2;
+    }
   return 0;
 }
 

@@ -344,7 +344,17 @@ int detc::tool::runTransform() {
     outs() << text;
     return 0;
   }
-  if (Error e = base::writeOutputFile(outputFile, text, {inputFile})) {
+  // The output is never a file the transform read or that configures it.
+  std::vector<runtime::ProtectedFile> protect = {{inputFile, "the input file"}};
+  if (cfg && !cfg->file.empty())
+    protect.emplace_back(cfg->file, "the configuration in use");
+  for (const std::string &table : apiTables.tables)
+    protect.emplace_back(table, "an --api-table file");
+  if (options.check)
+    protect.emplace_back(*options.check, "the --check invariants file");
+  for (std::string &module : parseCache.files())
+    protect.emplace_back(std::move(module), "a module the script imports");
+  if (Error e = base::writeOutputFile(outputFile, text, protect)) {
     fail("cannot write '" + outputFile + "': " + toString(std::move(e)));
     return 2;
   }

@@ -98,6 +98,7 @@ static int runCommand(int argc, char **argv) {
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   detc::base::installOutOfMemoryHandler("detc");
+  detc::base::ignoreFileSizeLimitSignal();
   // The passes recurse over the input's nesting, which the frontend bounds
   // (kMaxNestingDepth): give them a stack that holds that bound, whatever
   // `ulimit -s` says.

@@ -4,12 +4,15 @@
 // hold detc's promises about user files (README "Guarantees"):
 //  - inputs are read to EOF (procfs reports size 0) and at most
 //    kMaxInputBytes (an endless /dev/zero is refused, not read forever);
-//  - an output is never one of the inputs, never a device, FIFO, socket or
-//    directory, never a file without write permission; it is written to a
-//    unique temporary file in the real target's directory and renamed over
-//    the real target, so a symlink is written through (the link stays), the
-//    old file keeps its permissions, and a failure never leaves a
-//    half-written file.
+//  - what an output path may be is decided by the rule the emitted scripts'
+//    runtime applies too (detc/runtime/OutputTarget.h): never one of the
+//    inputs (or another protected file), never a directory, block device,
+//    socket, FIFO nobody reads or file without write permission; character
+//    devices, pipes and /dev/stdout are written through; a regular file is
+//    written to a unique temporary file in the real target's directory and
+//    renamed over it, so a symlink is written through (the link stays), the
+//    old file keeps its permissions, and a failure (also EFBIG past
+//    `ulimit -f`) never leaves a half-written or temporary file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,8 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+
+#include "detc/runtime/OutputTarget.h"
 
 #include <cstddef>
 #include <string>
@@ -41,6 +46,11 @@ llvm::Expected<std::string> readInputFile(llvm::StringRef path,
 /// does not repeat the path.
 llvm::Error writeOutputFile(llvm::StringRef path, llvm::StringRef contents,
                             llvm::ArrayRef<std::string> inputs);
+
+/// The same, refusing every file of `protect` with what it is ("the
+/// configuration in use", "a module the script imports", ...).
+llvm::Error writeOutputFile(llvm::StringRef path, llvm::StringRef contents,
+                            llvm::ArrayRef<runtime::ProtectedFile> protect);
 
 } // namespace detc::base
 

@@ -42,6 +42,11 @@ void runConcurrently(llvm::function_ref<void()> here,
 /// "<tool>: error: out of memory while <phase>" and exits with status 2.
 void installOutOfMemoryHandler(const char *tool);
 
+/// Ignores SIGXFSZ, as CPython does: a write past `ulimit -f` then fails
+/// with EFBIG, which the writers report (and whose temporaries they
+/// remove), instead of killing the tool mid-write.
+void ignoreFileSizeLimitSignal();
+
 /// What the tool is doing ("analysing train.py"), for the out-of-memory
 /// message, while the scope lives.
 class PhaseScope {

@@ -16,6 +16,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace detc::frontend {
@@ -44,6 +45,10 @@ public:
   /// replaces an entry already there.
   const Entry &put(llvm::StringRef path, llvm::StringRef bytes,
                    DiagnosticEngine &diags);
+
+  /// The real paths of the files read so far (the script and the modules
+  /// it imports): what an output must never overwrite.
+  std::vector<std::string> files() const;
 
 private:
   /// Gives `diags` the entry's diagnostics (once per engine).

@@ -69,13 +69,8 @@ def write_marker(checkpoint, site, instance, rank, world):
                        "site": site, "instance": instance,
                        "sidecar_xxh3": _sidecar_digest(checkpoint)},
                       sort_keys=True).encode("utf-8") + b"\n"
-    tmp = sidecar.temporary_beside(path)
-    try:
-        sidecar._write_synced(tmp, data)
-        os.replace(tmp, path)
-    finally:
-        sidecar.discard_temporary(tmp)
-    sidecar._fsync_dir(path)
+    from . import output
+    output.write_bytes(path, data, "completion marker")
 
 
 def _check_marker(checkpoint, body):

@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 
-from . import holders, sidecar, values as _values
+from . import holders, values as _values
 
 FORMAT = "detc-profile"
 VERSION = 1
@@ -158,16 +158,10 @@ class Profiler:
                 "script_sha256": self.sha or "",
                 "wall_seconds": time.perf_counter() - self.start,
                 "lines": lines, "hints": hints}
+        from . import output
+        data = (json.dumps(body, indent=1, sort_keys=True) + "\n").encode()
         try:
-            real = sidecar.writable_target(self.path) or self.path
-            tmp = sidecar.temporary_beside(real)
-            try:
-                with open(tmp, "w") as f:
-                    json.dump(body, f, indent=1, sort_keys=True)
-                    f.write("\n")
-                os.replace(tmp, real)
-            finally:
-                sidecar.discard_temporary(tmp)
+            output.write_bytes(self.path, data, "profile")
         except OSError as e:
             print("detc-runtime: error: cannot write the profile %s: %s" %
                   (self.path, e), file=sys.stderr)
@@ -241,22 +235,20 @@ PROFILER = None
 
 
 def _check_writable(path):
-    """Refuses, before the run, a profile path the run could not write at
-    its end (the write happens in an atexit hook, too late to fail)."""
-    from .replay import fail
-    directory = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(directory):
-        fail("error: --detc-profile %s: the directory %s does not exist" %
-             (path, directory))
-    if os.path.isdir(path):
-        fail("error: --detc-profile %s: it is a directory" % path)
-    try:
-        sidecar.writable_target(path)
-        sidecar.discard_temporary(
-            sidecar.temporary_beside(sidecar.real_path(path)))
-    except OSError as e:
-        fail("error: --detc-profile %s: cannot write there: %s" %
-             (path, e.strerror))
+    """Refuses, before the run, a profile path the run could not or must
+    not write at its end (the write happens in an atexit hook, too late
+    to fail): output.py's rule, then a probe of the directory."""
+    from . import output
+    t = output.check_target(path, "profile", "--detc-profile")
+    if t.regular:
+        try:
+            fd, tmp = output.temporary_beside(t.path, t.mode)
+            os.close(fd)
+            os.unlink(tmp)
+        except OSError as e:
+            from .replay import fail
+            fail("error: --detc-profile: %s: cannot write there: %s" %
+                 (path, e.strerror))
 
 
 def start(path, script_sha256, inserted, hints):

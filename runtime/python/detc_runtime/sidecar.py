@@ -31,14 +31,11 @@ directory, and the renames of one commit hold a lock on that directory, so
 two runs writing the same path leave a consistent pair, never a crash.
 """
 import atexit
-import errno
 import fcntl
 import hashlib
 import json
 import os
-import stat
 import sys
-import tempfile
 import threading
 
 from . import holders
@@ -136,62 +133,22 @@ def _fsync_dir(path):
         os.close(fd)
 
 
-def _write_synced(path, data):
-    with open(path, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-
-
 def real_path(checkpoint):
     """The file a checkpoint path names (symlinks resolved)."""
     return os.path.realpath(os.fspath(checkpoint))
 
 
 def writable_target(checkpoint):
-    """The real path to commit a checkpoint to, or None when it is not a
-    regular file (a device such as /dev/null, a FIFO): the script's own
-    save then writes there directly, without a sidecar. Raises the
-    OSError the script's own save would for a directory or a read-only
-    file (also as root: a file without write bits is kept)."""
-    real = real_path(checkpoint)
-    try:
-        st = os.stat(real)
-    except FileNotFoundError:
-        return real
-    if stat.S_ISDIR(st.st_mode):
-        raise IsADirectoryError(errno.EISDIR, "Is a directory", checkpoint)
-    if not stat.S_ISREG(st.st_mode):
-        return None
-    if not st.st_mode & 0o222 or not os.access(real, os.W_OK):
-        raise PermissionError(errno.EACCES, "Permission denied (read-only "
-                              "checkpoint; detc does not replace it)",
-                              checkpoint)
-    return real
-
-
-def temporary_beside(real, name=None):
-    """A new empty file named `name` (default: real's name) in a new
-    directory with a unique name beside `real`, with the permissions
-    `real` has (or a new file would get). The name matters: torch.save
-    names its archive after the file, so the bytes equal those of the
-    script's own save to the path it gave. discard_temporary() removes it."""
-    directory = os.path.dirname(real) or "."
-    holder = tempfile.mkdtemp(prefix=".detc-", suffix=".tmp", dir=directory)
-    tmp = os.path.join(holder, name or os.path.basename(real))
-    holders.create_file(tmp, holders.mode_of(real))
-    return tmp
-
-
-def discard_temporary(tmp):
-    """Removes a temporary_beside() file (if still there) and its
-    directory."""
-    if os.path.exists(tmp):
-        os.unlink(tmp)
-    try:
-        os.rmdir(os.path.dirname(tmp))
-    except OSError:
-        pass
+    """The real path to commit a checkpoint to, or None when it is written
+    through instead (a character device such as /dev/null, a pipe, or
+    /dev/stdout): the script's own save then writes there directly,
+    without a sidecar. Raises the OSError output.target() gives for what
+    the rule refuses: a directory (IsADirectoryError), a read-only file
+    (PermissionError, as the script's own save would; also as root), a
+    FIFO nobody reads, a block device, the running script."""
+    from . import output
+    t = output.target(checkpoint, "checkpoint")
+    return t.path if t.regular else None
 
 
 # Descriptors a forked child closes (holders.py).
@@ -409,9 +366,13 @@ def save_with_sidecar(path, save, body):
     real = writable_target(path)
     if real is None:
         return None
+    from . import output
     holder, tmp = holders.take(real, os.path.basename(os.fspath(path)))
     try:
         result = save(tmp)
+        # A save cut short (ulimit -f, a full disk) that did not raise is
+        # never committed: the previous pair stays.
+        output.check_whole(tmp, "checkpoint", os.fspath(path))
     except BaseException:
         holder.remove()
         raise
