@@ -94,7 +94,7 @@ private:
     static constexpr StringLiteral kRuntimeFlags[] = {
         "--detc-resume",     "--detc-replay",  "--detc-until",
         "--detc-checkpoint", "--detc-restart", "--detc-profile",
-        "--detc-recovery",   "--detc-recovery-log"};
+        "--detc-recovery",   "--detc-recovery-log", "--detc-recovery-shared"};
     std::vector<const ast::Node *> work{&tree};
     bool found = false;
     while (!work.empty()) {
@@ -111,6 +111,14 @@ private:
                             "script's flag");
             found = true;
           }
+      if (std::optional<StringRef> name = reservedName(n)) {
+        diags.error(&file, n->getRange().begin,
+                    "the script uses the name '" + name->str() +
+                        "'; names starting with '_detc_' are detc's own in "
+                        "the transformed script (its runtime module, "
+                        "checkpoint helpers, cells): rename it");
+        found = true;
+      }
       size_t first = work.size();
       ast::forEachChild(n, [&](StringRef, const ast::Node *child) {
         if (child)
@@ -119,6 +127,33 @@ private:
       std::reverse(work.begin() + first, work.end()); // source order
     }
     return found;
+  }
+
+  /// A name the script binds or reads that the emitted code uses for
+  /// itself (`_detc_rt`, `_detc_ckpt`, ...): the script's would shadow it.
+  static std::optional<StringRef> reservedName(const ast::Node *n) {
+    auto reserved = [](StringRef name) -> std::optional<StringRef> {
+      if (name.starts_with("_detc_"))
+        return name;
+      return std::nullopt;
+    };
+    if (auto *name = dyn_cast<ast::Name>(n))
+      return reserved(name->id);
+    if (auto *arg = dyn_cast<ast::Arg>(n))
+      return reserved(arg->arg);
+    if (auto *def = dyn_cast<ast::FunctionDef>(n))
+      return reserved(def->name);
+    if (auto *cls = dyn_cast<ast::ClassDef>(n))
+      return reserved(cls->name);
+    if (auto *alias = dyn_cast<ast::Alias>(n))
+      return reserved(alias->asname.empty()
+                          ? alias->name.split('.').first
+                          : alias->asname);
+    if (auto *global = dyn_cast<ast::Global>(n))
+      for (StringRef name : global->names)
+        if (std::optional<StringRef> r = reserved(name))
+          return r;
+    return std::nullopt;
   }
 
   // ---- Already transformed --------------------------------------------------

@@ -63,6 +63,8 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
     `left_nondeterministic`: `file:line` of the random calls detc transform
     could not make deterministic (and left as they are); a run says so on
     stderr before it starts."""
+    from . import env
+    env.check_all()  # a malformed RANK or DETC_* stops here, exit 2
     if left_nondeterministic:
         sys.stderr.write(
             "detc-runtime: warning: %d random call(s) were left "

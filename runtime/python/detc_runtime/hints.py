@@ -66,14 +66,11 @@ def default_path(argv0):
 def job_shape():
     """(rank, world size) of this process: (None, 1) outside a
     data-parallel job (WORLD_SIZE > 1 and RANK set, as torchrun sets them)."""
-    try:
-        world = int(os.environ.get("WORLD_SIZE", "1"))
-    except ValueError:
-        world = 1
-    rank = os.environ.get("RANK")
-    if world <= 1 or rank is None:
+    from . import env
+    world = env.world_size()
+    if world <= 1 or os.environ.get("RANK") is None:
         return None, 1
-    return rank, world
+    return str(env.rank()), world
 
 
 def rank_path(path, rank):
@@ -92,7 +89,8 @@ def rank_local(path):
     path = os.fspath(path)
     rank, _ = job_shape()
     if rank is None:
-        return path.replace("{rank}", os.environ.get("RANK") or "0")
+        from . import env
+        return path.replace("{rank}", str(env.rank()))
     return rank_path(path, rank)
 
 

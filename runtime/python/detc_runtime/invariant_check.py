@@ -142,8 +142,10 @@ class Checker:
         self.lock = threading.Lock()
         self.out = None
         if out_dir:
-            self.out = open(os.path.join(
-                out_dir, "violations.rank%d.jsonl" % rank), "w")
+            from . import output
+            self.out = output.open_stream(os.path.join(
+                out_dir, "violations.rank%d.jsonl" % rank),
+                "violation report")
 
     # ---- examples, as walkTrace makes them ----
     # observe() takes the records of a trace; checking without a trace file

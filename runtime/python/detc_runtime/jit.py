@@ -94,10 +94,8 @@ def enable(guard_step=False):
     if JIT.enabled:
         return
     JIT.enabled = True
-    try:
-        JIT.floor = float(os.environ.get("DETC_JIT_HANG_FLOOR", "60"))
-    except ValueError:
-        JIT.floor = 60.0
+    from . import env
+    JIT.floor = env.jit_hang_floor()
     previous = sys.excepthook
 
     def on_exception(kind, value, tb):
@@ -122,10 +120,8 @@ def collective_timeout():
     a gloo collective blocked on a dead or hung peer raises then — an
     exception before the step, which writes the checkpoint — should the
     watchdog not have fired first."""
-    try:
-        return float(os.environ["DETC_JIT_COLLECTIVE_TIMEOUT"])
-    except (KeyError, ValueError):
-        return 5 * JIT.floor
+    from . import env
+    return env.jit_collective_timeout(JIT.floor)
 
 
 def _bound_collectives():

@@ -44,12 +44,37 @@ class Rule:
 
     def __init__(self, exception=Exception, match=None, where=None,
                  do=RETRY, times=1, backoff=0.0):
+        # Checked here, when the policy loads before training: a rule that
+        # only failed at the fault would lose the run it was to save.
+        classes = exception if isinstance(exception, tuple) else (exception,)
+        if not classes or not all(
+                isinstance(c, str) and c or isinstance(c, type) and
+                issubclass(c, BaseException) for c in classes):
+            raise ValueError("Rule: exception must be an exception class, "
+                             "its name or a tuple of classes, not %r"
+                             % (exception,))
+        if match is not None and not isinstance(match, str):
+            raise ValueError("Rule: match must be a regular expression "
+                             "string, not %r" % (match,))
         self.exception = exception
         self.match = re.compile(match) if match else None
+        if where is not None:
+            fn, colon, line = str(where).partition(":")
+            if colon and not (line.isdigit() and int(line) > 0):
+                raise ValueError("Rule: where=%r: the part after ':' must be "
+                                 "a line number" % (where,))
         self.where = where
         self.steps = _steps(do)
+        if isinstance(times, bool) or not isinstance(times, int) or \
+                times < 0:
+            raise ValueError("Rule: times must be a non-negative integer, "
+                             "not %r" % (times,))
         self.times = times
-        self.backoff = backoff
+        if isinstance(backoff, bool) or not isinstance(
+                backoff, (int, float)) or not 0 <= backoff <= 3600:
+            raise ValueError("Rule: backoff must be seconds in [0, 3600], "
+                             "not %r" % (backoff,))
+        self.backoff = float(backoff)
 
     def matches(self, crash):
         e = crash.exc
@@ -82,9 +107,29 @@ def surgery(path):
 
 
 def _steps(do):
+    """The steps of `do`, checked: ValueError for anything but retry,
+    skip, give_up, action(CODE) or surgery(PATH) (an action's code must
+    compile)."""
     if isinstance(do, (str, tuple)):
         do = [do]
+    if not isinstance(do, (list, tuple)):
+        raise ValueError("do=%r: expected a step or a list of steps" % (do,))
     steps = [tuple(s) if isinstance(s, list) else s for s in do]
+    for step in steps:
+        if step in (RETRY, SKIP, GIVE_UP):
+            continue
+        if not (isinstance(step, tuple) and len(step) == 2 and
+                step[0] in ("action", "surgery") and
+                isinstance(step[1], str) and step[1]):
+            raise ValueError("unknown recovery step %r (retry, skip, "
+                             "give_up, action(CODE), surgery(PATH))"
+                             % (step,))
+        if step[0] == "action" and not step[1].startswith("@"):
+            try:
+                compile(step[1], "<detc action>", "exec")
+            except SyntaxError as e:
+                raise ValueError("action %r does not compile: %s"
+                                 % (step[1], e)) from None
     if steps and steps[-1] not in (RETRY, SKIP, GIVE_UP):
         steps.append(RETRY)
     return steps
@@ -136,14 +181,14 @@ class Crash:
 class _Config:
     def __init__(self):
         self.rules = []
-        self.mode = os.environ.get("DETC_RECOVERY", "")
+        self.mode = ""
         self.log_path = None
         self.log = None
         self.counts = {}
         self.pending = None  # (crash, steps, source) awaiting resumed()
         self.shared = None
-        self.rank = int(os.environ.get("RANK", "0") or 0)
-        self.world = int(os.environ.get("WORLD_SIZE", "1") or 1)
+        self.rank = 0
+        self.world = 1
 
 
 CONFIG = _Config()
@@ -153,16 +198,30 @@ _given_up_ids = {}
 def configure(argv):
     """Reads --detc-recovery/--detc-recovery-log (off argv) and the
     environment."""
+    from . import env
+    CONFIG.mode = env.recovery_mode()
+    CONFIG.rank, CONFIG.world = env.rank(), env.world_size()
     policy = _replay._take_flag(argv, "--detc-recovery") or os.environ.get(
         "DETC_RECOVERY_POLICY")
     log = _replay._take_flag(argv, "--detc-recovery-log") or os.environ.get(
         "DETC_RECOVERY_LOG")
+    shared = _replay._take_flag(argv, "--detc-recovery-shared") or \
+        os.environ.get("DETC_RECOVERY_SHARED")
     stem = os.path.splitext(os.path.basename(argv[0] if argv else "script"))[0]
     rank = ".rank%d" % CONFIG.rank if CONFIG.world > 1 else ""
     CONFIG.log_path = log or "%s%s.recovery.jsonl" % (stem, rank)
-    CONFIG.shared = os.environ.get("DETC_RECOVERY_SHARED") or (
-        "%s.fixes.jsonl" % stem)
+    from . import output
+    output.check_target(CONFIG.log_path, "recovery log",
+                        "--detc-recovery-log")
+    # Fixes are shared between ranks only through a file the user named:
+    # a fix record holds code, and a file merely found in the working
+    # directory (left by an earlier run, or planted) is never run.
+    CONFIG.shared = shared or None
+    if CONFIG.shared:
+        output.check_target(CONFIG.shared, "shared fix records",
+                            "--detc-recovery-shared")
     if policy:
+        output.protect(policy, "the recovery policy")
         CONFIG.rules = load_policy(policy)
 
 
@@ -176,7 +235,7 @@ def load_policy(path):
     namespace = {"__file__": path, "__name__": "detc_policy"}
     try:
         exec(compile(source, path, "exec"), namespace)
-    except Exception as e:
+    except BaseException as e:  # also sys.exit(): the run must not end so
         _replay.fail("error: --detc-recovery: '%s' raised %s: %s"
                      % (path, type(e).__name__, e))
     rules = namespace.get("RULES")
@@ -232,13 +291,13 @@ def recover(exc, cell, site, k):
             and sys.stdin.isatty() and sys.stderr.isatty()):
         from .prompt import RecoveryPrompt
         steps, source = RecoveryPrompt(crash).ask(), "prompt"
-    elif CONFIG.world > 1:
+    elif CONFIG.world > 1 and CONFIG.shared:
         steps, source = _wait_for_fix(crash), "another rank"
     if not steps:
         _log(crash, ["give_up"], source or "none", "gave up")
         _give_up(exc)
         return GIVE_UP
-    if CONFIG.world > 1 and source in ("policy", "prompt"):
+    if CONFIG.world > 1 and CONFIG.shared and source in ("policy", "prompt"):
         _share_fix(crash, steps)
     restart = None
     for step in steps:
@@ -373,25 +432,73 @@ def _fix_key(crash):
     return [crash.site, crash.k, type(crash.exc).__name__]
 
 
+# When this process started (wall clock): a fix record older than this
+# job is not this job's.
+_STARTED = time.time()
+_SAME_JOB_SLACK = 120.0  # seconds between the starts of one job's ranks
+
+
+def job_id():
+    """What names this job for all its ranks: DETC_RUN_ID, torchrun's run
+    id, else the rendezvous address."""
+    return (os.environ.get("DETC_RUN_ID") or
+            os.environ.get("TORCHELASTIC_RUN_ID") or
+            "%s:%s" % (os.environ.get("MASTER_ADDR", ""),
+                       os.environ.get("MASTER_PORT", "")))
+
+
+def _script_sha256():
+    from . import REPLAY
+    return REPLAY.script_sha256 or ""
+
+
 def _share_fix(crash, steps):
-    record = {"key": _fix_key(crash), "rank": CONFIG.rank,
+    from . import output
+    record = {"format": "detc-fix", "version": 1, "job": job_id(),
+              "script_sha256": _script_sha256(), "rank": CONFIG.rank,
+              "time": time.time(), "key": _fix_key(crash),
               "steps": [list(s) if isinstance(s, tuple) else s
                         for s in steps]}
-    with open(CONFIG.shared, "a") as f:
+    with output.open_stream(CONFIG.shared, "shared fix records",
+                            append=True) as f:
         f.write(json.dumps(record) + "\n")
         f.flush()
         os.fsync(f.fileno())
 
 
+def _fix_of(record, key):
+    """The steps of `record` when it is this job's fix for `key` from
+    another rank, else None; "foreign" when it is well formed but another
+    job's or another script's."""
+    if not isinstance(record, dict) or record.get("format") != "detc-fix":
+        return "foreign"
+    if record.get("key") != key:
+        return None
+    t = record.get("time")
+    if (record.get("job") != job_id() or
+            record.get("script_sha256") != _script_sha256() or
+            record.get("rank") == CONFIG.rank or
+            not isinstance(t, (int, float)) or
+            t < _STARTED - _SAME_JOB_SLACK):
+        return "foreign"
+    try:
+        return _steps(record.get("steps"))
+    except ValueError:
+        return "foreign"
+
+
 def _wait_for_fix(crash):
-    """The fix another rank applied where this one crashed, or None after
+    """The fix another rank of this job applied where this one crashed
+    (read from the shared file the user named), or None after
     DETC_RECOVERY_WAIT seconds (300)."""
-    deadline = time.monotonic() + float(
-        os.environ.get("DETC_RECOVERY_WAIT", "300"))
+    from . import env
+    deadline = time.monotonic() + env.recovery_wait()
     key = _fix_key(crash)
     print("detc-recovery: rank %d waits for the fix another rank applies "
           "(%s)" % (CONFIG.rank, CONFIG.shared), file=sys.stderr)
+    ignored = 0
     while time.monotonic() < deadline:
+        ignored = 0
         try:
             with open(CONFIG.shared) as f:
                 for line in f:
@@ -399,11 +506,18 @@ def _wait_for_fix(crash):
                         record = json.loads(line)
                     except ValueError:
                         continue  # a line being written
-                    if record.get("key") == key:
-                        return _steps(record["steps"])
+                    fix = _fix_of(record, key)
+                    if fix == "foreign":
+                        ignored += 1
+                    elif fix:
+                        return fix
         except FileNotFoundError:
             pass
         time.sleep(0.05)
+    if ignored:
+        print("detc-recovery: ignored %d record(s) in %s that are not this "
+              "job's fixes (another run, script or format)"
+              % (ignored, CONFIG.shared), file=sys.stderr)
     return None
 
 
@@ -431,7 +545,9 @@ def _log(crash, steps, source, outcome, resume_ms=None):
     if CONFIG.world > 1:
         record["rank"] = CONFIG.rank
     if CONFIG.log is None:
-        CONFIG.log = open(CONFIG.log_path, "a")
+        from . import output
+        CONFIG.log = output.open_stream(CONFIG.log_path, "recovery log",
+                                        append=True)
     CONFIG.log.write(json.dumps(record) + "\n")
     CONFIG.log.flush()
     print("detc-recovery: %s -> %s" % (crash.describe(), outcome),

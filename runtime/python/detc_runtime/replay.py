@@ -109,7 +109,7 @@ def _take_flag(argv, name):
 # script that defines one of these).
 FLAGS = ("--detc-resume", "--detc-replay", "--detc-until", "--detc-checkpoint",
          "--detc-restart", "--detc-profile", "--detc-recovery",
-         "--detc-recovery-log")
+         "--detc-recovery-log", "--detc-recovery-shared")
 
 
 def run_flags():

@@ -290,7 +290,8 @@ class _Durability:
     calls), so a run that ends has its checkpoints on disk."""
 
     def __init__(self):
-        self.synchronous = os.environ.get("DETC_SYNC_CHECKPOINTS") == "1"
+        from . import env
+        self.synchronous = env.sync_checkpoints()
         self._reset()
         os.register_at_fork(after_in_child=self._reset)
         atexit.register(self.wait)

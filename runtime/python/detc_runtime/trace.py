@@ -59,7 +59,8 @@ class _Writer(threading.Thread):
         self.path, self.rotate_bytes = path, rotate_bytes
         self.pending = collections.deque()
         self.stopping = threading.Event()
-        self.file = open(path, "w") if path else None
+        from . import output
+        self.file = output.open_stream(path, "trace") if path else None
         self.checker = checker
         self.written = 0
         self.rotations = 0
@@ -99,7 +100,8 @@ class _Writer(threading.Thread):
         self.rotations += 1
         stem = self.path[:-len(".jsonl")]
         os.replace(self.path, "%s.%d.jsonl" % (stem, self.rotations))
-        self.file = open(self.path, "w")
+        from . import output
+        self.file = output.open_stream(self.path, "trace")
         self.written = 0
 
     def close(self):
@@ -142,8 +144,9 @@ def enable(directory, check=None):
     (None: none written) and/or checks the invariants file `check` online
     (invariant_check.py)."""
     directory = os.environ.get("DETC_TRACE_DIR") or directory
-    TRACE.rank = int(os.environ.get("RANK", "0") or 0)
-    world = int(os.environ.get("WORLD_SIZE", "1") or 1)
+    from . import env
+    TRACE.rank = env.rank()
+    world = env.world_size()
     path = None
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -169,7 +172,7 @@ def enable(directory, check=None):
         os.register_at_fork(after_in_child=_stop_checking_in_child)
         atexit.register(checker.close)
         return
-    rotate = int(float(os.environ.get("DETC_TRACE_ROTATE_MB", "256")) * 2**20)
+    rotate = env.trace_rotate_bytes()
     TRACE.writer = _Writer(path, rotate, checker)
     TRACE.writer.start()
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
@@ -205,8 +208,9 @@ def _emit_in_child(record):
             TRACE.child = (os.getpid(), None)
         else:
             stem = path[:-len(".jsonl")]
-            TRACE.child = (os.getpid(), open(
-                "%s.worker%d.jsonl" % (stem, os.getpid()), "w"))
+            from . import output
+            TRACE.child = (os.getpid(), output.open_stream(
+                "%s.worker%d.jsonl" % (stem, os.getpid()), "trace"))
     f = TRACE.child[1]
     if f is not None:
         f.write(json.dumps(record, separators=(",", ":")) + "\n")

@@ -105,8 +105,9 @@ def _count_calls(path):
     globals()["run"], globals()["mark"] = counted_run, counted_mark
 
     def write():
-        with open(path, "w") as f:
-            json.dump(counts, f)
+        from . import output
+        output.write_bytes(path, json.dumps(counts).encode(),
+                           "vaccine statistics")
     atexit.register(write)
 
 
