@@ -217,9 +217,11 @@ def configure(argv):
     # a fix record holds code, and a file merely found in the working
     # directory (left by an earlier run, or planted) is never run.
     CONFIG.shared = shared or None
-    if CONFIG.shared:
-        output.check_target(CONFIG.shared, "shared fix records",
-                            "--detc-recovery-shared")
+    if CONFIG.shared and not output.check_target(
+            CONFIG.shared, "shared fix records",
+            "--detc-recovery-shared").regular:
+        _replay.fail("error: --detc-recovery-shared: %s: must be a regular "
+                     "file, which the other ranks read back" % CONFIG.shared)
     if policy:
         output.protect(policy, "the recovery policy")
         CONFIG.rules = load_policy(policy)

@@ -89,6 +89,21 @@ def fail(message, code=2):
     raise SystemExit(code)
 
 
+def _save_through(save, obj, path, args, kwargs):
+    """The script's save to a device or pipe: into memory, then written
+    through by output.py, so that a device that fails writes (/dev/full)
+    is an OSError naming it, not the serializer aborting the process."""
+    import io
+    from . import output
+    buffer = io.BytesIO()
+    try:
+        result = save(obj, buffer, *args, **kwargs)
+    except (TypeError, AttributeError):  # a save that takes only paths
+        return save(obj, path, *args, **kwargs)
+    output.write_bytes(path, buffer.getvalue(), "checkpoint")
+    return result
+
+
 def _take_flag(argv, name):
     """Removes `name VALUE` or `name=VALUE` from argv; returns VALUE."""
     for i, arg in enumerate(argv):
@@ -341,7 +356,7 @@ def checkpoint(site, save, values=None):
             warn_once(("not-a-file", at), "the checkpoint at site %d is "
                       "written to %s, not a regular file; detc writes no "
                       "sidecar for it" % (at, path))
-            return save(obj, f, *args, **kwargs)
+            return _save_through(save, obj, path, args, kwargs)
         return done[0]
 
     return call
