@@ -2,6 +2,7 @@
 
 #include "detc/analysis/Suppressions.h"
 
+#include "detc/base/BoundedJSON.h"
 #include "detc/base/FileIO.h"
 #include "detc/frontend/ByteScanner.h"
 
@@ -372,7 +373,7 @@ Error applyBaseline(Report &r, StringRef baselinePath) {
     return createStringError(inconvertibleErrorCode(),
                              "not a detc baseline: " + why);
   };
-  Expected<json::Value> doc = json::parse(*text);
+  Expected<json::Value> doc = base::parseBoundedJSON(*text);
   if (!doc)
     return bad(toString(doc.takeError()));
   const json::Object *root = doc->getAsObject();

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Examples.h"
+#include "TraceStream.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -76,9 +77,7 @@ std::string Invariant::text() const {
 static bool severalRanks(ArrayRef<std::string> traces) {
   std::set<std::string> ranks;
   for (const std::string &t : traces) {
-    std::ifstream in(t);
-    std::string line;
-    std::getline(in, line);
+    std::string line = firstLine(t);
     StringRef text(line);
     size_t at = text.find("\"rank\":");
     if (!text.contains("\"meta\"") || at == StringRef::npos)

@@ -2,7 +2,12 @@
 
 #include "TraceStream.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -90,12 +95,43 @@ std::string Record::text(StringRef key) const {
   return e ? simdjson::to_string(*e) : "";
 }
 
+std::string firstLine(const std::string &path) {
+  std::string line;
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return line;
+  char buffer[1 << 16];
+  while (line.size() < (size_t(1) << 20)) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      break;
+    StringRef chunk(buffer, size_t(n));
+    size_t nl = chunk.find('\n');
+    line.append(chunk.data(), std::min(chunk.size(), nl));
+    if (nl != StringRef::npos)
+      break;
+  }
+  ::close(fd);
+  return line;
+}
+
 Error forEachRecord(const std::string &path,
                     function_ref<void(const Record &, unsigned)> fn) {
-  std::FILE *f = std::fopen(path.c_str(), "r");
-  if (!f)
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
     return createStringError(inconvertibleErrorCode(),
-                             "%s: cannot open the trace", path.c_str());
+                             "%s: cannot open the trace: %s", path.c_str(),
+                             std::strerror(errno));
+  struct stat st;
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    ::close(fd);
+    return createStringError(inconvertibleErrorCode(),
+                             "%s: it is a directory, not a trace (name the "
+                             "trace files: DIR/*.jsonl)",
+                             path.c_str());
+  }
   simdjson::dom::parser parser;
   std::string line;
   unsigned number = 0;
@@ -134,12 +170,42 @@ Error forEachRecord(const std::string &path,
     fn(*record, number);
     return true;
   };
+  // Read by byte counts (a NUL byte ends nothing: fgets-based reading of
+  // /dev/zero looped forever), and no line longer than kMaxRecordBytes (an
+  // endless file without newlines is refused, not read into memory).
   char buffer[1 << 16];
   bool ok = true;
   line.reserve(sizeof buffer + simdjson::SIMDJSON_PADDING);
-  while (ok && std::fgets(buffer, sizeof buffer, f)) {
-    line += buffer;
-    if (!line.empty() && line.back() == '\n') {
+  while (ok) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0) {
+      error = createStringError(inconvertibleErrorCode(),
+                                "%s: cannot read the trace: %s", path.c_str(),
+                                std::strerror(errno));
+      ok = false;
+      break;
+    }
+    if (n == 0)
+      break;
+    StringRef chunk(buffer, size_t(n));
+    while (ok && !chunk.empty()) {
+      size_t nl = chunk.find('\n');
+      StringRef piece = chunk.substr(0, nl);
+      if (line.size() + piece.size() > kMaxRecordBytes) {
+        error = createStringError(
+            inconvertibleErrorCode(),
+            "%s:%u: a line longer than %zu MiB: not a trace (an endless or "
+            "wrong file?)",
+            path.c_str(), number + 1, kMaxRecordBytes >> 20);
+        ok = false;
+        break;
+      }
+      line.append(piece.data(), piece.size());
+      if (nl == StringRef::npos)
+        break;
+      chunk = chunk.substr(nl + 1);
       line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
       ok = flush();
       line.clear();
@@ -149,7 +215,7 @@ Error forEachRecord(const std::string &path,
     line.reserve(line.size() + simdjson::SIMDJSON_PADDING);
     ok = flush();
   }
-  std::fclose(f);
+  ::close(fd);
   return error;
 }
 

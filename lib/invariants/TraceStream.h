@@ -48,6 +48,15 @@ private:
   simdjson::dom::object o;
 };
 
+/// The longest trace record (one line) read: records are a few hundred
+/// bytes; a longer line is an endless or wrong file.
+constexpr size_t kMaxRecordBytes = size_t(64) << 20;
+
+/// The first line of `path` (at most 1 MiB of it; "" when unreadable):
+/// a trace's `meta` record, read without reading on through an endless
+/// file.
+std::string firstLine(const std::string &path);
+
 /// Calls `fn(record, line)` for each JSON-lines record of `path`, reading
 /// one line at a time. A line that is not a JSON object, or a trace of
 /// another format version, is an error naming `path:line`.

@@ -7,6 +7,7 @@
 
 #include "InvariantsCommand.h"
 
+#include "detc/base/BoundedJSON.h"
 #include "detc/base/FileIO.h"
 #include "detc/invariants/Invariants.h"
 
@@ -83,7 +84,7 @@ int detc::tool::runCheck() {
     fail(checkInvariants + ": " + toString(text.takeError()));
     return 2;
   }
-  Expected<json::Value> parsed = json::parse(*text);
+  Expected<json::Value> parsed = base::parseBoundedJSON(*text);
   if (!parsed) {
     fail(checkInvariants + ": " + toString(parsed.takeError()));
     return 2;
@@ -104,6 +105,14 @@ int detc::tool::runCheck() {
       invariants::check(checkTraces, *invs, stats);
   if (!found) {
     fail(toString(found.takeError()));
+    return 2;
+  }
+  // Checking nothing is not a pass: an empty or truncated trace (or a
+  // wrong file) says so instead of exiting 0.
+  if (stats.records == 0) {
+    fail("no trace records in the " + Twine(checkTraces.size()) +
+         " file(s) given: nothing was checked (an empty trace, or not a "
+         "trace?)");
     return 2;
   }
   if (checkFormat == "json")

@@ -14,6 +14,8 @@
 #include "TransformCommand.h"
 
 #include "ApiTableFlag.h"
+#include "detc/base/BoundedJSON.h"
+#include "detc/invariants/Invariants.h"
 #include "ConfigFlags.h"
 
 #include "EntryOptions.h"
@@ -204,6 +206,20 @@ int detc::tool::runTransform() {
     sys::fs::make_absolute(abs);
     if (!sys::fs::exists(abs)) {
       fail("--check: no invariants file '" + checkFlag + "'");
+      return 2;
+    }
+    // Read as `detc check` reads it: a file it refuses (or a relation it
+    // does not know) is refused here, not a KeyError mid-training.
+    Expected<std::string> text = base::readInputFile(abs);
+    Expected<json::Value> parsed =
+        text ? base::parseBoundedJSON(*text)
+             : Expected<json::Value>(text.takeError());
+    Expected<std::vector<invariants::Invariant>> invs =
+        parsed ? invariants::fromJSON(*parsed)
+               : Expected<std::vector<invariants::Invariant>>(
+                     parsed.takeError());
+    if (!invs) {
+      fail("--check: " + checkFlag + ": " + toString(invs.takeError()));
       return 2;
     }
     options.check = std::string(abs);

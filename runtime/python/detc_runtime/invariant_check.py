@@ -61,14 +61,56 @@ def bound_violation(bound, api, lo, hi):
     return None
 
 
+# What `detc check` reads (lib/invariants/Infer.cpp fromJSON): a file it
+# refuses is refused here too, before training.
+RELATIONS = {"APISequence", "APIAttr", "ParamAttr", "ParamUpdate",
+             "Consistent", "EpochConstant", "TrainBeforeEval", "APIOutput",
+             "APIArg", "EventContain"}
+
+
+def validate(data, path):
+    """The invariants of a loaded file; ValueError saying what is wrong."""
+    def bad(why):
+        return ValueError("%s: not a detc invariants file: %s" % (path, why))
+    if not isinstance(data, dict) or data.get("format") != "detc-invariants":
+        raise bad('no "format": "detc-invariants"')
+    if data.get("version") != 1:
+        raise bad("version is not 1")
+    invariants = data.get("invariants")
+    if not isinstance(invariants, list):
+        raise bad('no "invariants" list')
+    for inv in invariants:
+        if not isinstance(inv, dict) or not isinstance(inv.get("relation"),
+                                                       str):
+            raise bad('an invariant without "relation"')
+        if inv["relation"] not in RELATIONS:
+            raise bad("unknown relation %r" % inv["relation"])
+        for key in ("a", "b", "attr", "value", "text"):
+            if key in inv and not isinstance(inv[key], str):
+                raise bad("%r of a %s invariant is not a string"
+                          % (key, inv["relation"]))
+        pre = inv.get("precondition", [])
+        if not isinstance(pre, list):
+            raise bad("a precondition that is not a list")
+        for d in pre:
+            for c in d if isinstance(d, list) else [d]:
+                if not isinstance(c, dict):
+                    raise bad("a precondition clause that is not an object")
+                if c.get("kind", "CONSISTENT") not in ("CONSISTENT",
+                                                       "UNEQUAL"):
+                    raise bad("unknown clause kind %r" % c.get("kind"))
+    return invariants
+
+
 class Checker:
     def __init__(self, path, out_dir, rank):
-        with open(path) as f:
-            data = json.load(f)
-        if data.get("format") != "detc-invariants" or \
-                data.get("version") != 1:
-            raise ValueError("%s is not a detc invariants file" % path)
-        self.invariants = data["invariants"]
+        with open(path, "rb") as f:
+            text = f.read(256 << 20)
+        try:
+            data = json.loads(text.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            raise ValueError("%s: not JSON: %s" % (path, e)) from None
+        self.invariants = validate(data, path)
         # Indexed by what each record can concern.
         self.by_api = {}
         self.sequences, self.params, self.epochs = [], [], []

@@ -97,10 +97,11 @@ def encode(body):
 def decode(data, path):
     """The body of sidecar bytes `data`; SidecarError if torn or foreign."""
     try:
-        body = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        raise SidecarError(path, "not a detc sidecar (not JSON; the file is "
-                           "torn or corrupt)") from None
+        body = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise SidecarError(path, "not a detc sidecar (not JSON, NaN or "
+                           "infinity in it, or nested too deep; the file "
+                           "is torn, corrupt or edited)") from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise SidecarError(path, "not a detc sidecar (no \"format\": \"%s\")"
                            % FORMAT)
@@ -116,7 +117,30 @@ def decode(data, path):
                       ("loaders", dict), ("values", dict)):
         if not isinstance(body.get(key), kind):
             raise SidecarError(path, "the sidecar has no valid %r" % key)
+    # The parts a resume reads by key: a sidecar re-hashed after an edit
+    # that dropped one is refused here, not a KeyError mid-resume.
+    seeds = body["seeds"]
+    generators = seeds.get("generators")
+    if not isinstance(generators, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool)
+            for v in generators.values()) or not (
+            seeds.get("override") is None or
+            isinstance(seeds.get("override"), int)):
+        raise SidecarError(path, "the sidecar has no valid 'seeds' "
+                           "(override and generators)")
+    for site, position in body["loaders"].items():
+        if position is not None and not isinstance(position, dict) or \
+                position and not all(
+                isinstance(position.get(k), int)
+                for k in ("epoch", "step", "position")) or not (
+                site.isdigit()):
+            raise SidecarError(path, "the sidecar's loader position %r is "
+                               "not valid" % site)
     return body
+
+
+def _no_constant(name):
+    raise ValueError("%s is not a number a sidecar holds" % name)
 
 
 def _fsync_dir(path):

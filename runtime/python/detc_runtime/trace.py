@@ -157,7 +157,7 @@ def enable(directory, check=None):
         from .invariant_check import Checker
         try:
             checker = Checker(check, directory, TRACE.rank)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, KeyError, TypeError) as e:
             from .replay import fail
             fail("error: --check: %s" % e)
     TRACE.pid = os.getpid()

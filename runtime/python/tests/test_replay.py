@@ -181,6 +181,33 @@ class ReplayTest(unittest.TestCase):
         self.expect_error(out, ["--detc-resume", ckpt],
                           "belongs to another checkpoint")
 
+    def test_hostile_sidecars(self):
+        """NaN, nesting 100k deep, a re-hashed sidecar without its
+        generators' seeds or with a malformed loader position: exit 2 with
+        a message, never a ValueError, RecursionError or KeyError."""
+        out = self.fresh("hostile")
+        ckpt = os.path.join(out, "ckpt-9.pt")
+        side = sidecar.sidecar_path(ckpt)
+        good = read(side)
+        body = sidecar.decode(good, side)
+        for data, message in (
+                (good.replace(b'"instance":3', b'"instance":NaN'),
+                 "NaN or infinity"),
+                (good.replace(b'"instance":3', b'"instance":Infinity'),
+                 "NaN or infinity"),
+                (b'{"format": "detc-sidecar", "x": ' + b"[" * 100000 +
+                 b"]" * 100000 + b"}", "nested too deep"),
+                (sidecar.encode(dict(body, seeds={"override": None})),
+                 "no valid 'seeds'"),
+                (sidecar.encode(dict(body, seeds={
+                    "override": None, "generators": {"0": "x"}})),
+                 "no valid 'seeds'"),
+                (sidecar.encode(dict(body, loaders={"1": {"epoch": 0}})),
+                 "loader position")):
+            with open(side, "wb") as f:
+                f.write(data)
+            self.expect_error(out, ["--detc-resume", ckpt], message)
+
     def expect_unfinished(self, out, args, *messages):
         proc = run(out, *args, check=False)
         self.assertEqual(proc.returncode, 3, proc.stderr)
