@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include <cstdio>
+
 using namespace llvm;
 
 namespace detc::codegen {
@@ -59,11 +61,64 @@ uint32_t commentableLineEnd(StringRef src, uint32_t stmtBegin, uint32_t from) {
 }
 
 std::string pyString(StringRef s) {
+  // Every byte has a spelling that stays on one line and means what the
+  // path means to Python: printable ASCII as itself, the usual escapes,
+  // valid UTF-8 sequences as \\u/\\U escapes, and a byte that is no UTF-8
+  // as the lone surrogate \\udcXX, which os.fsencode turns back into that
+  // byte (PEP 383) — so a file name with a newline or a byte \\xff opens
+  // the same file from the emitted script.
   std::string out = "'";
-  for (char c : s) {
-    if (c == '\\' || c == '\'')
+  const auto *p = reinterpret_cast<const unsigned char *>(s.data());
+  const auto *end = p + s.size();
+  auto hex = [&](const char *format, unsigned value) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, format, value);
+    out += buf;
+  };
+  while (p < end) {
+    unsigned char c = *p;
+    if (c == '\\' || c == '\'') {
       out += '\\';
-    out += c;
+      out += char(c);
+      ++p;
+      continue;
+    }
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+      ++p;
+      continue;
+    }
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\t";
+      ++p;
+      continue;
+    }
+    if (c < 0x80) {
+      hex("\\x%02x", c);
+      ++p;
+      continue;
+    }
+    // A UTF-8 sequence: its length by the lead byte, continuation bytes
+    // checked, overlong forms, surrogates and values past U+10FFFF refused.
+    unsigned len = c >= 0xf0 && c <= 0xf4 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2
+                                                                          : 0;
+    if (c > 0xf4)
+      len = 0;
+    unsigned cp = len == 2 ? c & 0x1f : len == 3 ? c & 0x0f : c & 0x07;
+    bool ok = len && p + len <= end;
+    for (unsigned i = 1; ok && i < len; ++i) {
+      ok = (p[i] & 0xc0) == 0x80;
+      cp = cp << 6 | (p[i] & 0x3f);
+    }
+    ok = ok && !(len == 3 && (cp < 0x800 || (cp >= 0xd800 && cp < 0xe000))) &&
+         !(len == 4 && (cp < 0x10000 || cp > 0x10ffff));
+    if (!ok) {
+      hex("\\udc%02x", c);
+      ++p;
+      continue;
+    }
+    hex(cp > 0xffff ? "\\U%08x" : "\\u%04x", cp);
+    p += len;
   }
   return out + "'";
 }

@@ -356,6 +356,14 @@ int detc::tool::runTransform() {
   std::string text = showDiff ? edits.diff(("a" + sep + inputFile).str(),
                                            ("b" + sep + inputFile).str())
                               : edits.apply();
+  if (!showDiff)
+    if (std::optional<std::string> why =
+            codegen::emittedSyntaxError(inputFile, text)) {
+      fail("internal error: the transformed script is not valid Python (" +
+           *why + "); nothing was written. This is a bug in detc: please "
+           "report it with the script");
+      return 3;
+    }
   if (outputFile.empty() || outputFile == "-") {
     outs() << text;
     return 0;

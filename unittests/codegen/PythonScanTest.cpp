@@ -1,6 +1,7 @@
 //===- PythonScanTest.cpp - callee spans and comment placement ------------===//
 
 #include "detc/codegen/PythonScan.h"
+#include "detc/codegen/Transform.h"
 
 #include "gtest/gtest.h"
 
@@ -49,6 +50,36 @@ TEST(PythonScan, CommentGoesWhereItCan) {
   // No final newline: the end of the file.
   std::string last = "x = f()";
   EXPECT_EQ(commentableLineEnd(last, 0, 0), last.size());
+}
+
+} // namespace
+
+namespace {
+
+/// What CPython makes of the literal: the emitted script must mean the
+/// same path (checked against Python itself by the e2e and hostile tests).
+TEST(PythonScan, StringLiteralsStayOnOneLineForAnyBytes) {
+  EXPECT_EQ(pyString("a'b\\c"), "'a\\'b\\\\c'");
+  EXPECT_EQ(pyString("a\nb\rc\td"), "'a\\nb\\rc\\td'");
+  EXPECT_EQ(pyString(llvm::StringRef("x\0y", 3)), "'x\\x00y'");
+  EXPECT_EQ(pyString("\x7f"), "'\\x7f'");
+  // Valid UTF-8 as code points; a byte that is no UTF-8 as the surrogate
+  // escape os.fsencode turns back into that byte.
+  EXPECT_EQ(pyString("caf\xc3\xa9"), "'caf\\u00e9'");
+  EXPECT_EQ(pyString("\xf0\x9f\x98\x80"), "'\\U0001f600'");
+  EXPECT_EQ(pyString("b\xff" "ad"), "'b\\udcffad'");
+  EXPECT_EQ(pyString("\xc3"), "'\\udcc3'");             // cut sequence
+  EXPECT_EQ(pyString("\xc0\xaf"), "'\\udcc0\\udcaf'");   // overlong
+  EXPECT_EQ(pyString("\xed\xa0\x80"), "'\\udced\\udca0\\udc80'"); // surrogate
+}
+
+TEST(EmitCheck, InvalidPythonIsCaughtBeforeWriting) {
+  EXPECT_FALSE(emittedSyntaxError("t.py", "x = f('a\\nb')\n"));
+  std::optional<std::string> why =
+      emittedSyntaxError("t.py", "x = f('a\nb')\n");
+  ASSERT_TRUE(why);
+  EXPECT_EQ(why->substr(0, 2), "1:");
+  EXPECT_TRUE(emittedSyntaxError("t.py", "for x in y:\nz = 1\n"));
 }
 
 } // namespace

@@ -32,8 +32,10 @@ std::optional<uint32_t> calleeEnd(llvm::StringRef src, uint32_t begin,
 uint32_t commentableLineEnd(llvm::StringRef src, uint32_t stmtBegin,
                             uint32_t from);
 
-/// `s` as a Python string literal in single quotes (backslashes and
-/// quotes escaped), for the runtime calls the planners emit.
+/// `s` as a one-line Python string literal in single quotes that means the
+/// same path or text to Python (escapes for quotes, backslashes, control
+/// characters and non-ASCII; bytes that are no UTF-8 as surrogate escapes),
+/// for the runtime calls the planners emit.
 std::string pyString(llvm::StringRef s);
 
 } // namespace detc::codegen

@@ -106,6 +106,12 @@ bool planDeterminism(const frontend::SourceFile &file,
                      frontend::DiagnosticEngine &diags, EditList &edits,
                      TransformSummary *summary = nullptr);
 
+/// Why the emitted script `text` is not Python (`line:col: message`), or
+/// nullopt when it parses: checked before anything is written
+/// (EmitCheck.cpp).
+std::optional<std::string> emittedSyntaxError(llvm::StringRef name,
+                                              llvm::StringRef text);
+
 } // namespace detc::codegen
 
 #endif // DETC_CODEGEN_TRANSFORM_H
