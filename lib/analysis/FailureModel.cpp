@@ -39,7 +39,9 @@ FailureModel FailureModel::withWorkers(double n) const {
   return m;
 }
 
-double wastedFraction(double w) { return w / (1 + w); }
+double wastedFraction(double w) {
+  return std::isinf(w) ? 1.0 : w / (1 + w);
+}
 
 /// Seconds per unit: `s`, `min`, `h`/`hr`, `day`.
 static std::optional<double> unitSeconds(StringRef unit) {
@@ -120,6 +122,17 @@ Expected<FailureModel> parseFailureModel(StringRef text) {
                  "N=1024,f=2e-3/day,o=5,r=9.9,m=0.418");
   if (m.workers < 1 || m.checkpointCost <= 0 || m.failureRate <= 0)
     return bad("N must be at least 1, f and o positive");
+  // Documented bounds (docs/jit.md): past them the model means nothing
+  // and its arithmetic overflows into "INF" and "nan%".
+  if (m.workers > kMaxWorkers || m.workers != std::floor(m.workers))
+    return bad("N must be a whole number of workers up to 10^9");
+  if (m.failureRate > 1.0 || m.failureRate < 1e-30)
+    return bad("f must be between 1e-30 and 1 failure per worker per s");
+  for (double t : {m.checkpointCost, m.restartCost, m.minibatchSeconds})
+    if (t > kMaxSeconds || (t > 0 && t < 1e-9))
+      return bad("o, r and m must be between 1 ns and 10^9 s (~32 years)");
+  if (m.jitOverhead > 1.0)
+    return bad("ojit is a fraction of the run, at most 1");
   return m;
 }
 
@@ -130,14 +143,21 @@ void printFailureModel(raw_ostream &os, const FailureModel &model) {
                 model.workers, model.failureRate, model.failureRate * 86400,
                 model.checkpointCost, model.restartCost,
                 model.minibatchSeconds, model.jitOverhead);
+  // Fixed-point where that reads well; %g where a fixed-point field
+  // would print a value's float noise as digits (every 6.9e156 min).
+  auto num = [](double v, int width, int places) {
+    bool fixed = std::fabs(v) < 1e7;
+    return fixed ? formatv("{0}", format("%*.*f", width, places, v)).str()
+                 : formatv("{0}", format("%*.3g", width, v)).str();
+  };
   auto row = [&](const FailureModel &m) {
     double c = m.optimalFrequency();
     double w = m.optimalPeriodicWaste(), j = m.jitWaste();
-    os << formatv("  N = {0,-5:f0} periodic: c* = {1,7:f2}/h (every {2,7:f1} "
-                  "min), w* = {3:e3}, wasted {4,7:f3}%;  JIT: w = {5:e3}, "
-                  "wasted {6,7:f3}%\n",
-                  m.workers, c * 3600, 1 / c / 60, w,
-                  100 * wastedFraction(w), j, 100 * wastedFraction(j));
+    os << formatv("  N = {0,-5:f0} periodic: c* = {1}/h (every {2} min), "
+                  "w* = {3:e3}, wasted {4}%;  JIT: w = {5:e3}, wasted {6}%\n",
+                  m.workers, num(c * 3600, 7, 2), num(1 / c / 60, 7, 1), w,
+                  num(100 * wastedFraction(w), 7, 3), j,
+                  num(100 * wastedFraction(j), 7, 3));
   };
   row(model);
   os << "as in the paper's Table 8:\n";

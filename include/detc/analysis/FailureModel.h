@@ -22,6 +22,11 @@
 
 namespace detc::analysis {
 
+/// The largest worker count and time (s) --failure-model takes: beyond
+/// them the model's arithmetic overflows (exit 2 instead of "INF").
+constexpr double kMaxWorkers = 1e9;
+constexpr double kMaxSeconds = 1e9;
+
 struct FailureModel {
   double workers = 1;          ///< N.
   double failureRate = 0;      ///< f: failures per worker per second.
