@@ -57,11 +57,18 @@ public:
     const toml::table *table = &root;
     if (sys::path::filename(path) == "pyproject.toml") {
       const toml::node *tool = root.get("tool");
-      table = tool && tool->as_table() ? tool->as_table()->get_as<toml::table>(
-                                             "detc")
-                                       : nullptr;
-      if (!table)
+      const toml::node *detc =
+          tool && tool->as_table() ? tool->as_table()->get("detc") : nullptr;
+      if (!detc)
         return config;
+      // `[[tool.detc]]` (an array of tables) or `tool.detc = 1` was read as
+      // no configuration at all: said instead.
+      table = detc->as_table();
+      if (!table) {
+        fail(detc->source(), "'tool.detc' must be a table ([tool.detc]), "
+                             "not " + describe(*detc));
+        return takeError();
+      }
     }
     for (auto &&[key, node] : *table) {
       std::string name(key.str());
@@ -87,6 +94,14 @@ public:
       config.flags[name] = std::move(setting);
     }
     return config;
+  }
+
+  static std::string describe(const toml::node &n) {
+    if (n.is_array_of_tables())
+      return "an array of tables ([[tool.detc]])";
+    if (n.is_array())
+      return "an array";
+    return "a value";
   }
 
   void fail(const toml::source_region &at, const Twine &message) {

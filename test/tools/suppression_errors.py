@@ -12,6 +12,9 @@ x = 1      # detc: ignore
 y = 2 # detc: ignore[detc-unsafe-rnd]
 # CHECK: suppression_errors.py:[[@LINE+1]]:7: error: the rule list of 'detc: ignore[' has no closing ']'
 z = 3 # detc: ignore[detc-unsafe-rng
+# Each rule once (300k repeats of one name took minutes).
+# CHECK: suppression_errors.py:[[@LINE+1]]:7: error: rule 'detc-unsafe-rng' is listed twice in 'detc: ignore[...]'
+w = 4 # detc: ignore[detc-unsafe-rng, detc-unused-ignore, detc-unsafe-rng]
 s = "# detc: ignore"  # detc: per-example keyed draw (a note, not an ignore)
 # CHECK-NOT: error
 # CHECK-NOT: warning(s)
