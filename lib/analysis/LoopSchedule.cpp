@@ -26,6 +26,21 @@ double secondsOf(const ProgramItem &item) {
   return 0;
 }
 
+bool hasKind(const std::vector<ProgramItem> &items, Kind kind) {
+  for (const ProgramItem &item : items)
+    if (item.kind == kind ||
+        (item.kind == Kind::Loop && item.iterations &&
+         hasKind(item.body, kind)))
+      return true;
+  return false;
+}
+bool hasHint(const std::vector<ProgramItem> &items) {
+  return hasKind(items, Kind::Hint);
+}
+bool hasTask(const std::vector<ProgramItem> &items) {
+  return hasKind(items, Kind::Task);
+}
+
 double secondsOf(const std::vector<ProgramItem> &items) {
   double sum = 0;
   for (const ProgramItem &i : items)
@@ -214,10 +229,14 @@ LoopProgram::unroll(size_t limit,
   bool atHint = false;
   std::vector<std::vector<std::string>> names;
   bool tooLarge = false;
+  // Items visited: a loop of hints that merge into one position (or of
+  // nothing) adds no task, so the hint count alone did not stop 10^12
+  // iterations of it (hours; its names took 40 GB).
+  uint64_t visits = 0;
   std::function<void(const std::vector<ProgramItem> &)> walk =
       [&](const std::vector<ProgramItem> &items) {
         for (const ProgramItem &item : items) {
-          if (tooLarge)
+          if (tooLarge || (tooLarge = ++visits > kMaxUnrollVisits))
             return;
           if (item.kind == Kind::Task) {
             pending += item.seconds;
@@ -227,7 +246,9 @@ LoopProgram::unroll(size_t limit,
                               ? checkpointSeconds
                               : item.checkpointSeconds;
             if (atHint && pending == 0) { // the hint before's position
-              names.back().push_back(item.name);
+              if (std::find(names.back().begin(), names.back().end(),
+                            item.name) == names.back().end())
+                names.back().push_back(item.name);
               p.hintSeconds.back() = std::min(p.hintSeconds.back(), cost);
               continue;
             }
@@ -237,6 +258,13 @@ LoopProgram::unroll(size_t limit,
             pending = 0;
             atHint = true;
             tooLarge = p.taskSeconds.size() > limit;
+          } else if (!hasHint(item.body)) {
+            // Tasks only: the loop adds its time to the pending block,
+            // whatever its iteration count.
+            if (item.iterations && hasTask(item.body)) {
+              pending += secondsOf(item);
+              atHint = false;
+            }
           } else {
             for (uint64_t i = 0; i < item.iterations && !tooLarge; ++i)
               walk(item.body);

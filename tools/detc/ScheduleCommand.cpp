@@ -310,6 +310,16 @@ int detc::tool::runSchedule() {
                  analysis::kMaxNaiveTableEntries));
     return 2;
   }
+  double naiveWork = double(p.blocks()) * double(p.taskSeconds.size()) *
+                     double(p.taskSeconds.size());
+  if (chosen == Algorithm::Naive &&
+      naiveWork > double(analysis::kMaxNaiveWork)) {
+    fail(formatv("{0}: --algorithm=naive takes checkpoints x tasks^2 = "
+                 "{1:e2} steps here, more than its limit of {2:e0} (about "
+                 "30 s); --algorithm=fast finds the same optimum",
+                 inputFile, naiveWork, double(analysis::kMaxNaiveWork)));
+    return 2;
+  }
   auto start = std::chrono::steady_clock::now();
   analysis::ScheduleResult r;
   switch (chosen) {

@@ -64,6 +64,9 @@ struct LoopProgram {
   /// How many checkpoints costing `cost` each fit: k·cost < o·Σt + t_c
   /// (ScheduleProblem::fits; ℓ when cost = t_c).
   uint64_t affordable(double cost) const;
+  /// Items an unroll() visits at most before it gives up (as past `limit`
+  /// hints): about a second.
+  static constexpr uint64_t kMaxUnrollVisits = 100000000;
   /// The unrolled problem (tasks merged between hints; per-hint costs when
   /// hints have their own), when it has at most `limit` tasks; also the
   /// hints at each task boundary (adjacent hints share one, at the cheaper

@@ -85,6 +85,9 @@ ScheduleResult scheduleNaive(const ScheduleProblem &problem, size_t blocks);
 /// The naive DP's back-pointer table has (blocks + 1)·(n + 1) entries; a
 /// driver refuses problems past this many (100 MB).
 constexpr uint64_t kMaxNaiveTableEntries = 25000000;
+/// ... and past this many inner steps (blocks · n², 2-3 ns each): 20k tasks
+/// within the table limit ran for half an hour.
+constexpr uint64_t kMaxNaiveWork = 10000000000;
 /// The same optimum by the Lagrangian algorithm.
 ScheduleResult scheduleFast(const ScheduleProblem &problem, size_t blocks);
 
