@@ -434,6 +434,16 @@ private:
         if (encloses(nest, def))
           return failAt(def, message + ": the loops rebuild it, so a restart "
                                        "could not resume exactly");
+        // Live and changed by the loops: an iterator or generator they
+        // advance (`batch = next(it)`). Reopened by the setup, a restart
+        // would start it over: other batches, other weights, exit 0.
+        if (StringRef(*kind).starts_with("an iterator") ||
+            StringRef(*kind).starts_with("a generator"))
+          return failAt(def, message + ": the loops advance it (next()), so "
+                                       "a restart could not continue where "
+                                       "it stood; loop over the loader with "
+                                       "`for` (detc restores a loop's "
+                                       "position) instead");
         if (!quiet)
           ctx.warning(def->getRange().begin.offset,
                       message + "; a restart reopens it (the setup reruns) "

@@ -341,6 +341,57 @@ def cut_checkpoint(env, tmp):
         fail("ulimit -f: resume from the kept pair", "failed", p)
 
 
+def restart_mismatches(env, tmp):
+    """Restarts and resumes that cannot be bit-identical are refused with a
+    message naming the flags that differ (issue 40, 8-10): a checkpoint
+    past the new end of an inner loop (exit 3), a model of another size
+    (exit 2, not a shape traceback), a loader over another dataset size
+    (exit 3, not a silent other order)."""
+    work = os.path.join(tmp, "restart")
+    os.makedirs(work)
+    ch = env.transform(os.path.join(ROOT, "examples", "checkhint_train.py"),
+                       os.path.join(work, "ch.py"), "--overhead=0.05",
+                       "--ckpt-cost=0.005")
+    pgd = env.transform(os.path.join(ROOT, "examples", "pgd_train.py"),
+                        os.path.join(work, "pgd.py"))
+    je = env.transform(os.path.join(HERE, "Inputs", "jit_examples_train.py"),
+                       os.path.join(work, "je.py"), "--jit-checkpoint")
+    first = [
+        ([env.py, ch, "--epochs", "1", "--steps", "300", "--width", "16",
+          "--out", "a.pt"], 0),
+        ([env.py, pgd, "--epochs", "1", "--out", "h32.pt"], 0),
+        ([env.py, je, "--examples", "64", "--fail-at", "5"], 1)]
+    for cmd, code in first:
+        p = env.run(cmd, cwd=work)
+        if p.returncode != code:
+            fail("restart setup %s" % cmd[1:], "exit %s" % p.returncode, p)
+            return
+    cases = [
+        ([env.py, ch, "--epochs", "1", "--steps", "200", "--width", "16",
+          "--out", "a.pt", "--detc-restart"], 3,
+         "--steps 200 (checkpointed run: 300)"),
+        ([env.py, ch, "--epochs", "1", "--steps", "300", "--width", "24",
+          "--out", "a.pt", "--detc-restart"], 2,
+         "the checkpoint does not fit this run: 'params' is a tensor of "
+         "shape (16, 16) in the checkpoint, (24, 24) in this run"),
+        ([env.py, pgd, "--epochs", "2", "--hidden", "64", "--out", "h64.pt",
+          "--detc-resume", "h32.pt"], 2,
+         "the checkpoint does not fit this run: restoring it raised "
+         "RuntimeError"),
+        ([env.py, je, "--examples", "128", "--detc-restart"], 3,
+         "has dataset length 128 now, 64 in the checkpointed run")]
+    for cmd, code, message in cases:
+        p = env.run(cmd, cwd=work)
+        what = "restart %s" % " ".join(cmd[2:])
+        if p.returncode != code or message not in p.stderr or \
+                "Traceback" in p.stderr:
+            fail(what, "expected exit %d and %r" % (code, message), p)
+    # The same restarts with the checkpointed flags still work.
+    p = env.run([env.py, je, "--examples", "64", "--detc-restart"], cwd=work)
+    if p.returncode != 0:
+        fail("JIT restart with the same flags", "failed", p)
+
+
 def stdout_checkpoint(env, tmp):
     work = os.path.join(tmp, "stdout")
     os.makedirs(work)
@@ -378,11 +429,12 @@ def main():
         env = Env(args, tmp)
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             singles = [pool.submit(f, env, tmp) for f in (
-                planted_fix_records, cut_checkpoint, stdout_checkpoint)]
+                planted_fix_records, cut_checkpoint, stdout_checkpoint,
+                restart_mismatches)]
             runs = path_matrix(env, tmp, pool)
             for s in singles:
                 s.result()
-        runs += environment(env, tmp) + 5
+        runs += environment(env, tmp) + 10
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("hostile runtime: %d cases, %d failures" % (runs, len(FAILURES)))

@@ -362,7 +362,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           attrs.push_back(attr("copy", builder.getUnitAttr()));
         emit(ir::StmtOp::getOperationName(), call, defs, args.eff, attrs);
       } else
-        emitFetch(f, call, loaderVar, lf, defsOfResult());
+        // `next(it)` advances `it`: a restart must restore where the
+        // iterator stood, so the iterator is state the loop changes.
+        emitFetch(f, call, loaderVar, lf, defsOfResult(),
+                  /*advances=*/arg == call->args[0]);
       setFacts(isName(fn, "iter") ? lf : FactSet());
       return true;
     }

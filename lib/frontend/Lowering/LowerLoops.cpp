@@ -392,7 +392,8 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
 void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
                         const std::string &loaderVar,
                         const FactSet &loaderFacts,
-                        const std::vector<std::string> &defs) {
+                        const std::vector<std::string> &defs,
+                        bool advances) {
   // What producing one example runs, and with how many workers.
   std::string workers = "0";
   FactSet datasetFacts;
@@ -410,6 +411,8 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
   }
   Effects eff;
   eff.uses.insert(loaderVar);
+  if (advances)
+    eff.updates.insert(loaderVar);
   Operation *fetch = emit(ir::FetchOp::getOperationName(), at, defs, eff,
                           {strAttr("loader", loaderVar)}, 1);
   std::string dsVar = loaderVar + ".dataset";

@@ -140,7 +140,7 @@ public:
                        const ast::Expr *indexTarget, const ast::Expr *target);
   void emitFetch(FuncCtx &f, const ast::Node *at, const std::string &loaderVar,
                  const FactSet &loaderFacts,
-                 const std::vector<std::string> &defs);
+                 const std::vector<std::string> &defs, bool advances = false);
   void lowerMatch(FuncCtx &f, const ast::Match *m, size_t caseIndex);
   std::string lowerLambda(FuncCtx &f, const ast::Lambda *lambda);
   void emitUserCall(FuncCtx &f, const ast::Node *at, const std::string &sym,

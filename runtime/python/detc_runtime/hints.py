@@ -163,11 +163,12 @@ class Level:
             saved["range"] = [r.start, r.stop, r.step]
         if self.keyed() and self.before is not None:
             step, samples = self.before
-            saved["loader"] = {
+            saved["loader"] = dict({
                 "epoch": int(self.iterator.epoch), "step": step,
                 "samples": samples,
                 "generator": _values.encode(self.loader_state, "loader",
-                                            tensors)}
+                                            tensors)}, **_loader_shape(
+                                                self.iterable))
         return saved
 
     def _begin(self, saved):
@@ -182,6 +183,20 @@ class Level:
                 _fail("%s: error: the loop at hint level %d iterates a "
                       "keyed loader in the checkpointed run but not now" %
                       (HINT.checkpoint, self.level), code=3)
+            shape = _loader_shape(self.iterable)
+            for key, now in shape.items():
+                then = loader.get(key)
+                if then is not None and then != now:
+                    from .replay import changed_flags
+                    diff = changed_flags(HINT.target.get("argv"))
+                    _fail("%s: error: the loader at hint level %d has %s %d "
+                          "now, %d in the checkpointed run: its order and "
+                          "batches differ, and the run cannot continue where "
+                          "it stopped%s" % (
+                              HINT.checkpoint, self.level,
+                              key.replace("_", " "), now, then,
+                              " (flags that differ: %s)" % diff if diff
+                              else ""), code=3)
             state = _decode(loader["generator"])
             self.loader_state = state
             self.iterable.generator.set_state(state)
@@ -221,23 +236,35 @@ class Level:
         for the run the hint is in."""
         then = range(*saved["range"])
         now = self.iterable
-        if self.level != 0 or now == then:
+        if now == then:
             return then
+        if self.level != 0:
+            # Same flags: the bounds may come from state the restart
+            # restores only at the hint; the saved ones hold. Other flags
+            # (--steps 300 -> 200): the new bounds, as for the outermost
+            # loop, or exit 3 when they no longer reach the saved item —
+            # never the old bounds silently (a run neither identical nor
+            # refused).
+            from .replay import changed_flags
+            if not changed_flags(HINT.target.get("argv")):
+                return then
         index = saved["index"]
         position = then[index] if 0 <= index < len(then) else None
         if now.start != then.start or now.step != then.step or (
                 position is not None and position not in now):
             from .replay import changed_flags
             diff = changed_flags(HINT.target.get("argv"))
-            _fail("%s: error: the outermost loop around the hint is now %r; "
+            _fail("%s: error: the %s loop around the hint is now %r; "
                   "the checkpointed run was at item %d of %r, which it no "
                   "longer reaches the same way%s" % (
-                      HINT.checkpoint, now, index, then,
+                      HINT.checkpoint, "outermost" if self.level == 0 else
+                      "level-%d" % self.level, now, index, then,
                       (" (flags that differ: %s)" % diff) if diff else ""),
                   code=3)
-        print("detc-runtime: the outermost loop around the hint is now %r "
+        print("detc-runtime: the %s loop around the hint is now %r "
               "(the checkpointed run had %r); following the new bounds" %
-              (now, then), file=sys.stderr)
+              ("outermost" if self.level == 0 else "level-%d" % self.level,
+               now, then), file=sys.stderr)
         return now
 
     def __iter__(self):
@@ -422,6 +449,22 @@ def has_value(name):
     return name in HINT.target["values"]
 
 
+def _loader_shape(loader):
+    """What fixes a keyed loader's order and batches besides its seed: its
+    dataset's length and its batch size (saved with its position; a
+    restart with `--examples 4096` on a 2048-example checkpoint continued
+    silently with another order)."""
+    shape = {}
+    try:
+        shape["dataset_length"] = int(len(loader.dataset))
+    except (TypeError, AttributeError, NotImplementedError):
+        pass
+    batch = getattr(loader, "batch_size", None)
+    if isinstance(batch, int):
+        shape["batch_size"] = batch
+    return shape
+
+
 def _decode(encoded, current=None):
     try:
         return _values.decode(encoded, current, HINT.tensors)
@@ -458,9 +501,17 @@ def value(name, current, inplace=False, loop=False):
             return None
 
     saved = _decode(encoded, now)
+    cur = now()
+    why = _values.tensor_mismatch(saved, cur)
+    # Only with other flags: with the same ones a tensor the setup built
+    # may have grown since (an accumulator), and the saved one is right.
+    from .replay import changed_flags
+    diff = why and changed_flags(HINT.target.get("argv"))
+    if diff:
+        _fail("%s: error: the checkpoint does not fit this run: %r is %s%s"
+              % (HINT.checkpoint, name, why, " (flags that differ: %s)" % diff))
     if not inplace:
         return saved
-    cur = now()
     if isinstance(cur, torch.Tensor) and isinstance(saved, torch.Tensor) and (
             cur.shape == saved.shape and cur.dtype == saved.dtype):
         with torch.no_grad():

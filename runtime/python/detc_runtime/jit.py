@@ -560,8 +560,13 @@ def _write(site, count, thunks, why):
 def _on_failure(why, undo=True):
     """`undo`: the failing thread is the training thread (not the
     watchdog's, which must not touch state a hung step may still change)."""
+    from .replay import restore_in_progress
     with JIT.lock:
         if JIT.site is None or JIT.written:
+            return
+        if restore_in_progress():
+            # A restore that failed half way: this state is neither the
+            # checkpoint's nor a minibatch start; the good checkpoint stays.
             return
         if JIT.phase != BEFORE_STEP and undo and _undo_steps():
             print("detc-runtime: %s: the parameters and optimizer state are "

@@ -209,6 +209,44 @@ def _at_exit():
     os._exit(3)
 
 
+def restore_in_progress():
+    """(checkpoint, its sidecar) while the restore code after a resume or
+    restart point runs (between the load and resumed()), else None."""
+    if REPLAY.pending is not None:
+        return REPLAY.checkpoint, REPLAY.target
+    if hints.HINT.restoring is not None:
+        return hints.HINT.checkpoint, hints.HINT.target
+    return None
+
+
+def _refuse_failed_restores():
+    """An exception out of the restore code (the script's own
+    load_state_dict of a model built with other sizes: `size mismatch`)
+    is a checkpoint that does not fit this run: exit 2 with one message
+    that names the flags that differ, not a traceback and exit 1."""
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):
+        at = restore_in_progress()
+        if at is None or issubclass(kind, (SystemExit, KeyboardInterrupt)):
+            return previous(kind, value, tb)
+        path, target = at
+        diff = changed_flags((target or {}).get("argv"))
+        first = str(value).strip().splitlines()
+        print("detc-runtime: %s: error: the checkpoint does not fit this run: "
+              "restoring it raised %s: %s%s" % (
+                  path, kind.__name__, first[0] if first else "",
+                  " (flags that differ: %s)" % diff if diff else
+                  " (same flags: was the script edited?)"), file=sys.stderr)
+        STATE.failed = True
+        sys.stdout.flush()
+        sys.stderr.flush()
+        holders.release()  # os._exit skips atexit
+        os._exit(2)
+
+    sys.excepthook = hook
+
+
 def _watch_for_crash():
     previous = sys.excepthook
 
@@ -227,6 +265,7 @@ def start(script_sha256, argv=None):
     the hash of the code that runs (the transformed script's bytes)."""
     argv = sys.argv if argv is None else argv
     REPLAY.script_sha256 = script_sha256
+    _refuse_failed_restores()
     resume = _take_flag(argv, "--detc-resume")
     replay = _take_flag(argv, "--detc-replay")
     until = _take_flag(argv, "--detc-until")
@@ -445,12 +484,20 @@ def saved_value(name, current=None):
             return None
 
     try:
-        return _values.decode(encoded, now)
+        saved = _values.decode(encoded, now)
     except _values.UnsavableValue as e:
         fail("%s: error: cannot restore %r: %s" % (REPLAY.checkpoint, name, e))
     except (KeyError, TypeError, ValueError, RuntimeError) as e:
         fail("%s: error: the sidecar's value %r is malformed (%s)" %
              (REPLAY.checkpoint, name, e))
+    # Only with other flags: with the same ones a tensor the setup built
+    # may have grown since (an accumulator), and the saved one is right.
+    why = _values.tensor_mismatch(saved, now())
+    diff = why and changed_flags(REPLAY.target.get("argv"))
+    if diff:
+        fail("%s: error: the checkpoint does not fit this run: %r is %s "
+             "(flags that differ: %s)" % (REPLAY.checkpoint, name, why, diff))
+    return saved
 
 
 def restore_generator(name, gen):

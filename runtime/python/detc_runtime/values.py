@@ -146,6 +146,20 @@ def _shape_of(t):
     return list(t.shape) if isinstance(t, torch.Tensor) else None
 
 
+def tensor_mismatch(saved, current):
+    """Why a saved tensor cannot replace the one this run built (shape or
+    dtype differ: a size flag changed), or None. A restored tensor of the
+    old size only failed later, as a shape error in the script's code."""
+    if isinstance(saved, torch.Tensor) and isinstance(current, torch.Tensor):
+        if saved.shape != current.shape:
+            return "a tensor of shape %s in the checkpoint, %s in this run" % (
+                tuple(saved.shape), tuple(current.shape))
+        if saved.dtype != current.dtype:
+            return "a tensor of dtype %s in the checkpoint, %s in this run" % (
+                saved.dtype, current.dtype)
+    return None
+
+
 def _check_shapes(obj, state):
     """Refuses a saved state that does not fit `obj` before loading it, so
     that a changed model size is a message, not a shape error later inside
