@@ -341,6 +341,39 @@ def cut_checkpoint(env, tmp):
         fail("ulimit -f: resume from the kept pair", "failed", p)
 
 
+def bad_policies(env, tmp):
+    """Recovery policies are checked when they load, before training: a
+    bad `where`, a negative backoff, an unknown step, an action that does
+    not compile, a policy that calls sys.exit(0) are exit 2 (a ValueError
+    at the fault lost the run; sys.exit(0) ended it with 0, untrained). A
+    fix that calls sys.exit(0) at the fault gives up instead."""
+    work = os.path.join(tmp, "policies")
+    os.makedirs(work)
+    script = env.transform(os.path.join(HERE, "Inputs", "flaky_train.py"),
+                           os.path.join(work, "vt.py"), "--vaccinate")
+    head = "import sys\nfrom detc_runtime.recovery import Rule, action\n"
+    policies = {
+        "where": ("RULES = [Rule(FileNotFoundError, where='main:abc')]", 2),
+        "backoff": ("RULES = [Rule(FileNotFoundError, backoff=-1)]", 2),
+        "step": ("RULES = [Rule(FileNotFoundError, do='explode')]", 2),
+        "syntax": ("RULES = [Rule(FileNotFoundError, do=action('x ='))]", 2),
+        "exit at load": ("sys.exit(0)", 2),
+        "exit in a fix": ("RULES = [Rule(FileNotFoundError, do=action("
+                          "'sys.exit(0)'))]", 1)}
+    for name, (body, code) in policies.items():
+        path = os.path.join(work, name.replace(" ", "_") + ".py")
+        with open(path, "w") as f:
+            f.write(head + body + "\n")
+        p = env.run([env.py, script, "--steps", "12", "--flag-file",
+                     "nothere", "--detc-recovery=" + path], cwd=work)
+        if p.returncode != code or "done" in p.stdout:
+            fail("policy: " + name, "expected exit %d, nothing trained to "
+                 "the end" % code, p)
+        if code == 2 and "detc-runtime: error: --detc-recovery" not in \
+                p.stderr:
+            fail("policy: " + name, "no diagnostic", p)
+
+
 def restart_mismatches(env, tmp):
     """Restarts and resumes that cannot be bit-identical are refused with a
     message naming the flags that differ (issue 40, 8-10): a checkpoint
@@ -430,11 +463,11 @@ def main():
         with concurrent.futures.ThreadPoolExecutor(2) as pool:
             singles = [pool.submit(f, env, tmp) for f in (
                 planted_fix_records, cut_checkpoint, stdout_checkpoint,
-                restart_mismatches)]
+                restart_mismatches, bad_policies)]
             runs = path_matrix(env, tmp, pool)
             for s in singles:
                 s.result()
-        runs += environment(env, tmp) + 10
+        runs += environment(env, tmp) + 16
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print("hostile runtime: %d cases, %d failures" % (runs, len(FAILURES)))

@@ -104,13 +104,8 @@ def validate(data, path):
 
 class Checker:
     def __init__(self, path, out_dir, rank):
-        with open(path, "rb") as f:
-            text = f.read(256 << 20)
-        try:
-            data = json.loads(text.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError, RecursionError) as e:
-            raise ValueError("%s: not JSON: %s" % (path, e)) from None
-        self.invariants = validate(data, path)
+        from .inputs import read_json
+        self.invariants = validate(read_json(path), path)
         # Indexed by what each record can concern.
         self.by_api = {}
         self.sequences, self.params, self.epochs = [], [], []

@@ -78,7 +78,8 @@ def _check_marker(checkpoint, body):
     path = marker_path(checkpoint)
     try:
         with open(path, "rb") as f:
-            marker = json.loads(f.read().decode("utf-8"))
+            from .inputs import load_json
+            marker = load_json(f.read(), path)
     except FileNotFoundError:
         return ("%s: error: no completion marker %s: the checkpoint's write "
                 "did not finish" % (checkpoint, path))

@@ -28,6 +28,7 @@ import sys
 import time
 
 from . import replay as _replay
+from .inputs import load_json
 
 GIVE_UP = "give_up"
 SKIP = "skip"
@@ -329,7 +330,10 @@ def recover(exc, cell, site, k):
                 run_action(crash, arg)
             elif kind == "surgery":
                 restart = run_surgery(crash, arg)
-        except Exception as e:  # the fix itself failed
+        except KeyboardInterrupt:
+            raise
+        except BaseException as e:  # the fix itself failed (sys.exit too:
+            #                          a fix must not end the run with 0)
             print("detc-recovery: the %s failed: %s: %s; giving up"
                   % (kind, type(e).__name__, e), file=sys.stderr)
             _log(crash, steps, source, "gave up (%s failed: %s)" % (kind, e))
@@ -505,9 +509,9 @@ def _wait_for_fix(crash):
             with open(CONFIG.shared) as f:
                 for line in f:
                     try:
-                        record = json.loads(line)
+                        record = load_json(line, CONFIG.shared)
                     except ValueError:
-                        continue  # a line being written
+                        continue  # a line being written, or junk
                     fix = _fix_of(record, key)
                     if fix == "foreign":
                         ignored += 1

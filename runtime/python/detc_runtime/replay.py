@@ -292,9 +292,12 @@ def start(script_sha256, argv=None):
         if until is None:
             fail("error: --detc-replay needs --detc-until EPOCH:STEP")
         try:
-            epoch, step = (int(x) for x in until.split(":"))
+            epoch, step = (int(x, 10) for x in until.split(":"))
         except ValueError:
-            fail("error: --detc-until %r: expected EPOCH:STEP" % until)
+            epoch = step = -1
+        if epoch < 0 or step < 0:
+            fail("error: --detc-until %r: expected EPOCH:STEP, two "
+                 "non-negative integers" % until)
         REPLAY.until = (epoch, step)
         resume = replay
     elif until is not None:

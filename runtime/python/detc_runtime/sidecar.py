@@ -96,12 +96,13 @@ def encode(body):
 
 def decode(data, path):
     """The body of sidecar bytes `data`; SidecarError if torn or foreign."""
+    from .inputs import load_json
     try:
-        body = json.loads(data.decode("utf-8"), parse_constant=_no_constant)
-    except (UnicodeDecodeError, ValueError, RecursionError):
+        body = load_json(data, path)
+    except ValueError:
         raise SidecarError(path, "not a detc sidecar (not JSON, NaN or "
-                           "infinity in it, or nested too deep; the file "
-                           "is torn, corrupt or edited)") from None
+                           "infinity in it, or nested too deep: the file "
+                           "is torn or corrupt, or was edited)") from None
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise SidecarError(path, "not a detc sidecar (no \"format\": \"%s\")"
                            % FORMAT)
@@ -137,10 +138,6 @@ def decode(data, path):
             raise SidecarError(path, "the sidecar's loader position %r is "
                                "not valid" % site)
     return body
-
-
-def _no_constant(name):
-    raise ValueError("%s is not a number a sidecar holds" % name)
 
 
 def _fsync_dir(path):

@@ -463,7 +463,8 @@ class CommitTest(unittest.TestCase):
         return sidecar.save_with_sidecar(
             self.path, lambda tmp: torch.save({"v": value}, tmp),
             lambda: {"script_sha256": "0" * 64, "site": 1, "instance": value,
-                     "seeds": {}, "loaders": {}, "values": {}})
+                     "seeds": {"override": None, "generators": {}},
+                     "loaders": {}, "values": {}})
 
     def test_tie_is_xxh3_and_earlier_sha256_sidecars_still_load(self):
         import hashlib
@@ -549,7 +550,8 @@ class CommitTest(unittest.TestCase):
         sidecar.save_with_sidecar(
             other, lambda tmp: torch.save({"v": 3}, tmp),
             lambda: {"script_sha256": "0" * 64, "site": 2, "instance": 1,
-                     "seeds": {}, "loaders": {}, "values": {}})
+                     "seeds": {"override": None, "generators": {}},
+                     "loaders": {}, "values": {}})
         self.assertEqual(torch.load(other)["v"], 3)
         self.assertEqual(sidecar.load(other)["instance"], 1)
         sidecar.DURABILITY.wait()
