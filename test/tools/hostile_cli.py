@@ -155,6 +155,90 @@ class Fuzz:
             self.run(["schedule", self.write(mutated, ".json")],
                      "mutated task file", may_succeed=True)
 
+    def output_paths(self):
+        """Every output flag of the CLI x every kind of target (issue 40):
+        the target must be what it was afterwards (a device still a
+        device, the input's bytes unchanged) and the run exit 2 with the
+        reason — except a device that takes writes (like /dev/null),
+        written through with exit 0. The runtime's flags get the same
+        matrix in hostile_runtime.py."""
+        import stat
+        work = os.path.join(self.tmp, "paths")
+        os.makedirs(work)
+        script = os.path.join(work, "main.py")
+        with open(os.path.join(work, "helper.py"), "w") as f:
+            f.write("def f():\n    return 1\n")
+        with open(script, "w") as f:
+            f.write("import helper\nimport torch\nx = torch.rand(3)\n"
+                    "print(helper.f())\n")
+        with open(os.path.join(work, "pyproject.toml"), "w") as f:
+            f.write("[tool.detc]\nseed = 1\n")
+
+        def kinds():
+            """name -> (path, intact(), writes)."""
+            k = {}
+            fifo = os.path.join(work, "fifo")
+            if not os.path.exists(fifo):
+                os.mkfifo(fifo)
+            k["fifo"] = (fifo, lambda: stat.S_ISFIFO(os.lstat(fifo).st_mode),
+                         False)
+            for name, minor, writes in (("full", 7, False),
+                                        ("null", 3, True)):
+                dev = os.path.join(work, name)
+                try:
+                    if not os.path.exists(dev):
+                        os.mknod(dev, stat.S_IFCHR | 0o666,
+                                 os.makedev(1, minor))
+                except OSError:
+                    continue
+                k[name] = (dev, (lambda d: lambda: stat.S_ISCHR(
+                    os.lstat(d).st_mode))(dev), writes)
+            d = os.path.join(work, "dir")
+            os.makedirs(d, exist_ok=True)
+            k["directory"] = (d, lambda: os.path.isdir(d), False)
+            ro = os.path.join(work, "ro.txt")
+            if not os.path.exists(ro):
+                with open(ro, "w") as f:
+                    f.write("keep\n")
+                os.chmod(ro, 0o444)
+            k["read-only"] = (ro, lambda: open(ro).read() == "keep\n", False)
+            for name, path in (("the input", script),
+                               ("an imported module",
+                                os.path.join(work, "helper.py")),
+                               ("the config in use",
+                                os.path.join(work, "pyproject.toml"))):
+                with open(path, "rb") as f:
+                    data = f.read()
+                k[name] = (path, (lambda p, b: lambda: open(p, "rb").read()
+                                  == b)(path, data), False)
+            link = os.path.join(work, "link.py")
+            if not os.path.lexists(link):
+                os.symlink("main.py", link)
+            k["a symlink to the input"] = (link, k["the input"][1], False)
+            return k
+
+        flags = {
+            "transform -o": lambda p: ["transform", "--emit-python", script,
+                                       "-o", p],
+            "analyze --write-baseline": lambda p: ["analyze", script,
+                                                   "--write-baseline", p],
+            "schedule --plot": lambda p: ["schedule", TASKS, "--plot", p],
+        }
+        for flag, args in flags.items():
+            for kind, (path, intact, writes) in kinds().items():
+                what = "%s %s" % (flag, kind)
+                if flag == "schedule --plot" and kind in (
+                        "the config in use", "an imported module",
+                        "the input", "a symlink to the input"):
+                    continue  # not its inputs (hostile.test: --plot TASKS)
+                if flag == "analyze --write-baseline" and \
+                        kind == "an imported module":
+                    continue  # analyze keeps no list of the files it read
+                self.run(args(path), what, may_succeed=writes)
+                if not intact():
+                    self.failures.append("%s: the target was changed or "
+                                         "replaced" % what)
+
     def numbers(self):
         for _ in range(10):
             flag = self.rng.choice(["--overhead", "--ckpt-cost",
@@ -177,7 +261,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         fuzz = Fuzz(opts.detc, random.Random(opts.seed), tmp)
         for gen in (fuzz.nesting, fuzz.files, fuzz.mutated_scripts,
-                    fuzz.json_files, fuzz.numbers):
+                    fuzz.json_files, fuzz.output_paths, fuzz.numbers):
             gen()
     print("%d runs, %d failures" % (fuzz.runs, len(fuzz.failures)))
     for f in fuzz.failures:

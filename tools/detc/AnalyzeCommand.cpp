@@ -170,7 +170,8 @@ static int printSchedule(mlir::ModuleOp module) {
 
 /// Fingerprints, `# detc: ignore[...]` comments, the baseline; writes the
 /// baseline when asked. Nonzero: the exit status of a bad input.
-static int filterFindings(analysis::Report &report) {
+static int filterFindings(analysis::Report &report,
+                          const base::ProjectConfig &cfg) {
   analysis::assignFingerprints(report);
   std::vector<analysis::SuppressionError> errors =
       analysis::applySuppressions(report);
@@ -186,8 +187,14 @@ static int filterFindings(analysis::Report &report) {
     raw_string_ostream os(text);
     analysis::writeBaseline(os, report,
                             llvm::sys::path::parent_path(writeBaselineFile));
-    if (Error e = base::writeOutputFile(writeBaselineFile, text,
-                                        {inputFile.getValue()})) {
+    // Never a file the analysis read or that configures it.
+    std::vector<runtime::ProtectedFile> protect = {
+        {inputFile.getValue(), "the input file"}};
+    if (!cfg.file.empty())
+      protect.emplace_back(cfg.file, "the configuration in use");
+    for (const std::string &table : apiTables.tables)
+      protect.emplace_back(table, "an --api-table file");
+    if (Error e = base::writeOutputFile(writeBaselineFile, text, protect)) {
       WithColor::error(errs(), writeBaselineFile)
           << "cannot write the baseline: " << toString(std::move(e)) << "\n";
       return 2;
@@ -308,7 +315,7 @@ int detc::tool::runAnalyze() {
   std::vector<base::PhaseStat> reportPhases;
   base::PhaseClock reportClock(reportPhases);
   analysis::Report report = analysis::buildReport(a, inputFile);
-  if (int status = filterFindings(report))
+  if (int status = filterFindings(report, *cfg))
     return status;
   applyRuleSeverities(report, *cfg);
   reportClock.lap("report");

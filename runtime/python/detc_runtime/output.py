@@ -132,7 +132,7 @@ def write_bytes(path, data, what):
         except OSError:
             pass
         raise
-    _fsync_dir(t.path)
+    fsync_dir(t.path)
     return t
 
 
@@ -164,9 +164,11 @@ def open_stream(path, what, append=False):
     return os.fdopen(fd, "a" if append else "w")
 
 
-def _fsync_dir(path):
+def fsync_dir(path):
+    """fsync of the directory holding `path` (best effort)."""
     try:
-        fd = os.open(os.path.dirname(path) or ".", os.O_RDONLY)
+        fd = os.open(os.path.dirname(os.path.abspath(path)) or ".",
+                     os.O_RDONLY)
     except OSError:
         return
     try:

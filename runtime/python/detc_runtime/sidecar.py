@@ -38,7 +38,7 @@ import os
 import sys
 import threading
 
-from . import holders
+from . import holders, output
 
 FORMAT = "detc-sidecar"
 VERSION = 1
@@ -140,20 +140,6 @@ def decode(data, path):
     return body
 
 
-def _fsync_dir(path):
-    try:
-        fd = os.open(os.path.dirname(os.path.abspath(path)) or ".",
-                     os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def real_path(checkpoint):
     """The file a checkpoint path names (symlinks resolved)."""
     return os.path.realpath(os.fspath(checkpoint))
@@ -167,7 +153,6 @@ def writable_target(checkpoint):
     the rule refuses: a directory (IsADirectoryError), a read-only file
     (PermissionError, as the script's own save would; also as root), a
     FIFO nobody reads, a block device, the running script."""
-    from . import output
     t = output.target(checkpoint, "checkpoint")
     return t.path if t.regular else None
 
@@ -258,7 +243,7 @@ def commit(real, holder, written, body):
         raise
     if synced:
         holder.remove()
-        _fsync_dir(real)
+        output.fsync_dir(real)
     else:
         DURABILITY.submit((real, side, holder, fds,
                            os.path.basename(written), side_mode))
@@ -373,7 +358,7 @@ def _finish(real, side, holder, fds, name, side_mode):
         except FileNotFoundError:
             pass  # another run's commit to this path renamed it
     holders.prepare_next(holder, real, name, side_mode)
-    _fsync_dir(real)
+    output.fsync_dir(real)
 
 
 DURABILITY = _Durability()
@@ -388,7 +373,6 @@ def save_with_sidecar(path, save, body):
     real = writable_target(path)
     if real is None:
         return None
-    from . import output
     holder, tmp = holders.take(real, os.path.basename(os.fspath(path)))
     try:
         result = save(tmp)
