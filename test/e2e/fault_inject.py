@@ -25,8 +25,8 @@ import sys
 import torch
 
 
-def main():
-    argv = sys.argv[1:]
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
     kill, count_file, snapshots, ready = None, None, None, None
     while argv and argv[0].startswith("--"):
         flag, value = argv[0], argv[1]

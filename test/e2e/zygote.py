@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""A fork server for the kill/resume tests: imports torch once, then forks
+one child per request, which runs fault_inject.py with the request's
+arguments, environment, working directory and stderr file, in a session
+of its own (as `subprocess.Popen(..., start_new_session=True)` did).
+
+Each run of a test script used to import torch afresh (2.1 s of CPU
+here): a kill/resume test of 20 trials paid ~90 s for imports alone. A
+forked child starts with torch imported and runs the script exactly as a
+fresh `python3 fault_inject.py ...` would — same interpreter, same
+flags, its own process and process group, SIGKILLed the same way, its
+exit status reported as subprocess reports it.
+
+Protocol (one JSON object a line): the harness writes {"argv", "env",
+"cwd", "stderr"}; the server answers {"pid": PID} at once and {"status":
+CODE} when that child ends (CODE < 0: killed by signal -CODE). One child
+at a time per server.
+
+usage: zygote.py   (PYTHONPATH and OMP_NUM_THREADS as the runs need)
+"""
+import json
+import os
+import sys
+
+import torch  # noqa: F401  (what every child no longer imports)
+
+import fault_inject
+
+
+def child(request, reply):
+    os.setsid()
+    reply.close()
+    err = os.open(request["stderr"], os.O_WRONLY | os.O_APPEND)
+    null = os.open(os.devnull, os.O_RDWR)
+    os.dup2(null, 0)
+    os.dup2(null, 1)
+    os.dup2(err, 2)
+    os.close(err)
+    os.close(null)
+    os.chdir(request["cwd"])
+    os.environ.clear()
+    os.environ.update(request["env"])
+    # As a fresh interpreter ends: SystemExit's code, a traceback and 1
+    # for an exception, atexit handlers (the runtime's) run either way.
+    fault_inject.main(request["argv"])
+    sys.exit(0)
+
+
+def main():
+    reply = os.fdopen(os.dup(1), "w", buffering=1)
+    for line in sys.stdin:
+        request = json.loads(line)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            child(request, reply)  # never returns
+        reply.write(json.dumps({"pid": pid}) + "\n")
+        _, status = os.waitpid(pid, 0)
+        code = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else \
+            os.WEXITSTATUS(status)
+        reply.write(json.dumps({"status": code}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
