@@ -38,6 +38,8 @@ import time
 
 import torch
 
+import zygote_client
+
 PY = "/usr/bin/python3"
 PHASES = ("forward", "backward", "step", "hang", "sigterm")
 
@@ -64,20 +66,26 @@ class Trial:
         self.env.pop("DETC_TEST_FAIL", None)
 
     def start(self, flags=(), fail=None):
+        """The run, forked from a zygote with torch imported
+        (zygote_client.py); its stdout in `log`, its stderr in a file
+        beside it."""
         env = dict(self.env)
         if fail:
             env["DETC_TEST_FAIL"] = fail
-        log = open(os.path.join(self.tmp, "log%d.txt" % time.monotonic_ns()),
-                   "w+")
-        proc = subprocess.Popen(
-            [PY, self.script, "--out", self.out] + self.extra + list(flags),
-            cwd=self.tmp, env=env, stdout=log, stderr=subprocess.PIPE,
-            text=True, start_new_session=True)
+        name = os.path.join(self.tmp, "log%d" % time.monotonic_ns())
+        log = open(name + ".txt", "w+")
+        open(name + ".err", "w").close()
+        proc = zygote_client.start(
+            [self.script, "--out", self.out] + self.extra + list(flags),
+            env, self.tmp, stderr=name + ".err", stdout=name + ".txt")
+        proc.err_path = name + ".err"
         return proc, log
 
     @staticmethod
     def finish(proc, log, timeout=300):
-        err = proc.communicate(timeout=timeout)[1]
+        proc.wait(timeout=timeout)
+        with open(proc.err_path) as f:
+            err = f.read()
         log.seek(0)
         done = len(re.findall(r"^done ", log.read(), re.M))
         return proc.returncode, err, done
@@ -249,4 +257,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        zygote_client.stop_all()

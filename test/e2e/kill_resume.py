@@ -35,17 +35,16 @@ import json
 import os
 import random
 import signal
-import queue
 import subprocess
 import sys
 import tempfile
-import threading
 import time
+
+import zygote_client
 
 PY = "/usr/bin/python3"
 HERE = os.path.dirname(os.path.abspath(__file__))
 INJECT = os.path.join(HERE, "fault_inject.py")
-ZYGOTE = os.path.join(HERE, "zygote.py")
 
 
 class Runner:
@@ -56,7 +55,6 @@ class Runner:
             self.env.pop(name, None)
         self.extra = extra
         self.hint = hint
-        self.local = threading.local()  # each trial thread's zygote
 
     def start(self, cmd, log_path):
         """The run of `cmd` (PY INJECT ARGS...), forked by this thread's
@@ -70,10 +68,8 @@ class Runner:
                                         stderr=log, start_new_session=True)
             finally:
                 log.close()
-        zygote = getattr(self.local, "zygote", None)
-        if zygote is None:
-            zygote = self.local.zygote = Zygote(self.env)
-        return zygote.start(cmd[2:], self.env, log_path)
+        return zygote_client.start(cmd[2:], self.env, os.getcwd(),
+                                   stderr=log_path)
 
     def resume_from(self, out):
         """The checkpoint a killed run resumes from, if it was written."""
@@ -135,71 +131,6 @@ class Runner:
             sys.exit("FAIL: %s exited with %d\n%s" % (" ".join(cmd),
                                                        proc.returncode, err))
         return False, err
-
-
-class Zygote:
-    """A zygote.py server for one thread: start() forks a run. Its answers
-    are read by a thread into a queue (a buffered line is never missed by
-    a select on the pipe)."""
-
-    def __init__(self, env):
-        self.proc = subprocess.Popen([PY, ZYGOTE], env=env, text=True,
-                                     stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, bufsize=1)
-        self.answers = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
-        ZYGOTES.append(self.proc)
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.answers.put(json.loads(line))
-        self.answers.put(None)  # the zygote died
-
-    def answer(self, timeout=None):
-        a = self.answers.get(timeout=timeout)
-        if a is None:
-            sys.exit("FAIL: the zygote died")
-        return a
-
-    def start(self, argv, env, log_path):
-        self.proc.stdin.write(json.dumps({
-            "argv": argv, "env": env, "cwd": os.getcwd(),
-            "stderr": log_path}) + "\n")
-        self.proc.stdin.flush()
-        return ZygoteChild(self.answer()["pid"], self)
-
-
-class ZygoteChild:
-    """The subprocess.Popen calls kill_resume makes, for a forked run: its
-    exit status is the zygote's next answer."""
-
-    def __init__(self, pid, zygote):
-        self.pid, self.zygote, self.returncode = pid, zygote, None
-
-    def poll(self):
-        if self.returncode is None:
-            try:
-                self.returncode = self.zygote.answer(timeout=0)["status"]
-            except queue.Empty:
-                pass
-        return self.returncode
-
-    def wait(self, timeout=None):
-        if self.returncode is None:
-            try:
-                self.returncode = self.zygote.answer(timeout)["status"]
-            except queue.Empty:
-                raise subprocess.TimeoutExpired("zygote child", timeout)
-        return self.returncode
-
-
-ZYGOTES = []
-
-
-def _stop_zygotes():
-    for proc in ZYGOTES:
-        proc.stdin.close()
-        proc.wait()
 
 
 def same(a, b):
@@ -353,4 +284,4 @@ if __name__ == "__main__":
     try:
         main()
     finally:
-        _stop_zygotes()
+        zygote_client.stop_all()

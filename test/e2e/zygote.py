@@ -12,7 +12,7 @@ flags, its own process and process group, SIGKILLed the same way, its
 exit status reported as subprocess reports it.
 
 Protocol (one JSON object a line): the harness writes {"argv", "env",
-"cwd", "stderr"}; the server answers {"pid": PID} at once and {"status":
+"cwd", "stderr", "stdout"} (zygote_client.py); the server answers {"pid": PID} at once and {"status":
 CODE} when that child ends (CODE < 0: killed by signal -CODE). One child
 at a time per server.
 
@@ -30,13 +30,15 @@ import fault_inject
 def child(request, reply):
     os.setsid()
     reply.close()
-    err = os.open(request["stderr"], os.O_WRONLY | os.O_APPEND)
     null = os.open(os.devnull, os.O_RDWR)
+    out = os.open(request.get("stdout", os.devnull), os.O_WRONLY | os.O_CREAT |
+                  os.O_APPEND)
+    err = os.open(request["stderr"], os.O_WRONLY | os.O_APPEND)
     os.dup2(null, 0)
-    os.dup2(null, 1)
+    os.dup2(out, 1)
     os.dup2(err, 2)
-    os.close(err)
-    os.close(null)
+    for fd in (null, out, err):
+        os.close(fd)
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
