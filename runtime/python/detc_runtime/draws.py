@@ -80,7 +80,9 @@ def dropout(site, gen, x, p=0.5, training=True, inplace=False, channels=False):
     dtype = x.dtype if x.dtype in _FLOATS else torch.float32
     mask = torch.empty(shape, dtype=dtype)
     fill_(mask, "bernoulli", site, gen, 1.0 - p, 1.0 / (1.0 - p))
-    mask = mask.to(x.dtype)
+    # Drawn on the CPU (the core writes host memory), applied where x is:
+    # on a GPU `x * mask` of a CPU mask raised at the first forward.
+    mask = mask.to(device=x.device, dtype=x.dtype)
     return x.mul_(mask) if inplace else x * mask
 
 
@@ -90,13 +92,23 @@ def _shape(size):
     return tuple(size)
 
 
-def _new(site, gen, kind, a, b, size, dtype=None, like=None):
+def _new(site, gen, kind, a, b, size, dtype=None, like=None, options=None):
+    """A new tensor of keyed values. `options`: the factory's own keyword
+    arguments (device, requires_grad, ...), honoured as torch's factory
+    would: values are drawn on the CPU and copied to the device."""
+    options = options or {}
+    device = options.get("device")
     if like is not None:
         out = torch.empty_like(like, dtype=dtype or like.dtype,
-                               memory_format=torch.contiguous_format)
+                               memory_format=torch.contiguous_format,
+                               **({"device": device} if device is not None
+                                  else {}))
     else:
-        out = torch.empty(size, dtype=dtype)
-    return fill_(out, kind, site, gen, a, b)
+        out = torch.empty(size, dtype=dtype, device=device)
+    fill_(out, kind, site, gen, a, b)
+    if options.get("requires_grad"):
+        out.requires_grad_(True)
+    return out
 
 
 def _tensor_method(site, gen, name):
@@ -119,30 +131,34 @@ def _tensor_method(site, gen, name):
 
 
 def _function(site, gen, name):
-    def rand(*size, dtype=None, generator=None, **_):
-        return _new(site, gen, "uniform", 0.0, 1.0, _shape(size), dtype)
+    def rand(*size, dtype=None, generator=None, **options):
+        return _new(site, gen, "uniform", 0.0, 1.0, _shape(size), dtype,
+                    options=options)
 
-    def randn(*size, dtype=None, generator=None, **_):
-        return _new(site, gen, "normal", 0.0, 1.0, _shape(size), dtype)
+    def randn(*size, dtype=None, generator=None, **options):
+        return _new(site, gen, "normal", 0.0, 1.0, _shape(size), dtype,
+                    options=options)
 
-    def rand_like(x, dtype=None, **_):
-        return _new(site, gen, "uniform", 0.0, 1.0, None, dtype, like=x)
+    def rand_like(x, dtype=None, **options):
+        return _new(site, gen, "uniform", 0.0, 1.0, None, dtype, like=x,
+                    options=options)
 
-    def randn_like(x, dtype=None, **_):
-        return _new(site, gen, "normal", 0.0, 1.0, None, dtype, like=x)
+    def randn_like(x, dtype=None, **options):
+        return _new(site, gen, "normal", 0.0, 1.0, None, dtype, like=x,
+                    options=options)
 
-    def randint(*args, size=None, dtype=None, generator=None, **_):
+    def randint(*args, size=None, dtype=None, generator=None, **options):
         args = list(args)
         if size is None:
             size = args.pop()
         low, high = (0, args[0]) if len(args) == 1 else (args[0], args[1])
         return _new(site, gen, "integers", low, high, _shape((size,)),
-                    dtype or torch.int64)
+                    dtype or torch.int64, options=options)
 
-    def randint_like(x, *args, dtype=None, **_):
+    def randint_like(x, *args, dtype=None, **options):
         low, high = (0, args[0]) if len(args) == 1 else (args[0], args[1])
         return _new(site, gen, "integers", low, high, None,
-                    dtype or x.dtype, like=x)
+                    dtype or x.dtype, like=x, options=options)
 
     def bernoulli(x, p=None, generator=None, **_):
         if p is not None:
@@ -152,12 +168,13 @@ def _function(site, gen, name):
                  x.dtype if x.dtype in _FLOATS else torch.float32, like=x)
         return (u < x).to(x.dtype)
 
-    def normal(mean, std=1.0, size=None, generator=None, **_):
+    def normal(mean, std=1.0, size=None, generator=None, **options):
         if isinstance(mean, torch.Tensor) or isinstance(std, torch.Tensor):
             ref = mean if isinstance(mean, torch.Tensor) else std
             z = _new(site, gen, "normal", 0.0, 1.0, None, like=ref)
             return mean + std * z
-        return _new(site, gen, "normal", mean, std, _shape((size,)))
+        return _new(site, gen, "normal", mean, std, _shape((size,)),
+                    options=options)
 
     def drop(x, p=0.5, training=True, inplace=False):
         return dropout(site, gen, x, p, training, inplace)

@@ -1100,6 +1100,33 @@ class ScopeAndDrawTest(unittest.TestCase):
         restored = pickle.loads(pickle.dumps(drop))
         self.assertEqual(restored._detc_site, 2)
 
+    def test_keyed_draws_follow_the_tensors_device(self):
+        """Keyed values are drawn on the CPU and must land where the model
+        is (issue 43: on CUDA, `x * mask` of a CPU dropout mask raised at
+        the first forward; keyed randn(..., device=) dropped the device).
+        The meta device raises the same "Expected all tensors to be on the
+        same device" error as CUDA, so the CPU-only suite checks it."""
+        drop = rt.keyed_module(2, 1, torch.nn.Dropout)(p=0.5)
+        STATE.batch = KeyContext(0, [0, 1, 2, 3])
+        try:
+            y = drop(torch.ones(4, 8, device="meta"))
+            self.assertEqual(y.device.type, "meta")
+            y = rt.keyed(7, 1, torch.nn.functional.dropout)(
+                torch.ones(4, 8, device="meta"), 0.5)
+            self.assertEqual(y.device.type, "meta")
+            z = rt.keyed(5, 1, torch.randn)(4, 3, device="meta",
+                                            requires_grad=True)
+            self.assertEqual((z.device.type, z.requires_grad), ("meta", True))
+            STATE.batch = KeyContext(0, [0, 1, 2, 3])
+            a = rt.keyed(5, 1, torch.randn)(4, 3, device="cpu",
+                                            requires_grad=True)
+            STATE.batch = KeyContext(0, [0, 1, 2, 3])
+            b = rt.keyed(5, 1, torch.randn)(4, 3)
+            self.assertTrue(a.requires_grad)
+            self.assertTrue(torch.equal(a.detach(), b))
+        finally:
+            STATE.batch = None
+
     def test_seeding_records_the_seed(self):
         rt.seeding(42, random.seed)(1234)
         self.assertEqual(STATE.seeds[42], 1234)
