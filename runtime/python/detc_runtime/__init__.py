@@ -28,6 +28,34 @@ import os
 import sys
 
 from . import _core
+
+
+def _check_core():
+    """Verify, don't trust: the core's numpy interface is compiled against
+    one numpy ABI (Debian's pybind11 2.10 reads numpy 1.x's descriptor
+    layout); under numpy 2 it computed every permutation as one repeated
+    index and every row fill into one element — silently wrong streams.
+    Refuse to run then, loudly, instead of training on them."""
+    import numpy
+    perm = _core.permutation(16, 1, 1, 0)
+    rows = numpy.zeros((2, 4), dtype=numpy.float32)
+    try:
+        _core.fill_rows("uniform", rows, 1, 1, 0,
+                        numpy.array([0, 1], dtype=numpy.int64),
+                        numpy.zeros(2, dtype=numpy.uint64))
+    except ValueError:  # under numpy 2: "unsupported output dtype"
+        rows[:] = 0
+    if sorted(int(i) for i in perm) != list(range(16)) or \
+            len(set(rows.ravel().tolist())) != 8:
+        raise ImportError(
+            "detc_runtime: its C++ core does not work with numpy %s here "
+            "(its numpy interface was compiled for another numpy ABI: "
+            "keyed permutations and draws come out wrong). Use the numpy "
+            "it was built with (numpy<2 for Debian's build), or rebuild "
+            "detc's runtime against this numpy" % numpy.__version__)
+
+
+_check_core()
 from ._state import MASK64, STATE
 from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    key_imported_loaders,

@@ -149,6 +149,9 @@ class SamplerTest(unittest.TestCase):
         from torch.utils.data import DataLoader, Sampler, TensorDataset
 
         class Shuffled(Sampler):
+            def __init__(self):
+                pass  # torch 1.13's Sampler takes a data source, 2.x none
+
             def __iter__(self):
                 return iter(torch.randperm(10).tolist())
 
@@ -157,7 +160,7 @@ class SamplerTest(unittest.TestCase):
 
         data = TensorDataset(torch.arange(10))
         make = rt.keyed_loader(1, DataLoader)
-        for options in ({"batch_size": 3, "sampler": Shuffled(None)},
+        for options in ({"batch_size": 3, "sampler": Shuffled()},
                         {"batch_size": None, "shuffle": True},
                         {"batch_size": 4, "shuffle": True, "num_workers": 2,
                          "persistent_workers": True}):
