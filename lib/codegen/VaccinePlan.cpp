@@ -391,6 +391,21 @@ private:
                           formatv("return {0}.RET_NONE", kV).str());
       return;
     }
+    // A cell declares the function's variables nonlocal (global at module
+    // level), and Python refuses an annotation of such a name ("annotated
+    // name 'x' can't be nonlocal"): `x: T = v` becomes `x = v`, a bare
+    // `x: T` becomes `pass`. Neither changes what runs: a function never
+    // evaluates its locals' annotations, and a cell's names are not the
+    // module's annotated globals.
+    if (auto *a = dyn_cast<ast::AnnAssign>(st); a && a->simple) {
+      if (a->value)
+        ctx.edits.replace(a->target->getRange().end.offset,
+                          a->value->getRange().begin.offset, " = ");
+      else
+        ctx.edits.replace(st->getRange().begin.offset,
+                          st->getRange().end.offset, "pass");
+      return;
+    }
     if (isa<ast::Break, ast::Continue>(st)) {
       if (loops == 0)
         ctx.edits.replace(st->getRange().begin.offset,

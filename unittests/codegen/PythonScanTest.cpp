@@ -82,4 +82,26 @@ TEST(EmitCheck, InvalidPythonIsCaughtBeforeWriting) {
   EXPECT_TRUE(emittedSyntaxError("t.py", "for x in y:\nz = 1\n"));
 }
 
+/// What CPython's compiler refuses after parsing, in its words: a file
+/// that parses is not yet a script that runs (a vaccinated cell that
+/// annotated a name it declared nonlocal was written with exit 0).
+TEST(EmitCheck, ScopeErrorsAreCaughtBeforeWriting) {
+  auto why = [](llvm::StringRef text) {
+    return emittedSyntaxError("t.py", text).value_or("<none>");
+  };
+  EXPECT_EQ(why("def f():\n x = 1\n def g():\n  nonlocal x\n  x = 2\n"),
+            "<none>");
+  EXPECT_EQ(why("def f():\n x = 1\n def g():\n  nonlocal x\n"
+                "  x: int = 2\n"),
+            "5:3: annotated name 'x' can't be nonlocal");
+  EXPECT_EQ(why("def g():\n global y\n y: int\n"),
+            "3:2: annotated name 'y' can't be global");
+  EXPECT_EQ(why("nonlocal z\n"),
+            "1:1: nonlocal declaration not allowed at module level");
+  EXPECT_EQ(why("def f():\n def g():\n  nonlocal w\n"),
+            "3:3: no binding for nonlocal 'w' found");
+  EXPECT_EQ(why("def f(a):\n global a\n"),
+            "1:1: name 'a' is parameter and global");
+}
+
 } // namespace
