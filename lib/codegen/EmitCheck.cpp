@@ -19,6 +19,8 @@
 #include "detc/frontend/Parser.h"
 #include "detc/frontend/SourceFile.h"
 
+#include <map>
+
 using namespace llvm;
 namespace ast = detc::ast;
 
@@ -88,7 +90,12 @@ private:
   bool boundAround(StringRef name,
                    const std::vector<const ast::FunctionDef *> &outer) {
     for (auto it = outer.rbegin(); it != outer.rend(); ++it) {
-      detc::codegen::FunctionScope s = detc::codegen::scopeOf(*it, tree);
+      // Each function's scope once: a vaccinated function's cells repeat
+      // its whole name list in every `nonlocal`.
+      auto [slot, fresh] = scopes.try_emplace(*it);
+      if (fresh)
+        slot->second = detc::codegen::scopeOf(*it, tree);
+      const detc::codegen::FunctionScope &s = slot->second;
       if (s.globals.contains(name))
         return false;
       if (s.locals.contains(name) || s.nonlocals.contains(name) ||
@@ -107,6 +114,7 @@ private:
   }
 
   const ast::Module &tree;
+  std::map<const ast::FunctionDef *, detc::codegen::FunctionScope> scopes;
   std::optional<std::string> error;
 };
 } // namespace
