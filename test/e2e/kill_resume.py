@@ -42,10 +42,6 @@ import time
 
 import zygote_client
 
-PY = "/usr/bin/python3"
-HERE = os.path.dirname(os.path.abspath(__file__))
-INJECT = os.path.join(HERE, "fault_inject.py")
-
 
 class Runner:
     def __init__(self, runtime, extra, hint=False):
@@ -55,21 +51,6 @@ class Runner:
             self.env.pop(name, None)
         self.extra = extra
         self.hint = hint
-
-    def start(self, cmd, log_path):
-        """The run of `cmd` (PY INJECT ARGS...), forked by this thread's
-        zygote (zygote.py: torch imported once), or a fresh interpreter
-        with DETC_E2E_NO_ZYGOTE=1."""
-        if os.environ.get("DETC_E2E_NO_ZYGOTE") == "1":
-            log = open(log_path, "w")
-            try:
-                return subprocess.Popen(cmd, env=self.env,
-                                        stdout=subprocess.DEVNULL,
-                                        stderr=log, start_new_session=True)
-            finally:
-                log.close()
-        return zygote_client.start(cmd[2:], self.env, os.getcwd(),
-                                   stderr=log_path)
 
     def resume_from(self, out):
         """The checkpoint a killed run resumes from, if it was written."""
@@ -88,7 +69,8 @@ class Runner:
         ready = out + ".ready"
         if os.path.exists(ready):
             os.remove(ready)
-        cmd = [PY, INJECT, "--ready", ready] + list(inject) + \
+        # fault_inject.py's arguments: a zygote runs it (zygote_client.py).
+        cmd = ["--ready", ready] + list(inject) + \
             [script, "--out", out] + list(flags) + self.extra
         if self.hint:
             cmd += ["--detc-checkpoint", self.hint_path(out)]
@@ -103,7 +85,8 @@ class Runner:
         fd, log_path = tempfile.mkstemp(prefix="detc-kill-log-")
         os.close(fd)
         try:
-            proc = self.start(cmd, log_path)
+            proc = zygote_client.start(cmd, self.env, os.getcwd(),
+                                       stderr=log_path)
             # The imports' time varies most from run to run (a loaded
             # machine, a cold page cache): a kill is timed from the end of
             # them, so it lands in training as often as the test intends.
