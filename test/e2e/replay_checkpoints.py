@@ -27,7 +27,8 @@ import subprocess
 import sys
 import tempfile
 
-from kill_resume import INJECT, PY, load, same
+from kill_resume import load, same
+from zygote_client import INJECT, PY
 
 
 def position(snapshot):
