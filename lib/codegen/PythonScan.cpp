@@ -5,6 +5,8 @@
 
 #include <vector>
 
+#include <cctype>
+
 #include <cstdio>
 
 using namespace llvm;
@@ -35,6 +37,40 @@ std::optional<uint32_t> calleeEnd(StringRef src, uint32_t begin, uint32_t end) {
     return at < end;
   });
   if (!paren || *paren == begin)
+    return std::nullopt;
+  // The callee must be a primary (`a.b`, `f(x).g`, `xs[0]`): a range that
+  // starts at a statement (`for x in loader: ... opt.step()`) ends in a
+  // call too, and wrapping "from `for` to `opt.step`" is not Python.
+  bool ok = true, afterName = false, gap = false;
+  int depth = 0;
+  Scanner(src, begin).run([&](uint32_t at, char c) {
+    if (at >= *paren)
+      return false;
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    } else if (depth == 0) {
+      bool name = isalnum(static_cast<unsigned char>(c)) || c == '_' ||
+                  static_cast<unsigned char>(c) >= 0x80;
+      if (c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r') {
+        gap = afterName;
+        ok = ok && c != '\n' && c != '\r'; // a line break ends a statement
+        return ok;
+      }
+      if (name && gap) // `for x`, `not f`, `await g`
+        ok = false;
+      else if (!name && c != '.')
+        ok = false; // `x = f`, `a + g`, `lambda: h`
+      afterName = name;
+      gap = false;
+      return ok;
+    }
+    afterName = false;
+    gap = false;
+    return true;
+  });
+  if (!ok)
     return std::nullopt;
   uint32_t e = *paren;
   while (e > begin &&
