@@ -6,7 +6,7 @@
 # RUN: detc transform %s --emit-python --trace=%t.dir -o %t.py
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
-# CHECK-LABEL: {{^}}loader = DataLoader(data
+# CHECK-LABEL: {{^}}for epoch in range(2):
 # CHECK-NOT: forward:loader{{.*}}transform
 # CHECK: for x, y in _detc_rt.trace.batches({{[0-9]+}}, loader):  # detc: traced
 # CHECK-NEXT: _detc_rt.trace.step({{[0-9]+}}, epoch)
