@@ -14,6 +14,7 @@ PACKAGES=(
   libtomlplusplus-dev libsimdjson-dev libxxhash-dev python3-yaml
   libtcmalloc-minimal4
   python3-torch python3-numpy python3-torchvision
+  python3-tqdm  # scripts shaped like users' (tqdm progress bars) in the e2e tests
   python3-pandas  # bench/infer_scaling.py's baseline only
 )
 

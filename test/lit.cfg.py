@@ -9,7 +9,8 @@ config.name = "detc"
 config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".py", ".mlir", ".test"]
 config.excludes = ["corpus", "e2e", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
-                   "hostile_cli.py", "hostile_runtime.py", "install"]
+                   "hostile_cli.py", "hostile_runtime.py", "every_mode.py",
+                   "install"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.detc_obj_root, "test")
 

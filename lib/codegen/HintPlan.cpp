@@ -690,7 +690,16 @@ private:
         guards->wrapLater(c->func->getRange().end.offset,
                           c->args[0]->getRange().end.offset, "",
                           ", " + start + "0)", note);
-      guards->wrapLater(c->args[0], loop, ")", note);
+      // `enumerate(tqdm(loader))`: the level goes around the loader, so
+      // a restart finds the keyed loader (its epoch, its position).
+      const ast::Expr *inner = c->args[0];
+      while (auto *w = dyn_cast<ast::Call>(inner)) {
+        if (!text(w->func).ends_with("tqdm") || w->args.empty() ||
+            isa<ast::Starred>(w->args[0]))
+          break;
+        inner = w->args[0];
+      }
+      guards->wrapLater(inner, loop, ")", note);
       return;
     }
     guards->wrapLater(f->iter, loop, ")", note);

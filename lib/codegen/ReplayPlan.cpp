@@ -26,6 +26,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "FunctionScope.h"
 #include "GuardWriter.h"
 #include "PlanContext.h"
 #include "StatementIndex.h"
@@ -33,9 +34,12 @@
 #include "detc/ir/DetcOps.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <functional>
+#include <map>
+#include <set>
 
 using namespace llvm;
 using namespace mlir;
@@ -66,6 +70,12 @@ struct SitePlan {
   NodeId caller = analysis::kNoNode;
   std::string values;               ///< `{"name": lambda: name, ...}` or empty.
   std::vector<std::string> restore; ///< Statements, without indentation.
+  /// `{key: lambda: X.state_dict(), ...}` (`None` for a whole-object save):
+  /// what the restore loaded, re-read for the runtime's digest check.
+  std::string verify;
+  /// `state = {...}` that a save of `state` names: it runs in
+  /// fast-forward too (the save's argument must exist there).
+  const ast::Stmt *dictAssign = nullptr;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
@@ -145,10 +155,10 @@ private:
     return loops;
   }
 
-  /// Whether detc can put its own lines before or after the statement.
+  /// Whether detc can put its own lines before or after the statement
+  /// (after the file's last line too: the edit list appends them).
   bool ownLines(const Span &s) const {
-    return ctx.indentAt(s.stmtBegin) && guards.endsLine(s.stmtEnd) &&
-           ctx.edits.lineOf(s.stmtEnd) < ctx.edits.lineOf(uint32_t(src.size()));
+    return ctx.indentAt(s.stmtBegin) && guards.endsLine(s.stmtEnd);
   }
 
   void planSites(const analysis::CheckpointReplay &cp) {
@@ -167,18 +177,21 @@ private:
     auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return skip(span->exprBegin, "it is not a call statement of its own");
-    if (!ctx.indentAt(span->stmtBegin) || !guards.endsLine(span->stmtEnd))
-      return skip(span->exprBegin, "it shares its line with other statements");
     if (!ownLines(*span))
-      return skip(span->exprBegin, "it ends the file");
+      return skip(span->exprBegin, "it shares its line with other statements");
     const ast::Expr *obj = savedObject(call);
     if (std::optional<unsigned> param = parameterIndex(place.function, obj))
       return planHelperSites(cp, *span, call, *param, skip);
     SitePlan p{&cp,     0, *span, call, *span, nestOf(place), {},
                analysis::kNoNode, "", {}};
     p.roots = rootsOf(place, p.nest);
+    // `state = {...}; torch.save(state, path)`: the dict's entries are
+    // restored, and the variable holds the loaded dict.
+    const ast::Expr *dict = resolveLocalDict(place, obj, &p.dictAssign);
+    if (dict != obj)
+      p.restore.push_back((text(obj) + " = _detc_ckpt").str());
     std::string why;
-    if (!planRestore(p, obj, why) || !planValues(p, why))
+    if (!planRestore(p, dict, why) || !planValues(p, why))
       return skip(span->exprBegin, why);
     p.site = ctx.newSite();
     sites.push_back(std::move(p));
@@ -300,11 +313,14 @@ private:
   /// `state = {...}` right before the statement at `place` in its block,
   /// for a name `e` passed there; otherwise `e`.
   const ast::Expr *resolveLocalDict(const StmtPlace &place,
-                                    const ast::Expr *e) const {
+                                    const ast::Expr *e,
+                                    const ast::Stmt **assignment = nullptr)
+      const {
     auto *name = dyn_cast_or_null<ast::Name>(e);
     if (!name)
       return e;
     const ast::Expr *found = e;
+    const ast::Stmt *foundAt = nullptr;
     auto scan = [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *s : body) {
         if (s == place.stmt)
@@ -313,8 +329,10 @@ private:
         if (!assign || assign->targets.size() != 1)
           continue;
         auto *target = dyn_cast<ast::Name>(assign->targets[0]);
-        if (target && target->id == name->id)
+        if (target && target->id == name->id) {
           found = assign->value;
+          foundAt = s;
+        }
       }
       return false;
     };
@@ -324,7 +342,13 @@ private:
                                     if (llvm::is_contained(body, place.stmt))
                                       scan(body);
                                   });
-    return isa_and_nonnull<ast::Dict>(found) ? found : e;
+    else
+      scan(ctx.tree.body);
+    if (!isa_and_nonnull<ast::Dict>(found))
+      return e;
+    if (assignment)
+      *assignment = foundAt;
+    return found;
   }
 
   /// Text of an AST node.
@@ -351,9 +375,11 @@ private:
     std::vector<std::string> restored;
     for (StringRef r : p.restore) // `state = _detc_ckpt`
       restored.push_back(rootName(r.split(" = ").first).str());
+    std::vector<std::string> verify;
     if (const ast::Expr *recv = stateDictOf(obj)) {
       p.restore.push_back((text(recv) + ".load_state_dict(_detc_ckpt)").str());
       restored.push_back(rootName(text(recv)).str());
+      verify.push_back(("None: lambda: " + text(obj)).str());
     } else if (auto *dict = dyn_cast_or_null<ast::Dict>(obj)) {
       for (size_t i = 0; i < dict->keys.size(); ++i) {
         const ast::Expr *key = dict->keys[i], *value = dict->values[i];
@@ -364,16 +390,29 @@ private:
           p.restore.push_back(
               (text(recv) + ".load_state_dict(" + item + ")").str());
           restored.push_back(rootName(text(recv)).str());
+          verify.push_back((text(key) + ": lambda: " + text(value)).str());
         } else if (isa<ast::Name, ast::Attribute>(value)) {
           p.restore.push_back((text(value) + " = " + item).str());
           restored.push_back(rootName(text(value)).str());
         }
       }
+    } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
+      // A whole object (`torch.save(model, path)`: a pickled module): its
+      // state goes into the script's own object, which the optimizer
+      // holds the parameters of (restore_object; other values are
+      // assigned).
+      p.restore.push_back((text(obj) + " = " + kRuntimeAlias +
+                           ".restore_object(" + text(obj) + ", _detc_ckpt)")
+                              .str());
+      restored.push_back(rootName(text(obj)).str());
+      verify.push_back(("None: lambda: " + text(obj)).str());
     } else {
-      why = "detc restores a checkpoint saved as `X.state_dict()` or as a "
-            "dict literal of those and variables";
+      why = "detc restores a checkpoint saved as a variable, `X.state_dict()` "
+            "or a dict literal of those and variables";
       return false;
     }
+    if (!verify.empty())
+      p.verify = "{" + llvm::join(verify, ", ") + "}";
     // A helper's call restores what its own argument holds (the saved sets
     // of the instances it calls; another call may save other variables).
     llvm::SmallVector<analysis::VarId, 8> saved(p.cp->userSaved.begin(),
@@ -503,6 +542,7 @@ private:
                    p.values.empty() ? "" : ", " + p.values)
                .str()},
           formatv("the checkpoint it writes is site {0}", p.site).str());
+    declareGlobals(p);
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
     std::vector<std::string> lines;
     lines.push_back(
@@ -511,10 +551,58 @@ private:
         formatv("{0}_detc_ckpt = {1}.user_checkpoint()", inner, kRuntimeAlias));
     for (const std::string &r : p.restore)
       lines.push_back(inner + r);
-    lines.push_back(formatv("{0}{1}.resumed()", inner, kRuntimeAlias));
+    lines.push_back(
+        formatv("{0}{1}.resumed({2})", inner, kRuntimeAlias, p.verify));
     ctx.edits.insertLines(ctx.edits.lineOf(p.resume.stmtEnd - 1) + 1, lines,
                           formatv("resume here (site {0})", p.site).str());
   }
+  /// A restore in a function that assigns a module-level variable the
+  /// function only reads (`def save_all(epoch): torch.save({..., "step":
+  /// step}, path)` with a global `step`): the assignment would make the
+  /// name local to the whole function, so the function declares it
+  /// `global` first (the name was global there already: nothing else
+  /// changes).
+  void declareGlobals(const SitePlan &p) {
+    const StmtPlace *place = places.at(p.resume.stmtBegin);
+    const ast::FunctionDef *fn = place ? place->function : nullptr;
+    if (!fn || fn->body.empty())
+      return;
+    FunctionScope scope = scopeOf(fn, ctx.tree);
+    FunctionScope module = scopeOf(nullptr, ctx.tree);
+    llvm::SmallVector<std::string, 4> names;
+    for (StringRef r : p.restore) {
+      StringRef lhs = r.split(" = ").first;
+      if (lhs.starts_with("if ") && lhs.contains(": "))
+        lhs = lhs.rsplit(": ").second;
+      if (lhs.empty() || lhs == r ||
+          !llvm::all_of(lhs, [](char c) { return isAlnum(c) || c == '_'; }))
+        continue;
+      if (llvm::is_contained(scope.params, lhs) ||
+          scope.locals.contains(lhs) || scope.globals.contains(lhs) ||
+          scope.nonlocals.contains(lhs) || !module.locals.contains(lhs) ||
+          declared[fn].count(lhs.str()))
+        continue;
+      declared[fn].insert(lhs.str());
+      names.push_back(lhs.str());
+    }
+    if (names.empty())
+      return;
+    const ast::Stmt *first = fn->body.front();
+    if (auto *e = dyn_cast<ast::ExprStmt>(first); e && fn->body.size() > 1)
+      if (auto *c = dyn_cast_or_null<ast::Constant>(e->value);
+          c && c->kind == ast::ConstantKind::Str)
+        first = fn->body[1]; // after the docstring
+    std::optional<StringRef> indent =
+        ctx.indentAt(first->getRange().begin.offset);
+    if (!indent)
+      return; // the body shares the `def` line: the emit check refuses
+    ctx.edits.insertLines(
+        ctx.edits.lineOf(first->getRange().begin.offset),
+        {(*indent + "global " + llvm::join(names, ", ")).str()},
+        "the restore below assigns these module-level variables");
+  }
+  std::map<const ast::FunctionDef *, std::set<std::string>> declared;
+
   /// Helper saves already wrapped (by the begin offset of the call).
   llvm::DenseSet<uint32_t> wrappedSaves;
 
@@ -525,6 +613,15 @@ private:
     llvm::DenseSet<Operation *> ops;
     for (const SitePlan &p : sites) {
       ops.insert(p.cp->op);
+      // The calls leading to a save in a function (`save_all(epoch)`
+      // saving globals): fast-forward reaches the site through them.
+      for (NodeId i : p.cp->instances)
+        for (NodeId c = g.node(i).caller; c != analysis::kNoNode;
+             c = g.node(c).caller)
+          if (g.node(c).op)
+            ops.insert(g.node(c).op);
+      if (p.dictAssign)
+        mustRun.push_back(p.dictAssign->getRange().begin.offset);
       for (NodeId n : p.cp->reexecuted)
         for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller)
           if (g.node(c).op)

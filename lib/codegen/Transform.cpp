@@ -75,6 +75,7 @@ public:
     for (const analysis::UnsafeUse &u : a.ts.unsafe)
       rewriteUnsafe(u);
     recordSeeds();
+    noteUnseeded();
     planReplay(*this);
     if (!planHints(*this) || !planJitSteps(*this) || !planVaccination(*this) ||
         !planTrace(*this))
@@ -384,6 +385,23 @@ private:
                 "nondeterministic [detc-unrewritable]");
       return;
     }
+    // Dropout inside torch's own layers (an encoder layer, an LSTM's
+    // dropout between layers, attention): no per-example key reaches it.
+    // It draws in this process from torch's global generator, so runs stay
+    // deterministic and every checkpoint restores that generator; what
+    // changes the masks is the batch order, not the worker count.
+    if (dist == "library_dropout" && obj.library == "torch" &&
+        obj.kind == analysis::GeneratorObject::Global) {
+      stateKeepingDraws.insert(draw);
+      warning(spanOf(draw) ? spanOf(draw)->exprBegin : 0,
+              "'" + api + "' draws its dropout masks from torch's global "
+              "generator inside torch: detc cannot key them per example; "
+              "runs stay deterministic and checkpoints restore the "
+              "generator, but the masks follow the order of the draws, "
+              "not the examples (dropout=0 draws nothing) "
+              "[detc-library-draw]");
+      return;
+    }
     if ((how == DrawRewrite::None || obj.library != "torch") &&
         batchKeyable(obj, api)) {
       // One value per batch (a mixup lambda, a permutation of the batch):
@@ -535,6 +553,41 @@ private:
                    "the seed call", "seed recorded for the keyed streams");
       }
     }
+  }
+
+  /// The transformed script seeds every global generator before the
+  /// script's first statement (configure(): from --seed / DETC_SEED, 0 by
+  /// default), so a script that never seeds one is deterministic from its
+  /// first line; the report names the ones this script never seeds (torch
+  /// always counts: model initialisation draws from it).
+  void noteUnseeded() {
+    std::set<std::string> used = {"torch"}, seeded;
+    for (const analysis::GeneratorObject &obj : a.gens->objects())
+      if (obj.kind == analysis::GeneratorObject::Global)
+        used.insert(obj.library);
+    for (analysis::NodeId n = 0; n < a.graph.numNodes(); ++n) {
+      auto create =
+          dyn_cast_or_null<ir::CreateGeneratorOp>(a.graph.node(n).op);
+      if (!create || !create.getSeeded() ||
+          a.graph.node(n).kind != analysis::NodeKind::Create)
+        continue;
+      for (unsigned o : a.gens->created(n))
+        if (a.gens->objects()[o].kind == analysis::GeneratorObject::Global)
+          seeded.insert(a.gens->objects()[o].library);
+    }
+    std::vector<std::string> never;
+    for (const char *lib : {"torch", "numpy", "random"})
+      if (used.count(lib) && !seeded.count(lib))
+        never.push_back(lib);
+    if (never.empty())
+      return;
+    diags.report(frontend::Severity::Note, &file, ast::SourcePos{},
+                 "the script never seeds the global generator of " +
+                     llvm::join(never, ", ") +
+                     ": the transformed script seeds torch, numpy and "
+                     "random before its first statement, from --seed or "
+                     "DETC_SEED (0 by default), so its runs are "
+                     "deterministic [detc-seed]");
   }
 
   /// `import detc_runtime` goes after the shebang, the coding cookie, the

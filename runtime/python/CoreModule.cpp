@@ -397,4 +397,15 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("address"), py::arg("size"),
       "XXH3-64 of the `size` bytes at `address`.");
+  m.def(
+      "memory_sample_hash",
+      [](uintptr_t address, size_t size, size_t windows, size_t window) {
+        const void *data = reinterpret_cast<const void *>(address);
+        return memorySampleHash(data, size, windows, window);
+      },
+      py::arg("address"), py::arg("size"), py::arg("windows"),
+      py::arg("window"),
+      "XXH3-64 of `windows` evenly spaced windows of `window` bytes of the "
+      "`size` bytes at `address` (all of them when they fit), seeded with "
+      "the size.");
 }

@@ -64,6 +64,28 @@ TEST(TensorMemory, HashIsXXH3OfTheBytes) {
   EXPECT_EQ(memoryHash(a.data(), 252), memoryHash(b.data(), 252));
 }
 
+TEST(TensorMemory, SampleHashSeesTheSampledBytesAndTheSize) {
+  std::vector<uint8_t> a(1 << 20, 7), b = a;
+  // Small inputs are hashed whole.
+  EXPECT_EQ(memorySampleHash(a.data(), 1000, 4, 256),
+            XXH3_64bits_withSeed(a.data(), 1000, 1000));
+  uint64_t h = memorySampleHash(a.data(), a.size(), 64, 256);
+  EXPECT_EQ(h, memorySampleHash(b.data(), b.size(), 64, 256));
+  // The first and the last byte are always in a window.
+  b.front() = 8;
+  EXPECT_NE(h, memorySampleHash(b.data(), b.size(), 64, 256));
+  b = a;
+  b.back() = 8;
+  EXPECT_NE(h, memorySampleHash(b.data(), b.size(), 64, 256));
+  // A byte between windows is not seen (the sample's documented limit).
+  b = a;
+  b[(a.size() - 256) / 63 / 2 + 300] = 8;
+  EXPECT_EQ(h, memorySampleHash(b.data(), b.size(), 64, 256));
+  // The size is part of the digest.
+  EXPECT_NE(memorySampleHash(a.data(), 5000, 4, 256),
+            memorySampleHash(a.data(), 5001, 4, 256));
+}
+
 TEST(TensorMemory, RangeOfFiniteElements) {
   std::vector<float> f = {0.5f, -3.25f, 7.0f, 0.0f, -0.0f, 1e-30f};
   ValueRange r = valueRange(f.data(), f.size(), FloatKind::Float32);

@@ -12,7 +12,7 @@ for epoch in range(3):
     opt.zero_grad()
     model(torch.randn(8, 4)).sum().backward()
     opt.step()
-    # CHECK: replay_unsupported.py:[[@LINE+1]]:5: warning: detc writes no sidecar for this checkpoint: detc restores a checkpoint saved as `X.state_dict()` or as a dict literal of those and variables [detc-replay]
+    # CHECK: replay_unsupported.py:[[@LINE+1]]:5: warning: detc writes no sidecar for this checkpoint: detc restores a checkpoint saved as a variable, `X.state_dict()` or a dict literal of those and variables [detc-replay]
     torch.save([model.state_dict()], "list.pt")
     torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")
 # CHECK-NOT: warning

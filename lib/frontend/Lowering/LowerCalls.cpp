@@ -597,9 +597,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // dropout module's does (evaluation mode switches it off).
     if (auto *a = llvm::dyn_cast_or_null<ast::Attribute>(given))
       modeGated = a->attr == "training";
+    // A probability parameter (`dropout_p=`) is off at a literal zero.
+    auto zero = [](StringRef text) {
+      text = text.trim();
+      return !text.empty() && text.find_first_not_of("0._") ==
+                                  StringRef::npos && text.contains('0');
+    };
     auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
-    bool off = given ? (c && c->kind == ast::ConstantKind::False)
-                     : ref.defaultValue == std::string("False");
+    bool off = given ? (c && (c->kind == ast::ConstantKind::False ||
+                              ((c->kind == ast::ConstantKind::Int ||
+                                c->kind == ast::ConstantKind::Float) &&
+                               zero(c->value))))
+                     : (ref.defaultValue == std::string("False") ||
+                        (ref.defaultValue && zero(*ref.defaultValue)));
     if (off)
       role = "pure";
   }

@@ -63,7 +63,8 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
                      checkpoint, guard, has_value,
-                     restore_generator, restoring, resumed, saved_value,
+                     restore_generator, restore_object, restoring, resumed,
+                     saved_value,
                      skippable, user_checkpoint)
 from .values import generator_state
 from .scope import ExampleScope, example_scope
@@ -101,6 +102,7 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
             % (len(left_nondeterministic), ", ".join(left_nondeterministic)))
     if seed is not None and os.environ.get("DETC_SEED") is None:
         STATE.override = int(seed) & MASK64
+    seed_globals(STATE.override if STATE.override is not None else 0)
     profile_path = _replay._take_flag(sys.argv, "--detc-profile") or \
         os.environ.get("DETC_PROFILE")
     # Checkpoints are tied to the code that runs: an edit of the emitted
@@ -124,6 +126,22 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
         from . import profile
         profile.start(profile_path, script_sha256, inserted_lines,
                       hint_values)
+
+
+def seed_globals(seed):
+    """Seeds torch's (every device's), numpy's and random's global
+    generators from `seed` before the script's first statement: a script
+    that never seeds one is deterministic from its first line, and
+    --seed / DETC_SEED choose its run. A script's own seed calls come
+    later and take over."""
+    import random
+
+    import numpy as np
+    import torch
+
+    torch.manual_seed(seed)
+    np.random.seed([seed & 0xFFFFFFFF, seed >> 32])
+    random.seed(seed)
 
 
 def _running_script_sha256():

@@ -25,7 +25,7 @@ import sys
 import torch
 from torch.utils.data import DataLoader
 
-from . import sidecar, values as _values
+from . import fingerprint, sidecar, values as _values
 from ._state import STATE, warn_once
 
 DEFAULT_SUFFIX = ".detc-hint.pt"
@@ -47,6 +47,10 @@ class HintRun:
         self.tensors = None  # its tensors
         self.pending = []  # saved positions of levels not yet re-entered
         self.written = 0
+        # At a restart: the thunks reading the values the hint saves and
+        # the hint's frame, for the fingerprint check in resumed().
+        self.verify_values = None
+        self.verify_frame = None
 
 
 HINT = HintRun()
@@ -153,6 +157,10 @@ class Level:
 
     def keyed(self):
         return hasattr(self.iterable, "_detc_sampler")
+
+    def __len__(self):
+        # A progress bar around the level (`tqdm(hints.loop(...))`) asks.
+        return len(self.iterable)
 
     def position(self, tensors):
         saved = {"index": self.index}
@@ -336,6 +344,8 @@ def hint(site, period, values, fn, outer=None):
     def call(*args, **kwargs):
         if HINT.entering == site:
             _arrived(site)
+            expect(dict(values, **_outer_thunks(sys._getframe(1), outer)),
+                   sys._getframe(1))
             return None
         from .replay import REPLAY  # a replay fast-forward writes nothing
         count = HINT.arrivals.get(site, 0) + 1
@@ -343,7 +353,8 @@ def hint(site, period, values, fn, outer=None):
         result = fn(*args, **kwargs)
         if period and count % period == 0 and not REPLAY.ff:
             write(site, count, dict(values, **_outer_thunks(
-                sys._getframe(1), outer)))
+                sys._getframe(1), outer)),
+                moment=fingerprint.Moment(sys._getframe(1)))
         return result
 
     return call
@@ -380,7 +391,14 @@ def _arrived(site):
     HINT.restoring = site
 
 
-def write(site, count, values, path=None, jit=None):
+def expect(values, frame):
+    """A restarted run reached the hint: `values` will hold the restored
+    state, `frame` is the hint's (resumed() checks the fingerprint)."""
+    HINT.verify_values = values
+    HINT.verify_frame = frame
+
+
+def write(site, count, values, path=None, jit=None, moment=None):
     """Writes the checkpoint of hint `site` at arrival `count` (to `path`
     instead when given: the profiler's probe, which counts nothing);
     returns the bytes written. `jit`: what a just-in-time checkpoint adds
@@ -390,11 +408,18 @@ def write(site, count, values, path=None, jit=None):
     path = path or HINT.path or default_path(sys.argv[0])
     tensors = []
     encoded = {}
+    moment = moment or fingerprint.Moment(None)
+    state = {}
     for name, thunk in (values or {}).items():
         try:
             value = thunk()
         except NameError:
             continue  # not bound yet: restored as unbound
+        if moment.mode != "off" and not name.startswith("gen:"):
+            # (Generator states are the fingerprint's own: the global ones
+            # as of the minibatch start, which a just-in-time checkpoint's
+            # live "gen:" values read at the failure may not be.)
+            state[name] = fingerprint.digest(value, moment.mode == "full")
         if isinstance(value, DataLoader) and not hasattr(value,
                                                           "_detc_sampler"):
             # Not keyed (an iterable dataset, a custom batch sampler): it
@@ -424,6 +449,8 @@ def write(site, count, values, path=None, jit=None):
                   "generators": {str(k): int(v)
                                  for k, v in STATE.seeds.items()}},
         "site": site, "instance": count, "loaders": {}, "values": encoded,
+        "fingerprint": dict(moment.encode(), **(
+            {"state": state} if moment.mode != "off" else {})),
         # The user checkpoints' run counts go along: replay sidecars
         # written after a restart must number them as the first run did.
         "hint": dict({"levels": levels, "replay_counts": {
@@ -547,6 +574,9 @@ def resumed():
     site = HINT.restoring
     for hook in RESUME_HOOKS:
         hook(site)
+    fingerprint.settle(HINT.target, HINT.checkpoint, HINT.verify_values,
+                       HINT.verify_frame, named=HINT.replica is None)
+    HINT.verify_values = HINT.verify_frame = None
     HINT.restoring = None
     HINT.entering = None
     counts = HINT.target["hint"].get("replay_counts") or {}

@@ -38,7 +38,7 @@ import time
 
 import torch
 
-from . import hints, holders, jit_replicas
+from . import fingerprint, hints, holders, jit_replicas, sinks
 from . import values as _values
 from ._state import STATE, warn_once
 
@@ -58,6 +58,7 @@ class _Run:
         self.outer = None     # names saved from calling frames
         self.frame = None     # the boundary's caller frame (for `outer`)
         self.snapshot = {}    # name -> value as at the boundary
+        self.moment = None    # fingerprint.Moment of the boundary
         self.phase = None
         self.boundary_time = None
         self.durations = []   # recent minibatch times, seconds
@@ -263,6 +264,8 @@ def _capture_object(value):
 
 
 def _capture_kind(kind):
+    if sinks.is_sink_type(kind):
+        return _capture_nothing  # output only: restored as the live one
     if issubclass(kind, torch.nn.Module):
         return _capture_module
     if issubclass(kind, torch.Tensor):
@@ -326,6 +329,7 @@ def boundary(site, values, outer=None, name=None, live=()):
         # it is done (_restored).
         hints._arrived(site)
         JIT.pending = (site, values)
+        hints.expect(values, sys._getframe(1))
         return _nothing
     now = time.monotonic()
     with JIT.lock:
@@ -335,7 +339,7 @@ def boundary(site, values, outer=None, name=None, live=()):
                 del JIT.durations[:-64]
         count = hints.HINT.arrivals.get(site, 0) + 1
         hints.HINT.arrivals[site] = count
-        _keep(site, count, values, now, live=live)
+        _keep(site, count, values, now, live=live, frame=sys._getframe(1))
         if JIT.preempted:
             _write(site, count, _boundary_thunks(), "preemption")
             sys.exit(EXIT_PREEMPTED)
@@ -346,7 +350,7 @@ def _nothing(*args, **kwargs):
     return None
 
 
-def _keep(site, count, thunks, now, clean=None, live=()):
+def _keep(site, count, thunks, now, clean=None, live=(), frame=None):
     JIT.clean = clean if clean is not None else (
         JIT.phase in (None, AFTER_STEP))
     snapshot = {}
@@ -377,6 +381,9 @@ def _keep(site, count, thunks, now, clean=None, live=()):
     JIT.grads = grads
     JIT.site, JIT.count, JIT.values = site, count, thunks
     JIT.snapshot = snapshot
+    # The generators as the minibatch starts (a restart continues from
+    # them; the fingerprint's check compares them after the restore).
+    JIT.moment = fingerprint.Moment(frame, boundary=True)
     JIT.guarded = []
     JIT.phase = BEFORE_STEP
     JIT.boundary_time = now
@@ -548,7 +555,8 @@ def _write(site, count, thunks, why):
     start = time.monotonic()
     rank, world = hints.job_shape()
     jit_replicas.remove_marker(path)
-    hints.write(site, count, thunks, jit={"rank": rank, "world_size": world})
+    hints.write(site, count, thunks, jit={"rank": rank, "world_size": world},
+                moment=JIT.moment)
     jit_replicas.write_marker(path, site, count, rank, world)
     JIT.written = True
     print("detc-runtime: %s: just-in-time checkpoint written to %s in %.3f s "

@@ -32,10 +32,11 @@ status 3 and names the flags that differ from the checkpointed run's
 (recorded in the sidecar), never 0.
 """
 import atexit
+import errno
 import os
 import sys
 
-from . import hints, holders, jit_replicas, sidecar, trace
+from . import fingerprint, hints, holders, jit_replicas, sidecar, trace
 from . import values as _values
 from ._state import STATE, warn_once
 
@@ -363,6 +364,13 @@ def checkpoint(site, save, values=None):
     read them."""
 
     def call(obj, f, *args, **kwargs):
+        if not isinstance(f, (str, bytes, os.PathLike)):
+            # Into a file object (io.BytesIO: a copy kept in memory): not a
+            # checkpoint a run resumes from; it runs as written, also in
+            # fast-forward, and counts no instance of the site (a helper's
+            # announced one is spent).
+            REPLAY.announced = None
+            return save(obj, f, *args, **kwargs)
         at, thunks = site, values
         if REPLAY.announced is not None:
             at, count, thunks = REPLAY.announced
@@ -372,12 +380,19 @@ def checkpoint(site, save, values=None):
         if REPLAY.ff:
             _reached(at, count)
             return None
-        if not isinstance(f, (str, bytes, os.PathLike)):
-            warn_once(("file-object", at), "the checkpoint at site %d is "
-                      "written to a file object; detc writes no sidecar for "
-                      "it (resume needs a path)" % at)
-            return save(obj, f, *args, **kwargs)
         path = os.fsdecode(f)
+        try:
+            sidecar.writable_target(path)
+        except OSError as e:
+            if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR):
+                # No such directory, or a directory: the script's own save
+                # fails too, with the exception its handlers expect
+                # (torch's RuntimeError, not detc's OSError).
+                return save(obj, f, *args, **kwargs)
+            raise
+        fp = fingerprint.capture(sys._getframe(1))
+        if fp["mode"] != "off":
+            fp["state"] = _state_digests(obj, fp["mode"] == "full")
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),
             lambda: {
@@ -393,7 +408,11 @@ def checkpoint(site, save, values=None):
                 # Arrivals at the CheckHint hint: a resumed run keeps its
                 # period.
                 "hint_arrivals": {str(k): int(v)
-                                  for k, v in hints.HINT.arrivals.items()}})
+                                  for k, v in hints.HINT.arrivals.items()},
+                "fingerprint": fp,
+                # Objects beyond tensors and plain data (a whole module):
+                # loading needs weights_only=False on torch >= 2.6.
+                "pickled": not _plain_state(obj)})
         if done is None:
             warn_once(("not-a-file", at), "the checkpoint at site %d is "
                       "written to %s, not a regular file; detc writes no "
@@ -402,6 +421,41 @@ def checkpoint(site, save, values=None):
         return done[0]
 
     return call
+
+
+def _plain_state(obj, depth=0):
+    """Whether `obj` holds only tensors, containers and plain values (what
+    torch.load(weights_only=True) reads)."""
+    if depth > 16:
+        return False
+    if isinstance(obj, (_torch_tensor(), bool, int, float, str, bytes,
+                        type(None))):
+        return True
+    if isinstance(obj, dict):
+        return all(_plain_state(k, depth + 1) and _plain_state(v, depth + 1)
+                   for k, v in obj.items())
+    if isinstance(obj, (list, tuple)):
+        return all(_plain_state(v, depth + 1) for v in obj)
+    return False
+
+
+def _state_name(key):
+    return "<checkpoint>" if key is None else repr(key)
+
+
+def _state_digests(obj, full):
+    """Digests of the state a user checkpoint saves: per entry of a dict
+    (those that hold state: tensors, state dicts), or the whole object."""
+    if isinstance(obj, dict) and not all(
+            isinstance(v, _torch_tensor()) for v in obj.values()):
+        return {_state_name(k): fingerprint.digest(v, full)
+                for k, v in obj.items()
+                if isinstance(v, (dict, list, tuple, _torch_tensor()))}
+    return {_state_name(None): fingerprint.digest(obj, full)}
+
+
+def _torch_tensor():
+    return sys.modules["torch"].Tensor
 
 
 def _count(site):
@@ -460,7 +514,34 @@ def user_checkpoint(load=None, *args, **kwargs):
     if load is None:
         import torch
         load = torch.load
+        if REPLAY.target.get("pickled") and "weights_only" not in kwargs \
+                and _takes_weights_only(torch):
+            # This script wrote it (the sidecar ties both), holding objects
+            # (a whole module, an argparse.Namespace): torch >= 2.6 loads
+            # only tensors by default, torch 1.x loaded such files as is.
+            kwargs["weights_only"] = False
     return load(REPLAY.checkpoint, *args, **kwargs)
+
+
+def _takes_weights_only(torch):
+    import inspect
+    try:
+        return "weights_only" in inspect.signature(torch.load).parameters
+    except (TypeError, ValueError):
+        return False
+
+
+def restore_object(current, loaded):
+    """The restore of a checkpoint that saved a whole object
+    (`torch.save(model, path)`): a module, optimizer or anything with
+    load_state_dict takes the loaded object's state — the script's own
+    object stays the one the optimizer and the rest of the script hold —;
+    any other value is the loaded one."""
+    if current is not None and type(current) is type(loaded) and hasattr(
+            current, "load_state_dict") and hasattr(loaded, "state_dict"):
+        current.load_state_dict(loaded.state_dict())
+        return current
+    return loaded
 
 
 def has_value(name):
@@ -508,8 +589,15 @@ def restore_generator(name, gen):
     _values.set_generator_state(gen, saved_value(name))
 
 
-def resumed():
-    """End of fast-forward: the run continues for real from here."""
+def resumed(state=None):
+    """End of fast-forward: the run continues for real from here. The
+    fingerprint the checkpoint recorded is restored (global generators,
+    sequential streams) and checked: `state` maps the names of the saved
+    entries to thunks reading the restored objects' state; any difference
+    stops the run with exit status 3, naming it."""
+    fingerprint.settle(REPLAY.target, REPLAY.checkpoint,
+                       {_state_name(k): v for k, v in (state or {}).items()},
+                       sys._getframe(1))
     REPLAY.pending = None
     REPLAY.ff = False
     arrivals = REPLAY.target.get("hint_arrivals") or {}
@@ -529,8 +617,12 @@ def batches(loader, arity=None):
     target (`for x, y in ...`: 2), so that fast-forward's placeholder
     batches unpack like real ones."""
     inner = loader
-    # Through a hint's loop level and a traced loop's fetches to the loader.
-    while isinstance(inner, (hints.Level, trace.Fetches)):
+    # Through a hint's loop level, a traced loop's fetches and the
+    # iterator wrappers scripts put around a loader (`tqdm(loader)`: they
+    # keep it as `.iterable`) to the loader.
+    for _ in range(8):
+        if hasattr(inner, "_detc_sampler") or not hasattr(inner, "iterable"):
+            break
         inner = inner.iterable
     if hasattr(inner, "_detc_sampler"):
         inner._detc_arity = arity

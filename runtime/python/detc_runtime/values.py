@@ -22,6 +22,10 @@ advanced them, generator states. Each value becomes one JSON object:
                                  sums, a progress printer over meters): its
                                  fields, put back into the script's own
                                  object (and the objects it holds) in place
+  {"sink": "MODULE.QUALNAME"}     an output-only object (sinks.py: a
+                                 progress bar, a TensorBoard writer, a
+                                 logger): not saved; the restore keeps
+                                 the one fast-forward built
   {"tensor_ref": i, "requires_grad", "grad"?}   with a tensor list: the
                                  tensor is element i of the list (hint
                                  checkpoints keep tensors in a torch file
@@ -36,6 +40,8 @@ import sys
 import numpy as np
 import torch
 import torch.utils.data.distributed
+
+from . import sinks
 
 
 class UnsavableValue(Exception):
@@ -134,6 +140,10 @@ def encode(value, what="value", tensors=None):
         # Its state between epochs is the epoch set_epoch() gave it (the
         # shard and the seed come from the setup that builds it again).
         return {"sampler_epoch": int(value.epoch)}
+    if sinks.is_sink(value):
+        # Output only (a progress bar, a TensorBoard writer, a logger): the
+        # one fast-forward builds again is the one a resumed run uses.
+        return {"sink": sinks.name_of(value)}
     if not isinstance(value, (set, frozenset)) and \
             type(getattr(value, "__dict__", None)) is dict and plain(value):
         return {"object": _class_name(type(value)), "id": id(value),
@@ -199,6 +209,13 @@ def decode(encoded, current=None, tensors=None):
     object `current()` returns (the script's own, rebuilt by
     fast-forward), which is returned. `tensors`: the list tensor_refs
     index."""
+    if "sink" in encoded:
+        obj = current() if current is not None else None
+        if obj is None:
+            raise UnsavableValue("the %s the checkpointed run had is made "
+                                 "by the setup, which did not make one "
+                                 "here" % encoded["sink"])
+        return obj
     if "state_dict" in encoded:
         obj = current() if current is not None else None
         if obj is None:

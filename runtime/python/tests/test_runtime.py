@@ -1168,5 +1168,109 @@ class ProfileTablesTest(unittest.TestCase):
             self.assertEqual(_statement_lines(f.name), {2: 1, 4: 3, 6: 5})
 
 
+class FingerprintTest(unittest.TestCase):
+    """fingerprint.py: what a restore sets back and checks."""
+
+    def test_restore_sets_every_global_generator_and_stream_offset(self):
+        from detc_runtime import fingerprint
+        torch.manual_seed(1)
+        np.random.seed(2)
+        random.seed(3)
+        STATE.sequential = {5: 7, ("batch", 6): 2}
+        fp = fingerprint.capture(None)
+        expected = (torch.rand(3), np.random.rand(3), random.random())
+        torch.rand(5)
+        np.random.rand(5)
+        random.random()
+        STATE.sequential = {}
+        fingerprint.restore(fp)
+        self.assertEqual(STATE.sequential, {5: 7, ("batch", 6): 2})
+        got = (torch.rand(3), np.random.rand(3), random.random())
+        self.assertTrue(torch.equal(expected[0], got[0]))
+        self.assertTrue(np.array_equal(expected[1], got[1]))
+        self.assertEqual(expected[2], got[2])
+        fingerprint.restore(fp)
+        self.assertEqual(fingerprint.verify(fp), [])
+        STATE.sequential = {}
+
+    def test_verify_names_a_generator_and_state_that_differ(self):
+        from detc_runtime import fingerprint
+        import sys
+        g = torch.Generator().manual_seed(5)
+        model = torch.nn.Linear(3, 2)
+        fp = fingerprint.capture(sys._getframe())
+        fp["state"] = {"'model'": fingerprint.digest(model.state_dict())}
+        state = {"'model'": lambda: model.state_dict()}
+        self.assertEqual(fingerprint.verify(fp, state, sys._getframe()), [])
+        torch.rand(2, generator=g)
+        with torch.no_grad():
+            model.weight[1, 2] += 1
+        problems = fingerprint.verify(fp, state, sys._getframe())
+        self.assertEqual(len(problems), 2, problems)
+        self.assertIn("generator 'g'", problems[0])
+        self.assertIn("'model'", problems[1])
+
+    def test_sampled_digest_sees_both_ends_and_full_mode_every_byte(self):
+        from detc_runtime import fingerprint
+        t = torch.zeros(1 << 20)
+        d = fingerprint.digest(t)
+        for i in (0, t.numel() - 1):
+            u = t.clone()
+            u[i] = 1
+            self.assertNotEqual(fingerprint.digest(u), d)
+        u = t.clone()
+        u[1000] = 1  # between the first two windows
+        self.assertEqual(fingerprint.digest(u), d)
+        self.assertNotEqual(fingerprint.digest(u, full=True),
+                            fingerprint.digest(t, full=True))
+
+    def test_malformed_fingerprints_are_refused(self):
+        from detc_runtime import fingerprint
+        fp = fingerprint.capture(None)
+        self.assertTrue(fingerprint.valid(fp))
+        for bad in ({}, {"globals": [], "sequential": []},
+                    dict(fp, sequential=[[1, 2]]),
+                    dict(fp, named={"g": 3})):
+            self.assertFalse(fingerprint.valid(bad), bad)
+        broken = dict(fp, globals={"torch": {"bytes": "AAAA"}})
+        with self.assertRaises(fingerprint.Mismatch):
+            fingerprint.restore(broken)
+
+
+class ReplayHelpersTest(unittest.TestCase):
+    def test_restore_object_loads_into_the_scripts_module(self):
+        net = torch.nn.Linear(2, 2)
+        saved = torch.nn.Linear(2, 2)
+        kept = rt.restore_object(net, saved)
+        self.assertIs(kept, net)
+        self.assertTrue(torch.equal(net.weight, saved.weight))
+        self.assertEqual(rt.restore_object(3, 4), 4)
+
+    def test_batches_reaches_the_loader_through_wrappers(self):
+        class Wrapper:  # tqdm keeps what it wraps as .iterable
+            def __init__(self, iterable):
+                self.iterable = iterable
+
+            def __iter__(self):
+                return iter(self.iterable)
+
+        class Loader:
+            _detc_sampler = object()
+
+        loader = Loader()
+        wrapped = Wrapper(Wrapper(loader))
+        self.assertIs(rt.batches(wrapped, 2), wrapped)
+        self.assertEqual(loader._detc_arity, 2)
+
+    def test_seed_globals_makes_unseeded_draws_repeat(self):
+        rt.seed_globals(7)
+        first = (torch.rand(2), np.random.rand(), random.random())
+        rt.seed_globals(7)
+        again = (torch.rand(2), np.random.rand(), random.random())
+        self.assertTrue(torch.equal(first[0], again[0]))
+        self.assertEqual(first[1:], again[1:])
+        rt.seed_globals(8)
+        self.assertFalse(torch.equal(first[0], torch.rand(2)))
+
 if __name__ == "__main__":
     unittest.main()

@@ -156,6 +156,32 @@ inline uint64_t memoryHash(const void *data, size_t size) {
   return XXH3_64bits(data, size);
 }
 
+/// XXH3-64 of a sample of the `size` bytes at `data`: `windows` evenly
+/// spaced windows of `window` bytes (the first at the start, the last
+/// ending at the end), streamed together with the size; all of the bytes
+/// when they fit in the windows. A restore check compares such digests of
+/// the state before and after: the cost follows the number of tensors,
+/// not their size.
+inline uint64_t memorySampleHash(const void *data, size_t size,
+                                 size_t windows, size_t window) {
+  if (windows == 0 || window == 0 || size <= windows * window)
+    return XXH3_64bits_withSeed(data, size, size);
+  XXH3_state_t state;
+  XXH3_INITSTATE(&state); // reset_withSeed reads the seed it had
+  XXH3_64bits_reset_withSeed(&state, size);
+  const auto *bytes = static_cast<const unsigned char *>(data);
+  size_t span = size - window;
+  for (size_t i = 0; i < windows; ++i) {
+    // i * span / (windows - 1) without overflow for any realistic size.
+    size_t at = windows == 1 ? 0
+                             : static_cast<size_t>(
+                                   static_cast<unsigned __int128>(span) * i /
+                                   (windows - 1));
+    XXH3_64bits_update(&state, bytes + at, window);
+  }
+  return XXH3_64bits_digest(&state);
+}
+
 } // namespace detc::runtime
 
 #endif // DETC_RUNTIME_TENSORMEMORY_H

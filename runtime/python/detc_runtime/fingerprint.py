@@ -1,0 +1,448 @@
+"""What a bit-identical continuation depends on, recorded with every
+checkpoint detc writes or annotates, restored, and checked after the
+restore (docs/replay.md, "Self-verifying restores").
+
+detc's analysis decides what a checkpoint must save; when the analysis
+misses something (a library layer that draws from torch's global
+generator, a generator object a dynamic call uses), a resume would
+continue with different random numbers and exit 0. The fingerprint is the
+safety net that turns such a gap into either an exact continuation or a
+refusal naming what differs:
+
+  * every global generator's state is saved in full (torch's CPU
+    generator, each initialized CUDA device's, numpy's, random's) and set
+    back at the restore, whatever the analysis chose: a few KB;
+  * the offsets of detc's own sequential streams (keyed draws made outside
+    any batch) are saved and set back;
+  * the generator objects bound to variables of the checkpointing
+    function and of its module (and one attribute level below them: a
+    dataset's `self.rng`) are digested; after the restore the same
+    variables must digest alike — a generator the analysis did not
+    restore, advanced by skipped work, is exit 3 naming it;
+  * the saved state (the object a user checkpoint writes, or the values a
+    hint or just-in-time checkpoint saves) is digested; after the restore
+    the script's state must digest alike, or exit 3 names the part.
+
+Tensors are digested from a sample (core.memory_sample_hash: up to 64
+windows of 256 bytes, the whole tensor when smaller) plus dtype and shape,
+so the cost grows with the number of tensors, not their size: well under
+1% of writing the checkpoint (bench/fingerprint_bench.py). DETC_VERIFY=full
+digests every byte instead; DETC_VERIFY=off records nothing and checks
+nothing (the restore still sets the global generators it has).
+"""
+import base64
+import hashlib
+import os
+import random
+import sys
+import types
+
+import numpy as np
+import torch
+
+from . import _core
+
+_SAMPLE_WINDOWS = 64
+_SAMPLE_BYTES = 256
+
+
+class Mismatch(Exception):
+    pass
+
+
+def mode():
+    m = os.environ.get("DETC_VERIFY", "sample")
+    return m if m in ("sample", "full", "off") else "sample"
+
+
+# ---- Digests ---------------------------------------------------------------
+
+def _tensor_digest(t, full):
+    t = t.detach()
+    if t.device.type != "cpu" or not t.is_contiguous() or t.is_sparse:
+        if t.is_sparse:
+            t = t.to_dense()
+        t = t.cpu().contiguous()
+    size = t.numel() * t.element_size()
+    if size == 0:
+        h = 0
+    elif full:
+        h = _core.memory_hash(t.data_ptr(), size)
+    else:
+        h = _core.memory_sample_hash(t.data_ptr(), size, _SAMPLE_WINDOWS,
+                                     _SAMPLE_BYTES)
+    return "%s%s:%016x" % (str(t.dtype)[6:], tuple(t.shape), h)
+
+
+def _generator_bytes(gen):
+    if isinstance(gen, torch.Generator):
+        return gen.get_state().numpy().tobytes()
+    if isinstance(gen, np.random.RandomState):
+        return repr(gen.get_state(legacy=False)).encode()
+    if isinstance(gen, np.random.Generator):
+        return repr(gen.bit_generator.state).encode()
+    if isinstance(gen, random.Random):
+        return repr(gen.getstate()).encode()
+    return None
+
+
+def is_generator(value):
+    return isinstance(value, (torch.Generator, np.random.RandomState,
+                              np.random.Generator, random.Random))
+
+
+def _hash(data):
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
+
+
+_SCALARS = frozenset((bool, int, float, complex, str, bytes, type(None)))
+
+
+def digest(value, full=False):
+    """A short text that changes when `value`'s state does (as far as
+    detc can see: an object it does not know is its type only)."""
+    parts = []
+    _walk(value, full, parts, 0, set())
+    if len(parts) == 1 and len(parts[0]) <= 64:
+        return parts[0]
+    return _hash("\x1f".join(parts).encode("utf-8", "surrogatepass"))
+
+
+def _walk(value, full, parts, depth, seen):
+    kind = type(value)
+    if kind in _SCALARS:
+        parts.append(repr(value))
+        return
+    if depth > 8 or id(value) in seen:
+        parts.append("...")
+        return
+    if kind is dict or isinstance(value, dict):
+        seen.add(id(value))
+        parts.append("{")
+        for k, v in value.items():
+            parts.append(repr(k) if type(k) in _SCALARS else digest(k, full))
+            _walk(v, full, parts, depth + 1, seen)
+        parts.append("}")
+        seen.discard(id(value))
+        return
+    if kind is list or kind is tuple or isinstance(value, (list, tuple)):
+        seen.add(id(value))
+        parts.append("[")
+        for v in value:
+            _walk(v, full, parts, depth + 1, seen)
+        parts.append("]")
+        seen.discard(id(value))
+        return
+    if isinstance(value, torch.Tensor):
+        parts.append(_tensor_digest(value, full))
+        return
+    if isinstance(value, np.ndarray):
+        parts.append(_tensor_digest(torch.from_numpy(np.ascontiguousarray(
+            value)), full) if value.dtype.kind in "biufc"
+            else repr(value.tolist()))
+        return
+    g = _generator_bytes(value)
+    if g is not None:
+        parts.append("gen:" + _hash(g))
+        return
+    if isinstance(value, (torch.nn.Module, torch.optim.Optimizer)) or (
+            hasattr(value, "state_dict") and hasattr(value,
+                                                     "load_state_dict")):
+        try:
+            state = value.state_dict()
+        except Exception:  # a scheduler of a wrapped optimizer, ...
+            parts.append(type(value).__name__)
+            return
+        seen.add(id(value))
+        _walk(state, full, parts, depth + 1, seen)
+        seen.discard(id(value))
+        return
+    parts.append(type(value).__name__)
+
+
+def digests(named, full=False):
+    """{name: digest} of thunks that read values; unbound names are left
+    out."""
+    out = {}
+    for name, thunk in named.items():
+        try:
+            value = thunk()
+        except NameError:
+            continue
+        out[name] = digest(value, full)
+    return out
+
+
+# ---- Global generators -----------------------------------------------------
+
+def _b64(data):
+    return base64.b64encode(data).decode("ascii")
+
+
+def _raw_torch_states():
+    """torch's global generators' states (about 2 µs: a just-in-time
+    checkpoint takes them at every minibatch start)."""
+    raw = {"torch": torch.get_rng_state()}
+    if torch.cuda.is_initialized():
+        for i, s in enumerate(torch.cuda.get_rng_state_all()):
+            raw["cuda:%d" % i] = s
+    return raw
+
+
+def _raw_global_states():
+    """Every global generator's state, as the libraries return it."""
+    raw = _raw_torch_states()
+    raw["numpy"] = np.random.get_state()  # ~35 µs: not per minibatch
+    raw["random"] = random.getstate()
+    return raw
+
+
+def _encode_global(name, state):
+    if name == "numpy":
+        kind, keys, pos, has_gauss, gauss = state
+        return {"name": kind, "keys": _b64(keys.astype("<u4").tobytes()),
+                "pos": int(pos), "has_gauss": int(has_gauss),
+                "gauss": float(gauss).hex()}
+    if name == "random":
+        version, internal, gauss_next = state
+        return {"version": version,
+                "internal": _b64(np.array(internal, dtype="<u4").tobytes()),
+                "gauss": None if gauss_next is None
+                else float(gauss_next).hex()}
+    return {"bytes": _b64(state.numpy().tobytes())}
+
+
+def _global_states():
+    """Every global generator's state, as JSON."""
+    return {n: _encode_global(n, s) for n, s in _raw_global_states().items()}
+
+
+def _state_digest(name, state):
+    """A digest of a global generator's encoded state (every field)."""
+    return _hash("\0".join("%s=%s" % kv for kv in sorted(state.items()))
+                 .encode())
+
+
+def _set_global(name, state):
+    if name == "torch":
+        torch.set_rng_state(torch.frombuffer(
+            bytearray(base64.b64decode(state["bytes"])), dtype=torch.uint8))
+    elif name.startswith("cuda:"):
+        index = int(name[5:])
+        if not torch.cuda.is_available() or index >= \
+                torch.cuda.device_count():
+            raise Mismatch("the %s generator: the checkpointed run had "
+                           "this CUDA device, this run has not" % name)
+        torch.cuda.set_rng_state(torch.frombuffer(
+            bytearray(base64.b64decode(state["bytes"])), dtype=torch.uint8),
+            index)
+    elif name == "numpy":
+        keys = np.frombuffer(base64.b64decode(state["keys"]), dtype="<u4")
+        np.random.set_state((state["name"], keys.astype(np.uint32),
+                             int(state["pos"]), int(state["has_gauss"]),
+                             float.fromhex(state["gauss"])))
+    elif name == "random":
+        internal = np.frombuffer(base64.b64decode(state["internal"]),
+                                 dtype="<u4")
+        random.setstate((int(state["version"]),
+                         tuple(int(x) for x in internal),
+                         None if state["gauss"] is None
+                         else float.fromhex(state["gauss"])))
+    else:
+        raise Mismatch("unknown global generator %r" % name)
+
+
+# ---- Named generators ------------------------------------------------------
+
+def _named_generators(frame):
+    """{variable path: digest} of the generator objects bound to the
+    variables of `frame`'s function and module, and to their attributes
+    one level down."""
+    found = {}
+    if frame is None:
+        return found
+    scopes = [("", frame.f_globals)]
+    if frame.f_locals is not frame.f_globals:
+        scopes.insert(0, ("", frame.f_locals))
+    for prefix, variables in scopes:
+        for name, value in list(variables.items()):
+            if name.startswith("__") or isinstance(
+                    value, (types.ModuleType, type, types.FunctionType)):
+                continue
+            if is_generator(value):
+                found.setdefault(name, "gen:" + _hash(
+                    _generator_bytes(value)))
+                continue
+            attrs = getattr(value, "__dict__", None)
+            if not isinstance(attrs, dict) or isinstance(
+                    value, (torch.Tensor, torch.nn.Module)):
+                continue
+            for attr, inner in list(attrs.items())[:64]:
+                if is_generator(inner):
+                    found.setdefault("%s.%s" % (name, attr), "gen:" + _hash(
+                        _generator_bytes(inner)))
+    return found
+
+
+# ---- Capture, restore, verify ----------------------------------------------
+
+class Moment:
+    """What capture() records, kept raw until a checkpoint is written.
+
+    `boundary=True` (a just-in-time checkpoint's minibatch start, taken
+    every minibatch) records only what is cheap there — torch's generators
+    and detc's stream offsets, a few µs — and the rest (numpy's and
+    random's generators, the named generators of `frame`) when the
+    checkpoint is written: as of the failure. Those differ from the
+    minibatch start only if the failed minibatch drew from them outside
+    detc's keyed draws, which detc replaces in the script itself."""
+
+    __slots__ = ("mode", "raw", "sequential", "named", "frame")
+
+    def __init__(self, frame, boundary=False):
+        from ._state import STATE
+        self.mode = mode()
+        self.sequential = dict(STATE.sequential)
+        if boundary:
+            self.raw = _raw_torch_states()
+            self.named = None
+            self.frame = frame
+        else:
+            self.raw = _raw_global_states()
+            self.named = _named_generators(frame) \
+                if self.mode != "off" else {}
+            self.frame = None
+
+    def encode(self):
+        """The fingerprint as JSON: global generator states (in full, with
+        digests), detc's sequential stream offsets, the named generators'
+        digests. The saved state's digests go under "state" (the
+        caller's)."""
+        if self.named is None:  # a boundary's: the rest as of now
+            self.raw.update(numpy=np.random.get_state(),
+                            random=random.getstate())
+            self.named = _named_generators(self.frame) \
+                if self.mode != "off" else {}
+            self.frame = None
+        states = {n: _encode_global(n, s) for n, s in self.raw.items()}
+        fp = {"mode": self.mode, "globals": states,
+              "sequential": [[list(k) if isinstance(k, tuple) else [k],
+                              int(v)] for k, v in self.sequential.items()]}
+        if self.mode != "off":
+            fp["global_digests"] = {n: _state_digest(n, s)
+                                    for n, s in states.items()}
+            fp["named"] = dict(self.named)
+        return fp
+
+
+def capture(frame=None):
+    """The fingerprint of this moment, as JSON (Moment.encode)."""
+    return Moment(frame).encode()
+
+
+def valid(fp):
+    """Whether a fingerprint read from a sidecar has the expected shape (a
+    hostile or damaged one is refused before anything is set from it)."""
+    if not isinstance(fp, dict) or not isinstance(fp.get("globals"), dict):
+        return False
+    if not isinstance(fp.get("sequential"), list):
+        return False
+    for entry in fp["sequential"]:
+        if not (isinstance(entry, list) and len(entry) == 2 and
+                isinstance(entry[0], list) and isinstance(entry[1], int)):
+            return False
+    for key in ("global_digests", "named", "state"):
+        if key in fp and not (isinstance(fp[key], dict) and all(
+                isinstance(v, str) for v in fp[key].values())):
+            return False
+    return all(isinstance(s, dict) for s in fp["globals"].values())
+
+
+def restore(fp):
+    """Sets the global generators and the sequential stream offsets to the
+    fingerprint's; raises Mismatch on a state that does not load."""
+    from ._state import STATE
+    for name, state in fp["globals"].items():
+        try:
+            _set_global(name, state)
+        except Mismatch:
+            raise
+        except Exception as e:  # a malformed state: refuse, name it
+            raise Mismatch("the %s generator's saved state does not load "
+                           "(%s)" % (name, e)) from None
+    STATE.sequential = {
+        (tuple(k) if len(k) > 1 else k[0]): int(v)
+        for k, v in fp["sequential"]}
+
+
+def verify(fp, state=None, frame=None):
+    """After a restore: the differences between the checkpointed moment
+    and now, as a list of lines (empty when they agree). `state` maps
+    names to thunks reading the restored state whose digests the
+    fingerprint's "state" holds."""
+    if fp.get("mode", "sample") == "off" or mode() == "off":
+        return []
+    full = fp.get("mode") == "full"
+    problems = []
+    now = _global_states()
+    for name, d in (fp.get("global_digests") or {}).items():
+        if name not in now:
+            problems.append("the %s generator: saved, absent in this run" %
+                            name)
+        elif _state_digest(name, now[name]) != d:
+            problems.append("the %s generator's state (the saved state is "
+                            "not the one the checkpointed run had)" % name)
+    named = _named_generators(frame)
+    for name, d in (fp.get("named") or {}).items():
+        if name in named and named[name] != d:
+            problems.append(
+                "generator %r: its state after the restore is not the one "
+                "it had when the checkpoint was written (work skipped in "
+                "fast-forward drew from it, and detc's analysis did not "
+                "save it)" % name)
+    if state is not None:
+        saved = fp.get("state") or {}
+        current = digests(state, full)
+        for name, d in saved.items():
+            if name in current and current[name] != d:
+                problems.append("%r: the restored state differs from the "
+                                "state the checkpoint saved" % name)
+    return problems
+
+
+def settle(body, checkpoint, state, frame, named=True):
+    """Restores and verifies the fingerprint of sidecar `body` (of
+    `checkpoint`): exit 3 naming each difference. A sidecar without one
+    (written by an earlier detc) is restored as before, unverified, with a
+    warning. `named`: also compare the named generators (not when the
+    state comes from another rank's checkpoint)."""
+    from ._state import warn_once
+    fp = body.get("fingerprint")
+    if fp is None:
+        warn_once(("no-fingerprint", checkpoint), "%s was written without a "
+                  "fingerprint (an earlier detc): the restore is not "
+                  "verified" % checkpoint)
+        return
+    if not valid(fp):
+        _fail("%s: error: the sidecar's fingerprint is malformed" %
+              checkpoint, 2)
+    try:
+        restore(fp)
+    except Mismatch as e:
+        _fail("%s: error: cannot resume bit-identically: %s" % (
+            checkpoint, e), 3)
+    if not named:
+        fp = dict(fp, named={})
+    problems = verify(fp, state, frame)
+    if problems:
+        _fail("%s: error: the restored run is not the checkpointed one — "
+              "refusing to continue (a bug in detc's analysis, or an edited "
+              "checkpoint; please report it with the script):\n  %s" % (
+                  checkpoint, "\n  ".join(problems)), 3)
+
+
+def _fail(message, code):
+    from ._state import STATE
+    STATE.failed = True
+    print("detc-runtime: " + message, file=sys.stderr)
+    raise SystemExit(code)

@@ -1,0 +1,73 @@
+"""Every shape of checkpoint users write, each a site detc must cover with
+a sidecar and an exact resume (--shape picks the one written every
+--ckpt-every steps; the file's last statement is a final save):
+
+  module    torch.save(net, path): the whole module pickled
+  dictvar   state = {...} built earlier, then torch.save(state, path)
+  helper    a function saving the `net` global (not a parameter)
+  wrapped   the state_dict() of a DataParallel wrapper's .module
+  buffer    a torch.save into io.BytesIO first (not a checkpoint: a
+            serialized copy kept in memory), then the file's own save
+
+Module level, as many scripts are: the final save ends the file.
+
+usage: checkpoint_shapes_train.py --shape S [--epochs N] [--ckpt-every N]
+                                  --out FILE
+"""
+import argparse
+import io
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--shape", default="module")
+parser.add_argument("--epochs", type=int, default=2)
+parser.add_argument("--ckpt-every", type=int, default=4)
+parser.add_argument("--out", required=True)
+args = parser.parse_args()
+torch.manual_seed(4)
+data = TensorDataset(torch.randn(96, 6), torch.arange(96) % 3)
+loader = DataLoader(data, batch_size=8, shuffle=True)
+net = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Dropout(0.3),
+                    nn.Linear(16, 3))
+wrapped = nn.DataParallel(net)
+optimizer = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
+step = 0
+copies = []
+
+
+def save_all(epoch):
+    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                "epoch": epoch, "step": step}, args.out)
+
+
+for epoch in range(args.epochs):
+    for x, y in loader:
+        loss = F.cross_entropy(net(x), y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        step += 1
+        if step % args.ckpt_every:
+            continue
+        if args.shape == "module":
+            torch.save(net, args.out)
+        elif args.shape == "dictvar":
+            state = {"net": net.state_dict(),
+                     "optimizer": optimizer.state_dict(), "step": step}
+            torch.save(state, args.out)
+        elif args.shape == "helper":
+            save_all(epoch)
+        elif args.shape == "wrapped":
+            torch.save({"net": wrapped.module.state_dict(),
+                        "optimizer": optimizer.state_dict()}, args.out)
+        elif args.shape == "buffer":
+            buffer = io.BytesIO()
+            torch.save(net.state_dict(), buffer)
+            copies.append(len(buffer.getvalue()))
+            torch.save({"net": net.state_dict(),
+                        "optimizer": optimizer.state_dict()}, args.out)
+torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, args.out)
