@@ -2,13 +2,18 @@
 
 #include "PlanContext.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "detc/base/FileIO.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/ir/DetcOps.h"
 #include "detc/ir/SourceSpans.h"
+#include "StatementIndex.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace llvm;
 using namespace mlir;
@@ -75,6 +80,58 @@ void PlanContext::report(frontend::Severity severity, Operation *op,
 void PlanContext::warning(uint32_t offset, const Twine &message) {
   diags.report(frontend::Severity::Warning, &file, posAt(offset),
                message.str());
+}
+
+/// `text` without blanks, line continuations and comments.
+static std::string withoutBlanks(llvm::StringRef text) {
+  std::string out;
+  bool comment = false;
+  for (char c : text) {
+    if (c == '\n')
+      comment = false;
+    if (c == '#')
+      comment = true; // (a `#` inside a string: dropped alike everywhere)
+    if (!comment && c != ' ' && c != '\t' && c != '\n' && c != '\r' &&
+        c != '\\')
+      out += c;
+  }
+  return out;
+}
+
+unsigned PlanContext::streamSite(mlir::Operation *op, llvm::StringRef role) {
+  std::string key = role.str();
+  if (std::optional<Span> s = op ? spanOf(op) : std::nullopt) {
+    if (!statements)
+      statements = std::make_shared<StatementIndex>(tree);
+    // The defs and classes around the call, innermost last.
+    llvm::SmallVector<llvm::StringRef, 4> scope;
+    uint32_t scopeBegin = 0;
+    const StmtPlace *place = statements->at(s->stmtBegin);
+    for (const ast::Stmt *up = place ? place->parent : nullptr; up;) {
+      if (auto *f = llvm::dyn_cast<ast::FunctionDef>(up)) {
+        scope.push_back(f->name);
+        if (!scopeBegin)
+          scopeBegin = f->getRange().begin.offset;
+      } else if (auto *c = llvm::dyn_cast<ast::ClassDef>(up)) {
+        scope.push_back(c->name);
+        if (!scopeBegin)
+          scopeBegin = c->getRange().begin.offset;
+      }
+      const StmtPlace *outer = statements->of(up);
+      up = outer ? outer->parent : nullptr;
+    }
+    std::reverse(scope.begin(), scope.end());
+    std::string text = withoutBlanks(src.slice(s->exprBegin, s->exprEnd));
+    std::string before = withoutBlanks(src.slice(scopeBegin, s->exprBegin));
+    unsigned occurrence = 0;
+    for (size_t at = before.find(text); !text.empty() &&
+                                        at != std::string::npos;
+         at = before.find(text, at + 1))
+      ++occurrence;
+    key += "|" + llvm::join(scope, ".") + "|" + text + "|" +
+           std::to_string(occurrence);
+  }
+  return 0x80000000u | unsigned(llvm::xxh3_64bits(key) & 0x7FFFFFFFu);
 }
 
 bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,

@@ -15,6 +15,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 #include <map>
+#include <memory>
 
 namespace detc::codegen {
 
@@ -22,6 +23,8 @@ namespace detc::codegen {
 struct Span {
   uint32_t stmtBegin, stmtEnd, exprBegin, exprEnd;
 };
+
+class StatementIndex;
 
 class PlanContext {
 public:
@@ -63,6 +66,16 @@ public:
   /// text precedes it there.
   std::optional<llvm::StringRef> indentAt(uint32_t offset) const;
   unsigned newSite() { return nextSite++; }
+  /// The key of the random streams a rewritten call draws from: what the
+  /// call is — `role`, the qualified name of the function or class around
+  /// it (`Net.__init__`; none at the module's top level), its source text
+  /// without blanks, and how often that text occurs in the function
+  /// before it — never the planning order. So transforming, vaccinating
+  /// or tracing the script, or editing another function, leaves every
+  /// other call's streams as they were. `op` without a span in this file
+  /// (built in an imported module): `role` alone names it. Keys have the
+  /// top bit set (they never meet newSite()'s small numbers).
+  unsigned streamSite(mlir::Operation *op, llvm::StringRef role);
   /// Runtime calls a planner needs after `configure(...)` in the header.
   std::vector<std::string> extraHeader;
 
@@ -92,6 +105,8 @@ private:
   };
   std::map<uint32_t, StatementGuard> statementGuards;
   unsigned nextSite = 1;
+  /// Built on the first streamSite() call.
+  std::shared_ptr<StatementIndex> statements;
 };
 
 /// Instruments the script for faithful replay (SPEC §5, docs/replay.md):

@@ -191,7 +191,7 @@ private:
         importedLoaders = true;
         return;
       }
-      unsigned site = newSite();
+      unsigned site = streamSite(op, "loader");
       // Loaders over the same dataset variable share the examples' scope
       // streams (a DDP branch and a single-process branch of one script
       // give an example the same augmentation).
@@ -201,7 +201,7 @@ private:
           op.getDataset().str();
       auto [it, added] = scopeSites.try_emplace(dataset, 0);
       if (added)
-        it->second = newSite();
+        it->second = streamSite(nullptr, "scope|" + dataset);
       std::string attrs;
       for (auto &[attr, gen] : datasetGenerators)
         attrs += formatv("(\"{0}\", {1}), ", attr, gen).str();
@@ -240,7 +240,7 @@ private:
     if (!batchScope)
       return "";
     if (!batchScopeSite)
-      batchScopeSite = newSite();
+      batchScopeSite = streamSite(nullptr, "batch_scope");
     return formatv("batch_scope={0}", batchScopeSite).str();
   }
 
@@ -406,7 +406,7 @@ private:
         batchKeyable(obj, api)) {
       // One value per batch (a mixup lambda, a permutation of the batch):
       // keyed by the batch, not per example.
-      unsigned site = newSite();
+      unsigned site = streamSite(draw, "batch");
       if (wrapCallee(draw,
                      formatv("{0}.batch_keyed({1}, {2}, ", kRuntimeAlias, site,
                              gen)
@@ -434,7 +434,7 @@ private:
       stateKeepingDraws.insert(draw);
       return;
     }
-    unsigned site = newSite();
+    unsigned site = streamSite(draw, "draw");
     const char *fn = how == DrawRewrite::Module ? "keyed_module" : "keyed";
     if (wrapCallee(draw,
                    formatv("{0}.{1}({2}, {3}, ", kRuntimeAlias, fn, site, gen),
@@ -643,7 +643,7 @@ private:
     // before the script imports those modules.
     std::vector<std::string> layers;
     if (importedLoaders) {
-      unsigned site = newSite();
+      unsigned site = streamSite(nullptr, "imported_loaders");
       layers.push_back(
           formatv("{0}.key_imported_loaders({1}, gens={2}{3})", kRuntimeAlias,
                   site, scopeGenerators(),
@@ -652,7 +652,9 @@ private:
     }
     for (auto &[api, gen] : importedLayers)
       layers.push_back(formatv("{0}.key_imported_layers({1}, {2}, (\"{3}\",))",
-                               kRuntimeAlias, newSite(), gen, api)
+                               kRuntimeAlias,
+                               streamSite(nullptr, "imported_layer|" + api),
+                               gen, api)
                            .str());
     std::map<unsigned, std::vector<std::string>> saves = hintSaveTable(*this);
     if (!saves.empty()) {

@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Stable stream identities: the key of every keyed random stream comes
+from what the call is (its role, the function or class around it, its
+text and its occurrence there), never from the order detc plans the
+script in. For every bundled example and e2e input script:
+
+  * transforming it plain, with --vaccinate, --trace, --jit-checkpoint and
+    with CheckHint flags keys every call the plain transform keys with the
+    same stream key (vaccination used to renumber a model's dropout);
+  * editing the script elsewhere — a new function with a draw of its own
+    inserted before the first def, and the last function body given an
+    extra statement — leaves every other call's key as it was.
+
+The keyed values of a call are a function of (seed, key, epoch, example),
+so equal keys are equal per-example values; the e2e tests show the values
+themselves.
+
+usage: stable_streams.py --detc BIN --root SRCDIR
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+# Runtime calls whose first argument (or scope_site=) is a stream key.
+KEYED = re.compile(r"_detc_rt\.(keyed|keyed_module|batch_keyed|keyed_loader|"
+                   r"key_imported_layers|key_imported_loaders)\((\d+)")
+SCOPE = re.compile(r"scope_site=(\d+)")
+COMMENT = re.compile(r"\s*# detc:.*$")
+
+
+def keys(detc, script, flags, tmp):
+    """{original line text: sorted stream keys on it} of the transform."""
+    out = os.path.join(tmp, "out.py")
+    if os.path.exists(out):
+        os.unlink(out)
+    proc = subprocess.run([detc, "transform", script, "--emit-python", "-o",
+                           out] + flags, capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.exists(out):
+        return None
+    found = {}
+    with open(out) as f:
+        for line in f:
+            ks = [int(m.group(2)) for m in KEYED.finditer(line)] + \
+                 [int(m.group(1)) for m in SCOPE.finditer(line)]
+            if not ks:
+                continue
+            # The line without detc's wraps: which call it is.
+            plain = re.sub(r"_detc_rt\.\w+\([^()]*?(\([^()]*\))?[^()]*?, ",
+                           "", COMMENT.sub("", line)).strip()
+            found.setdefault(plain, []).extend(ks)
+    return {k: sorted(v) for k, v in found.items()}
+
+
+def edited(source):
+    """The script with a new function (and draw) before its first def and
+    an extra statement in its last function."""
+    lines = source.splitlines(keepends=True)
+    first = next((i for i, l in enumerate(lines)
+                  if l.startswith(("def ", "class "))), None)
+    if first is None:
+        return None
+    new = ["def _unrelated_helper(x):\n",
+           "    noise = torch.nn.Dropout(0.25)\n",
+           "    return noise(x) * 2\n", "\n", "\n"]
+    lines[first:first] = new
+    last = max(i for i, l in enumerate(lines) if l.startswith("def "))
+    body = last + 1
+    while body < len(lines) and (lines[body].strip() == "" or
+                                 lines[body].lstrip().startswith(
+                                     ('"""', "'''", "#"))):
+        if lines[body].lstrip().startswith(('"""', "'''")):
+            quote = lines[body].lstrip()[:3]
+            if lines[body].count(quote) < 2:
+                body += 1
+                while body < len(lines) and quote not in lines[body]:
+                    body += 1
+        body += 1
+    if body >= len(lines):
+        return None
+    indent = lines[body][:len(lines[body]) - len(lines[body].lstrip())]
+    lines.insert(body, indent + "_unrelated_count = 0\n")
+    return "".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--detc", required=True)
+    parser.add_argument("--root", required=True)
+    args = parser.parse_args()
+    scripts = sorted(
+        [os.path.join(args.root, "examples", f)
+         for f in os.listdir(os.path.join(args.root, "examples"))
+         if f.endswith(".py")] +
+        [os.path.join(args.root, "test", "e2e", "Inputs", f)
+         for f in os.listdir(os.path.join(args.root, "test", "e2e", "Inputs"))
+         if f.endswith(".py")])
+    problems, compared = [], 0
+    with tempfile.TemporaryDirectory(prefix="detc-streams-") as tmp:
+        for script in scripts:
+            name = os.path.basename(script)
+            base = keys(args.detc, script, [], tmp)
+            if not base:
+                continue
+            variants = [["--vaccinate"], ["--trace=" + tmp],
+                        ["--jit-checkpoint"],
+                        ["--overhead=0.05", "--ckpt-cost=0.005"]]
+            for flags in variants:
+                other = keys(args.detc, script, flags, tmp)
+                if other is None:
+                    continue  # the mode refuses this script
+                for line, ks in base.items():
+                    compared += 1
+                    if line in other and other[line] != ks:
+                        problems.append("%s %s: %r keyed %s, plain %s" % (
+                            name, " ".join(flags), line, other[line], ks))
+            with open(script) as f:
+                source = edited(f.read())
+            if source is None:
+                continue
+            copy = os.path.join(tmp, name)
+            with open(copy, "w") as f:
+                f.write(source)
+            after = keys(args.detc, copy, [], tmp)
+            if after is None:
+                problems.append("%s: the edited copy does not transform" %
+                                name)
+                continue
+            for line, ks in base.items():
+                compared += 1
+                if after.get(line) != ks:
+                    problems.append("%s edited: %r keyed %s, before %s" % (
+                        name, line, after.get(line), ks))
+    print("%d scripts, %d keyed calls compared, %d differ" % (
+        len(scripts), compared, len(problems)))
+    for p in problems:
+        print("FAIL: " + p)
+    if compared == 0:
+        print("FAIL: nothing compared")
+        return 1
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
