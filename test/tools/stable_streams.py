@@ -54,10 +54,39 @@ def keys(detc, script, flags, tmp):
     return {k: sorted(v) for k, v in found.items()}
 
 
+def blocks(lines):
+    """(begin, end) line ranges of the top-level defs and classes (their
+    decorators included)."""
+    found, i = [], 0
+    while i < len(lines):
+        if lines[i].startswith(("def ", "class ", "@")):
+            begin = i
+            while lines[i].startswith("@"):
+                i += 1
+            i += 1
+            while i < len(lines) and (lines[i].strip() == "" or
+                                      lines[i][0] in " \t#"):
+                i += 1
+            found.append((begin, i))
+        else:
+            i += 1
+    return found
+
+
 def edited(source):
-    """The script with a new function (and draw) before its first def and
-    an extra statement in its last function."""
+    """The script edited elsewhere: its last top-level function moved
+    before its first one (detc used to number sites in the order it met
+    them), a new function with a draw of its own inserted before that,
+    and an extra statement in the moved function."""
     lines = source.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    found = blocks(lines)
+    if len(found) >= 2:
+        (b0, _), (b, e) = found[0], found[-1]
+        moved = lines[b:e]
+        del lines[b:e]
+        lines[b0:b0] = moved + ["\n", "\n"]
     first = next((i for i, l in enumerate(lines)
                   if l.startswith(("def ", "class "))), None)
     if first is None:
