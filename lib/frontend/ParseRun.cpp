@@ -23,11 +23,39 @@ public:
     } catch (...) {
       // getExpectedTokens() can throw for states without a follow set.
     }
+    std::string newer = newerSyntax(parser->getTokenStream(), offending);
     run.noteParseError(offending,
-                       describe(parser->getVocabulary(), offending, expected));
+                       !newer.empty()
+                           ? newer
+                           : describe(parser->getVocabulary(), offending,
+                                      expected));
   }
 
 private:
+  /// Python 3.12 syntax detc does not read yet, recognised at the error:
+  /// the message says which version detc reads instead of a bare
+  /// "invalid syntax" (PEP 695 type parameters and `type` aliases).
+  static std::string newerSyntax(TokenStream *tokens, Token *offending) {
+    size_t at = offending ? offending->getTokenIndex() : 0;
+    if (!tokens || at < 1 || at == INVALID_INDEX)
+      return "";
+    Token *prev = tokens->get(at - 1);
+    Token *before = at >= 2 ? tokens->get(at - 2) : nullptr;
+    const char *what = nullptr;
+    if (offending->getType() == PythonLexer::LSQB &&
+        prev->getType() == PythonLexer::NAME && before &&
+        (before->getType() == PythonLexer::DEF ||
+         before->getType() == PythonLexer::CLASS))
+      what = "type parameters (`def f[T](x: T)`, `class C[T]`: PEP 695)";
+    else if (offending->getType() == PythonLexer::NAME &&
+             prev->getType() == PythonLexer::NAME && prev->getText() == "type")
+      what = "a `type X = ...` alias (PEP 695)";
+    if (!what)
+      return "";
+    return std::string("invalid syntax: ") + what +
+           " is Python 3.12 syntax; detc reads Python 3.11";
+  }
+
   static std::string tokenName(const dfa::Vocabulary &vocab, size_t type) {
     std::string lit = vocab.getLiteralName(type);
     if (!lit.empty())

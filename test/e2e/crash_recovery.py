@@ -298,7 +298,10 @@ def ddp_fix_replay(transformed, runtime, tmp):
     policy = os.path.join(work, "policy.py")
     with open(policy, "w") as f:
         f.write("import os\nfrom detc_runtime.recovery import Rule, action\n"
-                "RULES = [Rule(FileNotFoundError, do=action('os.makedirs("
+                # torch's own error for a missing directory (the plain
+                # script's), as the single-process missing_dir case has it.
+                "RULES = [Rule((RuntimeError, FileNotFoundError), "
+                "match='does not exist|No such file', do=action('os.makedirs("
                 "os.path.dirname(path), exist_ok=True)'))]\n")
     procs = []
     for rank in (0, 1):

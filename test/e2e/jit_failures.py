@@ -113,9 +113,11 @@ def run_trial(args, script, total, reference, phase, at, index):
             code, err, first = t.finish(proc, log)
             # On a loaded machine this process may read the log so late
             # that the signal lands after the last minibatch began: the
-            # run rightly ends normally (no boundary after the signal),
-            # and the trial tested nothing. Again, then.
-            if not (phase == "sigterm" and code == 0 and
+            # run rightly ends normally (no boundary after the signal), or
+            # the signal lands in the script's last statements or its exit
+            # (exit -15: no minibatch left to checkpoint), and the trial
+            # tested nothing. Again, then.
+            if not (phase == "sigterm" and code in (0, -15) and
                     seen >= total - 1):
                 break
             if os.path.exists(t.out):

@@ -81,10 +81,21 @@ class _Writer(threading.Thread):
         if self.checker:
             self.checker.close()
 
+    def flush(self, timeout=60):
+        """Returns once every record put so far is written and checked."""
+        if not self.is_alive():
+            return
+        done = threading.Event()
+        self.pending.append(done)
+        done.wait(timeout)
+
     def _drain(self):
         pending = self.pending
         while pending:
             record = pending.popleft()
+            if isinstance(record, threading.Event):  # flush()'s marker
+                record.set()
+                continue
             if self.checker:
                 self.checker.observe(record)
             if self.file is None:
@@ -175,9 +186,36 @@ def enable(directory, check=None):
     rotate = env.trace_rotate_bytes()
     TRACE.writer = _Writer(path, rotate, checker)
     TRACE.writer.start()
+    if checker is not None:
+        _flush_before_destroying_the_group()
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
            "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})
     atexit.register(TRACE.writer.close)
+
+
+def _flush_before_destroying_the_group():
+    """The writer thread checks consistency across ranks through the
+    process group's c10d store: the script's destroy_process_group() first
+    waits for it to finish the records put so far, so the thread never
+    uses the group's store while (or after) the main thread tears it down
+    — a race that once ended a run with "terminate called without an
+    active exception"."""
+    try:
+        import torch.distributed as dist
+    except ImportError:
+        return
+    original = getattr(dist, "destroy_process_group", None)
+    if original is None or getattr(original, "_detc_flushes", False):
+        return
+
+    def destroy_process_group(*args, **kwargs):
+        if TRACE.writer is not None:
+            TRACE.writer.flush()
+        return original(*args, **kwargs)
+
+    destroy_process_group._detc_flushes = True
+    destroy_process_group.__wrapped__ = original
+    dist.destroy_process_group = destroy_process_group
 
 
 def _stop_checking_in_child():

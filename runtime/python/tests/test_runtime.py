@@ -1272,5 +1272,52 @@ class ReplayHelpersTest(unittest.TestCase):
         rt.seed_globals(8)
         self.assertFalse(torch.equal(first[0], torch.rand(2)))
 
+class TraceWriterTest(unittest.TestCase):
+    def test_flush_returns_after_every_record_is_checked(self):
+        from detc_runtime import trace
+        seen = []
+
+        class SlowChecker:
+            def observe(self, record):
+                import time
+                time.sleep(0.01)
+                seen.append(record["n"])
+
+            def close(self):
+                pass
+
+        writer = trace._Writer(None, 1 << 20, SlowChecker())
+        writer.start()
+        for n in range(20):
+            writer.put({"n": n})
+        writer.flush()
+        self.assertEqual(seen, list(range(20)))
+        writer.close()
+
+    def test_destroy_process_group_waits_for_the_writer(self):
+        import torch.distributed as dist
+        from detc_runtime import trace
+        original = dist.destroy_process_group
+        calls = []
+
+        class Writer:
+            def flush(self):
+                calls.append("flush")
+
+        def destroy(*args, **kwargs):
+            calls.append("destroy")
+
+        dist.destroy_process_group = destroy
+        saved = trace.TRACE.writer
+        try:
+            trace.TRACE.writer = Writer()
+            trace._flush_before_destroying_the_group()
+            trace._flush_before_destroying_the_group()  # wraps once
+            dist.destroy_process_group()
+            self.assertEqual(calls, ["flush", "destroy"])
+        finally:
+            dist.destroy_process_group = original
+            trace.TRACE.writer = saved
+
 if __name__ == "__main__":
     unittest.main()
