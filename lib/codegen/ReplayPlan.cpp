@@ -209,6 +209,14 @@ private:
   /// The position of parameter `e` (a plain name) of `fn`, or none.
   static std::optional<unsigned> parameterIndex(const ast::FunctionDef *fn,
                                                 const ast::Expr *e) {
+    // `torch.save(*args, **kwargs)` in a helper forwarding its arguments:
+    // the object is the first of `*args`, the position after the named
+    // positional parameters.
+    if (auto *star = dyn_cast_or_null<ast::Starred>(e))
+      if (auto *n = dyn_cast_or_null<ast::Name>(star->value);
+          n && fn && fn->args->vararg && fn->args->vararg->arg == n->id)
+        return unsigned(fn->args->posonlyargs.size() +
+                        fn->args->args.size());
     auto *name = dyn_cast_or_null<ast::Name>(e);
     if (!fn || !name)
       return std::nullopt;
@@ -300,6 +308,9 @@ private:
         return nullptr;
     if (pos < call->args.size())
       return call->args[pos];
+    if (pos + shift >=
+        fn->args->posonlyargs.size() + fn->args->args.size())
+      return nullptr; // an element of `*args` that the call does not pass
     const ast::Arg *a = pos + shift < fn->args->posonlyargs.size()
                             ? fn->args->posonlyargs[pos + shift]
                             : fn->args->args[pos + shift -
@@ -466,10 +477,22 @@ private:
     // runs at module level (in a function, assigning would make it local).
     const StmtPlace *resumeAt = places.at(p.resume.stmtBegin);
     bool moduleLevel = resumeAt && !resumeAt->function;
+    // In a function, a module global it does not bind itself is restored
+    // there too: declareGlobals() declares it `global` first.
+    std::optional<FunctionScope> fnScope;
+    if (resumeAt && resumeAt->function)
+      fnScope = scopeOf(resumeAt->function, ctx.tree);
     auto inScope = [&](analysis::VarId v) {
       StringRef name = g.vars.name(v);
-      return name.starts_with(qualifier) ||
-             (moduleLevel && name.starts_with("@") && !name.contains('.'));
+      if (name.starts_with(qualifier))
+        return true;
+      if (!name.starts_with("@") || name.contains('.'))
+        return false;
+      StringRef bare = name.drop_front();
+      return moduleLevel ||
+             (fnScope && !llvm::is_contained(fnScope->params, bare) &&
+              !fnScope->locals.contains(bare) &&
+              !fnScope->nonlocals.contains(bare));
     };
     std::string values;
     auto add = [&](StringRef key, StringRef thunk, StringRef restore) {

@@ -42,7 +42,8 @@ def main():
 
         def weights(script, tag, *extra, **envs):
             out = os.path.join(tmp, tag + ".pt")
-            subprocess.run([PY, script, "--out", out] + list(extra),
+            subprocess.run([PY, script, "--out", out, "--epochs", "1"] +
+                           list(extra),
                            env=dict(env, **envs), check=True,
                            capture_output=True)
             return torch.load(out)["model"]

@@ -368,8 +368,15 @@ def checkpoint(site, save, values=None):
             # Into a file object (io.BytesIO: a copy kept in memory): not a
             # checkpoint a run resumes from; it runs as written, also in
             # fast-forward, and counts no instance of the site (a helper's
-            # announced one is spent).
+            # announced one is spent). An open file (`with open(path,
+            # "wb") as f: torch.save(model, f)`) is a checkpoint detc
+            # cannot commit atomically or tie a sidecar to: it says so.
             REPLAY.announced = None
+            if isinstance(getattr(f, "name", None), str) and not REPLAY.ff:
+                warn_once(("file-object", site), "the checkpoint at site %d "
+                          "is written to an open file (%s); detc writes no "
+                          "sidecar for it, so a run cannot resume from it "
+                          "(save to the path instead)" % (site, f.name))
             return save(obj, f, *args, **kwargs)
         at, thunks = site, values
         if REPLAY.announced is not None:
