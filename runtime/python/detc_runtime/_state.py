@@ -106,3 +106,13 @@ def warn_once(key, message):
     import sys
 
     print("detc-runtime: warning: " + message, file=sys.stderr)
+
+
+def fail(message, code=2):
+    """Stops the run with detc's own error (exit 2: unusable input; 3: a
+    guarantee that does not hold); the end-of-run check adds nothing."""
+    import sys
+
+    STATE.failed = True
+    print("detc-runtime: " + message, file=sys.stderr)
+    raise SystemExit(code)

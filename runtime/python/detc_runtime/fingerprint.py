@@ -217,7 +217,7 @@ def _global_states():
     return {n: _encode_global(n, s) for n, s in _raw_global_states().items()}
 
 
-def _state_digest(name, state):
+def _state_digest(state):
     """A digest of a global generator's encoded state (every field)."""
     return _hash("\0".join("%s=%s" % kv for kv in sorted(state.items()))
                  .encode())
@@ -329,7 +329,7 @@ class Moment:
               "sequential": [[list(k) if isinstance(k, tuple) else [k],
                               int(v)] for k, v in self.sequential.items()]}
         if self.mode != "off":
-            fp["global_digests"] = {n: _state_digest(n, s)
+            fp["global_digests"] = {n: _state_digest(s)
                                     for n, s in states.items()}
             fp["named"] = dict(self.named)
         return fp
@@ -389,7 +389,7 @@ def verify(fp, state=None, frame=None):
         if name not in now:
             problems.append("the %s generator: saved, absent in this run" %
                             name)
-        elif _state_digest(name, now[name]) != d:
+        elif _state_digest(now[name]) != d:
             problems.append("the %s generator's state (the saved state is "
                             "not the one the checkpointed run had)" % name)
     named = _named_generators(frame)
@@ -416,7 +416,7 @@ def settle(body, checkpoint, state, frame, named=True):
     (written by an earlier detc) is restored as before, unverified, with a
     warning. `named`: also compare the named generators (not when the
     state comes from another rank's checkpoint)."""
-    from ._state import warn_once
+    from ._state import fail, warn_once
     fp = body.get("fingerprint")
     if fp is None:
         warn_once(("no-fingerprint", checkpoint), "%s was written without a "
@@ -424,25 +424,19 @@ def settle(body, checkpoint, state, frame, named=True):
                   "verified" % checkpoint)
         return
     if not valid(fp):
-        _fail("%s: error: the sidecar's fingerprint is malformed" %
+        fail("%s: error: the sidecar's fingerprint is malformed" %
               checkpoint, 2)
     try:
         restore(fp)
     except Mismatch as e:
-        _fail("%s: error: cannot resume bit-identically: %s" % (
+        fail("%s: error: cannot resume bit-identically: %s" % (
             checkpoint, e), 3)
     if not named:
         fp = dict(fp, named={})
     problems = verify(fp, state, frame)
     if problems:
-        _fail("%s: error: the restored run is not the checkpointed one — "
+        fail("%s: error: the restored run is not the checkpointed one — "
               "refusing to continue (a bug in detc's analysis, or an edited "
               "checkpoint; please report it with the script):\n  %s" % (
                   checkpoint, "\n  ".join(problems)), 3)
 
-
-def _fail(message, code):
-    from ._state import STATE
-    STATE.failed = True
-    print("detc-runtime: " + message, file=sys.stderr)
-    raise SystemExit(code)

@@ -26,7 +26,7 @@ import torch
 from torch.utils.data import DataLoader
 
 from . import fingerprint, sidecar, values as _values
-from ._state import STATE, warn_once
+from ._state import STATE, fail, warn_once
 
 DEFAULT_SUFFIX = ".detc-hint.pt"
 # Encodings (values.py) of what is the same on every data-parallel replica.
@@ -56,10 +56,7 @@ class HintRun:
 HINT = HintRun()
 
 
-def _fail(message, code=2):
-    STATE.failed = True
-    print("detc-runtime: " + message, file=sys.stderr)
-    raise SystemExit(code)
+_fail = fail  # (the name this module's callers use)
 
 
 def default_path(argv0):

@@ -36,9 +36,11 @@ import errno
 import os
 import sys
 
+import torch
+
 from . import fingerprint, hints, holders, jit_replicas, sidecar, trace
 from . import values as _values
-from ._state import STATE, warn_once
+from ._state import STATE, fail, warn_once
 
 
 class Skipped:
@@ -82,12 +84,6 @@ class Replay:
 
 
 REPLAY = Replay()
-
-
-def fail(message, code=2):
-    STATE.failed = True
-    print("detc-runtime: " + message, file=sys.stderr)
-    raise SystemExit(code)
 
 
 def _save_through(save, obj, path, args, kwargs):
@@ -435,7 +431,7 @@ def _plain_state(obj, depth=0):
     torch.load(weights_only=True) reads)."""
     if depth > 16:
         return False
-    if isinstance(obj, (_torch_tensor(), bool, int, float, str, bytes,
+    if isinstance(obj, (torch.Tensor, bool, int, float, str, bytes,
                         type(None))):
         return True
     if isinstance(obj, dict):
@@ -454,15 +450,11 @@ def _state_digests(obj, full):
     """Digests of the state a user checkpoint saves: per entry of a dict
     (those that hold state: tensors, state dicts), or the whole object."""
     if isinstance(obj, dict) and not all(
-            isinstance(v, _torch_tensor()) for v in obj.values()):
+            isinstance(v, torch.Tensor) for v in obj.values()):
         return {_state_name(k): fingerprint.digest(v, full)
                 for k, v in obj.items()
-                if isinstance(v, (dict, list, tuple, _torch_tensor()))}
+                if isinstance(v, (dict, list, tuple, torch.Tensor))}
     return {_state_name(None): fingerprint.digest(obj, full)}
-
-
-def _torch_tensor():
-    return sys.modules["torch"].Tensor
 
 
 def _count(site):
