@@ -15,6 +15,7 @@ PACKAGES=(
   libtcmalloc-minimal4
   python3-torch python3-numpy python3-torchvision
   python3-tqdm  # scripts shaped like users' (tqdm progress bars) in the e2e tests
+  python3-venv  # test/platform/torch2.py: pip's torch 2.x beside Debian's 1.13
   python3-pandas  # bench/infer_scaling.py's baseline only
 )
 

@@ -176,8 +176,8 @@ void fillRows(const std::string &kindName, py::array out, uint64_t seed,
       fail("example key " + std::to_string(keys.at(r)) +
            " is outside [0, 2^32)");
   if (spec.kind == Kind::Integers &&
-      !(spec.b > spec.a && spec.b - spec.a <= 4294967296.0))
-    fail("integers: need low < high and high - low <= 2^32");
+      !(spec.b > spec.a && spec.b - spec.a < 4294967296.0))
+    fail("integers: need low < high and high - low < 2^32");
   uint64_t perRow = rows ? total / rows : 0;
   const int64_t *k = keys.data();
   uint64_t *o = offsets.mutable_data();

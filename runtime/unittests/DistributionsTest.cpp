@@ -125,7 +125,7 @@ TEST(Distributions, NormalsArePinnedAndStandard) {
   double u2 = uniformDouble(0xbc57ac4cu, 0x9b00dbd8u);
   double sn, cs;
   exact::sinCos2Pi(u2, sn, cs);
-  double r = std::sqrt(-2.0 * exact::log(u1));
+  double r = exact::sqrt(-2.0 * exact::log(u1));
   EXPECT_EQ(z0, r * cs);
   EXPECT_EQ(z1, r * sn);
   EXPECT_EQ(s.position(), 4u);
@@ -168,15 +168,15 @@ TEST(Distributions, GoldenBits) {
   Stream n(StreamId{});
   double z0, z1;
   normalPair(n, z0, z1);
-  EXPECT_EQ(z0, -0x1.7293de15984ap-4);
-  EXPECT_EQ(z1, -0x1.015051a0107f7p+0);
+  EXPECT_EQ(z0, -0x1.7293de159849ep-4);
+  EXPECT_EQ(z1, -0x1.015051a0107f6p+0);
   Stream g(StreamId{11, 2, 0, 0});
   double g1 = gamma(g, 0.3);
   double g2 = gamma(g, 2.5);
   EXPECT_EQ(g1, 0x1.5dd1caa7e8755p-10);
   EXPECT_EQ(g2, 0x1.d5f9d314cdc0bp+0);
   Stream b(StreamId{11, 3, 0, 0});
-  EXPECT_EQ(beta(b, 0.4, 0.4), 0x1.0235b48d93585p-3);
+  EXPECT_EQ(beta(b, 0.4, 0.4), 0x1.0235b48d93581p-3);
   EXPECT_EQ(exact::log(0.1), -0x1.26bb1bbb55515p+1);
   EXPECT_EQ(exact::exp(-1.5), 0x1.c8f87724b5c1dp-3);
   EXPECT_EQ(exact::log(3.0), 0x1.193ea7aad030bp+0);

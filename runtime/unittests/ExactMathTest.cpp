@@ -43,6 +43,23 @@ TEST(ExactMath, ExpMatchesLibm) {
   EXPECT_EQ(exact::exp(0.0), 1.0);
 }
 
+TEST(ExactMath, SqrtIsWithinAnUlpOfIeee) {
+  // Box-Muller's range: -2 log u1 for u1 in (0, 1], i.e. [0, ~75], and
+  // beyond; exact squares come out exact.
+  for (int i = 0; i <= 200000; ++i) {
+    double x = i / 2000.0;
+    ASSERT_TRUE(closeUlps(exact::sqrt(x), std::sqrt(x), 1))
+        << x << ": " << exact::sqrt(x) << " vs " << std::sqrt(x);
+  }
+  for (double x : {1e-300, 2.2250738585072014e-308, 1e-16, 0.25, 4.0, 9.0,
+                   1e16, 1e300}) {
+    EXPECT_TRUE(closeUlps(exact::sqrt(x), std::sqrt(x), 1)) << x;
+  }
+  EXPECT_EQ(exact::sqrt(0.0), 0.0);
+  EXPECT_TRUE(std::signbit(exact::sqrt(-0.0))); // as IEEE's sqrt(-0)
+  EXPECT_EQ(exact::sqrt(2.25), 1.5);
+}
+
 TEST(ExactMath, SinCos2PiMatchesLibm) {
   // The reference rounds its argument 2πu (up to ulp(2π) ≈ 8.9e-16 of
   // error, times the derivative); exact::sinCos2Pi reduces u exactly first.

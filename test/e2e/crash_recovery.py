@@ -43,7 +43,9 @@ import tempfile
 
 import torch
 
-PY = "/usr/bin/python3"
+# The Python that runs the scripts: Debian's (torch 1.13), or a venv's
+# (torch 2.x, test/platform/torch2.py).
+PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "Inputs", "crash_train.py")
 

@@ -18,7 +18,9 @@ import subprocess
 import sys
 import tempfile
 
-PY = "/usr/bin/python3"
+# The Python that runs the scripts: Debian's (torch 1.13), or a venv's
+# (torch 2.x, test/platform/torch2.py).
+PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
 CONFIGS = [(0, 1), (1, 1), (2, 1), (4, 1), (0, 2)]  # (num_workers, threads)
 
 

@@ -20,7 +20,9 @@ import subprocess
 import sys
 import tempfile
 
-PY = "/usr/bin/python3"
+# The Python that runs the scripts: Debian's (torch 1.13), or a venv's
+# (torch 2.x, test/platform/torch2.py).
+PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
 
 
 def main():

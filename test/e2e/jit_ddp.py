@@ -50,7 +50,9 @@ import time
 
 import torch
 
-PY = "/usr/bin/python3"
+# The Python that runs the scripts: Debian's (torch 1.13), or a venv's
+# (torch 2.x, test/platform/torch2.py).
+PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
 WORLD = 2
 KINDS = ("forward", "allreduce", "step", "hang", "stall", "kill", "term")
 

@@ -1,6 +1,6 @@
 //===- VerifyPropertyTest.cpp - Worklist solutions == Z3-checked ----------===//
 //
-// Property test of issue 4: on hundreds of random programs (loops, branches,
+// Property test of issue 4: on 150 random programs (loops, branches,
 // nested regions, calls, aliasing, checkpoints) the worklist solutions of
 // ThreadSafe/ERR and Needed satisfy the constraint systems of Tables 1 and 3
 // and are their greatest / least solutions, as Z3 decides. A second
@@ -37,7 +37,7 @@ struct Counts {
 } // namespace
 
 TEST(VerifyProperty, WorklistSolutionsAreTheExtremalZ3Solutions) {
-  unsigned programs = envOr("DETC_PROPERTY_PROGRAMS", 300);
+  unsigned programs = envOr("DETC_PROPERTY_PROGRAMS", 150);
   uint64_t seed = envOr("DETC_PROPERTY_SEED", 20261121);
   Counts counts;
   bool verbose = envOr("DETC_PROPERTY_VERBOSE", 0);

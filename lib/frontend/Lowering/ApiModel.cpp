@@ -24,7 +24,8 @@ bool detc::frontend::isArgumentKey(StringRef key) {
   static const char *const keys[] = {
       "seed",    "gen",     "transform", "dataset", "shuffle",
       "workers", "generator", "sampler", "batch_sampler", "fn",
-      "data",    "epochs",  "params",    "obj",     "training", "mode"};
+      "data",    "epochs",  "params",    "obj",     "training", "mode",
+      "optimizer"};
   return llvm::is_contained(keys, key);
 }
 
@@ -287,11 +288,17 @@ StringRef ApiModel::getBase(StringRef type) const {
 }
 
 std::string ApiModel::canonicalize(StringRef qualName) const {
-  StringRef head = qualName.split('.').first;
-  auto it = aliases.find(head);
-  if (it == aliases.end())
-    return qualName.str();
-  return it->second + qualName.drop_front(head.size()).str();
+  // The longest aliased module that `qualName` is in (`keras.layers.X`,
+  // `torchvision.transforms.v2.RandomCrop`).
+  for (StringRef head = qualName; !head.empty();) {
+    auto it = aliases.find(head);
+    if (it != aliases.end())
+      return it->second + qualName.drop_front(head.size()).str();
+    if (!head.contains('.'))
+      break;
+    head = head.rsplit('.').first;
+  }
+  return qualName.str();
 }
 
 bool ApiModel::isKnownModule(StringRef module) const {

@@ -1047,7 +1047,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
                        call, {}, {}, {}, {}, Effects());
         }
-    emitOptimizerUpdate(f, call, recvVar, recvFacts, args.eff, apiName);
+    // `scaler.step(opt)`: the update is the step of the optimizer given.
+    if (const ast::Expr *o = args.find(entry->getArg("optimizer"))) {
+      emitOptimizerUpdate(f, call, args.varOf(entry->getArg("optimizer")),
+                          factsOf(f, o), args.eff, apiName);
+    } else {
+      emitOptimizerUpdate(f, call, recvVar, recvFacts, args.eff, apiName);
+    }
     setFacts({});
     target.clear();
     return true;

@@ -16,7 +16,7 @@ import random as _random
 import numpy as np
 import torch
 
-from . import _core
+from . import _core, device_streams
 from ._state import NO_EPOCH, NO_EXAMPLE, STATE, warn_once
 
 _FLOATS = (torch.float32, torch.float64)
@@ -36,19 +36,50 @@ def _rows_context(site, rows):
     return None
 
 
+# torch.compile: a keyed draw reads and advances host-side stream offsets,
+# which a compiled graph cannot hold; the compiler runs it as Python (a
+# clean graph break, without dynamo's warning about an unknown extension).
+_not_compiled = getattr(getattr(torch, "compiler", None), "disable",
+                        lambda fn: fn)
+
+
+@_not_compiled
 def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
-    """Fill `tensor` in place with keyed values; returns it."""
+    """Fill `tensor` in place with keyed values; returns it. On the CPU the
+    C++ core writes the values; on any other device they are computed there
+    (device_streams: the same values, bit for bit)."""
     seed = STATE.seed_of(gen)
     shape = tuple(tensor.shape)
     rows = shape[0] if shape else 1
+    if not tensor.numel():
+        return tensor
+    on_device = tensor.device.type != "cpu" or _DEVICE_PATH_ON_CPU
+    if on_device and device_streams.supported(tensor.device):
+        keyed = _rows_context(site, rows) if shape else None
+        dtype = tensor.dtype
+        if kind != "integers" and dtype not in _FLOATS:
+            dtype = torch.float32  # as the core's path: rounded once more
+        target = tensor if dtype == tensor.dtype and tensor.is_contiguous() \
+            else torch.empty(shape, dtype=dtype, device=tensor.device)
+        if keyed is not None:
+            epoch, keys, offsets = keyed
+            device_streams.fill_rows(kind, target, seed, site, epoch,
+                                     keys, offsets, a, b)
+        else:
+            off = np.array([STATE.sequential.get(site, 0)], dtype=np.uint64)
+            device_streams.fill_rows(kind, target.view(1, -1), seed, site,
+                                     NO_EPOCH, _SEQUENTIAL_KEYS, off, a, b)
+            STATE.sequential[site] = int(off[0])
+        if target is not tensor:
+            with torch.no_grad():
+                tensor.copy_(target)
+        return tensor
     direct = (tensor.dtype in _FLOATS or kind == "integers"
               and tensor.dtype in (torch.int64, torch.int32))
     direct = direct and tensor.is_contiguous() and tensor.device.type == "cpu"
     target = tensor if direct else torch.empty(
         shape, dtype=torch.float32 if kind != "integers" else torch.int64)
-    array = target.detach().numpy().reshape(rows, -1) if target.numel() else None
-    if array is None:
-        return tensor
+    array = target.detach().numpy().reshape(rows, -1)
     keyed = _rows_context(site, rows) if shape else None
     if keyed is not None:
         epoch, keys, offsets = keyed
@@ -65,6 +96,11 @@ def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
     return tensor
 
 
+_SEQUENTIAL_KEYS = np.array([NO_EXAMPLE], dtype=np.int64)
+# Tests set this to run the device path on CPU tensors (DeviceStreamsTest).
+_DEVICE_PATH_ON_CPU = False
+
+
 def dropout(site, gen, x, p=0.5, training=True, inplace=False, channels=False):
     """Inverted dropout with a keyed keep-mask (torch's semantics: zero with
     probability p, scale the rest by 1/(1-p)). `channels`: one mask value
@@ -78,11 +114,10 @@ def dropout(site, gen, x, p=0.5, training=True, inplace=False, channels=False):
         return x.mul_(0) if inplace else x * 0
     shape = tuple(x.shape[:2]) + (1,) * (x.dim() - 2) if channels else x.shape
     dtype = x.dtype if x.dtype in _FLOATS else torch.float32
-    mask = torch.empty(shape, dtype=dtype)
+    # Drawn where x is (device_streams on a GPU): no copy per step.
+    mask = torch.empty(shape, dtype=dtype, device=x.device)
     fill_(mask, "bernoulli", site, gen, 1.0 - p, 1.0 / (1.0 - p))
-    # Drawn on the CPU (the core writes host memory), applied where x is:
-    # on a GPU `x * mask` of a CPU mask raised at the first forward.
-    mask = mask.to(device=x.device, dtype=x.dtype)
+    mask = mask.to(dtype=x.dtype)
     return x.mul_(mask) if inplace else x * mask
 
 
@@ -95,7 +130,7 @@ def _shape(size):
 def _new(site, gen, kind, a, b, size, dtype=None, like=None, options=None):
     """A new tensor of keyed values. `options`: the factory's own keyword
     arguments (device, requires_grad, ...), honoured as torch's factory
-    would: values are drawn on the CPU and copied to the device."""
+    would (the values are drawn on that device)."""
     options = options or {}
     device = options.get("device")
     if like is not None:

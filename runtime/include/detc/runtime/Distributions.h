@@ -86,12 +86,12 @@ inline double nextUniformDouble(Stream &s) {
 
 /// Two independent standard normals from four raw values (Box-Muller):
 /// u1 = 1 - uniformDouble(v0, v1) in (0, 1], u2 = uniformDouble(v2, v3),
-/// r = sqrt(-2 log u1) (IEEE sqrt is correctly rounded; log is
-/// exact::log), z0 = r cos 2πu2, z1 = r sin 2πu2.
+/// r = sqrt(-2 log u1) (exact::sqrt and exact::log), z0 = r cos 2πu2,
+/// z1 = r sin 2πu2.
 inline void normalPairFromRaw(const uint32_t *v, double &z0, double &z1) {
   double u1 = 1.0 - uniformDouble(v[0], v[1]);
   double u2 = uniformDouble(v[2], v[3]);
-  double r = std::sqrt(-2.0 * exact::log(u1));
+  double r = exact::sqrt(-2.0 * exact::log(u1));
   double sn, cs;
   exact::sinCos2Pi(u2, sn, cs);
   z0 = r * cs;

@@ -1,6 +1,6 @@
 //===- ExactMath.h - Platform-independent log, exp, sin/cos -----*- C++ -*-===//
 //
-// libm's log/exp/sin differ in the last bit between C libraries and
+// libm's log/exp/sin (and torch's sqrt) differ in the last bit between C libraries and
 // versions; detc's random values must not. These functions use only IEEE-754
 // +, -, *, / and exact bit manipulation, in a fixed order (the runtime is
 // compiled with -ffp-contract=off), so they give the same bits everywhere.
@@ -117,6 +117,20 @@ inline double exp(double x) {
   int k = int(kd);
   double r = (x - double(k) * kLn2Hi) - double(k) * kLn2Lo;
   return horner(kExpCoeff, r) * fromBits(uint64_t(k + 1023) << 52);
+}
+
+/// The square root of a finite x >= 0 by four Newton steps from the
+/// halved-exponent guess (relative error below 6.1%, so below 2^-80 after
+/// four steps, before rounding): within an ulp, and the same bits wherever
+/// + and / are IEEE's. Hardware square roots are correctly rounded, but
+/// torch's vectorised CPU sqrt (torch 2.x) is not, and the device path of
+/// the keyed draws (device_streams.py) computes these values with torch.
+inline double sqrt(double x) {
+  using namespace detail;
+  double g = fromBits((bits(x) >> 1) + 0x1FF8000000000000ULL);
+  for (int step = 0; step < 4; ++step)
+    g = 0.5 * (g + x / g);
+  return x == 0.0 ? x : g;
 }
 
 /// sin(2πu) and cos(2πu) for u in [0, 1): the quadrant comes from u

@@ -1,0 +1,170 @@
+"""The device path of keyed draws (detc_runtime.device_streams) against the
+C++ core, value for value: every distribution, dtype, offset layout and
+chunking, on the CPU (the path is the one a CUDA tensor takes; torch's
+elementwise operations round alike on every device). With CUDA present
+the same comparisons run on the GPU as well; otherwise they print SKIP."""
+import os
+import unittest
+
+import numpy as np
+import torch
+
+import detc_runtime as rt
+from detc_runtime import _core, device_streams, draws
+from detc_runtime._state import STATE, KeyContext
+
+SEED = 0x1234_5678_9ABC_DEF0
+KEYS = np.array([0, 7, 3, 4_000_000_000, 12], dtype=np.int64)
+# (kind, a, b, output dtypes)
+CASES = [
+    ("uniform", 0.0, 1.0, (torch.float32, torch.float64)),
+    ("uniform", -2.5, 3.25, (torch.float32, torch.float64)),
+    ("normal", 0.0, 1.0, (torch.float32, torch.float64)),
+    ("normal", 1.5, 0.125, (torch.float32, torch.float64)),
+    ("bernoulli", 0.3, 1.0 / 0.7, (torch.float32, torch.float64)),
+    ("bernoulli", 0.999, 2.0, (torch.float32,)),
+    ("integers", 0, 10, (torch.int64, torch.int32)),
+    ("integers", -5, 3 << 30, (torch.int64,)),  # 25% of values rejected
+    ("integers", 3, 3 + (1 << 20), (torch.int64,)),  # never rejected
+]
+
+
+def _offsets(kind):
+    """Equal offsets (the common case) and unequal ones (after an integer
+    draw), each starting mid-block."""
+    return [np.full(len(KEYS), 6, dtype=np.uint64),
+            np.array([0, 1, 2, 3, 4097], dtype=np.uint64)]
+
+
+def _compare(test, device, shape_tail=(9,)):
+    for kind, a, b, dtypes in CASES:
+        for dtype in dtypes:
+            for off in _offsets(kind):
+                with test.subTest(kind=kind, a=a, dtype=dtype,
+                                  offsets=off.tolist(), device=device):
+                    want = np.empty((len(KEYS),) + shape_tail,
+                                    dtype=torch.empty(0, dtype=dtype)
+                                    .numpy().dtype)
+                    want_off = off.copy()
+                    _core.fill_rows(kind, want, SEED, 3, 5, KEYS, want_off,
+                                    a, b)
+                    got = torch.empty((len(KEYS),) + shape_tail, dtype=dtype,
+                                      device=device)
+                    got_off = off.copy()
+                    device_streams.fill_rows(kind, got, SEED, 3, 5, KEYS,
+                                             got_off, a, b)
+                    test.assertTrue(np.array_equal(got.cpu().numpy(), want),
+                                    "values differ")
+                    test.assertEqual(got_off.tolist(), want_off.tolist())
+
+
+class DeviceStreamsTest(unittest.TestCase):
+    def test_philox_known_answers(self):
+        zero = torch.zeros(1, dtype=torch.int64)
+        words = device_streams.philox(zero, zero, zero, zero, 0)
+        self.assertEqual([int(w) for w in words],
+                         [0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8])
+        c = [torch.tensor([v]) for v in (0x243f6a88, 0x85a308d3, 0x13198a2e,
+                                          0x03707344)]
+        words = device_streams.philox(*c, 0x299f31d0 << 32 | 0xa4093822)
+        self.assertEqual([int(w) for w in words],
+                         [0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1])
+
+    def test_stream_values_equal_the_core(self):
+        for off in (0, 1, 2, 3, 4, 4093):
+            got = device_streams.stream_values(
+                SEED, 9, 2, torch.tensor([17]), off, 23, torch.device("cpu"))
+            want = _core.stream_values(SEED, 9, 2, 17, off, 23)
+            self.assertEqual(got[0].tolist(), want.tolist())
+
+    def test_every_distribution_and_dtype_equals_the_core(self):
+        _compare(self, "cpu")
+        _compare(self, "cpu", shape_tail=(2, 3))  # odd: normals drop one
+
+    def test_chunked_draws_equal_the_core(self):
+        saved = device_streams._CHUNK_VALUES
+        device_streams._CHUNK_VALUES = 64  # chunks of 12 outputs per row
+        try:
+            _compare(self, "cpu", shape_tail=(101,))
+        finally:
+            device_streams._CHUNK_VALUES = saved
+
+    def test_normals_cover_the_whole_range_of_the_transform(self):
+        # Many values: every quadrant of sinCos2Pi, tiny u1 (large |z|).
+        want = np.empty((1, 200_001), dtype=np.float64)
+        _core.fill_rows("normal", want, 99, 1, 1, np.array([5]),
+                        np.zeros(1, dtype=np.uint64), 0.0, 1.0)
+        got = torch.empty(1, 200_001, dtype=torch.float64)
+        device_streams.fill_rows("normal", got, 99, 1, 1, np.array([5]),
+                                 np.zeros(1, dtype=np.uint64), 0.0, 1.0)
+        self.assertTrue(np.array_equal(got.numpy(), want))
+        self.assertGreater(float(got.abs().max()), 4.0)
+
+    def test_keyed_calls_take_the_device_path_with_the_same_values(self):
+        """draws.fill_ routes a non-CPU tensor to device_streams; forced
+        on the CPU, every keyed call gives the core's values (the same
+        batch, the same offsets as it goes)."""
+        def run():
+            STATE.batch = KeyContext(2, [4, 9, 1, 6])
+            try:
+                x = torch.ones(4, 6, 5)
+                out = [rt.keyed(11, 1, torch.nn.functional.dropout)(x, 0.4),
+                       rt.keyed(12, 1, torch.randn)(4, 3),
+                       rt.keyed(12, 1, torch.randn)(4, 3),
+                       rt.keyed(13, 1, torch.rand_like)(x.half()),
+                       rt.keyed(14, 1, torch.randint)(2, 9, (4, 5)),
+                       rt.keyed(15, 1, torch.nn.functional.dropout2d)(x, 0.5),
+                       rt.keyed(16, 1, torch.randn)(3),  # not per example
+                       torch.empty(4, 7).t().uniform_()]
+                out[-1] = rt.keyed(17, 1, out[-1].uniform_)(-1.0, 1.0)
+                return out
+            finally:
+                STATE.batch = None
+
+        STATE.sequential.clear()
+        core = run()
+        STATE.sequential.clear()
+        draws._DEVICE_PATH_ON_CPU = True
+        try:
+            device = run()
+        finally:
+            draws._DEVICE_PATH_ON_CPU = False
+        for i, (a, b) in enumerate(zip(core, device)):
+            self.assertEqual(a.dtype, b.dtype, i)
+            self.assertTrue(torch.equal(a, b), "call %d differs" % i)
+
+    def test_too_wide_an_integer_range_is_refused(self):
+        out = np.empty((1, 3), dtype=np.int64)
+        with self.assertRaisesRegex(ValueError, "high - low < 2"):
+            _core.fill_rows("integers", out, 1, 1, 1, np.array([0]),
+                            np.zeros(1, dtype=np.uint64), 0, 1 << 32)
+
+
+@unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+class CudaStreamsTest(unittest.TestCase):
+    def test_cuda_values_equal_the_core(self):
+        _compare(self, "cuda")
+        _compare(self, "cuda", shape_tail=(2, 3))
+
+    def test_cuda_dropout_under_autocast(self):
+        STATE.batch = KeyContext(0, [0, 1, 2, 3])
+        try:
+            x = torch.ones(4, 16, device="cuda")
+            with torch.autocast("cuda", dtype=torch.float16):
+                y = rt.keyed(2, 1, torch.nn.functional.dropout)(x.half(), 0.5)
+            self.assertEqual(y.device.type, "cuda")
+        finally:
+            STATE.batch = None
+        STATE.batch = KeyContext(0, [0, 1, 2, 3])
+        try:
+            ref = rt.keyed(2, 1, torch.nn.functional.dropout)(
+                torch.ones(4, 16).half(), 0.5)
+        finally:
+            STATE.batch = None
+        self.assertTrue(torch.equal(y.cpu(), ref))
+
+
+if __name__ == "__main__":
+    if not torch.cuda.is_available():
+        print("SKIP: CudaStreamsTest (no CUDA device)")
+    unittest.main()

@@ -1,0 +1,93 @@
+"""detc on PyTorch 2.x: the runtime's tests, the API tables against torch
+2.x's own source, and end-to-end determinism and resume tests, run with
+pip's CPU torch in a virtual environment this script creates (the rest of
+the suite runs on Debian's torch 1.13).
+
+The venv is made once per build directory (`--venv`; `pip install
+torch==VERSION 'numpy<2' tqdm`, a few minutes) and reused while it holds
+that torch. The e2e tests chosen (the suite's time budget does not allow
+all of them twice): determinism of the PGD example and of a script written
+for torch 2.x (torch.compile, autocast, GradScaler, torch.accelerator,
+safe_globals), and kill/resume of the PGD example.
+"""
+import argparse
+import os
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def venv_python(venv, version, base):
+    py = os.path.join(venv, "bin", "python")
+    probe = "import torch, numpy, tqdm; print(torch.__version__)"
+    have = subprocess.run([py, "-c", probe], capture_output=True, text=True)
+    if have.returncode == 0 and have.stdout.startswith(version):
+        return py
+    started = time.time()
+    subprocess.run([base, "-m", "venv", "--clear", venv], check=True)
+    subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-"
+                    "check", "torch==" + version, "numpy<2", "tqdm"],
+                   check=True)
+    print("created %s with torch %s in %.0f s" % (venv, version,
+                                                  time.time() - started))
+    return py
+
+
+def step(name, cmd, env):
+    started = time.time()
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    tail = (proc.stdout + proc.stderr).strip().splitlines()[-12:]
+    status = "ok" if proc.returncode == 0 else "FAIL (exit %d)" % \
+        proc.returncode
+    print("%-34s %s in %.0f s" % (name, status, time.time() - started))
+    if proc.returncode != 0:
+        print("\n".join("    " + line for line in tail))
+    return proc.returncode == 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--detc", required=True)
+    parser.add_argument("--runtime", required=True)
+    parser.add_argument("--venv", required=True)
+    parser.add_argument("--torch", default="2.13.0")
+    args = parser.parse_args()
+    py = venv_python(args.venv, args.torch, sys.executable)
+    env = dict(os.environ, PYTHONPATH=args.runtime, DETC_E2E_PYTHON=py,
+               PYTHONWARNINGS="ignore")
+    tests = os.path.join(ROOT, "runtime", "python", "tests")
+    e2e = os.path.join(ROOT, "test", "e2e")
+    common = ["--detc", args.detc, "--runtime", args.runtime]
+    steps = [
+        ("runtime: device streams",
+         [py, os.path.join(tests, "test_device_streams.py")]),
+        ("runtime: unit tests", [py, os.path.join(tests, "test_runtime.py")]),
+        ("runtime: replay", [py, os.path.join(tests, "test_replay.py")]),
+        ("API tables vs torch.nn's source",
+         [py, os.path.join(ROOT, "test", "tools", "api_tables_vs_library.py"),
+          "--tables", os.path.join(ROOT, "lib", "frontend", "Lowering",
+                                   "api")]),
+        ("e2e: determinism, torch 2.x script",
+         [sys.executable, os.path.join(e2e, "determinism.py")] + common +
+         ["--workers-flag=--workers",
+          os.path.join(e2e, "Inputs", "torch2_train.py")]),
+        ("e2e: determinism, PGD example",
+         [sys.executable, os.path.join(e2e, "determinism.py")] + common +
+         ["--workers-flag=--num-workers",
+          os.path.join(ROOT, "examples", "pgd_train.py")]),
+        ("e2e: kill/resume, PGD example",
+         [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
+         ["--trials", "6", os.path.join(ROOT, "examples", "pgd_train.py"),
+          "--", "--epochs", "3", "--examples", "2048", "--ckpt-every", "16"]),
+    ]
+    failed = [name for name, cmd in steps if not step(name, cmd, env)]
+    if failed:
+        sys.exit("FAIL: under torch %s: %s" % (args.torch, ", ".join(failed)))
+    print("PASS: torch %s" % args.torch)
+
+
+if __name__ == "__main__":
+    main()

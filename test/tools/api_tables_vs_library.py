@@ -1,0 +1,193 @@
+"""detc's API tables against the libraries' own source: every class of
+torch.nn and torchvision.transforms (and transforms.v2 where installed)
+that the tables model as drawing nothing must draw nothing, and every
+class that draws must be modelled as drawing.
+
+"Draws" is read off the class's source: the methods a forward or a
+transform runs (forward, __call__, get_params, _get_params, make_params,
+and those of its torch/torchvision base classes) call one of torch's
+random functions, a functional dropout, or python's / numpy's random.
+Run under every torch the suite tests (Debian's 1.13 and pip's 2.x).
+"""
+import argparse
+import glob
+import inspect
+import os
+import re
+import subprocess
+import sys
+
+DRAW = re.compile(
+    r"\btorch\.(rand|randn|randint|randperm|bernoulli|multinomial|normal|"
+    r"poisson|empty\([^)]*\)\.(uniform_|normal_|exponential_))\b"
+    r"|\bF\.(dropout\w*|alpha_dropout|feature_alpha_dropout|rrelu|"
+    r"scaled_dot_product_attention|multi_head_attention_forward)\b"
+    r"|\b_VF\.(lstm|gru|rnn_tanh|rnn_relu)\b|\b_rnn_impls\b"
+    r"|\brandom\.(random|randint|uniform|choice|shuffle|sample)\b"
+    r"|\bnp\.random\.|\.uniform_\(|\.bernoulli_\(|\.normal_\(")
+METHODS = ("forward", "__call__", "get_params", "_get_params",
+           "make_params", "_call_kernel", "_transform", "transform")
+
+
+class Tables:
+    """The .api files' entries, looked up as ApiModel.cpp does."""
+
+    def __init__(self, directory):
+        self.exact, self.wildcards, self.aliases = {}, [], {}
+        for path in sorted(glob.glob(os.path.join(directory, "*.api"))):
+            for line in open(path):
+                words = line.split("#")[0].split()
+                if not words or words[0] == "module":
+                    continue
+                if words[0] == "alias":
+                    self.aliases[words[1]] = words[3]
+                    continue
+                keys = dict(w.split("=", 1) for w in words[2:] if "=" in w)
+                entry = (words[1], keys)
+                if words[0].endswith("*"):
+                    self.wildcards.append((words[0][:-1], entry))
+                else:
+                    self.exact[words[0]] = entry
+        self.wildcards.sort(key=lambda w: -len(w[0]))
+
+    def canonical(self, name):
+        head = name
+        while head:
+            if head in self.aliases:
+                return self.aliases[head] + name[len(head):]
+            head = head.rpartition(".")[0]
+        return name
+
+    def lookup(self, name):
+        name = self.canonical(name)
+        if name in self.exact:
+            return self.exact[name]
+        for prefix, entry in self.wildcards:
+            rest = name[len(prefix):]
+            if name.startswith(prefix) and rest and "." not in rest:
+                return entry
+        return None
+
+    def draws(self, name):
+        entry = self.lookup(name)
+        if entry is None:
+            return None
+        role, keys = entry
+        return "dist" in keys or "random" in line_flags(role, keys)
+
+
+def line_flags(role, keys):
+    return ("random",) if role == "container" and "lib" in keys else ()
+
+
+def source_draws(cls, library):
+    """Whether the methods `cls` runs (its own and its library bases')
+    call a random function."""
+    for klass in cls.__mro__:
+        if not (klass.__module__ or "").startswith(library):
+            continue
+        for name in METHODS:
+            fn = klass.__dict__.get(name)
+            if fn is None:
+                continue
+            try:
+                if DRAW.search(inspect.getsource(fn)):
+                    return True
+            except (OSError, TypeError):
+                pass
+    return False
+
+
+def builds_drawing_part(cls, library, drawing):
+    """Whether `cls`'s constructor builds a part that draws
+    (TransformerEncoderLayer's Dropout and MultiheadAttention)."""
+    for klass in cls.__mro__:
+        if not (klass.__module__ or "").startswith(library):
+            continue
+        init = klass.__dict__.get("__init__")
+        try:
+            text = inspect.getsource(init) if init else ""
+        except (OSError, TypeError):
+            continue
+        if any(re.search(r"\b%s\(" % n, text) for n in drawing):
+            return True
+        # TransformerEncoder(layer): clones of the layer it is given, which
+        # may draw (the tables cannot see the argument: sound is "may").
+        if re.search(r"\b_get_clones\(", text):
+            return True
+    return False
+
+
+def classes(module):
+    for name in sorted(dir(module)):
+        obj = getattr(module, name)
+        if inspect.isclass(obj) and not name.startswith("_"):
+            yield name, obj
+
+
+def check(tables, prefix, module, library, base):
+    wrong = []
+    found = [(n, c) for n, c in classes(module)
+             if base is None or issubclass(c, base)]
+    drawing = {n for n, c in found if source_draws(c, library)}
+    while True:  # parts of parts
+        more = {n for n, c in found if n not in drawing
+                and builds_drawing_part(c, library, drawing)}
+        if not more:
+            break
+        drawing |= more
+    for name, cls in found:
+        qual = prefix + "." + name
+        modelled = tables.draws(qual)
+        if modelled is None:
+            wrong.append("%s: no entry" % qual)
+            continue
+        actual = name in drawing
+        if actual and not modelled:
+            wrong.append("%s draws (its source calls a random function) "
+                         "but the tables say it draws nothing" % qual)
+        elif modelled and not actual and not name.startswith("Random"):
+            wrong.append("%s is modelled as drawing, but its source draws "
+                         "nothing" % qual)
+    return wrong
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tables", required=True)
+    args = parser.parse_args()
+    tables = Tables(args.tables)
+    import torch
+
+    wrong = check(tables, "torch.nn", torch.nn, "torch", torch.nn.Module)
+    checked = ["torch.nn (torch %s)" % torch.__version__]
+    # A torchvision built for another torch aborts the interpreter on
+    # import: try it in a child first.
+    probe = subprocess.run([sys.executable, "-c", "import torchvision"],
+                           capture_output=True)
+    if probe.returncode != 0:
+        print("SKIP: torchvision.transforms (no torchvision that imports "
+              "beside torch %s)" % torch.__version__)
+    else:
+        import torchvision.transforms as T
+
+        wrong += check(tables, "torchvision.transforms", T, "torchvision",
+                       None)
+        checked.append("torchvision.transforms")
+        try:
+            import torchvision.transforms.v2 as V2
+        except ImportError:
+            print("SKIP: torchvision.transforms.v2 (torchvision %s has "
+                  "none)" % __import__("torchvision").__version__)
+        else:
+            wrong += check(tables, "torchvision.transforms.v2", V2,
+                           "torchvision", None)
+            checked.append("torchvision.transforms.v2")
+    for w in wrong:
+        print("FAIL: " + w)
+    print("checked %s: %d mismatch(es)" % (", ".join(checked), len(wrong)))
+    return 1 if wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
