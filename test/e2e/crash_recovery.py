@@ -43,6 +43,8 @@ import tempfile
 
 import torch
 
+import zygote_client
+
 # The Python that runs the scripts: Debian's (torch 1.13), or a venv's
 # (torch 2.x, test/platform/torch2.py).
 PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
@@ -161,9 +163,11 @@ def equal(a, b):
 
 
 def run(cmd, cwd, env=None):
+    """`cmd` is [PY, script, args...]: run in a child of a torch-importing
+    fork server (zygote.py), as `PY script args` would."""
     e = dict(os.environ, DETC_RECOVERY="batch", **(env or {}))
-    return subprocess.run(cmd, cwd=cwd, env=e, capture_output=True,
-                          text=True, timeout=300)
+    assert cmd[0] == PY
+    return zygote_client.run(cmd[1:], e, cwd, timeout=300)
 
 
 def run_case(name, transformed, runtime, tmp):
@@ -439,4 +443,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        zygote_client.stop_all()

@@ -42,6 +42,8 @@ import subprocess
 import sys
 import tempfile
 
+import zygote_client
+
 # The Python that runs the scripts: Debian's (torch 1.13), or a venv's
 # (torch 2.x, test/platform/torch2.py).
 PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
@@ -93,8 +95,7 @@ DDP_CORRECT = ["--model", "conv", "--width", "8", "--optim", "adam"]
 def run(script, tmp, name, args, runtime):
     out = os.path.join(tmp, name)
     env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out)
-    r = subprocess.run([PY, script] + args, env=env, capture_output=True,
-                       text=True, cwd=tmp)
+    r = zygote_client.run([script] + args, env, tmp)
     if r.returncode:
         sys.exit("%s %s failed:\n%s" % (name, args, r.stderr[-2000:]))
     return os.path.join(out, "trace.rank0.jsonl")
@@ -207,9 +208,8 @@ def main():
                 continue
             out = os.path.join(tmp, "online-" + bug)
             env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out)
-            r = subprocess.run([PY, online] + TRAIN[0] + ["--bug", bug] +
-                               BUG_ARGS.get(bug, []), env=env,
-                               capture_output=True, text=True, cwd=tmp)
+            r = zygote_client.run([online] + TRAIN[0] + ["--bug", bug] +
+                                  BUG_ARGS.get(bug, []), env, tmp)
             with open(os.path.join(out, "violations.rank0.jsonl")) as f:
                 live = sorted((v["invariant"], v["step"], v["detail"])
                               for v in map(json.loads, f))
@@ -228,10 +228,9 @@ def main():
                 subprocess.run([args.detc, "transform", SCRIPT,
                                 "--emit-python", "--check", inv, "-o", only],
                                check=True, capture_output=True)
-            r3 = subprocess.run([PY, only] + TRAIN[0] + ["--bug", bug] +
-                                BUG_ARGS.get(bug, []),
-                                env=dict(os.environ, PYTHONPATH=runtime),
-                                capture_output=True, text=True, cwd=tmp)
+            r3 = zygote_client.run([only] + TRAIN[0] + ["--bug", bug] +
+                                   BUG_ARGS.get(bug, []),
+                                   dict(os.environ, PYTHONPATH=runtime), tmp)
             alone = r3.stderr.count("detc-check: violation:")
             same = same and alone == len(live)
             print("online %-12s %s (%d violations, first at step %d; %d "
@@ -271,4 +270,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    finally:
+        zygote_client.stop_all()

@@ -102,6 +102,28 @@ def start(argv, env, cwd, stderr, stdout=os.devnull):
     return Child(server.answer()["pid"], server)
 
 
+def run(argv, env, cwd, timeout=300):
+    """subprocess.run([PY] + argv, capture_output=True, text=True) through
+    this thread's server: a CompletedProcess with returncode, stdout and
+    stderr."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out, err = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
+        for path in (out, err):
+            open(path, "w").close()
+        child = start(list(argv), env, cwd, err, out)
+        try:
+            code = child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, 9)
+            child.wait()
+            raise
+        with open(out) as o, open(err) as e:
+            return subprocess.CompletedProcess([PY] + list(argv), code,
+                                               o.read(), e.read())
+
+
 def stop_all():
     for proc in _SERVERS:
         try:

@@ -23,9 +23,11 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 def venv_python(venv, version, base):
     py = os.path.join(venv, "bin", "python")
     probe = "import torch, numpy, tqdm; print(torch.__version__)"
-    have = subprocess.run([py, "-c", probe], capture_output=True, text=True)
-    if have.returncode == 0 and have.stdout.startswith(version):
-        return py
+    if os.path.exists(py):
+        have = subprocess.run([py, "-c", probe], capture_output=True,
+                              text=True)
+        if have.returncode == 0 and have.stdout.startswith(version):
+            return py
     started = time.time()
     subprocess.run([base, "-m", "venv", "--clear", venv], check=True)
     subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-"

@@ -33,6 +33,8 @@ import tempfile
 import threading
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "e2e"))
+import zygote_client  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(HERE))
 TIME_LIMIT = 120
 FAILURES = []
@@ -68,6 +70,16 @@ class Env:
         with self.lock:
             self.runs += 1
         e = dict(self.env, **(env or {}))
+        if not shell and cmd[0] == self.py == zygote_client.PY and \
+                cmd[1] != "-c" and not any("/dev/" in a for a in cmd):
+            # A script run: forked from a server that imported torch once
+            # (test/e2e/zygote.py), as `PY script args` would run it. Runs
+            # whose output is a standard stream keep a real process.
+            try:
+                return zygote_client.run(cmd[1:], e, cwd, TIME_LIMIT)
+            except subprocess.TimeoutExpired as t:
+                t.returncode, t.stderr = "timeout", ""
+                return t
         try:
             return subprocess.run(cmd, cwd=cwd, env=e, capture_output=True,
                                   text=True, timeout=TIME_LIMIT, shell=shell,
@@ -483,4 +495,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+    finally:
+        zygote_client.stop_all()
+    sys.exit(code)

@@ -1047,10 +1047,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
                        call, {}, {}, {}, {}, Effects());
         }
-    // `scaler.step(opt)`: the update is the step of the optimizer given.
+    // `scaler.step(opt)`: the update is the step of the optimizer given,
+    // and the scaler records whether the gradients overflowed (its next
+    // scale depends on them).
     if (const ast::Expr *o = args.find(entry->getArg("optimizer"))) {
+      Effects eff = args.eff;
+      if (!recvVar.empty()) {
+        eff.uses.insert(recvVar);
+        eff.updates.insert(recvVar);
+      }
       emitOptimizerUpdate(f, call, args.varOf(entry->getArg("optimizer")),
-                          factsOf(f, o), args.eff, apiName);
+                          factsOf(f, o), eff, apiName);
     } else {
       emitOptimizerUpdate(f, call, recvVar, recvFacts, args.eff, apiName);
     }

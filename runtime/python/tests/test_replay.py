@@ -26,10 +26,16 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "Inputs", "replay_train.py")
 
 
+# Runs go through the e2e tests' fork server (test/e2e/zygote.py), which
+# imports torch once: each run used to spend ~2 s importing it.
+os.environ.setdefault("DETC_E2E_PYTHON", sys.executable)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "..", "test", "e2e"))
+import zygote_client  # noqa: E402
+
+
 def run(out, *args, env=None, check=True):
-    proc = subprocess.run([sys.executable, SCRIPT, out] + list(args),
-                          capture_output=True, text=True,
-                          env=dict(os.environ, **(env or {})))
+    proc = zygote_client.run([SCRIPT, out] + list(args),
+                             dict(os.environ, **(env or {})), os.getcwd())
     if check and proc.returncode != 0:
         raise AssertionError("exit %d: %s" % (proc.returncode, proc.stderr))
     return proc
@@ -326,4 +332,7 @@ class ReplayTest(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    unittest.main()
+    try:
+        unittest.main()
+    finally:
+        zygote_client.stop_all()
