@@ -18,6 +18,8 @@ import subprocess
 import sys
 import tempfile
 
+import zygote_client
+
 # The Python that runs the scripts: Debian's (torch 1.13), or a venv's
 # (torch 2.x, test/platform/torch2.py).
 PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
@@ -31,7 +33,9 @@ def run(script, out, workers, threads, flag, runtime, extra, home):
                PYTHONPATH=runtime + os.pathsep + home,
                PYTHONWARNINGS="ignore")
     cmd = [PY, script, flag, str(workers), "--out", out] + extra
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    # Forked from a server that imported torch with these thread settings
+    # (zygote.py), as `PY script ...` would run.
+    proc = zygote_client.run(cmd[1:], env, os.getcwd(), timeout=600)
     if proc.returncode != 0:
         sys.exit("FAIL: %s exited with %d\n%s" % (" ".join(cmd),
                                                    proc.returncode,
@@ -104,4 +108,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        code = main()
+    finally:
+        zygote_client.stop_all()
+    sys.exit(code)

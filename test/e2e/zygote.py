@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
-"""A fork server for the kill/resume tests: imports torch once, then forks
-one child per request, which runs fault_inject.py with the request's
-arguments, environment, working directory and stderr file, in a session
-of its own (as `subprocess.Popen(..., start_new_session=True)` did).
+"""A fork server for the e2e tests (kill/resume, determinism, crash recovery,
+training invariants, the runtime's replay tests, hostile runtime inputs):
+imports torch once, then forks one child per request, which runs
+fault_inject.py with the request's arguments, environment, working
+directory and stderr file, in a session of its own (as
+`subprocess.Popen(..., start_new_session=True)` did).
 
 Each run of a test script used to import torch afresh (2.1 s of CPU
 here): a kill/resume test of 20 trials paid ~90 s for imports alone. A
@@ -23,6 +25,13 @@ import os
 import sys
 
 import torch  # noqa: F401  (what every child no longer imports)
+
+try:
+    # torch 2.x: the first optimizer a script builds imports torch's
+    # compiler (add_param_group is dynamo-disabled), another ~1.5 s.
+    import torch._dynamo  # noqa: F401
+except ImportError:
+    pass
 
 import fault_inject
 

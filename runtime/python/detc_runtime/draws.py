@@ -36,14 +36,6 @@ def _rows_context(site, rows):
     return None
 
 
-# torch.compile: a keyed draw reads and advances host-side stream offsets,
-# which a compiled graph cannot hold; the compiler runs it as Python (a
-# clean graph break, without dynamo's warning about an unknown extension).
-_not_compiled = getattr(getattr(torch, "compiler", None), "disable",
-                        lambda fn: fn)
-
-
-@_not_compiled
 def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
     """Fill `tensor` in place with keyed values; returns it. On the CPU the
     C++ core writes the values; on any other device they are computed there
@@ -97,6 +89,19 @@ def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
 
 
 _SEQUENTIAL_KEYS = np.array([NO_EXAMPLE], dtype=np.int64)
+def run_keyed_draws_as_python():
+    """Make compiled graphs break at keyed draws (compile_hook.py calls
+    this at the first torch.compile): a keyed draw reads and advances
+    host-side stream offsets, which a graph cannot hold, so the compiler
+    runs it as Python — a clean graph break, without dynamo's warning
+    about an unknown C++ extension."""
+    global fill_
+    if fill_ is _fill_eager:
+        fill_ = torch.compiler.disable(_fill_eager)
+
+
+_fill_eager = fill_
+
 # Tests set this to run the device path on CPU tensors (DeviceStreamsTest).
 _DEVICE_PATH_ON_CPU = False
 

@@ -1,7 +1,7 @@
 """A training script written for PyTorch 2.x, as current tutorials write
 them: the device from torch.accelerator, a torch.compile'd model with
-dropout, autocast (bfloat16 on the CPU) and a GradScaler (enabled on CUDA),
-per-batch noise, a checkpoint holding an argparse.Namespace loaded back
+dropout, autocast (bfloat16 on the CPU) and a GradScaler (torch >= 2.3
+scales on the CPU too), per-batch noise, a checkpoint holding an argparse.Namespace loaded back
 under torch.serialization.safe_globals. On torch 1.13 the 2.x parts are
 skipped (the same weights either way within one torch version)."""
 import argparse
@@ -63,7 +63,8 @@ def main():
     amp = getattr(torch, "amp", None)
     scaler = None
     if amp is not None and hasattr(amp, "GradScaler"):
-        scaler = amp.GradScaler(device.type, enabled=device.type == "cuda")
+        # (Enabled on the CPU too: torch >= 2.3 scales gradients there.)
+        scaler = amp.GradScaler(device.type)
     for epoch in range(args.epochs):
         model.train()
         for x, y in loader:
