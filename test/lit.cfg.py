@@ -10,7 +10,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".py", ".mlir", ".test"]
 config.excludes = ["corpus", "e2e", "lit.cfg.py", "lit.site.cfg.py", "Inputs",
                    "hostile_cli.py", "hostile_runtime.py", "every_mode.py",
-                   "api_tables_vs_library.py", "platform",
+                   "api_tables_vs_library.py", "platform", "device",
                    "stable_streams.py",
                    "install"]
 config.test_source_root = os.path.dirname(__file__)

@@ -1,7 +1,8 @@
 # PyTorch 2.x and torchvision 0.15+ spellings (issue 43): transforms.v2 is
 # an alias of transforms (its random transforms draw, AugMix too; ToImage
 # draws nothing), a transform the tables do not know may draw, a
-# GradScaler's step is the step of the optimizer it is given, autocast is a
+# GradScaler's step is the step of the optimizer it is given (and updates
+# the scaler, which records the gradients' overflow), autocast is a
 # scope that draws nothing, torch.compile runs the model's forward.
 # RUN: detc %s | FileCheck %s
 # RUN: detc analyze %s | FileCheck %s --check-prefix=LINT
@@ -39,5 +40,5 @@ for epoch in range(2):
 # CHECK-NEXT: detc.draw "<torch>" dist "transform"
 # CHECK: detc.with managers ["torch.autocast"]
 # CHECK-NEXT: detc.forward "@model" builds ["[[COMPILED]]"
-# CHECK: detc.update "@opt" updates ["@model", "@opt"] {{.*}}api = "torch.amp.GradScaler.step"
+# CHECK: detc.update "@opt" updates ["@scaler", "@model", "@opt"] {{.*}}api = "torch.amp.GradScaler.step"
 # LINT: 2 warning(s)
