@@ -6,11 +6,11 @@ the suite runs on Debian's torch 1.13).
 The venv is made once per build directory (`--venv`; `pip install
 torch==VERSION 'numpy<2' tqdm`, a few minutes) and reused while it holds
 that torch. The e2e tests chosen (the suite's time budget does not allow
-all of them twice): determinism of the PGD example and of a script written
-for torch 2.x (torch.compile, autocast, a GradScaler live on the CPU,
+all of them twice): determinism and kill/resume of a script written for
+torch 2.x (torch.compile, autocast, a GradScaler live on the CPU,
 torch.accelerator, a checkpoint holding an argparse.Namespace read back
-under torch 2.x's weights_only default and safe_globals), and kill/resume
-of that script.
+under torch 2.x's weights_only default and safe_globals), which covers
+the keyed loader, keyed dropout and noise the PGD example has too.
 """
 import argparse
 import os
@@ -78,10 +78,6 @@ def main():
          [sys.executable, os.path.join(e2e, "determinism.py")] + common +
          ["--workers-flag=--workers",
           os.path.join(e2e, "Inputs", "torch2_train.py")]),
-        ("e2e: determinism, PGD example",
-         [sys.executable, os.path.join(e2e, "determinism.py")] + common +
-         ["--workers-flag=--num-workers",
-          os.path.join(ROOT, "examples", "pgd_train.py")]),
         ("e2e: kill/resume, torch 2.x script",
          [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
          ["--trials", "6", os.path.join(e2e, "Inputs", "torch2_train.py"),
