@@ -74,7 +74,33 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
   // the tables may model as `<module>.__dict__`.
   if (auto *sub = llvm::dyn_cast<ast::Subscript>(e)) {
     std::string table = qualName(f, sub->value);
-    if (StringRef(table).ends_with(".__dict__") && api.lookup(table))
+    if (!StringRef(table).ends_with(".__dict__"))
+      return "";
+    // A name written out (`nn.__dict__["ReLU"]`) is that name.
+    if (auto *c = llvm::dyn_cast<ast::Constant>(sub->slice);
+        c && c->kind == ast::ConstantKind::Str)
+      return api.canonicalize(StringRef(table).drop_back(9).str() + "." +
+                              c->value.str());
+    if (api.lookup(table))
+      return table;
+  }
+  // `getattr(nn, "LSTM")` is `nn.LSTM`; `getattr(nn, args.rnn_type)` is
+  // some name of the module, only known at run time: `<module>.__dict__`,
+  // which the tables model as whatever any of its names may do (an
+  // `nn.LSTM` with dropout, an `nn.Dropout`: a layer that may draw).
+  if (auto *call = llvm::dyn_cast<ast::Call>(e)) {
+    auto *fn = llvm::dyn_cast<ast::Name>(call->func);
+    if (!fn || fn->id != "getattr" || isBoundName(f, "getattr") ||
+        call->args.size() != 2 || !call->keywords.empty())
+      return "";
+    std::string base = qualName(f, call->args[0]);
+    if (base.empty() || !api.isKnownModule(base))
+      return "";
+    if (auto *c = llvm::dyn_cast<ast::Constant>(call->args[1]);
+        c && c->kind == ast::ConstantKind::Str)
+      return api.canonicalize(base + "." + c->value.str());
+    std::string table = api.canonicalize(base) + ".__dict__";
+    if (api.lookup(table))
       return table;
   }
   return "";
