@@ -211,11 +211,11 @@ def _fill_fixed(kind, out, seed, site, epoch, keys, offsets, a, b):
             value = (u * (b - a) + a).to(out.dtype)
         else:  # bernoulli
             v = stream_values(seed, site, epoch, keys, at, m, out.device)
-            success = torch.tensor(b, dtype=torch.float64).to(out.dtype)
-            value = torch.where((v >> 8) < threshold,
-                                success.to(out.device),
-                                torch.zeros((), dtype=out.dtype,
-                                            device=out.device))
+            # masked_fill_ rounds the Python float `b` to out's dtype as
+            # the core's T(b) does, with no host tensor to copy over.
+            value = torch.zeros(v.shape, dtype=out.dtype,
+                                device=out.device).masked_fill_(
+                                    (v >> 8) < threshold, b)
         out[:, first:first + m] = value
     return n * per if kind != "normal" else 4 * ((n + 1) // 2)
 
