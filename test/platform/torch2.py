@@ -69,7 +69,12 @@ def main():
         ("runtime: device streams",
          [py, os.path.join(tests, "test_device_streams.py")]),
         ("runtime: unit tests", [py, os.path.join(tests, "test_runtime.py")]),
-        ("runtime: replay", [py, os.path.join(tests, "test_replay.py")]),
+        # The replay tests that load and resume (torch.load's defaults
+        # changed in 2.x); the sidecar, path and input checks do not
+        # depend on torch's version.
+        ("runtime: replay (resumes)",
+         [py, os.path.join(tests, "test_replay.py"), "-k", "resume",
+          "-k", "sigkill", "-k", "replay_until", "-k", "renames"]),
         ("API tables vs torch.nn's source",
          [py, os.path.join(ROOT, "test", "tools", "api_tables_vs_library.py"),
           "--tables", os.path.join(ROOT, "lib", "frontend", "Lowering",
