@@ -766,6 +766,11 @@ private:
       const analysis::Node &node = g.node(n);
       if (!node.op)
         continue;
+      // What a layer built here does in its forward (`nn.Dropout(0.3)` in
+      // `__init__` draws when the model runs in the loop) is not a
+      // statement of `def` running there.
+      if (node.op->getParentOfType<ir::BuildOp>())
+        continue;
       std::optional<Span> s = ctx.spanOf(node.op);
       if (!s || s->stmtBegin <= b || s->stmtBegin >= e)
         continue;
