@@ -95,7 +95,6 @@ def stream_values(seed, site, epoch, keys, offsets, count, device):
 # ExactMath.h's coefficients: each a correctly rounded division of exact
 # integers, the same double the C++ compiler computes.
 _LOG_COEFF = [1.0 / k for k in range(19, 0, -2)]
-_EXP_COEFF = [1.0 / math.factorial(k) for k in range(13, -1, -1)]
 _SIN_COEFF = [(-1.0 if k % 2 else 1.0) / math.factorial(2 * k + 1)
               for k in range(7, -1, -1)]
 _COS_COEFF = [(-1.0 if k % 2 else 1.0) / math.factorial(2 * k)
