@@ -43,7 +43,8 @@ class Tables:
                     self.aliases[words[1]] = words[3]
                     continue
                 keys = dict(w.split("=", 1) for w in words[2:] if "=" in w)
-                entry = (words[1], keys)
+                flags = {w for w in words[2:] if "=" not in w}
+                entry = (words[1], keys, flags)
                 if words[0].endswith("*"):
                     self.wildcards.append((words[0][:-1], entry))
                 else:
@@ -69,15 +70,13 @@ class Tables:
         return None
 
     def draws(self, name):
+        """Whether the tables model `name` as drawing (a `dist`, or a
+        `random` container such as RandomApply); None: no entry."""
         entry = self.lookup(name)
         if entry is None:
             return None
-        role, keys = entry
-        return "dist" in keys or "random" in line_flags(role, keys)
-
-
-def line_flags(role, keys):
-    return ("random",) if role == "container" and "lib" in keys else ()
+        _, keys, flags = entry
+        return "dist" in keys or "random" in flags
 
 
 def source_draws(cls, library):
