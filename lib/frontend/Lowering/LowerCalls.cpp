@@ -1023,12 +1023,27 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string id = objectId('o', call);
     ObjectInfo &o = object(id, ObjectInfo::Optimizer);
     o.api = apiName;
-    if (const ast::Expr *p = args.find(entry->getArg("params")))
+    if (const ast::Expr *p = args.find(entry->getArg("params"))) {
       o.modelFacts = factsOf(f, p);
+      // `list(model.parameters())`, `filter(f, model.parameters())`, a
+      // variable holding either: values computed from the model's
+      // parameters, which the optimizer may update (sound: it may).
+      FactSet derived;
+      for (const std::string &fact : o.modelFacts)
+        if (StringRef(fact).starts_with("from:"))
+          derived.insert("obj:" + fact.substr(5));
+      o.modelFacts.insert(derived.begin(), derived.end());
+    }
+    // The optimizer is built over those models (the lints relate its steps
+    // to their gradients through what the construction uses).
+    Effects eff = args.eff;
+    for (const std::string &m :
+         varsHolding(f, objectsOf(o.modelFacts, ObjectInfo::Build)))
+      eff.uses.insert(m);
     std::string &t = result();
     if (t.empty())
       t = newTemp(f);
-    emit(ir::LibCallOp::getOperationName(), call, {t}, args.eff,
+    emit(ir::LibCallOp::getOperationName(), call, {t}, eff,
          {strAttr("role", "optimizer"), apiAttr()});
     setFacts({"obj:" + id, "type:" + apiName});
     return true;
