@@ -79,8 +79,8 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
     // A name written out (`nn.__dict__["ReLU"]`) is that name.
     if (auto *c = llvm::dyn_cast<ast::Constant>(sub->slice);
         c && c->kind == ast::ConstantKind::Str)
-      return api.canonicalize(StringRef(table).drop_back(9).str() + "." +
-                              c->value.str());
+      return api.canonicalize(StringRef(table).rsplit('.').first.str() +
+                              "." + c->value.str());
     if (api.lookup(table))
       return table;
   }

@@ -73,9 +73,9 @@ from . import jit
 from . import trace
 from . import vaccine
 from . import compile_hook as _compile_hook
+from . import replay as _replay
 
 _compile_hook.install()  # torch.compile: keyed draws run as Python
-from . import replay as _replay
 
 FORMAT_VERSION = 1
 
@@ -119,8 +119,7 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
         except ImportError:
             torch = None
         if torch is not None:
-            from . import compile_hook
-            compile_hook.deterministic_kernels()
+            _compile_hook.deterministic_kernels()
             torch.backends.cudnn.deterministic = True
             torch.backends.cudnn.benchmark = False
     if profile_path:

@@ -226,15 +226,14 @@ def _fill_integers(out, seed, site, epoch, keys, offsets, low, high):
     span = high - low
     threshold = ((1 << 32) - span) % span
     if threshold == 0 or n == 0:  # no value is ever rejected
-        consumed = 0
-        for first in range(0, n, max(1, _CHUNK_VALUES // max(rows, 1))):
-            m = min(max(1, _CHUNK_VALUES // max(rows, 1)), n - first)
+        step = max(1, _CHUNK_VALUES // max(rows, 1))
+        for first in range(0, n, step):
+            m = min(step, n - first)
             v = stream_values(seed, site, epoch, keys, offsets + first, m,
                               out.device)
             hi, _ = _mulhilo(span, v)
             out[:, first:first + m] = (hi + low).to(out.dtype)
-            consumed += m
-        return consumed
+        return n
     # Rejections are rare (the chance is threshold / 2^32 per value): draw
     # n values and a margin, and more if some row ran short.
     width = n + 16 + n // 64

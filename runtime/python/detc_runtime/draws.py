@@ -40,47 +40,40 @@ def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
     """Fill `tensor` in place with keyed values; returns it. On the CPU the
     C++ core writes the values; on any other device they are computed there
     (device_streams: the same values, bit for bit)."""
+    if not tensor.numel():
+        return tensor
     seed = STATE.seed_of(gen)
     shape = tuple(tensor.shape)
     rows = shape[0] if shape else 1
-    if not tensor.numel():
-        return tensor
-    on_device = tensor.device.type != "cpu" or _DEVICE_PATH_ON_CPU
-    if on_device and device_streams.supported(tensor.device):
-        keyed = _rows_context(site, rows) if shape else None
-        dtype = tensor.dtype
-        if kind != "integers" and dtype not in _FLOATS:
-            dtype = torch.float32  # as the core's path: rounded once more
+    # What the values are written into: the tensor itself when it has the
+    # layout and dtype the fill writes (floats; integers as int32/int64 on
+    # the CPU), otherwise a float32/int64 buffer copied over at the end.
+    if (tensor.device.type != "cpu" or _DEVICE_PATH_ON_CPU) and \
+            device_streams.supported(tensor.device):
+        fill_rows = device_streams.fill_rows
+        dtype = tensor.dtype if kind == "integers" or \
+            tensor.dtype in _FLOATS else torch.float32
         target = tensor if dtype == tensor.dtype and tensor.is_contiguous() \
             else torch.empty(shape, dtype=dtype, device=tensor.device)
-        if keyed is not None:
-            epoch, keys, offsets = keyed
-            device_streams.fill_rows(kind, target, seed, site, epoch,
-                                     keys, offsets, a, b)
-        else:
-            off = np.array([STATE.sequential.get(site, 0)], dtype=np.uint64)
-            device_streams.fill_rows(kind, target.view(1, -1), seed, site,
-                                     NO_EPOCH, _SEQUENTIAL_KEYS, off, a, b)
-            STATE.sequential[site] = int(off[0])
-        if target is not tensor:
-            with torch.no_grad():
-                tensor.copy_(target)
-        return tensor
-    direct = (tensor.dtype in _FLOATS or kind == "integers"
-              and tensor.dtype in (torch.int64, torch.int32))
-    direct = direct and tensor.is_contiguous() and tensor.device.type == "cpu"
-    target = tensor if direct else torch.empty(
-        shape, dtype=torch.float32 if kind != "integers" else torch.int64)
-    array = target.detach().numpy().reshape(rows, -1)
+        rows_of = target
+    else:
+        fill_rows = _core.fill_rows
+        direct = (tensor.dtype in _FLOATS or kind == "integers"
+                  and tensor.dtype in (torch.int64, torch.int32))
+        direct = direct and tensor.is_contiguous() and \
+            tensor.device.type == "cpu"
+        target = tensor if direct else torch.empty(
+            shape, dtype=torch.float32 if kind != "integers" else torch.int64)
+        rows_of = target.detach().numpy()
     keyed = _rows_context(site, rows) if shape else None
     if keyed is not None:
         epoch, keys, offsets = keyed
-        _core.fill_rows(kind, array, seed, site, epoch, keys, offsets, a, b)
+        fill_rows(kind, rows_of.reshape(rows, -1), seed, site, epoch, keys,
+                  offsets, a, b)
     else:
         off = np.array([STATE.sequential.get(site, 0)], dtype=np.uint64)
-        flat = array.reshape(1, -1)
-        _core.fill_rows(kind, flat, seed, site, NO_EPOCH,
-                        np.array([NO_EXAMPLE], dtype=np.int64), off, a, b)
+        fill_rows(kind, rows_of.reshape(1, -1), seed, site, NO_EPOCH,
+                  _SEQUENTIAL_KEYS, off, a, b)
         STATE.sequential[site] = int(off[0])
     if target is not tensor:
         with torch.no_grad():
@@ -89,6 +82,8 @@ def fill_(tensor, kind, site, gen, a=0.0, b=1.0):
 
 
 _SEQUENTIAL_KEYS = np.array([NO_EXAMPLE], dtype=np.int64)
+
+
 def run_keyed_draws_as_python():
     """Make compiled graphs break at keyed draws (compile_hook.py calls
     this at the first torch.compile): a keyed draw reads and advances
