@@ -77,8 +77,7 @@ def main():
           "-k", "sigkill", "-k", "replay_until", "-k", "renames"]),
         ("API tables vs torch.nn's source",
          [py, os.path.join(ROOT, "test", "tools", "api_tables_vs_library.py"),
-          "--tables", os.path.join(ROOT, "lib", "frontend", "Lowering",
-                                   "api")]),
+          "--detc", args.detc]),
         ("e2e: determinism, torch 2.x script",
          [sys.executable, os.path.join(e2e, "determinism.py")] + common +
          ["--workers-flag=--workers",

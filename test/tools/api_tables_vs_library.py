@@ -7,15 +7,16 @@ class that draws must be modelled as drawing.
 transform runs (forward, __call__, get_params, _get_params, make_params,
 and those of its torch/torchvision base classes) call one of torch's
 random functions, a functional dropout, or python's / numpy's random.
-Run under every torch the suite tests (Debian's 1.13 and pip's 2.x).
+"Modelled as drawing" is what detc's lowering makes of a call of the
+class: a build with a draw in its forward. Run under every torch the suite
+tests (Debian's 1.13 and pip's 2.x).
 """
 import argparse
-import glob
 import inspect
-import os
 import re
 import subprocess
 import sys
+import tempfile
 
 DRAW = re.compile(
     r"\btorch\.(rand|randn|randint|randperm|bernoulli|multinomial|normal|"
@@ -29,54 +30,34 @@ METHODS = ("forward", "__call__", "get_params", "_get_params",
            "make_params", "_call_kernel", "_transform", "transform")
 
 
-class Tables:
-    """The .api files' entries, looked up as ApiModel.cpp does."""
+class Modelled:
+    """What detc's own lowering (the tables built into the binary) makes of
+    `NAME()` for each class name: a build with a draw in it, or not."""
 
-    def __init__(self, directory):
-        self.exact, self.wildcards, self.aliases = {}, [], {}
-        for path in sorted(glob.glob(os.path.join(directory, "*.api"))):
-            for line in open(path):
-                words = line.split("#")[0].split()
-                if not words or words[0] == "module":
-                    continue
-                if words[0] == "alias":
-                    self.aliases[words[1]] = words[3]
-                    continue
-                keys = dict(w.split("=", 1) for w in words[2:] if "=" in w)
-                flags = {w for w in words[2:] if "=" not in w}
-                entry = (words[1], keys, flags)
-                if words[0].endswith("*"):
-                    self.wildcards.append((words[0][:-1], entry))
-                else:
-                    self.exact[words[0]] = entry
-        self.wildcards.sort(key=lambda w: -len(w[0]))
+    def __init__(self, detc):
+        self.detc = detc
+        self.known = {}
 
-    def canonical(self, name):
-        head = name
-        while head:
-            if head in self.aliases:
-                return self.aliases[head] + name[len(head):]
-            head = head.rpartition(".")[0]
-        return name
-
-    def lookup(self, name):
-        name = self.canonical(name)
-        if name in self.exact:
-            return self.exact[name]
-        for prefix, entry in self.wildcards:
-            rest = name[len(prefix):]
-            if name.startswith(prefix) and rest and "." not in rest:
-                return entry
-        return None
+    def learn(self, names):
+        lines = ["import torch.nn", "import torchvision.transforms"]
+        if any(n.startswith("torchvision.transforms.v2.") for n in names):
+            lines.append("import torchvision.transforms.v2")
+        lines += ["v%d = %s()" % (i, n) for i, n in enumerate(names)]
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
+            f.write("\n".join(lines) + "\n")
+            f.flush()
+            ir = subprocess.run([self.detc, f.name, "--emit=mlir"],
+                                capture_output=True, text=True, check=True)
+        draws = set()
+        for m in re.finditer(r'detc\.build "[^"]*" defs \["@v(\d+)"\][^\n]*'
+                             r'\{\n(\s*detc\.draw )?', ir.stdout):
+            if m.group(2):
+                draws.add(int(m.group(1)))
+        for i, n in enumerate(names):
+            self.known[n] = i in draws
 
     def draws(self, name):
-        """Whether the tables model `name` as drawing (a `dist`, or a
-        `random` container such as RandomApply); None: no entry."""
-        entry = self.lookup(name)
-        if entry is None:
-            return None
-        _, keys, flags = entry
-        return "dist" in keys or "random" in flags
+        return self.known[name]
 
 
 def source_draws(cls, library):
@@ -135,12 +116,10 @@ def check(tables, prefix, module, library, base):
         if not more:
             break
         drawing |= more
+    tables.learn([prefix + "." + name for name, _ in found])
     for name, cls in found:
         qual = prefix + "." + name
         modelled = tables.draws(qual)
-        if modelled is None:
-            wrong.append("%s: no entry" % qual)
-            continue
         actual = name in drawing
         if actual and not modelled:
             wrong.append("%s draws (its source calls a random function) "
@@ -153,9 +132,9 @@ def check(tables, prefix, module, library, base):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tables", required=True)
+    parser.add_argument("--detc", required=True)
     args = parser.parse_args()
-    tables = Tables(args.tables)
+    tables = Modelled(args.detc)
     import torch
 
     wrong = check(tables, "torch.nn", torch.nn, "torch", torch.nn.Module)
