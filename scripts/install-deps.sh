@@ -8,7 +8,7 @@ PACKAGES=(
   build-essential cmake ninja-build ccache git
   llvm-19-dev libmlir-19-dev mlir-19-tools llvm-19-tools
   antlr4 libantlr4-runtime-dev
-  libboost-graph-dev libz3-dev
+  libboost-graph-dev libz3-dev libicu-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   pybind11-dev python3-dev
   libtomlplusplus-dev libsimdjson-dev libxxhash-dev python3-yaml

@@ -41,7 +41,8 @@ const std::vector<FlagSpec> &specs() {
       {"format", Kind::Choice, {"text", "json", "sarif"}},
       {"overhead", Kind::Number},
       {"ckpt-cost", Kind::Number},
-      {"failure-rate", Kind::Number}};
+      {"failure-rate", Kind::Number},
+      {"target-version", Kind::Choice, {"3.11", "3.12", "3.13"}}};
   return kSpecs;
 }
 

@@ -1,6 +1,9 @@
 //===- ASTBuilder.cpp - Statements and expressions ------------------------===//
 
 #include "ASTBuilder.h"
+#include "Identifiers.h"
+
+#include <algorithm>
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/ConvertUTF.h"
@@ -30,6 +33,19 @@ SourcePos ASTBuilder::endOf(Token *tok) const {
 }
 
 llvm::StringRef ASTBuilder::text(Token *tok) {
+  llvm::StringRef raw = tokenText(tok);
+  // PEP 3131: CPython reads a non-ASCII identifier in NFKC (`ｗｉｄｔｈ` is
+  // `width`, `µ` is `μ`).
+  if (tok->getType() == PythonLexer::NAME &&
+      llvm::any_of(raw, [](char c) { return c & 0x80; })) {
+    std::string normal;
+    if (normalizeIdentifier(raw, normal) && normal != raw)
+      return ctx.save(normal);
+  }
+  return raw;
+}
+
+llvm::StringRef ASTBuilder::tokenText(Token *tok) {
   const std::u32string &cps = file.getCodePoints();
   size_t begin = cpBase + tok->getStartIndex();
   size_t end = cpBase + tok->getStopIndex() + 1;
@@ -55,6 +71,14 @@ llvm::StringRef ASTBuilder::text(Token *tok) {
     scratch.append(buf, p);
   }
   return ctx.save(scratch);
+}
+
+std::vector<NewerSyntax> ASTBuilder::takeNewerSyntax() {
+  std::stable_sort(newer.begin(), newer.end(),
+                   [](const NewerSyntax &a, const NewerSyntax &b) {
+                     return a.pos.offset < b.pos.offset;
+                   });
+  return std::move(newer);
 }
 
 void ASTBuilder::error(SourcePos pos, const std::string &message) {
@@ -151,6 +175,8 @@ Stmt *ASTBuilder::simpleStmt(P::SimpleStmtContext *c) {
     s->names = ctx.copy<llvm::StringRef>(names);
     return s;
   }
+  if (auto *t = c->typeAlias())
+    return typeAlias(t);
   auto *a = c->assertStmt();
   auto *s = make<Assert>(r);
   s->test = test(a->test(0));
@@ -473,6 +499,7 @@ Stmt *ASTBuilder::funcDef(P::FuncDefContext *c, Token *asyncTok,
   auto *s = make<FunctionDef>({});
   s->isAsync = asyncTok != nullptr;
   s->name = text(c->name()->getStart());
+  s->typeParams = typeParams(c->typeParams());
   s->args = c->paramList() ? parameters(c->paramList())
                            : ctx.create<Arguments>();
   if (auto *ret = c->test())
@@ -487,6 +514,7 @@ Stmt *ASTBuilder::funcDef(P::FuncDefContext *c, Token *asyncTok,
 Stmt *ASTBuilder::classDef(P::ClassDefContext *c, NodeList<Expr> decorators) {
   auto *s = make<ClassDef>({});
   s->name = text(c->name()->getStart());
+  s->typeParams = typeParams(c->typeParams());
   if (c->LPAR()) {
     SmallVector<Expr *, 4> bases;
     SmallVector<Keyword *, 2> keywords;
@@ -499,6 +527,65 @@ Stmt *ASTBuilder::classDef(P::ClassDefContext *c, NodeList<Expr> decorators) {
   s->decoratorList = decorators;
   s->setRange({startOf(c->getStart()), endOfBody(s->body)});
   return s;
+}
+
+// ---- Type parameters and aliases (PEP 695, PEP 696) -------------------------
+
+Stmt *ASTBuilder::typeAlias(P::TypeAliasContext *c) {
+  auto *s = make<TypeAlias>(rangeOf(c));
+  newerSyntax(startOf(c->getStart()), PythonVersion::Py312,
+              "a `type X = ...` alias (PEP 695)");
+  auto *name = make<Name>(rangeOf(c->name()));
+  name->id = text(c->name()->getStart());
+  name->ctx = ExprContext::Store;
+  s->name = name;
+  s->typeParams = typeParams(c->typeParams());
+  s->value = test(c->test());
+  return s;
+}
+
+NodeList<Node> ASTBuilder::typeParams(P::TypeParamsContext *c) {
+  if (!c)
+    return {};
+  newerSyntax(startOf(c->getStart()), PythonVersion::Py312,
+              "type parameters (`def f[T]`, `class C[T]`: PEP 695)");
+  SmallVector<Node *, 4> params;
+  for (P::TypeParamContext *p : c->typeParam()) {
+    Node *param = nullptr;
+    Expr *defaultValue = nullptr;
+    if (auto *v = dynamic_cast<P::TypeVarParamContext *>(p)) {
+      auto *t = make<TypeVar>(rangeOf(p));
+      t->name = text(v->name()->getStart());
+      size_t next = 0;
+      if (v->COLON())
+        t->bound = test(v->test(next++));
+      if (v->ASSIGN())
+        defaultValue = t->defaultValue = test(v->test(next));
+      param = t;
+    } else if (auto *vt = dynamic_cast<P::TypeVarTupleParamContext *>(p)) {
+      auto *t = make<TypeVarTuple>(rangeOf(p));
+      t->name = text(vt->name()->getStart());
+      if (vt->starExpr())
+        defaultValue = t->defaultValue = starExpr(vt->starExpr());
+      else if (vt->test())
+        defaultValue = t->defaultValue = test(vt->test());
+      param = t;
+    } else {
+      auto *ps = static_cast<P::ParamSpecParamContext *>(p);
+      auto *t = make<ParamSpec>(rangeOf(p));
+      t->name = text(ps->name()->getStart());
+      if (ps->test())
+        defaultValue = t->defaultValue = test(ps->test());
+      param = t;
+    }
+    if (defaultValue)
+      newerSyntax(startOf(p->getStart()), PythonVersion::Py313,
+                  "a type parameter default (PEP 696)");
+    // (Duplicates and a parameter without a default after one with are
+    // compile-time errors, after ast.parse: as for `def f(x, x)`.)
+    params.push_back(param);
+  }
+  return ctx.copy<Node *>(params);
 }
 
 // ---- Parameters ---------------------------------------------------------------
@@ -702,8 +789,10 @@ Pattern *ASTBuilder::pattern(P::PatternContext *c) {
     alts.push_back(closedPattern(cp));
   Pattern *p = alts.front();
   if (alts.size() > 1) {
-    auto *orp = make<MatchOr>(
-        {alts.front()->getRange().begin, alts.back()->getRange().end});
+    // From the first alternative's first token to the last's last one:
+    // a parenthesized alternative's parentheses included.
+    auto *orp = make<MatchOr>({startOf(c->closedPattern().front()->getStart()),
+                               endOf(c->closedPattern().back()->getStop())});
     orp->patterns = list<Pattern>(alts);
     p = orp;
   }

@@ -12,9 +12,11 @@
 #define DETC_LIB_FRONTEND_ASTBUILDER_H
 
 #include "ParseRun.h"
+#include "StringScan.h"
 
 #include "detc/frontend/AST.h"
 #include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/PythonVersion.h"
 #include "detc/frontend/SourceFile.h"
 
 namespace detc::frontend {
@@ -32,6 +34,8 @@ public:
   /// The module of all pieces' statements (null after an error).
   ast::Module *finishModule(llvm::ArrayRef<ast::Stmt *> body);
   bool hadError() const { return failed; }
+  /// The uses of syntax newer than Python 3.11 met so far, in file order.
+  std::vector<NewerSyntax> takeNewerSyntax();
 
   using P = PythonParser;
 
@@ -58,7 +62,9 @@ private:
   template <typename T> ast::NodeList<T> list(llvm::ArrayRef<T *> items) {
     return ctx.copy(items);
   }
+  /// A token's text; an identifier's in NFKC.
   llvm::StringRef text(antlr4::Token *tok);
+  llvm::StringRef tokenText(antlr4::Token *tok);
   llvm::StringRef text(antlr4::tree::TerminalNode *t) {
     return text(t->getSymbol());
   }
@@ -72,6 +78,8 @@ private:
   // ---- Statements -------------------------------------------------------
   void stmt(P::StmtContext *c, llvm::SmallVectorImpl<ast::Stmt *> &out);
   ast::Stmt *simpleStmt(P::SimpleStmtContext *c);
+  ast::Stmt *typeAlias(P::TypeAliasContext *c);
+  ast::NodeList<ast::Node> typeParams(P::TypeParamsContext *c);
   ast::Stmt *exprStmt(P::ExprStmtContext *c);
   ast::Stmt *flowStmt(P::FlowStmtContext *c);
   ast::Stmt *importStmt(P::ImportStmtContext *c);
@@ -93,9 +101,19 @@ private:
   ast::NodeList<ast::Stmt> elseBlock(P::ElseClauseContext *c) {
     return c ? block(c->block()) : ast::NodeList<ast::Stmt>();
   }
-  /// End of the last statement of a statement list.
-  static ast::SourceEnd endOfBody(ast::NodeList<ast::Stmt> body) {
-    return body.back()->getRange().end;
+  /// End of a compound statement whose last block is `body`: its last
+  /// statement's end, or the `;` after it (CPython ends a node at its last
+  /// token, and a trailing `;` is one).
+  ast::SourceEnd endOfBody(ast::NodeList<ast::Stmt> body) const {
+    ast::SourceEnd end = body.back()->getRange().end;
+    llvm::StringRef bytes = file.getBytes();
+    size_t k = end.offset;
+    while (k < bytes.size() && (bytes[k] == ' ' || bytes[k] == '\t' ||
+                                bytes[k] == '\f'))
+      ++k;
+    if (k < bytes.size() && bytes[k] == ';')
+      end.offset = static_cast<uint32_t>(k + 1);
+    return end;
   }
 
   // ---- Patterns ---------------------------------------------------------
@@ -137,6 +155,11 @@ private:
   ast::Expr *number(antlr4::Token *tok);
 
   // ---- Targets ------------------------------------------------------------
+  /// Notes a use of syntax Python 3.11 cannot read (an error only for an
+  /// older target version: checkTargetVersion).
+  void newerSyntax(ast::SourcePos pos, PythonVersion since, std::string what) {
+    newer.push_back({pos, since, std::move(what)});
+  }
   enum class TargetUse { Assign, AugAssign, Delete, For, With, Comprehension };
   /// Checks `e` is a valid target and sets Store/Del contexts.
   bool setTarget(ast::Expr *e, TargetUse use);
@@ -151,12 +174,12 @@ private:
   /// is accumulated (undecoded) in `literal`; every replacement field flushes
   /// it and appends a FormattedValue. Returns where it stopped, or npos after
   /// an error.
-  size_t fstringBody(size_t begin, size_t end, bool raw, int depth,
-                     bool inSpec, ast::SourceRange whole,
+  size_t fstringBody(size_t begin, size_t end, strscan::Quote quote, bool raw,
+                     int depth, bool inSpec, ast::SourceRange whole,
                      llvm::SmallVectorImpl<ast::Expr *> &parts,
                      std::u32string &literal);
-  size_t fstringField(size_t begin, size_t end, bool raw, int depth,
-                      ast::SourceRange whole,
+  size_t fstringField(size_t begin, size_t end, strscan::Quote quote,
+                      bool raw, int depth, ast::SourceRange whole,
                       llvm::SmallVectorImpl<ast::Expr *> &parts);
   ast::Expr *fstringExpression(size_t begin, size_t end);
   ast::Expr *makeJoinedStr(ast::SourceRange r,
@@ -181,6 +204,7 @@ private:
   bool nestedRun = false;
   bool failed = false;
   std::string scratch;
+  std::vector<NewerSyntax> newer;
 };
 
 } // namespace detc::frontend

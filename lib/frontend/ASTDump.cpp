@@ -80,6 +80,7 @@ void visitFields(const Node *n, FieldSink &s) {
     s.nodes("body", f->body);
     s.nodes("decorator_list", f->decoratorList);
     s.node("returns", f->returns);
+    s.nodes("type_params", f->typeParams);
     break;
   }
   case NodeKind::ClassDef: {
@@ -89,10 +90,33 @@ void visitFields(const Node *n, FieldSink &s) {
     s.nodes("keywords", c->keywords);
     s.nodes("body", c->body);
     s.nodes("decorator_list", c->decoratorList);
+    s.nodes("type_params", c->typeParams);
     break;
   }
   case NodeKind::Return:
     s.node("value", cast<Return>(n)->value);
+    break;
+  case NodeKind::TypeAlias: {
+    auto *a = cast<TypeAlias>(n);
+    s.node("name", a->name);
+    s.nodes("type_params", a->typeParams);
+    s.node("value", a->value);
+    break;
+  }
+  case NodeKind::TypeVar: {
+    auto *t = cast<TypeVar>(n);
+    s.str("name", t->name);
+    s.node("bound", t->bound);
+    s.node("default_value", t->defaultValue);
+    break;
+  }
+  case NodeKind::ParamSpec:
+    s.str("name", cast<ParamSpec>(n)->name);
+    s.node("default_value", cast<ParamSpec>(n)->defaultValue);
+    break;
+  case NodeKind::TypeVarTuple:
+    s.str("name", cast<TypeVarTuple>(n)->name);
+    s.node("default_value", cast<TypeVarTuple>(n)->defaultValue);
     break;
   case NodeKind::Delete:
     s.nodes("targets", cast<Delete>(n)->targets);

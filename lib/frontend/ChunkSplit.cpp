@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "ChunkSplit.h"
+#include "StringScan.h"
 
 #include <algorithm>
 #include <limits>
@@ -58,8 +59,6 @@ static std::vector<LogicalLine> scanLines(const std::u32string &s,
   std::vector<LogicalLine> lines;
   const size_t n = s.size();
   size_t depth = 0;    // open brackets
-  char32_t quote = 0;  // inside a string: its quote character
-  bool triple = false; // ... a triple-quoted one
   bool lineStart = true, continued = false;
   char32_t lastSig = 0; // the last character outside comments and blanks
   complete = true;
@@ -67,7 +66,7 @@ static std::vector<LogicalLine> scanLines(const std::u32string &s,
   while (i < n) {
     if (lineStart) {
       lineStart = false;
-      if (!quote && depth == 0 && !continued) {
+      if (depth == 0 && !continued) {
         LogicalLine line;
         line.start = i;
         size_t j = i;
@@ -93,38 +92,28 @@ static std::vector<LogicalLine> scanLines(const std::u32string &s,
       continued = false;
     }
     char32_t c = s[i];
-    if (quote) {
-      if (c == '\\') { // escapes the next character, even a newline
-        i += 2;
-        continue;
-      }
-      if (c == quote &&
-          (!triple || (i + 2 < n && s[i + 1] == quote && s[i + 2] == quote))) {
-        i += triple ? 3 : 1;
-        lastSig = quote;
-        quote = 0;
-        continue;
-      }
-      if ((c == '\n' || c == '\r') && !triple) {
-        complete = false; // unterminated
-        break;
-      }
-      if (c == '\n' || (c == '\r' && (i + 1 >= n || s[i + 1] != '\n')))
-        lineStart = true; // (inside a triple-quoted string: no statement)
-      ++i;
-      continue;
-    }
     switch (c) {
     case '#':
       while (i < n && s[i] != '\n' && s[i] != '\r')
         ++i;
       continue;
     case '\'':
-    case '"':
-      triple = i + 2 < n && s[i + 1] == c && s[i + 2] == c;
-      quote = c;
-      i += triple ? 3 : 1;
+    case '"': {
+      // The whole literal at once: an f-string's fields may hold its own
+      // quote (PEP 701), so its end is found by following them.
+      strscan::Quote q{c, i + 2 < n && s[i + 1] == c && s[i + 2] == c};
+      bool fstring, raw;
+      strscan::prefixBefore(s.data(), i, fstring, raw);
+      strscan::TextCursor cur{s.data(), i + (q.triple ? 3 : 1), n};
+      strscan::Scanner<strscan::TextCursor> scan(cur);
+      if (scan.body(q, fstring, raw, 0) != strscan::Status::Closed) {
+        complete = false; // unterminated: the parser reports it
+        break;
+      }
+      i = cur.i;
+      lastSig = c;
       continue;
+    }
     case '(':
     case '[':
     case '{':

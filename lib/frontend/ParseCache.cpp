@@ -22,10 +22,7 @@ const ParseCache::Entry &ParseCache::get(llvm::StringRef path,
     Entry &e = *it->second;
     DiagnosticEngine local;
     e.file = SourceFile::load(path, local);
-    if (e.file) {
-      e.parsed = parseModule(*e.file, local);
-      e.file->releaseCodePoints();
-    }
+    parse(e, local);
     e.diagnostics = local.getDiagnostics();
   }
   return tell(*it->second, diags);
@@ -39,12 +36,18 @@ const ParseCache::Entry &ParseCache::put(llvm::StringRef path,
   Entry &e = *slot;
   DiagnosticEngine local;
   e.file = SourceFile::fromBytes(path, bytes.str(), local);
-  if (e.file) {
-    e.parsed = parseModule(*e.file, local);
-    e.file->releaseCodePoints();
-  }
+  parse(e, local);
   e.diagnostics = local.getDiagnostics();
   return tell(e, diags);
+}
+
+void ParseCache::parse(Entry &e, DiagnosticEngine &local) {
+  if (!e.file)
+    return;
+  e.parsed = parseModule(*e.file, local);
+  if (e.parsed && !checkTargetVersion(*e.parsed, *e.file, target, local))
+    e.parsed.reset();
+  e.file->releaseCodePoints();
 }
 
 const ParseCache::Entry &ParseCache::tell(Entry &e, DiagnosticEngine &diags) {

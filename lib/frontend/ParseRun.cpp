@@ -23,65 +23,11 @@ public:
     } catch (...) {
       // getExpectedTokens() can throw for states without a follow set.
     }
-    std::string newer = newerSyntax(parser->getTokenStream(), offending);
     run.noteParseError(offending,
-                       !newer.empty()
-                           ? newer
-                           : describe(parser->getVocabulary(), offending,
-                                      expected));
+                       describe(parser->getVocabulary(), offending, expected));
   }
 
 private:
-  /// Python 3.12 syntax detc does not read yet, recognised at the error:
-  /// the message says which version detc reads instead of a bare
-  /// "invalid syntax" (PEP 695 type parameters and `type` aliases, PEP 701
-  /// f-strings nesting their own quotes).
-  static std::string newerSyntax(TokenStream *tokens, Token *offending) {
-    size_t at = offending ? offending->getTokenIndex() : 0;
-    if (!tokens || at < 1 || at == INVALID_INDEX)
-      return "";
-    Token *prev = tokens->get(at - 1);
-    Token *before = at >= 2 ? tokens->get(at - 2) : nullptr;
-    const char *what = nullptr;
-    if (offending->getType() == PythonLexer::LSQB &&
-        prev->getType() == PythonLexer::NAME && before &&
-        (before->getType() == PythonLexer::DEF ||
-         before->getType() == PythonLexer::CLASS))
-      what = "type parameters (`def f[T](x: T)`, `class C[T]`: PEP 695)";
-    else if (offending->getType() == PythonLexer::NAME &&
-             prev->getType() == PythonLexer::NAME && prev->getText() == "type")
-      what = "a `type X = ...` alias (PEP 695)";
-    else if (prev->getType() == PythonLexer::STRING &&
-             cutInsideField(prev->getText()))
-      what = "a replacement field holding the f-string's own quote "
-             "(`f\"{x[\"a\"]}\"`: PEP 701)";
-    if (!what)
-      return "";
-    return std::string("invalid syntax: ") + what +
-           " is Python 3.12 syntax; detc reads Python 3.11";
-  }
-
-  /// Whether `text` is an f-string that ends inside a replacement field:
-  /// in Python 3.11 its quote closed it early, where 3.12 (PEP 701) reads
-  /// on to the field's end.
-  static bool cutInsideField(const std::string &text) {
-    size_t quote = text.find_first_of("'\"");
-    if (quote == std::string::npos ||
-        text.substr(0, quote).find_first_of("fF") == std::string::npos)
-      return false;
-    int depth = 0;
-    for (size_t i = quote + 1; i < text.size(); ++i) {
-      char c = text[i];
-      if (depth == 0 && (c == '{' || c == '}') && i + 1 < text.size() &&
-          text[i + 1] == c) {
-        ++i; // `{{` or `}}`: a literal brace
-        continue;
-      }
-      depth += c == '{' ? 1 : c == '}' ? -1 : 0;
-    }
-    return depth > 0;
-  }
-
   static std::string tokenName(const dfa::Vocabulary &vocab, size_t type) {
     std::string lit = vocab.getLiteralName(type);
     if (!lit.empty())

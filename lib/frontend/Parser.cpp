@@ -166,6 +166,7 @@ static PieceParse parsePieces(ParseJob &job, size_t pieceCodePoints) {
     }
   }
   result->module = builder.finishModule(blocks.finish());
+  result->newerSyntax = builder.takeNewerSyntax();
   for (const Diagnostic &d : buildDiags.getDiagnostics())
     job.diags->add(d);
   if (!result->module)
@@ -208,4 +209,21 @@ detc::frontend::parseModule(const SourceFile &file, DiagnosticEngine &diags,
   pthread_join(thread, nullptr);
   pthread_attr_destroy(&attr);
   return std::move(job.result);
+}
+
+bool detc::frontend::checkTargetVersion(const ParsedModule &parsed,
+                                        const SourceFile &file,
+                                        PythonVersion target,
+                                        DiagnosticEngine &diags) {
+  for (const NewerSyntax &use : parsed.newerSyntax) {
+    if (use.since <= target)
+      continue;
+    diags.error(&file, use.pos,
+                use.what + " is Python " + pythonVersionName(use.since) +
+                    " syntax; the target version is " +
+                    pythonVersionName(target) +
+                    " (--target-version, or target-version in [tool.detc])");
+    return false;
+  }
+  return true;
 }

@@ -2,6 +2,7 @@
 
 #include "PythonLexerBase.h"
 #include "PythonLexer.h"
+#include "StringScan.h"
 
 using namespace antlr4;
 
@@ -140,53 +141,48 @@ bool PythonLexerBase::handleBracket(const Token &tok) {
   return true;
 }
 
+namespace {
+/// The lexer's input as a strscan cursor.
+class LexerCursor {
+public:
+  LexerCursor(CharStream *input, atn::LexerATNSimulator *sim)
+      : input(input), sim(sim) {}
+  char32_t peek(size_t k) const {
+    size_t c = input->LA(static_cast<ssize_t>(k) + 1);
+    return c == IntStream::EOF ? strscan::kEnd : static_cast<char32_t>(c);
+  }
+  void advance() { sim->consume(input); }
+
+private:
+  CharStream *input;
+  atn::LexerATNSimulator *sim;
+};
+} // namespace
+
 std::unique_ptr<Token> PythonLexerBase::scanStringBody(const Token &start) {
   // The token holds the prefix and the opening quote(s). Scan to the closing
   // quote(s) by hand. Backslash escapes the next character in every kind of
-  // string, raw ones included (r'\'' is a valid raw string).
+  // string, raw ones included (r'\'' is a valid raw string). An f-string's
+  // replacement fields are followed (PEP 701: they may hold its quote).
   std::string opening = start.getText();
-  char quote = opening.back();
-  bool triple = opening.size() >= 3 &&
-                opening[opening.size() - 2] == quote &&
-                opening[opening.size() - 3] == quote;
-  auto *sim = getInterpreter<atn::LexerATNSimulator>();
-  bool closed = false;
-  while (true) {
-    size_t c = _input->LA(1);
-    if (c == IntStream::EOF)
-      break;
-    if (c == '\\') {
-      sim->consume(_input);
-      size_t next = _input->LA(1);
-      if (next == IntStream::EOF)
-        break;
-      sim->consume(_input);
-      if (next == '\r' && _input->LA(1) == '\n')
-        sim->consume(_input);
-      continue;
-    }
-    if (!triple && (c == '\n' || c == '\r'))
-      break;
-    if (c == static_cast<size_t>(quote)) {
-      if (!triple) {
-        sim->consume(_input);
-        closed = true;
-        break;
-      }
-      if (_input->LA(2) == c && _input->LA(3) == c) {
-        sim->consume(_input);
-        sim->consume(_input);
-        sim->consume(_input);
-        closed = true;
-        break;
-      }
-    }
-    sim->consume(_input);
+  strscan::Quote quote{static_cast<char32_t>(opening.back()), false};
+  quote.triple = opening.size() >= 3 &&
+                 opening[opening.size() - 2] == opening.back() &&
+                 opening[opening.size() - 3] == opening.back();
+  bool fstring = false, raw = false;
+  for (char ch : opening) {
+    fstring |= (ch | 0x20) == 'f';
+    raw |= (ch | 0x20) == 'r';
   }
-  if (!closed)
+  LexerCursor cursor(_input, getInterpreter<atn::LexerATNSimulator>());
+  strscan::Scanner<LexerCursor> scanner(cursor);
+  strscan::Status status = scanner.body(quote, fstring, raw, 0);
+  if (status == strscan::Status::TooDeep)
+    error(start.getStartIndex(), start.getLine(), "too many nested f-strings");
+  else if (status != strscan::Status::Closed)
     error(start.getStartIndex(), start.getLine(),
-          std::string(triple ? "unterminated triple-quoted string literal"
-                             : "unterminated string literal") +
+          std::string(quote.triple ? "unterminated triple-quoted string literal"
+                                   : "unterminated string literal") +
               " (detected at line " + std::to_string(getLine()) + ")");
   return makeToken(PythonLexer::STRING, start.getStartIndex(),
                    _input->index() - 1, start.getLine(),

@@ -1,10 +1,12 @@
 //===- StringLiterals.cpp - String, bytes and f-string literals -----------===//
 //
-// Implicit concatenation, escape decoding, and f-strings with Python 3.11
-// semantics: a replacement field's expression is found by scanning for the
-// end of the expression (brackets and nested strings respected), then parsed
-// with the expression grammar by a nested ParseRun; conversions (!r/!s/!a),
-// format specs with nested fields, and self-documenting `{x=}` fields.
+// Implicit concatenation, escape decoding, and f-strings with Python 3.12
+// semantics (PEP 701): a replacement field's expression is found by the
+// lexer's walk (StringScan.h: brackets, nested strings of any quote,
+// comments), then parsed with the expression grammar by a nested ParseRun;
+// conversions (!r/!s/!a), format specs with nested fields, and
+// self-documenting `{x=}` fields. What Python 3.11 could not read is noted
+// for the target-version check.
 //
 //===----------------------------------------------------------------------===//
 
@@ -247,7 +249,8 @@ Expr *ASTBuilder::strings(P::StringsContext *c) {
       anyF = true;
       appendLiteralText(plain, whole, parts);
     }
-    size_t stop = fstringBody(bodyBegin, bodyEnd, raw, 0, false, whole,
+    strscan::Quote quote{cps[i], quoteLen == 3};
+    size_t stop = fstringBody(bodyBegin, bodyEnd, quote, raw, 0, false, whole,
                               parts, literal);
     if (stop == std::u32string::npos)
       return make<Constant>(whole);
@@ -262,8 +265,9 @@ Expr *ASTBuilder::strings(P::StringsContext *c) {
   return k;
 }
 
-size_t ASTBuilder::fstringBody(size_t begin, size_t end, bool raw, int depth,
-                               bool inSpec, SourceRange whole,
+size_t ASTBuilder::fstringBody(size_t begin, size_t end, strscan::Quote quote,
+                               bool raw, int depth, bool inSpec,
+                               SourceRange whole,
                                llvm::SmallVectorImpl<Expr *> &parts,
                                std::u32string &literal) {
   const std::u32string &cps = file.getCodePoints();
@@ -277,7 +281,8 @@ size_t ASTBuilder::fstringBody(size_t begin, size_t end, bool raw, int depth,
         continue;
       }
       flushLiteral(literal, raw, i, whole, parts);
-      size_t next = fstringField(i + 1, end, raw, depth, whole, parts);
+      size_t next =
+          fstringField(i + 1, end, quote, raw, depth, whole, parts);
       if (next == std::u32string::npos)
         return next;
       i = next;
@@ -294,7 +299,8 @@ size_t ASTBuilder::fstringBody(size_t begin, size_t end, bool raw, int depth,
       error(file.getPos(i), "f-string: single '}' is not allowed");
       return std::u32string::npos;
     }
-    if (c == '\\' && !raw && i + 1 < end) {
+    if (c == '\\' && !raw && i + 1 < end && cps[i + 1] != '{' &&
+        cps[i + 1] != '}') {
       // Keep escapes intact for decoding; \N{...} contains braces.
       literal.push_back(c);
       literal.push_back(cps[i + 1]);
@@ -317,106 +323,76 @@ size_t ASTBuilder::fstringBody(size_t begin, size_t end, bool raw, int depth,
   return end;
 }
 
-size_t ASTBuilder::fstringField(size_t begin, size_t end, bool raw, int depth,
-                                SourceRange whole,
+size_t ASTBuilder::fstringField(size_t begin, size_t end, strscan::Quote quote,
+                                bool raw, int depth, SourceRange whole,
                                 llvm::SmallVectorImpl<Expr *> &parts) {
   const std::u32string &cps = file.getCodePoints();
-  if (depth >= 2) {
+  // A field in a format spec in a format spec: Python 3.12 reads one
+  // level more than 3.11.
+  if (depth >= 3) {
     error(file.getPos(begin), "f-string: expressions nested too deeply");
     return std::u32string::npos;
   }
-  // Find the end of the expression.
-  size_t i = begin;
-  int nesting = 0;
-  char32_t quote = 0;
-  bool tripleQuote = false;
-  size_t exprEnd = std::u32string::npos;
-  bool selfDoc = false;
-  for (; i < end; ++i) {
-    char32_t c = cps[i];
-    if (c == '\\') {
-      error(file.getPos(i),
-            "f-string expression part cannot include a backslash");
-      return std::u32string::npos;
-    }
-    if (quote) {
-      if (c == quote) {
-        if (!tripleQuote)
-          quote = 0;
-        else if (i + 2 < end && cps[i + 1] == quote && cps[i + 2] == quote) {
-          quote = 0;
-          i += 2;
-        }
-      }
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      tripleQuote = i + 2 < end && cps[i + 1] == c && cps[i + 2] == c;
-      if (tripleQuote)
-        i += 2;
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') {
-      ++nesting;
-      continue;
-    }
-    if (c == ')' || c == ']') {
-      --nesting;
-      continue;
-    }
-    if (c == '}') {
-      if (nesting == 0) {
-        exprEnd = i;
-        break;
-      }
-      --nesting;
-      continue;
-    }
-    if (c == '#') {
-      error(file.getPos(i), "f-string expression part cannot include '#'");
-      return std::u32string::npos;
-    }
-    if (nesting != 0)
-      continue;
-    if (c == '!' && i + 1 < end && cps[i + 1] != '=') {
-      exprEnd = i;
-      break;
-    }
-    if (c == ':') {
-      exprEnd = i;
-      break;
-    }
-    if (c == '=' && i + 1 < end && cps[i + 1] != '=' &&
-        !(i > begin && (cps[i - 1] == '=' || cps[i - 1] == '!' ||
-                        cps[i - 1] == '<' || cps[i - 1] == '>'))) {
-      exprEnd = i;
-      selfDoc = true;
-      break;
-    }
-  }
-  if (exprEnd == std::u32string::npos) {
+  if (depth == 2)
+    newerSyntax(file.getPos(begin), PythonVersion::Py312,
+                "a replacement field nested two format specs deep (PEP 701)");
+  // Find the end of the expression: the lexer's walk (StringScan.h), so
+  // both agree on nested strings, comments and brackets.
+  strscan::TextCursor cursor{cps.data(), begin, end};
+  strscan::Scanner<strscan::TextCursor> scan(cursor);
+  char32_t stop = scan.expression(quote, 0);
+  if (stop == strscan::kEnd || stop == 0) {
     error(file.getPos(begin > 0 ? begin - 1 : 0),
-          quote ? "f-string: unterminated string" : "f-string: expecting '}'");
+          stop == 0 ? "f-string: unterminated string"
+                    : "f-string: expecting '}'");
     return std::u32string::npos;
   }
+  size_t exprEnd = cursor.i;
+  bool selfDoc = stop == '=';
+  const strscan::FieldSyntax &pep701 = scan.syntax;
+  if (pep701.any())
+    newerSyntax(file.getPos(begin), PythonVersion::Py312,
+                pep701.ownQuote    ? "an f-string replacement field holding "
+                                     "the f-string's own quote (PEP 701)"
+                : pep701.backslash ? "a backslash in an f-string expression "
+                                     "(PEP 701)"
+                : pep701.comment   ? "a comment in an f-string expression "
+                                     "(PEP 701)"
+                                   : "a line break in a single-quoted "
+                                     "f-string's replacement field (PEP 701)");
   Expr *value = fstringExpression(begin, exprEnd);
   if (!value)
     return std::u32string::npos;
-  i = exprEnd;
+  size_t i = exprEnd;
   if (selfDoc) {
     ++i;
     // The literal text is everything from '{' up to the conversion, format
-    // spec or closing brace, whitespace included.
-    size_t textEnd = i;
-    while (textEnd < end && (cps[textEnd] == ' ' || cps[textEnd] == '\t'))
-      ++textEnd;
-    std::u32string lit(cps.begin() + begin, cps.begin() + textEnd);
+    // spec or closing brace, blanks included; since Python 3.12 also line
+    // breaks, and comments, which are left out.
+    std::u32string lit(cps.begin() + begin, cps.begin() + i);
+    bool pep701 = false;
+    while (i < end) {
+      char32_t ch = cps[i];
+      if (ch == '#') {
+        pep701 = true;
+        while (i < end && cps[i] != '\n' && cps[i] != '\r')
+          ++i;
+        continue;
+      }
+      if (ch != ' ' && ch != '\t' && ch != '\f' && ch != '\n' && ch != '\r')
+        break;
+      pep701 |= ch == '\n' || ch == '\r';
+      lit.push_back(ch);
+      ++i;
+    }
+    if (pep701)
+      newerSyntax(file.getPos(begin), PythonVersion::Py312,
+                  "a line break or comment in an f-string's `{x=}` field "
+                  "(PEP 701)");
     std::string decoded;
     for (char32_t ch : lit)
       appendCodePoint(decoded, ch);
     appendLiteralText(decoded, whole, parts);
-    i = textEnd;
   }
   auto *fv = make<FormattedValue>(whole);
   fv->value = value;
@@ -429,11 +405,17 @@ size_t ASTBuilder::fstringField(size_t begin, size_t end, bool raw, int depth,
     }
     fv->conversion = static_cast<int>(cps[i + 1]);
     i += 2;
+    size_t afterConversion = i;
+    while (i < end && (cps[i] == ' ' || cps[i] == '\t'))
+      ++i;
+    if (i != afterConversion)
+      newerSyntax(file.getPos(afterConversion), PythonVersion::Py312,
+                  "blanks after an f-string conversion (PEP 701)");
   }
   if (i < end && cps[i] == ':') {
     SmallVector<Expr *, 2> specParts;
     std::u32string specLiteral;
-    size_t stop = fstringBody(i + 1, end, raw, depth + 1, true, whole,
+    size_t stop = fstringBody(i + 1, end, quote, raw, depth + 1, true, whole,
                               specParts, specLiteral);
     if (stop == std::u32string::npos)
       return stop;

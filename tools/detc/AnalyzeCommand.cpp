@@ -12,6 +12,7 @@
 #include "AnalyzeCommand.h"
 
 #include "ApiTableFlag.h"
+#include "TargetVersionFlag.h"
 #include "ConfigFlags.h"
 
 #include "EntryOptions.h"
@@ -78,6 +79,7 @@ cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
                      cl::sub(tool::analyzeCommand));
 tool::ConfigFlags config(tool::analyzeCommand);
 tool::ApiTableFlag apiTables(tool::analyzeCommand, nullptr);
+tool::TargetVersionFlag targetVersion(tool::analyzeCommand);
 cl::opt<std::string> baseline(
     "baseline", cl::value_desc("FILE"),
     cl::desc("Do not report the findings FILE lists (written by "
@@ -120,9 +122,13 @@ static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx,
   std::optional<frontend::ApiModel> model = apiTables.load(errs());
   if (!model)
     return nullptr;
+  std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
+  if (!target)
+    return nullptr;
   frontend::DiagnosticEngine diags;
   frontend::LoweringOptions options;
   options.api = &*model;
+  options.targetVersion = *target;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   options.stats = &stats;
   options.verify = false;

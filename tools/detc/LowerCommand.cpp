@@ -9,6 +9,7 @@
 #include "LowerCommand.h"
 
 #include "ApiTableFlag.h"
+#include "TargetVersionFlag.h"
 
 #include "FileList.h"
 #include "detc/base/Process.h"
@@ -65,6 +66,8 @@ cl::opt<bool> debugInfo("debug-info",
                         cl::cat(tool::loweringCategory));
 tool::ApiTableFlag apiTables(cl::SubCommand::getTopLevel(),
                             &tool::loweringCategory);
+tool::TargetVersionFlag targetVersion(cl::SubCommand::getTopLevel(),
+                                      &tool::loweringCategory);
 cl::opt<bool> noFollow("no-follow-imports",
                        cl::desc("Do not lower local modules the script "
                                 "imports"),
@@ -83,8 +86,12 @@ int detc::tool::runLower() {
   std::vector<std::string> files(inputFiles.begin(), inputFiles.end());
   if (!filesFrom.empty() && !tool::appendFileList(filesFrom, files))
     return 2;
+  std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
+  if (!target)
+    return 2;
   frontend::LoweringOptions options;
   options.api = &*model;
+  options.targetVersion = *target;
   options.followLocalImports = !noFollow;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   unsigned failed = 0;

@@ -11,6 +11,7 @@
 
 #include "detc/base/Process.h"
 #include "FileList.h"
+#include "TargetVersionFlag.h"
 
 #include "detc/frontend/ASTDump.h"
 #include "detc/frontend/Parser.h"
@@ -48,6 +49,7 @@ cl::opt<bool> stats("stats",
                     cl::desc("Print files, lines, tokens, time and the "
                              "number of files that needed the LL fallback"),
                     cl::sub(tool::parseCommand));
+tool::TargetVersionFlag targetVersion(tool::parseCommand);
 } // namespace
 
 int detc::tool::runParse() {
@@ -59,6 +61,9 @@ int detc::tool::runParse() {
     WithColor::error(errs(), "detc") << "parse: no input files\n";
     return 2;
   }
+  std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
+  if (!target)
+    return 2;
 
   size_t numLines = 0, numTokens = 0, numFallback = 0, numFailed = 0;
   auto start = std::chrono::steady_clock::now();
@@ -69,6 +74,8 @@ int detc::tool::runParse() {
     std::unique_ptr<frontend::ParsedModule> parsed;
     if (file)
       parsed = frontend::parseModule(*file, diags);
+    if (parsed && !frontend::checkTargetVersion(*parsed, *file, *target, diags))
+      parsed.reset();
     diags.printAll(errs());
     if (!parsed) {
       ++numFailed;

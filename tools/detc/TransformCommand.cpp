@@ -14,6 +14,7 @@
 #include "TransformCommand.h"
 
 #include "ApiTableFlag.h"
+#include "TargetVersionFlag.h"
 #include "detc/base/BoundedJSON.h"
 #include "detc/invariants/Invariants.h"
 #include "ConfigFlags.h"
@@ -74,6 +75,7 @@ cl::opt<std::string> runtimePath(
     cl::value_desc("dir"), cl::sub(tool::transformCommand));
 tool::ConfigFlags config(tool::transformCommand);
 tool::ApiTableFlag apiTables(tool::transformCommand, nullptr);
+tool::TargetVersionFlag targetVersion(tool::transformCommand);
 cl::list<std::string>
     searchPath("path",
                cl::desc("Also look for the script's local modules in DIR "
@@ -169,6 +171,9 @@ int detc::tool::runTransform() {
   std::optional<frontend::ApiModel> model = apiTables.load(errs());
   if (!model)
     return 2;
+  std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
+  if (!target)
+    return 2;
   if (!checkhint.consistent(errs()))
     return 2;
   if (!emitPython) {
@@ -239,7 +244,7 @@ int detc::tool::runTransform() {
 
   frontend::DiagnosticEngine diags;
   // The lowering reads the same parse (and reports its errors).
-  frontend::ParseCache parseCache;
+  frontend::ParseCache parseCache(*target);
   const frontend::ParseCache::Entry &source =
       parseCache.get(inputFile, diags);
   const frontend::SourceFile *file = source.file.get();

@@ -87,7 +87,7 @@ class Stmt : public Node {
 public:
   static bool classof(const Node *n) {
     return n->getKind() >= NodeKind::FunctionDef &&
-           n->getKind() <= NodeKind::Continue;
+           n->getKind() <= NodeKind::TypeAlias;
   }
 
 protected:
@@ -205,6 +205,33 @@ public:
   DETC_AST_CLASSOF(MatchCase)
 };
 
+/// Type parameters (PEP 695; defaults: PEP 696). Like the alias's value,
+/// bounds and defaults are evaluated lazily.
+class TypeVar : public Node {
+public:
+  TypeVar() : Node(NodeKind::TypeVar) {}
+  llvm::StringRef name;
+  Expr *bound = nullptr;
+  Expr *defaultValue = nullptr;
+  DETC_AST_CLASSOF(TypeVar)
+};
+
+class ParamSpec : public Node {
+public:
+  ParamSpec() : Node(NodeKind::ParamSpec) {}
+  llvm::StringRef name;
+  Expr *defaultValue = nullptr;
+  DETC_AST_CLASSOF(ParamSpec)
+};
+
+class TypeVarTuple : public Node {
+public:
+  TypeVarTuple() : Node(NodeKind::TypeVarTuple) {}
+  llvm::StringRef name;
+  Expr *defaultValue = nullptr;
+  DETC_AST_CLASSOF(TypeVarTuple)
+};
+
 class Module : public Node {
 public:
   Module() : Node(NodeKind::Module) {}
@@ -223,6 +250,7 @@ public:
   NodeList<Stmt> body;
   NodeList<Expr> decoratorList;
   Expr *returns = nullptr;
+  NodeList<Node> typeParams; ///< PEP 695 `def f[T](...)`.
   DETC_AST_CLASSOF(FunctionDef)
 };
 
@@ -234,6 +262,7 @@ public:
   NodeList<Keyword> keywords;
   NodeList<Stmt> body;
   NodeList<Expr> decoratorList;
+  NodeList<Node> typeParams; ///< PEP 695 `class C[T]`.
   DETC_AST_CLASSOF(ClassDef)
 };
 
@@ -409,6 +438,17 @@ class Continue : public Stmt {
 public:
   Continue() : Stmt(NodeKind::Continue) {}
   DETC_AST_CLASSOF(Continue)
+};
+
+/// `type X[T] = value` (PEP 695). The value is evaluated lazily, when the
+/// alias's `__value__` is read; defining it runs nothing.
+class TypeAlias : public Stmt {
+public:
+  TypeAlias() : Stmt(NodeKind::TypeAlias) {}
+  Expr *name = nullptr; ///< A Name in Store context.
+  NodeList<Node> typeParams; ///< TypeVar, ParamSpec, TypeVarTuple.
+  Expr *value = nullptr;
+  DETC_AST_CLASSOF(TypeAlias)
 };
 
 // ---- Expressions -----------------------------------------------------------

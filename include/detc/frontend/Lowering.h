@@ -34,6 +34,9 @@ struct LoweringOptions {
   /// which may have parsed the script already); null: the lowering's own.
   /// It must outlive the lowered module's users of AST pointers.
   ParseCache *parseCache = nullptr;
+  /// The oldest Python the script must run on (for the lowering's own
+  /// ParseCache; a shared one has its own).
+  PythonVersion targetVersion = kNewestPythonVersion;
   /// Filled in when not null.
   LoweringStats *stats = nullptr;
   /// Verify the lowered module before returning it. A caller that turns this

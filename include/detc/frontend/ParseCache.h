@@ -23,6 +23,11 @@ namespace detc::frontend {
 
 class ParseCache {
 public:
+  /// Files using syntax newer than `target` fail to parse, with an error
+  /// naming the version they need (checkTargetVersion).
+  explicit ParseCache(PythonVersion target = kNewestPythonVersion)
+      : target(target) {}
+
   struct Entry {
     std::unique_ptr<SourceFile> file;
     std::unique_ptr<ParsedModule> parsed; ///< Null after an error.
@@ -53,7 +58,10 @@ public:
 private:
   /// Gives `diags` the entry's diagnostics (once per engine).
   const Entry &tell(Entry &e, DiagnosticEngine &diags);
+  /// Parses the entry's file and applies the target version.
+  void parse(Entry &e, DiagnosticEngine &local);
   llvm::StringMap<std::unique_ptr<Entry>> entries;
+  PythonVersion target;
 };
 
 } // namespace detc::frontend

@@ -1,13 +1,15 @@
-//===- Parser.h - Parse Python 3.11 source into the detc AST --------------===//
+//===- Parser.h - Parse Python 3.11-3.13 source into the detc AST ---------===//
 
 #ifndef DETC_FRONTEND_PARSER_H
 #define DETC_FRONTEND_PARSER_H
 
 #include "detc/frontend/AST.h"
 #include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/PythonVersion.h"
 #include "detc/frontend/SourceFile.h"
 
 #include <memory>
+#include <vector>
 
 namespace detc::frontend {
 
@@ -23,6 +25,8 @@ struct ParsedModule {
   std::unique_ptr<ast::ASTContext> context;
   ast::Module *module = nullptr;
   ParseStats stats;
+  /// Where the file uses syntax newer than Python 3.11, in file order.
+  std::vector<NewerSyntax> newerSyntax;
 };
 
 /// The deepest AST nesting detc accepts (nodes on a path from the module).
@@ -44,6 +48,12 @@ constexpr size_t kParsePieceCodePoints = 64u << 10;
 std::unique_ptr<ParsedModule>
 parseModule(const SourceFile &file, DiagnosticEngine &diags,
             size_t pieceCodePoints = kParsePieceCodePoints);
+
+/// Reports, as an error, the file's first use of syntax newer than `target`
+/// ("... is Python 3.12 syntax; the target version is 3.11"). Returns
+/// whether there was none.
+bool checkTargetVersion(const ParsedModule &parsed, const SourceFile &file,
+                        PythonVersion target, DiagnosticEngine &diags);
 
 } // namespace detc::frontend
 

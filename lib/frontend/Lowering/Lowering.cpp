@@ -33,7 +33,8 @@ Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
       options(options),
       api(options.api ? *options.api : ApiModel::getBuiltin()), builder(&ctx),
       ownParseCache(options.parseCache ? nullptr
-                                       : std::make_unique<ParseCache>()),
+                                       : std::make_unique<ParseCache>(
+                                             options.targetVersion)),
       parseCache(options.parseCache ? *options.parseCache : *ownParseCache) {
   ctx.getOrLoadDialect<ir::DetcDialect>();
 }
@@ -467,6 +468,16 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
       eff.merge(lowerExpr(f, a->msg));
     emit(ir::StmtOp::getOperationName(), s, {}, eff,
          {strAttr("kind", "assert")});
+    return;
+  }
+  case NodeKind::TypeAlias: {
+    // `type X = v` (PEP 695) binds X to a TypeAliasType; `v` (and the
+    // parameters' bounds and defaults) run only when the alias's
+    // `__value__` is read, which detc models as not at all: typing code.
+    auto *a = llvm::cast<TypeAlias>(s);
+    emit(ir::StmtOp::getOperationName(), s,
+         {varName(f, llvm::cast<Name>(a->name)->id)}, Effects(),
+         {strAttr("kind", "type_alias")});
     return;
   }
   case NodeKind::Match: {

@@ -1,4 +1,4 @@
-// Lexer for Python 3.11, written for detc.
+// Lexer for Python 3.11-3.13, written for detc.
 //
 // Design notes (see docs/frontend.md):
 //  * No semantic predicates anywhere: a predicate at the start of a rule turns
@@ -58,6 +58,7 @@ YIELD    : 'yield';
 // Soft keywords: the parser also accepts them as identifiers.
 MATCH    : 'match';
 CASE     : 'case';
+TYPE     : 'type';  // PEP 695 `type X = ...` (3.12)
 
 NEWLINE  : ('\r'? '\n' | '\r') [ \t\f]*;
 

@@ -1,4 +1,4 @@
-// Parser for Python 3.11, written for detc.
+// Parser for Python 3.11-3.13, written for detc.
 //
 // The grammar is deliberately LL-friendly so that SLL prediction succeeds on
 // real code and the DFA cache stays small (see docs/frontend.md):
@@ -40,6 +40,7 @@ simpleStmt
   | globalStmt
   | nonlocalStmt
   | assertStmt
+  | typeAlias
   ;
 
 exprStmt
@@ -84,6 +85,14 @@ dottedName     : name (DOT name)*;
 globalStmt     : GLOBAL name (COMMA name)*;
 nonlocalStmt   : NONLOCAL name (COMMA name)*;
 assertStmt     : ASSERT test (COMMA test)?;
+// PEP 695 (3.12) aliases and type parameters, PEP 696 (3.13) defaults.
+typeAlias      : TYPE name typeParams? ASSIGN test;
+typeParams     : LSQB typeParam (COMMA typeParam)* COMMA? RSQB;
+typeParam
+  : name (COLON test)? (ASSIGN test)?       #typeVarParam
+  | STAR name (ASSIGN (starExpr | test))?   #typeVarTupleParam
+  | POWER name (ASSIGN test)?               #paramSpecParam
+  ;
 
 compoundStmt
   : ifStmt
@@ -123,7 +132,7 @@ decorated      : decorator+ (classDef | funcDef | asyncFuncDef);
 asyncFuncDef   : ASYNC funcDef;
 decorator      : AT namedExprTest NEWLINE;
 
-funcDef        : DEF name LPAR paramList? RPAR (ARROW test)? COLON block;
+funcDef        : DEF name typeParams? LPAR paramList? RPAR (ARROW test)? COLON block;
 // Order and uniqueness rules (positional-only '/', bare '*', defaults) are
 // checked by the AST builder.
 paramList      : param (COMMA param)* COMMA?;
@@ -141,7 +150,7 @@ lambdaParam
   | SLASH                                   #lambdaPosOnlyMarker
   ;
 
-classDef       : CLASS name (LPAR argList? RPAR)? COLON block;
+classDef       : CLASS name typeParams? (LPAR argList? RPAR)? COLON block;
 
 block          : simpleStmts | NEWLINE INDENT stmt+ DEDENT;
 
@@ -227,7 +236,7 @@ atom
   | (NONE | TRUE | FALSE)                   #singletonAtom
   ;
 strings        : STRING+;
-name           : NAME | MATCH | CASE;
+name           : NAME | MATCH | CASE | TYPE;
 
 testlistComp
   : (namedExprTest | starExpr) ( compFor | (COMMA (namedExprTest | starExpr))* COMMA? )

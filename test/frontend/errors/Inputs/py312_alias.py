@@ -1,0 +1,3 @@
+import torch
+
+type Batch = tuple[torch.Tensor, torch.Tensor]

@@ -1,0 +1,2 @@
+def first[T](xs: list[T]) -> T:
+    return xs[0]
