@@ -11,8 +11,10 @@ MLP as a 2-rank gloo DDP job), infers invariants from their traces with
   model's parameters, every parameter but BatchNorm's frozen, a
   learning-rate scheduler stepped per batch instead of per epoch, a
   SpectralNorm model evaluated before any training step, and in 2-rank DDP
-  jobs the forward through `model.module` and gradient clipping on rank 0
-  only (the replicas drift apart), features standardized with a constant
+  jobs the forward through `model.module` (a job started with
+  torch.multiprocessing.spawn, no RANK in the environment: each rank traces
+  to its own file) and gradient clipping on rank 0 only (the replicas
+  drift apart), features standardized with a constant
   column (NaN everywhere), one batch trained on at every step, a dropout
   layer defined but no longer applied in the forward, a log_softmax
   dropped before nll_loss (the forward's result is no longer <= 0) — and
@@ -74,6 +76,10 @@ BUGS = {
 # model before any training forward.
 BUG_ARGS = {"eval_first": ["--model", "sn"]}
 DDP_BUGS = ("ddp_module", "clip_one_rank")
+# Jobs started by torch.multiprocessing.spawn (no RANK in the
+# environment: each process must still trace to its own rank's file and
+# check across ranks with its own rank).
+SPAWNED = ("ddp_module", "none")
 CORRECT = [["--model", "mlp", "--width", "32", "--lr", "0.1", "--sched"],
            ["--model", "mlp", "--width", "8", "--optim", "adam",
             "--lr", "0.005", "--epochs", "3"],
@@ -101,15 +107,22 @@ def run(script, tmp, name, args, runtime):
     return os.path.join(out, "trace.rank0.jsonl")
 
 
-def run_ddp(script, tmp, name, args, runtime):
-    """Two gloo ranks (launched as torchrun would): their traces."""
+def run_ddp(script, tmp, name, args, runtime, spawn=False):
+    """Two gloo ranks, launched as torchrun would (RANK, WORLD_SIZE in each
+    one's environment) or, `spawn`, by the script itself with
+    torch.multiprocessing.spawn (the ranks learn their rank only from
+    init_process_group): their traces, one file per rank either way."""
     out = os.path.join(tmp, name)
     procs = []
-    for rank in (0, 1):
-        env = dict(os.environ, PYTHONPATH=runtime, DETC_TRACE_DIR=out,
-                   RANK=str(rank), WORLD_SIZE="2")
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("RANK", "WORLD_SIZE")}
+    for rank in ((0,) if spawn else (0, 1)):
+        env = dict(base, PYTHONPATH=runtime, DETC_TRACE_DIR=out)
+        if not spawn:
+            env.update(RANK=str(rank), WORLD_SIZE="2")
         procs.append(subprocess.Popen(
-            [PY, script] + args + ["--ddp", os.path.join(tmp, name + ".pg")],
+            [PY, script] + args + ["--ddp", os.path.join(tmp, name + ".pg")]
+            + (["--spawn"] if spawn else []),
             env=env, cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             text=True))
     for p in procs:
@@ -145,7 +158,8 @@ def main():
         for bug, (relation, step) in BUGS.items():
             if bug in DDP_BUGS:
                 bug_traces = run_ddp(script, tmp, bug,
-                                     TRAIN[0] + ["--bug", bug], runtime)
+                                     TRAIN[0] + ["--bug", bug], runtime,
+                                     spawn=bug in SPAWNED)
             else:
                 bug_traces = [run(script, tmp, bug, TRAIN[0] + ["--bug", bug]
                                   + BUG_ARGS.get(bug, []), runtime)]
@@ -179,7 +193,8 @@ def main():
             # step; both report what `detc check` finds on both traces
             # (nothing for the correct job, "none").
             traces = run_ddp(online, tmp, "online-" + bug, TRAIN[0] + (
-                ["--bug", bug] if bug != "none" else []), runtime)
+                ["--bug", bug] if bug != "none" else []), runtime,
+                spawn=bug in SPAWNED)
             out = os.path.dirname(traces[0])
             live = []
             for rank in (0, 1):

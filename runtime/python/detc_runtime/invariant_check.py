@@ -178,11 +178,27 @@ class Checker:
         # file), from the training thread.
         self.lock = threading.Lock()
         self.out = None
-        if out_dir:
-            from . import output
-            self.out = output.open_stream(os.path.join(
-                out_dir, "violations.rank%d.jsonl" % rank),
-                "violation report")
+        self.out_dir = out_dir
+        self.held = []  # violations found before the rank was known
+        if rank is not None:
+            self.set_rank(rank)
+
+    def set_rank(self, rank, report=True):
+        """The process's rank: the cross-rank checks and the report file
+        (`violations.rank<R>.jsonl`, not written when `report` is false)
+        are named after it. The tracer gives it once known (a process
+        started by torch.multiprocessing.spawn learns it late)."""
+        with self.lock:
+            self.rank = rank
+            held, self.held = self.held, []
+            if self.out_dir and report and self.out is None:
+                from . import output
+                self.out = output.open_stream(os.path.join(
+                    self.out_dir, "violations.rank%d.jsonl" % rank),
+                    "violation report")
+            for v in held:
+                v["rank"] = rank
+                self._write(v)
 
     # ---- examples, as walkTrace makes them ----
     # observe() takes the records of a trace; checking without a trace file
@@ -314,6 +330,12 @@ class Checker:
                   detail, v["epoch"], v["step"], inv["text"],
                   json.dumps(excerpt, sort_keys=True)[:400]),
               file=sys.stderr)
+        if self.rank is None and self.out_dir:
+            self.held.append(v)  # written once the rank names the file
+        else:
+            self._write(v)
+
+    def _write(self, v):
         if self.out and not self.out.closed:
             self.out.write(json.dumps(v) + "\n")
             self.out.flush()

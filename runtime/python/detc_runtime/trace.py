@@ -54,13 +54,18 @@ class _Writer(threading.Thread):
     LIMIT = 10000  # records waiting before the training thread waits
     PERIOD = 0.005  # seconds between drains
 
-    def __init__(self, path, rotate_bytes, checker=None):
+    def __init__(self, path, rotate_bytes, checker=None, deferred=False):
         super().__init__(name="detc-trace-writer", daemon=True)
         self.path, self.rotate_bytes = path, rotate_bytes
         self.pending = collections.deque()
         self.stopping = threading.Event()
         from . import output
-        self.file = output.open_stream(path, "trace") if path else None
+        # Deferred: the rank is not known yet (a process started by
+        # torch.multiprocessing.spawn learns it from init_process_group);
+        # records wait here until _Resolve names the file.
+        self.held = [] if deferred else None
+        self.file = output.open_stream(path, "trace") \
+            if path and not deferred else None
         self.checker = checker
         self.written = 0
         self.rotations = 0
@@ -96,15 +101,40 @@ class _Writer(threading.Thread):
             if isinstance(record, threading.Event):  # flush()'s marker
                 record.set()
                 continue
+            if isinstance(record, _Resolve):
+                self._resolved(record)
+                continue
             if self.checker:
                 self.checker.observe(record)
-            if self.file is None:
+            if self.held is not None:
+                self.held.append(record)
                 continue
-            line = json.dumps(record, separators=(",", ":")) + "\n"
-            self.file.write(line)
-            self.written += len(line)
-            if self.written >= self.rotate_bytes:
-                self._rotate()
+            self._write(record)
+
+    def _resolved(self, r):
+        """The rank is known: the file is opened and the records held so
+        far are written to it with their rank (and the world) set."""
+        held, self.held = self.held or [], None
+        self.path = r.path
+        if r.path is None:
+            return  # nothing this process did is a trace
+        from . import output
+        self.file = output.open_stream(r.path, "trace")
+        for h in held:
+            if "rank" in h:
+                h["rank"] = r.rank
+            if h.get("kind") == "meta":
+                h["world"] = r.world
+            self._write(h)
+
+    def _write(self, record):
+        if self.file is None:
+            return
+        line = json.dumps(record, separators=(",", ":")) + "\n"
+        self.file.write(line)
+        self.written += len(line)
+        if self.written >= self.rotate_bytes:
+            self._rotate()
 
     def _rotate(self):
         self.file.close()
@@ -116,15 +146,31 @@ class _Writer(threading.Thread):
         self.written = 0
 
     def close(self):
+        if TRACE.deferred:
+            # The process ended without learning a rank: its own, unless
+            # it only started others (mp.spawn's parent writes nothing).
+            _resolve(None, None, at_exit=True)
         self.stopping.set()
         self.join(timeout=30)
         if self.file:
             self.file.close()
 
 
+class _Resolve:
+    """A marker in the writer's queue: the rank is known from here on."""
+
+    def __init__(self, path, rank, world):
+        self.path, self.rank, self.world = path, rank, world
+
+
 class _Trace:
     def __init__(self):
         self.writer = None
+        self.directory = None
+        # The rank is not in the environment (RANK): learned from the
+        # process group once initialised, else taken as the environment's
+        # at the first fetch or step (_resolve).
+        self.deferred = False
         self.epoch = None
         self.step = -1
         self.rank = 0
@@ -158,6 +204,12 @@ def enable(directory, check=None):
     from . import env
     TRACE.rank = env.rank()
     world = env.world_size()
+    TRACE.directory = directory
+    # Without RANK in the environment (a single process, or one of the
+    # processes torch.multiprocessing.spawn starts, which learn their rank
+    # only from init_process_group) the file is named once the rank is
+    # known: each rank its own file, never two writing one.
+    TRACE.deferred = os.environ.get("RANK") is None and _distributed()
     path = None
     if directory:
         os.makedirs(directory, exist_ok=True)
@@ -167,10 +219,13 @@ def enable(directory, check=None):
     if check:
         from .invariant_check import Checker
         try:
-            checker = Checker(check, directory, TRACE.rank)
+            checker = Checker(check, directory,
+                              None if TRACE.deferred else TRACE.rank)
         except (OSError, ValueError, KeyError, TypeError) as e:
             from .replay import fail
             fail("error: --check: %s" % e)
+    if TRACE.deferred:
+        _resolve_at_init_process_group()
     TRACE.pid = os.getpid()
     if checker is not None and not directory:
         # Checking only: no records, no writer thread. Each traced call
@@ -184,13 +239,72 @@ def enable(directory, check=None):
         atexit.register(checker.close)
         return
     rotate = env.trace_rotate_bytes()
-    TRACE.writer = _Writer(path, rotate, checker)
+    TRACE.writer = _Writer(path, rotate, checker, deferred=TRACE.deferred)
     TRACE.writer.start()
     if checker is not None:
         _flush_before_destroying_the_group()
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
            "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})
     atexit.register(TRACE.writer.close)
+
+
+def _distributed():
+    """Whether torch.distributed can start a process group here."""
+    try:
+        import torch.distributed as dist
+    except ImportError:
+        return False
+    return dist.is_available()
+
+
+def _resolve(rank, world, at_exit=False):
+    """The rank is known (None: take the environment's): the trace file
+    and the checker's reports are named after it from here on."""
+    if not TRACE.deferred:
+        return
+    TRACE.deferred = False
+    from . import env
+    if rank is None:
+        rank, world = env.rank(), env.world_size()
+    TRACE.rank = rank
+    # Ending without a training step (mp.spawn's parent, which only
+    # started the ranks): nothing is written, no rank's file replaced.
+    idle = at_exit and TRACE.step < 0
+    checker = TRACE.direct or (TRACE.writer.checker if TRACE.writer else None)
+    if checker is not None:
+        checker.set_rank(rank, report=not idle)
+    if TRACE.writer is not None:
+        path = os.path.join(TRACE.directory, "trace.rank%d.jsonl" % rank) \
+            if TRACE.directory and not idle else None
+        TRACE.writer.pending.append(_Resolve(path, rank, world))
+
+
+def _resolve_from_group():
+    """At the first fetch or step: the process group's rank if one is up,
+    else the environment's."""
+    try:
+        import torch.distributed as dist
+        if dist.is_available() and dist.is_initialized():
+            return _resolve(dist.get_rank(), dist.get_world_size())
+    except (ImportError, RuntimeError, ValueError):
+        pass
+    _resolve(None, None)
+
+
+def _resolve_at_init_process_group():
+    import torch.distributed as dist
+    original = dist.init_process_group
+    if getattr(original, "_detc_names_trace", False):
+        return
+
+    def init_process_group(*args, **kwargs):
+        result = original(*args, **kwargs)
+        _resolve(dist.get_rank(), dist.get_world_size())
+        return result
+
+    init_process_group._detc_names_trace = True
+    init_process_group.__wrapped__ = original
+    dist.init_process_group = init_process_group
 
 
 def _flush_before_destroying_the_group():
@@ -241,7 +355,8 @@ def _emit_in_child(record):
     exist: the records go, written at once (workers end with os._exit),
     to a file of the process's own."""
     if TRACE.child is None or TRACE.child[0] != os.getpid():
-        path = TRACE.writer.path
+        path = os.path.join(TRACE.directory, "trace.rank%d.jsonl" %
+                            TRACE.rank) if TRACE.directory else None
         if path is None:
             TRACE.child = (os.getpid(), None)
         else:
@@ -389,6 +504,8 @@ class Fetches:
 
 
 def _fetches(site, iterable):
+    if TRACE.deferred:
+        _resolve_from_group()
     it = iter(iterable)
     fetch = it.__next__
     while True:
@@ -403,6 +520,8 @@ def _fetches(site, iterable):
 def step(site, epoch):
     """A training step begins (the first statement of a loop over
     batches)."""
+    if TRACE.deferred:
+        _resolve_from_group()
     if epoch != TRACE.epoch:
         TRACE.epoch = epoch
     TRACE.step += 1

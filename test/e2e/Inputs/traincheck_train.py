@@ -98,8 +98,23 @@ def main():
     p.add_argument("--sched", action="store_true",
                    help="decay the learning rate once per epoch")
     p.add_argument("--ddp", help="gloo process group file (RANK, WORLD_SIZE "
-                   "from the environment)")
+                   "from the environment, or --spawn)")
+    p.add_argument("--spawn", action="store_true",
+                   help="with --ddp: start 2 ranks with "
+                   "torch.multiprocessing.spawn (no RANK in the environment)")
     args = p.parse_args()
+    if args.spawn:
+        torch.multiprocessing.spawn(spawned, args=(args,), nprocs=2)
+    else:
+        train(args, int(os.environ.get("RANK", "0")),
+              int(os.environ.get("WORLD_SIZE", "1")))
+
+
+def spawned(rank, args):
+    train(args, rank, 2)
+
+
+def train(args, rank, world):
     torch.manual_seed(0)
     MLP.skip_dropout = args.bug == "dropout_unused"
     Classifier.raw_scores = args.bug == "no_log_softmax"
@@ -113,8 +128,7 @@ def main():
     if args.ddp:
         dist.init_process_group(
             "gloo", init_method="file://" + args.ddp,
-            rank=int(os.environ["RANK"]),
-            world_size=int(os.environ["WORLD_SIZE"]))
+            rank=rank, world_size=world)
         loader = DataLoader(data, batch_size=8,
                             sampler=DistributedSampler(data, seed=0))
     else:
