@@ -25,7 +25,7 @@ bool detc::frontend::isArgumentKey(StringRef key) {
       "seed",    "gen",     "transform", "dataset", "shuffle",
       "workers", "generator", "sampler", "batch_sampler", "fn",
       "data",    "epochs",  "params",    "obj",     "training", "mode",
-      "optimizer"};
+      "optimizer", "args"};
   return llvm::is_contained(keys, key);
 }
 
@@ -189,7 +189,7 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
         "container",   "wrapper",   "dataset",     "loader",   "sampler",
         "pipeline",    "fit",       "optimizer",   "step",     "backward",
         "checkpoint",  "load",      "load_state",  "call",     "type",
-        "pure"};
+        "pure",        "launcher"};
     if (!llvm::is_contained(roles, entry.role))
       return fail("unknown role '" + entry.role + "'");
     for (StringRef w : llvm::ArrayRef(words).drop_front(2)) {

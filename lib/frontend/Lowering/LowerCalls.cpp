@@ -371,15 +371,6 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
   }
 
-  // `mp.Process(target=train, args=(model, ...))`: `train` runs in several
-  // processes at once (hogwild training shares the model).
-  if (q == "torch.multiprocessing.Process" || q == "multiprocessing.Process")
-    if (lowerProcessTarget(f, call)) {
-      emit(ir::StmtOp::getOperationName(), call, defsOfResult(), args.eff,
-           {strAttr("kind", "assign")});
-      return true;
-    }
-
   // A call to a function or class of the analysed program.
   // What the callee expression holds: a function, a class, a model (also
   // for `self.fc(x)`, which calls the attribute, not a method).
@@ -897,6 +888,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     setFacts({"obj:" + id, "type:" + apiName});
     return true;
   }
+  if (role == "launcher" &&
+      lowerLauncher(f, call, args.find(entry->getArg("fn")),
+                    args.find(entry->getArg("args")), entry->has("rank"),
+                    entry->has("shared"))) {
+    emit(ir::StmtOp::getOperationName(), call, defsOfResult(), args.eff,
+         {strAttr("kind", "assign"), apiAttr()});
+    return true;
+  }
   if (role == "sampler") {
     out.merge(args.eff);
     FactSet fs{"type:" + apiName};
@@ -1213,19 +1212,10 @@ std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
   return out;
 }
 
-bool Lowerer::lowerProcessTarget(FuncCtx &f, const ast::Call *call) {
-  const ast::Expr *targetFn = nullptr, *argTuple = nullptr;
-  for (const ast::Keyword *k : call->keywords) {
-    if (k->arg == "target")
-      targetFn = k->value;
-    else if (k->arg == "args")
-      argTuple = k->value;
-  }
-  // Process(group, target, name, args): CPython's positional order.
-  if (!targetFn && call->args.size() > 1)
-    targetFn = call->args[1];
-  if (!argTuple && call->args.size() > 3)
-    argTuple = call->args[3];
+bool Lowerer::lowerLauncher(FuncCtx &f, const ast::Call *call,
+                            const ast::Expr *targetFn,
+                            const ast::Expr *argTuple, bool rankFirst,
+                            bool shared) {
   std::string path = targetFn ? varPath(f, targetFn) : "";
   if (path.empty())
     return false;
@@ -1245,10 +1235,22 @@ bool Lowerer::lowerProcessTarget(FuncCtx &f, const ast::Call *call) {
   for (const std::string &v : vars)
     if (!v.empty())
       pe.uses.insert(v);
-  emitBatchRegion(call, pe.uses.getArrayRef(), [&] {
-    emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {}, elts,
-                 {}, vars, {}, {}, {}, pe);
-  });
+  // The process index (spawn's first argument to fn): a value the library
+  // makes, bound like a receiver to the first parameter.
+  std::string rank;
+  if (rankFirst) {
+    rank = newTemp(f);
+    emit(ir::StmtOp::getOperationName(), call, {rank}, Effects(),
+         {strAttr("kind", "assign")});
+  }
+  auto callTarget = [&] {
+    emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), rank, {},
+                 elts, {}, vars, {}, {}, {}, pe);
+  };
+  if (shared)
+    emitBatchRegion(call, pe.uses.getArrayRef(), callTarget);
+  else
+    callTarget();
   return true;
 }
 

@@ -160,10 +160,14 @@ public:
                     llvm::ArrayRef<std::pair<std::string, std::string>> kwVars,
                     llvm::ArrayRef<std::string> defs,
                     llvm::ArrayRef<std::string> updates, const Effects &eff);
-  /// `Process(target=fn, args=(...))` of a function of the script: a
-  /// per-batch data-parallel region calling `fn` (its processes run it at
-  /// once). False when the target is not the script's.
-  bool lowerProcessTarget(FuncCtx &f, const ast::Call *call);
+  /// A launcher (API role `launcher`) of a function of the script:
+  /// `mp.spawn(fn, args=(a,))` calls `fn(rank, a)` (`rank`: the process
+  /// index comes first), `Process(target=fn, args=(a,))` calls `fn(a)` in a
+  /// per-batch data-parallel region (`shared`: its processes run it at once
+  /// on shared arguments, hogwild). False when `fn` is not the script's.
+  bool lowerLauncher(FuncCtx &f, const ast::Call *call,
+                     const ast::Expr *targetFn, const ast::Expr *argTuple,
+                     bool rankFirst, bool shared);
   /// A `per_batch` data-parallel region reading `uses`, its body emitted
   /// by `body`.
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
