@@ -162,7 +162,7 @@ public:
         continue;
       }
       // Letters right before a quote are its prefix (handled in stringAt).
-      if (isIdentChar(c) && isPrefixStart(c)) {
+      if (isPrefixChar(c)) {
         size_t n = 0;
         while (n < 3 && isPrefixChar(cur.peek(n)))
           ++n;
@@ -223,7 +223,6 @@ private:
       cur.advance();
   }
 
-  static bool isPrefixStart(char32_t c) { return isPrefixChar(c); }
   static bool isPrefixChar(char32_t c) {
     switch (c | 0x20) {
     case 'r': case 'b': case 'f': case 'u':

@@ -39,6 +39,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 
 from . import _core
 
@@ -175,6 +176,11 @@ class _Trace:
         self.step = -1
         self.rank = 0
         self.models = {}  # id(model) -> model, seen in forwards
+        # Every optimizer the script made (_register_optimizers): a model
+        # another optimizer steps is that one's, not this one's.
+        self.optimizers = weakref.WeakSet()
+        self.model_of = {}  # id(param) -> id(model), with model_params
+        self.other_models = {}  # _models_of_other_optimizers' cache
         self.modules = {}  # id(module) -> (module, "m<N>") (TrainBeforeEval)
         self.pid = os.getpid()
         self.child = None  # (pid, file) in a forked worker
@@ -226,6 +232,7 @@ def enable(directory, check=None):
             fail("error: --check: %s" % e)
     if TRACE.deferred:
         _resolve_at_init_process_group()
+    _register_optimizers()
     TRACE.pid = os.getpid()
     if checker is not None and not directory:
         # Checking only: no records, no writer thread. Each traced call
@@ -950,16 +957,60 @@ def _model_params():
         return TRACE.model_params
     TRACE.params_key = key
     TRACE.model_params = []
+    TRACE.model_of = {}
     for model in TRACE.models.values():
         named = getattr(model, "named_parameters", None)
         if named is None:
             continue
         for n, p in named():
             TRACE.model_params.append((n, p))
+            TRACE.model_of.setdefault(id(p), id(model))
             # The most qualified name wins (the model's, not a layer's).
             if len(n) > len(TRACE.names.get(id(p), "")):
                 TRACE.names[id(p)] = n
     return TRACE.model_params
+
+
+def _models_of_other_optimizers(optimizer):
+    """The models (ids) one of whose parameters an optimizer other than
+    `optimizer` holds; computed once per epoch and optimizer (like
+    _model_params: a walk over every parameter at every step costs)."""
+    key = (TRACE.params_key, id(optimizer), len(TRACE.optimizers))
+    cached = TRACE.other_models.get(id(optimizer))
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    out = set()
+    for other in list(TRACE.optimizers):
+        if other is optimizer:
+            continue
+        for group in getattr(other, "param_groups", ()):
+            for p in group["params"]:
+                model = TRACE.model_of.get(id(p))
+                if model is not None:
+                    out.add(model)
+    TRACE.other_models[id(optimizer)] = (key, out)
+    return out
+
+
+def _register_optimizers():
+    """Every optimizer made from here on is known to the trace (wraps
+    torch.optim.Optimizer.__init__, which every optimizer's runs)."""
+    try:
+        import torch.optim
+    except ImportError:
+        return
+    cls = torch.optim.Optimizer
+    original = cls.__init__
+    if getattr(original, "_detc_registers", False):
+        return
+
+    def __init__(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        TRACE.optimizers.add(self)
+
+    __init__._detc_registers = True
+    __init__.__wrapped__ = original
+    cls.__init__ = __init__
 
 
 def _update_expected(p, lr):
@@ -1041,8 +1092,18 @@ def _state(optimizer):
     for g, group in enumerate(groups):
         for i, p in enumerate(group["params"]):
             record(p, g, "g%d.p%d" % (g, i), True, group.get("lr"))
+    # A model none of whose parameters this optimizer holds, stepped by
+    # another optimizer (a GAN's generator, seen from the discriminator's
+    # optimizer), is not this one's: its parameters are not listed here
+    # (they would all read in_optimizer false). A model no optimizer steps
+    # is listed (an optimizer built over another model's parameters).
+    mine = {TRACE.model_of.get(i) for i in seen}
+    theirs = _models_of_other_optimizers(optimizer)
     for name, p in model_params:
         if id(p) not in seen:
+            model = TRACE.model_of.get(id(p))
+            if model not in mine and model in theirs:
+                continue
             record(p, None, "model:" + name, False, None)
     _emit(_meta({"kind": "state", "params": params,
                  "lrs": [g.get("lr") for g in groups]}))

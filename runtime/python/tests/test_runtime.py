@@ -1319,5 +1319,42 @@ class TraceWriterTest(unittest.TestCase):
             dist.destroy_process_group = original
             trace.TRACE.writer = saved
 
+    def test_state_lists_no_model_another_optimizer_steps(self):
+        """A GAN: each optimizer's state record lists its own model's
+        parameters (in_optimizer true) and no parameter of the model the
+        other optimizer steps; a model no optimizer steps is listed with
+        in_optimizer false (an optimizer built over the wrong model)."""
+        import torch
+        from detc_runtime import trace
+        emitted = []
+        saved = (trace.TRACE.models, trace.TRACE.params_key,
+                 trace.TRACE.needs, trace.TRACE.direct, trace.TRACE.writer)
+        real_emit = trace._emit
+        try:
+            trace._register_optimizers()
+            trace._emit = emitted.append
+            trace.TRACE.needs = trace.TRACE.direct = trace.TRACE.writer = None
+            gen, disc, lost = (torch.nn.Linear(2, 2), torch.nn.Linear(2, 1),
+                               torch.nn.Linear(2, 3))
+            trace.TRACE.models = {id(m): m for m in (gen, disc, lost)}
+            trace.TRACE.params_key = None
+            opt_d = torch.optim.SGD(disc.parameters(), lr=0.1)
+            opt_g = torch.optim.Adam(gen.parameters(), lr=0.1)
+            for opt, own in ((opt_d, disc), (opt_g, gen)):
+                emitted.clear()
+                trace._state(opt)
+                params = emitted[0]["params"]
+                held = [e for e in params if e["in_optimizer"]]
+                free = [e["name"] for e in params if not e["in_optimizer"]]
+                self.assertEqual(len(held), len(list(own.parameters())))
+                # Only the model no optimizer steps reads false.
+                self.assertEqual(sorted(free), ["bias", "weight"])
+                self.assertEqual(len(params), len(held) + 2)
+        finally:
+            trace._emit = real_emit
+            (trace.TRACE.models, trace.TRACE.params_key, trace.TRACE.needs,
+             trace.TRACE.direct, trace.TRACE.writer) = saved
+
+
 if __name__ == "__main__":
     unittest.main()
