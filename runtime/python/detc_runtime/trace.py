@@ -172,6 +172,7 @@ class _Trace:
         # process group once initialised, else taken as the environment's
         # at the first fetch or step (_resolve).
         self.deferred = False
+        self.held = 0  # records emitted while deferred
         self.epoch = None
         self.step = -1
         self.rank = 0
@@ -346,6 +347,13 @@ def _stop_checking_in_child():
 
 
 def _emit(record):
+    if TRACE.deferred:
+        # Records wait for the rank in memory: a script whose loop detc
+        # does not see as one (no fetch, no step) takes the environment's
+        # rank after a bounded number of them.
+        TRACE.held += 1
+        if TRACE.held > _Writer.LIMIT:
+            _resolve_from_group()
     if TRACE.direct is not None:
         TRACE.direct.observe(record)
         return

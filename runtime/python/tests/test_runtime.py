@@ -1319,6 +1319,36 @@ class TraceWriterTest(unittest.TestCase):
             dist.destroy_process_group = original
             trace.TRACE.writer = saved
 
+    def test_records_waiting_for_the_rank_are_bounded(self):
+        """Without RANK, records wait for the rank (mp.spawn's processes
+        learn it from init_process_group); a script that never fetches
+        nor steps takes the environment's rank after _Writer.LIMIT
+        records, and the file is named after it, with every record."""
+        import tempfile
+        from detc_runtime import trace
+        saved = (trace.TRACE.deferred, trace.TRACE.held, trace.TRACE.writer,
+                 trace.TRACE.directory, trace.TRACE.direct, trace.TRACE.rank,
+                 trace.TRACE.pid)
+        with tempfile.TemporaryDirectory() as d:
+            try:
+                trace.TRACE.deferred, trace.TRACE.held = True, 0
+                trace.TRACE.directory, trace.TRACE.direct = d, None
+                trace.TRACE.pid = os.getpid()
+                trace.TRACE.writer = trace._Writer(None, 1 << 30,
+                                                   deferred=True)
+                trace.TRACE.writer.start()
+                n = trace._Writer.LIMIT + 5
+                for k in range(n):
+                    trace._emit({"kind": "enter", "k": k, "rank": 0})
+                self.assertFalse(trace.TRACE.deferred)
+                trace.TRACE.writer.close()
+                with open(os.path.join(d, "trace.rank0.jsonl")) as f:
+                    self.assertEqual(sum(1 for _ in f), n)
+            finally:
+                (trace.TRACE.deferred, trace.TRACE.held, trace.TRACE.writer,
+                 trace.TRACE.directory, trace.TRACE.direct, trace.TRACE.rank,
+                 trace.TRACE.pid) = saved
+
     def test_state_lists_no_model_another_optimizer_steps(self):
         """A GAN: each optimizer's state record lists its own model's
         parameters (in_optimizer true) and no parameter of the model the
