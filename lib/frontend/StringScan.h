@@ -57,6 +57,16 @@ inline bool isIdentChar(char32_t c) {
          (c >= '0' && c <= '9') || c >= 0x80;
 }
 
+/// A letter of a string prefix (r, b, f, u in either case).
+inline bool isPrefixChar(char32_t c) {
+  switch (c | 0x20) {
+  case 'r': case 'b': case 'f': case 'u':
+    return c < 0x80;
+  default:
+    return false;
+  }
+}
+
 /// A cursor over code points already decoded (`s[i, n)`).
 struct TextCursor {
   const char32_t *s;
@@ -71,12 +81,8 @@ inline void prefixBefore(const char32_t *s, size_t quoteAt, bool &fstring,
                          bool &raw) {
   fstring = raw = false;
   size_t k = quoteAt;
-  while (k > 0 && quoteAt - k < 2) {
-    char32_t p = s[k - 1] | 0x20;
-    if (s[k - 1] >= 0x80 || (p != 'r' && p != 'b' && p != 'f' && p != 'u'))
-      break;
+  while (k > 0 && quoteAt - k < 2 && isPrefixChar(s[k - 1]))
     --k;
-  }
   if (k > 0 && isIdentChar(s[k - 1]))
     return; // `elif"` is not a prefix
   for (; k < quoteAt; ++k) {
@@ -223,14 +229,6 @@ private:
       cur.advance();
   }
 
-  static bool isPrefixChar(char32_t c) {
-    switch (c | 0x20) {
-    case 'r': case 'b': case 'f': case 'u':
-      return c < 0x80;
-    default:
-      return false;
-    }
-  }
   /// Whether the `n` letters at the cursor form a string prefix.
   bool validPrefix(size_t n) const {
     if (n == 1)

@@ -299,20 +299,29 @@ def _resolve_from_group():
     _resolve(None, None)
 
 
+def _wrap_once(owner, name, marker, make):
+    """Replaces `owner.name` by `make(original)`, once: the wrapper carries
+    `marker`, so a second call (the header run again) keeps it."""
+    original = getattr(owner, name, None)
+    if original is None or getattr(original, marker, False):
+        return
+    wrapper = make(original)
+    setattr(wrapper, marker, True)
+    wrapper.__wrapped__ = original
+    setattr(owner, name, wrapper)
+
+
 def _resolve_at_init_process_group():
     import torch.distributed as dist
-    original = dist.init_process_group
-    if getattr(original, "_detc_names_trace", False):
-        return
 
-    def init_process_group(*args, **kwargs):
-        result = original(*args, **kwargs)
-        _resolve(dist.get_rank(), dist.get_world_size())
-        return result
+    def make(original):
+        def init_process_group(*args, **kwargs):
+            result = original(*args, **kwargs)
+            _resolve(dist.get_rank(), dist.get_world_size())
+            return result
+        return init_process_group
 
-    init_process_group._detc_names_trace = True
-    init_process_group.__wrapped__ = original
-    dist.init_process_group = init_process_group
+    _wrap_once(dist, "init_process_group", "_detc_names_trace", make)
 
 
 def _flush_before_destroying_the_group():
@@ -326,18 +335,15 @@ def _flush_before_destroying_the_group():
         import torch.distributed as dist
     except ImportError:
         return
-    original = getattr(dist, "destroy_process_group", None)
-    if original is None or getattr(original, "_detc_flushes", False):
-        return
 
-    def destroy_process_group(*args, **kwargs):
-        if TRACE.writer is not None:
-            TRACE.writer.flush()
-        return original(*args, **kwargs)
+    def make(original):
+        def destroy_process_group(*args, **kwargs):
+            if TRACE.writer is not None:
+                TRACE.writer.flush()
+            return original(*args, **kwargs)
+        return destroy_process_group
 
-    destroy_process_group._detc_flushes = True
-    destroy_process_group.__wrapped__ = original
-    dist.destroy_process_group = destroy_process_group
+    _wrap_once(dist, "destroy_process_group", "_detc_flushes", make)
 
 
 def _stop_checking_in_child():
@@ -1007,18 +1013,14 @@ def _register_optimizers():
         import torch.optim
     except ImportError:
         return
-    cls = torch.optim.Optimizer
-    original = cls.__init__
-    if getattr(original, "_detc_registers", False):
-        return
 
-    def __init__(self, *args, **kwargs):
-        original(self, *args, **kwargs)
-        TRACE.optimizers.add(self)
+    def make(original):
+        def __init__(self, *args, **kwargs):
+            original(self, *args, **kwargs)
+            TRACE.optimizers.add(self)
+        return __init__
 
-    __init__._detc_registers = True
-    __init__.__wrapped__ = original
-    cls.__init__ = __init__
+    _wrap_once(torch.optim.Optimizer, "__init__", "_detc_registers", make)
 
 
 def _update_expected(p, lr):
