@@ -44,6 +44,7 @@ void GuardWriter::guardSimple(const ast::Stmt *s) {
     return;
   if (!ctx.indentAt(s->getRange().begin.offset) ||
       !endsLine(s->getRange().end.offset)) {
+    ctx.needOwnLine(s->getRange().begin.offset);
     problem(s, "a statement detc must skip shares its line with another "
                "statement");
     return;

@@ -171,8 +171,10 @@ private:
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return fail("the chosen hint is not a call statement of its own");
     GuardWriter probe(ctx, {});
-    if (!ctx.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd))
+    if (!ctx.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd)) {
+      ctx.needOwnLine(span->stmtBegin);
       return fail("the chosen hint shares its line with other statements");
+    }
     if (ctx.edits.lineOf(span->stmtEnd) >=
         ctx.edits.lineOf(uint32_t(src.size())))
       return fail("the chosen hint ends the file (restore code follows it)");
@@ -282,10 +284,12 @@ private:
       }
       if (!checkPath(f))
         return false;
-      if (i > 0 && !ctx.indentAt(f.child->getRange().begin.offset))
+      if (i > 0 && !ctx.indentAt(f.child->getRange().begin.offset)) {
+        ctx.needOwnLine(f.child->getRange().begin.offset);
         return failAt(f.child, "cannot restart at the chosen hint: the call "
                                "on the way to it shares its line with "
                                "another statement");
+      }
       frames.push_back(std::move(f));
     }
     return true;

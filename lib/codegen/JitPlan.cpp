@@ -1,7 +1,7 @@
 //===- JitPlan.cpp - Just-in-time checkpointing (--jit-checkpoint) --------===//
 //
 // Two steps (docs/jit.md):
-//  1. placeJitBoundary: the script with a `_checkpoint("detc-jit")` hint as
+//  1. placeJitBoundary: where a `_checkpoint("detc-jit")` hint goes, as
 //     the first statement of the training loop's minibatch — the body of
 //     the first loop over a DataLoader whose iteration steps an optimizer.
 //     That version of the script is lowered and analysed again, and the
@@ -74,7 +74,8 @@ static llvm::DenseSet<Operation *> steppingFunctions(ModuleOp module) {
 std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
                                             const ast::Module &tree,
                                             ModuleOp module,
-                                            frontend::DiagnosticEngine &diags) {
+                                            frontend::DiagnosticEngine &diags,
+                                            bool inlineBodyIsError) {
   StringRef src = file.getBytes();
   llvm::DenseSet<Operation *> stepping = steppingFunctions(module);
   // Loops over a loader, in source order; the first whose iterations step
@@ -120,6 +121,8 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
     --lineStart;
   StringRef indent = src.slice(lineStart, first);
   if (indent.find_first_not_of(" \t") != StringRef::npos) {
+    if (!inlineBodyIsError)
+      return JitBoundary{0, "", first};
     diags.error(&file, {loop->getRange().begin.line,
                         loop->getRange().begin.column,
                         loop->getRange().begin.offset},
@@ -127,13 +130,7 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
                 "its header's line; put it on lines of its own");
     return std::nullopt;
   }
-  StringRef eol = src.contains("\r\n") ? "\r\n" : "\n";
-  JitBoundary b;
-  b.source = (src.take_front(lineStart) + indent + kJitHint + eol +
-              src.drop_front(lineStart))
-                 .str();
-  b.offset = lineStart + indent.size();
-  return b;
+  return JitBoundary{lineStart, indent.str(), std::nullopt};
 }
 
 bool planJitSteps(PlanContext &ctx) {

@@ -46,9 +46,16 @@ void PlanContext::unrewritable(Operation *op, const Twine &message) {
   }
   report(frontend::Severity::Warning, op,
          message + "; the call is left as it is");
+  leftNondeterministic.push_back(where(op));
+}
+
+std::string PlanContext::where(Operation *op) const {
   analysis::SourcePoint p = analysis::sourcePoint(op);
-  leftNondeterministic.push_back(
-      (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
+  unsigned line = p.line;
+  const std::vector<unsigned> &user = options.userLines;
+  if (spanOf(op) && line >= 1 && line <= user.size() && user[line - 1])
+    line = user[line - 1];
+  return (llvm::sys::path::filename(p.file) + ":" + Twine(line)).str();
 }
 
 void PlanContext::report(frontend::Severity severity, Operation *op,

@@ -54,6 +54,8 @@ public:
   /// at a failure is the one at the boundary.
   llvm::DenseSet<mlir::Operation *> stateKeepingDraws;
   void warning(uint32_t offset, const llvm::Twine &message);
+  /// `file:line` of `op` for the report, in the user's lines.
+  std::string where(mlir::Operation *op) const;
   /// Wraps the callee of `op`'s call: `callee(args)` becomes
   /// `prefix callee)(args)`, and notes the line.
   bool wrapCallee(mlir::Operation *op, const std::string &prefix,
@@ -65,6 +67,13 @@ public:
   /// The whitespace before byte `offset` on its line, or None when other
   /// text precedes it there.
   std::optional<llvm::StringRef> indentAt(uint32_t offset) const;
+  /// A planner needs the statement beginning at `stmtBegin` on lines of
+  /// its own and left it out (with the diagnostic it gives when that
+  /// cannot be): the transform splits its line and plans again
+  /// (LineSplit.h).
+  void needOwnLine(uint32_t stmtBegin) { ownLineRequests.push_back(stmtBegin); }
+  /// The statements planners asked to have on lines of their own.
+  std::vector<uint32_t> ownLineRequests;
   unsigned newSite() { return nextSite++; }
   /// The key of the random streams a rewritten call draws from: what the
   /// call is — `role`, the qualified name of the function or class around

@@ -177,8 +177,10 @@ private:
     auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return skip(span->exprBegin, "it is not a call statement of its own");
-    if (!ownLines(*span))
+    if (!ownLines(*span)) {
+      ctx.needOwnLine(span->stmtBegin);
       return skip(span->exprBegin, "it shares its line with other statements");
+    }
     const ast::Expr *obj = savedObject(call);
     if (std::optional<unsigned> param = parameterIndex(place.function, obj))
       return planHelperSites(cp, *span, call, *param, skip);

@@ -178,7 +178,8 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
     renderLine(line, before[line], text[line]);
     uint32_t b = lineStarts[line - 1];
     uint32_t e = line < n ? lineStarts[line] : src.size();
-    changed[line] = !before[line].empty() || text[line] != src.slice(b, e);
+    changed[line] = !before[line].empty() || text[line] != src.slice(b, e) ||
+                    userText.count(line);
   }
   before[n + 1] = tail;
   changed[n + 1] = !tail.empty();
@@ -196,6 +197,8 @@ std::string EditList::diff(StringRef oldName, StringRef newName) const {
   auto original = [&](unsigned line) {
     if (line > n)
       return std::string();
+    if (auto it = userText.find(line); it != userText.end())
+      return it->second + (line < n || src.ends_with("\n") ? eol : "");
     uint32_t b = lineStarts[line - 1];
     uint32_t e = line < n ? lineStarts[line] : src.size();
     return src.slice(b, e).str();

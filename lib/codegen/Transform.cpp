@@ -61,6 +61,7 @@ class Planner : PlanContext {
 public:
   using PlanContext::PlanContext;
   const std::vector<std::string> &left() const { return leftNondeterministic; }
+  const std::vector<uint32_t> &ownLines() const { return ownLineRequests; }
   /// `file:line` of the draws rewritten with batch_keyed.
   std::vector<std::string> batchKeyedDraws;
 
@@ -361,9 +362,7 @@ private:
     StringRef api = drawOp && drawOp.getApi() ? *drawOp.getApi() : "";
     DrawRewrite how = rewriteFor(api);
     if (servedByBatchScope(u)) {
-      analysis::SourcePoint p = analysis::sourcePoint(draw);
-      batchKeyedDraws.push_back(
-          (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
+      batchKeyedDraws.push_back(where(draw));
       return;
     }
     // A torchvision model whose layers include nn.Dropout: torchvision
@@ -414,9 +413,7 @@ private:
                      "'" + api.str() + "'",
                      formatv("per-batch keyed draw (site {0})", site).str())) {
         stateKeepingDraws.insert(draw);
-        analysis::SourcePoint p = analysis::sourcePoint(draw);
-        batchKeyedDraws.push_back(
-            (llvm::sys::path::filename(p.file) + ":" + Twine(p.line)).str());
+        batchKeyedDraws.push_back(where(draw));
       }
       return;
     }
@@ -709,6 +706,7 @@ bool planDeterminism(const frontend::SourceFile &file, const ast::Module &tree,
   if (summary) {
     summary->leftAsIs = planner.left();
     summary->batchKeyed = planner.batchKeyedDraws;
+    summary->ownLineRequests = planner.ownLines();
   }
   return ok;
 }

@@ -312,6 +312,10 @@ private:
     std::string raises; // guard indices of `raise` statements
     for (const ast::Stmt *st : body) {
       unsigned line = ctx.edits.lineOf(st->getRange().begin.offset);
+      // A crash in `b` of `a; b` would run `a` again: each statement gets
+      // a line (and a guard) of its own.
+      if (!lines.empty() && lines.back() == line)
+        ctx.needOwnLine(st->getRange().begin.offset);
       if (isa<ast::Raise>(st))
         raises += formatv("{0},", lines.size() - (lines.empty() || lines.back() != line ? 0 : 1)).str();
       if (lines.empty() || lines.back() != line) {
@@ -644,7 +648,9 @@ private:
     for (const std::string &arg : ctx.options.retransform)
       command += pyString(arg) + ", ";
     std::array<uint8_t, 32> digest =
-        SHA256::hash(arrayRefFromStringRef(ctx.src));
+        SHA256::hash(arrayRefFromStringRef(ctx.options.userSource.empty()
+                                               ? ctx.src
+                                               : ctx.options.userSource));
     return formatv("{0}.enable({{{1}}, gens=({2}), script={3}, "
                    "source={4}, source_sha256=\"{5}\", retransform=({6}))",
                    kV, table, list,

@@ -26,6 +26,8 @@
 
 #include "detc/analysis/Findings.h"
 #include "detc/base/FileIO.h"
+#include "detc/codegen/LineSplit.h"
+#include "detc/codegen/PythonScan.h"
 #include "detc/codegen/Transform.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/frontend/Parser.h"
@@ -34,6 +36,7 @@
 #include "detc/ir/SourceSpans.h"
 
 #include "mlir/IR/MLIRContext.h"
+#include <set>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Path.h"
@@ -247,12 +250,19 @@ int detc::tool::runTransform() {
   frontend::ParseCache parseCache(*target);
   const frontend::ParseCache::Entry &source =
       parseCache.get(inputFile, diags);
-  const frontend::SourceFile *file = source.file.get();
-  const frontend::ParsedModule *parsed = source.parsed.get();
-  if (!parsed || !parsed->module || diags.hasErrors()) {
+  if (!source.parsed || !source.parsed->module || diags.hasErrors()) {
     diags.printAll(errs());
     return 2;
   }
+  // The script as planned: the user's, with statements sharing a line that
+  // a planner needs on lines of their own split (a second pass), and the
+  // JIT minibatch boundary.
+  codegen::Relayout layout(source.file->getBytes());
+  // Diagnostics are told in the user's lines.
+  auto printDiags = [&] {
+    for (const frontend::Diagnostic &d : diags.getDiagnostics())
+      frontend::DiagnosticEngine::print(errs(), layout.toUser(d, inputFile));
+  };
 
   mlir::MLIRContext ctx;
   ctx.loadDialect<ir::DetcDialect>();
@@ -260,78 +270,155 @@ int detc::tool::runTransform() {
   loweringOptions.api = &*model;
   loweringOptions.searchPath.assign(searchPath.begin(), searchPath.end());
   loweringOptions.parseCache = &parseCache;
-  auto module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);
-  if (!module || diags.hasErrors()) {
-    diags.printAll(errs());
-    return 2;
-  }
-  std::optional<analysis::ProgramAnalysis> analysed =
-      entries.analyse(*module, inputFile, errs());
-  if (!analysed)
-    return 2;
-  std::optional<uint32_t> boundaryOffset; // of the hint detc placed
-  if (jit) {
-    // The script with the minibatch boundary hint, lowered and analysed
-    // again; the boundary is instrumented like a CheckHint hint.
-    std::optional<codegen::JitBoundary> boundary =
-        codegen::placeJitBoundary(*file, *parsed->module, *module, diags);
-    if (!boundary) {
-      diags.printAll(errs());
-      return 2;
-    }
-    boundaryOffset = boundary->offset;
-    analysed.reset();
-    module = nullptr;
-    const frontend::ParseCache::Entry &placed =
-        parseCache.put(inputFile, boundary->source, diags);
-    file = placed.file.get();
-    parsed = placed.parsed.get();
-    if (parsed && parsed->module)
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  std::optional<analysis::ProgramAnalysis> analysed;
+  const frontend::SourceFile *file = nullptr;
+  const frontend::ParsedModule *parsed = nullptr;
+  std::optional<codegen::EditList> edits;
+  codegen::TransformSummary summary;
+  bool ok = false;
+  std::optional<codegen::HintCheckpoint> chosenHint = options.hint;
+  std::set<uint32_t> wanted; // user offsets of statements to split out
+  // Splits the lines of the statements at `offsets` (of the text planned)
+  // too; false when that changes nothing. The caller plans again.
+  auto splitOut = [&](ArrayRef<uint32_t> offsets) {
+    size_t before = wanted.size();
+    for (uint32_t offset : offsets)
+      wanted.insert(layout.userOffset(offset));
+    codegen::Relayout split(layout.userText());
+    if (wanted.size() == before ||
+        !split.splitShared(std::vector<uint32_t>(wanted.begin(), wanted.end())))
+      return false;
+    layout = std::move(split);
+    return true;
+  };
+  const unsigned kPasses = 3; // the last may not split again
+  // Lowers and analyses the script as `entry` has it; false after saying
+  // why. `version`: what detc made of the user's script, for an internal
+  // error (null: the user's own).
+  auto lowerAndAnalyse = [&](const frontend::ParseCache::Entry &entry,
+                             const char *version) {
+    file = entry.file.get();
+    parsed = entry.parsed.get();
+    if (parsed && parsed->module && !diags.hasErrors())
       module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);
     if (!module || diags.hasErrors()) {
-      diags.printAll(errs());
-      fail("internal error: the script with the minibatch boundary does not "
-           "lower (please report this)");
-      return 2;
+      printDiags();
+      if (version)
+        fail(std::string("internal error: the script ") + version +
+             " does not lower (please report this)");
+      return false;
     }
     analysed = entries.analyse(*module, inputFile, errs());
-    if (!analysed)
+    return analysed.has_value();
+  };
+  for (unsigned pass = 0;; ++pass) {
+    analysed.reset();
+    module = nullptr;
+    edits.reset();
+    summary = {};
+    options.hint = chosenHint;
+    // What an earlier pass reported is about a text no longer planned.
+    if (pass > 0)
+      diags.clear();
+    if (!lowerAndAnalyse(pass == 0 ? source
+                                   : parseCache.put(inputFile, layout.text(),
+                                                    diags),
+                         pass > 0 ? "with its statements on lines of their own"
+                                  : nullptr))
       return 2;
-    module->walk([&](ir::HintOp hint) {
-      std::optional<ir::SourceSpan> span = ir::getSourceSpan(hint->getLoc());
-      if (span && span->exprBegin == boundary->offset)
-        options.hint = codegen::HintCheckpoint{
-            hint, 0, /*jit=*/true, /*guardStep=*/jitCheckpoint == "guard-step"};
-    });
-    if (!options.hint) {
-      fail("internal error: the minibatch boundary hint was not lowered "
-           "(please report this)");
+    std::optional<uint32_t> boundaryOffset; // of the hint detc placed
+    if (jit) {
+      // The script with the minibatch boundary hint, lowered and analysed
+      // again; the boundary is instrumented like a CheckHint hint.
+      std::optional<codegen::JitBoundary> boundary =
+          codegen::placeJitBoundary(*file, *parsed->module, *module, diags,
+                                    /*inlineBodyIsError=*/pass == kPasses);
+      if (!boundary) {
+        printDiags();
+        return 2;
+      }
+      if (boundary->inlineBody) {
+        // `for x, y in loader: step(x, y)`: split first.
+        if (!splitOut({*boundary->inlineBody}))
+          pass = kPasses - 1; // the next pass reports it
+        continue;
+      }
+      codegen::Relayout placed = layout;
+      placed.insertLine(boundary->lineStart,
+                        boundary->indent + codegen::kJitHint.str());
+      boundaryOffset = boundary->lineStart + boundary->indent.size();
+      analysed.reset();
+      module = nullptr;
+      layout = std::move(placed);
+      if (!lowerAndAnalyse(parseCache.put(inputFile, layout.text(), diags),
+                           "with the minibatch boundary"))
+        return 2;
+      module->walk([&](ir::HintOp hint) {
+        std::optional<ir::SourceSpan> span =
+            ir::getSourceSpan(hint->getLoc());
+        if (span && span->exprBegin == *boundaryOffset)
+          options.hint = codegen::HintCheckpoint{
+              hint, 0, /*jit=*/true,
+              /*guardStep=*/jitCheckpoint == "guard-step"};
+      });
+      if (!options.hint) {
+        fail("internal error: the minibatch boundary hint was not lowered "
+             "(please report this)");
+        return 2;
+      }
+    }
+    analysis::ProgramAnalysis &a = *analysed;
+    if (a.graph.truncated) {
+      fail(inputFile + ": the program is too large to expand (call graph "
+                       "too deep)");
       return 2;
     }
+    if (checkhint.overhead.getNumOccurrences()) {
+      std::optional<tool::ScriptSchedule> s =
+          tool::scheduleScript(*module, inputFile, checkhint, errs());
+      if (!s)
+        return 2;
+      if (pass == 0) // the schedule does not change with the layout
+        tool::printScriptSchedule(*s, inputFile, checkhint, errs());
+      if (s->hintOp)
+        options.hint = codegen::HintCheckpoint{s->hintOp, s->best.period};
+    }
+    options.userSource.clear();
+    options.userLines.clear();
+    if (!layout.identity()) {
+      options.userSource = layout.userText().str();
+      for (unsigned line = 1; line <= layout.origins().size(); ++line)
+        options.userLines.push_back(layout.userLine(line));
+    }
+    edits.emplace(file->getBytes());
+    for (unsigned line = 1, last = 0; line <= layout.origins().size();
+         ++line) {
+      // A line of detc's own, or a later part of a split line: added.
+      unsigned user = layout.userLine(line);
+      if (!user || user == last)
+        edits->markAdded(line);
+      else if (layout.userLineText(user) != file->getLineText(line))
+        edits->setUserLine(line, layout.userLineText(user).str());
+      last = user ? user : last;
+    }
+    ok = codegen::planDeterminism(*file, *parsed->module, *module, a, options,
+                                  diags, *edits, &summary);
+    // Statements a planner needs on lines of their own: split their lines
+    // and plan again (the JIT boundary is placed again too). A plan that
+    // gets further may ask for more: a few passes at most.
+    if (pass == kPasses || !splitOut(summary.ownLineRequests))
+      break;
   }
-  analysis::ProgramAnalysis &a = *analysed;
-  if (a.graph.truncated) {
-    fail(inputFile + ": the program is too large to expand (call graph too "
-                     "deep)");
-    return 2;
+  for (unsigned line : layout.movedLines()) {
+    // The note goes where a comment can (not in a string it starts).
+    uint32_t begin = layout.lineStart(line) + layout.origins()[line - 1].inserted;
+    uint32_t end = codegen::commentableLineEnd(layout.text(), begin, begin);
+    if (edits->lineOf(end) == line)
+      edits->note(line, "a statement of a shared line, on a line of its own");
   }
-  if (checkhint.overhead.getNumOccurrences()) {
-    std::optional<tool::ScriptSchedule> s =
-        tool::scheduleScript(*module, inputFile, checkhint, errs());
-    if (!s)
-      return 2;
-    tool::printScriptSchedule(*s, inputFile, checkhint, errs());
-    if (s->hintOp)
-      options.hint = codegen::HintCheckpoint{s->hintOp, s->best.period};
-  }
-  codegen::EditList edits(file->getBytes());
-  if (boundaryOffset) // the boundary's line is detc's, not the user's
-    edits.markAdded(edits.lineOf(*boundaryOffset));
-  codegen::TransformSummary summary;
-  bool ok = codegen::planDeterminism(*file, *parsed->module, *module, a,
-                                     options, diags, edits, &summary);
   const std::vector<std::string> &leftAsIs = summary.leftAsIs;
-  diags.printAll(errs());
+  printDiags();
   if (!ok)
     return 2;
   if (!leftAsIs.empty()) {
@@ -358,9 +445,9 @@ int detc::tool::runTransform() {
   }
 
   StringRef sep = StringRef(inputFile).starts_with("/") ? "" : "/";
-  std::string text = showDiff ? edits.diff(("a" + sep + inputFile).str(),
+  std::string text = showDiff ? edits->diff(("a" + sep + inputFile).str(),
                                            ("b" + sep + inputFile).str())
-                              : edits.apply();
+                              : edits->apply();
   if (!showDiff)
     if (std::optional<std::string> why =
             codegen::emittedSyntaxError(inputFile, text)) {

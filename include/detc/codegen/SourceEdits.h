@@ -49,6 +49,12 @@ public:
   /// Line `line` of the source is not the user's: detc put it there before
   /// editing (the JIT minibatch boundary); the diff shows it as added.
   void markAdded(unsigned line) { added.push_back(line); }
+  /// Line `line` of the source is the user's line `text` as detc changed
+  /// it before editing (its statements split onto lines of their own):
+  /// the diff shows `text` removed.
+  void setUserLine(unsigned line, std::string text) {
+    userText[line] = std::move(text);
+  }
 
   /// 1-based line of byte `offset`.
   unsigned lineOf(uint32_t offset) const;
@@ -98,6 +104,7 @@ private:
   std::vector<LineNote> notes;
   std::vector<NewLines> newLines;
   std::vector<unsigned> added; ///< Source lines that are not the user's.
+  std::map<unsigned, std::string> userText; ///< By setUserLine().
   std::vector<std::pair<uint32_t, uint32_t>> removed; ///< By replace().
 };
 

@@ -43,15 +43,23 @@ struct HintCheckpoint {
 /// The hint placeJitBoundary puts at the start of the minibatch.
 inline constexpr llvm::StringLiteral kJitHint = "_checkpoint(\"detc-jit\")";
 
-/// The script with the JIT boundary hint (see JitPlan.cpp).
+/// Where the JIT boundary hint goes (see JitPlan.cpp): a line of its own
+/// before the line starting at byte `lineStart`, indented by `indent`.
 struct JitBoundary {
-  std::string source; ///< The script's bytes with the hint line.
-  uint32_t offset;    ///< Where the hint call begins in `source`.
+  uint32_t lineStart = 0;
+  std::string indent;
+  /// The training loop's body starts on its header's line, at this byte:
+  /// there is no line to put the hint before until that line is split
+  /// (Relayout::splitShared).
+  std::optional<uint32_t> inlineBody;
 };
+/// `inlineBodyIsError`: the script's lines were split already; a body on
+/// its header's line is an error.
 std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
                                             const ast::Module &tree,
                                             mlir::ModuleOp module,
-                                            frontend::DiagnosticEngine &diags);
+                                            frontend::DiagnosticEngine &diags,
+                                            bool inlineBodyIsError);
 
 struct TransformOptions {
   /// `--seed`: keys every stream instead of the script's own seeds.
@@ -81,6 +89,13 @@ struct TransformOptions {
   /// `--check=FILE`: the script checks these invariants online (docs/
   /// traincheck.md), with the same instrumentation as `trace`.
   std::optional<std::string> check;
+  /// The script's bytes as the user wrote them, when the file planned is
+  /// a re-laid-out version (split lines, the JIT boundary): the runtime's
+  /// surgery checks the file on disk against them. Empty: the file's own.
+  std::string userSource;
+  /// With `userSource`: the user's line of each line of the file planned
+  /// (0: a line of detc's own), for what the report and the script name.
+  std::vector<unsigned> userLines;
 };
 
 /// The identifier transformed scripts bind the runtime to (single
@@ -94,6 +109,9 @@ struct TransformSummary {
   /// `file:line` of each per-batch draw keyed by its batch: identical for
   /// any worker count, thread count or resume, not for another batch size.
   std::vector<std::string> batchKeyed;
+  /// Statements a planner needs on lines of their own (their begin
+  /// offsets): split their lines (Relayout::splitShared) and plan again.
+  std::vector<uint32_t> ownLineRequests;
 };
 
 /// Fills `edits` with the determinism rewrite of `file`. Returns false after

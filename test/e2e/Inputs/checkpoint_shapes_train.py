@@ -8,6 +8,11 @@ a sidecar and an exact resume (--shape picks the one written every
   wrapped   the state_dict() of a DataParallel wrapper's .module
   buffer    a torch.save into io.BytesIO first (not a checkpoint: a
             serialized copy kept in memory), then the file's own save
+  semicolon the save and another statement on the line of an `elif`
+            header, joined by `;`
+
+Every shape steps with `zero_grad(); backward(); step()` on one line (the
+statements fast-forward skips must get lines of their own).
 
 Module level, as many scripts are: the final save ends the file.
 
@@ -47,9 +52,7 @@ def save_all(epoch):
 for epoch in range(args.epochs):
     for x, y in loader:
         loss = F.cross_entropy(net(x), y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+        optimizer.zero_grad(); loss.backward(); optimizer.step()
         step += 1
         if step % args.ckpt_every:
             continue
@@ -70,4 +73,5 @@ for epoch in range(args.epochs):
             copies.append(len(buffer.getvalue()))
             torch.save({"net": net.state_dict(),
                         "optimizer": optimizer.state_dict()}, args.out)
+        elif args.shape == "semicolon": torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, args.out); copies.append(step)
 torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, args.out)

@@ -3,7 +3,9 @@ just-in-time checkpointing (docs/jit.md): the model, the loader and two
 generators are module variables. `noise` is drawn in every minibatch (detc
 keys that draw: the boundary reads its state only at a failure); `jitter`
 is drawn once per epoch by a plain call on the main thread (the boundary
-copies its state). Same conventions as jit_train.py: `done E:S` after each
+copies its state). The step is written `zero_grad(); backward(); step()`
+on one line, as tutorials do (replay's fast-forward guards each, so detc
+splits the line). Same conventions as jit_train.py: `done E:S` after each
 optimizer step, DETC_TEST_FAIL=PHASE:STEP (forward, backward, step, hang),
 a checkpoint at the end of each epoch.
 
@@ -54,9 +56,7 @@ for epoch in range(args.epochs):
         if calls == AT and PHASE == "backward":
             out.register_hook(_fail_backward)
         loss = F.cross_entropy(out, y)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+        optimizer.zero_grad(); loss.backward(); optimizer.step()
         if PHASE == "step" and calls >= AT and not stepped:
             stepped = True  # after the step updated the parameters
             raise RuntimeError("injected failure after the optimizer step")

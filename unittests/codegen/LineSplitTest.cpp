@@ -1,0 +1,106 @@
+//===- LineSplitTest.cpp - statements sharing a line, split ---------------===//
+
+#include "detc/codegen/LineSplit.h"
+
+#include "gtest/gtest.h"
+
+using namespace detc;
+using namespace detc::codegen;
+
+namespace {
+
+/// `src` with the lines of the statements starting at the first byte of
+/// each of `at` split; "" when splitShared refuses.
+std::string split(llvm::StringRef src, std::vector<llvm::StringRef> at) {
+  std::vector<uint32_t> offsets;
+  for (llvm::StringRef s : at) {
+    size_t o = src.find(s);
+    EXPECT_NE(o, llvm::StringRef::npos) << s.str();
+    offsets.push_back(uint32_t(o));
+  }
+  Relayout r(src);
+  if (!r.splitShared(offsets))
+    return "";
+  return r.text().str();
+}
+
+TEST(LineSplit, SemicolonsBecomeLinesAtTheStatementsIndentation) {
+  EXPECT_EQ(split("for x in y:\n    a(); b() ;c()  # note\n    d()\n",
+                  {"b()"}),
+            "for x in y:\n    a()\n    b()\n    c()  # note\n    d()\n");
+  // Only the lines asked for.
+  EXPECT_EQ(split("a(); b()\nc(); d()\n", {"d()"}), "a(); b()\nc()\nd()\n");
+}
+
+TEST(LineSplit, ABodyOnItsHeadersLineMovesUnderItWhole) {
+  EXPECT_EQ(split("if c: a(); b()\n", {"b()"}), "if c:\n    a()\n    b()\n");
+  // `elif`, `else`, `except` and `finally` bodies sit below their own
+  // clause, whose indentation is the statement's.
+  EXPECT_EQ(split("def f():\n  if c: a()\n  elif d: b(); e()\n  else: g()\n",
+                  {"e()", "g()"}),
+            "def f():\n  if c: a()\n  elif d:\n      b()\n      e()\n"
+            "  else:\n      g()\n");
+  EXPECT_EQ(split("try: a()\nexcept E: b(); c()\nfinally: d()\n",
+                  {"a()", "c()", "d()"}),
+            "try:\n    a()\nexcept E:\n    b()\n    c()\nfinally:\n    d()\n");
+  // Bodies nested in a body that moved keep their place.
+  EXPECT_EQ(split("while c: a(); b()\nelse: d()\n", {"a()"}),
+            "while c:\n    a()\n    b()\nelse: d()\n");
+}
+
+TEST(LineSplit, IndentationFollowsTheFile) {
+  // Tabs stay tabs; a header continued on a line that starts further left
+  // than the statement indents below the statement.
+  EXPECT_EQ(split("if c:\n\tif d: a(); b()\n", {"b()"}),
+            "if c:\n\tif d:\n\t\ta()\n\t\tb()\n");
+  EXPECT_EQ(split("def f():\n        if (c and\n d): a(); b()\n", {"b()"}),
+            "def f():\n        if (c and\n d):\n            a()\n"
+            "            b()\n");
+  // CRLF files get CRLF breaks.
+  EXPECT_EQ(split("a(); b()\r\nc()\r\n", {"b()"}), "a()\r\nb()\r\nc()\r\n");
+}
+
+TEST(LineSplit, MultiLineStatementsMoveWhole) {
+  EXPECT_EQ(split("x = [1,\n     2]; save(x,\n  'f')\n", {"save"}),
+            "x = [1,\n     2]\nsave(x,\n  'f')\n");
+}
+
+TEST(LineSplit, RefusesWhatItCannotSplit) {
+  // Nothing shares the line.
+  EXPECT_EQ(split("a()\nb()\n", {"b()"}), "");
+  // The next statement is on a continuation line: nothing to move.
+  EXPECT_EQ(split("a(); \\\n  b()\n", {"a()"}), "");
+  // Not Python.
+  EXPECT_EQ(split("a(); b(\n", {"b("}), "");
+}
+
+TEST(LineSplit, DiagnosticsAndLinesAreTheUsers) {
+  std::string src = "import t\nif c: a(); bad()\nlast()\n";
+  Relayout r(src);
+  ASSERT_TRUE(r.splitShared({uint32_t(src.find("bad"))}));
+  ASSERT_EQ(r.text(), "import t\nif c:\n    a()\n    bad()\nlast()\n");
+  EXPECT_EQ(r.userLine(1), 1u);
+  EXPECT_EQ(r.userLine(3), 2u);
+  EXPECT_EQ(r.userLine(4), 2u);
+  EXPECT_EQ(r.userLine(5), 3u);
+  EXPECT_EQ(r.movedLines(), (std::vector<unsigned>{3, 4}));
+  EXPECT_EQ(r.userOffset(uint32_t(r.text().find("bad"))),
+            uint32_t(src.find("bad")));
+  frontend::Diagnostic d;
+  d.file = "x.py";
+  d.pos = {4, 4, 0}; // `bad` in the split text
+  d.lineText = "    bad()";
+  frontend::Diagnostic u = r.toUser(d, "x.py");
+  EXPECT_EQ(u.pos.line, 2u);
+  EXPECT_EQ(u.pos.column, 11u);
+  EXPECT_EQ(u.lineText, "if c: a(); bad()");
+  // Another file's diagnostic is left alone.
+  EXPECT_EQ(r.toUser(d, "y.py").pos.line, 4u);
+  // A line of detc's own has no user line; the lines after it keep theirs.
+  r.insertLine(uint32_t(r.text().find("last")), "hint()");
+  EXPECT_EQ(r.userLine(5), 0u);
+  EXPECT_EQ(r.userLine(6), 3u);
+  EXPECT_EQ(r.userText(), src);
+}
+
+} // namespace
