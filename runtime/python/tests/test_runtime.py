@@ -1224,6 +1224,29 @@ class FingerprintTest(unittest.TestCase):
         self.assertNotEqual(fingerprint.digest(u, full=True),
                             fingerprint.digest(t, full=True))
 
+    def test_global_digests_of_both_versions_see_every_field(self):
+        # Version 2 digests the libraries' raw states (cheaper); a sidecar
+        # of an earlier detc (version 1: digests of the encoded states)
+        # still verifies. Both see a change that moves no generator word:
+        # numpy's cached second Gaussian.
+        from detc_runtime import fingerprint
+        np.random.seed(4)
+        np.random.standard_normal()  # leaves a Gaussian cached
+        fp2 = fingerprint.capture(None)
+        self.assertEqual(fp2["version"], 2)
+        fp1 = dict(fp2, global_digests={
+            n: fingerprint._state_digest(s)
+            for n, s in fp2["globals"].items()})
+        del fp1["version"]
+        for fp in (fp1, fp2):
+            fingerprint.restore(fp)
+            self.assertEqual(fingerprint.verify(fp), [])
+            np.random.standard_normal()  # uses the cached one: same words
+            problems = fingerprint.verify(fp)
+            self.assertEqual(len(problems), 1, problems)
+            self.assertIn("numpy generator", problems[0])
+        self.assertFalse(fingerprint.valid(dict(fp2, version=3)))
+
     def test_malformed_fingerprints_are_refused(self):
         from detc_runtime import fingerprint
         fp = fingerprint.capture(None)
