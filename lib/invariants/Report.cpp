@@ -66,7 +66,7 @@ json::Value violationsJSON(const std::vector<Violation> &found) {
   return json::Object{{"violations", std::move(list)}};
 }
 
-json::Value violationsSARIF(const std::vector<Violation> &found,
+json::Object violationsSARIF(const std::vector<Violation> &found,
                             const std::vector<Invariant> &invs) {
   std::set<std::string> relations;
   for (const Invariant &i : invs)

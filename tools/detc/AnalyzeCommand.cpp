@@ -330,6 +330,9 @@ int detc::tool::runAnalyze() {
         << "--overhead prints the schedule as text; use --format=text\n";
     return 2;
   }
+  bool errors = llvm::any_of(report.findings,
+                             [](const analysis::Finding &f) { return f.isError; });
+  int status = (werror && !report.findings.empty()) || errors ? 1 : 0;
   switch (outputFormat) {
   case Format::Text:
     writeText(outs(), report);
@@ -341,7 +344,7 @@ int detc::tool::runAnalyze() {
     writeJson(outs(), report);
     break;
   case Format::Sarif:
-    writeSarif(outs(), report);
+    writeSarif(outs(), report, status);
     break;
   }
   if (stats) {
@@ -349,7 +352,5 @@ int detc::tool::runAnalyze() {
     reportClock.lap("write");
     base::printPhaseStats(errs(), reportPhases);
   }
-  bool errors = llvm::any_of(report.findings,
-                             [](const analysis::Finding &f) { return f.isError; });
-  return (werror && !report.findings.empty()) || errors ? 1 : 0;
+  return status;
 }

@@ -9,6 +9,7 @@
 
 #include "detc/base/BoundedJSON.h"
 #include "detc/base/FileIO.h"
+#include "ReportWriters.h"
 #include "detc/invariants/Invariants.h"
 
 #include "llvm/Support/JSON.h"
@@ -115,12 +116,15 @@ int detc::tool::runCheck() {
          "trace?)");
     return 2;
   }
-  if (checkFormat == "json")
+  int status = found->empty() || !checkWerror ? 0 : 1;
+  if (checkFormat == "json") {
     outs() << formatv("{0:2}", invariants::violationsJSON(*found)) << "\n";
-  else if (checkFormat == "sarif")
-    outs() << formatv("{0:2}", invariants::violationsSARIF(*found, *invs))
-           << "\n";
-  else
+  } else if (checkFormat == "sarif") {
+    json::Object log = invariants::violationsSARIF(*found, *invs);
+    stampSarif(log, status);
+    outs() << formatv("{0:2}", json::Value(std::move(log))) << "\n";
+  } else {
     invariants::printViolations(outs(), *found, invs->size(), stats);
-  return found->empty() || !checkWerror ? 0 : 1;
+  }
+  return status;
 }

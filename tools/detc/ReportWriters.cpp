@@ -271,12 +271,45 @@ static json::Object sarifLocation(const SourcePoint &p,
   return json::Object{{"physicalLocation", std::move(physical)}};
 }
 
-void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
+void detc::tool::stampSarif(json::Object &log, int exitCode) {
+  json::Array *runs = log.getArray("runs");
+  if (!runs)
+    return;
+  for (json::Value &run : *runs) {
+    json::Object *r = run.getAsObject();
+    json::Object *tool = r ? r->getObject("tool") : nullptr;
+    json::Object *driver = tool ? tool->getObject("driver") : nullptr;
+    if (!driver)
+      continue;
+    (*driver)["version"] = DETC_VERSION;
+    (*driver)["semanticVersion"] = DETC_VERSION;
+    if (StringRef(DETC_HOMEPAGE_URL).size())
+      (*driver)["informationUri"] = DETC_HOMEPAGE_URL;
+    (*r)["invocations"] = json::Array{json::Object{
+        {"executionSuccessful", exitCode == 0 || exitCode == 1},
+        {"exitCode", exitCode}}};
+  }
+}
+
+void detc::tool::writeSarif(raw_ostream &os, const Report &r, int exitCode) {
   json::Array rules;
-  for (const RuleInfo &rule : analysis::rules())
-    rules.push_back(json::Object{
+  for (const RuleInfo &rule : analysis::rules()) {
+    json::Object info{
         {"id", rule.id},
-        {"shortDescription", json::Object{{"text", rule.description}}}});
+        {"shortDescription", json::Object{{"text", rule.description}}},
+        {"help",
+         json::Object{{"text", (StringRef(rule.description).rtrim('.') +
+                                ". Rules, suppressions (# detc: "
+                                "ignore[" + rule.id +
+                                "] -- reason) and baselines: "
+                                "docs/analysis.md in detc's sources.")
+                                   .str()}}}};
+    if (StringRef(DETC_HOMEPAGE_URL).size())
+      info["helpUri"] = (Twine(DETC_HOMEPAGE_URL) +
+                         "/blob/v" DETC_VERSION "/docs/analysis.md#lint-findings-linth-spec-9")
+                            .str();
+    rules.push_back(std::move(info));
+  }
   json::Array results;
   auto add = [&](const Finding &f) {
     json::Array related;
@@ -319,5 +352,6 @@ void detc::tool::writeSarif(raw_ostream &os, const Report &r) {
       {"version", "2.1.0"},
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"runs", json::Array{std::move(run)}}};
+  stampSarif(root, exitCode);
   os << formatv("{0:2}", json::Value(std::move(root))) << "\n";
 }

@@ -47,7 +47,24 @@ static bool unknownCommand(int argc, char **argv) {
   return true;
 }
 
-static int runCommand(int argc, char **argv) {
+/// Spellings other tools accept: `detc -V` (`--version`), `detc help`
+/// (`--help`) and `detc help COMMAND` (`COMMAND --help`).
+static std::vector<char *> usualSpellings(int argc, char **argv) {
+  static char version[] = "--version", help[] = "--help";
+  std::vector<char *> args(argv, argv + argc);
+  if (argc == 2 && StringRef(argv[1]) == "-V")
+    args[1] = version;
+  else if (argc == 2 && StringRef(argv[1]) == "help")
+    args[1] = help;
+  else if (argc == 3 && StringRef(argv[1]) == "help")
+    args = {argv[0], argv[2], help};
+  return args;
+}
+
+static int runCommand(int rawArgc, char **rawArgv) {
+  std::vector<char *> args = usualSpellings(rawArgc, rawArgv);
+  int argc = int(args.size());
+  char **argv = args.data();
   if (unknownCommand(argc, argv))
     return 2;
   // LLVM's own options (code generation, debugging) are not detc's.
@@ -74,7 +91,9 @@ static int runCommand(int argc, char **argv) {
           "[--werror]\n\n"
           "Exit status: 0 success (findings are warnings); 1 findings with "
           "--werror or of a rule the project made an error; 2 bad input or "
-          "options; 3 an internal check failed (a bug in detc)\n",
+          "options; 3 an internal check failed (a bug in detc); 74 the "
+          "output was closed before detc finished writing it (a pipe into "
+          "`head`)\n",
           &errs()))
     return 2;
   if (detc::tool::analyzeCommand)

@@ -123,7 +123,7 @@ check(llvm::ArrayRef<std::string> traces,
 void printViolations(llvm::raw_ostream &os, const std::vector<Violation> &found,
                      size_t invariants, const InferStats &stats);
 llvm::json::Value violationsJSON(const std::vector<Violation> &found);
-llvm::json::Value violationsSARIF(const std::vector<Violation> &found,
+llvm::json::Object violationsSARIF(const std::vector<Violation> &found,
                                   const std::vector<Invariant> &invs);
 
 } // namespace detc::invariants
