@@ -405,7 +405,6 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   cp.op = op;
   cp.instances.assign(instances.begin(), instances.end());
   cp.prefix = prefixOf(instances);
-  const Node &first = g.node(instances.front());
   cp.userSaved.assign(g.saved(instances.front()).begin(),
                       g.saved(instances.front()).end());
   for (NodeId loop : g.loops(instances.front()))
