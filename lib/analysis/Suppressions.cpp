@@ -286,9 +286,22 @@ std::vector<SuppressionError> applySuppressions(Report &r) {
         [](uint32_t, char) { return true; },
         [&](uint32_t offset, StringRef text) {
           auto [line, column] = sources.position(file, offset);
-          IgnoreComment c;
-          if (parseIgnore(text, SourcePoint{file, line, column}, c, errors))
-            comments.push_back(std::move(c));
+          // The ignore may follow another tool's comment on the line
+          // (`# noqa: E501  # detc: ignore[...]`): each `#` after a blank
+          // starts one (one quoted in prose, "`# detc: ignore[...]`",
+          // does not).
+          for (size_t hash = 0; hash != StringRef::npos;
+               hash = text.find('#', hash + 1)) {
+            if (hash > 0 && text[hash - 1] != ' ' && text[hash - 1] != '\t')
+              continue;
+            IgnoreComment c;
+            if (parseIgnore(text.drop_front(hash),
+                            SourcePoint{file, line, column + unsigned(hash)},
+                            c, errors)) {
+              comments.push_back(std::move(c));
+              break;
+            }
+          }
         });
   }
   std::map<std::pair<std::string, unsigned>, std::vector<size_t>> byLine;
