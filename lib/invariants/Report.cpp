@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <map>
+#include <tuple>
 #include <set>
 
 using namespace llvm;
@@ -44,13 +46,37 @@ std::string ruleId(StringRef relation) {
 
 void printViolations(raw_ostream &os, const std::vector<Violation> &found,
                      size_t invariants, const InferStats &stats) {
-  for (const Violation &v : found)
+  // A bug that breaks an invariant the same way at every step is one
+  // report: the first violation in full, then how often and until when it
+  // recurs in that trace (JSON and SARIF keep every violation).
+  std::vector<std::vector<const Violation *>> groups;
+  std::map<std::tuple<const Invariant *, StringRef, StringRef>, size_t>
+      groupOf;
+  for (const Violation &v : found) {
+    auto [it, fresh] = groupOf.try_emplace(
+        std::make_tuple(v.invariant, StringRef(v.trace), StringRef(v.detail)),
+        groups.size());
+    if (fresh)
+      groups.emplace_back();
+    groups[it->second].push_back(&v);
+  }
+  for (const std::vector<const Violation *> &g : groups) {
+    const Violation &v = *g.front();
     os << v.trace << ":" << v.line << ": violation: " << v.detail << " (epoch "
        << v.epoch << ", step " << v.step << ")\n"
        << "  invariant: " << v.invariant->text() << "\n"
        << "  record: " << StringRef(v.record).take_front(400) << "\n";
+    if (g.size() > 1)
+      os << "  and " << g.size() - 1
+         << " more time(s) in this trace, the last at epoch "
+         << g.back()->epoch << ", step " << g.back()->step << " (line "
+         << g.back()->line << ")\n";
+  }
   os << found.size() << " violation(s) of " << invariants
-     << " invariant(s) in " << stats.traces << " trace(s)\n";
+     << " invariant(s) in " << stats.traces << " trace(s)";
+  if (groups.size() < found.size())
+    os << ", " << groups.size() << " distinct";
+  os << "\n";
 }
 
 json::Value violationsJSON(const std::vector<Violation> &found) {
