@@ -385,20 +385,26 @@ private:
       return;
     }
     // Dropout inside torch's own layers (an encoder layer, an LSTM's
-    // dropout between layers, attention): no per-example key reaches it.
-    // It draws in this process from torch's global generator, so runs stay
-    // deterministic and every checkpoint restores that generator; what
-    // changes the masks is the batch order, not the worker count.
-    if (dist == "library_dropout" && obj.library == "torch" &&
+    // dropout between layers, attention), fractional pooling's regions: no
+    // per-example key reaches them. They draw in this process from torch's
+    // global generator, so runs stay deterministic and every checkpoint
+    // restores that generator; what changes the values is the batch order,
+    // not the worker count.
+    if ((dist == "library_dropout" || dist == "library_draw") &&
+        obj.library == "torch" &&
         obj.kind == analysis::GeneratorObject::Global) {
       stateKeepingDraws.insert(draw);
+      bool dropout = dist == "library_dropout";
       warning(spanOf(draw) ? spanOf(draw)->exprBegin : 0,
-              "'" + api + "' draws its dropout masks from torch's global "
-              "generator inside torch: detc cannot key them per example; "
-              "runs stay deterministic and checkpoints restore the "
-              "generator, but the masks follow the order of the draws, "
-              "not the examples (dropout=0 draws nothing) "
-              "[detc-library-draw]");
+              "'" + api + "' draws its " +
+                  (dropout ? "dropout masks" : "random samples") +
+                  " from torch's global generator inside torch: detc "
+                  "cannot key them per example; runs stay deterministic "
+                  "and checkpoints restore the generator, but the " +
+                  (dropout ? "masks" : "samples") +
+                  " follow the order of the draws, not the examples" +
+                  (dropout ? " (dropout=0 draws nothing)" : "") +
+                  " [detc-library-draw]");
       return;
     }
     if ((how == DrawRewrite::None || obj.library != "torch") &&

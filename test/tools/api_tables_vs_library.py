@@ -1,7 +1,9 @@
 """detc's API tables against the libraries' own source: every class of
 torch.nn and torchvision.transforms (and transforms.v2 where installed)
 that the tables model as drawing nothing must draw nothing, and every
-class that draws must be modelled as drawing.
+class that draws must be modelled as drawing; every Python function of
+torch.nn.functional (its docstring left out: the examples there draw)
+that calls a random function must be modelled as a draw.
 
 "Draws" is read off the class's source: the methods a forward or a
 transform runs (forward, __call__, get_params, _get_params, make_params,
@@ -12,17 +14,20 @@ class: a build with a draw in its forward. Run under every torch the suite
 tests (Debian's 1.13 and pip's 2.x).
 """
 import argparse
+import ast
 import inspect
 import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 
 DRAW = re.compile(
     r"\btorch\.(rand|randn|randint|randperm|bernoulli|multinomial|normal|"
     r"poisson|empty\([^)]*\)\.(uniform_|normal_|exponential_))\b"
     r"|\bF\.(dropout\w*|alpha_dropout|feature_alpha_dropout|rrelu|"
-    r"scaled_dot_product_attention|multi_head_attention_forward)\b"
+    r"scaled_dot_product_attention|multi_head_attention_forward|"
+    r"fractional_max_pool\w*)\b"
     r"|\b_VF\.(lstm|gru|rnn_tanh|rnn_relu)\b|\b_rnn_impls\b"
     r"|\brandom\.(random|randint|uniform|choice|shuffle|sample)\b"
     r"|\bnp\.random\.|\.uniform_\(|\.bernoulli_\(|\.normal_\(")
@@ -58,6 +63,66 @@ class Modelled:
 
     def draws(self, name):
         return self.known[name]
+
+    def calls_draw(self, calls):
+        """Which of the functions in `calls` (name: its arguments) detc
+        lowers to a draw."""
+        names = sorted(calls)
+        lines = ["import torch.nn.functional", "x = 1"]
+        lines += ["v%d = %s(%s)" % (i, n, calls[n])
+                  for i, n in enumerate(names)]
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
+            f.write("\n".join(lines) + "\n")
+            f.flush()
+            ir = subprocess.run([self.detc, f.name, "--emit=mlir"],
+                                capture_output=True, text=True, check=True)
+        drawn = {int(i) for i in
+                 re.findall(r'detc\.draw [^\n]* defs \["@v(\d+)"\]',
+                            ir.stdout)}
+        return {n for i, n in enumerate(names) if i in drawn}
+
+
+# What a functional calls to draw: torch's random functions and kernels.
+FUNCTIONAL_DRAW = re.compile(
+    r"\b(_VF|torch|torch\._C\._nn)\.(\w*dropout\w*|rrelu\w*|bernoulli\w*|"
+    r"rand\w*|multinomial|normal)\b|\.(exponential|uniform|normal)_\(")
+
+
+def function_draws(fn):
+    """Whether `fn`'s code (without its docstring) calls a random
+    function."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(fn)))
+    except (OSError, TypeError, SyntaxError):
+        return False
+    body = tree.body[0].body
+    if body and isinstance(body[0], ast.Expr) and isinstance(
+            body[0].value, ast.Constant):
+        tree.body[0].body = body[1:] or [ast.Pass()]
+    code = ast.unparse(tree)
+    return bool(DRAW.search(code) or FUNCTIONAL_DRAW.search(code))
+
+
+def check_functional(tables):
+    import torch.nn.functional as F
+    names = [n for n in sorted(dir(F)) if not n.startswith("_")
+             and inspect.isfunction(getattr(F, n))]
+    drawing = {n for n in names if function_draws(getattr(F, n))}
+
+    def arguments(fn):
+        # Switched on: a draw that defaults to off (`training=False`) is
+        # still one when the script turns it on.
+        params = inspect.signature(fn).parameters
+        return "x" + ("".join(", %s=%s" % (p, v) for p, v in
+                              (("training", "True"), ("dropout_p", "0.5"))
+                              if p in params))
+    modelled = tables.calls_draw({"torch.nn.functional." + n:
+                                  arguments(getattr(F, n))
+                                  for n in sorted(drawing)})
+    return ["torch.nn.functional.%s draws (its code calls a random "
+            "function) but the tables say it draws nothing" % n
+            for n in sorted(drawing)
+            if "torch.nn.functional." + n not in modelled]
 
 
 def source_draws(cls, library):
@@ -138,7 +203,9 @@ def main():
     import torch
 
     wrong = check(tables, "torch.nn", torch.nn, "torch", torch.nn.Module)
-    checked = ["torch.nn (torch %s)" % torch.__version__]
+    wrong += check_functional(tables)
+    checked = ["torch.nn (torch %s)" % torch.__version__,
+               "torch.nn.functional"]
     # A torchvision built for another torch aborts the interpreter on
     # import: try it in a child first.
     probe = subprocess.run([sys.executable, "-c", "import torchvision"],
