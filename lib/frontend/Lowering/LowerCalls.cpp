@@ -532,9 +532,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   }
 
   {
-    // Calling a model runs its forward.
+    // Calling a model runs its forward. `self.heads["drop"](x)`,
+    // `self.layers[i](x)`: an entry of a container module, which may be any
+    // of them (sound for draws: every entry's forward may run), used
+    // through the container's variable.
     if (lowerForward(calleeFacts, calleePath))
       return true;
+    if (auto *sub = llvm::dyn_cast<ast::Subscript>(fn);
+        sub && calleePath.empty()) {
+      std::string container = varPath(f, sub->value);
+      if (!container.empty() &&
+          lowerForward(factsOfVar(f, container), container))
+        return true;
+    }
   }
   if (!entry) {
     FactSet modelFacts = calleeFacts;
