@@ -32,13 +32,14 @@ static unsigned lineIndex(const std::vector<uint32_t> &starts,
 
 Relayout::Relayout(StringRef userBytes)
     : user(userBytes.str()), userLineStarts(lineStartsOf(user)),
-      current(user) {
+      current(user), currentStarts(userLineStarts) {
   for (uint32_t start : userLineStarts)
     lines.push_back({start, 0, false});
 }
 
 void Relayout::setText(std::string text, std::vector<LineOrigin> origins) {
   current = std::move(text);
+  currentStarts = lineStartsOf(current);
   lines = std::move(origins);
 }
 
@@ -49,7 +50,7 @@ unsigned Relayout::userLine(unsigned line) const {
 }
 
 uint32_t Relayout::userOffset(uint32_t offset) const {
-  std::vector<uint32_t> starts = lineStartsOf(current);
+  const std::vector<uint32_t> &starts = currentStarts;
   unsigned l = lineIndex(starts, offset);
   const LineOrigin &o = lines[l];
   uint32_t column = offset - starts[l];
@@ -57,7 +58,7 @@ uint32_t Relayout::userOffset(uint32_t offset) const {
 }
 
 uint32_t Relayout::lineStart(unsigned line) const {
-  return lineStartsOf(current)[line - 1];
+  return currentStarts[line - 1];
 }
 
 std::vector<unsigned> Relayout::movedLines() const {
@@ -93,7 +94,7 @@ frontend::Diagnostic Relayout::toUser(frontend::Diagnostic d,
 }
 
 void Relayout::insertLine(uint32_t lineStart, StringRef text) {
-  std::vector<uint32_t> starts = lineStartsOf(current);
+  const std::vector<uint32_t> &starts = currentStarts;
   unsigned at = lineIndex(starts, lineStart);
   StringRef eol = StringRef(current).contains("\r\n") ? "\r\n" : "\n";
   std::string next = current.substr(0, lineStart) + text.str() + eol.str() +
@@ -207,7 +208,7 @@ bool Relayout::splitShared(ArrayRef<uint32_t> offsets) {
   if (!before)
     return false;
   const ast::Module &tree = *before->module;
-  std::vector<uint32_t> starts = lineStartsOf(current);
+  const std::vector<uint32_t> &starts = currentStarts;
   // The lines of the statements asked for, continuation lines included.
   std::vector<bool> wanted(starts.size(), false);
   StatementIndex index(tree);

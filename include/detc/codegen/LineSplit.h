@@ -83,7 +83,8 @@ private:
   std::string user;
   std::vector<uint32_t> userLineStarts;
   std::string current;
-  std::vector<LineOrigin> lines; ///< One per line of `current`.
+  std::vector<uint32_t> currentStarts; ///< Where `current`'s lines start.
+  std::vector<LineOrigin> lines;       ///< One per line of `current`.
 };
 
 } // namespace detc::codegen
