@@ -257,6 +257,61 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       r.err.push_back(a.gens->objects()[o].describe(g));
 }
 
+/// detc-may-draw: a call of code detc does not read (the lowering's
+/// `unread_calls`: a library no table models, a module it could not find,
+/// a callee it cannot trace) inside a data-parallel region may draw from a
+/// generator made outside it. One finding per call, with the first region
+/// and call path it was reached on.
+static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
+  const StatementGraph &g = a.graph;
+  std::set<std::tuple<std::string, int64_t, int64_t>> seen;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    const Node &node = g.node(n);
+    if (!node.op || node.region == kNoNode)
+      continue;
+    auto calls = node.op->getAttrOfType<mlir::ArrayAttr>("unread_calls");
+    mlir::Operation *regionOp = g.node(node.region).op;
+    if (!calls || parallelKind(regionOp).empty())
+      continue;
+    SourcePoint stmt = sourcePoint(node.op);
+    for (mlir::Attribute entry : calls) {
+      auto d = llvm::cast<mlir::DictionaryAttr>(entry);
+      auto line = d.getAs<mlir::IntegerAttr>("line");
+      auto column = d.getAs<mlir::IntegerAttr>("column");
+      auto callee = d.getAs<mlir::StringAttr>("callee");
+      auto why = d.getAs<mlir::StringAttr>("why");
+      if (!line || !column || !callee || !why ||
+          !seen.insert({stmt.file, line.getInt(), column.getInt()}).second)
+        continue;
+      Finding f;
+      f.rule = "detc-may-draw";
+      f.at = {stmt.file, unsigned(line.getInt()), unsigned(column.getInt())};
+      std::string kind = parallelKind(regionOp);
+      f.message = "may draw: '" + callee.getValue().str() +
+                  "' calls code detc could not read, inside the " + kind +
+                  " data-parallel region that starts at " +
+                  where(sourcePoint(regionOp));
+      f.notes.push_back({f.at, "'" + callee.getValue().str() + "' is " +
+                                   why.getValue().str()});
+      f.notes.push_back({sourcePoint(regionOp),
+                         "the " + kind + " data-parallel region begins here"});
+      NodeId end = g.node(node.region).pair;
+      for (NodeId c : g.callPath(n))
+        if (c > node.region && c < end &&
+            !g.node(c).op->getParentOfType<ir::BuildOp>())
+          f.notes.push_back(
+              {sourcePoint(g.node(c).op), callNote(g.node(c).op)});
+      if (kind == "per-example")
+        f.notes.push_back(
+            {f.at, "detc transform reseeds torch's, numpy's and random's "
+                   "global generators for every example, which keys draws "
+                   "the call makes from them; a generator of its own stays "
+                   "unkeyed"});
+      r.findings.push_back(std::move(f));
+    }
+  }
+}
+
 static std::string workKind(mlir::Operation *op) {
   if (llvm::isa<ir::ForwardOp>(op))
     return "forward";
@@ -358,6 +413,7 @@ Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
     r.entries.push_back(entryDisplayName(sym));
   r.libraryEntries = a.graph.libraryEntries;
   addUnsafeRngFindings(a, r);
+  addMayDrawFindings(a, r);
   for (const LintFinding &l : a.lints) {
     Finding f;
     f.rule = l.rule;

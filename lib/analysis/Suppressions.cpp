@@ -24,6 +24,11 @@ ArrayRef<RuleInfo> rules() {
       {"detc-unsafe-rng",
        "A random generator created outside a data-parallel region is used "
        "inside it: values depend on worker/thread scheduling."},
+      {"detc-may-draw",
+       "Code detc could not read (a library no table models, a module it "
+       "could not find, a callee it cannot trace) is called inside a "
+       "data-parallel region: it may draw from a generator made outside "
+       "it."},
       {"detc-missing-zero-grad",
        "Gradients are not reset between optimizer steps in a training loop."},
       {"detc-misplaced-zero-grad",

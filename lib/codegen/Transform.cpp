@@ -298,31 +298,13 @@ private:
   /// and the local modules, API-modelled library calls included), or it
   /// imports a module whose code detc does not see and that may draw
   /// from it unseen (timm's and albumentations' augmentations draw from
-  /// `random` and numpy). Modules known to draw only from torch's
-  /// generator (torch, torchvision) or from none are listed in
-  /// kQuietModules.
+  /// `random` and numpy): the lowering's `detc.unread_imports`, the
+  /// imports neither modelled by a table nor declared quiet in
+  /// api/python.api.
   bool mayDrawHidden(StringRef library) {
-    static constexpr StringLiteral kQuietModules[] = {
-        "torch",     "torchvision", "numpy",     "PIL",        "math",
-        "os",        "sys",         "argparse",  "time",       "json",
-        "shutil",    "pathlib",     "collections", "functools", "itertools",
-        "typing",    "logging",     "re",        "glob",       "copy",
-        "warnings",  "dataclasses", "tqdm",      "csv",        "pickle",
-        "io",        "datetime",    "enum",      "abc",        "contextlib",
-        "subprocess", "tempfile",   "struct",    "hashlib",    "socket",
-        "signal",    "threading",   "multiprocessing", "queue", "string",
-        "textwrap",  "traceback",   "inspect",   "gc",         "operator",
-        "heapq",     "bisect",      "uuid",      "__future__", "matplotlib",
-        "platform",  "errno",       "gzip",      "zipfile",    "tarfile",
-        "urllib",    "pprint",      "numbers",   "statistics", "yaml",
-        "h5py",      "tensorboard", "tensorboardX", "wandb",   "detc_runtime"};
-    if (auto imports = module->getAttrOfType<ArrayAttr>("detc.imports"))
-      for (Attribute m : imports) {
-        StringRef name = cast<StringAttr>(m).getValue();
-        // `random` draws from its own generator only: seen by its draws.
-        if (name != "random" && !llvm::is_contained(kQuietModules, name))
-          return true;
-      }
+    if (auto imports = module->getAttrOfType<ArrayAttr>("detc.unread_imports"))
+      if (!imports.empty())
+        return true;
     // A draw in code the expansion does not reach (a transform's
     // `__call__` that a library Compose calls) is still in the IR.
     std::string global = ("<" + library + ">").str();

@@ -91,3 +91,40 @@ TEST(ApiModel, BuiltinDataLoaderBindsAsCPython) {
 }
 
 } // namespace
+
+TEST(ApiModel, QuietAndUnreadModulesSayWhyAndTheInnermostDecides) {
+  ApiModel m;
+  std::string error;
+  ASSERT_TRUE(m.addTable("libs.api",
+                         "unread apex   fused layers draw\n"
+                         "quiet apex.amp   loss scaling\n"
+                         "quiet os   files and paths\n",
+                         error))
+      << error;
+  using U = ApiModel::Unmodelled;
+  EXPECT_EQ(m.classifyUnmodelled("apex.amp.scale_loss"), U::Quiet);
+  EXPECT_EQ(m.classifyUnmodelled("apex.normalization.FusedLayerNorm"),
+            U::Unread);
+  EXPECT_EQ(m.classifyUnmodelled("apex"), U::Unread);
+  EXPECT_EQ(m.classifyUnmodelled("os.path.join"), U::Quiet);
+  EXPECT_EQ(m.classifyUnmodelled("albumentations.Compose"), U::Unknown);
+  // `osx` is not under `os`.
+  EXPECT_EQ(m.classifyUnmodelled("osx.f"), U::Unknown);
+  EXPECT_EQ(m.unmodelledReason("apex.amp.scale_loss"), "loss scaling");
+  EXPECT_EQ(m.unmodelledReason("apex.x"), "fused layers draw");
+
+  // A declaration without its reason, or twice, is refused.
+  EXPECT_FALSE(m.addTable("bad.api", "quiet json\n", error));
+  EXPECT_EQ(error, "bad.api:1: expected 'quiet <module> <reason>'");
+  EXPECT_FALSE(m.addTable("bad.api", "unread os  may draw\n", error));
+  EXPECT_EQ(error, "bad.api:1: 'os' is declared twice");
+
+  // The built-in table: the standard library is quiet, augmentation
+  // libraries are unread, and every declaration gives a reason.
+  const ApiModel &builtin = ApiModel::getBuiltin();
+  EXPECT_EQ(builtin.classifyUnmodelled("os.path.join"), U::Quiet);
+  EXPECT_EQ(builtin.classifyUnmodelled("albumentations.HorizontalFlip"),
+            U::Unread);
+  EXPECT_EQ(builtin.classifyUnmodelled("timm.create_model"), U::Unread);
+  EXPECT_FALSE(builtin.unmodelledReason("PIL.Image.open").empty());
+}

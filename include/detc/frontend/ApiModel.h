@@ -113,6 +113,16 @@ public:
   /// (`from module import *`).
   std::vector<std::string> namesUnder(llvm::StringRef module) const;
 
+  /// What detc knows of the code behind a library name that no table
+  /// models (`os.path.join`, `albumentations.Compose`): the innermost
+  /// module declared `quiet` (its code draws from no random generator) or
+  /// `unread` (a library detc knows of but does not read: it may draw).
+  enum class Unmodelled { Unknown, Quiet, Unread };
+  Unmodelled classifyUnmodelled(llvm::StringRef name) const;
+  /// The reason a `quiet` or `unread` declaration gives for the module
+  /// holding `name` (empty when there is none).
+  llvm::StringRef unmodelledReason(llvm::StringRef name) const;
+
 private:
   llvm::StringMap<ApiEntry> exact;
   std::vector<ApiEntry> wildcards; ///< Sorted longest prefix first.
@@ -120,6 +130,8 @@ private:
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;
+  /// `quiet` / `unread` modules with the reason their declaration gives.
+  llvm::StringMap<std::pair<Unmodelled, std::string>> unmodelled;
 };
 
 } // namespace detc::frontend

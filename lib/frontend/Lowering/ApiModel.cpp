@@ -170,6 +170,18 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       modules[words[1]] = true;
       continue;
     }
+    if (words[0] == "quiet" || words[0] == "unread") {
+      // `quiet <module> <why...>`: the reason is the rest of the line, and
+      // it is required (a module declared harmless says why).
+      if (words.size() < 3)
+        return fail("expected '" + words[0] + " <module> <reason>'");
+      StringRef why = line.drop_front(words[0].size()).ltrim();
+      why = why.drop_front(words[1].size()).ltrim();
+      auto kind = words[0] == "quiet" ? Unmodelled::Quiet : Unmodelled::Unread;
+      if (!unmodelled.try_emplace(words[1], kind, why.str()).second)
+        return fail("'" + words[1] + "' is declared twice");
+      continue;
+    }
     if (words[0] == "alias") {
       if (words.size() != 4 || words[2] != "=")
         return fail("expected 'alias <name> = <target>'");
@@ -313,6 +325,31 @@ bool ApiModel::isLibraryName(StringRef name) const {
       break;
   }
   return false;
+}
+
+/// The declaration of the innermost module holding `name`, or null.
+static const std::pair<ApiModel::Unmodelled, std::string> *
+findUnmodelled(const llvm::StringMap<std::pair<ApiModel::Unmodelled,
+                                               std::string>> &decls,
+               StringRef name) {
+  for (StringRef n = name; !n.empty(); n = n.rsplit('.').first) {
+    auto it = decls.find(n);
+    if (it != decls.end())
+      return &it->second;
+    if (!n.contains('.'))
+      break;
+  }
+  return nullptr;
+}
+
+ApiModel::Unmodelled ApiModel::classifyUnmodelled(StringRef name) const {
+  auto *d = findUnmodelled(unmodelled, name);
+  return d ? d->first : Unmodelled::Unknown;
+}
+
+StringRef ApiModel::unmodelledReason(StringRef name) const {
+  auto *d = findUnmodelled(unmodelled, name);
+  return d ? StringRef(d->second) : StringRef();
 }
 
 std::vector<std::string> ApiModel::namesUnder(StringRef module) const {

@@ -248,6 +248,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   if (isMethod) {
     recvVar = lowerToVar(f, attrFn->value, args.eff);
     recvFacts = factsOf(f, attrFn->value);
+    // Instances of the program's classes the facts do not know of (`self`
+    // of a method a library calls, as a DataLoader calls `__getitem__`):
+    // what the points-to analysis says the receiver is.
+    if (llvm::none_of(recvFacts, [](const std::string &fact) {
+          return StringRef(fact).starts_with("inst:");
+        }))
+      addInstanceFacts(attrFn->value, recvFacts);
   }
   for (const ast::Expr *a : call->args) {
     std::vector<std::string> elems;
@@ -582,6 +589,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       warnUnknown(f, call,
                   "modules imported by name at run time are unknown "
                   "to detc");
+    noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr);
     return opaque(isMethod && !recvVar.empty());
   }
 

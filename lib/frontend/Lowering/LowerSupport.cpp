@@ -38,8 +38,7 @@ std::string Lowerer::varName(FuncCtx &f, StringRef id) {
   return globalVar(*f.unit, id);
 }
 
-/// True if `id` in `f` names something the program binds (not a builtin).
-static bool isBoundName(FuncCtx &f, StringRef id) {
+bool detc::frontend::isBoundName(const FuncCtx &f, StringRef id) {
   if (f.scope.locals.contains(id) || f.scope.nonlocals.contains(id) ||
       f.unit->moduleScope.locals.contains(id))
     return true;
@@ -454,6 +453,8 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
     state.addAttribute(a.getName(), a.getValue());
   if (ArrayAttr calls = moduleCalls(currentStmt))
     state.addAttribute("module_calls", calls);
+  if (ArrayAttr calls = unreadCallsOfStmt())
+    state.addAttribute("unread_calls", calls);
   for (unsigned i = 0; i < numRegions; ++i) {
     Region *r = state.addRegion();
     r->push_back(new Block);
@@ -618,6 +619,17 @@ void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name, FactSet &out) {
 void Lowerer::addCalleeFacts(const ast::Expr *callee, FactSet &out) {
   if (pointsTo)
     addProgramCallables(pointsTo->pointsTo(callee), out);
+}
+
+void Lowerer::addInstanceFacts(const ast::Expr *e, FactSet &out) {
+  if (!pointsTo)
+    return;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(e)) {
+    const AbstractObject &ob = pointsTo->object(o);
+    if (ob.kind == AbstractObject::Kind::Instance &&
+        classes.count(ob.label().str()))
+      out.insert("inst:" + ob.label().str());
+  }
 }
 
 void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,

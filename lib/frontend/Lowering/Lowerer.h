@@ -109,6 +109,9 @@ struct Effects {
   }
 };
 
+/// True if `id` in `f` names something the program binds (not a builtin).
+bool isBoundName(const FuncCtx &f, llvm::StringRef id);
+
 class Lowerer {
 public:
   Lowerer(mlir::MLIRContext &ctx, DiagnosticEngine &diags,
@@ -290,6 +293,26 @@ public:
   mlir::ArrayAttr moduleCalls(const ast::Node *stmt);
   const ast::Node *moduleCallsOf = nullptr;
   mlir::ArrayAttr moduleCallsValue;
+
+  // ---- Calls into code detc does not read (UnreadCalls.cpp) ----
+  /// Why a call of `library` (a library name, `albumentations.Compose`)
+  /// runs code detc does not read, or nothing when the tables model it or
+  /// declare its module quiet (api/python.api).
+  std::optional<std::string> whyUnread(llvm::StringRef library) const;
+  /// Records `call` (an opaque call; `receiver` for a method call, and its
+  /// callee's qualified name when the imports give one) as a call of code
+  /// detc does not read, when it is one; the ops of the current statement
+  /// emitted from now on carry it (`unread_calls`).
+  void noteUnreadCall(FuncCtx &f, const ast::Call *call,
+                      llvm::StringRef qualified, const ast::Expr *receiver);
+  /// Why nothing the analysis tracks reaches `callee` (a parameter nothing
+  /// binds, a dynamic lookup).
+  std::string untraceableCallee(const FuncCtx &f,
+                                const ast::Expr *callee) const;
+  /// The current statement's unread calls, or null.
+  mlir::ArrayAttr unreadCallsOfStmt() const;
+  const ast::Node *unreadCallsOf = nullptr;
+  std::vector<mlir::Attribute> unreadCalls;
   mlir::NamedAttribute attr(llvm::StringRef name, mlir::Attribute value) {
     return builder.getNamedAttr(name, value);
   }
@@ -356,6 +379,9 @@ public:
   /// Adds `func:`/`class:` facts for the program's functions and classes
   /// the points-to analysis says `callee` may evaluate to.
   void addCalleeFacts(const ast::Expr *callee, FactSet &out);
+  /// Adds `inst:` facts for the instances of the program's classes the
+  /// points-to analysis says `e` may evaluate to.
+  void addInstanceFacts(const ast::Expr *e, FactSet &out);
   void addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                            FactSet &out) const;
   /// The points-to objects allocated by `call` (in the current unit).

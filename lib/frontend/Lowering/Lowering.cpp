@@ -170,12 +170,16 @@ void Lowerer::lowerProgram() {
   // Local modules may be discovered while lowering; the list grows.
   for (size_t i = 0; i < units.size(); ++i)
     lowerUnit(*units[i]);
-  // The modules the program imports that are not part of it: code detc
-  // does not see (the transform asks which generators it may draw from).
+  // The modules the program imports that are not part of it and whose
+  // draws detc cannot see: neither modelled by a table (whose draws are
+  // ops) nor declared quiet (api/python.api). The transform reseeds the
+  // global generators they may draw from in every example scope.
   std::vector<Attribute> names;
   for (const std::string &m : foreignImports)
-    names.push_back(builder.getStringAttr(m));
-  (*module)->setAttr("detc.imports", builder.getArrayAttr(names));
+    if (!api.isLibraryName(m) &&
+        api.classifyUnmodelled(m) != ApiModel::Unmodelled::Quiet)
+      names.push_back(builder.getStringAttr(m));
+  (*module)->setAttr("detc.unread_imports", builder.getArrayAttr(names));
 }
 
 void Lowerer::lowerUnit(Unit &unit) {
@@ -671,6 +675,11 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
   info.userBases.clear();
   info.libBases.clear();
   info.methods.clear();
+  // The methods the body defines, before it is lowered: a method calls
+  // one defined below it (`self.helper()` in `__getitem__`).
+  for (const ast::Stmt *st : def->body)
+    if (auto *m = llvm::dyn_cast<ast::FunctionDef>(st))
+      info.methods.insert(m->name);
   ir::ClassRole role = ir::ClassRole::Plain;
   std::vector<std::string> baseNames;
   for (const ast::Expr *b : def->bases) {

@@ -451,8 +451,33 @@ void Builder::callClass(CallSite &cs, Obj cls) {
   Obj inst = objectAt(Kind::Instance, info.symbol, cs.call, cs.frame->module);
   solver.addObject(cs.result, inst);
   callBoundMethod(cs, cls, inst, "__init__");
+  bindSelfOfMethods(cls, inst);
   // A class deriving from a library class (nn.Module, Dataset): its
   // library constructor runs too; nothing flows from it.
+}
+
+void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
+  if (!selfBoundClasses.insert({cls, instance}).second)
+    return;
+  solver.onField(cls, [this, cls, instance](FieldId fid) {
+    solver.onObject(solver.fieldNode(cls, fid), [this, instance](Obj fn) {
+      auto it = functions.find(fn);
+      if (it == functions.end() || !it->second.args ||
+          it->second.params.empty() ||
+          it->second.args->posonlyargs.size() + it->second.args->args.size() ==
+              0)
+        return;
+      solver.addObject(it->second.params[0], instance);
+    });
+  });
+  auto ci = classes.find(cls);
+  if (ci == classes.end())
+    return;
+  for (Node base : ci->second.bases)
+    solver.onObject(base, [this, instance](Obj b) {
+      if (out.objects[b].kind == Kind::Class)
+        bindSelfOfMethods(b, instance);
+    });
 }
 
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
@@ -619,6 +644,33 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
       }
     if (name == "getattr" && cs.args.size() >= 3)
       solver.addCopy(cs.args[2], cs.result);
+    // A computed name: any attribute. `getattr(np, name)`: any name of
+    // that library, one object per library (the lowering judges a call of
+    // it); `getattr(self, name)`: any field of the object or method of
+    // its class.
+    if (name == "getattr" && cs.args.size() >= 2 &&
+        !llvm::isa<ast::Constant>(cs.call->args[1]))
+      solver.onObject(cs.args[0], [this, result = cs.result](Obj o) {
+        const AbstractObject &ob = out.objects[o];
+        if (ob.kind == Kind::LibName) {
+          if (ob.label().starts_with("<"))
+            return;
+          std::string top = ob.label().split('.').first.str();
+          solver.addObject(result,
+                           libName("<dynamic attribute of " + top + ">"));
+          return;
+        }
+        auto anyField = [this, result](Obj of) {
+          solver.onField(of, [this, of, result](FieldId fid) {
+            if (!solver.fieldName(fid).starts_with("["))
+              solver.addCopy(solver.fieldNode(of, fid), result);
+          });
+        };
+        anyField(o);
+        if (ob.kind == Kind::Instance)
+          if (Obj cls = classOf(ob.label()); cls != ~0u)
+            anyField(cls);
+      });
     return true;
   }
   if (name == "super")

@@ -51,17 +51,26 @@ Obj Builder::constant(StringRef text) {
 
 Obj Builder::libName(StringRef qualName) {
   // Names under a library the API tables model keep their name (up to a
-  // depth no table entry reaches); every other library attribute (of `os`,
-  // of an unresolved module, of a builtin) is one unknown object: the set
-  // of names stays finite (`x = x.attr` in a loop) and nothing modelled is
-  // lost. Top-level names and builtins keep theirs.
+  // depth no table entry reaches); every other attribute of a library (of
+  // `os`, of an unresolved module) is one unknown object per top-level
+  // module, `<attribute of os>`: the set of names stays finite (`x =
+  // x.attr` in a loop), nothing modelled is lost, and a call of it still
+  // says whose code it runs (api/python.api judges that). Top-level names
+  // and builtins keep theirs.
   constexpr size_t kMaxLibNameParts = 12;
   std::string canonical = api.canonicalize(qualName);
   size_t dots = size_t(llvm::count(canonical, '.'));
   bool builtin = StringRef(canonical).starts_with("builtins.") && dots == 1;
+  std::string collapsed;
   if (dots >= kMaxLibNameParts ||
-      (dots > 0 && !builtin && !api.isLibraryName(canonical)))
-    qualName = "<library attribute>";
+      (dots > 0 && !builtin && !api.isLibraryName(canonical))) {
+    StringRef c = canonical;
+    // `<attribute of os>.path` is `<attribute of os>` again.
+    collapsed = c.starts_with("<")
+                    ? c.take_front(c.find('>') + 1).str()
+                    : "<attribute of " + c.split('.').first.str() + ">";
+    qualName = collapsed;
+  }
   std::string q = api.canonicalize(qualName);
   auto it = libNames.find(q);
   if (it != libNames.end())
@@ -523,29 +532,10 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   };
   auto unresolved = [&](const ast::Node *at, StringRef name,
                         const std::vector<std::string> &looked) {
-    StringRef top = name.split('.').first;
-    static const char *const stdlib[] = {
-        "os",        "sys",      "time",     "math",      "json",
-        "argparse",  "random",   "shutil",   "copy",      "warnings",
-        "logging",   "pathlib",  "collections", "functools", "itertools",
-        "typing",    "datetime", "re",       "pickle",    "glob",
-        "subprocess", "socket",  "threading", "multiprocessing", "abc",
-        "enum",      "dataclasses", "contextlib", "tempfile", "io",
-        "csv",       "hashlib",  "inspect",  "traceback", "signal",
-        "struct",    "string",   "textwrap", "uuid",      "queue",
-        "heapq",     "bisect",   "operator", "platform",  "gc",
-        "builtins",  "types",    "importlib", "zipfile",  "tarfile",
-        "gzip",      "urllib",   "http",     "numbers",   "statistics",
-        "pprint",    "getpass",  "errno",    "ast",       "codecs",
-        "fnmatch",   "__future__", "concurrent", "asyncio", "weakref",
-        "unittest",  "distutils", "configparser", "locale", "atexit",
-        "shlex",     "select",   "base64",   "binascii",  "ctypes",
-        "decimal",   "fractions", "secrets", "sqlite3",   "timeit",
-        "tqdm",      "PIL",      "matplotlib", "pandas",  "scipy",
-        "sklearn",   "yaml",     "h5py",     "cv2",       "wandb",
-        "tensorboard", "tensorboardX", "apex", "transformers", "timm",
-        "setuptools", "requests", "numpy"};
-    if (api.isLibraryName(name) || llvm::is_contained(stdlib, top) ||
+    // Modules api/python.api declares (the standard library, common
+    // packages) are known: calls of them are judged there, not here.
+    if (api.isLibraryName(name) ||
+        api.classifyUnmodelled(name) != ApiModel::Unmodelled::Unknown ||
         program.resolvedToLibrary() || program.resolvedToBrokenFile())
       return;
     std::string where;

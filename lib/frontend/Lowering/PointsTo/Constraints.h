@@ -134,6 +134,10 @@ private:
   void callObject(CallSite &cs, Obj callee, Node self);
   void callFunction(CallSite &cs, Obj fn, Node self);
   void callClass(CallSite &cs, Obj cls);
+  /// Binds `self` of every method of `cls` and its bases to `instance`:
+  /// a library may call any of them (a DataLoader calls `__getitem__`, a
+  /// trainer its hooks), so what they read off `self` is known.
+  void bindSelfOfMethods(Obj cls, Obj instance);
   void callLibrary(CallSite &cs, llvm::StringRef qualName, Node receiver,
                    const ApiEntry *entry);
   /// What calling method `cs.method` of `receiver` does (for each object
@@ -185,6 +189,8 @@ private:
   llvm::DenseSet<Obj> exactTuples;
   std::map<std::pair<Obj, std::string>, Node> methodNodes;
   std::map<std::tuple<const ast::Call *, Obj, std::string>, Node> boundSelf;
+  /// (class, instance) pairs bindSelfOfMethods has handled.
+  std::set<std::pair<Obj, Obj>> selfBoundClasses;
   std::set<std::tuple<const ast::Call *, Obj, Node>> boundCalls;
   llvm::StringSet<> warned;
 };

@@ -1,0 +1,188 @@
+//===- UnreadCalls.cpp - Calls into code detc does not read ---------------===//
+//
+// Sound by default: a call the lowering cannot follow (a library no table
+// models, a module it could not find, a callee it cannot trace) may run
+// anything, draws included. The lowering records each such call on the ops
+// of its statement (`unread_calls`); the analysis reports the ones that run
+// inside a data-parallel region (detc-may-draw). Which libraries are known
+// to draw nothing is data: api/python.api, each with its reason.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowerer.h"
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace mlir;
+using llvm::StringRef;
+
+/// The library name a points-to object stands for (`torch.nn.Linear`,
+/// `albumentations` for `<attribute of albumentations>`), or empty when it
+/// is no library's (a function, an instance, a constant) or unknown (an
+/// attribute of a method result of unknown type).
+static std::string libraryOf(const AbstractObject &o) {
+  using Kind = AbstractObject::Kind;
+  if (o.kind != Kind::LibName && o.kind != Kind::Library)
+    return "";
+  StringRef label = o.label();
+  if (label.consume_front("<attribute of "))
+    return label.drop_back().str();
+  if (label.starts_with("<") || label.starts_with("*."))
+    return "";
+  return label.str();
+}
+
+std::optional<std::string>
+Lowerer::whyUnread(llvm::StringRef library) const {
+  if (library.empty() || api.isLibraryName(library))
+    return std::nullopt;
+  StringRef top = library.split('.').first;
+  switch (api.classifyUnmodelled(library)) {
+  case ApiModel::Unmodelled::Quiet:
+    return std::nullopt;
+  case ApiModel::Unmodelled::Unread:
+    return ("library '" + top + "', whose code detc does not read (" +
+            api.unmodelledReason(library) + ")")
+        .str();
+  case ApiModel::Unmodelled::Unknown:
+    break;
+  }
+  return ("module '" + top +
+          "', which detc could not find and no API table models")
+      .str();
+}
+
+void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
+                             StringRef qualified, const ast::Expr *receiver) {
+  if (!emitIR || !currentStmt || !currentUnit)
+    return;
+  // A builtin (`super()`, `len(x)`): quiet (api/python.api).
+  if (auto *n = llvm::dyn_cast<ast::Name>(call->func);
+      n && qualified.empty() && !isBoundName(f, n->id))
+    return;
+  std::optional<std::string> why;
+  // What the callee may be; for a method whose attribute holds nothing the
+  // analysis tracks (`tok.encode`), what its receiver may be.
+  std::vector<PointsToResult::ObjectId> objs;
+  if (pointsTo) {
+    objs = pointsTo->pointsTo(call->func);
+    // A method call's callee is no expression the points-to evaluates:
+    // the attribute is read off the receiver's objects (`self.aug`).
+    if (objs.empty() && receiver) {
+      std::vector<PointsToResult::ObjectId> receivers =
+          pointsTo->pointsTo(receiver);
+      StringRef attr = llvm::cast<ast::Attribute>(call->func)->attr;
+      for (PointsToResult::ObjectId r : receivers)
+        for (PointsToResult::ObjectId o : pointsTo->field(r, attr))
+          objs.push_back(o);
+      if (objs.empty())
+        objs = std::move(receivers);
+    }
+  }
+  for (PointsToResult::ObjectId o : objs) {
+    const AbstractObject &ob = pointsTo->object(o);
+    StringRef label = ob.label();
+    if (ob.kind == AbstractObject::Kind::LibName &&
+        label.consume_front("<dynamic attribute of ")) {
+      StringRef library = label.drop_back();
+      if (api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
+        continue;
+      why = ("a name of '" + library +
+             "' chosen at run time (getattr with a computed name): any of "
+             "its functions, random ones included")
+                .str();
+      break;
+    }
+    // An instance of the program's class called (or its method called)
+    // where only a library base defines it: `class Flip(A.DualTransform)`
+    // is called through albumentations' `__call__`, which runs the
+    // class's `apply` — code detc does not read decides what runs.
+    if (ob.kind == AbstractObject::Kind::Instance) {
+      std::vector<std::string> work{ob.label().str()};
+      for (size_t i = 0; i < work.size() && i < 32 && !why; ++i)
+        if (const ClassInfo *ci = classOf(work[i])) {
+          for (const std::string &base : ci->libBases)
+            if (std::optional<std::string> w = whyUnread(base)) {
+              why = "an instance of '" + ob.label().str() + "', whose base '" +
+                    base + "' is " + *w;
+              break;
+            }
+          work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
+        }
+      if (why)
+        break;
+      continue;
+    }
+    std::string library = libraryOf(ob);
+    if (library.empty())
+      continue;
+    // The name as imported (`wandb.log`) is finer than the object's
+    // (`<attribute of wandb>`): a declaration may cover one function.
+    if ((why = whyUnread(qualified.empty() ? StringRef(library) : qualified)))
+      break;
+  }
+  if (!why && objs.empty()) {
+    // Nothing reaches the callee: a name of a module the lowering alone
+    // resolved, or a value nothing in the program makes (an attribute set
+    // where detc cannot see).
+    if (!qualified.empty())
+      why = whyUnread(qualified);
+    else if (!receiver)
+      why = untraceableCallee(f, call->func);
+  }
+  if (!why)
+    return;
+  if (unreadCallsOf != currentStmt) {
+    unreadCallsOf = currentStmt;
+    unreadCalls.clear();
+  }
+  const ast::SourcePos &at = call->getRange().begin;
+  for (Attribute a : unreadCalls)
+    if (cast<DictionaryAttr>(a).getAs<IntegerAttr>("line").getInt() ==
+            at.line &&
+        cast<DictionaryAttr>(a).getAs<IntegerAttr>("column").getInt() ==
+            at.column + 1)
+      return;
+  // The callee as written, on one line.
+  StringRef bytes = f.unit->file->getBytes();
+  const ast::Expr *callee = call->func;
+  StringRef text = bytes.slice(callee->getRange().begin.offset,
+                               callee->getRange().end.offset);
+  std::string shown;
+  for (char c : text.take_front(80))
+    if (c != '\n' && c != '\r' && !(c == ' ' && !shown.empty() &&
+                                    shown.back() == ' '))
+      shown += c;
+  if (text.size() > 80)
+    shown += "...";
+  unreadCalls.push_back(builder.getDictionaryAttr(
+      {attr("callee", builder.getStringAttr(shown)),
+       attr("why", builder.getStringAttr(*why)),
+       attr("line", builder.getI64IntegerAttr(at.line)),
+       attr("column", builder.getI64IntegerAttr(at.column + 1))}));
+}
+
+std::string Lowerer::untraceableCallee(const FuncCtx &f,
+                                       const ast::Expr *callee) const {
+  if (auto *n = llvm::dyn_cast<ast::Name>(callee);
+      n && !f.isModule && !f.isClassBody)
+    if (auto it = funcParams.find(f.symbol); it != funcParams.end())
+      for (size_t i = 0; i < it->second.size(); ++i)
+        if (paramName(it->second, i) == n->id) {
+          std::string fn = f.symbol;
+          for (size_t at; (at = fn.find("::")) != std::string::npos;)
+            fn.replace(at, 2, ".");
+          return ("parameter '" + n->id + "' of '" + fn +
+                  "', bound to nothing detc sees (called from outside the "
+                  "program, or with arguments detc cannot trace)")
+              .str();
+        }
+  return "a callee detc cannot trace (a dynamic lookup, or a value made "
+         "where detc cannot see)";
+}
+
+ArrayAttr Lowerer::unreadCallsOfStmt() const {
+  if (unreadCalls.empty() || unreadCallsOf != currentStmt)
+    return nullptr;
+  return ArrayAttr::get(builder.getContext(), unreadCalls);
+}
