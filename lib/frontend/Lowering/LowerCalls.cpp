@@ -800,10 +800,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       o.transformFacts = factsOf(f, tr);
     // Transforms the facts lose (kept in a dict, passed through helpers,
     // stored on the dataset later): what its `transform` may hold.
-    for (PointsToResult::ObjectId d : pointsToAt(call))
-      for (const std::string &id :
-           loweredIds(pointsTo->field(d, "transform"), 'b', ObjectInfo::Build))
+    for (PointsToResult::ObjectId d : pointsToAt(call)) {
+      std::vector<PointsToResult::ObjectId> held =
+          pointsTo->field(d, "transform");
+      for (const std::string &id : loweredIds(held, 'b', ObjectInfo::Build))
         o.transformFacts.insert("obj:" + id);
+      // The program's own transform objects and functions.
+      addProgramCallables(held, o.transformFacts);
+      for (PointsToResult::ObjectId h : held)
+        if (const AbstractObject &ob = pointsTo->object(h);
+            ob.kind == AbstractObject::Kind::Instance &&
+            classes.count(ob.label().str()))
+          o.transformFacts.insert("inst:" + ob.label().str());
+    }
     std::string &t = result();
     if (t.empty())
       t = newTemp(f);

@@ -442,13 +442,39 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
           continue;
         std::vector<std::string> ids =
             objectsOf(o->transformFacts, ObjectInfo::Build);
-        if (ids.empty())
-          continue;
         Effects e;
         e.uses.insert(dsVar + ".transform");
-        emit(ir::ForwardOp::getOperationName(), at, {}, e,
-             {strAttr("model", dsVar + ".transform"),
-              attr("builds", strArray(ids))});
+        if (!ids.empty())
+          emit(ir::ForwardOp::getOperationName(), at, {}, e,
+               {strAttr("model", dsVar + ".transform"),
+                attr("builds", strArray(ids))});
+        // A transform of the program (a class with `__call__`, as DINO's
+        // multi-crop augmentation object, or a function) that the library
+        // dataset calls on each example.
+        for (const std::string &tf : o->transformFacts) {
+          StringRef t = tf;
+          if (t.consume_front("func:")) {
+            emit(ir::CallOp::getOperationName(), at, {}, e,
+                 {attr("callee", FlatSymbolRefAttr::get(&ctx, t))});
+          } else if (t.consume_front("inst:")) {
+            std::string owner = findMethod(t.str(), "__call__");
+            if (owner.empty())
+              continue;
+            llvm::SmallVector<NamedAttribute> attrs{
+                attr("callee", classMethodRef(owner, "__call__"))};
+            auto params = funcParams.find(owner + "::__call__");
+            if (params != funcParams.end() && !params->second.empty()) {
+              StringRef self = paramName(params->second, 0);
+              addFacts(owner + "::__call__|" + self.str(),
+                       {("inst:" + t).str()});
+              attrs.push_back(attr(
+                  "bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                              self, builder.getStringAttr(dsVar +
+                                                          ".transform"))})));
+            }
+            emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
+          }
+        }
       }
     }
     for (const std::string &fn : fns)
