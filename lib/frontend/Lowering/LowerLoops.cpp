@@ -416,26 +416,35 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
   Operation *fetch = emit(ir::FetchOp::getOperationName(), at, defs, eff,
                           {strAttr("loader", loaderVar)}, 1);
   std::string dsVar = loaderVar + ".dataset";
+  // A call of `method` of the program's class `cls` (or a base) on the
+  // object in `selfVar`, as the library makes it (a dataset's
+  // `__getitem__`, its transform's `__call__`): `self` bound, its facts
+  // `selfFacts`.
+  auto callMethodOn = [&](const std::string &cls, StringRef method,
+                          const std::string &selfVar,
+                          const FactSet &selfFacts) {
+    std::string owner = findMethod(cls, method);
+    if (owner.empty())
+      return;
+    llvm::SmallVector<NamedAttribute> attrs{
+        attr("callee", classMethodRef(owner, method))};
+    auto params = funcParams.find(owner + "::" + method.str());
+    if (params != funcParams.end() && !params->second.empty()) {
+      StringRef self = paramName(params->second, 0);
+      addFacts(owner + "::" + method.str() + "|" + self.str(), selfFacts);
+      attrs.push_back(
+          attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                           self, builder.getStringAttr(selfVar))})));
+    }
+    Effects e;
+    e.uses.insert(selfVar);
+    emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
+  };
   auto perExample = [&] {
     for (const std::string &fact : datasetFacts) {
       StringRef s = fact;
       if (s.consume_front("inst:")) {
-        std::string owner = findMethod(s.str(), "__getitem__");
-        if (owner.empty())
-          continue;
-        llvm::SmallVector<NamedAttribute> attrs{
-            attr("callee", classMethodRef(owner, "__getitem__"))};
-        auto params = funcParams.find(owner + "::__getitem__");
-        if (params != funcParams.end() && !params->second.empty()) {
-          StringRef self = paramName(params->second, 0);
-          addFacts(owner + "::__getitem__|" + self.str(), datasetFacts);
-          attrs.push_back(
-              attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
-                               self, builder.getStringAttr(dsVar))})));
-        }
-        Effects e;
-        e.uses.insert(dsVar);
-        emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
+        callMethodOn(s.str(), "__getitem__", dsVar, datasetFacts);
       } else if (s.consume_front("obj:")) {
         const ObjectInfo *o = findObject(s.str());
         if (!o || o->kind != ObjectInfo::Dataset)
@@ -457,22 +466,8 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
             emit(ir::CallOp::getOperationName(), at, {}, e,
                  {attr("callee", FlatSymbolRefAttr::get(&ctx, t))});
           } else if (t.consume_front("inst:")) {
-            std::string owner = findMethod(t.str(), "__call__");
-            if (owner.empty())
-              continue;
-            llvm::SmallVector<NamedAttribute> attrs{
-                attr("callee", classMethodRef(owner, "__call__"))};
-            auto params = funcParams.find(owner + "::__call__");
-            if (params != funcParams.end() && !params->second.empty()) {
-              StringRef self = paramName(params->second, 0);
-              addFacts(owner + "::__call__|" + self.str(),
-                       {("inst:" + t).str()});
-              attrs.push_back(attr(
-                  "bind", builder.getDictionaryAttr({builder.getNamedAttr(
-                              self, builder.getStringAttr(dsVar +
-                                                          ".transform"))})));
-            }
-            emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
+            callMethodOn(t.str(), "__call__", dsVar + ".transform",
+                         {("inst:" + t).str()});
           }
         }
       }
