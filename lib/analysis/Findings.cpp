@@ -280,12 +280,17 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
       auto column = d.getAs<mlir::IntegerAttr>("column");
       auto callee = d.getAs<mlir::StringAttr>("callee");
       auto why = d.getAs<mlir::StringAttr>("why");
-      if (!line || !column || !callee || !why ||
-          !seen.insert({stmt.file, line.getInt(), column.getInt()}).second)
+      if (!line || !column || !callee || !why)
         continue;
+      // An entry names its own file when its op may sit in another (a
+      // dataset's transform, called in the loop's per-example region).
+      auto file = d.getAs<mlir::StringAttr>("file");
       Finding f;
       f.rule = "detc-may-draw";
-      f.at = {stmt.file, unsigned(line.getInt()), unsigned(column.getInt())};
+      f.at = {file ? file.getValue().str() : stmt.file,
+              unsigned(line.getInt()), unsigned(column.getInt())};
+      if (!seen.insert({f.at.file, line.getInt(), column.getInt()}).second)
+        continue;
       std::string kind = parallelKind(regionOp);
       f.message = "may draw: '" + callee.getValue().str() +
                   "' calls code detc could not read, inside the " + kind +

@@ -307,6 +307,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::vector<std::string> builds = objectsOf(modelFacts, ObjectInfo::Build);
     if (builds.empty() || modelVar.empty())
       return false;
+    // The callee may also be a model detc does not read (one branch
+    // builds a torchvision model, another loads one through torch.hub).
+    noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr);
     Effects eff = args.eff;
     eff.uses.insert(modelVar);
     auto defs = defsOfResult();
@@ -754,10 +757,31 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         emit(ir::ForwardOp::getOperationName(), call, {}, e,
              {strAttr("model", var), attr("builds", strArray(ids))});
       };
+      // A part of the program's own (a transform object with `__call__`,
+      // a module of the script's class, a function): the container calls
+      // it (`Compose([RandomCrop(32), GaussianBlur(0.5)])`).
+      std::set<std::string> called;
+      auto callPart = [&](const std::string &var, const FactSet &facts) {
+        for (const std::string &fact : facts) {
+          StringRef s = fact;
+          if (s.consume_front("func:")) {
+            if (called.insert(fact).second)
+              emit(ir::CallOp::getOperationName(), call, {}, Effects(),
+                   {attr("callee", FlatSymbolRefAttr::get(&ctx, s))});
+          } else if (s.consume_front("inst:") && !var.empty() &&
+                     called.insert(fact).second) {
+            if (!emitMethodCallOn(call, s.str(), "__call__", var, {fact}))
+              emitMethodCallOn(call, s.str(), "forward", var, {fact});
+          }
+        }
+      };
       if (role == "container") {
         for (const auto &elems : args.posElements)
-          for (const std::string &v : elems)
+          for (const std::string &v : elems) {
             forwardOf(v);
+            if (!v.empty())
+              callPart(v, factsOfVar(f, v));
+          }
         // Parts the facts cannot see: a list built up with append/+=/
         // insert/extend, `Compose([])` whose `transforms` list is appended
         // to later (the points-to analysis knows the container's parts).
@@ -769,10 +793,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         for (const std::string &id : loweredIds(parts, 'b', ObjectInfo::Build))
           if (!forwarded.count(id))
             more.push_back(id);
+        std::string var = args.posVars.empty() || args.posVars[0].empty()
+                              ? t
+                              : args.posVars[0];
+        FactSet partFacts;
+        addProgramCallables(parts, partFacts);
+        addInstanceFacts(parts, partFacts);
+        callPart(var, partFacts);
         if (!more.empty()) {
-          std::string var = args.posVars.empty() || args.posVars[0].empty()
-                                ? t
-                                : args.posVars[0];
           Effects e;
           e.uses.insert(var);
           emit(ir::ForwardOp::getOperationName(), call, {}, e,
@@ -807,11 +835,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         o.transformFacts.insert("obj:" + id);
       // The program's own transform objects and functions.
       addProgramCallables(held, o.transformFacts);
-      for (PointsToResult::ObjectId h : held)
-        if (const AbstractObject &ob = pointsTo->object(h);
-            ob.kind == AbstractObject::Kind::Instance &&
-            classes.count(ob.label().str()))
-          o.transformFacts.insert("inst:" + ob.label().str());
+      addInstanceFacts(held, o.transformFacts);
+      // One of a library detc does not read: the dataset calls it on
+      // every example (detc-may-draw in the per-example region).
+      const ast::Expr *tr = args.find(entry->getArg("transform"));
+      if (emitIR && tr && !o.unreadTransform)
+        if (std::optional<std::string> why = whyObjectsUnread(held, ""))
+          o.unreadTransform = unreadEntry(*f.unit, tr, *why, true);
     }
     std::string &t = result();
     if (t.empty())

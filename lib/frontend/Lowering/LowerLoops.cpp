@@ -286,6 +286,18 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
     if (StringRef(fact).starts_with("func:") &&
         facts.count("yields-batches:" + fact.substr(5)))
       return true;
+  // A method of the script's class (`metric_logger.log_every(loader, 10)`,
+  // as DINO and DeiT iterate their loaders).
+  if (auto *method = dyn_cast<ast::Attribute>(call->func)) {
+    FactSet receiver = factsOf(f, method->value);
+    addInstanceFacts(method->value, receiver);
+    for (const std::string &fact : receiver)
+      if (StringRef(fact).starts_with("inst:"))
+        if (std::string owner = findMethod(fact.substr(5), method->attr);
+            !owner.empty() &&
+            facts.count("yields-batches:" + owner + "::" + method->attr.str()))
+          return true;
+  }
   auto *callee = dyn_cast<ast::Name>(call->func);
   if (!callee || callee->id != "range")
     return false;
@@ -389,6 +401,28 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
       loop->orelse);
 }
 
+bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
+                               StringRef method, const std::string &selfVar,
+                               const FactSet &selfFacts) {
+  std::string owner = findMethod(cls, method);
+  if (owner.empty())
+    return false;
+  llvm::SmallVector<NamedAttribute> attrs{
+      attr("callee", classMethodRef(owner, method))};
+  auto params = funcParams.find(owner + "::" + method.str());
+  if (params != funcParams.end() && !params->second.empty()) {
+    StringRef self = paramName(params->second, 0);
+    addFacts(owner + "::" + method.str() + "|" + self.str(), selfFacts);
+    attrs.push_back(
+        attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
+                         self, builder.getStringAttr(selfVar))})));
+  }
+  Effects e;
+  e.uses.insert(selfVar);
+  emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
+  return true;
+}
+
 void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
                         const std::string &loaderVar,
                         const FactSet &loaderFacts,
@@ -416,35 +450,11 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
   Operation *fetch = emit(ir::FetchOp::getOperationName(), at, defs, eff,
                           {strAttr("loader", loaderVar)}, 1);
   std::string dsVar = loaderVar + ".dataset";
-  // A call of `method` of the program's class `cls` (or a base) on the
-  // object in `selfVar`, as the library makes it (a dataset's
-  // `__getitem__`, its transform's `__call__`): `self` bound, its facts
-  // `selfFacts`.
-  auto callMethodOn = [&](const std::string &cls, StringRef method,
-                          const std::string &selfVar,
-                          const FactSet &selfFacts) {
-    std::string owner = findMethod(cls, method);
-    if (owner.empty())
-      return;
-    llvm::SmallVector<NamedAttribute> attrs{
-        attr("callee", classMethodRef(owner, method))};
-    auto params = funcParams.find(owner + "::" + method.str());
-    if (params != funcParams.end() && !params->second.empty()) {
-      StringRef self = paramName(params->second, 0);
-      addFacts(owner + "::" + method.str() + "|" + self.str(), selfFacts);
-      attrs.push_back(
-          attr("bind", builder.getDictionaryAttr({builder.getNamedAttr(
-                           self, builder.getStringAttr(selfVar))})));
-    }
-    Effects e;
-    e.uses.insert(selfVar);
-    emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
-  };
   auto perExample = [&] {
     for (const std::string &fact : datasetFacts) {
       StringRef s = fact;
       if (s.consume_front("inst:")) {
-        callMethodOn(s.str(), "__getitem__", dsVar, datasetFacts);
+        emitMethodCallOn(at, s.str(), "__getitem__", dsVar, datasetFacts);
       } else if (s.consume_front("obj:")) {
         const ObjectInfo *o = findObject(s.str());
         if (!o || o->kind != ObjectInfo::Dataset)
@@ -457,6 +467,11 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
           emit(ir::ForwardOp::getOperationName(), at, {}, e,
                {strAttr("model", dsVar + ".transform"),
                 attr("builds", strArray(ids))});
+        if (o->unreadTransform)
+          emit(ir::StmtOp::getOperationName(), at, {}, e,
+               {strAttr("kind", "expr"),
+                attr("unread_calls",
+                     builder.getArrayAttr({o->unreadTransform}))});
         // A transform of the program (a class with `__call__`, as DINO's
         // multi-crop augmentation object, or a function) that the library
         // dataset calls on each example.
@@ -466,8 +481,8 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
             emit(ir::CallOp::getOperationName(), at, {}, e,
                  {attr("callee", FlatSymbolRefAttr::get(&ctx, t))});
           } else if (t.consume_front("inst:")) {
-            callMethodOn(t.str(), "__call__", dsVar + ".transform",
-                         {("inst:" + t).str()});
+            emitMethodCallOn(at, t.str(), "__call__", dsVar + ".transform",
+                             {("inst:" + t).str()});
           }
         }
       }

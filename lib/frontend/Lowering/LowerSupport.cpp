@@ -453,7 +453,8 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
     state.addAttribute(a.getName(), a.getValue());
   if (ArrayAttr calls = moduleCalls(currentStmt))
     state.addAttribute("module_calls", calls);
-  if (ArrayAttr calls = unreadCallsOfStmt())
+  if (ArrayAttr calls = unreadCallsOfStmt();
+      calls && !state.attributes.get("unread_calls"))
     state.addAttribute("unread_calls", calls);
   for (unsigned i = 0; i < numRegions; ++i) {
     Region *r = state.addRegion();
@@ -622,9 +623,13 @@ void Lowerer::addCalleeFacts(const ast::Expr *callee, FactSet &out) {
 }
 
 void Lowerer::addInstanceFacts(const ast::Expr *e, FactSet &out) {
-  if (!pointsTo)
-    return;
-  for (PointsToResult::ObjectId o : pointsTo->pointsTo(e)) {
+  if (pointsTo)
+    addInstanceFacts(pointsTo->pointsTo(e), out);
+}
+
+void Lowerer::addInstanceFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                               FactSet &out) const {
+  for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
     if (ob.kind == AbstractObject::Kind::Instance &&
         classes.count(ob.label().str()))

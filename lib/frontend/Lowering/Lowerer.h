@@ -47,8 +47,10 @@ struct ObjectInfo {
   enum Kind : uint8_t { Build, Dataset, Loader, Optimizer } kind = Build;
   PooledString cls; ///< User class symbol, if any.
   PooledString api; ///< Resolved library constructor, if any.
-  // Dataset: facts of its per-example transform.
+  // Dataset: facts of its per-example transform; the `unread_calls` entry
+  // of a transform detc does not read (a timm or albumentations object).
   FactSet transformFacts;
+  mlir::DictionaryAttr unreadTransform;
   // Loader: the dataset, the worker count, the shuffle generator (empty: no
   // shuffle) and functions mapped over each example (tf.data).
   FactSet datasetFacts;
@@ -173,6 +175,13 @@ public:
                      bool rankFirst, bool shared);
   /// A `per_batch` data-parallel region reading `uses`, its body emitted
   /// by `body`.
+  /// A call of `method` of the program's class `cls` (or a base) on the
+  /// object in `selfVar`, as a library makes it (a dataset's
+  /// `__getitem__`, a transform's `__call__`): `self` bound, with facts
+  /// `selfFacts`. False when the class has no such method.
+  bool emitMethodCallOn(const ast::Node *at, const std::string &cls,
+                        llvm::StringRef method, const std::string &selfVar,
+                        const FactSet &selfFacts);
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
                        llvm::function_ref<void()> body);
   /// Emits `n` alternatives (`emitOne(i)` each), as nested `detc.if`s: one
@@ -305,6 +314,15 @@ public:
   /// emitted from now on carry it (`unread_calls`).
   void noteUnreadCall(FuncCtx &f, const ast::Call *call,
                       llvm::StringRef qualified, const ast::Expr *receiver);
+  /// Why calling something that may be any of `objs` runs code detc does
+  /// not read (`qualified`: the callee's imported name, when it has one).
+  std::optional<std::string>
+  whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                   llvm::StringRef qualified) const;
+  /// One `unread_calls` entry: `shown` as written, where it starts, why;
+  /// with its file when the op carrying it may be in another one.
+  mlir::DictionaryAttr unreadEntry(const Unit &unit, const ast::Expr *shown,
+                                   const std::string &why, bool withFile);
   /// Why nothing the analysis tracks reaches `callee` (a parameter nothing
   /// binds, a dynamic lookup).
   std::string untraceableCallee(const FuncCtx &f,
@@ -382,6 +400,8 @@ public:
   /// Adds `inst:` facts for the instances of the program's classes the
   /// points-to analysis says `e` may evaluate to.
   void addInstanceFacts(const ast::Expr *e, FactSet &out);
+  void addInstanceFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                        FactSet &out) const;
   void addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                            FactSet &out) const;
   /// The points-to objects allocated by `call` (in the current unit).

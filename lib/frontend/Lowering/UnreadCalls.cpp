@@ -34,10 +34,19 @@ static std::string libraryOf(const AbstractObject &o) {
 
 std::optional<std::string>
 Lowerer::whyUnread(llvm::StringRef library) const {
-  if (library.empty() || api.isLibraryName(library))
+  if (library.empty())
     return std::nullopt;
   StringRef top = library.split('.').first;
-  switch (api.classifyUnmodelled(library)) {
+  ApiModel::Unmodelled kind = api.classifyUnmodelled(library);
+  // A part of a modelled library may run code no table describes
+  // (`unread torch.hub`: a repository's model code).
+  if (kind == ApiModel::Unmodelled::Unread && api.isLibraryName(library))
+    return ("code of '" + library + "' that detc does not read (" +
+            api.unmodelledReason(library) + ")")
+        .str();
+  if (api.isLibraryName(library))
+    return std::nullopt;
+  switch (kind) {
   case ApiModel::Unmodelled::Quiet:
     return std::nullopt;
   case ApiModel::Unmodelled::Unread:
@@ -50,6 +59,74 @@ Lowerer::whyUnread(llvm::StringRef library) const {
   return ("module '" + top +
           "', which detc could not find and no API table models")
       .str();
+}
+
+std::optional<std::string>
+Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                          StringRef qualified) const {
+  for (PointsToResult::ObjectId o : objs) {
+    const AbstractObject &ob = pointsTo->object(o);
+    StringRef label = ob.label();
+    if (ob.kind == AbstractObject::Kind::LibName &&
+        label.consume_front("<dynamic attribute of ")) {
+      StringRef library = label.drop_back();
+      if (api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
+        continue;
+      return ("a name of '" + library +
+              "' chosen at run time (getattr with a computed name): any of "
+              "its functions, random ones included")
+          .str();
+    }
+    // An instance of the program's class called (or its method called)
+    // where only a library base defines it: `class Flip(A.DualTransform)`
+    // is called through albumentations' `__call__`, which runs the
+    // class's `apply` — code detc does not read decides what runs.
+    if (ob.kind == AbstractObject::Kind::Instance) {
+      std::vector<std::string> work{ob.label().str()};
+      for (size_t i = 0; i < work.size() && i < 32; ++i)
+        if (const ClassInfo *ci = classOf(work[i])) {
+          for (const std::string &base : ci->libBases)
+            if (std::optional<std::string> w = whyUnread(base))
+              return "an instance of '" + ob.label().str() + "', whose base '" +
+                     base + "' is " + *w;
+          work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
+        }
+      continue;
+    }
+    std::string library = libraryOf(ob);
+    if (library.empty())
+      continue;
+    // The name as imported (`wandb.log`) is finer than the object's
+    // (`<attribute of wandb>`): a declaration may cover one function.
+    if (std::optional<std::string> why =
+            whyUnread(qualified.empty() ? StringRef(library) : qualified))
+      return why;
+  }
+  return std::nullopt;
+}
+
+DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
+                                    const std::string &why, bool withFile) {
+  // The expression as written, on one line.
+  StringRef bytes = unit.file->getBytes();
+  StringRef text = bytes.slice(shown->getRange().begin.offset,
+                               shown->getRange().end.offset);
+  std::string oneLine;
+  for (char c : text.take_front(80))
+    if (c != '\n' && c != '\r' && !(c == ' ' && !oneLine.empty() &&
+                                      oneLine.back() == ' '))
+      oneLine += c;
+  if (text.size() > 80)
+    oneLine += "...";
+  const ast::SourcePos &at = shown->getRange().begin;
+  llvm::SmallVector<NamedAttribute, 5> fields{
+      attr("callee", builder.getStringAttr(oneLine)),
+      attr("why", builder.getStringAttr(why)),
+      attr("line", builder.getI64IntegerAttr(at.line)),
+      attr("column", builder.getI64IntegerAttr(at.column + 1))};
+  if (withFile)
+    fields.push_back(attr("file", builder.getStringAttr(unit.file->getName())));
+  return builder.getDictionaryAttr(fields);
 }
 
 void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
@@ -79,48 +156,7 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
         objs = std::move(receivers);
     }
   }
-  for (PointsToResult::ObjectId o : objs) {
-    const AbstractObject &ob = pointsTo->object(o);
-    StringRef label = ob.label();
-    if (ob.kind == AbstractObject::Kind::LibName &&
-        label.consume_front("<dynamic attribute of ")) {
-      StringRef library = label.drop_back();
-      if (api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
-        continue;
-      why = ("a name of '" + library +
-             "' chosen at run time (getattr with a computed name): any of "
-             "its functions, random ones included")
-                .str();
-      break;
-    }
-    // An instance of the program's class called (or its method called)
-    // where only a library base defines it: `class Flip(A.DualTransform)`
-    // is called through albumentations' `__call__`, which runs the
-    // class's `apply` — code detc does not read decides what runs.
-    if (ob.kind == AbstractObject::Kind::Instance) {
-      std::vector<std::string> work{ob.label().str()};
-      for (size_t i = 0; i < work.size() && i < 32 && !why; ++i)
-        if (const ClassInfo *ci = classOf(work[i])) {
-          for (const std::string &base : ci->libBases)
-            if (std::optional<std::string> w = whyUnread(base)) {
-              why = "an instance of '" + ob.label().str() + "', whose base '" +
-                    base + "' is " + *w;
-              break;
-            }
-          work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
-        }
-      if (why)
-        break;
-      continue;
-    }
-    std::string library = libraryOf(ob);
-    if (library.empty())
-      continue;
-    // The name as imported (`wandb.log`) is finer than the object's
-    // (`<attribute of wandb>`): a declaration may cover one function.
-    if ((why = whyUnread(qualified.empty() ? StringRef(library) : qualified)))
-      break;
-  }
+  why = whyObjectsUnread(objs, qualified);
   if (!why && objs.empty()) {
     // Nothing reaches the callee: a name of a module the lowering alone
     // resolved, or a value nothing in the program makes (an attribute set
@@ -143,23 +179,8 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
         cast<DictionaryAttr>(a).getAs<IntegerAttr>("column").getInt() ==
             at.column + 1)
       return;
-  // The callee as written, on one line.
-  StringRef bytes = f.unit->file->getBytes();
-  const ast::Expr *callee = call->func;
-  StringRef text = bytes.slice(callee->getRange().begin.offset,
-                               callee->getRange().end.offset);
-  std::string shown;
-  for (char c : text.take_front(80))
-    if (c != '\n' && c != '\r' && !(c == ' ' && !shown.empty() &&
-                                    shown.back() == ' '))
-      shown += c;
-  if (text.size() > 80)
-    shown += "...";
-  unreadCalls.push_back(builder.getDictionaryAttr(
-      {attr("callee", builder.getStringAttr(shown)),
-       attr("why", builder.getStringAttr(*why)),
-       attr("line", builder.getI64IntegerAttr(at.line)),
-       attr("column", builder.getI64IntegerAttr(at.column + 1))}));
+  // A call starts where its callee does: shown there, named by it.
+  unreadCalls.push_back(unreadEntry(*f.unit, call->func, *why, false));
 }
 
 std::string Lowerer::untraceableCallee(const FuncCtx &f,
