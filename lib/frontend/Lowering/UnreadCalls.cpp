@@ -36,7 +36,7 @@ std::optional<std::string>
 Lowerer::whyUnread(llvm::StringRef library) const {
   if (library.empty())
     return std::nullopt;
-  StringRef top = library.split('.').first;
+  StringRef top = library.ltrim('.').split('.').first;
   ApiModel::Unmodelled kind = api.classifyUnmodelled(library);
   // A part of a modelled library may run code no table describes
   // (`unread torch.hub`: a repository's model code).

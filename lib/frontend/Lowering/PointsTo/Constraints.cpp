@@ -51,24 +51,29 @@ Obj Builder::constant(StringRef text) {
 
 Obj Builder::libName(StringRef qualName) {
   // Names under a library the API tables model keep their name (up to a
-  // depth no table entry reaches); every other attribute of a library (of
-  // `os`, of an unresolved module) is one unknown object per top-level
-  // module, `<attribute of os>`: the set of names stays finite (`x =
-  // x.attr` in a loop), nothing modelled is lost, and a call of it still
-  // says whose code it runs (api/python.api judges that). Top-level names
-  // and builtins keep theirs.
+  // depth no table entry reaches); so do names of other libraries up to
+  // the depth an import path has (`timm.loss.SoftTargetCrossEntropy`:
+  // api/python.api may declare a part of a library quiet). Deeper ones
+  // are one unknown object per top-level module, `<attribute of os>`: the
+  // set of names stays finite (`x = x.attr` in a loop), nothing modelled
+  // is lost, and a call of it still says whose code it runs. Top-level
+  // names and builtins keep theirs.
   constexpr size_t kMaxLibNameParts = 12;
+  constexpr size_t kMaxOtherNameParts = 4;
   std::string canonical = api.canonicalize(qualName);
   size_t dots = size_t(llvm::count(canonical, '.'));
   bool builtin = StringRef(canonical).starts_with("builtins.") && dots == 1;
+  bool modelled = api.isLibraryName(canonical);
   std::string collapsed;
   if (dots >= kMaxLibNameParts ||
-      (dots > 0 && !builtin && !api.isLibraryName(canonical))) {
+      (dots > 0 && !builtin && !modelled &&
+       (dots >= kMaxOtherNameParts || StringRef(canonical).starts_with("<")))) {
     StringRef c = canonical;
     // `<attribute of os>.path` is `<attribute of os>` again.
     collapsed = c.starts_with("<")
                     ? c.take_front(c.find('>') + 1).str()
-                    : "<attribute of " + c.split('.').first.str() + ">";
+                    : "<attribute of " + c.ltrim('.').split('.').first.str() +
+                          ">";
     qualName = collapsed;
   }
   std::string q = api.canonicalize(qualName);
