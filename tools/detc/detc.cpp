@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AnalyzeCommand.h"
+#include "AuditCommand.h"
 #include "InvariantsCommand.h"
 #include "LowerCommand.h"
 #include "ParseCommand.h"
@@ -30,7 +31,8 @@ static bool unknownCommand(int argc, char **argv) {
     return false;
   StringRef word = argv[1];
   static const char *const commands[] = {"analyze", "transform", "schedule",
-                                         "parse",   "infer",     "check"};
+                                         "parse",   "infer",     "check",
+                                         "audit"};
   if (is_contained(commands, word) || word.contains('.') ||
       word.contains('/') || sys::fs::exists(word))
     return false;
@@ -42,8 +44,8 @@ static bool unknownCommand(int argc, char **argv) {
   WithColor::error(errs(), "detc")
       << "unknown command '" << word << "'"
       << (best.empty() ? "" : ("; did you mean '" + best + "'?").str())
-      << " (commands: analyze, transform, schedule, parse, infer, check; or "
-         "a FILE.py to lower)\n";
+      << " (commands: analyze, transform, schedule, parse, infer, check, "
+         "audit; or a FILE.py to lower)\n";
   return true;
 }
 
@@ -67,6 +69,10 @@ static int runCommand(int rawArgc, char **rawArgv) {
   char **argv = args.data();
   if (unknownCommand(argc, argv))
     return 2;
+  // The script's own arguments follow it: not detc's options.
+  if (argc >= 2 && StringRef(argv[1]) == "audit" &&
+      !(argc == 3 && StringRef(argv[2]) == "--help"))
+    return detc::tool::runAudit(argc, argv);
   // LLVM's own options (code generation, debugging) are not detc's.
   cl::HideUnrelatedOptions(detc::tool::loweringCategory);
   cl::SetVersionPrinter([](raw_ostream &os) {
@@ -88,7 +94,9 @@ static int runCommand(int rawArgc, char **rawArgv) {
           "  detc parse FILE... [--emit=ast|json|none]\n"
           "  detc infer TRACE... -o invariants.json\n"
           "  detc check TRACE... --invariants=FILE [--format=text|json|sarif] "
-          "[--werror]\n\n"
+          "[--werror]\n"
+          "  detc audit [--python=PATH] [--steps N] [--format=text|json] "
+          "FILE.py [ARGS...]   run it, report its random draws\n\n"
           "Exit status: 0 success (findings are warnings); 1 findings with "
           "--werror or of a rule the project made an error; 2 bad input or "
           "options; 3 an internal check failed (a bug in detc); 74 the "
