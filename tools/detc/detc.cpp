@@ -70,8 +70,8 @@ static int runCommand(int rawArgc, char **rawArgv) {
   if (unknownCommand(argc, argv))
     return 2;
   // The script's own arguments follow it: not detc's options.
-  if (argc >= 2 && StringRef(argv[1]) == "audit" &&
-      !(argc == 3 && StringRef(argv[2]) == "--help"))
+  // (`detc audit --help` is the audit's own, printed by the interpreter.)
+  if (argc >= 2 && StringRef(argv[1]) == "audit")
     return detc::tool::runAudit(argc, argv);
   // LLVM's own options (code generation, debugging) are not detc's.
   cl::HideUnrelatedOptions(detc::tool::loweringCategory);

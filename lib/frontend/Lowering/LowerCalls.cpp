@@ -410,18 +410,46 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   for (const std::string &fact : calleeFacts)
     if (StringRef(fact).starts_with("func:"))
       funcs.push_back(fact.substr(5));
+  // Methods among the candidates of `getattr(obj, name)` with a computed
+  // name: called on `obj`.
+  std::vector<std::string> methods;
+  std::string methodSelf;
+  if (auto *g = llvm::dyn_cast<ast::Call>(fn);
+      g && isName(g->func, "getattr") && !g->args.empty() &&
+      !isBoundName(f, "getattr")) {
+    methodSelf = varPath(f, g->args[0]);
+    if (!methodSelf.empty())
+      for (const std::string &fact : calleeFacts)
+        if (StringRef(fact).starts_with("method:"))
+          methods.push_back(fact.substr(7));
+  }
   if (funcs.size() > kMaxCallAlternatives) {
     warnUnknown(f, call,
                 "the callee may be any of " + Twine(funcs.size()) +
                     " functions; detc follows calls with at most " +
                     Twine(kMaxCallAlternatives) + " possible targets");
-  } else if (!funcs.empty()) {
+  } else if (!funcs.empty() || !methods.empty()) {
     auto defs = defsOfResult();
     FactSet returned;
-    emitAlternatives(funcs.size(), call, [&](size_t i) {
-      emitUserCall(f, call, funcs[i], FlatSymbolRefAttr::get(&ctx, funcs[i]),
-                   "", {}, call, args.posVars, args.kwVars, defs, {}, args.eff);
-      if (auto it = facts.find("ret:" + funcs[i]); it != facts.end())
+    FactSet selfFacts = methods.empty() ? FactSet() : factsOfVar(f, methodSelf);
+    // The other candidates of a getattr (the object's fields) may be
+    // anything: the call may also run code detc does not read.
+    if (!methods.empty())
+      noteUnreadCall(f, call, q, nullptr);
+    emitAlternatives(funcs.size() + methods.size(), call, [&](size_t i) {
+      std::string sym;
+      if (i < funcs.size()) {
+        sym = funcs[i];
+        emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
+                     call, args.posVars, args.kwVars, defs, {}, args.eff);
+      } else {
+        sym = methods[i - funcs.size()];
+        auto [owner, method] = StringRef(sym).rsplit("::");
+        emitUserCall(f, call, sym, classMethodRef(owner.str(), method),
+                     methodSelf, selfFacts, call, args.posVars, args.kwVars,
+                     defs, {}, args.eff);
+      }
+      if (auto it = facts.find("ret:" + sym); it != facts.end())
         returned.insert(it->second.begin(), it->second.end());
     });
     setFacts(returned);

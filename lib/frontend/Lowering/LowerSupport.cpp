@@ -647,8 +647,17 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     // expression, which a pass may not reach before the call.)
     std::string label = ob.label().str();
     if (ob.kind == AbstractObject::Kind::Function &&
-        !ob.label().contains("<lambda>") && funcParams.count(label))
+        !ob.label().contains("<lambda>") && funcParams.count(label)) {
       out.insert("func:" + label);
+    } else if (ob.kind == AbstractObject::Kind::Function &&
+               !ob.label().contains("<lambda>")) {
+      // A method (`Net.noise` is the lowering's `Net::noise`), reached as
+      // a value (`getattr(self, name)`): called with its receiver bound.
+      auto [cls, method] = ob.label().rsplit('.');
+      std::string sym = (cls + "::" + method).str();
+      if (!method.empty() && funcParams.count(sym) && classes.count(cls.str()))
+        out.insert("method:" + sym);
+    }
     else if (ob.kind == AbstractObject::Kind::Class && classes.count(label))
       out.insert("class:" + label);
   }
