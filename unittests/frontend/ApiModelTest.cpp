@@ -128,3 +128,19 @@ TEST(ApiModel, QuietAndUnreadModulesSayWhyAndTheInnermostDecides) {
   EXPECT_EQ(builtin.classifyUnmodelled("timm.create_model"), U::Unread);
   EXPECT_FALSE(builtin.unmodelledReason("PIL.Image.open").empty());
 }
+
+TEST(ApiModel, AWildcardDeclaringLibraryCodeHarmlessSaysWhy) {
+  ApiModel m;
+  std::string error;
+  EXPECT_FALSE(m.addTable("bad.api", "module lib\nlib.*  pure\n", error));
+  EXPECT_EQ(error, "bad.api:2: 'lib.*' declares everything under it "
+                   "harmless: say why in a comment on the line above");
+  EXPECT_FALSE(m.addTable("bad.api", "lib.layers.*  layer\n", error));
+  // With its reason, or drawing, it is accepted.
+  EXPECT_TRUE(m.addTable("ok.api",
+                         "# lib's functions compute from their arguments\n"
+                         "lib.*  pure\n"
+                         "lib.noise.*  layer  lib=torch dist=noise\n",
+                         error))
+      << error;
+}

@@ -153,8 +153,13 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
                         std::string &error) {
   llvm::SmallVector<StringRef, 0> lines;
   text.split(lines, '\n');
+  // Whether the line above an entry is a comment: a wildcard that declares
+  // everything under it harmless must say why there.
+  bool commentAbove = false;
   for (auto [index, rawLine] : llvm::enumerate(lines)) {
     unsigned lineNo = index + 1;
+    bool commented = commentAbove;
+    commentAbove = rawLine.ltrim().starts_with("#");
     StringRef line = rawLine.split('#').first.trim();
     if (line.empty())
       continue;
@@ -242,6 +247,12 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
         continue;
     }
     StringRef pat = entry.pattern;
+    bool harmless = entry.role == "pure" ||
+                    (entry.role == "layer" && !entry.has("dist") &&
+                     !entry.has("random"));
+    if (pat.ends_with("*") && !pat.starts_with("*.") && harmless && !commented)
+      return fail("'" + pat + "' declares everything under it harmless: say "
+                  "why in a comment on the line above");
     if (pat.starts_with("*.")) {
       anyReceiver[pat.drop_front(2)] = std::move(entry);
     } else if (pat.ends_with("*")) {
