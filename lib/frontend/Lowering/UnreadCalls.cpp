@@ -111,12 +111,16 @@ DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
   StringRef bytes = unit.file->getBytes();
   StringRef text = bytes.slice(shown->getRange().begin.offset,
                                shown->getRange().end.offset);
+  // At most 80 bytes, not cutting a UTF-8 sequence (reports are JSON).
+  size_t keep = std::min<size_t>(text.size(), 80);
+  while (keep < text.size() && keep > 0 && (text[keep] & 0xC0) == 0x80)
+    --keep;
   std::string oneLine;
-  for (char c : text.take_front(80))
+  for (char c : text.take_front(keep))
     if (c != '\n' && c != '\r' && !(c == ' ' && !oneLine.empty() &&
                                       oneLine.back() == ' '))
       oneLine += c;
-  if (text.size() > 80)
+  if (keep < text.size())
     oneLine += "...";
   const ast::SourcePos &at = shown->getRange().begin;
   llvm::SmallVector<NamedAttribute, 5> fields{
