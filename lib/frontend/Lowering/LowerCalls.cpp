@@ -790,18 +790,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       // it (`Compose([RandomCrop(32), GaussianBlur(0.5)])`).
       std::set<std::string> called;
       auto callPart = [&](const std::string &var, const FactSet &facts) {
-        for (const std::string &fact : facts) {
-          StringRef s = fact;
-          if (s.consume_front("func:")) {
-            if (called.insert(fact).second)
-              emit(ir::CallOp::getOperationName(), call, {}, Effects(),
-                   {attr("callee", FlatSymbolRefAttr::get(&ctx, s))});
-          } else if (s.consume_front("inst:") && !var.empty() &&
-                     called.insert(fact).second) {
-            if (!emitMethodCallOn(call, s.str(), "__call__", var, {fact}))
-              emitMethodCallOn(call, s.str(), "forward", var, {fact});
-          }
-        }
+        callProgramParts(call, var, facts, called, Effects());
       };
       if (role == "container") {
         for (const auto &elems : args.posElements)

@@ -401,6 +401,24 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
       loop->orelse);
 }
 
+void Lowerer::callProgramParts(const ast::Node *at, const std::string &var,
+                               const FactSet &facts,
+                               std::set<std::string> &called,
+                               const Effects &funcEff) {
+  for (const std::string &fact : facts) {
+    StringRef s = fact;
+    if (s.consume_front("func:")) {
+      if (called.insert(fact).second)
+        emit(ir::CallOp::getOperationName(), at, {}, funcEff,
+             {attr("callee", FlatSymbolRefAttr::get(&ctx, s))});
+    } else if (s.consume_front("inst:") && !var.empty() &&
+               called.insert(fact).second) {
+      if (!emitMethodCallOn(at, s.str(), "__call__", var, {fact}))
+        emitMethodCallOn(at, s.str(), "forward", var, {fact});
+    }
+  }
+}
+
 bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
                                StringRef method, const std::string &selfVar,
                                const FactSet &selfFacts) {
@@ -475,16 +493,9 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
         // A transform of the program (a class with `__call__`, as DINO's
         // multi-crop augmentation object, or a function) that the library
         // dataset calls on each example.
-        for (const std::string &tf : o->transformFacts) {
-          StringRef t = tf;
-          if (t.consume_front("func:")) {
-            emit(ir::CallOp::getOperationName(), at, {}, e,
-                 {attr("callee", FlatSymbolRefAttr::get(&ctx, t))});
-          } else if (t.consume_front("inst:")) {
-            emitMethodCallOn(at, t.str(), "__call__", dsVar + ".transform",
-                             {("inst:" + t).str()});
-          }
-        }
+        std::set<std::string> called;
+        callProgramParts(at, dsVar + ".transform", o->transformFacts, called,
+                         e);
       }
     }
     for (const std::string &fn : fns)

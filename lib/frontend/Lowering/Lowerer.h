@@ -182,6 +182,14 @@ public:
   bool emitMethodCallOn(const ast::Node *at, const std::string &cls,
                         llvm::StringRef method, const std::string &selfVar,
                         const FactSet &selfFacts);
+  /// Calls the program's callables among `facts` as a library calls the
+  /// parts it holds (a dataset its transform, `Compose` its entries): a
+  /// function, or an instance's `__call__` (else `forward`) with `self`
+  /// bound to `var` (a function's call has effects `funcEff`). `called`
+  /// keeps each part to one call.
+  void callProgramParts(const ast::Node *at, const std::string &var,
+                        const FactSet &facts, std::set<std::string> &called,
+                        const Effects &funcEff);
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
                        llvm::function_ref<void()> body);
   /// Emits `n` alternatives (`emitOne(i)` each), as nested `detc.if`s: one
