@@ -35,6 +35,9 @@ const std::vector<FlagSpec> &specs() {
       {"path", Kind::Paths},
       {"entry", Kind::Strings},
       {"api-table", Kind::Paths},
+      // .gitignore-style patterns, anchored at the configuration's folder
+      // by `detc analyze` (not paths: `*_test.py` names a file anywhere).
+      {"exclude", Kind::Strings},
       {"seed", Kind::Int},
       {"werror", Kind::Bool},
       {"strict", Kind::Bool},

@@ -26,13 +26,18 @@
 #include "detc/analysis/Suppressions.h"
 #include "detc/analysis/Verify.h"
 #include "detc/base/FileIO.h"
+#include "detc/base/ProjectFiles.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
 #include "detc/ir/DetcOps.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
@@ -51,8 +56,24 @@ cl::SubCommand detc::tool::analyzeCommand(
 namespace {
 enum class Format { Text, Json, Sarif };
 
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py|.mlir>"),
-                               cl::sub(tool::analyzeCommand));
+cl::list<std::string> inputs(cl::Positional,
+                             cl::desc("<script.py|.mlir|folder>..."),
+                             cl::sub(tool::analyzeCommand));
+cl::list<std::string> excludes(
+    "exclude", cl::value_desc("PATTERN"),
+    cl::desc("Leave out of folders the files and folders PATTERN matches "
+             "(.gitignore syntax, from the current folder; repeatable; "
+             "replaces [tool.detc] exclude)"),
+    cl::sub(tool::analyzeCommand));
+cl::opt<bool> noGitignore("no-gitignore",
+                          cl::desc("Analyse in folders also what .gitignore "
+                                   "files ignore"),
+                          cl::sub(tool::analyzeCommand));
+cl::opt<unsigned> jobs("j",
+                       cl::desc("Analyse N files at a time (default: one per "
+                                "core)"),
+                       cl::value_desc("N"), cl::init(0), cl::Prefix,
+                       cl::sub(tool::analyzeCommand));
 cl::opt<std::string> failureModel(
     "failure-model", cl::value_desc("N=..,f=..,o=..,r=..,m=..[,ojit=..]"),
     cl::desc("Print the wasted work of periodic checkpointing at its optimum "
@@ -107,38 +128,35 @@ tool::CheckHintFlags checkhint(tool::analyzeCommand,
 } // namespace
 
 /// Lowers the script, or reads a .mlir module (verified as it is parsed).
-/// A lowered module is not verified yet: runAnalyze verifies it alongside
+/// A lowered module is not verified yet: analyzeFile verifies it alongside
 /// the statement graph.
-static mlir::OwningOpRef<mlir::ModuleOp> load(mlir::MLIRContext &ctx,
-                                              frontend::LoweringStats &stats) {
-  if (StringRef(inputFile).ends_with(".mlir")) {
+static mlir::OwningOpRef<mlir::ModuleOp>
+load(mlir::MLIRContext &ctx, StringRef file, const frontend::ApiModel *model,
+     frontend::PythonVersion target, frontend::LoweringStats &stats,
+     raw_ostream &err) {
+  if (file.ends_with(".mlir")) {
     llvm::SourceMgr sm;
-    mlir::SourceMgrDiagnosticHandler handler(sm, &ctx);
-    auto module = mlir::parseSourceFile<mlir::ModuleOp>(inputFile, &ctx);
+    mlir::SourceMgrDiagnosticHandler handler(sm, &ctx, err);
+    auto module = mlir::parseSourceFile<mlir::ModuleOp>(file, &ctx);
     if (module && failed(ir::verifyBuildReferences(*module)))
       return nullptr;
     return module;
   }
-  std::optional<frontend::ApiModel> model = apiTables.load(errs());
-  if (!model)
-    return nullptr;
-  std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
-  if (!target)
-    return nullptr;
   frontend::DiagnosticEngine diags;
   frontend::LoweringOptions options;
-  options.api = &*model;
-  options.targetVersion = *target;
+  options.api = model;
+  options.targetVersion = target;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   options.stats = &stats;
   options.verify = false;
-  auto module = frontend::lowerScript(ctx, inputFile, diags, options);
-  diags.printAll(errs());
+  auto module = frontend::lowerScript(ctx, file, diags, options);
+  diags.printAll(err);
   return module;
 }
 
 /// Runs the Z3 checks; true when every system checks.
-static bool verifyAnalyses(const analysis::ProgramAnalysis &a) {
+static bool verifyAnalyses(const analysis::ProgramAnalysis &a, StringRef file,
+                           raw_ostream &err) {
   std::vector<analysis::VerifyOutcome> outcomes;
   outcomes.push_back(analysis::verifyThreadSafety(a.graph, *a.gens, a.ts));
   for (const analysis::CheckpointReplay &cp : a.replay.checkpoints)
@@ -146,56 +164,38 @@ static bool verifyAnalyses(const analysis::ProgramAnalysis &a) {
         analysis::verifyNeeded(a.graph, *a.gens, a.replay.ids, cp));
   bool ok = true;
   for (const analysis::VerifyOutcome &o : outcomes) {
-    errs() << "verify: " << o.system << ": " << o.booleans << " booleans, "
-           << o.constraints << " constraints: ";
+    err << "verify: " << o.system << ": " << o.booleans << " booleans, "
+        << o.constraints << " constraints: ";
     if (o.ok()) {
-      errs() << "the solution satisfies every constraint and is "
-             << (o.system == "ThreadSafe/ERR" ? "the greatest" : "the least")
-             << "\n";
+      err << "the solution satisfies every constraint and is "
+          << (o.system == "ThreadSafe/ERR" ? "the greatest" : "the least")
+          << "\n";
       continue;
     }
     ok = false;
-    errs() << "FAILED: " << o.failure << "\n";
+    err << "FAILED: " << o.failure << "\n";
   }
   if (!ok)
-    WithColor::error(errs(), "detc")
-        << inputFile << ": internal error: an analysis result does not "
+    WithColor::error(err, "detc")
+        << file << ": internal error: an analysis result does not "
         << "satisfy its constraint system (please report this)\n";
   return ok;
 }
 
-/// --overhead: the CheckHint schedule of the script's hints.
-static int printSchedule(mlir::ModuleOp module) {
-  std::optional<tool::ScriptSchedule> s =
-      tool::scheduleScript(module, inputFile, checkhint, errs());
-  if (!s)
-    return 2;
-  tool::printScriptSchedule(*s, inputFile, checkhint, outs());
-  return 0;
-}
-
-/// Fingerprints, `# detc: ignore[...]` comments, the baseline; writes the
-/// baseline when asked. Nonzero: the exit status of a bad input.
-static int filterFindings(analysis::Report &report,
-                          const base::ProjectConfig &cfg) {
-  analysis::assignFingerprints(report);
-  std::vector<analysis::SuppressionError> errors =
-      analysis::applySuppressions(report);
-  for (const analysis::SuppressionError &e : errors)
-    WithColor::error(errs(), (e.at.file + ":" + Twine(e.at.line) + ":" +
-                              Twine(e.at.column))
-                                 .str())
-        << e.message << "\n";
-  if (!errors.empty())
-    return 2;
+/// Writes the baseline when asked, then applies --baseline. Nonzero: the
+/// exit status of a bad input.
+static int applyBaselines(analysis::Report &report,
+                          const base::ProjectConfig &cfg,
+                          ArrayRef<std::string> files) {
   if (!writeBaselineFile.empty()) {
     std::string text;
     raw_string_ostream os(text);
     analysis::writeBaseline(os, report,
                             llvm::sys::path::parent_path(writeBaselineFile));
     // Never a file the analysis read or that configures it.
-    std::vector<runtime::ProtectedFile> protect = {
-        {inputFile.getValue(), "the input file"}};
+    std::vector<runtime::ProtectedFile> protect;
+    for (const std::string &file : files)
+      protect.emplace_back(file, files.size() == 1 ? "the input file" : "an input file");
     if (!cfg.file.empty())
       protect.emplace_back(cfg.file, "the configuration in use");
     for (const std::string &table : apiTables.tables)
@@ -232,38 +232,54 @@ static void applyRuleSeverities(analysis::Report &report,
     f.isError = severity(f) == "error";
 }
 
-int detc::tool::runAnalyze() {
-  if (!failureModel.empty()) {
-    Expected<analysis::FailureModel> model =
-        analysis::parseFailureModel(failureModel);
-    if (!model) {
-      WithColor::error(errs(), "detc") << toString(model.takeError()) << "\n";
-      return 2;
-    }
-    analysis::printFailureModel(outs(), *model);
-    return 0;
-  }
-  if (inputFile.empty()) {
-    WithColor::error(errs(), "detc")
-        << "analyze needs a script (detc analyze FILE.py)\n";
-    return 2;
-  }
-  base::PhaseScope phase("analysing " + inputFile);
-  std::optional<base::ProjectConfig> cfg;
-  if (std::optional<int> status = config.start(inputFile, cfg))
-    return *status;
-  if (!checkhint.consistent(errs()))
-    return 2;
-  // The IR and the analyses live until the process exits: freeing them
-  // object by object takes a tenth of the run on a large script.
-  auto &ctx = *base::keepUntilExit(std::make_unique<mlir::MLIRContext>(
-      mlir::MLIRContext::Threading::DISABLED));
+namespace {
+/// What analysing one file gave.
+struct FileOutcome {
+  int status = 0;
+  std::optional<analysis::Report> report;
+  /// The --overhead schedule (text), printed after the report.
+  std::string schedule;
+};
+
+/// What every file's analysis shares.
+struct AnalyzeSetup {
+  const frontend::ApiModel *model = nullptr;
+  frontend::PythonVersion target;
+  /// One script: its IR and analyses live until the process exits (freeing
+  /// them object by object takes a tenth of the run on a large script). A
+  /// project frees each file's.
+  bool keepUntilExit = true;
+};
+} // namespace
+
+/// Lowers and analyses one file; its diagnostics go to `err`.
+static FileOutcome analyzeFile(const std::string &file,
+                               const AnalyzeSetup &setup, raw_ostream &err) {
+  FileOutcome out;
+  auto context = std::make_unique<mlir::MLIRContext>(
+      mlir::MLIRContext::Threading::DISABLED);
+  mlir::MLIRContext &ctx = *context;
   ctx.loadDialect<ir::DetcDialect>();
+  // Destroyed in reverse: the analyses, then the IR they point into, then
+  // the context.
+  mlir::OwningOpRef<mlir::ModuleOp> owned;
+  auto analysedOwner =
+      std::make_unique<std::optional<analysis::ProgramAnalysis>>();
+  auto keep = llvm::make_scope_exit([&] {
+    if (!setup.keepUntilExit)
+      return;
+    base::keepUntilExit(std::move(analysedOwner));
+    (void)owned.release();
+    base::keepUntilExit(std::move(context));
+  });
   auto start = std::chrono::steady_clock::now();
   frontend::LoweringStats loweringStats;
-  mlir::ModuleOp module = load(ctx, loweringStats).release();
-  if (!module)
-    return 2;
+  owned = load(ctx, file, setup.model, setup.target, loweringStats, err);
+  if (!owned) {
+    out.status = 2;
+    return out;
+  }
+  mlir::ModuleOp module = *owned;
   // The front end's AST, facts and points-to solution are gone.
   base::releaseFreedMemory();
   double loadSeconds =
@@ -275,70 +291,242 @@ int detc::tool::runAnalyze() {
   frontend::DiagnosticEngine verifyDiags;
   auto verifyModule = [&] {
     base::PhaseClock clock(loweringStats.phases);
-    verified = succeeded(
-        frontend::verifyLoweredModule(module, inputFile, verifyDiags));
+    verified =
+        succeeded(frontend::verifyLoweredModule(module, file, verifyDiags));
     clock.lap("verify");
   };
-  bool lowered = !StringRef(inputFile).ends_with(".mlir");
+  bool lowered = !StringRef(file).ends_with(".mlir");
   start = std::chrono::steady_clock::now();
-  auto &analysed = *base::keepUntilExit(
-      std::make_unique<std::optional<analysis::ProgramAnalysis>>(
-          entries.analyse(module, inputFile, errs(),
-                          lowered ? llvm::function_ref<void()>(verifyModule)
-                                  : llvm::function_ref<void()>(),
-                          /*keepSolutions=*/verify)));
+  std::optional<analysis::ProgramAnalysis> &analysed = *analysedOwner;
+  analysed = entries.analyse(module, file, err,
+                             lowered ? llvm::function_ref<void()>(verifyModule)
+                                     : llvm::function_ref<void()>(),
+                             /*keepSolutions=*/verify);
   double analysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   if (!verified) {
-    verifyDiags.printAll(errs());
-    return 2;
+    verifyDiags.printAll(err);
+    out.status = 2;
+    return out;
   }
-  if (!analysed)
-    return 2;
+  if (!analysed) {
+    out.status = 2;
+    return out;
+  }
   analysis::ProgramAnalysis &a = *analysed;
   if (stats) {
-    errs() << "nodes: " << a.graph.numNodes() << "\n"
-           << "variables: " << a.graph.vars.size() << "\n"
-           << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n";
-    base::printPhaseStats(errs(), loweringStats.phases, "  ");
-    base::printPhaseStats(errs(), a.phases);
+    err << "nodes: " << a.graph.numNodes() << "\n"
+        << "variables: " << a.graph.vars.size() << "\n"
+        << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n";
+    base::printPhaseStats(err, loweringStats.phases, "  ");
+    base::printPhaseStats(err, a.phases);
     // Wall time: verification and some analyses run on two threads.
-    errs() << "seconds analysis: " << llvm::format("%.6f", analysisSeconds)
-           << "\n";
+    err << "seconds analysis: " << llvm::format("%.6f", analysisSeconds)
+        << "\n";
   }
   if (a.graph.truncated) {
-    WithColor::error(errs(), "detc")
-        << inputFile
-        << ": the program is too large to expand (call graph too deep)\n";
-    return 2;
+    WithColor::error(err, "detc")
+        << file << ": the program is too large to expand (call graph too "
+        << "deep)\n";
+    out.status = 2;
+    return out;
   }
-  if (verify && !verifyAnalyses(a))
-    return 3;
+  if (verify && !verifyAnalyses(a, file, err)) {
+    out.status = 3;
+    return out;
+  }
   // The analyses' transient sets are gone; the report's strings need not
   // take pages beside them.
   base::releaseFreedMemory();
-  std::vector<base::PhaseStat> reportPhases;
-  base::PhaseClock reportClock(reportPhases);
-  analysis::Report report = analysis::buildReport(a, inputFile);
-  if (int status = filterFindings(report, *cfg))
-    return status;
-  applyRuleSeverities(report, *cfg);
-  reportClock.lap("report");
+  analysis::Report report = analysis::buildReport(a, file);
+  analysis::assignFingerprints(report);
+  std::vector<analysis::SuppressionError> errors =
+      analysis::applySuppressions(report);
+  for (const analysis::SuppressionError &e : errors)
+    WithColor::error(err, (e.at.file + ":" + Twine(e.at.line) + ":" +
+                           Twine(e.at.column))
+                              .str())
+        << e.message << "\n";
+  if (!errors.empty()) {
+    out.status = 2;
+    return out;
+  }
+  if (checkhint.overhead.getNumOccurrences()) {
+    std::optional<tool::ScriptSchedule> s =
+        tool::scheduleScript(module, file, checkhint, err);
+    if (!s) {
+      out.status = 2;
+      return out;
+    }
+    raw_string_ostream os(out.schedule);
+    tool::printScriptSchedule(*s, file, checkhint, os);
+  }
+  out.report = std::move(report);
+  return out;
+}
+
+/// The files the command line names: a project when it names a folder or
+/// more than one file.
+static std::optional<std::vector<std::string>>
+projectFiles(const base::ProjectConfig &cfg, bool &project) {
+  project = inputs.size() > 1;
+  for (const std::string &path : inputs)
+    project |= sys::fs::is_directory(path);
+  if (!project)
+    return std::vector<std::string>(inputs.begin(), inputs.end());
+  base::ProjectFileOptions options;
+  options.gitignore = !noGitignore;
+  // Patterns from the command line are anchored where detc runs; those of
+  // the configuration, at its folder.
+  SmallString<256> anchor;
+  if (config.givenOnCommandLine("exclude") || cfg.file.empty())
+    sys::fs::current_path(anchor);
+  else
+    anchor = sys::path::parent_path(cfg.file);
+  sys::fs::make_absolute(anchor);
+  sys::path::remove_dots(anchor, /*remove_dot_dot=*/true);
+  auto where = cfg.flags.find("exclude");
+  for (const std::string &pattern : excludes) {
+    std::string origin = config.givenOnCommandLine("exclude") ||
+                                 where == cfg.flags.end()
+                             ? std::string("--exclude")
+                             : where->second.where;
+    if (Error e = options.exclude.add(pattern, anchor, origin)) {
+      errs() << toString(std::move(e)) << "\n";
+      return std::nullopt;
+    }
+  }
+  Expected<std::vector<std::string>> files =
+      base::collectPythonFiles(inputs, options);
+  if (!files) {
+    errs() << toString(files.takeError()) << "\n";
+    return std::nullopt;
+  }
+  return std::move(*files);
+}
+
+/// Analyses `files` on `jobs` threads; each file's diagnostics are printed
+/// together, in the files' order.
+static std::vector<FileOutcome> analyzeFiles(ArrayRef<std::string> files,
+                                             const AnalyzeSetup &setup) {
+  std::vector<FileOutcome> outcomes(files.size());
+  if (files.size() == 1) {
+    outcomes[0] = analyzeFile(files[0], setup, errs());
+    return outcomes;
+  }
+  std::vector<std::string> diagnostics(files.size());
+  llvm::DefaultThreadPool pool(llvm::hardware_concurrency(jobs));
+  for (size_t i = 0; i < files.size(); ++i)
+    pool.async([&, i] {
+      raw_string_ostream err(diagnostics[i]);
+      outcomes[i] = analyzeFile(files[i], setup, err);
+    });
+  pool.wait();
+  for (const std::string &d : diagnostics)
+    errs() << d;
+  return outcomes;
+}
+
+int detc::tool::runAnalyze() {
+  if (!failureModel.empty()) {
+    Expected<analysis::FailureModel> model =
+        analysis::parseFailureModel(failureModel);
+    if (!model) {
+      WithColor::error(errs(), "detc") << toString(model.takeError()) << "\n";
+      return 2;
+    }
+    analysis::printFailureModel(outs(), *model);
+    return 0;
+  }
+  if (inputs.empty()) {
+    WithColor::error(errs(), "detc")
+        << "analyze needs a script or a folder (detc analyze FILE.py)\n";
+    return 2;
+  }
+  // The configuration is the one of the first path (for a folder, the one
+  // found from inside it).
+  std::string configStart = inputs.front();
+  if (sys::fs::is_directory(configStart))
+    configStart = (Twine(configStart) + "/.").str();
+  std::optional<base::ProjectConfig> cfg;
+  if (std::optional<int> status = config.start(configStart, cfg))
+    return *status;
+  if (!checkhint.consistent(errs()))
+    return 2;
+  bool project = false;
+  std::optional<std::vector<std::string>> files = projectFiles(*cfg, project);
+  if (!files)
+    return 2;
+  if (project && checkhint.overhead.getNumOccurrences()) {
+    WithColor::error(errs(), "detc")
+        << "--overhead schedules one script's hints; name one script\n";
+    return 2;
+  }
   if (checkhint.overhead.getNumOccurrences() && outputFormat != Format::Text) {
     WithColor::error(errs(), "detc")
         << "--overhead prints the schedule as text; use --format=text\n";
     return 2;
   }
+  if (files->empty())
+    WithColor::warning(errs(), "detc")
+        << "no Python files to analyse in the paths given\n";
+  base::PhaseScope phase(project ? "analysing " + Twine(files->size()).str() +
+                                       " files"
+                                 : "analysing " + files->front());
+  AnalyzeSetup setup;
+  setup.keepUntilExit = !project;
+  std::optional<frontend::ApiModel> model;
+  if (llvm::any_of(*files, [](StringRef f) { return !f.ends_with(".mlir"); })) {
+    model = apiTables.load(errs());
+    if (!model)
+      return 2;
+    std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
+    if (!target)
+      return 2;
+    setup.model = &*model;
+    setup.target = *target;
+  }
+  std::vector<FileOutcome> outcomes = analyzeFiles(*files, setup);
+
+  std::vector<base::PhaseStat> reportPhases;
+  base::PhaseClock reportClock(reportPhases);
+  int inputStatus = 0;
+  std::vector<analysis::Report> reports;
+  std::vector<analysis::AnalysedFile> analysedFiles;
+  for (size_t i = 0; i < files->size(); ++i) {
+    FileOutcome &o = outcomes[i];
+    inputStatus = std::max(inputStatus, o.status);
+    analysis::AnalysedFile f{(*files)[i], o.status, {}, false};
+    if (o.report) {
+      f.entries = o.report->entries;
+      f.libraryEntries = o.report->libraryEntries;
+      reports.push_back(std::move(*o.report));
+    }
+    analysedFiles.push_back(std::move(f));
+  }
+  // One script: its status is the command's, and it has no report.
+  if (!project && inputStatus)
+    return inputStatus;
+  analysis::Report report =
+      project ? analysis::mergeReports(std::move(reports),
+                                       std::move(analysedFiles))
+              : std::move(reports.front());
+  if (int status = applyBaselines(report, *cfg, *files))
+    return status;
+  applyRuleSeverities(report, *cfg);
+  reportClock.lap("report");
   bool errors = llvm::any_of(report.findings,
                              [](const analysis::Finding &f) { return f.isError; });
   int status = (werror && !report.findings.empty()) || errors ? 1 : 0;
+  // A file that could not be analysed makes the project's status that of
+  // a bad input (or an internal error): its findings are missing.
+  status = std::max(status, inputStatus);
   switch (outputFormat) {
   case Format::Text:
     writeText(outs(), report);
-    if (checkhint.overhead.getNumOccurrences())
-      if (int status = printSchedule(module))
-        return status;
+    if (!project)
+      outs() << outcomes.front().schedule;
     break;
   case Format::Json:
     writeJson(outs(), report);

@@ -78,6 +78,10 @@ std::optional<int> ConfigFlags::start(StringRef script,
   return std::nullopt;
 }
 
+bool ConfigFlags::givenOnCommandLine(StringRef name) const {
+  return llvm::is_contained(fromCommandLine, name);
+}
+
 void ConfigFlags::print(raw_ostream &os,
                         const base::ProjectConfig &config) const {
   os << "# detc configuration"
@@ -97,7 +101,8 @@ void ConfigFlags::print(raw_ostream &os,
       std::string values;
       for (const std::string &v : it->second.values)
         values += (values.empty() ? "" : ", ") + ("\"" + v + "\"");
-      bool list = name == "path" || name == "entry" || name == "api-table";
+      bool list = name == "path" || name == "entry" || name == "api-table" ||
+                  name == "exclude";
       line += " = " + (list ? "[" + values + "]" : values);
       source = it->second.where;
     }

@@ -38,6 +38,10 @@ struct ConfigFlags {
   std::optional<int> start(llvm::StringRef script,
                            std::optional<base::ProjectConfig> &out);
 
+  /// Whether the command line gave flag `name` (the configuration's value
+  /// was not used).
+  bool givenOnCommandLine(llvm::StringRef name) const;
+
   /// The effective settings (--show-config), TOML-like, with their source.
   void print(llvm::raw_ostream &os, const base::ProjectConfig &config) const;
 

@@ -88,7 +88,11 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
     for (const ReportNote &n : f.notes)
       diag(os, lines, frontend::Severity::Note, n.at, r.file, n.message);
   }
-  for (const ReplaySummary &c : r.checkpoints) {
+  // A project's text report is its findings: the replay summaries and
+  // hint liveness of every script are in its JSON, and in each script's
+  // own report.
+  for (const ReplaySummary &c : r.project ? ArrayRef<ReplaySummary>()
+                                        : ArrayRef<ReplaySummary>(r.checkpoints)) {
     diag(os, lines, frontend::Severity::Note, c.at, r.file,
          "replay from this checkpoint [detc-replay]");
     std::string user;
@@ -111,7 +115,8 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
         os << " " << (last = p.line);
     os << "\n  skipped in fast-forward: " << joined(c.skipped, true) << "\n";
   }
-  for (const HintLiveness &h : r.hints) {
+  for (const HintLiveness &h :
+       r.project ? ArrayRef<HintLiveness>() : ArrayRef<HintLiveness>(r.hints)) {
     auto list = [](const std::vector<std::string> &items) {
       std::string out;
       for (const std::string &s : items)
@@ -134,7 +139,15 @@ void detc::tool::writeText(raw_ostream &os, const Report &r) {
                                  [](const Finding &f) { return f.isError; });
   if (errors)
     os << errors << " error(s), ";
-  os << r.findings.size() - errors << " warning(s); unsafe generators (ERR): ";
+  os << r.findings.size() - errors << " warning(s)";
+  if (r.project) {
+    size_t failed = llvm::count_if(
+        r.files, [](const AnalysedFile &f) { return f.status != 0; });
+    os << " in " << r.files.size() << " file(s)";
+    if (failed)
+      os << " (" << failed << " could not be analysed)";
+  }
+  os << "; unsafe generators (ERR): ";
   if (r.err.empty())
     os << "none";
   for (size_t i = 0; i < r.err.size(); ++i)
@@ -240,8 +253,18 @@ void detc::tool::writeJson(raw_ostream &os, const Report &r) {
           strings("userSaved", c.userSaved);
         });
     });
-    strings("entries", r.entries);
-    j.attribute("file", r.file);
+    if (!r.project) {
+      strings("entries", r.entries);
+      j.attribute("file", r.file);
+    } else {
+      // A project's report: what was analysed in each file.
+      values("files", r.files, [](const AnalysedFile &f) {
+        return json::Object{{"entries", json::Array(f.entries)},
+                            {"file", f.file},
+                            {"libraryEntries", f.libraryEntries},
+                            {"status", f.status}};
+      });
+    }
     values("findings", r.findings, findingJson);
     values("hints", r.hints, [](const HintLiveness &h) {
       json::Object o = point(h.at);
@@ -249,7 +272,8 @@ void detc::tool::writeJson(raw_ostream &os, const Report &r) {
       o["generators"] = json::Array(h.generators);
       return o;
     });
-    j.attribute("libraryEntries", r.libraryEntries);
+    if (!r.project)
+      j.attribute("libraryEntries", r.libraryEntries);
     values("suppressed", r.suppressed, findingJson);
     strings("unsafeGenerators", r.err);
     j.attribute("version", 1);

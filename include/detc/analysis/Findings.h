@@ -66,6 +66,16 @@ struct HintLiveness {
   std::vector<std::string> generators;
 };
 
+/// One file of a project's report (`detc analyze PATH...`).
+struct AnalysedFile {
+  std::string file;
+  /// 0, or the exit status of a file that could not be analysed (2: bad
+  /// input, 3: an internal error).
+  int status = 0;
+  std::vector<std::string> entries;
+  bool libraryEntries = false;
+};
+
 struct Report {
   std::string file;
   std::vector<Finding> findings;
@@ -79,6 +89,10 @@ struct Report {
   /// them because the module body runs nothing (library-style code).
   std::vector<std::string> entries;
   bool libraryEntries = false;
+  /// A project's report (mergeReports), with every file named or found, in
+  /// order; not one script's.
+  bool project = false;
+  std::vector<AnalysedFile> files;
 };
 
 /// Everything `detc analyze` computes for one module.
@@ -103,6 +117,14 @@ struct ProgramAnalysis {
 };
 
 Report buildReport(const ProgramAnalysis &a, llvm::StringRef file);
+
+/// One report for a project from its files' reports: each finding, note,
+/// checkpoint and hint names its file; findings are sorted by place, and
+/// one that two files' analyses both report (in a module that a script
+/// imports and that is analysed itself) appears once. `files` lists every
+/// file, also those with no report.
+Report mergeReports(std::vector<Report> reports,
+                    std::vector<AnalysedFile> files);
 
 } // namespace detc::analysis
 
