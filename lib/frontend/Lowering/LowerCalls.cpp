@@ -215,6 +215,19 @@ void Lowerer::emitUserCall(
   emit(ir::CallOp::getOperationName(), at, defs, eff, attrs);
 }
 
+/// Which argument of a call of builtin `name` is a function the builtin
+/// calls: an index into the positional arguments, then the keywords.
+static std::optional<unsigned> calledArgument(StringRef name,
+                                              const ast::Call *call) {
+  if ((name == "map" || name == "filter") && call->args.size() >= 2)
+    return 0;
+  if (name == "sorted" || name == "min" || name == "max")
+    for (size_t i = 0; i < call->keywords.size(); ++i)
+      if (call->keywords[i]->arg == "key")
+        return call->args.size() + i;
+  return std::nullopt;
+}
+
 bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                         Effects &out, bool wantValue) {
   const ast::Expr *fn = call->func;
@@ -353,9 +366,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
 
   // `it = iter(loader)` holds the loader's batches; `next(it)` (also
   // `next(iter(loader))`) fetches one.
-  if (!isMethod && q.empty() && call->args.size() >= 1 &&
-      (isName(fn, "iter") || isName(fn, "next")) &&
-      f.unit->moduleScope.locals.count(cast<ast::Name>(fn)->id) == 0) {
+  // `pbar = tqdm(loader)` holds the loader's batches too: a progress bar
+  // iterates what it wraps.
+  bool progressBar = !isMethod && call->args.size() >= 1 && !q.empty() &&
+                     iteratesItsArgument(api, q);
+  if ((progressBar ||
+       (!isMethod && q.empty() && call->args.size() >= 1 &&
+        (isName(fn, "iter") || isName(fn, "next")) &&
+        f.unit->moduleScope.locals.count(cast<ast::Name>(fn)->id) == 0))) {
     const ast::Expr *arg = call->args[0];
     if (auto *inner = dyn_cast<ast::Call>(arg); inner && isName(fn, "next") &&
                                                 isName(inner->func, "iter") &&
@@ -364,7 +382,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet lf = factsOf(f, arg);
     std::string loaderVar = varPath(f, arg);
     if (!objectsOf(lf, ObjectInfo::Loader).empty() && !loaderVar.empty()) {
-      if (isName(fn, "iter")) {
+      if (progressBar || isName(fn, "iter")) {
         auto defs = defsOfResult();
         llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", "assign")};
         if (defs.size() == 1 && args.eff.uses.size() == 1 &&
@@ -376,10 +394,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         // iterator stood, so the iterator is state the loop changes.
         emitFetch(f, call, loaderVar, lf, defsOfResult(),
                   /*advances=*/arg == call->args[0]);
-      setFacts(isName(fn, "iter") ? lf : FactSet());
+      setFacts(progressBar || isName(fn, "iter") ? lf : FactSet());
       return true;
     }
   }
+
+  // Builtins that call a function they are given: map(fn, xs) and
+  // filter(fn, xs) call fn on each element, sorted/min/max(xs, key=fn) fn.
+  // The program's functions and callable objects the argument may hold
+  // (`map(lambda t: t(x), self.transforms)`) are called here.
+  if (!isMethod && q.empty() && isa<ast::Name>(fn) &&
+      !isBoundName(f, cast<ast::Name>(fn)->id))
+    if (std::optional<unsigned> given =
+            calledArgument(cast<ast::Name>(fn)->id, call)) {
+      const ast::Expr *function =
+          *given < call->args.size()
+              ? call->args[*given]
+              : call->keywords[*given - call->args.size()]->value;
+      std::string functionVar = varPath(f, function);
+      FactSet facts = factsOf(f, function);
+      if (llvm::none_of(facts, [](const std::string &fact) {
+            return StringRef(fact).starts_with("func:") ||
+                   StringRef(fact).starts_with("inst:");
+          }))
+        addCalleeFacts(function, facts);
+      std::set<std::string> called;
+      callProgramParts(call, functionVar, facts, called, Effects());
+    }
 
   // A call to a function or class of the analysed program.
   // What the callee expression holds: a function, a class, a model (also
@@ -399,10 +440,26 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       }))
     addCalleeFacts(fn, calleeFacts);
   if (isMethod) {
+    bool realMethod = false;
     for (const std::string &fact : recvFacts)
       if (StringRef(fact).starts_with("inst:") &&
-          !findMethod(fact.substr(5), attrFn->attr).empty())
+          !findMethod(fact.substr(5), attrFn->attr).empty()) {
         calleeFacts.clear(); // A real method of a user class.
+        realMethod = true;
+      }
+    // Not a method the receiver's class defines: what the points-to
+    // analysis says the attribute holds — a static or unbound method
+    // through its class (`Data.wiggle(x)`), a callable object kept as a
+    // class attribute (`blur = Blur()` in the class body), a function a
+    // functools.partial wraps.
+    if (!realMethod && llvm::none_of(calleeFacts, [](const std::string &fact) {
+          return StringRef(fact).starts_with("func:") ||
+                 StringRef(fact).starts_with("class:") ||
+                 StringRef(fact).starts_with("inst:");
+        })) {
+      addCalleeFacts(fn, calleeFacts);
+      addInstanceFacts(fn, calleeFacts);
+    }
   }
   // The functions the callee may be: one call, or alternatives (`op` taken
   // out of a list of functions).
@@ -423,6 +480,20 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         if (StringRef(fact).starts_with("method:"))
           methods.push_back(fact.substr(7));
   }
+  // A method reached through an attribute that is not the receiver's own
+  // (`Data.wiggle(x)`: through its class, no receiver bound; a bound
+  // method kept in a field: its instance).
+  std::vector<std::string> unbound;
+  if (isMethod && methods.empty())
+    for (const std::string &fact : calleeFacts)
+      if (StringRef(fact).starts_with("method:")) {
+        if (llvm::any_of(recvFacts, [](const std::string &r) {
+              return StringRef(r).starts_with("class:");
+            }))
+          unbound.push_back(fact.substr(7));
+      }
+  size_t plainFuncs = funcs.size();
+  funcs.insert(funcs.end(), unbound.begin(), unbound.end());
   if (funcs.size() > kMaxCallAlternatives) {
     warnUnknown(f, call,
                 "the callee may be any of " + Twine(funcs.size()) +
@@ -440,8 +511,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       std::string sym;
       if (i < funcs.size()) {
         sym = funcs[i];
-        emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), "", {},
-                     call, args.posVars, args.kwVars, defs, {}, args.eff);
+        auto [owner, method] = StringRef(sym).rsplit("::");
+        emitUserCall(f, call, sym,
+                     i < plainFuncs ? FlatSymbolRefAttr::get(&ctx, sym)
+                                    : classMethodRef(owner.str(), method),
+                     "", {}, call, args.posVars, args.kwVars, defs, {},
+                     args.eff);
       } else {
         sym = methods[i - funcs.size()];
         auto [owner, method] = StringRef(sym).rsplit("::");
@@ -518,7 +593,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   std::string userOwner;
   if (!q.empty()) {
     entry = api.lookup(q);
-  } else if (isMethod) {
+  } else if (isMethod &&
+             // A callable of the program kept in an attribute (a class
+             // attribute, a field) shadows a library base's method.
+             llvm::none_of(calleeFacts, [](const std::string &fact) {
+               return StringRef(fact).starts_with("inst:") ||
+                      StringRef(fact).starts_with("func:");
+             })) {
     StringRef method = attrFn->attr;
     for (const std::string &fact : recvFacts) {
       StringRef s = fact;

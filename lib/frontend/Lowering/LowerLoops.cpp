@@ -187,8 +187,8 @@ static const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f,
     bool isEnumerate = n && n->id == "enumerate" && q.empty() &&
                        l.varPath(f, call->func).rfind("@", 0) == 0 &&
                        !f.unit->moduleScope.locals.contains("enumerate");
-    bool isWrapper = (n && (n->id == "iter") && q.empty()) || q == "tqdm" ||
-                     q == "tqdm.tqdm" || q == "tqdm.auto.tqdm";
+    bool isWrapper = (n && (n->id == "iter") && q.empty()) ||
+                     (!q.empty() && iteratesItsArgument(l.api, q));
     if (isEnumerate)
       indexed = true;
     else if (!isWrapper)

@@ -38,6 +38,12 @@ std::string Lowerer::varName(FuncCtx &f, StringRef id) {
   return globalVar(*f.unit, id);
 }
 
+bool detc::frontend::iteratesItsArgument(const ApiModel &api,
+                                         StringRef qualName) {
+  const ApiEntry *entry = api.lookup(qualName);
+  return entry && entry->role == "iterate";
+}
+
 bool detc::frontend::isBoundName(const FuncCtx &f, StringRef id) {
   if (f.scope.locals.contains(id) || f.scope.nonlocals.contains(id) ||
       f.unit->moduleScope.locals.contains(id))
@@ -660,5 +666,12 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     }
     else if (ob.kind == AbstractObject::Kind::Class && classes.count(label))
       out.insert("class:" + label);
+    // A functools.partial of the program's function: calling it calls
+    // that function.
+    else if (const ApiEntry *entry = ob.kind == AbstractObject::Kind::Library
+                                         ? api.lookup(ob.label())
+                                         : nullptr;
+             entry && entry->role == "bind")
+      addProgramCallables(pointsTo->field(o, "arg0"), out);
   }
 }

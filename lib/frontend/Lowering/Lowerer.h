@@ -113,6 +113,9 @@ struct Effects {
 
 /// True if `id` in `f` names something the program binds (not a builtin).
 bool isBoundName(const FuncCtx &f, llvm::StringRef id);
+/// Whether the library callable `qualName` returns an iterator over its
+/// first argument's items (role `iterate`: a progress bar).
+bool iteratesItsArgument(const ApiModel &api, llvm::StringRef qualName);
 
 class Lowerer {
 public:

@@ -139,6 +139,8 @@ Node Builder::call(Frame &f, const ast::Call *c) {
     // for each method call of a program: 40 bytes and a closure each).
     solver.onObject(receiver, [this, cs](Obj o) {
       solver.addCopy(solver.fieldNode(o, cs->method), cs->attribute);
+      if (out.objects[o].kind == Kind::Instance)
+        loadClassData(o, solver.fieldName(cs->method), cs->attribute);
       callMethod(*cs, o);
     });
     return cs->result;
@@ -294,6 +296,36 @@ Node Builder::methodNode(Obj cls, StringRef method) {
   return n;
 }
 
+Node Builder::classAttributeNode(Obj cls, StringRef name) {
+  auto key = std::make_pair(cls, "." + name.str());
+  auto it = methodNodes.find(key);
+  if (it != methodNodes.end())
+    return it->second;
+  Node n = solver.newNode();
+  methodNodes[key] = n; // before the bases: a cycle of bases ends here
+  solver.addCopy(solver.fieldNode(cls, solver.fieldId(name)), n);
+  auto ci = classes.find(cls);
+  if (ci == classes.end())
+    return n;
+  std::string attr = name.str();
+  for (Node base : ci->second.bases)
+    solver.onObject(base, [this, attr, n](Obj b) {
+      if (out.objects[b].kind == Kind::Class)
+        solver.addCopy(classAttributeNode(b, attr), n);
+    });
+  return n;
+}
+
+void Builder::loadClassData(Obj instance, StringRef name, Node dst) {
+  Obj cls = classOf(out.objects[instance].label());
+  if (cls == ~0u)
+    return;
+  solver.onObject(classAttributeNode(cls, name), [this, dst](Obj v) {
+    if (out.objects[v].kind != Kind::Function)
+      solver.addObject(dst, v);
+  });
+}
+
 void Builder::callBoundMethod(CallSite &cs, Obj cls, Obj instance,
                               StringRef method) {
   auto key = std::make_tuple(cs.call, cls, method.str());
@@ -332,6 +364,25 @@ void Builder::callObject(CallSite &cs, Obj callee, Node self) {
         callBuiltin(cs, name.drop_front(9)))
       return;
     callLibrary(cs, name, ~0u, api.lookup(name));
+    return;
+  }
+  case Kind::Library: {
+    // functools.partial(fn, a)(b) calls fn(a, b) (role `bind`).
+    const ApiEntry *entry = api.lookup(ob.label());
+    if (!entry || entry->role != "bind")
+      return;
+    llvm::SmallVector<Node, 4> args;
+    for (unsigned i = 1;; ++i) {
+      Node bound = solver.findField(callee, solver.fieldId(
+                                                "arg" + std::to_string(i)));
+      if (bound == ~0u)
+        break;
+      args.push_back(bound);
+    }
+    args.append(cs.args.begin(), cs.args.end());
+    Node function = solver.findField(callee, solver.fieldId("arg0"));
+    if (function != ~0u)
+      solver.addCopy(callWithElements(cs, function, args), cs.result);
     return;
   }
   default:
@@ -583,6 +634,27 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   }
 }
 
+Node Builder::elementNode(Node container) {
+  Node n = solver.newNode();
+  elements(container, n);
+  return n;
+}
+
+Node Builder::callWithElements(CallSite &cs, Node function,
+                               llvm::ArrayRef<Node> args) {
+  CallSite *inner = &callSites.emplace_back();
+  inner->call = cs.call;
+  inner->frame = cs.frame;
+  inner->result = solver.newNode();
+  inner->args = keep<Node>(args);
+  llvm::SmallVector<bool, 2> starred(args.size(), false);
+  inner->starred = keep<bool>(starred);
+  solver.onObject(function, [this, inner](Obj fn) {
+    callObject(*inner, fn, ~0u);
+  });
+  return inner->result;
+}
+
 bool Builder::callBuiltin(CallSite &cs, StringRef name) {
   ProgramModule *m = cs.frame->module;
   auto newOf = [&](Kind k, StringRef label) {
@@ -606,11 +678,47 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
                                                                  : "list");
     for (Node a : cs.args)
       elements(a, field(o, "[*]"));
+    if (name == "sorted")
+      for (auto &[keyword, value] : cs.keywords)
+        if (keyword == "key" && !cs.args.empty())
+          callWithElements(cs, value, {elementNode(cs.args[0])});
     return true;
   }
   if (name == "iter") {
     for (Node a : cs.args)
       solver.addCopy(a, cs.result);
+    return true;
+  }
+  // Builtins that call a function they are given on the elements of
+  // iterables: map(fn, xs, ys) calls fn(x, y); filter(fn, xs) fn(x);
+  // sorted/min/max(xs, key=fn) fn(x). The result of map is a list of what
+  // fn returns; of filter and sorted, of the elements.
+  if (name == "map" || name == "filter") {
+    if (cs.args.size() < 2 || cs.starred[0])
+      return false;
+    Obj list = newOf(Kind::List, "list");
+    llvm::SmallVector<Node, 2> innerArgs;
+    for (size_t i = 1; i < cs.args.size(); ++i) {
+      Node element = solver.newNode();
+      elements(cs.args[i], element);
+      innerArgs.push_back(element);
+      if (name == "filter")
+        elements(cs.args[i], field(list, "[*]"));
+    }
+    Node returned = callWithElements(cs, cs.args[0], innerArgs);
+    if (name == "map")
+      solver.addCopy(returned, field(list, "[*]"));
+    return true;
+  }
+  if ((name == "min" || name == "max") && !cs.args.empty()) {
+    // min(xs): an element; min(a, b): one of the arguments.
+    for (Node a : cs.args)
+      cs.args.size() == 1 ? elements(a, cs.result)
+                          : solver.addCopy(a, cs.result);
+    for (auto &[keyword, value] : cs.keywords)
+      if (keyword == "key")
+        for (Node a : cs.args)
+          callWithElements(cs, value, {elementNode(a)});
     return true;
   }
   if (name == "next") {

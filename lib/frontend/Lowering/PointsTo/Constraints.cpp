@@ -680,6 +680,8 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
       solver.addCopy(solver.fieldNode(o, fid), n);
       StringRef attr = solver.fieldName(fid);
       const AbstractObject &ob = out.objects[o];
+      if (ob.kind == Kind::Instance)
+        loadClassData(o, attr, n);
       if (ob.kind == Kind::LibName)
         solver.addObject(n, libName((ob.label() + "." + attr).str()));
       else if (ob.kind == Kind::Library &&

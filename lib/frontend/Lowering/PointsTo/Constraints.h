@@ -148,9 +148,22 @@ private:
   /// `dict` (held by `dictNode`).
   void updateDict(CallSite &cs, Obj dict, Node dictNode);
   bool callBuiltin(CallSite &cs, llvm::StringRef name);
+  /// Calls what `function` holds with `args`, at `cs` (a builtin that
+  /// calls a function it is given); the node of what the call returns.
+  Node callWithElements(CallSite &cs, Node function,
+                        llvm::ArrayRef<Node> args);
+  /// A node holding the elements of what `container` holds.
+  Node elementNode(Node container);
   /// The node holding what `method` resolves to on class `cls`: its own
   /// function, else its bases' (memoized: one per class and name).
   Node methodNode(Obj cls, llvm::StringRef method);
+  /// The node holding what attribute `name` of class `cls` or its bases
+  /// holds (memoized beside the methods, keyed ".name").
+  Node classAttributeNode(Obj cls, llvm::StringRef name);
+  /// Adds to `dst` what a data attribute `name` of `instance`'s class (or
+  /// its bases) holds: `blur = Blur()` in a class body, read as
+  /// `self.blur`. Its methods are not added: calls bind those.
+  void loadClassData(Obj instance, llvm::StringRef name, Node dst);
   /// Calls `method` of class `cls` at `cs` with `self` ⊇ {instance}: one
   /// self node and one handler per (call site, class, method), however
   /// many instances of the class reach the site.

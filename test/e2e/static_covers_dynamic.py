@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""Static ⊇ dynamic: every random draw a program really makes inside a
+data-parallel region is one `detc analyze` reports (docs/audit.md).
+
+A generator writes small training programs, each a random combination of
+the idioms real repositories use to reach a draw (a method defined below
+its caller, a callable object, transforms in a list called in a loop or
+through map(lambda), a dict of functions looked up by key, getattr with a
+computed name, a closure kept in a global, a torchvision Compose of the
+program's callables; a dropout layer, F.dropout, noise in the step or in a
+helper; loops over the loader, enumerate(loader), tqdm(loader), a
+generator that yields its batches, next() in a while loop), with one of six
+draw functions each. Each program is analysed (`detc analyze
+--format=json`) and run (`detc audit --format=json`, 2 batches, torch's,
+numpy's and random's drawing functions wrapped). Every line the audit
+saw draw per example or per batch must be a finding's line, or a line its
+notes say the draw was reached through (a layer's dropout is reported
+where the layer is built, reached through the line that calls it) — of
+rule detc-unsafe-rng or detc-may-draw. A draw the analysis misses fails
+the test with the program kept for reading.
+
+Also printed: the static findings no run drew (an over-approximation, or
+a path 2 batches did not take); they do not fail the test.
+
+usage: static_covers_dynamic.py --detc DETC [--python PY] [--seed S]
+       [--programs N] [--keep DIR]
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+
+DRAWS = ["random.random()", "np.random.rand()", "float(torch.rand(1))",
+         "random.gauss(0.0, 1.0)", "np.random.normal()",
+         "torch.randn(1).item()"]
+
+# Per-example idioms: (name, module-level code, __init__ lines,
+# __getitem__ lines, methods). `{d}` is the draw.
+EXAMPLE_IDIOMS = {
+    "direct": ("", [], ["x = x + {d}"], ""),
+    "method_below": ("", [], ["x = self.augment(x)"],
+                     "    def augment(self, x):\n"
+                     "        return x + {d}\n"),
+    "callable_object": ("class Jitter{n}:\n"
+                        "    def __call__(self, x):\n"
+                        "        return x + {d}\n",
+                        ["self.jitter{n} = Jitter{n}()"],
+                        ["x = self.jitter{n}(x)"], ""),
+    "list_loop": ("def shift{n}(x):\n"
+                  "    return x + {d}\n",
+                  ["self.steps{n} = [abs, shift{n}]"],
+                  ["for step in self.steps{n}:", "    x = step(x)"], ""),
+    "map_lambda": ("def scale{n}(x):\n"
+                   "    return x * {d}\n",
+                   ["self.parts{n} = [scale{n}]"],
+                   ["x = list(map(lambda t: t(x), self.parts{n}))[-1]"], ""),
+    "dict_lookup": ("def noise{n}(x):\n"
+                    "    return x + {d}\n\n\n"
+                    "def keep{n}(x):\n"
+                    "    return x\n\n\n"
+                    "STEPS{n} = {{'noise': noise{n}, 'keep': keep{n}}}\n",
+                    ["self.mode{n} = 'noise'"],
+                    ["x = STEPS{n}[self.mode{n}](x)"], ""),
+    "getattr_name": ("", ["self.kind{n} = 'a'"],
+                     ["x = getattr(self, 'aug{n}_' + self.kind{n})(x)"],
+                     "    def aug{n}_a(self, x):\n"
+                     "        return x + {d}\n\n"
+                     "    def aug{n}_b(self, x):\n"
+                     "        return x\n"),
+    "global_closure": ("def make_aug{n}(strength):\n"
+                       "    def aug(x):\n"
+                       "        return x + strength * {d}\n"
+                       "    return aug\n\n\n"
+                       "AUG{n} = make_aug{n}(0.1)\n",
+                       [], ["x = AUG{n}(x)"], ""),
+    "random_apply": ("class Tint{n}:\n"
+                     "    def __call__(self, x):\n"
+                     "        return x + {d}\n",
+                     ["self.maybe{n} = T.RandomApply([Tint{n}()], p=0.5)"],
+                     ["x = self.maybe{n}(x)"], ""),
+    "choice_of_callables": ("def up{n}(x):\n"
+                            "    return x + {d}\n\n\n"
+                            "def down{n}(x):\n"
+                            "    return x - {d}\n",
+                            ["self.options{n} = [up{n}, down{n}]"],
+                            ["x = random.choice(self.options{n})(x)"], ""),
+    "partial": ("def add_noise{n}(scale, x):\n"
+                "    return x + scale * {d}\n",
+                ["self.noisy{n} = functools.partial(add_noise{n}, 0.1)"],
+                ["x = self.noisy{n}(x)"], ""),
+    "class_attribute": ("class Blur{n}:\n"
+                        "    def __call__(self, x):\n"
+                        "        return x * {d}\n",
+                        [], ["x = self.blur{n}(x)"],
+                        "    blur{n} = Blur{n}()\n"),
+    "static_method": ("", [], ["x = Data.wiggle{n}(x)"],
+                      "    @staticmethod\n"
+                      "    def wiggle{n}(x):\n"
+                      "        return x + {d}\n"),
+    "compose": ("class Flip{n}:\n"
+                "    def __call__(self, x):\n"
+                "        return -x if {d} < 0.5 else x\n",
+                ["self.pipeline{n} = T.Compose([Flip{n}()])"],
+                ["x = self.pipeline{n}(x)"], ""),
+}
+
+# Per-batch idioms: (module-level code, Net.__init__ lines, forward lines,
+# step lines).
+BATCH_IDIOMS = {
+    "dropout_layer": ("", ["self.drop = nn.Dropout(0.5)"],
+                      ["x = self.drop(x)"], []),
+    "functional_dropout": ("", [], ["x = F.dropout(x, 0.5, training=True)"],
+                           []),
+    "step_noise": ("", [], [], ["x = x + 0.1 * torch.randn_like(x)"]),
+    "sequential_dropout": ("", ["self.head = nn.Sequential(nn.Linear(4, 4), "
+                               "nn.Dropout(0.5))"], ["x = self.head(x)"], []),
+    "copied_dropout": ("", ["self.drop2 = copy.deepcopy(nn.Dropout(0.5))"],
+                       ["x = self.drop2(x)"], []),
+    "module_dict": ("", ["self.blocks = nn.ModuleDict({'drop': "
+                         "nn.Dropout(0.5)})"],
+                    ["x = self.blocks['drop'](x)"], []),
+    "transformer_layer": ("", ["self.enc = nn.TransformerEncoderLayer("
+                               "d_model=4, nhead=1, dim_feedforward=8, "
+                               "dropout=0.3, batch_first=True)"],
+                          ["x = self.enc(x.unsqueeze(1)).squeeze(1)"], []),
+    "mixup": ("", [], [], ["lam = np.random.beta(1.0, 1.0)",
+                           "perm = torch.randperm(x.size(0))",
+                           "x = lam * x + (1 - lam) * x[perm]"]),
+    "helper_noise": ("def perturb(x):\n"
+                     "    return x + 0.1 * torch.rand(x.shape)\n",
+                     [], [], ["x = perturb(x)"]),
+}
+
+LOOPS = {
+    "plain": ("", ["for x, y in loader:"], "    "),
+    "enumerate": ("", ["for i, (x, y) in enumerate(loader):"], "    "),
+    "tqdm": ("from tqdm import tqdm\n", ["for x, y in tqdm(loader):"],
+             "    "),
+    "generator": ("def batches(source):\n"
+                  "    for batch in source:\n"
+                  "        yield batch\n",
+                  ["for x, y in batches(loader):"], "    "),
+    "pbar_variable": ("from tqdm import tqdm\n",
+                      ["pbar = tqdm(loader)", "for x, y in pbar:"], "    "),
+    "enumerate_tqdm": ("from tqdm import tqdm\n",
+                       ["for step, batch in enumerate(tqdm(loader)):",
+                        "    x, y = batch"], "    "),
+    "next_in_while": ("", ["it = iter(loader)", "while True:",
+                           "    try:", "        x, y = next(it)",
+                           "    except StopIteration:", "        break"],
+                      "    "),
+}
+
+
+# How the epoch loop is reached: at module level, in a function that
+# main() calls under `if __name__ == "__main__"`, in a Trainer's method.
+DRIVERS = ["module", "function", "trainer"]
+
+
+def indent(lines, by):
+    return "".join(by + line + "\n" for line in lines)
+
+
+def driver_code(driver, workers, header, inner, step):
+    setup = ["torch.manual_seed(0)", "np.random.seed(0)", "random.seed(0)",
+             "model = Net()",
+             "opt = torch.optim.SGD(model.parameters(), lr=0.1)",
+             "loader = DataLoader(Data(), batch_size=4, num_workers=%s)"
+             % workers]
+    epoch = (["for epoch in range(2):"] + indent(header, "    ").splitlines()
+             + indent(step + ["loss = F.cross_entropy(model(x), y)",
+                              "opt.zero_grad()", "loss.backward()",
+                              "opt.step()"], "    " + inner).splitlines())
+    if driver == "module":
+        return indent(setup + epoch, "")
+    if driver == "function":
+        return ("def train(model, loader, opt):\n" + indent(epoch, "    ")
+                + "\n\ndef main():\n" + indent(setup, "    ")
+                + "    train(model, loader, opt)\n\n\n"
+                "if __name__ == \"__main__\":\n    main()\n")
+    body = [line.replace("model(", "self.model(")
+            .replace("opt.", "self.opt.").replace("(loader", "(self.loader")
+            .replace("in loader", "in self.loader") for line in epoch]
+    return ("class Trainer:\n"
+            "    def __init__(self, model, loader, opt):\n"
+            "        self.model = model\n"
+            "        self.loader = loader\n"
+            "        self.opt = opt\n\n"
+            "    def fit(self):\n" + indent(body, "        ")
+            + "\n\n" + indent(setup, "")
+            + "Trainer(model, loader, opt).fit()\n")
+
+
+def program(rng):
+    """A program and what it combines."""
+    examples = rng.sample(sorted(EXAMPLE_IDIOMS), rng.randint(2, 3))
+    batch = rng.sample(sorted(BATCH_IDIOMS), rng.randint(1, 2))
+    loop = rng.choice(sorted(LOOPS))
+    # A literal 0 makes loading sequential: no per-example region (the
+    # audit still calls those draws per-example); the count may come from
+    # the environment (unknown to the analysis).
+    workers = rng.choice(["2", 'int(os.environ.get("WORKERS", "2"))'])
+    top, init, body, methods = [], [], [], []
+    for n, name in enumerate(examples):
+        module_code, init_lines, item_lines, method = EXAMPLE_IDIOMS[name]
+        d = rng.choice(DRAWS)
+        fill = {"n": n, "d": d}
+        if module_code:
+            top.append(module_code.format(**fill))
+        init += [line.format(**fill) for line in init_lines]
+        body += [line.format(**fill) for line in item_lines]
+        if method:
+            methods.append(method.format(**fill))
+    net_init, forward, step = [], [], []
+    for name in batch:
+        module_code, i, f, s = BATCH_IDIOMS[name]
+        if module_code:
+            top.append(module_code)
+        net_init += i
+        forward += f
+        step += s
+    driver = rng.choice(DRIVERS)
+    loop_code, header, inner = LOOPS[loop]
+    if loop_code:
+        top.append(loop_code)
+    src = (
+        "import copy\n"
+        "import functools\n"
+        "import os\n"
+        "import random\n\n"
+        "import numpy as np\n"
+        "import torch\n"
+        "import torch.nn as nn\n"
+        "import torch.nn.functional as F\n"
+        "import torchvision.transforms as T\n"
+        "from torch.utils.data import DataLoader, Dataset\n"
+        + ("from tqdm import tqdm\n" if "tqdm" in LOOPS[loop][0] else "")
+        + "\n\n"
+        + "".join(t.replace("from tqdm import tqdm\n", "") + "\n\n"
+                  for t in top if t.strip() != "from tqdm import tqdm")
+        + "class Data(Dataset):\n"
+        "    def __init__(self):\n"
+        + indent(init or ["pass"], "        ") + "\n"
+        "    def __len__(self):\n"
+        "        return 16\n\n"
+        "    def __getitem__(self, i):\n"
+        "        x = torch.full((4,), float(i))\n"
+        + indent(body, "        ")
+        + "        return x, i % 2\n\n"
+        + "".join("\n" + m for m in methods) + "\n\n"
+        "class Net(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.fc = nn.Linear(4, 2)\n"
+        + indent(net_init, "        ") + "\n"
+        "    def forward(self, x):\n"
+        + indent(forward, "        ")
+        + "        return self.fc(x)\n\n\n"
+        + driver_code(driver, workers, header, inner, step)
+    )
+    what = "examples: %s; batch: %s; loop: %s; %s; workers: %s" % (
+        ", ".join(examples), ", ".join(batch), loop, driver, workers)
+    return src, what
+
+
+def static_lines(detc, path):
+    p = subprocess.run([detc, "analyze", "--no-config", "--format=json",
+                        path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       text=True)
+    if p.returncode not in (0, 1):
+        return None, "detc analyze exit %d: %s" % (p.returncode, p.stderr)
+    covered = {}
+    for f in json.loads(p.stdout)["findings"]:
+        if f["rule"] not in ("detc-unsafe-rng", "detc-may-draw"):
+            continue
+        lines = [f["line"]] + [n["line"] for n in f.get("notes", [])
+                               if n["message"].startswith("reached through")]
+        for line in lines:
+            covered.setdefault(line, []).append(f["line"])
+    return covered, None
+
+
+def dynamic_lines(detc, python, path):
+    p = subprocess.run([detc, "audit", "--python=" + python, "--steps", "2",
+                        "--format=json", path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True,
+                       cwd=os.path.dirname(path))
+    if p.returncode != 0:
+        return None, "detc audit exit %d: %s" % (p.returncode, p.stderr[-2000:])
+    drawn = {}
+    for d in json.loads(p.stdout)["draws"]:
+        if os.path.basename(d["file"]) != os.path.basename(path):
+            continue
+        regions = [c for c in d["contexts"] if c in ("per-example",
+                                                    "per-batch")]
+        if regions:
+            drawn.setdefault(d["line"], set()).update(
+                "%s (%s)" % (d["api"], c) for c in regions)
+    return drawn, None
+
+
+def check(detc, python, directory, index, rng_seed):
+    rng = random.Random(rng_seed)
+    src, what = program(rng)
+    path = os.path.join(directory, "program_%03d.py" % index)
+    with open(path, "w") as f:
+        f.write(src)
+    covered, error = static_lines(detc, path)
+    if error:
+        return path, what, [error], []
+    drawn, error = dynamic_lines(detc, python, path)
+    if error:
+        return path, what, [error], []
+    missed = ["line %d: %s drawn, no finding covers it" % (
+        line, ", ".join(sorted(apis))) for line, apis in sorted(drawn.items())
+        if line not in covered]
+    unseen = sorted({f for line, fs in covered.items() for f in fs} -
+                    {f for line in drawn for f in covered.get(line, [])})
+    return path, what, missed, unseen
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--detc", required=True)
+    ap.add_argument("--python", default="/usr/bin/python3")
+    ap.add_argument("--seed", type=int, default=42)
+    ap.add_argument("--programs", type=int, default=8)
+    ap.add_argument("--keep", help="write the programs here (kept)")
+    args = ap.parse_args()
+    args.detc = os.path.abspath(args.detc)
+    directory = args.keep or tempfile.mkdtemp(prefix="detc-differential-")
+    os.makedirs(directory, exist_ok=True)
+    failures = 0
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        jobs = [pool.submit(check, args.detc, args.python, directory, i,
+                            args.seed * 1000 + i)
+                for i in range(args.programs)]
+        for job in jobs:
+            path, what, missed, unseen = job.result()
+            status = "MISSED" if missed else "ok"
+            print("%s: %s (%s)" % (os.path.basename(path), status, what))
+            for m in missed:
+                print("  " + m)
+            if unseen:
+                print("  static only (not drawn in 2 batches): lines %s" %
+                      ", ".join(map(str, unseen)))
+            failures += bool(missed)
+    print("%d of %d programs: every draw in a region is a finding" % (
+        args.programs - failures, args.programs))
+    if failures:
+        print("programs kept in %s" % directory)
+        sys.exit(1)
+    if not args.keep:
+        for name in os.listdir(directory):
+            os.remove(os.path.join(directory, name))
+        os.rmdir(directory)
+
+
+if __name__ == "__main__":
+    main()
