@@ -460,6 +460,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       addCalleeFacts(fn, calleeFacts);
       addInstanceFacts(fn, calleeFacts);
     }
+    // A model kept in a field whose builds the facts lost (a trainer's
+    // `self.model`, given a model a factory function built).
+    if (!realMethod && pointsTo &&
+        objectsOf(calleeFacts, ObjectInfo::Build).empty())
+      for (const std::string &id : loweredIds(pointsTo->pointsTo(fn), 'b',
+                                              ObjectInfo::Build))
+        calleeFacts.insert("obj:" + id);
   }
   // The functions the callee may be: one call, or alternatives (`op` taken
   // out of a list of functions).
@@ -940,6 +947,28 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (emitIR && tr && !o.unreadTransform)
         if (std::optional<std::string> why = whyObjectsUnread(held, ""))
           o.unreadTransform = unreadEntry(*f.unit, tr, *why, true);
+    }
+    // The datasets it wraps (a list of them for ConcatDataset): the
+    // program's, or library datasets.
+    if (const ast::Expr *w = args.find(entry->getArg("wraps"))) {
+      o.wrappedFacts = factsOf(f, w);
+      if (auto *seq = llvm::dyn_cast<ast::Sequence>(w))
+        for (const ast::Expr *e : seq->elts) {
+          FactSet ef = factsOf(f, e);
+          o.wrappedFacts.insert(ef.begin(), ef.end());
+        }
+      if (pointsTo) {
+        std::vector<PointsToResult::ObjectId> held = pointsTo->pointsTo(w);
+        for (PointsToResult::ObjectId h : pointsTo->pointsTo(w)) {
+          std::vector<PointsToResult::ObjectId> elems =
+              pointsTo->field(h, "[*]");
+          held.insert(held.end(), elems.begin(), elems.end());
+        }
+        addInstanceFacts(held, o.wrappedFacts);
+        for (const std::string &id :
+             loweredIds(held, 'd', ObjectInfo::Dataset))
+          o.wrappedFacts.insert("obj:" + id);
+      }
     }
     std::string &t = result();
     if (t.empty())

@@ -118,6 +118,7 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
       uniqueSymbol(moduleSymbols, base + "<lambda>@" + std::to_string(p.line) +
                                       ":" + std::to_string(p.column + 1));
   lambdaSymbols[lambda] = builder.getStringAttr(symbol);
+  lambdasThisPass.insert(symbol);
 
   FuncCtx inner;
   inner.unit = f.unit;

@@ -1,5 +1,6 @@
 //===- LowerLoops.cpp - Assignments, loops and loader iteration -----------===//
 
+#include <functional>
 #include "Lowerer.h"
 
 #include "detc/frontend/ASTDump.h"
@@ -468,7 +469,12 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
   Operation *fetch = emit(ir::FetchOp::getOperationName(), at, defs, eff,
                           {strAttr("loader", loaderVar)}, 1);
   std::string dsVar = loaderVar + ".dataset";
-  auto perExample = [&] {
+  // What producing one example of a dataset runs: the program's
+  // `__getitem__`, a library dataset's transform, and the examples of the
+  // datasets it wraps (`Subset`, `ConcatDataset`), a few levels deep.
+  std::function<void(const FactSet &, const std::string &, unsigned)>
+      examplesOf = [&](const FactSet &datasetFacts, const std::string &dsVar,
+                       unsigned depth) {
     for (const std::string &fact : datasetFacts) {
       StringRef s = fact;
       if (s.consume_front("inst:")) {
@@ -477,6 +483,8 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
         const ObjectInfo *o = findObject(s.str());
         if (!o || o->kind != ObjectInfo::Dataset)
           continue;
+        if (depth < 4 && !o->wrappedFacts.empty())
+          examplesOf(o->wrappedFacts, dsVar + ".dataset", depth + 1);
         std::vector<std::string> ids =
             objectsOf(o->transformFacts, ObjectInfo::Build);
         Effects e;
@@ -498,6 +506,9 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
                          e);
       }
     }
+  };
+  auto perExample = [&] {
+    examplesOf(datasetFacts, dsVar, 0);
     for (const std::string &fn : fns)
       emit(ir::CallOp::getOperationName(), at, {}, Effects(),
            {attr("callee", FlatSymbolRefAttr::get(&ctx, fn))});

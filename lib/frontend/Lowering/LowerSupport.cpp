@@ -649,11 +649,36 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
   // re-export): the points-to symbol is the lowering's.
   for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
-    // (Not lambdas: the lowering names a lambda when it lowers its
-    // expression, which a pass may not reach before the call.)
     std::string label = ob.label().str();
-    if (ob.kind == AbstractObject::Kind::Function &&
-        !ob.label().contains("<lambda>") && funcParams.count(label)) {
+    // A function nested in a method (`Data.__init__.<lambda>@8:26`,
+    // `Data.__getitem__.jitter`) is the lowering's `Data::__init__...`.
+    // A lambda only once this pass has lowered it: it is named (and its
+    // function made) when its expression is lowered.
+    if (ob.label().contains("<lambda>")) {
+      std::string sym = label;
+      for (size_t dot = label.find('.'); dot != std::string::npos &&
+                                         !lambdasThisPass.count(sym);
+           dot = label.find('.', dot + 1))
+        sym = label.substr(0, dot) + "::" + label.substr(dot + 1);
+      if (lambdasThisPass.count(sym))
+        out.insert("func:" + sym);
+      continue;
+    }
+    std::string nested;
+    if (ob.kind == AbstractObject::Kind::Function && !funcParams.count(label))
+      for (size_t dot = label.find('.'); dot != std::string::npos;
+           dot = label.find('.', dot + 1)) {
+        std::string sym = label.substr(0, dot) + "::" + label.substr(dot + 1);
+        if (classes.count(label.substr(0, dot)) && funcParams.count(sym) &&
+            StringRef(label).substr(dot + 1).contains('.')) {
+          nested = sym;
+          break;
+        }
+      }
+    if (!nested.empty()) {
+      out.insert("func:" + nested);
+    } else if (ob.kind == AbstractObject::Kind::Function &&
+               funcParams.count(label)) {
       out.insert("func:" + label);
     } else if (ob.kind == AbstractObject::Kind::Function &&
                !ob.label().contains("<lambda>")) {

@@ -51,6 +51,9 @@ struct ObjectInfo {
   // of a transform detc does not read (a timm or albumentations object).
   FactSet transformFacts;
   mlir::DictionaryAttr unreadTransform;
+  // Dataset of datasets (`Subset`, `ConcatDataset`): what the wrapped
+  // dataset(s) may be.
+  FactSet wrappedFacts;
   // Loader: the dataset, the worker count, the shuffle generator (empty: no
   // shuffle) and functions mapped over each example (tf.data).
   FactSet datasetFacts;
@@ -439,6 +442,9 @@ public:
   /// The symbol of each lambda lowered in this pass (a lambda's expression
   /// may be lowered more than once: it is one function).
   llvm::DenseMap<const ast::Node *, mlir::StringAttr> lambdaSymbols;
+  /// The symbols of the lambdas lowered in this pass (their functions
+  /// exist): only those may be called through the points-to's view.
+  llvm::StringSet<> lambdasThisPass;
   std::set<std::string> rngLibraries;
   /// Top-level names of the modules imported from outside the program.
   std::set<std::string> foreignImports;

@@ -165,6 +165,7 @@ void Lowerer::lowerProgram() {
   moduleSymbols.clear();
   classSymbols.clear();
   lambdaSymbols.clear();
+  lambdasThisPass.clear();
   rngLibraries.clear();
   foreignImports.clear();
   // Local modules may be discovered while lowering; the list grows.

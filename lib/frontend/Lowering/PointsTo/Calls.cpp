@@ -689,6 +689,19 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
       solver.addCopy(a, cs.result);
     return true;
   }
+  // globals(): a dict of the module's names; `globals()[name]` with a
+  // computed name may be any of them.
+  if (name == "globals" && cs.args.empty()) {
+    Obj d = newOf(Kind::Dict, "dict");
+    auto frame = moduleFrames.find(m->name);
+    if (frame != moduleFrames.end())
+      for (const auto &global : frame->second->scope.locals) {
+        Node value = scopeNode(m->name, global.getKey());
+        solver.addCopy(value, field(d, "['" + global.getKey().str() + "']"));
+        solver.addCopy(value, field(d, "[*]"));
+      }
+    return true;
+  }
   // Builtins that call a function they are given on the elements of
   // iterables: map(fn, xs, ys) calls fn(x, y); filter(fn, xs) fn(x);
   // sorted/min/max(xs, key=fn) fn(x). The result of map is a list of what

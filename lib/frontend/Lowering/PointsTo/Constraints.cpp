@@ -129,6 +129,24 @@ Node Builder::varNode(Frame &f, StringRef name) {
   return n;
 }
 
+/// The constant text a computed string key starts with: `'aug_' + name`,
+/// `f'aug_{name}'` (nullopt when it starts with no constant text).
+static std::optional<std::string> constantPrefix(const ast::Expr *key) {
+  using namespace ast;
+  if (auto *b = llvm::dyn_cast<BinOp>(key); b && b->op == BinOpKind::Add) {
+    if (auto *c = llvm::dyn_cast<Constant>(b->left);
+        c && c->kind == ConstantKind::Str && !c->value.empty())
+      return c->value.str();
+    if (llvm::isa<BinOp, JoinedStr>(b->left))
+      return constantPrefix(b->left);
+  }
+  if (auto *j = llvm::dyn_cast<JoinedStr>(key); j && !j->values.empty())
+    if (auto *c = llvm::dyn_cast<Constant>(j->values[0]);
+        c && c->kind == ConstantKind::Str && !c->value.empty())
+      return c->value.str();
+  return std::nullopt;
+}
+
 void Builder::load(Node base, StringRef name, Node dst) {
   FieldId fid = solver.fieldId(name);
   solver.onObject(base, [this, fid, dst](Obj o) {
@@ -703,6 +721,22 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     } else if (c && c->kind == ConstantKind::Int) {
       load(base, ("[" + c->value + "]").str(), n);
       load(base, "[*]", n);
+    } else if (std::optional<std::string> prefix = constantPrefix(sub->slice)) {
+      // `STEPS['aug_' + name]`, `globals()[f'shift_{k}']`: of a dict, the
+      // entries whose key starts so (and those stored under computed
+      // keys); of anything else, any element.
+      std::string pre = "['" + *prefix;
+      solver.onObject(base, [this, n, pre](Obj o) {
+        if (out.objects[o].kind != Kind::Dict) {
+          solver.addCopy(solver.fieldNode(o, solver.fieldId("[*]")), n);
+          return;
+        }
+        solver.onField(o, [this, o, n, pre](FieldId fid) {
+          StringRef name = solver.fieldName(fid);
+          if (name.starts_with(pre) || name == "[?]")
+            solver.addCopy(solver.fieldNode(o, fid), n);
+        });
+      });
     } else {
       load(base, "[*]", n);
     }
