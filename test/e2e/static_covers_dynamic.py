@@ -101,6 +101,76 @@ EXAMPLE_IDIOMS = {
                       "    @staticmethod\n"
                       "    def wiggle{n}(x):\n"
                       "        return x + {d}\n"),
+    "nested_function": ("", [], ["def jitter{n}(v):",
+                                 "    return v + {d}", "x = jitter{n}(x)"],
+                        ""),
+    "lambda_in_dict": ("", ["self.ops{n} = {{'n': lambda v: v + {d}}}"],
+                       ["x = self.ops{n}['n'](x)"], ""),
+    "factory_transform": ("class Shift{n}:\n"
+                          "    def __call__(self, x):\n"
+                          "        return x + {d}\n\n\n"
+                          "def make_transform{n}():\n"
+                          "    return Shift{n}()\n",
+                          ["self.t{n} = make_transform{n}()"],
+                          ["x = self.t{n}(x)"], ""),
+    "globals_lookup": ("def shift{n}_a(x):\n"
+                       "    return x + {d}\n",
+                       ["self.which{n} = 'a'"],
+                       ["x = globals()['shift{n}_' + self.which{n}](x)"], ""),
+    "decorated": ("def traced{n}(fn):\n"
+                  "    def wrapper(*args, **kwargs):\n"
+                  "        return fn(*args, **kwargs)\n"
+                  "    return wrapper\n\n\n"
+                  "@traced{n}\n"
+                  "def noisy{n}(x):\n"
+                  "    return x + {d}\n",
+                  [], ["x = noisy{n}(x)"], ""),
+    "inherited_hook": ("class Hooks{n}:\n"
+                       "    def hook{n}(self, x):\n"
+                       "        return x + {d}\n",
+                       [], ["x = self.hook{n}(x)"], "", "Hooks{n}"),
+    "own_compose": ("class Chain{n}:\n"
+                    "    def __init__(self, steps):\n"
+                    "        self.steps = steps\n\n"
+                    "    def __call__(self, x):\n"
+                    "        for step in self.steps:\n"
+                    "            x = step(x)\n"
+                    "        return x\n\n\n"
+                    "def bump{n}(x):\n"
+                    "    return x + {d}\n",
+                    ["self.chain{n} = Chain{n}([abs, bump{n}])"],
+                    ["x = self.chain{n}(x)"], ""),
+    "super_call": ("class BaseAug{n}:\n"
+                   "    def __call__(self, x):\n"
+                   "        return x + {d}\n\n\n"
+                   "class MoreAug{n}(BaseAug{n}):\n"
+                   "    def __call__(self, x):\n"
+                   "        return super().__call__(x) * 2\n",
+                   ["self.more{n} = MoreAug{n}()"],
+                   ["x = self.more{n}(x)"], ""),
+    "optional_transform": ("class Dim{n}:\n"
+                           "    def __call__(self, x):\n"
+                           "        return x * {d}\n",
+                           ["self.transform{n} = Dim{n}()"],
+                           ["x = self.transform{n}(x) if self.transform{n} "
+                            "else x"], ""),
+    "dict_values": ("def lift{n}(x):\n"
+                    "    return x + {d}\n",
+                    ["self.table{n} = {{'lift': lift{n}}}"],
+                    ["for fn in self.table{n}.values():",
+                     "    x = fn(x)"], ""),
+    "zip_probabilities": ("def spin{n}(x):\n"
+                          "    return -x + {d}\n",
+                          ["self.fns{n} = [spin{n}]",
+                           "self.probs{n} = [1.0]"],
+                          ["for fn, p in zip(self.fns{n}, self.probs{n}):",
+                           "    if random.random() < p:",
+                           "        x = fn(x)"], ""),
+    "np_choice_callable": ("def tilt{n}(x):\n"
+                           "    return x + {d}\n",
+                           ["self.pick{n} = [tilt{n}]"],
+                           ["x = self.pick{n}[np.random.randint(1)](x)"],
+                           ""),
     "compose": ("class Flip{n}:\n"
                 "    def __call__(self, x):\n"
                 "        return -x if {d} < 0.5 else x\n",
@@ -130,6 +200,38 @@ BATCH_IDIOMS = {
     "mixup": ("", [], [], ["lam = np.random.beta(1.0, 1.0)",
                            "perm = torch.randperm(x.size(0))",
                            "x = lam * x + (1 - lam) * x[perm]"]),
+    "nested_block": ("class Block(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.drop = nn.Dropout(0.5)\n\n"
+                     "    def forward(self, x):\n"
+                     "        return self.drop(x)\n",
+                     ["self.block = Block()"], ["x = self.block(x)"], []),
+    "module_list": ("class Layer(nn.Module):\n"
+                    "    def __init__(self):\n"
+                    "        super().__init__()\n"
+                    "        self.drop = nn.Dropout(0.5)\n\n"
+                    "    def forward(self, x):\n"
+                    "        return self.drop(x)\n",
+                    ["self.layers = nn.ModuleList([Layer() for _ in "
+                     "range(2)])"],
+                    ["for layer in self.layers:", "    x = layer(x)"], []),
+    "checkpointed_block": ("import torch.utils.checkpoint\n\n\n"
+                           "class Inner(nn.Module):\n"
+                           "    def __init__(self):\n"
+                           "        super().__init__()\n"
+                           "        self.drop = nn.Dropout(0.5)\n\n"
+                           "    def forward(self, x):\n"
+                           "        return self.drop(x)\n",
+                           ["self.inner = Inner()"],
+                           ["x = torch.utils.checkpoint.checkpoint("
+                            "self.inner, x, use_reentrant=False)"], []),
+    "functional_p_attr": ("", ["self.p = 0.5"],
+                          ["x = F.dropout(x, p=self.p, "
+                           "training=self.training)"], []),
+    "stochastic_depth": ("", [], ["if self.training and "
+                                  "float(torch.rand(1)) < 0.5:",
+                                  "    x = x * 0"], []),
     "helper_noise": ("def perturb(x):\n"
                      "    return x + 0.1 * torch.rand(x.shape)\n",
                      [], [], ["x = perturb(x)"]),
@@ -156,6 +258,28 @@ LOOPS = {
 }
 
 
+# How the model and the loader are made.
+CONSTRUCTIONS = {
+    "direct": ("", ["model = Net()",
+                    "loader = DataLoader(Data(), batch_size=4, "
+                    "num_workers={w})"]),
+    "factories": ("def build_model():\n"
+                  "    return Net()\n\n\n"
+                  "def make_loader(dataset, workers):\n"
+                  "    return DataLoader(dataset, batch_size=4, "
+                  "num_workers=workers)\n",
+                  ["model = build_model()",
+                   "loader = make_loader(Data(), {w})"]),
+    "loader_dict": ("", ["model = Net()",
+                         "loaders = {{'train': DataLoader(Data(), "
+                         "batch_size=4, num_workers={w})}}",
+                         "loader = loaders['train']"]),
+    "subset_kwargs": ("", ["model = Net()",
+                           "kw = dict(batch_size=4, num_workers={w})",
+                           "loader = DataLoader(Subset(Data(), "
+                           "list(range(16))), **kw)"]),
+}
+
 # How the epoch loop is reached: at module level, in a function that
 # main() calls under `if __name__ == "__main__"`, in a Trainer's method.
 DRIVERS = ["module", "function", "trainer"]
@@ -165,12 +289,11 @@ def indent(lines, by):
     return "".join(by + line + "\n" for line in lines)
 
 
-def driver_code(driver, workers, header, inner, step):
-    setup = ["torch.manual_seed(0)", "np.random.seed(0)", "random.seed(0)",
-             "model = Net()",
-             "opt = torch.optim.SGD(model.parameters(), lr=0.1)",
-             "loader = DataLoader(Data(), batch_size=4, num_workers=%s)"
-             % workers]
+def driver_code(driver, construction, workers, header, inner, step):
+    setup = (["torch.manual_seed(0)", "np.random.seed(0)", "random.seed(0)"]
+             + [line.format(w=workers)
+                for line in CONSTRUCTIONS[construction][1]]
+             + ["opt = torch.optim.SGD(model.parameters(), lr=0.1)"])
     epoch = (["for epoch in range(2):"] + indent(header, "    ").splitlines()
              + indent(step + ["loss = F.cross_entropy(model(x), y)",
                               "opt.zero_grad()", "loss.backward()",
@@ -204,9 +327,13 @@ def program(rng):
     # audit still calls those draws per-example); the count may come from
     # the environment (unknown to the analysis).
     workers = rng.choice(["2", 'int(os.environ.get("WORKERS", "2"))'])
-    top, init, body, methods = [], [], [], []
+    construction = rng.choice(sorted(CONSTRUCTIONS))
+    top, init, body, methods, bases = [], [], [], [], []
     for n, name in enumerate(examples):
-        module_code, init_lines, item_lines, method = EXAMPLE_IDIOMS[name]
+        module_code, init_lines, item_lines, method = \
+            EXAMPLE_IDIOMS[name][:4]
+        if len(EXAMPLE_IDIOMS[name]) > 4:
+            bases.append(EXAMPLE_IDIOMS[name][4].format(n=n))
         d = rng.choice(DRAWS)
         fill = {"n": n, "d": d}
         if module_code:
@@ -227,6 +354,8 @@ def program(rng):
     loop_code, header, inner = LOOPS[loop]
     if loop_code:
         top.append(loop_code)
+    if CONSTRUCTIONS[construction][0]:
+        top.append(CONSTRUCTIONS[construction][0])
     src = (
         "import copy\n"
         "import functools\n"
@@ -237,13 +366,13 @@ def program(rng):
         "import torch.nn as nn\n"
         "import torch.nn.functional as F\n"
         "import torchvision.transforms as T\n"
-        "from torch.utils.data import DataLoader, Dataset\n"
+        "from torch.utils.data import DataLoader, Dataset, Subset\n"
         + ("from tqdm import tqdm\n" if "tqdm" in LOOPS[loop][0] else "")
         + "\n\n"
         + "".join(t.replace("from tqdm import tqdm\n", "") + "\n\n"
                   for t in top if t.strip() != "from tqdm import tqdm")
-        + "class Data(Dataset):\n"
-        "    def __init__(self):\n"
+        + "class Data(%s):\n" % ", ".join(bases + ["Dataset"])
+        + "    def __init__(self):\n"
         + indent(init or ["pass"], "        ") + "\n"
         "    def __len__(self):\n"
         "        return 16\n\n"
@@ -260,10 +389,11 @@ def program(rng):
         "    def forward(self, x):\n"
         + indent(forward, "        ")
         + "        return self.fc(x)\n\n\n"
-        + driver_code(driver, workers, header, inner, step)
+        + driver_code(driver, construction, workers, header, inner, step)
     )
-    what = "examples: %s; batch: %s; loop: %s; %s; workers: %s" % (
-        ", ".join(examples), ", ".join(batch), loop, driver, workers)
+    what = "examples: %s; batch: %s; loop: %s; %s; %s; workers: %s" % (
+        ", ".join(examples), ", ".join(batch), loop, driver, construction,
+        workers)
     return src, what
 
 

@@ -206,7 +206,7 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
         "container",   "wrapper",   "dataset",     "loader",   "sampler",
         "pipeline",    "fit",       "optimizer",   "step",     "backward",
         "checkpoint",  "load",      "load_state",  "call",     "type",
-        "pure",        "launcher",  "iterate",   "bind"};
+        "pure",        "launcher",  "iterate",   "bind",     "apply"};
     if (!llvm::is_contained(roles, entry.role))
       return fail("unknown role '" + entry.role + "'");
     for (StringRef w : llvm::ArrayRef(words).drop_front(2)) {

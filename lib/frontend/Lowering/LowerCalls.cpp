@@ -439,6 +439,32 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                StringRef(fact).starts_with("class:");
       }))
     addCalleeFacts(fn, calleeFacts);
+  // `super().m(...)` in a method of class C: the first of C's bases (in
+  // order, then theirs) that defines m, with the method's own `self`.
+  if (isMethod)
+    if (auto *sc = llvm::dyn_cast<ast::Call>(attrFn->value);
+        sc && isName(sc->func, "super") && !isBoundName(f, "super")) {
+      auto [cls, method] = StringRef(f.symbol).split("::");
+      auto params = funcParams.find(f.symbol);
+      const ClassInfo *ci = classOf(cls.str());
+      if (ci && !method.empty() && !method.contains('.') &&
+          params != funcParams.end() && !params->second.empty()) {
+        std::string self = paramName(params->second, 0).str();
+        for (const std::string &base : ci->userBases) {
+          std::string owner = findMethod(base, attrFn->attr);
+          if (owner.empty())
+            continue;
+          auto defs = defsOfResult();
+          std::string sym = owner + "::" + attrFn->attr.str();
+          emitUserCall(f, call, sym, classMethodRef(owner, attrFn->attr), self,
+                       factsOfVar(f, self), call, args.posVars, args.kwVars,
+                       defs, {}, args.eff);
+          auto it = facts.find("ret:" + sym);
+          setFacts(it == facts.end() ? FactSet() : it->second);
+          return true;
+        }
+      }
+    }
   if (isMethod) {
     bool realMethod = false;
     for (const std::string &fact : recvFacts)
@@ -1078,6 +1104,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                     entry->has("shared"))) {
     emit(ir::StmtOp::getOperationName(), call, defsOfResult(), args.eff,
          {strAttr("kind", "assign"), apiAttr()});
+    return true;
+  }
+  // A library function that calls its first argument with the others
+  // (torch.utils.checkpoint.checkpoint(self.block, x)): a model's forward,
+  // the program's function or callable object.
+  if (role == "apply" && !call->args.empty()) {
+    const ast::Expr *function = call->args[0];
+    std::string functionVar = varPath(f, function);
+    FactSet facts = factsOf(f, function);
+    addCalleeFacts(function, facts);
+    addInstanceFacts(function, facts);
+    if (pointsTo)
+      for (const std::string &id : loweredIds(pointsTo->pointsTo(function),
+                                              'b', ObjectInfo::Build))
+        facts.insert("obj:" + id);
+    std::vector<std::string> builds = objectsOf(facts, ObjectInfo::Build);
+    if (!builds.empty() && !functionVar.empty()) {
+      Effects e = args.eff;
+      e.uses.insert(functionVar);
+      emit(ir::ForwardOp::getOperationName(), call, defsOfResult(), e,
+           {strAttr("model", functionVar), attr("builds", strArray(builds))});
+    } else {
+      std::set<std::string> called;
+      callProgramParts(call, functionVar, facts, called, Effects());
+      emit(ir::StmtOp::getOperationName(), call, defsOfResult(), args.eff,
+           {strAttr("kind", "assign"), apiAttr()});
+    }
     return true;
   }
   if (role == "sampler") {

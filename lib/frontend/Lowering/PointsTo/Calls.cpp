@@ -578,6 +578,10 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
       });
     });
   }
+  // Role `apply`: calls its first argument with the others.
+  if (entry && entry->role == "apply" && !cs.args.empty() && !cs.starred[0])
+    solver.addCopy(callWithElements(cs, cs.args[0], cs.args.drop_front()),
+                   cs.result);
   // Library functions that hand back one of their argument's elements, or
   // call a function they are given (a process or thread target runs it
   // with `args`; torch.multiprocessing.spawn with the rank first).
