@@ -734,6 +734,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       warnUnknown(f, call,
                   "modules imported by name at run time are unknown "
                   "to detc");
+    // A library call no table describes, given the program's functions
+    // or callable objects (`trainer.run(step_fn)`, a hook, a callback):
+    // it may call them, here (sound by default; a table entry says
+    // otherwise). Models given to it are not run: a forward is a table's
+    // decision (`apply`).
+    if (!q.empty() || isMethod) {
+      std::set<std::string> called;
+      auto passOn = [&](const ast::Expr *a) {
+        FactSet given = factsOf(f, a);
+        if (llvm::none_of(given, [](const std::string &fact) {
+              return StringRef(fact).starts_with("func:") ||
+                     StringRef(fact).starts_with("inst:");
+            }))
+          addCalleeFacts(a, given);
+        FactSet callable;
+        for (const std::string &fact : given)
+          if (StringRef(fact).starts_with("func:") ||
+              (StringRef(fact).starts_with("inst:") &&
+               !findMethod(fact.substr(5), "__call__").empty()))
+            callable.insert(fact);
+        callProgramParts(call, varPath(f, a), callable, called, Effects());
+      };
+      for (const ast::Expr *a : call->args)
+        passOn(a);
+      for (const ast::Keyword *k : call->keywords)
+        passOn(k->value);
+    }
     noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr);
     return opaque(isMethod && !recvVar.empty());
   }
