@@ -40,16 +40,20 @@ def venv_python(venv, version, base):
     return py
 
 
-def step(name, cmd, env):
+def step(name, cmd, env, expect=None):
+    """Runs `cmd`; it passes when it exits 0 and, with `expect`, prints
+    that text."""
     started = time.time()
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
     tail = (proc.stdout + proc.stderr).strip().splitlines()[-12:]
-    status = "ok" if proc.returncode == 0 else "FAIL (exit %d)" % \
-        proc.returncode
+    ok = proc.returncode == 0 and (expect is None or expect in proc.stdout)
+    status = "ok" if ok else "FAIL (exit %d%s)" % (
+        proc.returncode, "" if expect is None or expect in proc.stdout
+        else ", no '%s'" % expect)
     print("%-34s %s in %.0f s" % (name, status, time.time() - started))
-    if proc.returncode != 0:
+    if not ok:
         print("\n".join("    " + line for line in tail))
-    return proc.returncode == 0
+    return ok
 
 
 def main():
@@ -87,7 +91,18 @@ def main():
          ["--trials", "6", os.path.join(e2e, "Inputs", "torch2_train.py"),
           "--", "--epochs", "4"]),
     ]
+    # The audit (the analysis's dynamic oracle) under torch 2.x: the
+    # augment example's four draws inside regions, as under torch 1.13
+    # (test/tools/audit.test). Its runtime folder once shadowed the
+    # standard library's `profile`, which torch 2.x's dynamo imports.
+    audit = ("detc audit, torch 2.x",
+             [args.detc, "audit", "--python=" + py, "--steps", "2",
+              os.path.join(ROOT, "examples", "augment_train.py"),
+              "--workers", "2"],
+             "4 draw site(s) inside data-parallel regions")
     failed = [name for name, cmd in steps if not step(name, cmd, env)]
+    if not step(audit[0], audit[1], env, expect=audit[2]):
+        failed.append(audit[0])
     if failed:
         sys.exit("FAIL: under torch %s: %s" % (args.torch, ", ".join(failed)))
     print("PASS: torch %s" % args.torch)

@@ -26,12 +26,22 @@ makes (their methods are C code: only the global numpy functions are
 wrapped), and draws inside torch's C++ kernels that no Python function
 starts (an LSTM's inter-layer dropout).
 """
-import argparse
-import functools
-import json
 import os
-import runpy
 import sys
+
+# Run as a file (`python .../detc_runtime/audit.py`), Python puts this
+# package's folder first on sys.path, where its modules shadow the standard
+# library's: torch 2.x's dynamo imports cProfile, which imported
+# detc_runtime/profile.py as `profile` and failed. The script's own folder
+# takes that place below.
+if sys.path and os.path.abspath(sys.path[0] or ".") == \
+        os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import argparse  # noqa: E402
+import functools  # noqa: E402
+import json  # noqa: E402
+import runpy  # noqa: E402
 import sysconfig
 import tempfile
 import threading
