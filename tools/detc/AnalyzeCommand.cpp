@@ -2,10 +2,13 @@
 //
 // Lowers the script (or reads a detc .mlir module), runs the analyses and
 // reports: unsafe generator uses and lint findings as warnings, a replay
-// summary per checkpoint, liveness at checkpoint hints. Exit status: 0, 1
-// when there are findings and --werror is given, 2 on bad input, 3 when
-// --verify finds that a dataflow solution does not satisfy its constraint
-// system (a bug in detc, never in the user's script).
+// summary per checkpoint, liveness at checkpoint hints. Given folders or
+// several files, a project: the files base::collectPythonFiles chooses,
+// analysed on -j threads (one IR each), one report (analysis::mergeReports).
+// Exit status: 0, 1 when there are findings and --werror is given, 2 on bad
+// input (in any file of a project), 3 when --verify finds that a dataflow
+// solution does not satisfy its constraint system (a bug in detc, never in
+// the user's script).
 //
 //===----------------------------------------------------------------------===//
 

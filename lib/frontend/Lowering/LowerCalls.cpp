@@ -513,9 +513,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         if (StringRef(fact).starts_with("method:"))
           methods.push_back(fact.substr(7));
   }
-  // A method reached through an attribute that is not the receiver's own
-  // (`Data.wiggle(x)`: through its class, no receiver bound; a bound
-  // method kept in a field: its instance).
+  // A method reached through its class (`Data.wiggle(x)`, a static or
+  // unbound method): called with no receiver bound, its first parameter
+  // taking the first argument.
   std::vector<std::string> unbound;
   if (isMethod && methods.empty())
     for (const std::string &fact : calleeFacts)
