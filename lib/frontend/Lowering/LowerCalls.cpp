@@ -488,11 +488,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
     // A model kept in a field whose builds the facts lost (a trainer's
     // `self.model`, given a model a factory function built).
-    if (!realMethod && pointsTo &&
-        objectsOf(calleeFacts, ObjectInfo::Build).empty())
-      for (const std::string &id : loweredIds(pointsTo->pointsTo(fn), 'b',
-                                              ObjectInfo::Build))
-        calleeFacts.insert("obj:" + id);
+    if (!realMethod && objectsOf(calleeFacts, ObjectInfo::Build).empty())
+      addBuildFacts(fn, calleeFacts);
   }
   // The functions the callee may be: one call, or alternatives (`op` taken
   // out of a list of functions).
@@ -1142,10 +1139,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet facts = factsOf(f, function);
     addCalleeFacts(function, facts);
     addInstanceFacts(function, facts);
-    if (pointsTo)
-      for (const std::string &id : loweredIds(pointsTo->pointsTo(function),
-                                              'b', ObjectInfo::Build))
-        facts.insert("obj:" + id);
+    addBuildFacts(function, facts);
     std::vector<std::string> builds = objectsOf(facts, ObjectInfo::Build);
     if (!builds.empty() && !functionVar.empty()) {
       Effects e = args.eff;

@@ -628,6 +628,13 @@ void Lowerer::addCalleeFacts(const ast::Expr *callee, FactSet &out) {
     addProgramCallables(pointsTo->pointsTo(callee), out);
 }
 
+void Lowerer::addBuildFacts(const ast::Expr *e, FactSet &out) {
+  if (pointsTo)
+    for (const std::string &id :
+         loweredIds(pointsTo->pointsTo(e), 'b', ObjectInfo::Build))
+      out.insert("obj:" + id);
+}
+
 void Lowerer::addInstanceFacts(const ast::Expr *e, FactSet &out) {
   if (pointsTo)
     addInstanceFacts(pointsTo->pointsTo(e), out);

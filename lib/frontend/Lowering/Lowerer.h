@@ -414,6 +414,9 @@ public:
   /// Adds `inst:` facts for the instances of the program's classes the
   /// points-to analysis says `e` may evaluate to.
   void addInstanceFacts(const ast::Expr *e, FactSet &out);
+  /// Adds `obj:` facts for the model builds the points-to analysis says
+  /// `e` may evaluate to (a model the facts lost on the way).
+  void addBuildFacts(const ast::Expr *e, FactSet &out);
   void addInstanceFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                         FactSet &out) const;
   void addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
