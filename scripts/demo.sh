@@ -8,7 +8,8 @@
 # choose where to checkpoint the CheckHint example and restart a killed run there.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-./scripts/build.sh detc DetcRuntimePython >/dev/null
+echo "== building detc (the first time: about 4 minutes on 2 cores; ninja shows its progress)"
+./scripts/build.sh detc DetcRuntimePython
 example=examples/pgd_train.py
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -605,12 +605,18 @@ private:
         else
           break;
       }
-    std::vector<std::string> lines;
+    // The import alone: where it fails (ModuleNotFoundError), Python's
+    // traceback shows this line, and its note says what to do.
+    std::vector<std::string> imports;
     if (!options.runtimePath.empty())
-      lines.push_back(
+      imports.push_back(
           formatv("import sys as _detc_sys; _detc_sys.path.insert(0, {0})",
                   pyString(options.runtimePath)));
-    lines.push_back(formatv("import detc_runtime as {0}", kRuntimeAlias));
+    imports.push_back(formatv("import detc_runtime as {0}", kRuntimeAlias));
+    edits.insertLines(after + 1, imports,
+                      "per-example RNG runtime (not found? install detc "
+                      "into this Python, or PYTHONPATH=<detc build>/python)");
+    std::vector<std::string> lines;
     std::string args;
     if (options.seed)
       args += formatv("seed={0}", *options.seed).str();
@@ -644,7 +650,7 @@ private:
     std::map<unsigned, std::vector<std::string>> saves = hintSaveTable(*this);
     if (!saves.empty()) {
       std::map<unsigned, unsigned> inserted = edits.insertedBefore();
-      inserted[after + 1] += lines.size() + 1 + layers.size() +
+      inserted[after + 1] += imports.size() + 1 + layers.size() +
                              extraHeader.size() +
                              (options.hint && options.hint->jit ? 1 : 0);
       std::string map, table;

@@ -19,6 +19,7 @@
 #include "ConfigFlags.h"
 
 #include "EntryOptions.h"
+#include "ProjectFlags.h"
 #include "ReportWriters.h"
 #include "ScriptSchedule.h"
 #include "detc/base/Process.h"
@@ -29,7 +30,6 @@
 #include "detc/analysis/Suppressions.h"
 #include "detc/analysis/Verify.h"
 #include "detc/base/FileIO.h"
-#include "detc/base/ProjectFiles.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
 #include "detc/ir/DetcOps.h"
@@ -62,16 +62,7 @@ enum class Format { Text, Json, Sarif };
 cl::list<std::string> inputs(cl::Positional,
                              cl::desc("<script.py|.mlir|folder>..."),
                              cl::sub(tool::analyzeCommand));
-cl::list<std::string> excludes(
-    "exclude", cl::value_desc("PATTERN"),
-    cl::desc("Leave out of folders the files and folders PATTERN matches "
-             "(.gitignore syntax, from the current folder; repeatable; "
-             "replaces [tool.detc] exclude)"),
-    cl::sub(tool::analyzeCommand));
-cl::opt<bool> noGitignore("no-gitignore",
-                          cl::desc("Analyse in folders also what .gitignore "
-                                   "files ignore"),
-                          cl::sub(tool::analyzeCommand));
+tool::ProjectFlags projectFlags(tool::analyzeCommand, "Analyse");
 cl::opt<unsigned> jobs("j",
                        cl::desc("Analyse N files at a time (default: one per "
                                 "core)"),
@@ -120,9 +111,10 @@ cl::opt<bool> stats("stats",
                     cl::sub(tool::analyzeCommand));
 cl::opt<bool> verify(
     "verify",
-    cl::desc("Check with Z3 that the ThreadSafe and Needed solutions satisfy "
-             "the constraints of SPEC Tables 1 and 3 and are extremal; "
-             "prints one line per system on stderr"),
+    cl::desc("Check with Z3 that the unsafe-draw and checkpoint-state "
+             "solutions satisfy their dataflow constraints and are the "
+             "least ones (a self-check of detc; one line per system on "
+             "stderr)"),
     cl::sub(tool::analyzeCommand));
 tool::CheckHintFlags checkhint(tool::analyzeCommand,
                                "Allowance o: checkpoint time as a fraction of "
@@ -373,40 +365,10 @@ static FileOutcome analyzeFile(const std::string &file,
 /// more than one file.
 static std::optional<std::vector<std::string>>
 projectFiles(const base::ProjectConfig &cfg, bool &project) {
-  project = inputs.size() > 1;
-  for (const std::string &path : inputs)
-    project |= sys::fs::is_directory(path);
+  project = tool::ProjectFlags::isProject(inputs);
   if (!project)
     return std::vector<std::string>(inputs.begin(), inputs.end());
-  base::ProjectFileOptions options;
-  options.gitignore = !noGitignore;
-  // Patterns from the command line are anchored where detc runs; those of
-  // the configuration, at its folder.
-  SmallString<256> anchor;
-  if (config.givenOnCommandLine("exclude") || cfg.file.empty())
-    sys::fs::current_path(anchor);
-  else
-    anchor = sys::path::parent_path(cfg.file);
-  sys::fs::make_absolute(anchor);
-  sys::path::remove_dots(anchor, /*remove_dot_dot=*/true);
-  auto where = cfg.flags.find("exclude");
-  for (const std::string &pattern : excludes) {
-    std::string origin = config.givenOnCommandLine("exclude") ||
-                                 where == cfg.flags.end()
-                             ? std::string("--exclude")
-                             : where->second.where;
-    if (Error e = options.exclude.add(pattern, anchor, origin)) {
-      errs() << toString(std::move(e)) << "\n";
-      return std::nullopt;
-    }
-  }
-  Expected<std::vector<std::string>> files =
-      base::collectPythonFiles(inputs, options);
-  if (!files) {
-    errs() << toString(files.takeError()) << "\n";
-    return std::nullopt;
-  }
-  return std::move(*files);
+  return projectFlags.files(inputs, cfg, config, errs());
 }
 
 /// Analyses `files` on `jobs` threads; each file's diagnostics are printed
@@ -449,11 +411,9 @@ int detc::tool::runAnalyze() {
   }
   // The configuration is the one of the first path (for a folder, the one
   // found from inside it).
-  std::string configStart = inputs.front();
-  if (sys::fs::is_directory(configStart))
-    configStart = (Twine(configStart) + "/.").str();
   std::optional<base::ProjectConfig> cfg;
-  if (std::optional<int> status = config.start(configStart, cfg))
+  if (std::optional<int> status =
+          config.start(tool::configurationStart(inputs), cfg))
     return *status;
   if (!checkhint.consistent(errs()))
     return 2;

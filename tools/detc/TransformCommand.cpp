@@ -7,7 +7,8 @@
 // script (or writes it to OUT with base::writeOutputFile: atomically,
 // through symlinks, never over the input, a device or a read-only file).
 // Exit status 2 on bad input or when something cannot be rewritten; then
-// nothing is written.
+// nothing is written. `detc transform PATH... -o OUTDIR` transforms a
+// project into a copy of itself (codegen/ProjectLayout.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +21,7 @@
 #include "ConfigFlags.h"
 
 #include "EntryOptions.h"
+#include "ProjectFlags.h"
 
 #include "detc/base/Process.h"
 #include "ScriptSchedule.h"
@@ -27,6 +29,7 @@
 #include "detc/analysis/Findings.h"
 #include "detc/base/FileIO.h"
 #include "detc/codegen/LineSplit.h"
+#include "detc/codegen/ProjectLayout.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/codegen/Transform.h"
 #include "detc/frontend/Lowering.h"
@@ -50,12 +53,16 @@ cl::SubCommand detc::tool::transformCommand(
     "transform", "Emit the deterministic version of a training script");
 
 namespace {
-cl::opt<std::string> inputFile(cl::Positional, cl::desc("<script.py>"),
-                               cl::Required, cl::sub(tool::transformCommand));
+cl::list<std::string> inputs(cl::Positional, cl::desc("<script.py|folder>..."),
+                             cl::OneOrMore, cl::sub(tool::transformCommand));
+tool::ProjectFlags projectFlags(tool::transformCommand, "Transform");
 cl::opt<bool> emitPython("emit-python",
                          cl::desc("Emit the transformed Python script"),
                          cl::sub(tool::transformCommand));
-cl::opt<std::string> outputFile("o", cl::desc("Output file (default: stdout)"),
+cl::opt<std::string> outputFile("o",
+                               cl::desc("Output file (default: stdout); for "
+                                        "a project, the folder its "
+                                        "transformed copy goes to"),
                                 cl::value_desc("file"),
                                 cl::sub(tool::transformCommand));
 cl::opt<bool> showDiff("diff",
@@ -126,6 +133,8 @@ tool::CheckHintFlags checkhint(
     tool::transformCommand,
     "Allowance o: checkpoint at the _checkpoint() hint the CheckHint "
     "schedule chooses for this fraction of the run, with restart there");
+/// The script being transformed (one of `inputs`, or a script of a project).
+std::string inputFile;
 } // namespace
 
 static std::vector<std::string> &commandLine() {
@@ -166,11 +175,20 @@ static void fail(const Twine &message) {
   WithColor::error(errs(), "detc") << message << "\n";
 }
 
-int detc::tool::runTransform() {
+namespace {
+/// What the transform of one script makes: the emitted text (or its diff)
+/// and the files it must never be written over.
+struct Emitted {
+  std::string text;
+  std::vector<runtime::ProtectedFile> protect;
+};
+} // namespace
+
+/// Transforms `inputFile`: 0 with `out` filled, or the exit status after
+/// saying why.
+static int transformScript(const std::optional<base::ProjectConfig> &cfg,
+                           Emitted &out) {
   base::PhaseScope phase("transforming " + inputFile);
-  std::optional<base::ProjectConfig> cfg;
-  if (std::optional<int> status = config.start(inputFile, cfg))
-    return *status;
   std::optional<frontend::ApiModel> model = apiTables.load(errs());
   if (!model)
     return 2;
@@ -456,12 +474,10 @@ int detc::tool::runTransform() {
            "report it with the script");
       return 3;
     }
-  if (outputFile.empty() || outputFile == "-") {
-    outs() << text;
-    return 0;
-  }
+  out.text = std::move(text);
   // The output is never a file the transform read or that configures it.
-  std::vector<runtime::ProtectedFile> protect = {{inputFile, "the input file"}};
+  std::vector<runtime::ProtectedFile> &protect = out.protect;
+  protect.emplace_back(inputFile, "the input file");
   if (cfg && !cfg->file.empty())
     protect.emplace_back(cfg->file, "the configuration in use");
   for (const std::string &table : apiTables.tables)
@@ -470,9 +486,184 @@ int detc::tool::runTransform() {
     protect.emplace_back(*options.check, "the --check invariants file");
   for (std::string &module : parseCache.files())
     protect.emplace_back(std::move(module), "a module the script imports");
-  if (Error e = base::writeOutputFile(outputFile, text, protect)) {
+  return 0;
+}
+
+/// `detc transform FILE.py`: the transformed script on stdout or in -o.
+static int transformOne() {
+  inputFile = inputs.front();
+  std::optional<base::ProjectConfig> cfg;
+  if (std::optional<int> status = config.start(inputFile, cfg))
+    return *status;
+  Emitted emitted;
+  if (int status = transformScript(cfg, emitted))
+    return status;
+  if (outputFile.empty() || outputFile == "-") {
+    outs() << emitted.text;
+    return 0;
+  }
+  if (Error e =
+          base::writeOutputFile(outputFile, emitted.text, emitted.protect)) {
     fail("cannot write '" + outputFile + "': " + toString(std::move(e)));
     return 2;
   }
   return 0;
+}
+
+/// `detc transform PATH... -o OUTDIR` (or --diff): the project's scripts
+/// transformed, its other files copied (codegen/ProjectLayout.h). Every
+/// script is transformed before anything is written: one that cannot be
+/// leaves the output folder as it was.
+static int transformProject() {
+  std::optional<base::ProjectConfig> cfg;
+  if (std::optional<int> status =
+          config.start(tool::configurationStart(inputs), cfg))
+    return *status;
+  if (vaccinate.getNumOccurrences() || checkhint.profile.getNumOccurrences()) {
+    fail(std::string(vaccinate.getNumOccurrences() ? "--vaccinate" : "--profile") +
+         " is for one script: name one script, not a project");
+    return 2;
+  }
+  if (!showDiff && (outputFile.empty() || outputFile == "-")) {
+    fail("a project (a folder or several files) is transformed into a "
+         "folder: pass -o OUTDIR (or --diff to see the edits)");
+    return 2;
+  }
+  SmallString<256> outDir(outputFile);
+  if (!showDiff) {
+    sys::fs::make_absolute(outDir);
+    sys::path::remove_dots(outDir, /*remove_dot_dot=*/true);
+    if (sys::fs::exists(outDir) && !sys::fs::is_directory(outDir)) {
+      fail("-o " + outputFile + ": not a folder (a project is transformed "
+           "into a folder)");
+      return 2;
+    }
+  }
+  std::optional<std::vector<std::string>> files =
+      projectFlags.files(inputs, *cfg, config, errs());
+  if (!files)
+    return 2;
+  // The output folder may lie inside the project (`-o build/det`): what an
+  // earlier run wrote there is not part of the project.
+  auto insideOutput = [&](StringRef file) {
+    SmallString<256> abs(file);
+    sys::fs::make_absolute(abs);
+    sys::path::remove_dots(abs, /*remove_dot_dot=*/true);
+    return !showDiff && StringRef(abs).starts_with(outDir) &&
+           (abs.size() == outDir.size() ||
+            sys::path::is_separator(abs[outDir.size()]));
+  };
+  std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
+  if (!target)
+    return 2;
+  frontend::ParseCache kinds(*target);
+  struct Planned {
+    std::string source, destination;
+    bool script = false;
+    Emitted emitted;
+  };
+  std::vector<Planned> planned;
+  std::vector<std::string> failed;
+  int worst = 0;
+  unsigned alreadyTransformed = 0;
+  for (const std::string &file : *files) {
+    if (insideOutput(file))
+      continue;
+    Planned p;
+    p.source = file;
+    if (!showDiff) {
+      Expected<std::string> to = codegen::projectOutputPath(file, outDir);
+      if (!to) {
+        fail(toString(to.takeError()));
+        return 2;
+      }
+      p.destination = std::move(*to);
+    }
+    // A file named on the command line is a script; one found in a folder
+    // is a script when it runs as a program.
+    p.script = llvm::is_contained(inputs, file);
+    if (!p.script) {
+      frontend::DiagnosticEngine diags;
+      const frontend::ParseCache::Entry &entry = kinds.get(file, diags);
+      if (!entry.parsed || !entry.parsed->module || diags.hasErrors()) {
+        diags.printAll(errs());
+        failed.push_back(file);
+        worst = std::max(worst, 2);
+        continue;
+      }
+      if (codegen::writtenByDetc(*entry.parsed->module)) {
+        ++alreadyTransformed;
+        continue;
+      }
+      p.script = codegen::runsAsScript(*entry.parsed->module);
+      if (!p.script)
+        p.emitted.text = entry.file->getBytes().str();
+    }
+    if (p.script) {
+      inputFile = file;
+      if (int status = transformScript(cfg, p.emitted)) {
+        failed.push_back(file);
+        worst = std::max(worst, status);
+        continue;
+      }
+    }
+    planned.push_back(std::move(p));
+  }
+  if (planned.empty() && failed.empty() && !alreadyTransformed) {
+    WithColor::warning(errs(), "detc")
+        << "no Python files to transform in the paths given\n";
+    return 0;
+  }
+  if (!failed.empty()) {
+    std::string list;
+    for (const std::string &f : failed)
+      list += (list.empty() ? "" : ", ") + f;
+    fail(Twine(failed.size()) + " file(s) of the project could not be "
+         "transformed (" + list + "; errors above): nothing was written");
+    return worst;
+  }
+  if (alreadyTransformed)
+    WithColor::note(errs(), "detc")
+        << "left out " << alreadyTransformed
+        << " file(s) detc transform wrote (they import detc_runtime)\n";
+  unsigned scripts = 0;
+  for (const Planned &p : planned)
+    scripts += p.script;
+  if (showDiff) {
+    for (const Planned &p : planned)
+      if (p.script)
+        outs() << p.emitted.text;
+    return 0;
+  }
+  // Never over a file of the project (`-o .` would replace the sources).
+  std::vector<runtime::ProtectedFile> sources;
+  for (const Planned &p : planned)
+    sources.emplace_back(p.source, "a file of the project");
+  for (const Planned &p : planned) {
+    std::vector<runtime::ProtectedFile> protect = p.emitted.protect;
+    protect.insert(protect.end(), sources.begin(), sources.end());
+    std::error_code ec =
+        sys::fs::create_directories(sys::path::parent_path(p.destination));
+    if (ec) {
+      fail("cannot create the folder of '" + p.destination +
+           "': " + ec.message());
+      return 2;
+    }
+    if (Error e = base::writeOutputFile(p.destination, p.emitted.text,
+                                        protect)) {
+      fail("cannot write '" + p.destination + "': " + toString(std::move(e)));
+      return 2;
+    }
+  }
+  WithColor::note(errs(), "detc")
+      << "transformed " << scripts << " script(s) and copied "
+      << planned.size() - scripts << " other file(s) into " << outputFile
+      << "\n";
+  return 0;
+}
+
+int detc::tool::runTransform() {
+  if (!ProjectFlags::isProject(inputs))
+    return transformOne();
+  return transformProject();
 }

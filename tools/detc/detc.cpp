@@ -14,6 +14,8 @@
 #include "ScheduleCommand.h"
 #include "TransformCommand.h"
 
+#include "DetcCommit.inc" // DETC_COMMIT, written at build time
+
 #include "detc/base/Process.h"
 
 #include "llvm/Config/llvm-config.h"
@@ -87,7 +89,8 @@ static int runCommand(int rawArgc, char **rawArgv) {
           "  detc FILE.py [--emit=mlir|none]   lower to the detc dialect\n"
           "  detc analyze FILE.py|FOLDER... [--format=text|json|sarif] "
           "[--werror] [--exclude=PATTERN] [-j N] [--overhead=O]\n"
-          "  detc transform FILE.py --emit-python [-o OUT] [--diff] "
+          "  detc transform FILE.py|FOLDER... --emit-python [-o OUT|OUTDIR] "
+          "[--diff] "
           "[--seed N] [--overhead=O [--profile=F]]\n"
           "  detc schedule TASKS.json [--overhead=O] [--ckpt-cost=S] "
           "[--failure-rate=P]\n"

@@ -110,7 +110,8 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
         os.environ.get("DETC_PROFILE")
     # Checkpoints are tied to the code that runs: an edit of the emitted
     # script (a hyperparameter changed in train.det.py) is another script.
-    _replay.start(_running_script_sha256() or script_sha256)
+    resuming = _replay.start(_running_script_sha256() or script_sha256)
+    _say_what_detc_added(resuming, profile_path)
     if deterministic_kernels:
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
         os.environ.setdefault("TF_DETERMINISTIC_OPS", "1")
@@ -129,6 +130,32 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
         from . import profile
         profile.start(profile_path, script_sha256, inserted_lines,
                       hint_values)
+
+
+def _say_what_detc_added(resuming, profile_path):
+    """One line on stderr as the run starts, from the main process of rank
+    0 only (not from DataLoader workers, which re-import the script under
+    spawn): what detc does to this run and how to resume it."""
+    import multiprocessing
+
+    from . import env
+    if env.quiet() or env.rank() != 0 or \
+            multiprocessing.current_process().name != "MainProcess":
+        return
+    if STATE.override is not None:
+        seeds = "seed %d, from --seed or DETC_SEED" % STATE.override
+    else:
+        seeds = "keyed by the script's own seeds; DETC_SEED=N overrides them"
+    if resuming is not None:
+        what = "resuming from %s: bit-identical to the uninterrupted run, " \
+               "or it stops with exit 2 or 3" % resuming
+    else:
+        what = "checkpoints this script saves get a sidecar; after a " \
+               "crash, rerun with --detc-resume CHECKPOINT"
+    sys.stderr.write(
+        "detc: deterministic run (%s)%s; %s. DETC_QUIET=1 hides this "
+        "line.\n" % (seeds, "; profiling into " + profile_path
+                      if profile_path else "", what))
 
 
 def seed_globals(seed):

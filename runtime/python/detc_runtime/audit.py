@@ -1,6 +1,6 @@
 """`detc audit`: run a training script and record every random draw.
 
-The dynamic oracle of the static analysis (issue 42, item 5): the script
+The dynamic oracle of the static analysis (docs/audit.md): the script
 runs for real, for a bounded number of loader batches, with torch's,
 numpy's and random's drawing functions wrapped. Each draw is recorded
 once per (site, library function, context), where

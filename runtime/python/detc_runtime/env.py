@@ -111,6 +111,11 @@ def sync_checkpoints():
     return choice("DETC_SYNC_CHECKPOINTS", "0", ("0", "1")) == "1"
 
 
+def quiet():
+    """DETC_QUIET=1: no start-up line (warnings and errors still print)."""
+    return choice("DETC_QUIET", "0", ("0", "1")) == "1"
+
+
 def check_all():
     """Every variable, before the script runs (the readers above fail with
     exit 2 on a malformed value)."""
@@ -122,3 +127,4 @@ def check_all():
     trace_rotate_bytes()
     jit_collective_timeout(jit_hang_floor())
     sync_checkpoints()
+    quiet()

@@ -259,7 +259,8 @@ def start(script_sha256, argv=None):
     """Called by configure(): takes detc's own flags off the command line
     (the script's parser never sees them) and, when resuming, loads and
     checks the sidecar before any of the script runs. `script_sha256` is
-    the hash of the code that runs (the transformed script's bytes)."""
+    the hash of the code that runs (the transformed script's bytes).
+    Returns the checkpoint this run resumes from (None: a fresh run)."""
     argv = sys.argv if argv is None else argv
     REPLAY.script_sha256 = script_sha256
     _refuse_failed_restores()
@@ -302,7 +303,7 @@ def start(script_sha256, argv=None):
     if resume is None:
         resume = os.environ.get("DETC_RESUME") or None
     if resume is None:
-        return
+        return None
     try:
         body = sidecar.load(resume)
     except sidecar.SidecarError as e:
@@ -328,11 +329,12 @@ def start(script_sha256, argv=None):
                 fail(problem)
         hints.begin(resume, body)
         _watch_for_crash()
-        return
+        return resume
     REPLAY.checkpoint = os.fspath(resume)
     REPLAY.target = body
     REPLAY.ff = True
     _watch_for_crash()
+    return resume
 
 
 def _save_values(site, thunks):

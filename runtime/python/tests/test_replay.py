@@ -271,6 +271,27 @@ class ReplayTest(unittest.TestCase):
                               "seed in [0, 2^64 - 1]" % bad,
                               env={"DETC_SEED": bad})
 
+    def test_start_line(self):
+        # One line, as the run starts, says what detc does and how to
+        # resume; a resume names its checkpoint; DETC_QUIET=1 hides it.
+        out = self.fresh("start")
+        line = "detc: deterministic run ("
+        fresh = run(out).stderr
+        self.assertEqual(fresh.count(line), 1, fresh)
+        self.assertIn("rerun with --detc-resume CHECKPOINT", fresh)
+        ckpt = os.path.join(out, "ckpt-9.pt")
+        resumed = run(out, "--detc-resume", ckpt).stderr
+        self.assertIn(line, resumed)
+        self.assertIn("resuming from %s" % ckpt, resumed)
+        seeded = os.path.join(self.tmp, "start7")
+        os.mkdir(seeded)
+        self.assertIn("seed 7, from --seed or DETC_SEED",
+                      run(seeded, env={"DETC_SEED": "7"}).stderr)
+        quiet = run(out, env={"DETC_QUIET": "1"}).stderr
+        self.assertNotIn(line, quiet)
+        self.expect_error(out, [], "DETC_QUIET='yes': must be one of",
+                          env={"DETC_QUIET": "yes"})
+
     def test_read_only_checkpoint_is_kept(self):
         out = os.path.join(self.tmp, "readonly")
         os.mkdir(out)
