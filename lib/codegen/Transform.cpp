@@ -650,7 +650,8 @@ private:
     std::map<unsigned, std::vector<std::string>> saves = hintSaveTable(*this);
     if (!saves.empty()) {
       std::map<unsigned, unsigned> inserted = edits.insertedBefore();
-      inserted[after + 1] += imports.size() + 1 + layers.size() +
+      // The imports are among the lines inserted already.
+      inserted[after + 1] += 1 + layers.size() +
                              extraHeader.size() +
                              (options.hint && options.hint->jit ? 1 : 0);
       std::string map, table;

@@ -3,7 +3,11 @@ torch.nn and torchvision.transforms (and transforms.v2 where installed)
 that the tables model as drawing nothing must draw nothing, and every
 class that draws must be modelled as drawing; every Python function of
 torch.nn.functional (its docstring left out: the examples there draw)
-that calls a random function must be modelled as a draw.
+that calls a random function must be modelled as a draw; every torch
+function and Tensor method whose signature (torch.overrides' table of
+torch's API) takes a `generator=` must be modelled as a draw, the methods
+on a tensor of unknown type too; and every torch.distributions class's
+sample, rsample and sample_n.
 
 "Draws" is read off the class's source: the methods a forward or a
 transform runs (forward, __call__, get_params, _get_params, make_params,
@@ -67,10 +71,16 @@ class Modelled:
     def calls_draw(self, calls):
         """Which of the functions in `calls` (name: its arguments) detc
         lowers to a draw."""
-        names = sorted(calls)
-        lines = ["import torch.nn.functional", "x = 1"]
-        lines += ["v%d = %s(%s)" % (i, n, calls[n])
-                  for i, n in enumerate(names)]
+        exprs = {"%s(%s)" % (n, a): n for n, a in calls.items()}
+        return {exprs[e] for e in self.expressions_draw(sorted(exprs))}
+
+    def expressions_draw(self, exprs):
+        """Which of the expressions in `exprs` detc lowers to a draw: on a
+        tensor `r` whose type the tables do not know (`torch.empty`'s
+        result, as a batch or a model's output), constant arguments `x`."""
+        lines = ["import torch", "import torch.distributions",
+                 "import torch.nn.functional", "r = torch.empty(3)", "x = 1"]
+        lines += ["v%d = %s" % (i, e) for i, e in enumerate(exprs)]
         with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
             f.write("\n".join(lines) + "\n")
             f.flush()
@@ -79,7 +89,55 @@ class Modelled:
         drawn = {int(i) for i in
                  re.findall(r'detc\.draw [^\n]* defs \["@v(\d+)"\]',
                             ir.stdout)}
-        return {n for i, n in enumerate(names) if i in drawn}
+        return {e for i, e in enumerate(exprs) if i in drawn}
+
+
+def generator_methods():
+    """torch's functions and Tensor methods that take a `generator=`: their
+    signatures as torch.overrides records them (torch's own table of its
+    API)."""
+    import torch
+    from torch.overrides import get_testing_overrides
+    functions, methods = set(), set()
+    for fn, lam in get_testing_overrides().items():
+        try:
+            params = inspect.signature(lam).parameters
+        except (TypeError, ValueError):
+            continue
+        name = getattr(fn, "__name__", "")
+        if "generator" not in params or name.startswith("_"):
+            continue
+        if getattr(torch, name, None) is fn:
+            functions.add(name)
+        elif getattr(torch.Tensor, name, None) is fn:
+            methods.add(name)
+    return functions, methods
+
+
+def check_generators(tables):
+    """Every torch function and Tensor method taking a generator draws:
+    `torch.f(...)` and `t.m(...)` on a tensor of unknown type must be
+    modelled as draws (a tensor's type is rarely known: `torch.empty(n)`,
+    a batch, a model's output)."""
+    functions, methods = generator_methods()
+    exprs = {"torch.%s(x)" % f: f for f in functions}
+    exprs.update({"r.%s()" % m: m for m in methods})
+    modelled = tables.expressions_draw(sorted(exprs))
+    return ["%s takes a generator (it draws) but the tables say %s draws "
+            "nothing" % (exprs[e], e) for e in sorted(exprs)
+            if e not in modelled]
+
+
+def check_distributions(tables):
+    """Every distribution class of torch.distributions: its sample,
+    rsample and sample_n are draws."""
+    import torch.distributions as D
+    names = [n for n, c in classes(D) if issubclass(c, D.Distribution)]
+    exprs = ["torch.distributions.%s(x).%s()" % (n, m)
+             for n in names for m in ("sample", "rsample", "sample_n")]
+    modelled = tables.expressions_draw(exprs)
+    return ["%s draws from torch's generator but the tables say it draws "
+            "nothing" % e for e in exprs if e not in modelled], len(names)
 
 
 # What a functional calls to draw: torch's random functions and kernels.
@@ -204,8 +262,13 @@ def main():
 
     wrong = check(tables, "torch.nn", torch.nn, "torch", torch.nn.Module)
     wrong += check_functional(tables)
+    wrong += check_generators(tables)
+    missed, distributions = check_distributions(tables)
+    wrong += missed
     checked = ["torch.nn (torch %s)" % torch.__version__,
-               "torch.nn.functional"]
+               "torch.nn.functional",
+               "torch's functions and Tensor methods taking a generator",
+               "%d classes of torch.distributions" % distributions]
     # A torchvision built for another torch aborts the interpreter on
     # import: try it in a child first.
     probe = subprocess.run([sys.executable, "-c", "import torchvision"],

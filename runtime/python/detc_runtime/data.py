@@ -20,7 +20,8 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
 
 from . import _core
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
-from .replay import REPLAY, check_until, note_batch, placeholder
+from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
+                     placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
 
 
@@ -360,6 +361,7 @@ class _FastForwardBatches:
         _enter_batch_scope(self.loader, self.epoch, keys)
         self.samples += len(keys)
         self.step += 1
+        fast_forward_progress(self.loader._detc_site, self.epoch, self.step)
         return placeholder(getattr(self.loader, "_detc_arity", None))
 
     def _continue_for_real(self):

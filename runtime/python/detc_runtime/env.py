@@ -116,6 +116,12 @@ def quiet():
     return choice("DETC_QUIET", "0", ("0", "1")) == "1"
 
 
+def progress_seconds():
+    """DETC_PROGRESS_SECONDS: how often a long fast-forward says where it
+    is (0: at every batch)."""
+    return number("DETC_PROGRESS_SECONDS", 10.0, maximum=7 * 86400)
+
+
 def check_all():
     """Every variable, before the script runs (the readers above fail with
     exit 2 on a malformed value)."""
@@ -128,3 +134,4 @@ def check_all():
     jit_collective_timeout(jit_hang_floor())
     sync_checkpoints()
     quiet()
+    progress_seconds()

@@ -35,6 +35,7 @@ import atexit
 import errno
 import os
 import sys
+import time
 
 import torch
 
@@ -75,6 +76,9 @@ class Replay:
         self.until_reached = False
         self.loaders = {}  # loader site -> the loader's current iteration
         self.crashed = False  # an exception ended the script
+        # time.monotonic() when fast-forward began, and of its last
+        # progress line
+        self.ff_started = self.ff_said = None
 
     def position(self, site):
         it = self.loaders.get(site)
@@ -628,6 +632,28 @@ def batches(loader, arity=None):
     if hasattr(inner, "_detc_sampler"):
         inner._detc_arity = arity
     return loader
+
+
+def fast_forward_progress(site, epoch, step):
+    """A loader skipped batch `step` of `epoch` in fast-forward. A long
+    fast-forward says where it is every DETC_PROGRESS_SECONDS (10 s by
+    default), and where it goes: no batch is loaded, but the statements
+    the Needed analysis keeps still run, and a user waiting without a word
+    would take the resume for a hang."""
+    from . import env
+    now = time.monotonic()
+    if REPLAY.ff_started is None:
+        REPLAY.ff_started = REPLAY.ff_said = now
+    if now - REPLAY.ff_said < env.progress_seconds():
+        return
+    REPLAY.ff_said = now
+    goal = (REPLAY.target or {}).get("loaders", {}).get(str(site))
+    print("detc-runtime: fast-forwarding to %s: at epoch %d, step %d%s "
+          "(%.0f s; no batch is loaded)" % (
+              REPLAY.checkpoint, epoch, step,
+              "; the checkpoint is at epoch %d, step %d" % (
+                  goal["epoch"], goal["step"]) if goal else "",
+              now - REPLAY.ff_started), file=sys.stderr)
 
 
 def skippable(iterable):

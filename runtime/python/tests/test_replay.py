@@ -273,7 +273,8 @@ class ReplayTest(unittest.TestCase):
 
     def test_start_line(self):
         # One line, as the run starts, says what detc does and how to
-        # resume; a resume names its checkpoint; DETC_QUIET=1 hides it.
+        # resume; a resume names its checkpoint; DETC_QUIET=1 hides it; a
+        # long fast-forward reports its progress.
         out = self.fresh("start")
         line = "detc: deterministic run ("
         fresh = run(out).stderr
@@ -289,6 +290,17 @@ class ReplayTest(unittest.TestCase):
                       run(seeded, env={"DETC_SEED": "7"}).stderr)
         quiet = run(out, env={"DETC_QUIET": "1"}).stderr
         self.assertNotIn(line, quiet)
+        # A long fast-forward says where it is (here at every batch).
+        late = os.path.join(out, "ckpt-21.pt")
+        progress = run(out, "--detc-resume", late,
+                       env={"DETC_PROGRESS_SECONDS": "0"}).stderr
+        self.assertIn("detc-runtime: fast-forwarding to %s: at epoch 0, "
+                      "step 1; the checkpoint is at epoch 2, step 7" % late,
+                      progress)
+        self.assertNotIn("fast-forwarding", run(
+            out, "--detc-resume", late).stderr)
+        self.expect_error(out, [], "DETC_PROGRESS_SECONDS='-1': must be at "
+                          "least 0", env={"DETC_PROGRESS_SECONDS": "-1"})
         self.expect_error(out, [], "DETC_QUIET='yes': must be one of",
                           env={"DETC_QUIET": "yes"})
 
