@@ -89,7 +89,7 @@ def main():
         dist = os.path.join(tmp, "dist")
         run([os.path.join(SOURCE, "scripts", "build-wheel.sh"),
              "--from-build", build, "-o", dist],
-            env=dict(os.environ,
+            env=dict(os.environ, WHEEL_ZIP_LEVEL="1",
                      WHEEL_TOOLS=os.path.join(build, "wheel-tools")))
         wheels = glob.glob(os.path.join(dist, "detc-*.whl"))
         if len(wheels) != 1:

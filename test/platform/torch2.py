@@ -88,7 +88,7 @@ def main():
           os.path.join(e2e, "Inputs", "torch2_train.py")]),
         ("e2e: kill/resume, torch 2.x script",
          [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
-         ["--trials", "6", os.path.join(e2e, "Inputs", "torch2_train.py"),
+         ["--trials", "4", os.path.join(e2e, "Inputs", "torch2_train.py"),
           "--", "--epochs", "4"]),
     ]
     # The audit (the analysis's dynamic oracle) under torch 2.x: the

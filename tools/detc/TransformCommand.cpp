@@ -197,10 +197,6 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
     return 2;
   if (!checkhint.consistent(errs()))
     return 2;
-  if (!emitPython) {
-    fail("nothing to emit; pass --emit-python");
-    return 2;
-  }
   bool jit = jitCheckpoint.getNumOccurrences() > 0;
   if (jit && !jitCheckpoint.empty() && jitCheckpoint != "guard-step") {
     fail("--jit-checkpoint=" + jitCheckpoint +
@@ -489,12 +485,22 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
   return 0;
 }
 
+/// Whether --emit-python was asked for (on the command line or in the
+/// configuration), after saying so when not.
+static bool emitsPython() {
+  if (!emitPython)
+    fail("nothing to emit; pass --emit-python");
+  return emitPython;
+}
+
 /// `detc transform FILE.py`: the transformed script on stdout or in -o.
 static int transformOne() {
   inputFile = inputs.front();
   std::optional<base::ProjectConfig> cfg;
   if (std::optional<int> status = config.start(inputFile, cfg))
     return *status;
+  if (!emitsPython())
+    return 2;
   Emitted emitted;
   if (int status = transformScript(cfg, emitted))
     return status;
@@ -519,6 +525,8 @@ static int transformProject() {
   if (std::optional<int> status =
           config.start(tool::configurationStart(inputs), cfg))
     return *status;
+  if (!emitsPython())
+    return 2;
   if (vaccinate.getNumOccurrences() || checkhint.profile.getNumOccurrences()) {
     fail(std::string(vaccinate.getNumOccurrences() ? "--vaccinate" : "--profile") +
          " is for one script: name one script, not a project");
@@ -539,10 +547,6 @@ static int transformProject() {
       return 2;
     }
   }
-  std::optional<std::vector<std::string>> files =
-      projectFlags.files(inputs, *cfg, config, errs());
-  if (!files)
-    return 2;
   // The output folder may lie inside the project (`-o build/det`): what an
   // earlier run wrote there is not part of the project.
   auto insideOutput = [&](StringRef file) {
@@ -553,6 +557,18 @@ static int transformProject() {
            (abs.size() == outDir.size() ||
             sys::path::is_separator(abs[outDir.size()]));
   };
+  // Not the other way round: `-o .` would be the project itself.
+  for (const std::string &path : inputs)
+    if (insideOutput(path)) {
+      fail("-o " + outputFile + " holds '" + path +
+           "': a project is transformed into a copy, in a folder of its "
+           "own (such as -o det/)");
+      return 2;
+    }
+  std::optional<std::vector<std::string>> files =
+      projectFlags.files(inputs, *cfg, config, errs());
+  if (!files)
+    return 2;
   std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
   if (!target)
     return 2;
