@@ -8,6 +8,8 @@ analysed.
 import os
 import sys
 
+from project_tree import write_tree
+
 SCRIPT = """import random
 import torch
 from torch.utils.data import DataLoader, Dataset
@@ -50,12 +52,7 @@ files = {
     "sub/.gitignore": "local_*.py\n",
     "pyproject.toml": '[tool.detc]\nexclude = ["legacy/"]\n',
 }
-for path, text in files.items():
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
-os.makedirs(os.path.join(root, ".git"), exist_ok=True)
+write_tree(root, files)
 # A link back to the top: a walk that followed it would never end.
 link = os.path.join(root, "sub", "loop")
 if not os.path.islink(link):

@@ -7,8 +7,9 @@ and a dataset that draws in its __getitem__, neither of which the
 transform edits (the scripts key them at run time). With
 `broken` as a second argument, tools/evaluate.py has a syntax error.
 """
-import os
 import sys
+
+from project_tree import write_tree
 
 TRAIN = '''import sys
 
@@ -85,9 +86,4 @@ files = {
     ".gitignore": "scratch/\n",
     "README.md": "# a project\n",
 }
-for path, text in files.items():
-    full = os.path.join(root, path)
-    os.makedirs(os.path.dirname(full), exist_ok=True)
-    with open(full, "w") as f:
-        f.write(text)
-os.makedirs(os.path.join(root, ".git"), exist_ok=True)
+write_tree(root, files)
