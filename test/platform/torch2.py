@@ -22,6 +22,26 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
+# What the tests' scripts load: a compiled model with dropout, autocast, a
+# GradScaler, an optimizer step, a DataLoader, torch.distributed,
+# torch.distributions.
+WARM_UP = """
+import numpy, tqdm, torch, torch.distributed, torch.distributions
+from torch.utils.data import DataLoader
+model = torch.compile(torch.nn.Sequential(torch.nn.Linear(2, 2),
+                                          torch.nn.Dropout(0.5)),
+                      backend="eager")
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+scaler = torch.amp.GradScaler("cpu")
+for x in DataLoader(torch.ones(4, 2), batch_size=2):
+    with torch.autocast(device_type="cpu", dtype=torch.bfloat16):
+        loss = model(x).float().sum()
+    scaler.scale(loss).backward()
+    scaler.step(opt)
+    scaler.update()
+"""
+
+
 def venv_python(venv, version, base):
     py = os.path.join(venv, "bin", "python")
     probe = "import torch, numpy, tqdm; print(torch.__version__)"
@@ -32,9 +52,17 @@ def venv_python(venv, version, base):
             return py
     started = time.time()
     subprocess.run([base, "-m", "venv", "--clear", venv], check=True)
+    # --no-compile: pip would byte-compile all of torch's ~5,000 modules,
+    # half of the install's minute. WARM_UP then loads (and so compiles)
+    # the modules the tests use, with bytecode writing on even where
+    # PYTHONDONTWRITEBYTECODE is set (there, nothing else would ever write
+    # them, and every run would compile them again).
     subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-"
-                    "check", "torch==" + version, "numpy<2", "tqdm"],
-                   check=True)
+                    "check", "--no-compile", "torch==" + version, "numpy<2",
+                    "tqdm"], check=True)
+    env = {k: v for k, v in os.environ.items()
+           if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([py, "-c", WARM_UP], env=env, check=True)
     print("created %s with torch %s in %.0f s" % (venv, version,
                                                   time.time() - started))
     return py

@@ -980,7 +980,13 @@ class DirectCheckTest(unittest.TestCase):
          "attr": "grad_enabled", "value": "true"},
     ]
 
-    def run_with(self, fault):
+    FAULTS = ("none", "float64", "nan", "inf", "same_batch", "frozen", "lr",
+              "no_zero_grad")
+
+    @staticmethod
+    def run_faults(invariants, faults):
+        """{fault: its run's stderr lines}, each fault run in a child of one
+        checked_train.py process (Inputs/checked_train.py)."""
         import json
         import subprocess
         import sys
@@ -989,16 +995,32 @@ class DirectCheckTest(unittest.TestCase):
             path = os.path.join(tmp, "invariants.json")
             with open(path, "w") as f:
                 json.dump({"format": "detc-invariants", "version": 1,
-                           "invariants": [
-                               dict(inv, text=inv["relation"],
-                                    precondition=[], passing=1)
-                               for inv in self.INVARIANTS]}, f)
+                           "invariants": invariants}, f)
             script = os.path.join(os.path.dirname(os.path.abspath(
                 __file__)), "Inputs", "checked_train.py")
-            r = subprocess.run([sys.executable, script, path, fault],
-                               capture_output=True, text=True, timeout=120)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        return [line for line in r.stderr.splitlines()
+            r = subprocess.run([sys.executable, script, path] + list(faults),
+                               capture_output=True, text=True, timeout=300)
+        assert r.returncode == 0, r.stderr
+        runs, lines = {}, []
+        for line in r.stderr.splitlines():
+            if line.startswith("== "):
+                fault, _, code = line[3:].split()
+                assert code == "0", "%s exited with %s:\n%s" % (
+                    fault, code, "\n".join(lines))
+                runs[fault], lines = lines, []
+            else:
+                lines.append(line)
+        assert sorted(runs) == sorted(faults), r.stderr
+        return runs
+
+    @classmethod
+    def setUpClass(cls):
+        cls.runs = cls.run_faults([dict(inv, text=inv["relation"],
+                                        precondition=[], passing=1)
+                                   for inv in cls.INVARIANTS], cls.FAULTS)
+
+    def run_with(self, fault):
+        return [line for line in self.runs[fault]
                 if line.startswith("detc-check: violation")]
 
     def test_correct_run_reports_nothing(self):
@@ -1008,24 +1030,11 @@ class DirectCheckTest(unittest.TestCase):
         # Without a trace file, the excerpt is what the check saw: the
         # call's API, flags, step — here a NaN result at step 2.
         import json
-        import subprocess
-        import sys
-        import tempfile
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "invariants.json")
-            with open(path, "w") as f:
-                json.dump({"format": "detc-invariants", "version": 1,
-                           "invariants": [{
-                               "relation": "APIOutput", "a": "forward:model",
-                               "text": "APIOutput(forward:model)",
-                               "precondition": [{"attr": "training",
-                                                 "value": "true"}],
-                               "passing": 3}]}, f)
-            script = os.path.join(os.path.dirname(os.path.abspath(
-                __file__)), "Inputs", "checked_train.py")
-            r = subprocess.run([sys.executable, script, path, "nan"],
-                               capture_output=True, text=True, timeout=120)
-        lines = r.stderr.splitlines()
+        lines = self.run_faults([{
+            "relation": "APIOutput", "a": "forward:model",
+            "text": "APIOutput(forward:model)",
+            "precondition": [{"attr": "training", "value": "true"}],
+            "passing": 3}], ["nan"])["nan"]
         at = lines.index(next(x for x in lines
                               if x.startswith("detc-check: violation")))
         self.assertEqual(lines[at + 1], "  invariant: "
