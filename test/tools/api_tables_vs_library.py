@@ -20,12 +20,15 @@ tests (Debian's 1.13 and pip's 2.x).
 import argparse
 import ast
 import inspect
+import os
 import re
 import subprocess
 import sys
 import tempfile
 import textwrap
 
+API_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__)))), "lib", "frontend", "Lowering", "api")
 DRAW = re.compile(
     r"\btorch\.(rand|randn|randint|randperm|bernoulli|multinomial|normal|"
     r"poisson|empty\([^)]*\)\.(uniform_|normal_|exponential_))\b"
@@ -265,7 +268,20 @@ def main():
     wrong += check_generators(tables)
     missed, distributions = check_distributions(tables)
     wrong += missed
+    # torch.names.api, derived from torch by derive_torch_names.py: every
+    # name it lists as drawing nothing that this torch has must still pass
+    # the derivation's tests (no generator, no random name, no layer).
+    names = subprocess.run(
+        [sys.executable, os.path.join(API_DIR, "derive_torch_names.py"),
+         "--check", os.path.join(API_DIR, "torch.names.api")],
+        capture_output=True, text=True)
+    wrong += [line[len("FAIL: "):] for line in names.stdout.splitlines()
+              if line.startswith("FAIL: ")]
+    if names.returncode != 0 and "FAIL: " not in names.stdout:
+        wrong.append("derive_torch_names.py --check failed:\n" +
+                     names.stdout + names.stderr)
     checked = ["torch.nn (torch %s)" % torch.__version__,
+               "torch.names.api",
                "torch.nn.functional",
                "torch's functions and Tensor methods taking a generator",
                "%d classes of torch.distributions" % distributions]

@@ -108,6 +108,11 @@ public:
   bool isKnownModule(llvm::StringRef module) const;
   /// True if `name` is a known module or lies under one (`torch.foo.bar`).
   bool isLibraryName(llvm::StringRef name) const;
+  /// True if a table describes `name`: a known module, a name with an
+  /// entry (exact or wildcard), or a method of a described type
+  /// (`torch.Tensor.view` through `*.view`). A library name no table
+  /// describes may draw (sound by default).
+  bool describes(llvm::StringRef name) const;
 
   /// All exact (non-wildcard) names directly under `module`
   /// (`from module import *`).

@@ -338,6 +338,14 @@ bool ApiModel::isLibraryName(StringRef name) const {
   return false;
 }
 
+bool ApiModel::describes(StringRef name) const {
+  if (isKnownModule(name) || lookup(name))
+    return true;
+  auto [type, method] = name.rsplit('.');
+  return !method.empty() && (exact.count(type) || bases.count(type)) &&
+         lookupMethod(type, method);
+}
+
 /// The declaration of the innermost module holding `name`, or null.
 static const std::pair<ApiModel::Unmodelled, std::string> *
 findUnmodelled(const llvm::StringMap<std::pair<ApiModel::Unmodelled,

@@ -44,8 +44,14 @@ Lowerer::whyUnread(llvm::StringRef library) const {
     return ("code of '" + library + "' that detc does not read (" +
             api.unmodelledReason(library) + ")")
         .str();
-  if (api.isLibraryName(library))
-    return std::nullopt;
+  if (api.isLibraryName(library)) {
+    // A name of a modelled library that no table describes: new in this
+    // version, private, or a function no one listed (torch.names.api
+    // lists what torch's own API says draws nothing). It may draw.
+    if (api.describes(library))
+      return std::nullopt;
+    return ("a name of '" + top + "' that no API table describes").str();
+  }
   switch (kind) {
   case ApiModel::Unmodelled::Quiet:
     return std::nullopt;

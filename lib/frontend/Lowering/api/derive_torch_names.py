@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Derives torch.names.api, the table of the public functions and classes
+of torch (and torchvision's utility modules) that draw nothing, from the
+libraries themselves: their namespaces, signatures and docstrings, under
+every interpreter given (each torch detc is tested on).
+
+A name of a modelled library that no table describes is "may draw"
+(detc-may-draw, lib/frontend/Lowering/UnreadCalls.cpp): without this
+table every `torch.cat` in a dataset's __getitem__ would be one. A name is
+listed when, under every interpreter that has it, it is public and
+callable, its signature or docstring names no `generator`, its name is no
+random one (RANDOM below) and no other table describes it. What is left
+out stays "may draw": a name torch adds later, a random function, a name
+whose documentation cannot be read.
+
+    derive_torch_names.py --python /usr/bin/python3 \
+        --python build/torch2-venv/bin/python > torch.names.api
+    derive_torch_names.py --check torch.names.api   (under one interpreter:
+        every listed name this torch has must still pass; the suite runs it
+        under torch 1.13 and 2.x: test/tools/api_tables_vs_library.py)
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+# (torch.distributed.rpc and its autograd and optimizer are left out: they
+# run functions of the program on other processes.)
+MODULES = ["torch", "torch.linalg", "torch.fft", "torch.special",
+           "torch.cuda", "torch.autograd", "torch.amp", "torch.backends.cudnn",
+           "torch.distributed", "torch.nn.utils", "torch.nn.utils.rnn",
+           "torch.utils.data", "torchvision.ops",
+           "torchvision.utils", "torchvision.io"]
+# Names that draw or seed: left to the other tables, or to "may draw".
+# (Matched on the lowercased attribute; deterministic names such as
+# permute, lgamma, channel_shuffle and grid_sampler stay listable.)
+RANDOM = re.compile(r"^rand|dropout|drop_path|drop_block|rrelu|bernoulli|"
+                    r"multinomial|^poisson$|^normal$|binomial|dirichlet|"
+                    r"^sample|_sample$|random|noise|standard_gamma|seed|"
+                    r"rng|^generator|stochastic|jitter")
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def documented_draw(obj):
+    """True when the callable's signature or docstring mentions a
+    generator (the tell of every sampling function of torch)."""
+    import inspect
+    try:
+        if "generator" in str(inspect.signature(obj)):
+            return True
+    except (TypeError, ValueError):
+        pass
+    doc = getattr(obj, "__doc__", None) or ""
+    return "generator" in doc.lower() if isinstance(doc, str) else True
+
+
+def names_here():
+    """{qualified name: why it is left out, or ''} in this interpreter."""
+    import importlib
+    import warnings
+    warnings.simplefilter("ignore")
+    import torch
+    found = {}
+    for module in MODULES:
+        try:
+            mod = importlib.import_module(module)
+        except Exception:
+            continue
+        for attr in sorted(dir(mod)):
+            if attr.startswith("_"):
+                continue
+            try:
+                obj = getattr(mod, attr)
+            except Exception:
+                continue
+            if not callable(obj) or isinstance(obj, type(json)):
+                continue
+            # Re-exports of the standard library (typing's Any, Dict).
+            home = getattr(obj, "__module__", None) or "torch"
+            if not isinstance(home, str) or not home.startswith("torch"):
+                continue
+            name = module + "." + attr
+            if isinstance(obj, type) and issubclass(obj, torch.nn.Module):
+                # A layer: what its forward draws is not in a signature.
+                found[name] = "a layer"
+            elif RANDOM.search(attr.lower()):
+                found[name] = "random name"
+            elif documented_draw(obj):
+                found[name] = "mentions a generator"
+            else:
+                found[name] = ""
+    return found
+
+
+def described_elsewhere():
+    """Names and wildcard prefixes the hand-written tables describe."""
+    exact, prefixes = set(), []
+    for table in sorted(os.listdir(HERE)):
+        if not table.endswith(".api") or table == "torch.names.api":
+            continue
+        with open(os.path.join(HERE, table)) as f:
+            for line in f:
+                words = line.split()
+                if not words or words[0].startswith("#") or words[0] in (
+                        "module", "alias", "quiet", "unread"):
+                    continue
+                if words[0].endswith(".*"):
+                    prefixes.append(words[0][:-1])
+                else:
+                    exact.add(words[0])
+    return exact, prefixes
+
+
+def covers(prefix, name):
+    """As ApiModel::lookup matches `prefix*`: names directly under it."""
+    return name.startswith(prefix) and "." not in name[len(prefix):]
+
+
+def derive(pythons):
+    per_python = []
+    for py in pythons:
+        out = subprocess.run([py, os.path.abspath(__file__), "--names"],
+                             capture_output=True, text=True, check=True)
+        per_python.append(json.loads(out.stdout))
+    exact, prefixes = described_elsewhere()
+    names = set().union(*per_python)
+    pure = sorted(n for n in names
+                  if all(found.get(n, "") == "" for found in per_python)
+                  and n not in exact
+                  and not any(covers(p, n) for p in prefixes))
+    versions = []
+    for py in pythons:
+        out = subprocess.run([py, "-c", "import torch; print(torch.__version__)"],
+                             capture_output=True, text=True)
+        versions.append(out.stdout.strip() or "?")
+    print("# Public functions and classes of torch and torchvision's utility")
+    print("# modules that draw nothing, derived from the libraries (torch %s) by"
+          % ", ".join(versions))
+    print("# derive_torch_names.py: callable, no generator in the signature")
+    print("# or docstring, no random name, described by no other table. Do")
+    print("# not edit; rerun it. A name left out is 'may draw'.")
+    width = max(len(n) for n in pure) + 1
+    for n in pure:
+        print("%s pure" % n.ljust(width))
+
+
+def check(table):
+    found = names_here()
+    bad, checked = [], 0
+    with open(table) as f:
+        for line in f:
+            words = line.split()
+            if not words or words[0].startswith("#"):
+                continue
+            checked += words[0] in found
+            why = found.get(words[0])
+            if why:
+                bad.append("%s: listed as drawing nothing, but %s" %
+                           (words[0], why))
+    import torch
+    for b in bad:
+        print("FAIL: " + b)
+    print("%s: %d listed names checked under torch %s, %d wrong" %
+          (os.path.basename(table), checked, torch.__version__, len(bad)))
+    return 1 if bad else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--python", action="append", default=[])
+    parser.add_argument("--names", action="store_true")
+    parser.add_argument("--check")
+    args = parser.parse_args()
+    if args.names:
+        json.dump(names_here(), sys.stdout)
+    elif args.check:
+        sys.exit(check(args.check))
+    else:
+        derive(args.python or [sys.executable])
+
+
+if __name__ == "__main__":
+    main()
