@@ -634,6 +634,16 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
       Kind k = out.objects[part].kind;
       if (k != Kind::List && k != Kind::Tuple)
         solver.addObject(field(o, "[*]"), part);
+      // ModuleDict({"h": ...}) or ModuleDict(dict(h=...)): each entry is
+      // also an attribute (`self.transformer.h`).
+      if (k == Kind::Dict)
+        solver.onField(part, [this, part, o](FieldId f) {
+          StringRef name = solver.fieldName(f);
+          if (name.size() > 4 && name.starts_with("['") &&
+              name.ends_with("']"))
+            solver.addCopy(solver.fieldNode(part, f),
+                           field(o, name.drop_front(2).drop_back(2)));
+        });
     });
   }
 }
