@@ -29,6 +29,7 @@
 #include "detc/analysis/HintProgram.h"
 #include "detc/analysis/Suppressions.h"
 #include "detc/analysis/Verify.h"
+#include "detc/base/DiagnosticBlocks.h"
 #include "detc/base/FileIO.h"
 #include "detc/frontend/Lowering.h"
 #include "detc/ir/DetcDialect.h"
@@ -388,8 +389,13 @@ static std::vector<FileOutcome> analyzeFiles(ArrayRef<std::string> files,
       outcomes[i] = analyzeFile(files[i], setup, err);
     });
   pool.wait();
+  // A module several scripts import is lowered with each: its warnings
+  // are printed once.
+  llvm::StringSet<> seen;
+  std::string report;
   for (const std::string &d : diagnostics)
-    errs() << d;
+    base::appendNewDiagnostics(d, seen, report);
+  errs() << report;
   return outcomes;
 }
 

@@ -47,8 +47,9 @@ Lowerer::whyUnread(llvm::StringRef library) const {
   if (api.isLibraryName(library)) {
     // A name of a modelled library that no table describes: new in this
     // version, private, or a function no one listed (torch.names.api
-    // lists what torch's own API says draws nothing). It may draw.
-    if (api.describes(library))
+    // lists what torch's own API says draws nothing). It may draw, unless
+    // a `quiet` declaration covers it (`quiet torch.utils.tensorboard`).
+    if (api.describes(library) || kind == ApiModel::Unmodelled::Quiet)
       return std::nullopt;
     return ("a name of '" + top + "' that no API table describes").str();
   }

@@ -84,6 +84,9 @@ static bool findIn(llvm::StringRef dir, llvm::StringRef dotted,
   dotted.split(parts, '.');
   for (llvm::StringRef p : parts)
     path::append(base, p);
+  // `conf/x.py`, not `./conf/x.py`: one spelling per file, so that a
+  // project's report merges what several scripts find in one module.
+  path::remove_dots(base, /*remove_dot_dot=*/false);
   llvm::SmallString<256> init(base);
   path::append(init, "__init__.py");
   if (fs::is_regular_file(init)) {
@@ -98,6 +101,30 @@ static bool findIn(llvm::StringRef dir, llvm::StringRef dotted,
     return true;
   }
   return false;
+}
+
+/// The folder above the outermost package holding `dir` (`.` for
+/// `conf/` with a `conf/__init__.py`), or empty when `dir` is no package:
+/// where CPython finds the package's absolute imports (`import
+/// conf.global_settings` inside `conf/__init__.py`) when a script of the
+/// project imports it.
+static std::string packageRoot(llvm::StringRef dir) {
+  llvm::SmallString<256> d(dir);
+  bool inPackage = false;
+  for (int depth = 0; depth < 64; ++depth) {
+    llvm::SmallString<256> init(d);
+    path::append(init, "__init__.py");
+    if (!fs::is_regular_file(init))
+      break;
+    inPackage = true;
+    llvm::StringRef parent = path::parent_path(d);
+    if (parent.empty()) {
+      d = ".";
+      break;
+    }
+    d = parent;
+  }
+  return inPackage ? std::string(d) : std::string();
 }
 
 ProgramModule *Program::resolve(const ProgramModule &from,
@@ -144,6 +171,10 @@ ProgramModule *Program::resolve(const ProgramModule &from,
   dirs.push_back(own.empty() ? "." : own);
   if (mainDir != dirs.front())
     dirs.push_back(mainDir);
+  // The project's top folder as seen from a module inside a package.
+  std::string root = packageRoot(dirs.front());
+  if (!root.empty() && !llvm::is_contained(dirs, root))
+    dirs.push_back(root);
   for (const std::string &d : searchPath)
     dirs.push_back(d);
   for (const std::string &d : dirs) {
