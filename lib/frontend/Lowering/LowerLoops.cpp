@@ -175,48 +175,81 @@ void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
     attrs.push_back(attr("restores", strArray(restored)));
 }
 
-/// `enumerate(x)`, `tqdm(x)`, `iter(x)` iterate `x`'s items.
+/// `enumerate(x)`, `tqdm(x)`, `iter(x)`, `islice(x, n)` iterate `x`'s
+/// items, and `zip(a, x)` pairs them with another's: the expression whose
+/// items the loop gets, and in `position` the path through the loop's
+/// target tuples to the item (`for i, (a, batch) in enumerate(zip(a,
+/// loader))`: {1, 1}).
 static const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f,
-                                       const ast::Expr *iter, bool &indexed) {
-  indexed = false;
+                                       const ast::Expr *iter,
+                                       llvm::SmallVectorImpl<unsigned> &position) {
+  position.clear();
+  auto builtin = [&](const ast::Call *call, StringRef name) {
+    auto *n = llvm::dyn_cast<ast::Name>(call->func);
+    return n && n->id == name && l.qualName(f, call->func).empty() &&
+           l.varPath(f, call->func).rfind("@", 0) == 0 &&
+           !f.unit->moduleScope.locals.contains(name);
+  };
   for (int depth = 0; depth < 4; ++depth) {
     auto *call = llvm::dyn_cast<ast::Call>(iter);
     if (!call || call->args.empty())
       return iter;
     std::string q = l.qualName(f, call->func);
     auto *n = llvm::dyn_cast<ast::Name>(call->func);
-    bool isEnumerate = n && n->id == "enumerate" && q.empty() &&
-                       l.varPath(f, call->func).rfind("@", 0) == 0 &&
-                       !f.unit->moduleScope.locals.contains("enumerate");
     bool isWrapper = (n && (n->id == "iter") && q.empty()) ||
                      (!q.empty() && iteratesItsArgument(l.api, q));
-    if (isEnumerate)
-      indexed = true;
-    else if (!isWrapper)
+    if (builtin(call, "enumerate")) {
+      position.push_back(1);
+    } else if (builtin(call, "zip")) {
+      // The first argument that is (or wraps) a loader.
+      unsigned k = 0;
+      for (; k < call->args.size(); ++k) {
+        llvm::SmallVector<unsigned, 2> inner;
+        const ast::Expr *items = unwrapIterable(l, f, call->args[k], inner);
+        if (!l.objectsOf(l.factsOf(f, items), ObjectInfo::Loader).empty())
+          break;
+      }
+      if (k == call->args.size() ||
+          llvm::isa<ast::Starred>(call->args[k]))
+        return iter;
+      position.push_back(k);
+      iter = call->args[k];
+      continue;
+    } else if (!isWrapper) {
       return iter;
+    }
     iter = call->args[0];
   }
   return iter;
 }
 
 void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
-  bool indexed = false;
-  const ast::Expr *items = unwrapIterable(*this, f, loop->iter, indexed);
+  llvm::SmallVector<unsigned, 2> position;
+  const ast::Expr *items = unwrapIterable(*this, f, loop->iter, position);
   FactSet itemFacts = factsOf(f, items);
   if (!objectsOf(itemFacts, ObjectInfo::Loader).empty()) {
-    const ast::Expr *indexTarget = nullptr, *target = loop->target;
-    if (indexed) {
-      auto *tuple = llvm::dyn_cast<ast::Tuple>(loop->target);
-      if (tuple && tuple->elts.size() == 2) {
-        indexTarget = tuple->elts[0];
-        target = tuple->elts[1];
-      }
+    // The batch's target, and the other names the loop binds (the index
+    // of enumerate, the items zip pairs the batch with).
+    std::vector<const ast::Expr *> otherTargets;
+    const ast::Expr *target = loop->target;
+    for (unsigned at : position) {
+      auto *tuple = llvm::dyn_cast<ast::Tuple>(target);
+      if (!tuple || at >= tuple->elts.size() ||
+          llvm::any_of(tuple->elts, [](const ast::Expr *e) {
+            return llvm::isa<ast::Starred>(e);
+          }))
+        break;
+      for (unsigned i = 0; i < tuple->elts.size(); ++i)
+        if (i != at)
+          otherTargets.push_back(tuple->elts[i]);
+      target = tuple->elts[at];
     }
     Effects iterEff = lowerExpr(f, loop->iter);
     std::string loaderVar = varPath(f, items);
     if (loaderVar.empty())
       loaderVar = newTemp(f);
-    return lowerLoaderLoop(f, loop, loaderVar, itemFacts, indexTarget, target);
+    return lowerLoaderLoop(f, loop, loaderVar, itemFacts, otherTargets,
+                           target);
   }
 
   Effects eff = lowerExpr(f, loop->iter);
@@ -361,7 +394,7 @@ void Lowerer::lowerElse(FuncCtx &f, Operation *op,
 void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
                               const std::string &loaderVar,
                               const FactSet &loaderFacts,
-                              const ast::Expr *indexTarget,
+                              llvm::ArrayRef<const ast::Expr *> otherTargets,
                               const ast::Expr *target) {
   // Starting the iteration draws the epoch's permutation.
   std::string shuffleGen, loaderApi = "iter";
@@ -390,8 +423,8 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
       [&] {
         std::vector<std::string> defs;
         Effects targetEff;
-        if (indexTarget)
-          collectTargets(*this, f, indexTarget, defs, targetEff);
+        for (const ast::Expr *other : otherTargets)
+          collectTargets(*this, f, other, defs, targetEff);
         std::vector<std::string> batchVars;
         collectTargets(*this, f, target, batchVars, targetEff);
         defs.insert(defs.end(), batchVars.begin(), batchVars.end());
