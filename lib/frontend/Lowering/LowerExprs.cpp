@@ -63,6 +63,19 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
     forEachChild(e, [&](StringRef, const Node *c) {
       if (auto *comp = llvm::dyn_cast<Comprehension>(c)) {
         eff.merge(lowerExpr(f, comp->iter));
+        // Over a loader (`[model(x) for x, _ in loader]`): the
+        // comprehension fetches every batch, each example's __getitem__
+        // in the workers, as a loop would. (Its element is not modelled
+        // as a per-batch region: a loop statement is what training
+        // steps are written as.)
+        llvm::SmallVector<unsigned, 2> position;
+        const Expr *items = unwrapIterable(*this, f, comp->iter, position);
+        FactSet lf = factsOf(f, items);
+        if (!objectsOf(lf, ObjectInfo::Loader).empty()) {
+          std::string loaderVar = varPath(f, items);
+          emitFetch(f, comp, loaderVar.empty() ? newTemp(f) : loaderVar, lf,
+                    {});
+        }
         appendBoundNames(comp->target, targets);
         for (const Expr *cond : comp->ifs)
           eff.merge(lowerExpr(f, cond));

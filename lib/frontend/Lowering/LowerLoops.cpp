@@ -180,9 +180,9 @@ void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
 /// items the loop gets, and in `position` the path through the loop's
 /// target tuples to the item (`for i, (a, batch) in enumerate(zip(a,
 /// loader))`: {1, 1}).
-static const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f,
-                                       const ast::Expr *iter,
-                                       llvm::SmallVectorImpl<unsigned> &position) {
+const ast::Expr *frontend::unwrapIterable(Lowerer &l, FuncCtx &f,
+                                          const ast::Expr *iter,
+                                          llvm::SmallVectorImpl<unsigned> &position) {
   position.clear();
   auto builtin = [&](const ast::Call *call, StringRef name) {
     auto *n = llvm::dyn_cast<ast::Name>(call->func);

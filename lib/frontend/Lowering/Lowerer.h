@@ -120,6 +120,13 @@ bool isBoundName(const FuncCtx &f, llvm::StringRef id);
 /// first argument's items (role `iterate`: a progress bar).
 bool iteratesItsArgument(const ApiModel &api, llvm::StringRef qualName);
 
+class Lowerer;
+/// The expression whose items a loop over `iter` gets (`loader` of
+/// `enumerate(tqdm(loader))`, of `zip(range(n), loader)`), and in
+/// `position` the path through the loop's target tuples to the item.
+const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
+                                llvm::SmallVectorImpl<unsigned> &position);
+
 class Lowerer {
 public:
   Lowerer(mlir::MLIRContext &ctx, DiagnosticEngine &diags,
