@@ -180,9 +180,9 @@ void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
 /// items the loop gets, and in `position` the path through the loop's
 /// target tuples to the item (`for i, (a, batch) in enumerate(zip(a,
 /// loader))`: {1, 1}).
-const ast::Expr *frontend::unwrapIterable(Lowerer &l, FuncCtx &f,
-                                          const ast::Expr *iter,
-                                          llvm::SmallVectorImpl<unsigned> &position) {
+const ast::Expr *
+frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
+                         llvm::SmallVectorImpl<unsigned> &position) {
   position.clear();
   auto builtin = [&](const ast::Call *call, StringRef name) {
     auto *n = llvm::dyn_cast<ast::Name>(call->func);
@@ -209,8 +209,7 @@ const ast::Expr *frontend::unwrapIterable(Lowerer &l, FuncCtx &f,
         if (!l.objectsOf(l.factsOf(f, items), ObjectInfo::Loader).empty())
           break;
       }
-      if (k == call->args.size() ||
-          llvm::isa<ast::Starred>(call->args[k]))
+      if (k == call->args.size() || llvm::isa<ast::Starred>(call->args[k]))
         return iter;
       position.push_back(k);
       iter = call->args[k];

@@ -155,7 +155,8 @@ public:
                  ast::NodeList<ast::Stmt> orelse);
   void lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
                        const std::string &loaderVar, const FactSet &loaderFacts,
-                       llvm::ArrayRef<const ast::Expr *> otherTargets, const ast::Expr *target);
+                       llvm::ArrayRef<const ast::Expr *> otherTargets,
+                       const ast::Expr *target);
   void emitFetch(FuncCtx &f, const ast::Node *at, const std::string &loaderVar,
                  const FactSet &loaderFacts,
                  const std::vector<std::string> &defs, bool advances = false);
