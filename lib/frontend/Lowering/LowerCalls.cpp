@@ -365,14 +365,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   };
 
   // `it = iter(loader)` holds the loader's batches; `next(it)` (also
-  // `next(iter(loader))`) fetches one.
+  // `next(iter(loader))`) fetches one; `list(loader)` fetches them all.
   // `pbar = tqdm(loader)` holds the loader's batches too: a progress bar
   // iterates what it wraps.
   bool progressBar = !isMethod && call->args.size() >= 1 && !q.empty() &&
                      iteratesItsArgument(api, q);
   if ((progressBar ||
        (!isMethod && q.empty() && call->args.size() >= 1 &&
-        (isName(fn, "iter") || isName(fn, "next")) &&
+        (isName(fn, "iter") || isName(fn, "next") || isName(fn, "list")) &&
         f.unit->moduleScope.locals.count(cast<ast::Name>(fn)->id) == 0))) {
     const ast::Expr *arg = call->args[0];
     if (auto *inner = dyn_cast<ast::Call>(arg); inner && isName(fn, "next") &&
@@ -381,6 +381,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       arg = inner->args[0];
     FactSet lf = factsOf(f, arg);
     std::string loaderVar = varPath(f, arg);
+    // `list(DataLoader(...))`: a fetch from a loader no variable holds.
+    if (loaderVar.empty() && !progressBar && !isName(fn, "iter") &&
+        !objectsOf(lf, ObjectInfo::Loader).empty())
+      loaderVar = newTemp(f);
     if (!objectsOf(lf, ObjectInfo::Loader).empty() && !loaderVar.empty()) {
       if (progressBar || isName(fn, "iter")) {
         auto defs = defsOfResult();
@@ -393,7 +397,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         // `next(it)` advances `it`: a restart must restore where the
         // iterator stood, so the iterator is state the loop changes.
         emitFetch(f, call, loaderVar, lf, defsOfResult(),
-                  /*advances=*/arg == call->args[0]);
+                  /*advances=*/isName(fn, "next") && arg == call->args[0]);
       setFacts(progressBar || isName(fn, "iter") ? lf : FactSet());
       return true;
     }
