@@ -381,12 +381,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       arg = inner->args[0];
     FactSet lf = factsOf(f, arg);
     std::string loaderVar = varPath(f, arg);
+    bool holds = progressBar || isName(fn, "iter");
+    bool isLoader = !objectsOf(lf, ObjectInfo::Loader).empty();
     // `list(DataLoader(...))`: a fetch from a loader no variable holds.
-    if (loaderVar.empty() && !progressBar && !isName(fn, "iter") &&
-        !objectsOf(lf, ObjectInfo::Loader).empty())
+    if (isLoader && loaderVar.empty() && !holds)
       loaderVar = newTemp(f);
-    if (!objectsOf(lf, ObjectInfo::Loader).empty() && !loaderVar.empty()) {
-      if (progressBar || isName(fn, "iter")) {
+    if (isLoader && !loaderVar.empty()) {
+      if (holds) {
         auto defs = defsOfResult();
         llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", "assign")};
         if (defs.size() == 1 && args.eff.uses.size() == 1 &&
@@ -398,7 +399,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         // iterator stood, so the iterator is state the loop changes.
         emitFetch(f, call, loaderVar, lf, defsOfResult(),
                   /*advances=*/isName(fn, "next") && arg == call->args[0]);
-      setFacts(progressBar || isName(fn, "iter") ? lf : FactSet());
+      setFacts(holds ? lf : FactSet());
       return true;
     }
   }
