@@ -28,6 +28,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+# The Python that runs the scripts (a GPU machine's python3 has CUDA torch:
+# scripts/device-check.sh).
+PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
 
 
 def main():
@@ -80,7 +83,7 @@ def main():
         if args.check:
             # Invariants from one traced run (the tests' size), then the
             # script that checks them online and writes no trace.
-            subprocess.run(["/usr/bin/python3", traced, "--epochs", "2",
+            subprocess.run([PY, traced, "--epochs", "2",
                             "--out", os.path.join(tmp, "m.pt")], env=env,
                            check=True, capture_output=True)
             inv = os.path.join(tmp, "invariants.json")
@@ -112,7 +115,7 @@ def measure(args, env, tmp, pair, config):
     epoch = {"original": [], "transformed": []}
     for _ in range(args.runs):
         for name, script in zip(("original", "transformed"), pair):
-            cmd = ["/usr/bin/python3", "-u", script, "--epochs",
+            cmd = [PY, "-u", script, "--epochs",
                    str(args.epochs), "--out", os.path.join(tmp, "m.pt")]
             total, epochs, median = run_timed(cmd + config, env,
                                               median=True)
@@ -159,7 +162,7 @@ v._marks.append([1, {}, None])
 mark = min(timeit.repeat(lambda: v.mark(0), number=n, repeat=5)) / n
 print(cell - plain, mark)
 """
-    out = subprocess.run(["/usr/bin/python3", "-c", code], env=env,
+    out = subprocess.run([PY, "-c", code], env=env,
                          capture_output=True, text=True, check=True).stdout
     return [float(x) for x in out.split()]
 
@@ -170,7 +173,7 @@ def estimate(args, env, tmp, script, config):
     vaccinated script — robust to the machine's noise, which the paired
     runs above are not."""
     stats = os.path.join(tmp, "stats.json")
-    cmd = ["/usr/bin/python3", "-u", script, "--epochs", str(args.epochs),
+    cmd = [PY, "-u", script, "--epochs", str(args.epochs),
            "--out", os.path.join(tmp, "m.pt")] + config
     run_timed(cmd, dict(env, DETC_VACCINE_STATS=stats))
     import json

@@ -1,33 +1,61 @@
 #!/usr/bin/env bash
 # The GPU check, run on a lent GPU machine (the device tool) from the
-# repository root with build/device-kit carried (scripts/device-kit.sh):
-# builds the runtime core for that machine's python3, then runs the keyed
-# draws' device tests and test/e2e/cuda.py (determinism across workers and
-# kill/resume of examples/cuda_train.py on CUDA) with the kit's transforms.
-# Writes its log to $OUT (or build/) as device-check.log.
+# repository root with build/device-kit carried (scripts/device-kit.sh).
+# Stages, all by default, or those named as arguments:
+#   core   build the runtime core for that machine's python3
+#   e2e    test/e2e/cuda.py (keyed values on CUDA == the core's; determinism
+#          across workers, kill/resume and JIT restarts on CUDA), beside the
+#          runtime's unit tests under that machine's torch
+#   bench  keyed draw cost on CUDA (bench/device_draw_cost.py) and the
+#          transformed GPU example's steady-state overhead
+#          (bench/transform_overhead.py)
+# Each stage has its own time limit, so one that hangs leaves the others
+# their time. Writes its log to $OUT (or build/) as device-check.log.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log="${OUT:-build}/device-check.log"
 py=${PYTHON:-python3}
 rt=build/device-python
+stages=" ${*:-core e2e bench} "
+shim=test/device/detc_shim.py
 mkdir -p "$rt/detc_runtime"
 cp runtime/python/detc_runtime/*.py "$rt/detc_runtime/"
 {
-  echo "== machine"; nvidia-smi -L 2>&1 | head -2
+  echo "== machine $(date -u +%T)"; nvidia-smi -L 2>&1 | head -2
   $py -c 'import sys, torch; print(sys.version.split()[0], torch.__version__, torch.cuda.is_available())'
-  echo "== core"
-  g++ -O2 -std=c++17 -shared -fPIC -ffp-contract=off -fno-math-errno \
-    -Ibuild/device-kit/include -Iruntime/include \
-    $($py -c 'import sysconfig; print("-I" + sysconfig.get_paths()["include"])') \
-    runtime/python/CoreModule.cpp \
-    -o "$rt/detc_runtime/_core$($py -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')" \
-    && echo built
-  echo "== runtime tests"
-  PYTHONPATH=$rt timeout 300 $py runtime/python/tests/test_device_streams.py 2>&1 | tail -5
-  PYTHONPATH=$rt timeout 300 $py runtime/python/tests/test_runtime.py 2>&1 | tail -3
-  echo "== e2e on CUDA"
-  DETC_E2E_PYTHON=$py timeout 900 $py test/e2e/cuda.py \
-    --detc test/device/detc_shim.py --runtime "$rt"
-  echo "== draw cost"
-  PYTHONPATH=$rt timeout 120 $py bench/device_draw_cost.py --repeat 10
+  if [[ $stages == *" core "* ]]; then
+    echo "== core $(date -u +%T)"
+    # That Python's own pybind11 where it has one: Debian's (2.10, in the
+    # kit) predates numpy 2's ABI.
+    pyb=$($py -c 'import pybind11; print(pybind11.get_include())' 2>/dev/null)
+    timeout 180 g++ -O2 -std=c++17 -shared -fPIC -ffp-contract=off \
+      -fno-math-errno ${pyb:+-I$pyb} -Ibuild/device-kit/include \
+      -Iruntime/include \
+      $($py -c 'import sysconfig; print("-I" + sysconfig.get_paths()["include"])') \
+      runtime/python/CoreModule.cpp \
+      -o "$rt/detc_runtime/_core$($py -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')" \
+      && echo built
+  fi
+  if [[ $stages == *" e2e "* ]]; then
+    echo "== e2e on CUDA, runtime tests beside it $(date -u +%T)"
+    (PYTHONPATH=$rt timeout 240 $py runtime/python/tests/test_runtime.py \
+       > build/runtime-tests.log 2>&1
+     echo "runtime tests: exit $?" >> build/runtime-tests.log) &
+    DETC_E2E_PYTHON=$py timeout 300 $py test/e2e/cuda.py --detc $shim \
+      --runtime "$rt"
+    echo "e2e: exit $?"
+    wait
+    tail -4 build/runtime-tests.log
+  fi
+  if [[ $stages == *" bench "* ]]; then
+    echo "== keyed draw cost $(date -u +%T)"
+    PYTHONPATH=$rt timeout 90 $py bench/device_draw_cost.py --repeat 10 \
+      --cuda-only
+    echo "== transformed GPU example, steady-state overhead $(date -u +%T)"
+    DETC_E2E_PYTHON=$py timeout 240 $py bench/transform_overhead.py \
+      --detc $shim --runtime "$rt" --runs 3 --epochs 4 examples/cuda_train.py \
+      -- --device cuda --width 64 --batch-size 256 --examples 16384 \
+      --workers 4
+  fi
+  echo "== done $(date -u +%T)"
 } 2>&1 | tee "$log"

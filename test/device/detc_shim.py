@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""`detc transform SCRIPT --emit-python -o OUT` on a machine without detc:
-copies the transform made beforehand by scripts/device-kit.sh
-(build/device-kit/transformed/SCRIPT_NAME), so the e2e harnesses run
+"""`detc transform SCRIPT --emit-python [--jit-checkpoint] -o OUT` on a
+machine without detc: copies the transform made beforehand by
+scripts/device-kit.sh (build/device-kit/transformed/NAME, or NAME's stem +
+`.jit.py` for --jit-checkpoint), so the e2e harnesses and benches run
 unchanged on a lent GPU machine, which has CUDA torch but neither LLVM nor
 MLIR. Any other command line is an error (exit 2): the kit holds only
-what test/e2e/cuda.py asks for."""
+what the GPU check asks for."""
 import os
 import shutil
 import sys
@@ -12,18 +13,22 @@ import sys
 KIT = os.environ.get("DETC_DEVICE_KIT", os.path.join(
     os.path.dirname(os.path.abspath(__file__)), "..", "..", "build",
     "device-kit", "transformed"))
+# The flags served, each with the suffix of its transform in the kit.
+SERVED = {(): "", ("--jit-checkpoint",): ".jit"}
 
 
 def main(argv):
-    if len(argv) != 5 or argv[0] != "transform" or argv[2:4] != [
-            "--emit-python", "-o"]:
-        sys.exit("detc_shim: only 'transform SCRIPT --emit-python -o OUT' "
-                 "is served, not %r" % (argv,))
-    made = os.path.join(KIT, os.path.basename(argv[1]))
+    flags = tuple(argv[3:-2])
+    if len(argv) < 5 or argv[0] != "transform" or argv[2] != \
+            "--emit-python" or argv[-2] != "-o" or flags not in SERVED:
+        sys.exit("detc_shim: only 'transform SCRIPT --emit-python "
+                 "[--jit-checkpoint] -o OUT' is served, not %r" % (argv,))
+    stem = os.path.splitext(os.path.basename(argv[1]))[0]
+    made = os.path.join(KIT, stem + SERVED[flags] + ".py")
     if not os.path.exists(made):
         sys.exit("detc_shim: %s is not in the kit (%s): run "
-                 "scripts/device-kit.sh first" % (argv[1], KIT))
-    shutil.copyfile(made, argv[4])
+                 "scripts/device-kit.sh first" % (argv[1], made))
+    shutil.copyfile(made, argv[-1])
 
 
 if __name__ == "__main__":

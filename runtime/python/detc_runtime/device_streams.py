@@ -30,6 +30,8 @@ import math
 import numpy as np
 import torch
 
+from . import device_kernels
+
 _MASK32 = 0xFFFFFFFF
 _MUL0, _MUL1 = 0xD2511F53, 0xCD9E8D57
 _WEYL0, _WEYL1 = 0x9E3779B9, 0xBB67AE85
@@ -73,7 +75,17 @@ def stream_values(seed, site, epoch, keys, offsets, count, device):
     """(rows, count) int64 tensor on `device`: values offsets[r] ..
     offsets[r] + count - 1 of stream (seed, site, epoch, keys[r]).
     `keys`: int64 tensor on the device; `offsets`: an int (every row at the
-    same offset) or an int64 tensor on the device."""
+    same offset) or an int64 tensor on the device. From one fused kernel
+    where device_kernels has one for the device, else from torch
+    operations."""
+    if device_kernels.available(device):
+        return device_kernels.stream_values(seed, site, epoch, keys, offsets,
+                                            count, device, _stream_values)
+    return _stream_values(seed, site, epoch, keys, offsets, count, device)
+
+
+def _stream_values(seed, site, epoch, keys, offsets, count, device):
+    """stream_values in torch operations (the reference)."""
     rows = keys.shape[0]
     if isinstance(offsets, int):
         first, skip = offsets >> 2, offsets & 3
@@ -157,7 +169,15 @@ def _uniform_double(hi_word, lo_word):
 
 def _normals(v):
     """Distributions.h's normalPairFromRaw over v (rows, pairs, 4):
-    (rows, 2 * pairs) float64, z0 and z1 of each pair side by side."""
+    (rows, 2 * pairs) float64, z0 and z1 of each pair side by side. From
+    one fused kernel where device_kernels has one for the device."""
+    if device_kernels.available(v.device):
+        return device_kernels.normals(v, _torch_normals)
+    return _torch_normals(v)
+
+
+def _torch_normals(v):
+    """_normals in torch operations (the reference)."""
     u1 = 1.0 - _uniform_double(v[..., 0], v[..., 1])
     u2 = _uniform_double(v[..., 2], v[..., 3])
     r = exact_sqrt(exact_log(u1) * -2.0)

@@ -2,15 +2,20 @@
 C++ core, value for value: every distribution, dtype, offset layout and
 chunking, on the CPU (the path is the one a CUDA tensor takes; torch's
 elementwise operations round alike on every device). With CUDA present
-the same comparisons run on the GPU as well; otherwise they print SKIP."""
+the same comparisons run on the GPU as well, through the fused kernels
+(device_kernels), which must pass their probes there; otherwise they print
+SKIP. Where Triton is installed, the fused kernels also run on the CPU
+under its interpreter."""
 import os
+import subprocess
+import sys
 import unittest
 
 import numpy as np
 import torch
 
 import detc_runtime as rt
-from detc_runtime import _core, device_streams, draws
+from detc_runtime import _core, device_kernels, device_streams, draws
 from detc_runtime._state import STATE, KeyContext
 
 SEED = 0x1234_5678_9ABC_DEF0
@@ -140,8 +145,49 @@ class DeviceStreamsTest(unittest.TestCase):
                             np.zeros(1, dtype=np.uint64), 0, 1 << 32)
 
 
+# Run under Triton's interpreter (the kernels on the CPU): both probes, then
+# the core's values through the device path.
+_INTERPRETED_CHECK = r"""
+import sys, unittest
+import torch
+sys.path.insert(0, %r)
+import test_device_streams as t
+from detc_runtime import device_kernels as dk, device_streams as ds, draws
+cpu = torch.device("cpu")
+assert dk.available(cpu)
+assert dk._words_probe_agrees(ds._stream_values, cpu), "words"
+assert dk._normals_probe_agrees(ds._torch_normals, cpu), "normals"
+case = unittest.TestCase()
+t._compare(case, "cpu", shape_tail=(3,))
+assert dk._checked == {("words", cpu): True, ("normals", cpu): True}, \
+    dk._checked
+print("fused kernels == core under the interpreter")
+"""
+
+
+@unittest.skipUnless(device_kernels.triton is not None, "no Triton")
+class InterpretedKernelsTest(unittest.TestCase):
+    def test_fused_kernels_equal_the_core_under_the_interpreter(self):
+        env = dict(os.environ, TRITON_INTERPRET="1")
+        env.pop("DETC_FUSED_DRAWS", None)
+        proc = subprocess.run(
+            [sys.executable, "-c", _INTERPRETED_CHECK % os.path.dirname(
+                os.path.abspath(__file__))],
+            env=env, capture_output=True, text=True, timeout=600)
+        self.assertEqual(proc.returncode, 0, proc.stderr[-3000:])
+
+
 @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
 class CudaStreamsTest(unittest.TestCase):
+    @unittest.skipIf(device_kernels.triton is None, "no Triton")
+    def test_cuda_draws_take_the_fused_kernels(self):
+        """On CUDA the values come from the fused kernels, which passed
+        their probes (a failed probe keeps the values exact but slow)."""
+        _compare(self, "cuda", shape_tail=(5,))
+        device = torch.device("cuda", torch.cuda.current_device())
+        self.assertIs(device_kernels._checked.get(("words", device)), True)
+        self.assertIs(device_kernels._checked.get(("normals", device)), True)
+
     def test_cuda_values_equal_the_core(self):
         _compare(self, "cuda")
         _compare(self, "cuda", shape_tail=(2, 3))
@@ -167,4 +213,6 @@ class CudaStreamsTest(unittest.TestCase):
 if __name__ == "__main__":
     if not torch.cuda.is_available():
         print("SKIP: CudaStreamsTest (no CUDA device)")
+    if device_kernels.triton is None:
+        print("SKIP: InterpretedKernelsTest (no Triton)")
     unittest.main()

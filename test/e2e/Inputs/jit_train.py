@@ -17,7 +17,11 @@ With --accum N the optimizer steps every N minibatches, gradients
 accumulating over the minibatches between (a JIT checkpoint must hold
 them).
 
-usage: jit_train.py [--workers N] [--epochs N] [--accum N] --out FILE
+With --device cuda the model and each minibatch live on the GPU (the
+just-in-time checkpoints then hold CUDA tensors; test/e2e/cuda.py).
+
+usage: jit_train.py [--workers N] [--epochs N] [--accum N] [--device D]
+                    --out FILE
 """
 import argparse
 import os
@@ -76,7 +80,7 @@ class FailingSGD(torch.optim.SGD):
         return loss
 
 
-def train(model, loader, optimizer, epochs, accum, out):
+def train(model, loader, optimizer, epochs, accum, out, device):
     """The training loop in a function that gets the model, the loader and
     the optimizer as parameters (what a JIT checkpoint saves of them is
     restored through the parameters)."""
@@ -84,6 +88,7 @@ def train(model, loader, optimizer, epochs, accum, out):
     for epoch in range(epochs):
         total = 0.0
         for step, (x, y) in enumerate(loader):
+            x, y = x.to(device), y.to(device)
             loss = F.cross_entropy(model(x), y) / accum
             loss.backward()
             if (step + 1) % accum == 0:
@@ -103,15 +108,17 @@ def main():
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--accum", type=int, default=1)
+    parser.add_argument("--device", default="cpu")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.manual_seed(0)
     data = TensorDataset(torch.randn(256, 8), torch.randint(0, 3, (256,)))
     loader = DataLoader(data, batch_size=16, shuffle=True,
                         num_workers=args.workers)
-    model = Net()
+    model = Net().to(args.device)
     optimizer = FailingSGD(model.parameters(), model, lr=0.05, momentum=0.9)
-    train(model, loader, optimizer, args.epochs, args.accum, args.out)
+    train(model, loader, optimizer, args.epochs, args.accum, args.out,
+          args.device)
 
 
 if __name__ == "__main__":
