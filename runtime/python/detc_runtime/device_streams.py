@@ -5,7 +5,8 @@ on a GPU (or any device but the CPU) is computed here instead, where the
 tensor lives, so a training step copies no random values between host and
 device and waits for nothing:
 
-- Philox4x32-10 in int64 tensor arithmetic. Each 32-bit word sits in the
+- Philox4x32-10 in int64 tensor arithmetic (on CUDA, one fused kernel:
+  device_kernels). Each 32-bit word sits in the
   low half of an int64; a 32x32-bit product is split into 16-bit halves so
   that no intermediate passes 2^49 (torch has no uint32 multiply on every
   version and device).
@@ -279,9 +280,21 @@ _keys_cache = [None, None, None]
 def _device_keys(keys, device):
     if _keys_cache[0] is keys and _keys_cache[1] == device:
         return _keys_cache[2]
-    tensor = torch.as_tensor(np.asarray(keys, dtype=np.int64)).to(device)
+    tensor = _to_device(np.asarray(keys, dtype=np.int64), device)
     _keys_cache[:] = [keys, device, tensor]
     return tensor
+
+
+def _to_device(array, device):
+    """An int64 numpy array as a tensor on `device`, without waiting for
+    the device: a copy from pageable host memory makes CUDA finish the
+    queued work first (a synchronisation per step), one from pinned memory
+    does not. torch's caching host allocator keeps the pinned block until
+    the copy has run."""
+    host = torch.as_tensor(array)
+    if device.type != "cuda":
+        return host.to(device)
+    return host.pin_memory().to(device, non_blocking=True)
 
 
 def fill_rows(kind, out, seed, site, epoch, keys, offsets, a=0.0, b=1.0):
@@ -305,7 +318,7 @@ def fill_rows(kind, out, seed, site, epoch, keys, offsets, a=0.0, b=1.0):
     if bool((offsets == offsets[0]).all()):
         at = int(offsets[0])
     else:
-        at = torch.as_tensor(offsets.astype(np.int64)).to(device)
+        at = _to_device(offsets.astype(np.int64), device)
     with torch.no_grad():
         if kind == "integers":
             used = _fill_integers(view, seed, site, epoch, key_t, at,

@@ -192,6 +192,27 @@ class CudaStreamsTest(unittest.TestCase):
         _compare(self, "cuda")
         _compare(self, "cuda", shape_tail=(2, 3))
 
+    def test_cuda_draws_do_not_wait_for_the_device(self):
+        """A step's keyed draws neither copy values to the host nor wait
+        for the GPU (torch's sync debug mode raises on either), once the
+        kernels are probed; integers whose range is not a power of two
+        are the documented exception."""
+        x = torch.ones(64, 256, device="cuda")
+        dropout = rt.keyed(2, 1, torch.nn.functional.dropout)
+        randn = rt.keyed(3, 1, torch.randn)
+        for warm in (True, False):
+            STATE.batch = KeyContext(0, list(range(64)))
+            if not warm:
+                torch.cuda.synchronize()
+                torch.cuda.set_sync_debug_mode("error")
+            try:
+                dropout(x, 0.3)
+                randn(x.shape, device="cuda")
+                rt.keyed(4, 1, torch.rand_like)(x)
+            finally:
+                torch.cuda.set_sync_debug_mode("default")
+                STATE.batch = None
+
     def test_cuda_dropout_under_autocast(self):
         STATE.batch = KeyContext(0, [0, 1, 2, 3])
         try:
