@@ -122,8 +122,9 @@ std::string absolute(StringRef path) {
 
 class Walker {
 public:
-  Walker(const ProjectFileOptions &options, std::vector<std::string> &out)
-      : options(options), out(out) {}
+  Walker(const ProjectFileOptions &options, std::vector<std::string> &out,
+         std::vector<std::string> *others)
+      : options(options), out(out), others(others) {}
 
   /// Reads the `.gitignore` of `dir` into `ignores`.
   Error readGitignore(StringRef dir, PathPatterns &ignores) {
@@ -172,6 +173,7 @@ public:
     struct Entry {
       std::string name;
       bool isDir;
+      bool isPython;
     };
     std::vector<Entry> entries;
     std::error_code ec;
@@ -190,10 +192,10 @@ public:
         type = st.type();
       }
       if (type == sys::fs::file_type::directory_file)
-        entries.push_back({name.str(), true});
+        entries.push_back({name.str(), true, true});
       else if (type == sys::fs::file_type::regular_file &&
-               name.ends_with(".py"))
-        entries.push_back({name.str(), false});
+               (name.ends_with(".py") || (others && !name.starts_with("."))))
+        entries.push_back({name.str(), false, name.ends_with(".py")});
     }
     if (ec)
       return createStringError(inconvertibleErrorCode(),
@@ -207,7 +209,7 @@ public:
       sys::path::append(shownPath, e.name);
       if (!e.isDir) {
         if (!excluded(path, false, ignores))
-          out.push_back(std::string(shownPath));
+          (e.isPython ? out : *others).push_back(std::string(shownPath));
         continue;
       }
       if (StringRef(e.name).starts_with(".") ||
@@ -231,14 +233,16 @@ public:
 private:
   const ProjectFileOptions &options;
   std::vector<std::string> &out;
+  std::vector<std::string> *others;
 };
 } // namespace
 
 Expected<std::vector<std::string>>
 collectPythonFiles(ArrayRef<std::string> paths,
-                   const ProjectFileOptions &options) {
-  std::vector<std::string> files;
-  Walker walker(options, files);
+                   const ProjectFileOptions &options,
+                   std::vector<std::string> *otherFiles) {
+  std::vector<std::string> files, others;
+  Walker walker(options, files, otherFiles ? &others : nullptr);
   for (const std::string &path : paths) {
     sys::fs::file_status st;
     if (std::error_code ec = sys::fs::status(path, st))
@@ -267,6 +271,10 @@ collectPythonFiles(ArrayRef<std::string> paths,
   for (std::string &f : files)
     if (seen.insert(absolute(f)).second)
       unique.push_back(std::move(f));
+  if (otherFiles)
+    for (std::string &f : others)
+      if (seen.insert(absolute(f)).second)
+        otherFiles->push_back(std::move(f));
   return unique;
 }
 

@@ -35,7 +35,8 @@ bool tool::ProjectFlags::isProject(ArrayRef<std::string> paths) {
 std::optional<std::vector<std::string>>
 tool::ProjectFlags::files(ArrayRef<std::string> paths,
                           const base::ProjectConfig &cfg,
-                          const ConfigFlags &config, raw_ostream &errs) const {
+                          const ConfigFlags &config, raw_ostream &errs,
+                          std::vector<std::string> *otherFiles) const {
   base::ProjectFileOptions options;
   options.gitignore = !noGitignore;
   bool fromCommandLine = config.givenOnCommandLine("exclude");
@@ -57,7 +58,7 @@ tool::ProjectFlags::files(ArrayRef<std::string> paths,
     }
   }
   Expected<std::vector<std::string>> found =
-      base::collectPythonFiles(paths, options);
+      base::collectPythonFiles(paths, options, otherFiles);
   if (!found) {
     errs << toString(found.takeError()) << "\n";
     return std::nullopt;

@@ -36,10 +36,12 @@ struct ProjectFlags {
   /// The project's Python files, in order (each file as named, then each
   /// folder's files sorted): patterns of the command line are anchored
   /// where detc runs, those of the configuration at its folder. nullopt
-  /// after an error on `errs`.
+  /// after an error on `errs`. With `otherFiles`: the folders' other files
+  /// too (base::collectPythonFiles).
   std::optional<std::vector<std::string>>
   files(llvm::ArrayRef<std::string> paths, const base::ProjectConfig &cfg,
-        const ConfigFlags &config, llvm::raw_ostream &errs) const;
+        const ConfigFlags &config, llvm::raw_ostream &errs,
+        std::vector<std::string> *otherFiles = nullptr) const;
 };
 
 /// Where the configuration of `paths` is searched from: the first path

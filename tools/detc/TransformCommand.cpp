@@ -42,6 +42,7 @@
 #include <set>
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/WithColor.h"
@@ -516,6 +517,10 @@ static int transformOne() {
   return 0;
 }
 
+/// The largest file of a project that is not Python `detc transform -o
+/// OUTDIR` copies: configurations and small data, not data sets or weights.
+static constexpr uint64_t kLargestCopiedFile = 64ull << 20;
+
 /// `detc transform PATH... -o OUTDIR` (or --diff): the project's scripts
 /// transformed, its other files copied (codegen/ProjectLayout.h). Every
 /// script is transformed before anything is written: one that cannot be
@@ -565,8 +570,9 @@ static int transformProject() {
            "own (such as -o det/)");
       return 2;
     }
+  std::vector<std::string> others;
   std::optional<std::vector<std::string>> files =
-      projectFlags.files(inputs, *cfg, config, errs());
+      projectFlags.files(inputs, *cfg, config, errs(), &others);
   if (!files)
     return 2;
   std::optional<frontend::PythonVersion> target = targetVersion.get(errs());
@@ -576,6 +582,8 @@ static int transformProject() {
   struct Planned {
     std::string source, destination;
     bool script = false;
+    /// A file that is not Python: copied byte for byte when written.
+    bool copied = false;
     Emitted emitted;
   };
   std::vector<Planned> planned;
@@ -642,6 +650,30 @@ static int transformProject() {
     WithColor::note(errs(), "detc")
         << "left out " << alreadyTransformed
         << " file(s) detc transform wrote (they import detc_runtime)\n";
+  // The folders' other files (configurations, small data) go beside the
+  // code, so the copy runs as the project does; the large ones (data sets,
+  // weights) are left where they are, named.
+  std::vector<std::string> tooLarge;
+  if (!showDiff)
+    for (const std::string &file : others) {
+      if (insideOutput(file))
+        continue;
+      uint64_t size = 0;
+      if (sys::fs::file_size(file, size) || size > kLargestCopiedFile) {
+        tooLarge.push_back(file);
+        continue;
+      }
+      Expected<std::string> to = codegen::projectOutputPath(file, outDir);
+      if (!to) {
+        fail(toString(to.takeError()));
+        return 2;
+      }
+      Planned p;
+      p.source = file;
+      p.destination = std::move(*to);
+      p.copied = true;
+      planned.push_back(std::move(p));
+    }
   unsigned scripts = 0;
   for (const Planned &p : planned)
     scripts += p.script;
@@ -665,8 +697,20 @@ static int transformProject() {
            "': " + ec.message());
       return 2;
     }
-    if (Error e = base::writeOutputFile(p.destination, p.emitted.text,
-                                        protect)) {
+    std::unique_ptr<MemoryBuffer> bytes;
+    if (p.copied) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> read =
+          MemoryBuffer::getFile(p.source, /*IsText=*/false,
+                                /*RequiresNullTerminator=*/false);
+      if (!read) {
+        fail("cannot read '" + p.source + "': " + read.getError().message());
+        return 2;
+      }
+      bytes = std::move(*read);
+    }
+    if (Error e = base::writeOutputFile(
+            p.destination, bytes ? bytes->getBuffer() : p.emitted.text,
+            protect)) {
       fail("cannot write '" + p.destination + "': " + toString(std::move(e)));
       return 2;
     }
@@ -675,6 +719,16 @@ static int transformProject() {
       << "transformed " << scripts << " script(s) and copied "
       << planned.size() - scripts << " other file(s) into " << outputFile
       << "\n";
+  if (!tooLarge.empty()) {
+    std::string list;
+    for (const std::string &f : tooLarge)
+      list += (list.empty() ? "" : ", ") + f;
+    WithColor::note(errs(), "detc")
+        << "not copied (over " << (kLargestCopiedFile >> 20)
+        << " MiB, or unreadable): " << list
+        << "; copy or link them into " << outputFile
+        << " if the scripts read them from their own folder\n";
+  }
   return 0;
 }
 

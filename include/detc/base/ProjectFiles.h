@@ -83,10 +83,14 @@ struct ProjectFileOptions {
 /// The Python files `paths` name, in order: each file as given, then each
 /// directory's files sorted by path. A path is spelled as the user spelled
 /// its argument (`src/pkg/a.py` for `src/`). A path that does not exist is
-/// an error; so is a `.gitignore` with an invalid pattern.
+/// an error; so is a `.gitignore` with an invalid pattern. With
+/// `otherFiles`, the walk also appends there the folders' other files (not
+/// hidden, not ignored or excluded): what a transformed copy of the
+/// project needs beside its code (configurations, small data).
 llvm::Expected<std::vector<std::string>>
 collectPythonFiles(llvm::ArrayRef<std::string> paths,
-                   const ProjectFileOptions &options);
+                   const ProjectFileOptions &options,
+                   std::vector<std::string> *otherFiles = nullptr);
 
 /// The folder names a walk never enters (besides hidden ones).
 llvm::ArrayRef<llvm::StringRef> foldersWithoutProjectCode();

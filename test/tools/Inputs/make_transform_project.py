@@ -4,14 +4,18 @@
 train.py and tools/evaluate.py run as scripts (`if __name__ ==
 "__main__":`); models/ and data/ are modules they import: a dropout layer
 and a dataset that draws in its __getitem__, neither of which the
-transform edits (the scripts key them at run time). With
+transform edits (the scripts key them at run time). train.py reads
+config/train.json from its own folder; data/weights.bin is a sparse file
+larger than detc copies. With
 `broken` as a second argument, tools/evaluate.py has a syntax error.
 """
 import sys
 
 from project_tree import write_tree
 
-TRAIN = '''import sys
+TRAIN = '''import json
+import os
+import sys
 
 import torch
 from torch.utils.data import DataLoader
@@ -23,7 +27,11 @@ from models.net import Net
 def main(workers, out):
     torch.manual_seed(0)
     model = Net()
-    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    # A configuration beside the script: the transformed copy needs it too.
+    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                           "config", "train.json")) as f:
+        lr = json.load(f)["lr"]
+    opt = torch.optim.SGD(model.parameters(), lr=lr)
     loader = DataLoader(Points(), batch_size=4, shuffle=True,
                         num_workers=workers)
     for x, y in loader:
@@ -85,5 +93,9 @@ files = {
     "scratch/try.py": "import random\nprint(random.random())\n",
     ".gitignore": "scratch/\n",
     "README.md": "# a project\n",
+    "config/train.json": '{"lr": 0.1}\n',
 }
 write_tree(root, files)
+# 65 MiB that take no disk: over what `detc transform -o` copies.
+with open(root + "/data/weights.bin", "wb") as f:
+    f.truncate(65 << 20)
