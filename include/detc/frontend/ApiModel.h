@@ -96,6 +96,10 @@ public:
                                llvm::StringRef method) const;
   /// `*.method`: meaningful on a receiver of unknown type.
   const ApiEntry *lookupAnyReceiver(llvm::StringRef method) const;
+  /// The library type a `receiver-method` line gives `method` to
+  /// (`torch.Tensor` for `transpose`), or empty: on a receiver detc cannot
+  /// trace, a call of such a name is taken as that type's method.
+  llvm::StringRef typeWithMethod(llvm::StringRef method) const;
 
   /// The declared base type of a library type, or empty.
   llvm::StringRef getBase(llvm::StringRef type) const;
@@ -132,6 +136,7 @@ private:
   llvm::StringMap<ApiEntry> exact;
   std::vector<ApiEntry> wildcards; ///< Sorted longest prefix first.
   llvm::StringMap<ApiEntry> anyReceiver;
+  llvm::StringMap<std::string> receiverMethods;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;

@@ -187,6 +187,16 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
         return fail("'" + words[1] + "' is declared twice");
       continue;
     }
+    if (words[0] == "receiver-method") {
+      // `receiver-method <type> <method>`: a method of a library type (one
+      // the library itself lists, derive_torch_names.py). A call of that
+      // name on a value detc cannot trace is taken as that type's method;
+      // any other name there may be anything (UnreadCalls.cpp).
+      if (words.size() != 3)
+        return fail("expected 'receiver-method <type> <method>'");
+      receiverMethods.try_emplace(words[2], words[1].str());
+      continue;
+    }
     if (words[0] == "alias") {
       if (words.size() != 4 || words[2] != "=")
         return fail("expected 'alias <name> = <target>'");
@@ -293,6 +303,11 @@ const ApiEntry *ApiModel::lookupMethod(StringRef type, StringRef method) const {
     t = getBase(t).str();
   }
   return lookupAnyReceiver(method);
+}
+
+StringRef ApiModel::typeWithMethod(StringRef method) const {
+  auto it = receiverMethods.find(method);
+  return it == receiverMethods.end() ? StringRef() : StringRef(it->second);
 }
 
 const ApiEntry *ApiModel::lookupAnyReceiver(StringRef method) const {

@@ -349,6 +349,12 @@ public:
   /// binds, a dynamic lookup).
   std::string untraceableCallee(const FuncCtx &f,
                                 const ast::Expr *callee) const;
+  /// Why a method called on a receiver nothing the analysis tracks reaches
+  /// may draw; nullopt for a name torch.Tensor has or a table gives any
+  /// receiver.
+  std::optional<std::string>
+  untracedReceiverMethod(const FuncCtx &f,
+                         const ast::Attribute *method) const;
   /// The current statement's unread calls, or null.
   mlir::ArrayAttr unreadCallsOfStmt() const;
   const ast::Node *unreadCallsOf = nullptr;

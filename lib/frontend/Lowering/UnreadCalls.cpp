@@ -140,6 +140,14 @@ DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
   return builder.getDictionaryAttr(fields);
 }
 
+/// `super()` or `super(C, self)`: the bases' methods, which the lowering
+/// resolves through the class (a library base is whyObjectsUnread's).
+static bool isSuperCall(const ast::Expr *e) {
+  const auto *call = llvm::dyn_cast<ast::Call>(e);
+  const auto *name = call ? llvm::dyn_cast<ast::Name>(call->func) : nullptr;
+  return name && name->id == "super";
+}
+
 void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
                              StringRef qualified, const ast::Expr *receiver) {
   if (!emitIR || !currentStmt || !currentUnit)
@@ -176,6 +184,8 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       why = whyUnread(qualified);
     else if (!receiver)
       why = untraceableCallee(f, call->func);
+    else if (!isSuperCall(receiver))
+      why = untracedReceiverMethod(f, llvm::cast<ast::Attribute>(call->func));
   }
   if (!why)
     return;
@@ -192,6 +202,27 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       return;
   // A call starts where its callee does: shown there, named by it.
   unreadCalls.push_back(unreadEntry(*f.unit, call->func, *why, false));
+}
+
+std::optional<std::string>
+Lowerer::untracedReceiverMethod(const FuncCtx &f,
+                                const ast::Attribute *method) const {
+  // A value nothing in the program makes (a method result of unknown type,
+  // a parameter no caller binds): its method may be anything, unless the
+  // name is a method of torch.Tensor (the values a training script
+  // handles most) or of numpy.ndarray or PIL.Image.Image (its data
+  // pipeline's): a derived
+  // table lists them, and a tensor's draws have entries of their own; or
+  // a name an API table gives any receiver.
+  if (api.lookupAnyReceiver(method->attr) ||
+      !api.typeWithMethod(method->attr).empty())
+    return std::nullopt;
+  std::string of = untraceableCallee(f, method->value);
+  if (!StringRef(of).starts_with("parameter "))
+    of = "a value detc cannot trace (made where detc cannot see)";
+  return ("method '" + method->attr + "' of " + of +
+          "; no library type detc knows has a method of that name")
+      .str();
 }
 
 std::string Lowerer::untraceableCallee(const FuncCtx &f,

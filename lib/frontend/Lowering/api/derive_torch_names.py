@@ -41,6 +41,10 @@ RANDOM = re.compile(r"^rand|dropout|drop_path|drop_block|rrelu|bernoulli|"
                     r"^sample|_sample$|random|noise|standard_gamma|seed|"
                     r"rng|^generator|stochastic|jitter")
 HERE = os.path.dirname(os.path.abspath(__file__))
+TENSOR = "torch.Tensor."
+ARRAY = "numpy.ndarray."
+IMAGE = "PIL.Image.Image."
+RECEIVERS = (TENSOR, ARRAY, IMAGE)
 
 
 def documented_draw(obj):
@@ -56,11 +60,34 @@ def documented_draw(obj):
     return "generator" in doc.lower() if isinstance(doc, str) else True
 
 
+def public_callables(owner):
+    """(name, object) of the public callable attributes of `owner`."""
+    for attr in sorted(dir(owner)):
+        if attr.startswith("_"):
+            continue
+        try:
+            obj = getattr(owner, attr)
+        except Exception:
+            continue
+        if callable(obj):
+            yield attr, obj
+
+
+def why_left_out(attr, obj):
+    """Why a callable may draw ('' when nothing says it does)."""
+    if RANDOM.search(attr.lower()):
+        return "random name"
+    if documented_draw(obj):
+        return "mentions a generator"
+    return ""
+
+
 def names_here():
     """{qualified name: why it is left out, or ''} in this interpreter."""
     import importlib
     import warnings
     warnings.simplefilter("ignore")
+    import numpy
     import torch
     found = {}
     for module in MODULES:
@@ -68,29 +95,30 @@ def names_here():
             mod = importlib.import_module(module)
         except Exception:
             continue
-        for attr in sorted(dir(mod)):
-            if attr.startswith("_"):
-                continue
-            try:
-                obj = getattr(mod, attr)
-            except Exception:
-                continue
-            if not callable(obj) or isinstance(obj, type(json)):
+        for attr, obj in public_callables(mod):
+            if isinstance(obj, type(json)):
                 continue
             # Re-exports of the standard library (typing's Any, Dict).
             home = getattr(obj, "__module__", None) or "torch"
             if not isinstance(home, str) or not home.startswith("torch"):
                 continue
-            name = module + "." + attr
-            if isinstance(obj, type) and issubclass(obj, torch.nn.Module):
-                # A layer: what its forward draws is not in a signature.
-                found[name] = "a layer"
-            elif RANDOM.search(attr.lower()):
-                found[name] = "random name"
-            elif documented_draw(obj):
-                found[name] = "mentions a generator"
-            else:
-                found[name] = ""
+            # A layer: what its forward draws is not in a signature.
+            layer = isinstance(obj, type) and issubclass(obj, torch.nn.Module)
+            found[module + "." + attr] = "a layer" if layer else \
+                why_left_out(attr, obj)
+    # The methods of the values a training script handles most (tensors,
+    # and the numpy arrays and PIL images of its data pipeline): on a value
+    # detc cannot trace, a call of one of these names is taken as that
+    # type's (`receiver-method` lines).
+    receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray)]
+    try:
+        import PIL.Image
+        receivers.append((IMAGE, PIL.Image.Image))
+    except ImportError:
+        pass
+    for prefix, cls in receivers:
+        for attr, obj in public_callables(cls):
+            found[prefix + attr] = why_left_out(attr, obj)
     return found
 
 
@@ -104,7 +132,8 @@ def described_elsewhere():
             for line in f:
                 words = line.split()
                 if not words or words[0].startswith("#") or words[0] in (
-                        "module", "alias", "quiet", "unread"):
+                        "module", "alias", "quiet", "unread",
+                        "receiver-method"):
                     continue
                 if words[0].endswith(".*"):
                     prefixes.append(words[0][:-1])
@@ -126,10 +155,11 @@ def derive(pythons):
         per_python.append(json.loads(out.stdout))
     exact, prefixes = described_elsewhere()
     names = set().union(*per_python)
-    pure = sorted(n for n in names
-                  if all(found.get(n, "") == "" for found in per_python)
-                  and n not in exact
-                  and not any(covers(p, n) for p in prefixes))
+    passes = sorted(n for n in names
+                    if all(found.get(n, "") == "" for found in per_python))
+    methods = [n for n in passes if n.startswith(RECEIVERS)]
+    pure = [n for n in passes if not n.startswith(RECEIVERS)
+            and n not in exact and not any(covers(p, n) for p in prefixes)]
     versions = []
     for py in pythons:
         out = subprocess.run([py, "-c", "import torch; print(torch.__version__)"],
@@ -144,6 +174,16 @@ def derive(pythons):
     width = max(len(n) for n in pure) + 1
     for n in pure:
         print("%s pure" % n.ljust(width))
+    print()
+    print("# The methods of torch.Tensor, numpy.ndarray and PIL.Image.Image,")
+    print("# but those with a random name or a generator in their signature")
+    print("# or docstring:")
+    print("# a call of one of these names on a value detc cannot trace is")
+    print("# taken as that type's (a tensor's draws have entries of their")
+    print("# own); any other name there may draw.")
+    for m in methods:
+        owner, _, attr = m.rpartition(".")
+        print("receiver-method %s %s" % (owner, attr))
 
 
 def check(table):
@@ -154,11 +194,14 @@ def check(table):
             words = line.split()
             if not words or words[0].startswith("#"):
                 continue
-            checked += words[0] in found
-            why = found.get(words[0])
+            name = words[0]
+            if name == "receiver-method":
+                name = words[1] + "." + words[2]
+            checked += name in found
+            why = found.get(name)
             if why:
                 bad.append("%s: listed as drawing nothing, but %s" %
-                           (words[0], why))
+                           (name, why))
     import torch
     for b in bad:
         print("FAIL: " + b)

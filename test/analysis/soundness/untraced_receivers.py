@@ -1,0 +1,47 @@
+# Sound by default: a method called on a value nothing detc tracks
+# reaches (built by a call into an argument no caller binds, kept in an
+# attribute) may be anything, so inside a data-parallel region it is a
+# detc-may-draw finding of its own. Its name decides: one that
+# torch.Tensor, numpy.ndarray or PIL.Image.Image has (listed by api/derive_torch_names.py from the
+# libraries themselves) is taken as that type's method; one with a random
+# name (Tensor.multinomial) is not on that list and may draw; `super()`'s
+# methods are the bases', which the lowering resolves.
+# RUN: detc analyze %s 2>&1 | FileCheck %s
+# CHECK-NOT: 'x.transpose'
+# CHECK-NOT: 'img.rotate'
+# CHECK-NOT: 'img.astype'
+# CHECK-NOT: super
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+class Ops(Dataset):
+    def __init__(self, cfg, image):
+        super().__init__()
+        self.ops = cfg.build_ops()
+        self.image = image
+
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        x = self.image.tensor().transpose(0, 1)
+        img = self.image.rotate(90).astype("float32")
+        for op in self.ops:
+# CHECK: untraced_receivers.py:[[@LINE+2]]:17: warning: may draw: 'op.process' calls code detc could not read, inside the per-example data-parallel region that starts at {{.*}}untraced_receivers.py:[[@LINE+11]]:5 [detc-may-draw]
+# CHECK: note: 'op.process' is method 'process' of a value detc cannot trace (made where detc cannot see); no library type detc knows has a method of that name
+            x = op.process(x)
+# CHECK: untraced_receivers.py:[[@LINE+1]]:13: warning: may draw: 'x.multinomial'
+        k = x.multinomial(1)
+        return x, k, img
+
+
+def main(cfg, image):
+    torch.manual_seed(0)
+    loader = DataLoader(Ops(cfg, image), batch_size=2, num_workers=2)
+    for x, k, img in loader:
+        print(x.sum())
+
+
+if __name__ == "__main__":
+    main(None, None)
