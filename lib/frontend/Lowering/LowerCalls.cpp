@@ -565,10 +565,29 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     setFacts(returned);
     return true;
   }
-  for (const std::string &fact : calleeFacts) {
-    StringRef s = fact;
-    if (s.consume_front("class:")) {
-      std::string cls = s.str();
+  // A class called: constructed. `AUGS[name]()`, `REGISTRY[k](...)`: the
+  // callee may be any of several classes, each constructed as an
+  // alternative; the result may be an instance of any of them.
+  std::vector<std::string> classes;
+  for (const std::string &fact : calleeFacts)
+    if (StringRef(fact).starts_with("class:"))
+      classes.push_back(fact.substr(6));
+  if (classes.size() > kMaxCallAlternatives) {
+    warnUnknown(f, call,
+                "the callee may be any of " + Twine(classes.size()) +
+                    " classes; detc follows calls with at most " +
+                    Twine(kMaxCallAlternatives) + " possible targets");
+    classes.clear();
+  }
+  if (!classes.empty()) {
+    FactSet made;
+    // Objects made at this call are told apart by class when it may
+    // construct several.
+    auto idFor = [&](char kind, const std::string &cls) {
+      std::string id = objectId(kind, call);
+      return classes.size() > 1 ? id + "_" + cls : id;
+    };
+    auto construct = [&](const std::string &cls) {
       const ClassInfo *ci = classOf(cls);
       std::string &t = result();
       if (t.empty())
@@ -576,7 +595,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       FactSet fs{"inst:" + cls};
       std::string init = findMethod(cls, "__init__");
       if (ci && ci->role == ir::ClassRole::Model) {
-        std::string id = objectId('b', call);
+        std::string id = idFor('b', cls);
         object(id, ObjectInfo::Build).cls = cls;
         fs.insert("obj:" + id);
         Operation *b = emit(
@@ -585,7 +604,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             1);
         inRegion(b, 0, [&] { emitModelForward(f, cls, t); });
       } else if (ci && ci->role == ir::ClassRole::Dataset) {
-        std::string id = objectId('d', call);
+        std::string id = idFor('d', cls);
         object(id, ObjectInfo::Dataset).cls = cls;
         fs.insert("obj:" + id);
         emit(ir::LoadDataOp::getOperationName(), call, {t}, Effects(),
@@ -593,7 +612,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       } else if (isOptimizerClass(cls)) {
         // An optimizer the script defines (`class Plain(Optimizer)`): its
         // parameters come first, as torch.optim.Optimizer's own.
-        std::string id = objectId('o', call);
+        std::string id = idFor('o', cls);
         ObjectInfo &o = object(id, ObjectInfo::Optimizer);
         o.cls = cls;
         const ast::Expr *params = !call->args.empty() ? call->args[0] : nullptr;
@@ -605,6 +624,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         fs.insert("obj:" + id);
       }
       setFacts(fs);
+      made.insert(fs.begin(), fs.end());
       if (!init.empty()) {
         bool constructed = ci && (ci->role == ir::ClassRole::Model ||
                                   ci->role == ir::ClassRole::Dataset);
@@ -618,8 +638,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         emit(ir::StmtOp::getOperationName(), call, {t}, args.eff,
              {strAttr("kind", "assign")});
       }
-      return true;
-    }
+    };
+    emitAlternatives(classes.size(), call,
+                     [&](size_t i) { construct(classes[i]); });
+    setFacts(made);
+    return true;
   }
 
   // Which API entry applies.
@@ -636,12 +659,28 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                       StringRef(fact).starts_with("func:");
              })) {
     StringRef method = attrFn->attr;
-    for (const std::string &fact : recvFacts) {
+    // The program's classes the receiver may be an instance of that define
+    // the method: each is called, as an alternative (`self.aug.apply(x)`
+    // for an augmentation picked from a registry).
+    std::vector<std::string> owners;
+    for (const std::string &fact : recvFacts)
+      if (StringRef(fact).starts_with("inst:"))
+        if (std::string o = findMethod(fact.substr(5), method);
+            !o.empty() && !llvm::is_contained(owners, o))
+          owners.push_back(o);
+    if (owners.size() > kMaxCallAlternatives) {
+      warnUnknown(f, call,
+                  "the receiver may be an instance of any of " +
+                      Twine(owners.size()) +
+                      " classes; detc follows calls with at most " +
+                      Twine(kMaxCallAlternatives) + " possible targets");
+      owners.resize(kMaxCallAlternatives);
+    }
+    if (!owners.empty())
+      userOwner = owners.front();
+    for (const std::string &fact : owners.empty() ? recvFacts : FactSet()) {
       StringRef s = fact;
       if (s.consume_front("inst:")) {
-        userOwner = findMethod(s.str(), method);
-        if (!userOwner.empty())
-          break;
         // Library bases of the user class (nn.Module.to, ...).
         std::vector<std::string> work{s.str()};
         for (size_t i = 0; i < work.size() && !entry && i < 32; ++i)
@@ -664,21 +703,25 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // `model(x)` is (without the module's hooks, which detc does not model).
     if (method == "forward" && lowerForward(recvFacts, recvVar))
       return true;
-    if (!userOwner.empty()) {
+    if (!owners.empty()) {
       auto defs = defsOfResult();
-      std::string sym = userOwner + "::" + method.str();
-      emitUserCall(f, call, sym, classMethodRef(userOwner, method), recvVar,
-                   recvFacts, call, args.posVars, args.kwVars, defs, {},
-                   args.eff);
-      // The `step` of an optimizer class of the script: its body is the
-      // script's (parameter arithmetic), and what it does is the update of
-      // the models whose parameters the optimizer got.
-      if (method == "step" &&
-          !objectsOf(recvFacts, ObjectInfo::Optimizer).empty())
-        emitOptimizerUpdate(f, call, recvVar, recvFacts, Effects(),
-                            userOwner + ".step");
-      auto it = facts.find("ret:" + sym);
-      setFacts(it == facts.end() ? FactSet() : it->second);
+      FactSet returned;
+      emitAlternatives(owners.size(), call, [&](size_t i) {
+        std::string sym = owners[i] + "::" + method.str();
+        emitUserCall(f, call, sym, classMethodRef(owners[i], method), recvVar,
+                     recvFacts, call, args.posVars, args.kwVars, defs, {},
+                     args.eff);
+        // The `step` of an optimizer class of the script: its body is the
+        // script's (parameter arithmetic), and what it does is the update
+        // of the models whose parameters the optimizer got.
+        if (method == "step" &&
+            !objectsOf(recvFacts, ObjectInfo::Optimizer).empty())
+          emitOptimizerUpdate(f, call, recvVar, recvFacts, Effects(),
+                              owners[i] + ".step");
+        if (auto it = facts.find("ret:" + sym); it != facts.end())
+          returned.insert(it->second.begin(), it->second.end());
+      });
+      setFacts(returned);
       return true;
     }
     if (!entry && (entry = api.lookupAnyReceiver(method)))
