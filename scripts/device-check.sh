@@ -9,6 +9,8 @@
 #   bench  keyed draw cost on CUDA (bench/device_draw_cost.py) and the
 #          transformed GPU example's steady-state overhead
 #          (bench/transform_overhead.py)
+#   profile  where the transformed GPU example's main process spends its
+#          time (cProfile, top functions of detc_runtime and overall)
 # Each stage has its own time limit, so one that hangs leaves the others
 # their time. Writes its log to $OUT (or build/) as device-check.log.
 set -uo pipefail
@@ -56,6 +58,15 @@ cp runtime/python/detc_runtime/*.py "$rt/detc_runtime/"
       --detc $shim --runtime "$rt" --runs 3 --epochs 4 examples/cuda_train.py \
       -- --device cuda --width 64 --batch-size 256 --examples 16384 \
       --workers 4
+  fi
+  if [[ $stages == *" profile "* ]]; then
+    echo "== profile of the transformed GPU example $(date -u +%T)"
+    PYTHONPATH=$rt DETC_QUIET=1 timeout 120 $py -m cProfile \
+      -o build/cuda_train.prof build/device-kit/transformed/cuda_train.py \
+      --device cuda --width 64 --batch-size 256 --examples 16384 \
+      --workers 4 --epochs 3 --out build/cuda_train.pt
+    $py -c 'import pstats, sys; p = pstats.Stats(sys.argv[1]); p.sort_stats("cumulative").print_stats("detc_runtime", 25); p.sort_stats("tottime").print_stats(15)' \
+      build/cuda_train.prof | grep -v "^$" | head -60
   fi
   echo "== done $(date -u +%T)"
 } 2>&1 | tee "$log"
