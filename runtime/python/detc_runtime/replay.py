@@ -392,13 +392,17 @@ def checkpoint(site, save, values=None):
         path = os.fsdecode(f)
         try:
             sidecar.writable_target(path)
+            unwritable = False
         except OSError as e:
-            if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR):
-                # No such directory, or a directory: the script's own save
-                # fails too, with the exception its handlers expect
-                # (torch's RuntimeError, not detc's OSError).
-                return save(obj, f, *args, **kwargs)
-            raise
+            if e.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR):
+                raise
+            unwritable = True
+        if unwritable:
+            # No such directory, or a directory: the script's own save
+            # fails too, with the exception its handlers expect (torch's
+            # RuntimeError, not detc's OSError), and with its own traceback
+            # (called outside the handler, nothing of detc's is chained).
+            return save(obj, f, *args, **kwargs)
         fp = fingerprint.capture(sys._getframe(1))
         if fp["mode"] != "off":
             fp["state"] = _state_digests(obj, fp["mode"] == "full")

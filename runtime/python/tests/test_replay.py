@@ -318,6 +318,18 @@ class ReplayTest(unittest.TestCase):
         self.assertEqual(os.stat(ckpt).st_mode & 0o777, 0o444)
         self.assertEqual([f for f in os.listdir(out) if "detc-tmp" in f], [])
 
+    def test_save_into_a_missing_folder_raises_torchs_own_error(self):
+        """The script's handlers see the exception the plain script
+        raises (torch's RuntimeError), with nothing of detc's chained to
+        it, and nothing is written."""
+        out = os.path.join(self.tmp, "no-such-folder")
+        proc = run(out, check=False)
+        self.assertNotEqual(proc.returncode, 0)
+        self.assertIn("RuntimeError", proc.stderr)
+        self.assertNotIn("During handling", proc.stderr)
+        self.assertNotIn("detc does not write", proc.stderr)
+        self.assertFalse(os.path.exists(out))
+
     def test_symlinked_checkpoint_is_written_through(self):
         out = os.path.join(self.tmp, "links")
         volume = os.path.join(self.tmp, "volume")
