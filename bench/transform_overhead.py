@@ -16,7 +16,8 @@ script without it, the same way. With --vaccinate: the same for
 `--vaccinate` (docs/vaccinate.md; target 0.4%).
 
 usage: bench/transform_overhead.py [--detc BIN] [--runs 5] [--epochs 8]
-       [--jit | --vaccinate] [EXAMPLE] [-- extra script args]
+       [--jit | --vaccinate] [--deterministic-original] [EXAMPLE]
+       [-- extra script args]
 """
 import argparse
 import os
@@ -48,6 +49,11 @@ def main():
     parser.add_argument("--check", action="store_true",
                         help="--check (invariants inferred from a traced "
                         "run of the example) vs the plain transform")
+    parser.add_argument("--deterministic-original", action="store_true",
+                        help="run the original with the deterministic "
+                        "kernels a transformed script turns on "
+                        "(bench/deterministic_original.py): the figure is "
+                        "then detc's runtime alone")
     parser.add_argument("example", nargs="?",
                         default=os.path.join(ROOT, "examples/pgd_train.py"))
     argv = sys.argv[1:]
@@ -67,6 +73,9 @@ def main():
         subprocess.run([args.detc, "transform", args.example, "--emit-python",
                         "-o", det], check=True)
         pair = (args.example, det)
+        if args.deterministic_original:
+            pair = ((os.path.join(HERE, "deterministic_original.py"),
+                     args.example), det)
         if args.jit:
             jit = os.path.join(tmp, "train.jit.py")
             subprocess.run([args.detc, "transform", args.example,
@@ -115,8 +124,10 @@ def measure(args, env, tmp, pair, config):
     epoch = {"original": [], "transformed": []}
     for _ in range(args.runs):
         for name, script in zip(("original", "transformed"), pair):
-            cmd = [PY, "-u", script, "--epochs",
-                   str(args.epochs), "--out", os.path.join(tmp, "m.pt")]
+            script = list(script) if isinstance(script, tuple) else [script]
+            cmd = [PY, "-u"] + script + [
+                "--epochs", str(args.epochs), "--out",
+                os.path.join(tmp, "m.pt")]
             total, epochs, median = run_timed(cmd + config, env,
                                               median=True)
             wall[name].append(total)
@@ -128,7 +139,9 @@ def measure(args, env, tmp, pair, config):
         " (\"original\": transformed; \"transformed\": with --%s)" % (
             "jit-checkpoint" if args.jit else "vaccinate" if args.vaccinate
             else "trace" if args.trace else "check")
-        if args.jit or args.vaccinate or args.trace or args.check else ""))
+        if args.jit or args.vaccinate or args.trace or args.check else
+        " (the original with deterministic kernels)"
+        if args.deterministic_original else ""))
     report("whole run (process start, imports, training)", wall)
     report("steady state (first to last epoch line)", steady)
     # An epoch the machine preempted weighs on the sum above; the median

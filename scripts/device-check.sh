@@ -54,10 +54,15 @@ cp runtime/python/detc_runtime/*.py "$rt/detc_runtime/"
     PYTHONPATH=$rt timeout 90 $py bench/device_draw_cost.py --repeat 10 \
       --cuda-only
     echo "== transformed GPU example, steady-state overhead $(date -u +%T)"
-    DETC_E2E_PYTHON=$py timeout 240 $py bench/transform_overhead.py \
-      --detc $shim --runtime "$rt" --runs 3 --epochs 4 examples/cuda_train.py \
-      -- --device cuda --width 64 --batch-size 256 --examples 16384 \
-      --workers 4
+    # Against the original as it is, then against the original with the
+    # deterministic kernels the transform turns on: what detc's runtime
+    # adds apart from the price of deterministic kernels.
+    for vs in "" --deterministic-original; do
+      DETC_E2E_PYTHON=$py timeout 240 $py bench/transform_overhead.py $vs \
+        --detc $shim --runtime "$rt" --runs 3 --epochs 4 \
+        examples/cuda_train.py -- --device cuda --width 64 \
+        --batch-size 256 --examples 16384 --workers 4
+    done
   fi
   if [[ $stages == *" profile "* ]]; then
     echo "== profile of the transformed GPU example $(date -u +%T)"
