@@ -658,11 +658,16 @@ static int transformProject() {
     for (const std::string &file : others) {
       if (insideOutput(file))
         continue;
+      // Read when written; one that cannot be read is named now, so a
+      // failure never leaves the folder half written.
       uint64_t size = 0;
-      if (sys::fs::file_size(file, size) || size > kLargestCopiedFile) {
+      int fd = -1;
+      if (sys::fs::file_size(file, size) || size > kLargestCopiedFile ||
+          sys::fs::openFileForRead(file, fd)) {
         tooLarge.push_back(file);
         continue;
       }
+      sys::fs::closeFile(fd);
       Expected<std::string> to = codegen::projectOutputPath(file, outDir);
       if (!to) {
         fail(toString(to.takeError()));

@@ -1,4 +1,4 @@
-"""Philox4x32-10 words of the keyed streams in one fused GPU kernel.
+"""Keyed values on a GPU in two fused kernels: Philox words, Box-Muller.
 
 device_streams computes Philox in int64 tensor arithmetic: about 250
 elementwise kernels per draw, each launched from Python. On a GPU the
@@ -7,7 +7,7 @@ launches, not the arithmetic, are the cost: measured on an H200 (torch
 torch's 0.022 ms, and the transformed GPU example ran 90% slower than the
 original. This module computes the same words in one Triton kernel (Triton
 ships with CUDA builds of torch), in uint32 arithmetic, so a draw costs a
-handful of launches.
+handful of launches (0.17 ms for that mask, measured the same way).
 
 A second kernel computes the normals' transform (Box-Muller with
 ExactMath.h's log, square root and sine/cosine: about 100 torch operations
@@ -20,9 +20,10 @@ on each device compares each kernel with device_streams' torch-operation
 path on a probe (rows at equal and at different offsets, offsets off a
 block boundary; normals from the extremes of the raw words and from a
 stream). A mismatch disables that kernel on that device for the process,
-with a warning, and draws stay exact and slower.
+with a warning, and draws stay exact and slower; so does a kernel that
+fails to compile or launch there (an old GPU, a broken Triton).
 
-DETC_FUSED_DRAWS=0 turns the kernel off. The tests run it on the CPU under
+DETC_FUSED_DRAWS=0 turns the kernels off. The tests run it on the CPU under
 Triton's interpreter (TRITON_INTERPRET=1) when Triton is installed.
 """
 import os
@@ -38,21 +39,18 @@ except ImportError:  # CPU builds of torch do not ship Triton
     triton = None
 
 _BLOCK = 1024
-# Launch options of the float kernel: no contraction of a * b + c into an
-# FMA (its one rounding would differ from the core's two). The interpreter
-# computes in numpy and takes no such option.
-_NO_FMA = {} if os.environ.get("TRITON_INTERPRET") == "1" else {
-    "enable_fp_fusion": False}
-# (kernel, device) pairs checked: True (in use) or False (the probe
-# disagreed).
-_checked = {}
-
-
-# Off with DETC_FUSED_DRAWS=0 (bench/device_draw_cost.py sets it to
-# compare).
+# Off with DETC_FUSED_DRAWS=0 (bench/device_draw_cost.py sets `disabled`
+# to compare the two paths in one process).
 disabled = os.environ.get("DETC_FUSED_DRAWS") == "0"
 # Under Triton's interpreter the kernels run on the CPU (the tests').
 _INTERPRETED = os.environ.get("TRITON_INTERPRET") == "1"
+# Launch options of the float kernel: no contraction of a * b + c into an
+# FMA (its one rounding would differ from the core's two). The interpreter
+# computes in numpy and takes no such option.
+_NO_FMA = {} if _INTERPRETED else {"enable_fp_fusion": False}
+# (kernel, device) pairs checked: True (in use) or False (the probe
+# disagreed, or the kernel did not build or run there).
+_checked = {}
 
 
 def available(device):
@@ -66,19 +64,22 @@ def _usable(kernel, device, probe):
     """Whether `kernel` agrees with the reference on `device`: probed on
     first use, remembered for the process."""
     if (kernel, device) not in _checked:
-        agrees = probe(device)
+        try:
+            agrees, why = probe(device), "disagrees with the reference"
+        except Exception as e:  # Triton could not build or launch it
+            agrees, why = False, "failed (%s: %s)" % (type(e).__name__, e)
         _checked[(kernel, device)] = agrees
         if not agrees:
             warn_once(("fused-draws", kernel, str(device)),
-                      "the fused keyed-draw kernel (%s) disagrees with the "
-                      "reference on %s; keyed draws there use the slower "
-                      "exact path" % (kernel, device))
+                      "the fused keyed-draw kernel (%s) %s on %s; keyed "
+                      "draws there use the slower exact path"
+                      % (kernel, why, device))
     return _checked[(kernel, device)]
 
 
 # ExactMath.h's constants, in the order the normals kernel loads them.
 def _normal_constants():
-    from . import device_streams as ds
+    from . import device_streams as ds  # (it imports this module)
     values = ds._LOG_COEFF + ds._SIN_COEFF + ds._COS_COEFF + [
         ds._LN2_HI, ds._LN2_LO, 2.0 * ds._PI, 67108864.0,
         1.0 / 9007199254740992.0]

@@ -145,6 +145,38 @@ class DeviceStreamsTest(unittest.TestCase):
                             np.zeros(1, dtype=np.uint64), 0, 1 << 32)
 
 
+class FusedKernelPolicyTest(unittest.TestCase):
+    def test_a_kernel_that_fails_or_disagrees_is_turned_off(self):
+        """A fused kernel whose probe raises (Triton cannot build it) or
+        disagrees is not used on that device, once, with a warning: the
+        draws take the exact path instead of crashing the run."""
+        import io
+        from contextlib import redirect_stderr
+
+        def fails(device):
+            raise RuntimeError("no PTX for this GPU")
+
+        device = torch.device("cpu")
+        saved = dict(device_kernels._checked)
+        try:
+            err = io.StringIO()
+            with redirect_stderr(err):
+                self.assertFalse(device_kernels._usable("t1", device, fails))
+                self.assertFalse(device_kernels._usable(
+                    "t2", device, lambda d: False))
+                self.assertFalse(device_kernels._usable("t1", device, fails))
+            self.assertIn("(t1) failed (RuntimeError: no PTX for this GPU)",
+                          err.getvalue())
+            self.assertIn("(t2) disagrees with the reference",
+                          err.getvalue())
+            self.assertEqual(err.getvalue().count("(t1)"), 1)
+            self.assertTrue(device_kernels._usable("t3", device,
+                                                   lambda d: True))
+        finally:
+            device_kernels._checked.clear()
+            device_kernels._checked.update(saved)
+
+
 # Run under Triton's interpreter (the kernels on the CPU): both probes, then
 # the core's values through the device path.
 _INTERPRETED_CHECK = r"""
