@@ -648,7 +648,6 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // Which API entry applies.
   const ApiEntry *entry = nullptr;
   std::string apiName = q;
-  std::string userOwner;
   if (!q.empty()) {
     entry = api.lookup(q);
   } else if (isMethod &&
@@ -676,8 +675,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                       Twine(kMaxCallAlternatives) + " possible targets");
       owners.resize(kMaxCallAlternatives);
     }
-    if (!owners.empty())
-      userOwner = owners.front();
+    // Otherwise a library base's method, or a library type's.
     for (const std::string &fact : owners.empty() ? recvFacts : FactSet()) {
       StringRef s = fact;
       if (s.consume_front("inst:")) {
