@@ -9,7 +9,9 @@ original. This module computes the same words in one Triton kernel (Triton
 ships with CUDA builds of torch), in uint32 arithmetic, so a draw costs a
 handful of launches (0.17 ms for that mask, measured the same way).
 
-A second kernel computes the normals' transform (Box-Muller with
+The same kernel also writes a Bernoulli mask (a dropout's) straight into
+its float32 output, five torch operations fewer per dropout. A second
+kernel computes the normals' transform (Box-Muller with
 ExactMath.h's log, square root and sine/cosine: about 100 torch operations
 unfused) in float64, one IEEE operation per source operation, with
 floating-point contraction off (enable_fp_fusion=False: no FMA) and its
@@ -27,6 +29,7 @@ DETC_FUSED_DRAWS=0 turns the kernels off. The tests run it on the CPU under
 Triton's interpreter (TRITON_INTERPRET=1) when Triton is installed.
 """
 import os
+import struct
 
 import torch
 
@@ -159,15 +162,20 @@ if triton is not None:
     # Scalars are not specialised (Triton would make a 1 a constant), and
     # each is widened to int64 before it is cut to 32 bits: a scalar arrives
     # as int32 or int64 by its value.
-    @triton.jit(do_not_specialize=["offset", "count", "seed_lo", "seed_hi",
-                                   "epoch", "site"])
+    @triton.jit(do_not_specialize=["offset", "count", "out_stride",
+                                   "seed_lo", "seed_hi", "epoch", "site",
+                                   "threshold", "value_bits"])
     def _words_kernel(out_ptr, keys_ptr, offsets_ptr, offset, count,
-                      seed_lo, seed_hi, epoch, site,
-                      PER_ROW: tl.constexpr, BLOCK: tl.constexpr):
+                      out_stride, seed_lo, seed_hi, epoch, site, threshold,
+                      value_bits, PER_ROW: tl.constexpr,
+                      BERNOULLI: tl.constexpr, BLOCK: tl.constexpr):
         # One program: BLOCK consecutive words of one row. Word j of row r
         # is lane (p & 3) of Philox block p >> 2, p = offset_r + j; each
         # word computes its whole block (the arithmetic is cheap next to
-        # the launch it saves).
+        # the launch it saves). Stored as int64 words, or (BERNOULLI) as
+        # Distributions.h's Bernoulli in float32: the value whose bits are
+        # value_bits where the word's top 24 bits are below threshold,
+        # else 0.
         row = tl.program_id(1)
         j = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
         inside = j < count
@@ -197,22 +205,38 @@ if triton is not None:
             c0, c1, c2, c3 = hi1 ^ c1 ^ k0, lo1, hi0 ^ c3 ^ k1, lo0
         word = tl.where(lane == 0, c0, tl.where(
             lane == 1, c1, tl.where(lane == 2, c2, c3)))
-        tl.store(out_ptr + row.to(tl.int64) * count + j,
-                 word.to(tl.int64), mask=inside)
+        where = out_ptr + row.to(tl.int64) * out_stride + j
+        if BERNOULLI:
+            keep = (word >> 8).to(tl.int64) < zero + threshold
+            value = (zero + value_bits).to(tl.int32).to(tl.float32,
+                                                        bitcast=True)
+            tl.store(where, tl.where(keep, value, 0.0), mask=inside)
+        else:
+            tl.store(where, word.to(tl.int64), mask=inside)
 
 
-def _launch(seed, site, epoch, keys, offsets, count, device):
+def _launch(seed, site, epoch, keys, offsets, count, device, out=None,
+            threshold=None, b=None):
+    """Words (rows, count) as int64, or with `threshold` the Bernoulli
+    values (0 or float32(b)) written into `out`, a float32 (rows, count)
+    view whose rows have unit stride."""
     rows = keys.shape[0]
-    out = torch.empty((rows, count), dtype=torch.int64, device=device)
+    bernoulli = threshold is not None
+    if out is None:
+        out = torch.empty((rows, count), dtype=torch.int64, device=device)
     if rows == 0 or count == 0:
         return out
     per_row = not isinstance(offsets, int)
     mask = 0xFFFFFFFF
+    # b as float32 bits, rounded to nearest as torch's masked_fill_ rounds
+    # a Python float for a float32 tensor.
+    bits = struct.unpack("<i", struct.pack("<f", b))[0] if bernoulli else 0
     grid = (triton.cdiv(count, _BLOCK), rows)
     _words_kernel[grid](out, keys, offsets if per_row else keys,
-                        0 if per_row else offsets, count,
+                        0 if per_row else offsets, count, out.stride(0),
                         seed & mask, (seed >> 32) & mask, epoch & mask,
-                        site & mask, PER_ROW=per_row, BLOCK=_BLOCK)
+                        site & mask, threshold or 0, bits, PER_ROW=per_row,
+                        BERNOULLI=bernoulli, BLOCK=_BLOCK)
     return out
 
 
@@ -264,6 +288,49 @@ def _words_probe_agrees(reference, device):
                                    device)
                 if not torch.equal(mine, theirs):
                     return False
+    return True
+
+
+def _bernoulli_probe_agrees(reference, device):
+    """The Bernoulli mode against the words of `reference` compared with
+    the threshold by torch operations (device_streams' own way), into a
+    wider tensor's column slice (a chunk of a row)."""
+    keys = torch.tensor([0, 1, 7, 0xFFFFFFFF], dtype=torch.int64,
+                        device=device)
+    seed = 0x0123456789ABCDEF
+    for threshold, b in ((5033165, 1.0 / 0.7), (0, 2.0), (1 << 24, 1e-3),
+                         (8388608, 3.3)):
+        for offsets in (1, torch.tensor([0, 3, 5, 4097], dtype=torch.int64,
+                                        device=device)):
+            wide = torch.full((4, 2 * _BLOCK + 9), -1.0, device=device)
+            mine = _launch(seed, 1, 0, keys, offsets, _BLOCK + 7, device,
+                           out=wide[:, 2:_BLOCK + 9], threshold=threshold,
+                           b=b)
+            words = reference(seed, 1, 0, keys, offsets, _BLOCK + 7, device)
+            theirs = torch.zeros(words.shape, device=device).masked_fill_(
+                (words >> 8) < threshold, b)
+            if not (torch.equal(mine, theirs) and
+                    bool((wide[:, :2] == -1).all()) and
+                    bool((wide[:, _BLOCK + 9:] == -1).all())):
+                return False
+    return True
+
+
+def bernoulli_into(out, seed, site, epoch, keys, offsets, threshold, b,
+                   reference):
+    """Fills `out` (float32, (rows, count), unit stride along rows) with
+    device_streams' Bernoulli values in one kernel; False (nothing written)
+    where that kernel failed its probe on this device. `reference`: the
+    torch-operation stream_values."""
+    device = out.device
+    if not -3.4028234663852886e38 <= b <= 3.4028234663852886e38:
+        return False  # not a finite float32: torch's own path rounds it
+    if out.dtype != torch.float32 or out.stride(-1) != 1 or not _usable(
+            "bernoulli", device,
+            lambda d: _bernoulli_probe_agrees(reference, d)):
+        return False
+    _launch(seed, site, epoch, keys, offsets, out.shape[1], device, out=out,
+            threshold=threshold, b=b)
     return True
 
 

@@ -229,6 +229,11 @@ def _fill_fixed(kind, out, seed, site, epoch, keys, offsets, a, b):
             else:
                 u = (v >> 8).to(torch.float64) * (1.0 / 16777216.0)
             value = (u * (b - a) + a).to(out.dtype)
+        elif device_kernels.available(out.device) and \
+                device_kernels.bernoulli_into(
+                    out[:, first:first + m], seed, site, epoch, keys, at,
+                    threshold, b, _stream_values):
+            continue  # written in place by one kernel
         else:  # bernoulli
             v = stream_values(seed, site, epoch, keys, at, m, out.device)
             # masked_fill_ rounds the Python float `b` to out's dtype as

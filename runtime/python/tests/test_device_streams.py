@@ -189,10 +189,11 @@ cpu = torch.device("cpu")
 assert dk.available(cpu)
 assert dk._words_probe_agrees(ds._stream_values, cpu), "words"
 assert dk._normals_probe_agrees(ds._torch_normals, cpu), "normals"
+assert dk._bernoulli_probe_agrees(ds._stream_values, cpu), "bernoulli"
 case = unittest.TestCase()
 t._compare(case, "cpu", shape_tail=(3,))
-assert dk._checked == {("words", cpu): True, ("normals", cpu): True}, \
-    dk._checked
+assert dk._checked == {("words", cpu): True, ("normals", cpu): True,
+                       ("bernoulli", cpu): True}, dk._checked
 print("fused kernels == core under the interpreter")
 """
 
@@ -219,6 +220,8 @@ class CudaStreamsTest(unittest.TestCase):
         device = torch.device("cuda", torch.cuda.current_device())
         self.assertIs(device_kernels._checked.get(("words", device)), True)
         self.assertIs(device_kernels._checked.get(("normals", device)), True)
+        self.assertIs(device_kernels._checked.get(("bernoulli", device)),
+                      True)
 
     def test_cuda_values_equal_the_core(self):
         _compare(self, "cuda")
