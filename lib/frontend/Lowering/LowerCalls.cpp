@@ -384,8 +384,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     bool holds = progressBar || isName(fn, "iter");
     bool isLoader = !objectsOf(lf, ObjectInfo::Loader).empty();
     // `list(DataLoader(...))`: a fetch from a loader no variable holds.
-    if (isLoader && loaderVar.empty() && !holds)
-      loaderVar = newTemp(f);
+    if (isLoader && !holds)
+      loaderVar = loaderHolder(f, arg);
     if (isLoader && !loaderVar.empty()) {
       if (holds) {
         auto defs = defsOfResult();
@@ -529,12 +529,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       }
   size_t plainFuncs = funcs.size();
   funcs.insert(funcs.end(), unbound.begin(), unbound.end());
-  if (funcs.size() > kMaxCallAlternatives) {
-    warnUnknown(f, call,
-                "the callee may be any of " + Twine(funcs.size()) +
-                    " functions; detc follows calls with at most " +
-                    Twine(kMaxCallAlternatives) + " possible targets");
-  } else if (!funcs.empty() || !methods.empty()) {
+  if ((!funcs.empty() || !methods.empty()) &&
+      followsAlternatives(f, call, funcs.size(), "the callee may be",
+                          "functions")) {
     auto defs = defsOfResult();
     FactSet returned;
     FactSet selfFacts = methods.empty() ? FactSet() : factsOfVar(f, methodSelf);
@@ -572,13 +569,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   for (const std::string &fact : calleeFacts)
     if (StringRef(fact).starts_with("class:"))
       classes.push_back(fact.substr(6));
-  if (classes.size() > kMaxCallAlternatives) {
-    warnUnknown(f, call,
-                "the callee may be any of " + Twine(classes.size()) +
-                    " classes; detc follows calls with at most " +
-                    Twine(kMaxCallAlternatives) + " possible targets");
+  if (!followsAlternatives(f, call, classes.size(), "the callee may be",
+                           "classes"))
     classes.clear();
-  }
   if (!classes.empty()) {
     FactSet made;
     // Objects made at this call are told apart by class when it may
@@ -667,14 +660,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         if (std::string o = findMethod(fact.substr(5), method);
             !o.empty() && !llvm::is_contained(owners, o))
           owners.push_back(o);
-    if (owners.size() > kMaxCallAlternatives) {
-      warnUnknown(f, call,
-                  "the receiver may be an instance of any of " +
-                      Twine(owners.size()) +
-                      " classes; detc follows calls with at most " +
-                      Twine(kMaxCallAlternatives) + " possible targets");
+    if (!followsAlternatives(f, call, owners.size(),
+                             "the receiver may be an instance of", "classes"))
       owners.resize(kMaxCallAlternatives);
-    }
     // Otherwise a library base's method, or a library type's.
     for (const std::string &fact : owners.empty() ? recvFacts : FactSet()) {
       StringRef s = fact;
@@ -1556,6 +1544,22 @@ bool Lowerer::lowerLauncher(FuncCtx &f, const ast::Call *call,
   else
     callTarget();
   return true;
+}
+
+bool Lowerer::followsAlternatives(FuncCtx &f, const ast::Call *call,
+                                  size_t n, StringRef what, StringRef kinds) {
+  if (n <= kMaxCallAlternatives)
+    return true;
+  warnUnknown(f, call,
+              what + " any of " + Twine(n) + " " + kinds +
+                  "; detc follows calls with at most " +
+                  Twine(kMaxCallAlternatives) + " possible targets");
+  return false;
+}
+
+std::string Lowerer::loaderHolder(FuncCtx &f, const ast::Expr *items) {
+  std::string var = varPath(f, items);
+  return var.empty() ? newTemp(f) : var;
 }
 
 void Lowerer::emitAlternatives(size_t n, const ast::Node *at,

@@ -71,11 +71,8 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
         llvm::SmallVector<unsigned, 2> position;
         const Expr *items = unwrapIterable(*this, f, comp->iter, position);
         FactSet lf = factsOf(f, items);
-        if (!objectsOf(lf, ObjectInfo::Loader).empty()) {
-          std::string loaderVar = varPath(f, items);
-          emitFetch(f, comp, loaderVar.empty() ? newTemp(f) : loaderVar, lf,
-                    {});
-        }
+        if (!objectsOf(lf, ObjectInfo::Loader).empty())
+          emitFetch(f, comp, loaderHolder(f, items), lf, {});
         appendBoundNames(comp->target, targets);
         for (const Expr *cond : comp->ifs)
           eff.merge(lowerExpr(f, cond));

@@ -244,9 +244,7 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
       target = tuple->elts[at];
     }
     Effects iterEff = lowerExpr(f, loop->iter);
-    std::string loaderVar = varPath(f, items);
-    if (loaderVar.empty())
-      loaderVar = newTemp(f);
+    std::string loaderVar = loaderHolder(f, items);
     return lowerLoaderLoop(f, loop, loaderVar, itemFacts, otherTargets,
                            target);
   }

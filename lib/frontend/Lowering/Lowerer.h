@@ -366,6 +366,15 @@ public:
     return builder.getNamedAttr(name, builder.getStringAttr(value));
   }
   void warnUnknown(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg);
+  /// Whether a call with `n` possible targets is followed: false past
+  /// kMaxCallAlternatives, with a warning ("<what> any of N <kinds>; ...":
+  /// "the callee may be any of 70 functions").
+  bool followsAlternatives(FuncCtx &f, const ast::Call *call, size_t n,
+                           llvm::StringRef what, llvm::StringRef kinds);
+  /// The variable holding the loader `items` evaluates to, or a new
+  /// temporary for a loader no variable holds (`DataLoader(...)` written
+  /// in place).
+  std::string loaderHolder(FuncCtx &f, const ast::Expr *items);
   void error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg);
   std::string uniqueSymbol(llvm::StringSet<> &used, llvm::StringRef name);
   mlir::SymbolRefAttr classMethodRef(const std::string &cls,
