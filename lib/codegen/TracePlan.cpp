@@ -48,6 +48,7 @@ StringRef traceKind(Operation *op) {
         .Case("clip_grad", "clip_grad")
         .Case("lr_step", "lr_step")
         .Case("collective", "collective")
+        .Case("loss", "loss")
         .Default("");
   return "";
 }
@@ -76,6 +77,79 @@ bool inTrainingStep(Operation *op) {
 }
 
 
+/// What a forward calls, by its role in the program rather than by the
+/// script's name for it, so that invariants inferred on one pipeline apply
+/// to another (`criterion`, `loss_fn`; `model`, `net`, `netD`): `loss` (a
+/// loss class's forward), `forward:layer.CLASS` (a part that a method of a
+/// model class calls: `self.fc1(x)` is `forward:layer.Linear`, the class
+/// added at run time), else
+/// `forward:model` (a model the training code calls).
+std::string forwardDescriptor(ir::ForwardOp fw,
+                              const llvm::StringMap<ir::BuildOp> &builds) {
+  SmallVector<ir::BuildOp> built;
+  for (Attribute id : fw.getBuilds())
+    if (ir::BuildOp b = builds.lookup(cast<StringAttr>(id).getValue()))
+      built.push_back(b);
+  if (!built.empty() && llvm::all_of(built, [](ir::BuildOp b) {
+        return b->hasAttr("loss");
+      }))
+    return "loss";
+  auto func = fw->getParentOfType<ir::FuncOp>();
+  auto cls = func ? func->getParentOfType<ir::ClassOp>() : nullptr;
+  // A part: the runtime adds the class of the module it gets (the points-to
+  // may not tell one class: `self.fc1` of a method several classes share).
+  if (cls && cls.getRole() == ir::ClassRole::Model)
+    return "forward:layer";
+  return "forward:model";
+}
+
+/// The loss of `op` (a loss forward or functional call), spelled so that a
+/// loss class and its function agree (`nn.NLLLoss` and `F.nll_loss` are
+/// `nll`); empty when `op` is no loss.
+std::string lossName(Operation *op,
+                     const llvm::StringMap<ir::BuildOp> &builds) {
+  std::string api;
+  if (auto call = dyn_cast<ir::LibCallOp>(op);
+      call && call.getRole() == "loss")
+    api = call->getAttrOfType<StringAttr>("api").getValue().str();
+  if (auto fw = dyn_cast<ir::ForwardOp>(op);
+      fw && forwardDescriptor(fw, builds) == "loss")
+    if (ir::BuildOp b = builds.lookup(
+            cast<StringAttr>(fw.getBuilds()[0]).getValue()))
+      api = b.getApi().value_or("").str();
+  std::string name;
+  for (char c : StringRef(api).rsplit('.').second)
+    if (c != '_')
+      name += llvm::toLower(c);
+  return StringRef(name).consume_back("loss") ? name.substr(0, name.size() - 4)
+                                              : name;
+}
+
+/// The loss a model's result goes into in the same function (`out =
+/// net(x); loss = F.nll_loss(out, y)`, `criterion(netD(real), ones)`), by
+/// lossName; empty when none does. A bound on what a model returns holds
+/// for the pipelines whose model feeds that loss (log-probabilities for
+/// nll_loss, logits for cross_entropy), so the trace scopes it with this.
+std::string lossFed(ir::ForwardOp fw,
+                    const llvm::StringMap<ir::BuildOp> &builds) {
+  ArrayAttr defs = fw.getDefsAttr();
+  auto func = fw->getParentOfType<ir::FuncOp>();
+  if (!defs || defs.size() != 1 || !func)
+    return "";
+  StringRef out = cast<StringAttr>(defs[0]).getValue();
+  std::string fed;
+  func.walk([&](Operation *op) {
+    ArrayAttr uses = op->getAttrOfType<ArrayAttr>("uses");
+    if (!fed.empty() || op == fw || !uses ||
+        !llvm::any_of(uses, [&](Attribute u) {
+          return cast<StringAttr>(u).getValue() == out;
+        }))
+      return;
+    fed = lossName(op, builds);
+  });
+  return fed;
+}
+
 } // namespace
 
 bool planTrace(PlanContext &ctx) {
@@ -95,6 +169,8 @@ bool planTrace(PlanContext &ctx) {
   // Calls that are optimizer steps: the `step` of an optimizer class of the
   // script is a call of its method and the update the lowering adds, at
   // the same place; the update is traced (as `optimizer.step`).
+  llvm::StringMap<ir::BuildOp> builds;
+  ctx.module.walk([&](ir::BuildOp b) { builds[b.getId()] = b; });
   std::set<uint32_t> stepsAt;
   ctx.module.walk([&](ir::UpdateOp update) {
     if (std::optional<Span> s = ctx.spanOf(update))
@@ -145,7 +221,7 @@ bool planTrace(PlanContext &ctx) {
     if (auto call = dyn_cast<ir::CallOp>(op); call && kind == "function")
       name = "call:" + call.getCallee().getLeafReference().str();
     if (auto fw = dyn_cast<ir::ForwardOp>(op))
-      name = "forward:" + StringRef(fw.getModel()).ltrim('@').str();
+      name = forwardDescriptor(fw, builds);
     // The receiver of a method (`opt` of `opt.step`), passed along when it
     // is a plain dotted name (evaluating it twice changes nothing): a
     // scheduler replaces `opt.step` by a function that has no __self__.
@@ -155,11 +231,16 @@ bool planTrace(PlanContext &ctx) {
                   receiver.find_first_not_of(
                       "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                       "0123456789_.") == StringRef::npos;
+    std::string feeds;
+    if (auto fw = dyn_cast<ir::ForwardOp>(op); fw && name == "forward:model")
+      if (std::string loss = lossFed(fw, builds); !loss.empty())
+        feeds = ", feeds=" + pyString(loss);
     ctx.edits.wrap(s.exprBegin, *end,
                    formatv("{0}.trace.api({1}, \"{2}\", {3}, ", kRuntimeAlias,
                            ctx.newSite(), kind, pyString(name))
                        .str(),
-                   dotted ? (", " + receiver + ")").str() : ")");
+                   (dotted ? (", " + receiver).str() : std::string()) + feeds +
+                       ")");
     ctx.edits.note(
         ctx.edits.lineOf(commentableLineEnd(ctx.src, s.stmtBegin, *end)),
         "traced");

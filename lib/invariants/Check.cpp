@@ -147,8 +147,8 @@ Expected<std::vector<Violation>> check(ArrayRef<std::string> traces,
             inv.a != o.call.api)
           continue;
         std::string detail = boundViolation(inv.value, *o.lo, *o.hi);
-        if (!detail.empty() &&
-            satisfies(callFeatures(o.call, ""), inv.precondition))
+        std::optional<Features> scoped = boundFeatures(o);
+        if (!detail.empty() && scoped && satisfies(*scoped, inv.precondition))
           violate(inv, o.call.at, o.call.api + " " + detail);
       }
     };

@@ -149,6 +149,16 @@ Features stepFeatures(const StepExample &s) {
   return f;
 }
 
+std::optional<Features> boundFeatures(const OutputExample &o) {
+  Features f = callFeatures(o.call, "");
+  if (o.call.api != "forward:model")
+    return f;
+  if (o.feeds.empty())
+    return std::nullopt;
+  f.insert("feeds=" + o.feeds);
+  return f;
+}
+
 Features callFeatures(const CallExample &c, StringRef except) {
   Features f;
   for (auto &[k, v] : c.attrs)
@@ -285,7 +295,9 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
   // API -> (step, hash of the first argument) of its first top-level call
   // in that step (APIArg).
   std::map<std::string, std::pair<long, std::string>> firstArgs;
-  // forward API -> its previous top-level call's input (APIArg consistent).
+  // (forward API, module) -> its previous top-level call's input (APIArg
+  // consistent): per module, since `forward:model` names a GAN's generator
+  // and its discriminator alike.
   struct ArgInput {
     std::string dtype, shape, training;
   };
@@ -374,7 +386,8 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
           }
           tail += "]";
           ArgInput now{dtype->str(), tail, o.scalar("training")};
-          auto [it, added] = lastInputs.try_emplace(api, now);
+          auto [it, added] =
+              lastInputs.try_emplace(api + "\x1f" + o.scalar("module"), now);
           if (!added) {
             sink.argAttr({callOf(o, line, api), now.dtype, it->second.dtype,
                           now.shape, it->second.shape,
@@ -437,6 +450,7 @@ Error walkTrace(const std::string &path, const ExampleSink &sink,
           result && depth == 0 ? result->boolean("finite") : std::nullopt;
       if (finite && sink.output) {
         OutputExample ex{callOf(o, line, o.str("api").value_or("")), *finite};
+        ex.feeds = o.str("feeds").value_or("").str();
         if (*finite) {
           ex.lo = result->number("min");
           ex.hi = result->number("max");

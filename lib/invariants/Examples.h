@@ -82,7 +82,18 @@ struct OutputExample {
   CallExample call; ///< the exit's attributes (training, grad_enabled)
   bool finite = true;
   std::optional<double> lo, hi;
+  /// The loss a model's result goes into (`nll`; "" when not known): a
+  /// bound on a model's result is scoped to it (boundFeatures).
+  std::string feeds;
 };
+
+/// The features a bound on `o`'s result is judged under: its call's, and
+/// for a model (`forward:model`) the loss its result goes into — a bound
+/// on what a model returns holds for the pipelines whose model feeds that
+/// loss (log-probabilities for nll_loss, logits for cross_entropy), not
+/// for every model. nullopt: a model's result that feeds no known loss,
+/// which no bound is about.
+std::optional<Features> boundFeatures(const OutputExample &o);
 
 /// The bounds APIOutput may assert: ">= 0", "<= 0", "in [0, 1]" —
 /// scale-free ones only (a bound on magnitudes learned from a few runs

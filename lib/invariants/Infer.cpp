@@ -104,8 +104,10 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   // API -> for each of outputBounds(), does the result stay within it
   // (APIOutput bounds); API -> whether some result's own elements spread
   // over half of [0, 1] or more.
-  std::map<std::string, std::array<Hypothesis, 3>> bounds;
-  std::set<std::string> spread;
+  // Keyed by (API, the loss a model's result feeds: boundFeatures).
+  std::map<std::pair<std::string, std::string>, std::array<Hypothesis, 3>>
+      bounds;
+  std::set<std::pair<std::string, std::string>> spread;
   // (API, layer class) -> does a forward of A run its layers of that class
   std::map<std::pair<std::string, std::string>, Hypothesis> contains;
   // (forward API, dtype | shape, same as the previous call's, the call's
@@ -148,13 +150,15 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     auto onOutput = [&](const OutputExample &o) {
       Features f = callFeatures(o.call, "");
       outputs[o.call.api].add(o.finite, f);
-      if (!o.lo || !o.hi)
+      std::optional<Features> scoped = boundFeatures(o);
+      if (!o.lo || !o.hi || !scoped)
         return;
-      std::array<Hypothesis, 3> &within = bounds[o.call.api];
+      std::pair<std::string, std::string> key{o.call.api, o.feeds};
+      std::array<Hypothesis, 3> &within = bounds[key];
       for (auto [i, bound] : llvm::enumerate(outputBounds()))
-        within[i].add(withinBound(bound, *o.lo, *o.hi), f);
+        within[i].add(withinBound(bound, *o.lo, *o.hi), *scoped);
       if (*o.hi - *o.lo >= 0.5)
-        spread.insert(o.call.api);
+        spread.insert(key);
     };
     auto onArg = [&](const ArgExample &a) {
       argsDistinct[a.call.api].add(!a.same, callFeatures(a.call, ""));
@@ -229,6 +233,11 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
     c.api = shape.first;
     c.attrs = shape.second;
     for (auto &[k, v] : c.attrs) {
+      // train()/eval() set `training`: the mode they find is the one they
+      // change, no property of the program (a script calling train() only
+      // after an evaluation would forbid train() on a training module).
+      if (k == "training" && (c.api == "module.train" || c.api == "module.eval"))
+        continue;
       const Features f = allowedFeatures("APIAttr", k, callFeatures(c, ""));
       for (const std::string &value : values[{c.api, k}])
         attrs[{c.api, k, value}].add(v == value, f, n);
@@ -256,17 +265,27 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
   }
   for (auto &[api, h] : outputs)
     keep({"APIOutput", api}, h);
-  for (auto &[api, within] : bounds)
+  for (auto &[key, within] : bounds)
     for (auto [i, bound] : llvm::enumerate(outputBounds())) {
       // [0, 1] only for results whose own elements spread over half of it
       // (probabilities, a sigmoid's outputs): a scalar such as a loss that
       // stayed below 1 in these runs would exceed it in others.
-      if (bound == "in [0, 1]" && !spread.count(api))
+      if (bound == "in [0, 1]" && !spread.count(key))
         continue;
-      Invariant inv{"APIOutput", api};
+      Invariant inv{"APIOutput", key.first};
       inv.attr = "range";
       inv.value = bound.str();
+      size_t before = out.size();
       keep(inv, within[i]);
+      // A model's bound is about models that feed this loss, whatever the
+      // examples' other clauses say: scoped by a clause of its own.
+      if (out.size() > before && !key.second.empty()) {
+        Precondition &pre = out.back().precondition;
+        if (pre.empty())
+          pre.emplace_back();
+        for (Conjunction &c : pre)
+          c.push_back({"feeds", key.second, ""});
+      }
     }
   // ">= 0" says less than "in [0, 1]" under the same precondition.
   std::vector<std::pair<std::string, Precondition>> units;

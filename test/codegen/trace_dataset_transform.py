@@ -10,7 +10,7 @@
 # CHECK-NOT: forward:loader{{.*}}transform
 # CHECK: for x, y in _detc_rt.trace.batches({{[0-9]+}}, loader):  # detc: traced
 # CHECK-NEXT: _detc_rt.trace.step({{[0-9]+}}, epoch)
-# CHECK-NEXT: loss = {{.*}}'forward:model', model)(x){{.*}}  # detc: traced
+# CHECK-NEXT: loss = _detc_rt.trace.api({{[0-9]+}}, "loss", 'loss', nn.functional.cross_entropy, nn.functional)(_detc_rt.trace.api({{[0-9]+}}, "forward", 'forward:model', model, feeds='crossentropy')(x), y)  # detc: traced
 # CHECK: _detc_rt.trace.api({{[0-9]+}}, "step", 'optimizer.step', opt.step, opt)()  # detc: traced
 import torch
 import torch.nn as nn

@@ -932,8 +932,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string &t = result();
     if (t.empty())
       t = newTemp(f);
+    llvm::SmallVector<NamedAttribute> buildAttrs{strAttr("id", id),
+                                                 apiAttr()};
+    // A loss (`nn.CrossEntropyLoss()`): its forward is the training step's
+    // loss, whatever the script calls it (traces name it by that role).
+    if (entry->has("loss"))
+      buildAttrs.push_back(attr("loss", builder.getUnitAttr()));
     Operation *b = emit(ir::BuildOp::getOperationName(), call, {t}, args.eff,
-                        {strAttr("id", id), apiAttr()}, 1);
+                        buildAttrs, 1);
     inRegion(b, 0, [&] {
       StringRef dist = entry->get("dist");
       std::string genLib = lib.empty() ? "torch" : lib.str();
@@ -1450,14 +1456,23 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       kind = "eval_mode";
   emit(ir::LibCallOp::getOperationName(), call, defs, eff,
        {strAttr("role", kind), apiAttr()});
-  if (entry->has("self"))
+  if (entry->has("self")) {
     setFacts(recvFacts);
-  else if (entry->has("pure"))
-    setFacts(fromFacts(recvFacts));
-  else if (entry->has("type")) // a constructor: its methods resolve
+  } else if (entry->has("pure")) {
+    // Computed from its receiver and arguments, as role `pure`:
+    // `F.nll_loss(out, y)` is still computed from the model `out` came
+    // from (the backward of it fills that model's gradients).
+    FactSet fs = fromFacts(recvFacts);
+    for (const ast::Expr *a : call->args) {
+      FactSet af = fromFacts(factsOf(f, a));
+      fs.insert(af.begin(), af.end());
+    }
+    setFacts(fs);
+  } else if (entry->has("type")) { // a constructor: its methods resolve
     setFacts({"type:" + entry->get("type").str()});
-  else
+  } else {
     setFacts({});
+  }
   return true;
 }
 

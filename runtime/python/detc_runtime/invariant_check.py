@@ -114,7 +114,8 @@ class Checker:
         self.outputs, self.args = {}, {}  # API -> APIOutput / APIArg
         self.bounds = {}  # API -> APIOutput bounds
         self.arg_attrs = {}  # API -> APIArg consistent (dtype, shape)
-        self.inputs = {}  # API -> (dtype, shape, training) of its last call
+        # (API, module) -> (dtype, shape, training) of its last call
+        self.inputs = {}
         self.contains = {}  # API -> EventContain invariants
         # API -> (the layer list of its module's last forward, the layer
         # classes its invariants need that forward to run); the list is the
@@ -236,7 +237,7 @@ class Checker:
                 self.top_exit(r.get("api"), r.get("training"),
                               r.get("grad_enabled"), "error" in r,
                               result.get("finite"), r.get("ran", ()), r,
-                              bounds=bounds)
+                              bounds=bounds, feeds=r.get("feeds"))
         elif kind == "state":
             for p in r.get("params", []):
                 self._param(r, p)
@@ -260,7 +261,8 @@ class Checker:
                 self._first_arg(api, training, grad_enabled, arg_hash, where)
         if dtype is not None and shape is not None and \
                 api in self.arg_attrs:
-            self._input(api, training, grad_enabled, dtype, shape, where)
+            self._input(api, module, training, grad_enabled, dtype, shape,
+                        where)
         if module is not None:
             self._module_forward(api, training, module, where)
         self.span = (api, training, grad_enabled, layers, set()) \
@@ -269,15 +271,16 @@ class Checker:
             self.call_attrs(api, training, grad_enabled, where)
 
     def top_exit(self, api, training, grad_enabled, error, finite, ran,
-                 where=None, bounds=None):
+                 where=None, bounds=None, feeds=None):
         """Its exit: `finite`, whether its result is (None: not known);
         `ran`, the layer classes it ran (checking without a trace);
         `bounds`, the result's least and greatest elements (None: not
-        known)."""
+        known); `feeds`, the loss a model's result goes into."""
         if finite is False and self.outputs:
             self._output(api, training, grad_enabled, where)
-        if bounds is not None and api in self.bounds:
-            self._bounds(api, training, grad_enabled, bounds, where)
+        if bounds is not None and api in self.bounds and \
+                (feeds is not None or api != "forward:model"):
+            self._bounds(api, training, grad_enabled, bounds, where, feeds)
         span = self.span
         if span is not None:
             self.span = None
@@ -417,9 +420,11 @@ class Checker:
                              api=api, training=training,
                              grad_enabled=grad_enabled)
 
-    def _bounds(self, api, training, grad_enabled, bounds, where):
+    def _bounds(self, api, training, grad_enabled, bounds, where, feeds):
         """APIOutput bounds: the result's least and greatest elements
-        within the invariant's interval (lib/invariants boundViolation)."""
+        within the invariant's interval (lib/invariants boundViolation); a
+        model's, for the loss its result feeds (lib/invariants
+        boundFeatures)."""
         lo, hi = bounds
         f = None
         for inv in self.bounds[api]:
@@ -428,6 +433,8 @@ class Checker:
                 continue
             if f is None:
                 f = self._context(training, grad_enabled)
+                if feeds is not None:
+                    f.add("feeds=" + feeds)
             if self._satisfies(f, inv["precondition"]):
                 self._report(inv, where, detail, api=api, training=training,
                              grad_enabled=grad_enabled, least=lo,
@@ -469,17 +476,21 @@ class Checker:
                              % api, api=api, training=training,
                              grad_enabled=grad_enabled, hash=h)
 
-    def _input(self, api, training, grad_enabled, dtype, shape, where):
+    def _input(self, api, module, training, grad_enabled, dtype, shape,
+               where):
         """APIArg consistent: the first argument's dtype and per-example
-        shape against the same forward's previous top-level call."""
-        last = self.inputs.get(api)
+        shape against the same module's previous top-level call of that
+        forward (`forward:model` names a GAN's generator and its
+        discriminator alike)."""
+        key = (api, module)
+        last = self.inputs.get(key)
         if last is not None and shape == last[1] and dtype == last[0]:
             # The common case: the same input shape as last time (torch
             # compares sizes as tuples; no slices made).
             if training is not last[2]:
-                self.inputs[api] = (dtype, shape, training)
+                self.inputs[key] = (dtype, shape, training)
             return
-        self.inputs[api] = (dtype, shape, training)
+        self.inputs[key] = (dtype, shape, training)
         if last is None or (dtype == last[0] and shape[1:] == last[1][1:]):
             return
         now = {"dtype": dtype, "shape": shape[1:], "training": training}

@@ -600,9 +600,29 @@ def _plain(value):
         else repr(value)
 
 
-def api(site, kind, name, fn, receiver=None):
+def _part_api(module):
+    """`forward:layer.CLASS` for a part a model's method calls (cached per
+    type: a nested call's name is looked up at every call)."""
+    name = _PART_APIS.get(type(module))
+    if name is None:
+        name = _PART_APIS[type(module)] = \
+            "forward:layer." + _layer_class(module)
+    return name
+
+
+_PART_APIS = {}  # type -> _part_api of its instances
+
+
+def api(site, kind, name, fn, receiver=None, feeds=None):
     """`fn` with its entry and exit traced; `receiver`: the object whose
-    method `fn` is, when detc could name it."""
+    method `fn` is, when detc could name it; `feeds`: the loss a model's
+    result goes into (`nll`), which scopes bounds on it. A forward named
+    `forward:layer` (a module a model class's method calls) is named by
+    the class of `fn` inside another forward, and is the model itself when
+    called from the training code (`model.predict(x)` calling
+    `self.net(x)`)."""
+    if name == "forward:layer":
+        name = _part_api(fn) if TRACE.active else "forward:model"
     if kind in _CONTEXT_KINDS:
         return lambda *args, **kwargs: _context_call(site, kind, name, fn,
                                                      args, kwargs)
@@ -633,7 +653,7 @@ def api(site, kind, name, fn, receiver=None):
                         needs.checker.call_attrs(*key)
                 return fn(*args, **kwargs)
             return _top_checked(needs, kind, name, fn, receiver, args,
-                                kwargs)
+                                kwargs, feeds)
         if TRACE.off:
             return fn(*args, **kwargs)
         owner = receiver if receiver is not None else \
@@ -646,6 +666,8 @@ def api(site, kind, name, fn, receiver=None):
         training = getattr(owner, "training", None)
         enter = _meta({"kind": "enter", "api": name, "call": kind,
                        "site": site, "training": training})
+        if feeds is not None:
+            enter["feeds"] = feeds
         if kind == "forward" and not TRACE.active:
             # Which module object (the same through a DDP wrapper's name
             # and an evaluation helper's parameter): TrainBeforeEval; the
@@ -672,6 +694,8 @@ def api(site, kind, name, fn, receiver=None):
         leave = _meta({"kind": "exit", "api": name, "call": kind,
                        "site": site,
                        "training": getattr(owner, "training", None)})
+        if feeds is not None:
+            leave["feeds"] = feeds
         leave["result"] = summary(result, result=True)
         _emit(leave)
         if kind == "step" and owner is not None:
@@ -705,7 +729,7 @@ def _tensor_class():
     return _TENSOR
 
 
-def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
+def _top_checked(needs, kind, name, fn, receiver, args, kwargs, feeds):
     """A call at the top level when checking without a trace file: the
     checker gets what its invariants read about it — the call's training
     and grad_enabled, the module and its layers (a forward), the first
@@ -726,8 +750,8 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
                 hasattr(fn, "named_parameters") and not isinstance(fn, type):
             TRACE.models[id(fn)] = fn
         # The module and its layers only for the relations that read them
-        # (TrainBeforeEval, EventContain).
-        if needs.modules or contains:
+        # (TrainBeforeEval, EventContain, APIArg consistent: per module).
+        if needs.modules or contains or inputs:
             module, layers = _module_index(fn)
             TRACE.ran = set()
     arg_hash = dtype = shape = None
@@ -764,7 +788,8 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs):
     elif finite_read:
         finite = _memory_finite(result)
     checker.top_exit(name, training, enabled, False, finite,
-                     TRACE.ran if contains else (), bounds=bounds)
+                     TRACE.ran if contains else (), bounds=bounds,
+                     feeds=feeds)
     if kind == "step" and owner is not None:
         if needs.hashes:
             _state(owner)  # the ranks exchange the state record's hashes

@@ -1417,6 +1417,56 @@ class TraceWriterTest(unittest.TestCase):
             (trace.TRACE.models, trace.TRACE.params_key, trace.TRACE.needs,
              trace.TRACE.direct, trace.TRACE.writer) = saved
 
+    def test_parts_are_named_by_class_and_models_by_role(self):
+        """`forward:layer` (a module a model class's method calls) is named
+        by the class it gets inside a forward, a keyed dropout by its
+        library class, and is the model when the training code calls the
+        method itself; a model's records carry the loss it feeds."""
+        import torch
+        from detc_runtime import trace
+        from detc_runtime.draws import KeyedDropout
+        emitted = []
+        saved = (trace.TRACE.needs, trace.TRACE.off, trace.TRACE.active)
+        real_emit = trace._emit
+        seen = []
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.fc = torch.nn.Linear(2, 2)
+                self.drop = torch.nn.Dropout(0.0)
+
+            def forward(self, x):
+                h = trace.api(1, "forward", "forward:layer", self.fc)(x)
+                return trace.api(2, "forward", "forward:layer", self.drop)(h)
+
+            def predict(self, x):  # called by the training code
+                return trace.api(3, "forward", "forward:layer", self.fc)(x)
+
+        try:
+            trace._emit = emitted.append
+            trace.TRACE.needs, trace.TRACE.off, trace.TRACE.active = \
+                None, False, 0
+            net = Net()
+            trace.api(4, "forward", "forward:model", net, feeds="nll")(
+                torch.ones(1, 2))
+            net.predict(torch.ones(1, 2))
+            seen = [(r["kind"], r["api"], r.get("feeds")) for r in emitted]
+        finally:
+            trace._emit = real_emit
+            (trace.TRACE.needs, trace.TRACE.off, trace.TRACE.active) = saved
+        self.assertEqual(seen, [
+            ("enter", "forward:model", "nll"),
+            ("enter", "forward:layer.Linear", None),
+            ("exit", "forward:layer.Linear", None),
+            ("enter", "forward:layer.Dropout", None),
+            ("exit", "forward:layer.Dropout", None),
+            ("exit", "forward:model", "nll"),
+            ("enter", "forward:model", None),
+            ("exit", "forward:model", None)])
+        self.assertEqual(trace._part_api(KeyedDropout.__new__(KeyedDropout)),
+                         "forward:layer.Dropout")
+
 
 if __name__ == "__main__":
     unittest.main()

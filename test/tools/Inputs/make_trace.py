@@ -7,7 +7,8 @@ tensor of hash H), `forward:m/finite=false` (its result has a NaN),
 elements),
 `forward:m/layers=Dropout+Linear` (its module holds those layer classes),
 `forward:m/ran=Linear` (those layers' forwards run inside it),
-`forward:m/training=false` (an evaluation forward), `forward:m/error=E`
+`forward:m/training=false` (an evaluation forward), `forward:m/feeds=L`
+(a model's result goes into loss L), `forward:m/error=E`
 (it ends by raising E), `forward:m/dtype=float32/shape=16+3+32` (its
 first argument's dtype and shape).
 
@@ -50,6 +51,8 @@ with open(args[0], "w") as out:
                 r = {"kind": kind, "api": api, "epoch": 0, "step": n}
                 if "training" in options:
                     r["training"] = options["training"] == "true"
+                if "feeds" in options:
+                    r["feeds"] = options["feeds"]
                 if kind == "enter" and ("arg" in options or
                                         "dtype" in options):
                     a = {"type": "Tensor"}

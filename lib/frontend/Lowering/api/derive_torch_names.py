@@ -20,6 +20,7 @@ whose documentation cannot be read.
         under torch 1.13 and 2.x: test/tools/api_tables_vs_library.py)
 """
 import argparse
+import importlib
 import json
 import os
 import re
@@ -84,7 +85,6 @@ def why_left_out(attr, obj):
 
 def names_here():
     """{qualified name: why it is left out, or ''} in this interpreter."""
-    import importlib
     import warnings
     warnings.simplefilter("ignore")
     import numpy
@@ -122,6 +122,30 @@ def names_here():
     return found
 
 
+def losses_here():
+    """The loss classes torch.nn exports (subclasses of
+    torch.nn.modules.loss._Loss) and the torch.nn.functional functions
+    their forwards call (read from the forwards' own source): a forward of
+    one is a training step's loss, whatever the script calls it."""
+    import inspect
+    import torch
+    import torch.nn.functional as F
+    from torch.nn.modules.loss import _Loss
+    classes, functions = [], set()
+    for attr, obj in public_callables(torch.nn):
+        if not (isinstance(obj, type) and issubclass(obj, _Loss)):
+            continue
+        classes.append("torch.nn." + attr)
+        try:
+            source = inspect.getsource(obj.forward)
+        except (OSError, TypeError):
+            continue
+        functions.update("torch.nn.functional." + f
+                         for f in re.findall(r"\bF\.(\w+)\(", source)
+                         if callable(getattr(F, f, None)))
+    return {"classes": classes, "functions": sorted(functions)}
+
+
 def described_elsewhere():
     """Names and wildcard prefixes the hand-written tables describe."""
     exact, prefixes = set(), []
@@ -148,11 +172,14 @@ def covers(prefix, name):
 
 
 def derive(pythons):
-    per_python = []
+    per_python, losses = [], []
     for py in pythons:
         out = subprocess.run([py, os.path.abspath(__file__), "--names"],
                              capture_output=True, text=True, check=True)
         per_python.append(json.loads(out.stdout))
+        out = subprocess.run([py, os.path.abspath(__file__), "--losses"],
+                             capture_output=True, text=True, check=True)
+        losses.append(json.loads(out.stdout))
     exact, prefixes = described_elsewhere()
     names = set().union(*per_python)
     passes = sorted(n for n in names
@@ -184,10 +211,23 @@ def derive(pythons):
     for m in methods:
         owner, _, attr = m.rpartition(".")
         print("receiver-method %s %s" % (owner, attr))
+    print()
+    print("# The loss classes of torch.nn (subclasses of _Loss) and the")
+    print("# functions of torch.nn.functional their forwards call: the")
+    print("# training step's loss, whatever the script calls it (a trace")
+    print("# names the call 'loss').")
+    classes = sorted(set().union(*(set(l["classes"]) for l in losses)))
+    functions = sorted(set().union(*(set(l["functions"]) for l in losses)))
+    width = max(len(n) for n in classes + functions) + 1
+    for n in classes:
+        print("%s layer loss" % n.ljust(width))
+    for n in functions:
+        print("%s call kind=loss pure" % n.ljust(width))
 
 
 def check(table):
     found = names_here()
+    losses = losses_here()
     bad, checked = [], 0
     with open(table) as f:
         for line in f:
@@ -195,6 +235,17 @@ def check(table):
             if not words or words[0].startswith("#"):
                 continue
             name = words[0]
+            if "loss" in words[2:] or "kind=loss" in words[2:]:
+                # A loss this torch has must still be one (a class under
+                # _Loss, a function a loss class's forward calls).
+                owner, _, attr = name.rpartition(".")
+                present = hasattr(importlib.import_module(owner), attr)
+                checked += present
+                if present and name not in losses["classes"] + \
+                        losses["functions"]:
+                    bad.append("%s: listed as a loss, but no longer one" %
+                               name)
+                continue
             if name == "receiver-method":
                 name = words[1] + "." + words[2]
             checked += name in found
@@ -214,10 +265,13 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--python", action="append", default=[])
     parser.add_argument("--names", action="store_true")
+    parser.add_argument("--losses", action="store_true")
     parser.add_argument("--check")
     args = parser.parse_args()
     if args.names:
         json.dump(names_here(), sys.stdout)
+    elif args.losses:
+        json.dump(losses_here(), sys.stdout)
     elif args.check:
         sys.exit(check(args.check))
     else:
