@@ -130,17 +130,18 @@ std::string lossName(Operation *op,
 /// lossName; empty when none does. A bound on what a model returns holds
 /// for the pipelines whose model feeds that loss (log-probabilities for
 /// nll_loss, logits for cross_entropy), so the trace scopes it with this.
-std::string lossFed(ir::ForwardOp fw,
+/// `call`: the forward, or a statement whose only result is the call's.
+std::string lossFed(Operation *call,
                     const llvm::StringMap<ir::BuildOp> &builds) {
-  ArrayAttr defs = fw.getDefsAttr();
-  auto func = fw->getParentOfType<ir::FuncOp>();
+  ArrayAttr defs = call->getAttrOfType<ArrayAttr>("defs");
+  auto func = call->getParentOfType<ir::FuncOp>();
   if (!defs || defs.size() != 1 || !func)
     return "";
   StringRef out = cast<StringAttr>(defs[0]).getValue();
   std::string fed;
   func.walk([&](Operation *op) {
     ArrayAttr uses = op->getAttrOfType<ArrayAttr>("uses");
-    if (!fed.empty() || op == fw || !uses ||
+    if (!fed.empty() || op == call || !uses ||
         !llvm::any_of(uses, [&](Attribute u) {
           return cast<StringAttr>(u).getValue() == out;
         }))
@@ -148,6 +149,45 @@ std::string lossFed(ir::ForwardOp fw,
     fed = lossName(op, builds);
   });
   return fed;
+}
+
+/// A plain dotted name (`net`, `self.model`): evaluating it twice changes
+/// nothing, so the trace may pass it along or wrap it.
+bool isDottedName(StringRef text) {
+  return !text.empty() &&
+         text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR"
+                                "STUVWXYZ0123456789_.") == StringRef::npos;
+}
+
+/// Calls of code detc could not read (`net(x)` of a model from an import
+/// it did not find) in a loop: (callee begin, callee text). Such a callee
+/// may be a model; the runtime traces it as one if it is a module
+/// (`forward:any`), and calls it untraced otherwise.
+std::vector<std::pair<uint32_t, std::string>>
+unreadCallees(Operation *op, StringRef src,
+              const std::vector<uint32_t> &lineStarts) {
+  std::vector<std::pair<uint32_t, std::string>> out;
+  auto calls = op->getAttrOfType<ArrayAttr>("unread_calls");
+  if (!calls || !op->getParentOfType<ir::ForOp>())
+    return out;
+  for (Attribute a : calls) {
+    auto d = dyn_cast<DictionaryAttr>(a);
+    auto callee = d ? d.getAs<StringAttr>("callee") : nullptr;
+    auto line = d ? d.getAs<IntegerAttr>("line") : nullptr;
+    auto column = d ? d.getAs<IntegerAttr>("column") : nullptr;
+    if (!callee || !line || !column || line.getInt() < 1 ||
+        size_t(line.getInt()) > lineStarts.size() || column.getInt() < 1)
+      continue;
+    StringRef text = callee.getValue();
+    if (!isDottedName(text))
+      continue;
+    uint64_t at = lineStarts[line.getInt() - 1] + column.getInt() - 1;
+    // Where the text is (columns count bytes; anything else: left alone).
+    if (at + text.size() <= src.size() && src.substr(at).starts_with(text) &&
+        src.substr(at + text.size()).ltrim(" \t").starts_with("("))
+      out.push_back({uint32_t(at), text.str()});
+  }
+  return out;
 }
 
 } // namespace
@@ -227,10 +267,7 @@ bool planTrace(PlanContext &ctx) {
     // scheduler replaces `opt.step` by a function that has no __self__.
     StringRef callee = ctx.src.slice(s.exprBegin, *end);
     StringRef receiver = callee.rsplit('.').first;
-    bool dotted = callee.contains('.') && !receiver.empty() &&
-                  receiver.find_first_not_of(
-                      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                      "0123456789_.") == StringRef::npos;
+    bool dotted = callee.contains('.') && isDottedName(receiver);
     std::string feeds;
     if (auto fw = dyn_cast<ir::ForwardOp>(op); fw && name == "forward:model")
       if (std::string loss = lossFed(fw, builds); !loss.empty())
@@ -245,6 +282,29 @@ bool planTrace(PlanContext &ctx) {
         ctx.edits.lineOf(commentableLineEnd(ctx.src, s.stmtBegin, *end)),
         "traced");
   }
+  // Calls of code detc could not read, in loops: maybe models.
+  std::vector<uint32_t> lineStarts{0};
+  for (size_t i = 0; i < ctx.src.size(); ++i)
+    if (ctx.src[i] == '\n')
+      lineStarts.push_back(i + 1);
+  std::set<uint32_t> wrapped;
+  ctx.module.walk([&](Operation *op) {
+    if (op->getParentOfType<ir::BuildOp>())
+      return;
+    for (auto &[begin, text] : unreadCallees(op, ctx.src, lineStarts)) {
+      if (!wrapped.insert(begin).second)
+        continue;
+      std::string loss = lossFed(op, builds);
+      ctx.edits.wrap(begin, begin + text.size(),
+                     formatv("{0}.trace.api({1}, \"forward\", 'forward:any', ",
+                             kRuntimeAlias, ctx.newSite())
+                         .str(),
+                     (loss.empty() ? std::string()
+                                   : ", feeds=" + pyString(loss)) +
+                         ")");
+      ctx.edits.note(ctx.edits.lineOf(begin), "traced");
+    }
+  });
   // Steps: the loops over batches, with the loop around them as the epoch.
   StatementIndex places(ctx.tree);
   ctx.module.walk([&](ir::ForOp loop) {

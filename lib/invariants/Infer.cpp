@@ -236,7 +236,8 @@ Expected<std::vector<Invariant>> infer(ArrayRef<std::string> traces,
       // train()/eval() set `training`: the mode they find is the one they
       // change, no property of the program (a script calling train() only
       // after an evaluation would forbid train() on a training module).
-      if (k == "training" && (c.api == "module.train" || c.api == "module.eval"))
+      if (k == "training" &&
+          (c.api == "module.train" || c.api == "module.eval"))
         continue;
       const Features f = allowedFeatures("APIAttr", k, callFeatures(c, ""));
       for (const std::string &value : values[{c.api, k}])

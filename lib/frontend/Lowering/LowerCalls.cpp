@@ -728,6 +728,22 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           lowerForward(factsOfVar(f, container), container))
         return true;
     }
+    // `get_model()(x)`, `build(cfg)(x)`: a model the callee's own call
+    // returns (the points-to says what it builds), held by a temporary.
+    // Lowered only then: otherwise the callee is lowered as before.
+    if (isa<ast::Call>(fn) && !isMethod && q.empty()) {
+      FactSet returned;
+      addBuildFacts(fn, returned);
+      if (!objectsOf(returned, ObjectInfo::Build).empty()) {
+        Effects calleeEff;
+        std::string held = lowerToVar(f, fn, calleeEff);
+        args.eff.merge(calleeEff);
+        FactSet heldFacts = factsOfVar(f, held);
+        heldFacts.insert(returned.begin(), returned.end());
+        if (lowerForward(heldFacts, held))
+          return true;
+      }
+    }
   }
   if (!entry) {
     FactSet modelFacts = calleeFacts;

@@ -620,7 +620,15 @@ def api(site, kind, name, fn, receiver=None, feeds=None):
     `forward:layer` (a module a model class's method calls) is named by
     the class of `fn` inside another forward, and is the model itself when
     called from the training code (`model.predict(x)` calling
-    `self.net(x)`)."""
+    `self.net(x)`); `forward:any` (a call of code detc could not read) is
+    traced as a forward only if `fn` is a module."""
+    if name == "forward:any":
+        # A call of code detc could not read: a model's forward if `fn` is
+        # a module, else no traced call at all.
+        torch = sys.modules.get("torch")
+        if torch is None or not isinstance(fn, torch.nn.Module):
+            return fn
+        name = "forward:layer"
     if name == "forward:layer":
         name = _part_api(fn) if TRACE.active else "forward:model"
     if kind in _CONTEXT_KINDS:
