@@ -219,6 +219,7 @@ private:
 
   // ---- Cells ------------------------------------------------------------
   void vaccinateFunction(const ast::FunctionDef *fn) {
+    vaccinated.insert(fn->name.str());
     FunctionScope s = scopeOf(fn, ctx.tree);
     CellScope scope;
     scope.fnName = fn->name.str();
@@ -257,6 +258,7 @@ private:
       scope.declarations.push_back("global " + join(s.locals, ", "));
     std::vector<const ast::Stmt *> work(ctx.tree.body.rbegin(),
                                         ctx.tree.body.rend());
+    std::vector<const ast::Stmt *> uncovered;
     while (!work.empty()) {
       const ast::Stmt *st = work.back();
       work.pop_back();
@@ -266,11 +268,75 @@ private:
         visitStatement(st, scope, Enclosing{}, 0);
         continue;
       }
+      bool block = false;
       StatementIndex::forEachBody(st, [&](ast::NodeList<ast::Stmt> b) {
+        block = true;
         for (auto it = b.rbegin(); it != b.rend(); ++it)
           work.push_back(*it);
       });
+      if (!block && mayFail(st))
+        uncovered.push_back(st);
     }
+    warnUncovered(uncovered);
+  }
+
+  /// Whether a top-level statement does something that can raise and no
+  /// barrier covers: not an import (nothing to recover), a docstring,
+  /// `pass`, `global`, a name bound to a constant or another name, or a
+  /// call of a vaccinated function (`main()`: its body's cells are).
+  bool mayFail(const ast::Stmt *st) const {
+    if (isa<ast::Import, ast::ImportFrom, ast::Pass, ast::Global,
+            ast::Nonlocal>(st))
+      return false;
+    auto plain = [&](const ast::Expr *e) {
+      if (auto *c = dyn_cast_or_null<ast::Call>(e))
+        if (auto *n = dyn_cast<ast::Name>(c->func))
+          return vaccinated.count(n->id.str()) != 0 &&
+                 llvm::all_of(c->args, [](const ast::Expr *a) {
+                   return isa<ast::Constant, ast::Name>(a);
+                 });
+      return !e || isa<ast::Constant, ast::Name>(e);
+    };
+    if (auto *e = dyn_cast<ast::ExprStmt>(st))
+      return !plain(e->value);
+    if (auto *a = dyn_cast<ast::Assign>(st))
+      return !plain(a->value) ||
+             llvm::any_of(a->targets, [](const ast::Expr *t) {
+               return !isa<ast::Name>(t);
+             });
+    return true;
+  }
+
+  /// The top level's statements outside loops have no barrier (a cell
+  /// would move them into a def): said once, with their lines, so that a
+  /// crash there is no surprise (`model = Net()` running out of memory).
+  void warnUncovered(const std::vector<const ast::Stmt *> &uncovered) {
+    if (uncovered.empty())
+      return;
+    std::string lines;
+    for (const ast::Stmt *st : llvm::ArrayRef(uncovered).take_front(12))
+      lines += (lines.empty() ? "" : ", ") +
+               std::to_string(userLine(st->getRange().begin.offset));
+    if (uncovered.size() > 12)
+      lines += ", ...";
+    ctx.warning(uncovered.front()->getRange().begin.offset,
+                formatv("--vaccinate: {0} statement(s) at the top level "
+                        "outside any loop have no crash barrier (line {1}): "
+                        "an exception there ends the run as it would "
+                        "without detc; code in a function the script calls, "
+                        "or in a loop, is covered",
+                        uncovered.size(), lines)
+                    .str());
+  }
+
+  /// The user's line of byte `offset` (statements split onto lines of their
+  /// own keep the line the user wrote them on).
+  unsigned userLine(uint32_t offset) const {
+    unsigned line = ctx.edits.lineOf(offset);
+    const std::vector<unsigned> &user = ctx.options.userLines;
+    return line >= 1 && line <= user.size() && user[line - 1]
+               ? user[line - 1]
+               : line;
   }
 
   enum class CellKind { Function, Loop, Block };
@@ -663,6 +729,7 @@ private:
   PlanContext &ctx;
   const std::vector<std::string> &chosen;
   std::map<std::string, const ast::FunctionDef *, std::less<>> moduleDefs;
+  std::set<std::string> vaccinated; ///< Functions whose bodies are cells.
   std::map<unsigned, std::vector<Line>> pending;
   std::vector<std::string> sites;
   std::vector<uint32_t> anyOp, drawOp;
