@@ -395,6 +395,20 @@ private:
                           .str(),
             Line::Opens);
       }
+      // A fetch that raises fails this `for` statement, but a recovery
+      // goes on with the same iterator: the loop keeps its position
+      // (vaccine.fetches) instead of starting the epoch over.
+      // (`range(...)` cannot fail while it iterates.)
+      auto *loop = dyn_cast<ast::For>(st);
+      auto *rangeCall = loop ? dyn_cast<ast::Call>(loop->iter) : nullptr;
+      if (loop && !loop->isAsync &&
+          !(rangeCall && calleeName(rangeCall->func) == "range"))
+        ctx.edits.wrap(loop->iter->getRange().begin.offset,
+                       loop->iter->getRange().end.offset,
+                       formatv("{0}.fetches({1}, {2}, ", kV, site,
+                               lines.size() - 1)
+                           .str(),
+                       ")");
       visitStatement(st, scope, enclosing, 0);
     }
     const ast::Stmt *last = body.back();

@@ -116,7 +116,7 @@ if __name__ == "__main__":
 # CHECK-NEXT:  {{^    }}found = None
 # The loop body is a cell; `continue` and `break` inside `with` become
 # codes the loop's driver acts on.
-# CHECK:       for i, item in enumerate(items):
+# CHECK:       for i, item in _detc_rt.vaccine.fetches({{[0-9]+}}, 1, enumerate(items)):
 # CHECK-NEXT:  {{^     }}def _detc_cell_[[L:[0-9]+]](_detc_r):
 # CHECK:       return _detc_rt.vaccine.CONTINUE
 # CHECK:       return _detc_rt.vaccine.BREAK

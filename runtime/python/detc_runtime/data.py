@@ -310,6 +310,17 @@ class _KeyedBatches:
         except StopIteration:
             STATE.batch = None
             raise
+        except Exception:
+            # The fetch of this batch failed (a dataset's __getitem__, a
+            # worker): DataLoader's iterator has moved past it, and so do
+            # its keys and step — a loop that goes on (a recovery,
+            # vaccine.fetches) keys the next batch as its own, as if this
+            # one had been fetched and left out.
+            STATE.batch = None
+            if self.fetched:
+                self.samples += len(self.fetched.popleft())
+                self.step += 1
+            raise
         finally:
             guard, STATE.fetch_guard = STATE.fetch_guard, outer
             restore_states(guard.items())

@@ -275,9 +275,11 @@ def _decide(crash):
     return None
 
 
-def recover(exc, cell, site, k):
+def recover(exc, cell, site, k, fetch=False):
     """RETRY (the barrier calls the cell from statement k), SKIP, GIVE_UP,
-    or the statement index a surgery restarts the cell at."""
+    or the statement index a surgery restarts the cell at. `fetch`: the
+    exception came from the iterator of the `for` that is statement k
+    (vaccine.fetches): skipping skips that fetch, whatever encloses it."""
     crash = Crash(exc, cell, site, k)
     if CONFIG.mode == "off":
         _give_up(exc)
@@ -308,6 +310,9 @@ def recover(exc, cell, site, k):
             _log(crash, steps, source, "gave up")
             _give_up(exc)
             return GIVE_UP
+        if step == SKIP and fetch:
+            _log(crash, steps, source, "skipped the failed fetch")
+            return SKIP
         if step == SKIP:
             if not crash.in_loop:
                 print("detc-recovery: cannot skip: no loop encloses the "

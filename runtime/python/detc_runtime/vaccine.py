@@ -51,7 +51,7 @@ RET_NONE = Ret(None)
 # by enable() from detc's table.
 SITES = {}
 # One entry per active barrier: [site, {statement index: the RNG snapshot
-# before it}, the first snapshot of this call].
+# before it}, the first snapshot of this call, the cell, its `handled`].
 _marks = []
 _GENS = ["torch"]
 # Cell code -> the code a surgery replaced it with (surgery.py).
@@ -243,7 +243,7 @@ def run(cell, site, handled=None):
     """The crash barrier: calls cell(0); on an exception no enclosing user
     handler catches, recovers and calls cell(k) from the statement k that
     raised (or returns CONTINUE when told to skip the iteration)."""
-    entry = [site, {}, None]
+    entry = [site, {}, None, cell, handled]
     _marks.append(entry)
     resume = 0
     try:
@@ -291,6 +291,55 @@ def run(cell, site, handled=None):
                 recovery.resumed(site, resume)
     finally:
         _marks.pop()
+
+
+def fetches(site, k, iterable):
+    """The iterable of the `for` that is statement k of cell `site`: a
+    fetch that raises (a DataLoader's worker, a dataset's __getitem__) is
+    handled by that cell's barrier as the `for` statement's failure, but a
+    recovery goes on with the same iterator — the loop keeps its position
+    in the epoch instead of starting over with a new one. The failed fetch
+    is not made again: the loop goes on with the next one (a DataLoader's
+    iterator has moved past the failed batch, whatever the decision)."""
+    return _Fetches(site, k, iterable)
+
+
+class _Fetches:
+    """`iterable` is kept for the runtimes that look through a loop's
+    wrappers to its loader (replay.batches); the iterator is made when the
+    loop starts."""
+    __slots__ = ("site", "k", "iterable", "it")
+
+    def __init__(self, site, k, iterable):
+        self.site, self.k, self.iterable, self.it = site, k, iterable, None
+
+    def __iter__(self):
+        self.it = iter(self.iterable)
+        return self
+
+    def __len__(self):
+        return len(self.iterable)
+
+    def __next__(self):
+        while True:
+            try:
+                return next(self.it)
+            except StopIteration:
+                raise
+            except Exception as e:
+                entry = _marks[-1] if _marks else None
+                if entry is None or entry[0] != self.site or \
+                        recovery.given_up(e):
+                    raise
+                handled = entry[4]
+                if handled is not None and (
+                        handled is ALL or isinstance(e, handled())):
+                    raise  # the script's own handler around the loop
+                decision = recovery.recover(e, entry[3], self.site, self.k,
+                                            fetch=True)
+                if decision is recovery.GIVE_UP:
+                    raise
+                recovery.resumed(self.site, self.k)
 
 
 # Per invocation of a function (keyed by one of its variables' cells): the
