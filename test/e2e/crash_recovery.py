@@ -132,6 +132,10 @@ CASES = {
                     'bounds", do="skip", times=2)', {},
                     "skipped the iteration", "policy",
                     "loss = F.cross_entropy("),
+    "helper_skip": ("exceptional data (in a function the loop calls)",
+                    'Rule(AssertionError, match="outlier", do="skip", '
+                    'times=2)', {}, "skipped the iteration", "policy",
+                    "assert x.abs().max() < 100"),
     "allreduce_flaky": ("transient", None, {}, "resumed", "default",
                         'FAULTS.hit(case, "allreduce")'),
     "forward_flaky": ("transient", None, {}, "resumed", "default",

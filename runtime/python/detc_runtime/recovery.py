@@ -314,13 +314,16 @@ def recover(exc, cell, site, k, fetch=False):
             _log(crash, steps, source, "skipped the failed fetch")
             return SKIP
         if step == SKIP:
-            if not crash.in_loop:
+            from . import vaccine
+            if not crash.in_loop and not vaccine.loop_around():
                 print("detc-recovery: cannot skip: no loop encloses the "
                       "failing statement (%s); giving up" % crash.describe(),
                       file=sys.stderr)
                 _log(crash, steps, source, "gave up (nothing to skip)")
                 _give_up(exc)
                 return GIVE_UP
+            # In this function's loop, or in the loop of a vaccinated
+            # caller (vaccine.run passes the skip up to its barrier).
             _log(crash, steps, source, "skipped the iteration")
             return SKIP
         if step == RETRY:

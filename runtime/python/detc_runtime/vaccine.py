@@ -239,6 +239,25 @@ def raised_here(exc, cell, site, k):
     return tb.tb_frame.f_code is cell.__code__
 
 
+class _SkipIteration(BaseException):
+    """`skip` decided where no loop of the same function encloses the
+    failing statement: it goes up to the first barrier inside a loop (a
+    vaccinated caller's), which skips that loop's iteration. Not an
+    Exception: the script's `except Exception` between them must not take
+    it for the failure."""
+
+
+def _in_loop(site):
+    info = SITES.get(site)
+    return bool(info) and (info[1] == "loop" or info[3])
+
+
+def loop_around():
+    """Whether a barrier inside a loop is running (this function's or a
+    caller's): where `skip` can go."""
+    return any(_in_loop(entry[0]) for entry in _marks)
+
+
 def run(cell, site, handled=None):
     """The crash barrier: calls cell(0); on an exception no enclosing user
     handler catches, recovers and calls cell(k) from the statement k that
@@ -252,6 +271,13 @@ def run(cell, site, handled=None):
                 cell = _swapped(cell)
             try:
                 return cell(resume)
+            except _SkipIteration:
+                if not _in_loop(site):
+                    raise
+                start = _iteration_start()
+                if start is not None:
+                    _rewind(start)
+                return CONTINUE
             except Exception as e:
                 if handled is not None and (
                         handled is ALL or isinstance(e, handled())):
@@ -278,6 +304,8 @@ def run(cell, site, handled=None):
                     # statement that called it calls it again.
                     _redo_calls[id(e)] = (e, SITES[site][0])
                     raise
+                if decision is recovery.SKIP and not _in_loop(site):
+                    raise _SkipIteration() from e
                 if decision is recovery.SKIP:
                     # The abandoned iteration leaves no trace in the random
                     # streams: the next one draws what it would have drawn.

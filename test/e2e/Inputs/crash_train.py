@@ -29,6 +29,10 @@ def log_loss(loss, case, fixed):
 def features(x, case, fixed):
     if case == "shape_view" and not fixed:
         return x.view(x.size(0), 5)  # the input has 4 features
+    if case == "helper_skip":
+        # A sanity check in a helper the loop calls (no loop here: `skip`
+        # skips the caller's iteration).
+        assert x.abs().max() < 100, "outlier in the batch"
     return x.view(x.size(0), -1)
 
 
@@ -131,6 +135,11 @@ def main():
             skip = {4}
         else:
             labels[37] = 7
+    if case == "helper_skip":
+        if fixed:
+            skip = {5}
+        else:
+            data[44, 0] = 1e6
     ckpt_dir = os.path.join(args.work, "ckpt")
     if case == "missing_dir" and not fixed:
         ckpt_dir = os.path.join(args.work, "not", "there")
