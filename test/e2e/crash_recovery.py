@@ -86,6 +86,15 @@ SURGERY_MAIN_RESHAPED = main_source(lambda s: s.replace(
     "        for b in range(8):\n",
     "        if epoch < 0:\n            print('never')\n"
     "        for b in range(8):\n"))
+# The model's class redefined (its forward patched into the live model):
+# its functional dropout must be keyed as the original's was.
+SURGERY_CLASS = ("class Net(torch.nn.Module):\n"
+                 "    def forward(self, x):\n"
+                 "        h = self.drop(torch.relu(self.fc1(x)))\n"
+                 "        FAULTS.hit(self.case, \"forward\")\n"
+                 "        if self.case == \"class_surgery\":\n"
+                 "            h = F.dropout(h, 0.1, self.training)\n"
+                 "        return self.fc2(h)\n")
 SURGERY_VIEW = ("def features(x, case, fixed):\n"
                 "    return x.view(x.size(0), -1)\n")
 CASES = {
@@ -103,6 +112,11 @@ CASES = {
                    'for input", do=surgery("{work}/fix.py"))',
                    {"fix.py": SURGERY_VIEW}, "resumed", "policy",
                    "return x.view(x.size(0), 5)"),
+    "class_surgery": ("tensor mismatch (in the model's class)",
+                      'Rule(RuntimeError, match="input of size 128", '
+                      'do=surgery("{work}/fix.py"))',
+                      {"fix.py": SURGERY_CLASS}, "resumed", "policy",
+                      "out = model(features("),
     "cat_mismatch": ("tensor mismatch", 'Rule(ValueError, match="batch_size",'
                      ' do=action("extra = extra[:0]; out = out[:len(y)]"))', {}, "resumed",
                      "policy", "loss = F.cross_entropy("),

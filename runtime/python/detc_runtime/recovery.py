@@ -410,12 +410,30 @@ def run_surgery(crash, arg):
     exec(compile(code, path, "exec"), namespace)
     vaccinated = {info[0] for info in vaccine.SITES.values()}
     lines = code.splitlines(keepends=True)
-    sources = {}
+    sources, classes = {}, {}
     for node in ast.parse(code).body:
-        if isinstance(node, ast.FunctionDef):
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
             first = min([node.lineno] + [d.lineno
                                          for d in node.decorator_list])
-            sources[node.name] = "".join(lines[first - 1:node.end_lineno])
+            text = "".join(lines[first - 1:node.end_lineno])
+            (sources if isinstance(node, ast.FunctionDef)
+             else classes)[node.name] = text
+    # Classes and plain functions the file defines, transformed as the
+    # script was (a model class's dropout keyed as before the surgery);
+    # the vaccinated functions are transformed and swapped in below.
+    plain = dict(classes, **{k: v for k, v in sources.items()
+                             if k not in vaccinated})
+    try:
+        definitions = surgery.transformed_definitions(plain)
+    except surgery.SurgeryError as e:
+        raise ValueError(str(e))
+    for key, node in definitions.items():
+        # Defined over the module's globals (what the script's own
+        # functions see), bound in a namespace of its own.
+        defined = {}
+        exec(compile(ast.Module(body=[node], type_ignores=[]),
+                     "%s (surgery)" % path, "exec"), module_globals, defined)
+        namespace[key] = defined[key]
     restart = None
     for key, value in namespace.items():
         old = module_globals.get(key)

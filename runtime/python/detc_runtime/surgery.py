@@ -91,6 +91,32 @@ def _first_change(old_lines, old_code, new_lines, new_code):
 def _transform(name, new_source):
     """The original script with `name` redefined, transformed as the
     running script was: (path of the output, its text)."""
+    return _transform_all({name: new_source}, functions_only=True)
+
+
+def transformed_definitions(sources):
+    """{name: the top-level definition (a function or class) of the
+    original script with each of `sources` (name -> its new source) put in
+    its place, transformed as the running script was} — so that a class or
+    function a surgery brings is keyed like the original (a redefined
+    model's nn.Dropout draws from detc's streams, not torch's global
+    generator). A name the script does not define is added at its end."""
+    if not sources:
+        return {}
+    _, text = _transform_all(sources)
+    found = {}
+    for node in ast.parse(text).body:
+        if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and \
+                node.name in sources:
+            found[node.name] = node
+    missing = sorted(set(sources) - set(found))
+    if missing:
+        raise SurgeryError("the transformed script has no top-level %s"
+                           % ", ".join(missing))
+    return found
+
+
+def _transform_all(sources, functions_only=False):
     info = vaccine.SOURCE
     path, sha, command = info["path"], info["sha256"], info["retransform"]
     if not path or not command:
@@ -108,16 +134,28 @@ def _transform(name, new_source):
                            "runs" % path)
     text = original.decode("utf-8")
     tree = ast.parse(text)
-    defs = [n for n in tree.body if isinstance(n, ast.FunctionDef)
-            and n.name == name]
-    if len(defs) != 1:
-        raise SurgeryError("'%s' is not defined once at the top level of %s"
-                           % (name, path))
-    node = defs[0]
-    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    kinds = (ast.FunctionDef,) if functions_only else (ast.FunctionDef,
+                                                        ast.ClassDef)
     lines = text.splitlines(keepends=True)
-    edited = "".join(lines[:start - 1]) + new_source.rstrip("\n") + "\n" + \
-        "".join(lines[node.end_lineno:])
+    places, added = [], []
+    for name, new_source in sources.items():
+        defs = [n for n in tree.body if isinstance(n, kinds)
+                and n.name == name]
+        if len(defs) > 1 or (not defs and functions_only):
+            raise SurgeryError("'%s' is not defined once at the top level "
+                               "of %s" % (name, path))
+        if not defs:
+            added.append(new_source.rstrip("\n") + "\n")
+            continue
+        node = defs[0]
+        start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+        places.append((start, node.end_lineno, new_source))
+    # From the bottom up: each replacement leaves the lines above in place.
+    for start, end, new_source in sorted(places, reverse=True):
+        lines[start - 1:end] = [new_source.rstrip("\n") + "\n"]
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    edited = "".join(lines + added)
     directory = os.path.dirname(path)
     fd, script = tempfile.mkstemp(prefix=".detc-surgery-", suffix=".py",
                                   dir=directory)

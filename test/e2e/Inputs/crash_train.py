@@ -63,9 +63,9 @@ FAULTS = Faults()
 
 
 class Net(torch.nn.Module):
-    def __init__(self, case):
+    def __init__(self, case, fixed=False):
         super().__init__()
-        self.case = case
+        self.case, self.fixed = case, fixed
         self.fc1 = torch.nn.Linear(4, 16)
         self.drop = torch.nn.Dropout(0.25)
         self.fc2 = torch.nn.Linear(16, 3)
@@ -74,6 +74,10 @@ class Net(torch.nn.Module):
         h = self.drop(torch.relu(self.fc1(x)))
         # After the dropout drew: a retry must draw the same mask.
         FAULTS.hit(self.case, "forward")
+        if self.case == "class_surgery" and not self.fixed:
+            h = h.view(-1, 5)  # a refactoring's leftover
+        if self.case == "class_surgery":
+            h = F.dropout(h, 0.1, self.training)
         return self.fc2(h)
 
 
@@ -117,7 +121,7 @@ def main():
         world_size=int(os.environ.get("WORLD_SIZE", "1")))
 
     torch.manual_seed(0)
-    model = Net(case)
+    model = Net(case, fixed)
     lr = 0.05  # shadows the module's lr
     opt = torch.optim.SGD(model.parameters(), lr=lr, momentum=0.9)
     data = torch.randn(64, 4)
