@@ -236,7 +236,9 @@ def replace_running(name, new_source, crash, module_globals):
         path = _find(old_fn.__code__, failing)
         unpaired = failing not in pairs or path is None or \
             pairs[failing][1] != path
-        callers = [fn for fn in vaccine.active_functions()[:-1]]
+        # A barrier outside the function (a vaccinated caller's, or a
+        # loop's at the module's top level) can call it again.
+        callers = vaccine.barriers_outside(name)
         if unpaired and callers:
             # The function's new shape has no place for the failing
             # statement: abandon this call; the caller's statement calls

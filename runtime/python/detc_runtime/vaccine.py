@@ -392,12 +392,8 @@ def _swapped(cell):
                               tuple(closure))
 
 
-def active_functions():
-    """The vaccinated functions running, outermost first (one entry per
-    invocation)."""
-    out = []
-    for entry in _marks:
-        info = SITES.get(entry[0])
-        if info and info[1] == "function":
-            out.append(info[0])
-    return out
+def barriers_outside(function):
+    """The running barriers that are not `function`'s (its callers', a
+    module-level loop's): where a call of it can be made again."""
+    return [entry[0] for entry in _marks
+            if SITES.get(entry[0], ("",))[0] != function]
