@@ -16,9 +16,9 @@ from one script's correct pipelines only, then:
   and a DDP forward through `.module` in a job started with mp.spawn —
   must each be caught by `detc check` at its first training step (the
   evaluation before training: at its first forward);
-* online (transfer_train.py transformed with `--check` against
-  traincheck_train.py's invariants, no trace file), nothing is reported
-  on its correct classifier and GAN, and each of its errors is reported
+* online (each script transformed with `--check` against the other's
+  invariants, no trace file), nothing is reported on its correct
+  pipelines (B's classifier and GAN), and each of its errors is reported
   while it trains, by the same relation, at the same step.
 
 usage: traincheck_transfer.py --detc BIN --runtime DIR
@@ -137,7 +137,8 @@ def main():
                                              hits[0]["detail"])
                                          if hits else ""))
                 failures += not ok
-        failures += online(args.detc, tmp, invs["A"], runtime)
+        failures += online(args.detc, tmp, "B", invs["A"], runtime)
+        failures += online(args.detc, tmp, "A", invs["B"], runtime)
     sys.exit(1 if failures else 0)
 
 
@@ -153,42 +154,44 @@ def violations_printed(stderr):
     return found
 
 
-def online(detc, tmp, inv, runtime):
-    """transfer_train.py checked while it trains (`--check`, no trace
-    file) against traincheck_train.py's invariants: nothing on its
-    correct classifier and GAN, each error at the step detc check finds
-    it."""
-    checked = os.path.join(tmp, "B.checked.py")
-    subprocess.run([detc, "transform", SCRIPTS["B"], "--emit-python",
+def online(detc, tmp, key, inv, runtime):
+    """Script `key` checked while it trains (`--check`, no trace file)
+    against the other script's invariants: nothing on its first and last
+    correct pipelines (B's: the classifier and the GAN), each error at the
+    step detc check finds it."""
+    checked = os.path.join(tmp, key + ".checked.py")
+    subprocess.run([detc, "transform", SCRIPTS[key], "--emit-python",
                     "--check", inv, "-o", checked], check=True,
                    capture_output=True)
     failures = 0
     env = dict(os.environ, PYTHONPATH=runtime)
-    for a in (CORRECT["B"][0], CORRECT["B"][2]):
+    for a in (CORRECT[key][0], CORRECT[key][-1]):
         r = zygote_client.run([checked] + a, env, tmp)
         found = violations_printed(r.stderr)
-        print("online B %-20s %d violation(s) %s" % (" ".join(a), len(found),
-                                                    found[:3]))
+        print("online %s %-24s %d violation(s) %s" % (
+            key, " ".join(a), len(found), found[:3]))
         failures += r.returncode != 0 or bool(found)
     for bug, (relations, step) in BUGS.items():
         if bug == "ddp_module":
             procs = subprocess.run(
-                [traincheck.PY, checked] + DDP["B"] +
+                [traincheck.PY, checked] + DDP[key] +
                 ["--bug", bug, "--spawn", "--ddp",
-                 os.path.join(tmp, "online-" + bug + ".pg")],
+                 os.path.join(tmp, "online-%s-%s.pg" % (key, bug))],
                 env=env, cwd=tmp, capture_output=True, text=True,
                 timeout=300)
             stderr = procs.stderr
         else:
-            stderr = zygote_client.run([checked] + CORRECT["B"][0] +
-                                       ["--bug", bug], env, tmp).stderr
+            stderr = zygote_client.run(
+                [checked] + CORRECT[key][0] + ["--bug", bug] +
+                BUG_ARGS.get((key, bug), []), env, tmp).stderr
         hits = [v for v in violations_printed(stderr)
                 if v[0] in relations]
         ok = bool(hits) and min(h[1] for h in hits) <= step
-        print("online B %-13s %s%s" % (bug, "caught" if ok else "MISSED",
-                                       " at step %d by %s" % (
-                                           min(h[1] for h in hits),
-                                           hits[0][0]) if hits else ""))
+        print("online %s %-13s %s%s" % (key, bug,
+                                        "caught" if ok else "MISSED",
+                                        " at step %d by %s" % (
+                                            min(h[1] for h in hits),
+                                            hits[0][0]) if hits else ""))
         failures += not ok
     return failures
 
