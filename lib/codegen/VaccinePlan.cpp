@@ -114,7 +114,7 @@ public:
     for (const ast::FunctionDef *fn : fns)
       vaccinateFunction(fn);
     if (chosen.empty())
-      vaccinateModuleLoops();
+      vaccinateModuleTop();
     if (ctx.diags.hasErrors())
       return false;
     for (auto &[line, lines] : pending)
@@ -246,16 +246,18 @@ private:
     makeCell(fn->body, *h, CellKind::Function, scope, Enclosing{}, preamble);
   }
 
-  /// At module level only loops get cells (the top level cannot be
-  /// wrapped without moving it): those outside any def, also inside
-  /// `if __name__ == "__main__":` and other blocks.
-  void vaccinateModuleLoops() {
+  /// At module level, loops get cells (those outside any def, also inside
+  /// `if __name__ == "__main__":` and other blocks), and so do runs of
+  /// simple statements at column 0 (vaccinateTopStatements); the rest is
+  /// listed in a warning.
+  void vaccinateModuleTop() {
     FunctionScope s = scopeOf(nullptr, ctx.tree);
     CellScope scope;
     scope.fnName = "<module>";
     scope.module = true;
     if (!s.locals.empty())
       scope.declarations.push_back("global " + join(s.locals, ", "));
+    std::vector<const ast::Stmt *> covered = vaccinateTopStatements(scope);
     std::vector<const ast::Stmt *> work(ctx.tree.body.rbegin(),
                                         ctx.tree.body.rend());
     std::vector<const ast::Stmt *> uncovered;
@@ -274,10 +276,114 @@ private:
         for (auto it = b.rbegin(); it != b.rend(); ++it)
           work.push_back(*it);
       });
-      if (!block && mayFail(st))
+      if (!block && mayFail(st) && !llvm::is_contained(covered, st))
         uncovered.push_back(st);
     }
     warnUncovered(uncovered);
+  }
+
+  /// Simple statements at the top level (`model = Net().to(device)`, the
+  /// module's own `x = torch.randn(...)`): runs of them become cells too,
+  /// without moving them — each statement's guard goes before it on its
+  /// line, so its lines keep their bytes (a multi-line string too):
+  ///
+  ///     def _detc_cell_9(_detc_r):
+  ///      global model, ...
+  ///      if _detc_r <= 0: model = Net().to(device)
+  ///     _detc_c = _detc_rt.vaccine.run(_detc_cell_9, 9)
+  ///
+  /// Left out (the warning lists them): a statement that shares a line
+  /// with another, does not start its line, or has another planner's
+  /// lines before it (a replay restore after a checkpoint) where the run
+  /// would take them into its def. Returns the statements covered.
+  std::vector<const ast::Stmt *>
+  vaccinateTopStatements(const CellScope &scope) {
+    std::vector<const ast::Stmt *> covered;
+    std::vector<const ast::Stmt *> run;
+    auto flush = [&] {
+      if (!run.empty())
+        makeTopCell(run, scope);
+      covered.insert(covered.end(), run.begin(), run.end());
+      run.clear();
+    };
+    const auto &body = ctx.tree.body;
+    // detc's header goes before the first statement that is no docstring
+    // or __future__ import, possibly on its line: no run starts there.
+    const ast::Stmt *headerAt = nullptr;
+    for (auto [i, st] : llvm::enumerate(body)) {
+      auto *e = dyn_cast<ast::ExprStmt>(st);
+      auto *c = e ? dyn_cast_or_null<ast::Constant>(e->value) : nullptr;
+      auto *future = dyn_cast<ast::ImportFrom>(st);
+      if (!(i == 0 && c && c->kind == ast::ConstantKind::Str) &&
+          !(future && future->module == "__future__")) {
+        headerAt = st;
+        break;
+      }
+    }
+    for (size_t i = 0; i < body.size(); ++i) {
+      const ast::Stmt *st = body[i];
+      unsigned first = ctx.edits.lineOf(st->getRange().begin.offset);
+      unsigned last = ctx.edits.lineOf(st->getRange().end.offset - 1);
+      bool alone =
+          (i == 0 || ctx.edits.lineOf(body[i - 1]->getRange().end.offset -
+                                      1) != first) &&
+          (i + 1 == body.size() ||
+           ctx.edits.lineOf(body[i + 1]->getRange().begin.offset) != last);
+      std::optional<StringRef> indent =
+          ctx.indentAt(st->getRange().begin.offset);
+      bool simple = isa<ast::Assign, ast::AugAssign, ast::AnnAssign,
+                        ast::ExprStmt, ast::Delete, ast::Assert>(st);
+      // Lines other planners put inside the run would land inside its def.
+      // (Also after it: a checkpoint's restore code continues it there.)
+      bool clear = true;
+      for (unsigned l = first; l <= last + 1; ++l)
+        clear &= !hasOtherLines(l);
+      if (!(simple && alone && indent && indent->empty() && clear &&
+            mayFail(st) && st != headerAt)) {
+        flush();
+        continue;
+      }
+      run.push_back(st);
+    }
+    flush();
+    return covered;
+  }
+
+  /// Whether a planner before this one inserted lines before `line`.
+  bool hasOtherLines(unsigned line) {
+    std::vector<EditList::NotedLine> lines = ctx.edits.takeLines(line);
+    bool any = !lines.empty();
+    ctx.edits.insertNotedLines(line, lines);
+    return any;
+  }
+
+  void makeTopCell(ArrayRef<const ast::Stmt *> run, const CellScope &scope) {
+    unsigned site = ctx.newSite();
+    std::string cell = formatv("_detc_cell_{0}", site).str();
+    unsigned firstLine = ctx.edits.lineOf(run.front()->getRange().begin.offset);
+    add(firstLine, "def " + cell + "(_detc_r):", Line::OpensBody);
+    for (const std::string &decl : scope.declarations)
+      add(firstLine, " " + decl, Line::OpensBody);
+    std::string table;
+    for (auto [k, st] : llvm::enumerate(run)) {
+      unsigned line = ctx.edits.lineOf(st->getRange().begin.offset);
+      table += formatv("{0},", line).str();
+      ctx.edits.wrap(st->getRange().begin.offset, st->getRange().end.offset,
+                     formatv(" if _detc_r <= {0}{1}: ", k,
+                             maybeDraws(st)
+                                 ? formatv(" and {0}.mark({1})", kV, k).str()
+                                 : std::string())
+                         .str(),
+                     "");
+      ctx.edits.note(line, "vaccinated (crash barrier)");
+      visitStatement(st, scope, Enclosing{}, 0);
+    }
+    unsigned end = ctx.edits.lineOf(run.back()->getRange().end.offset - 1) + 1;
+    add(end, formatv("_detc_c = {0}.run({1}, {2})", kV, cell, site).str(),
+        Line::Closes, 1);
+    sites.push_back(formatv("{0}: ({1}, \"block\", ({2}), False, ())", site,
+                            pyString("<module>"), table)
+                        .str());
   }
 
   /// Whether a top-level statement does something that can raise and no

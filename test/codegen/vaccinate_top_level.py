@@ -1,13 +1,22 @@
-# --vaccinate covers the top level's loops and the functions the script
-# calls; the top level's other statements get no barrier (a cell would
-# move them into a def). The transform says which, once, with their
-# lines: `model = ...` running out of memory at module level is no
-# surprise. Imports, constants, `main()` (its body's cells are barriers)
-# and statements inside loops are not listed.
-# RUN: detc transform %s --emit-python --vaccinate -o %t.py 2>&1 | FileCheck %s
+# --vaccinate gives the top level barriers too: a run of simple statements
+# at column 0 becomes a cell without moving them — each statement's guard
+# goes before it on its line, so its bytes stay as they are (a multi-line
+# call too). What is still left without a barrier (a statement inside a
+# top-level `if` block, a statement that a checkpoint's restore code
+# follows) is said once, with its lines. Imports, constants and `main()`
+# (its body's cells are barriers) are not listed.
+# RUN: detc transform %s --emit-python --vaccinate -o %t.py 2>&1 | FileCheck %s --check-prefix=WARN
+# RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
-# CHECK: vaccinate_top_level.py:[[@LINE+13]]:1: warning: --vaccinate: 3 statement(s) at the top level outside any loop have no crash barrier (line [[@LINE+13]], [[@LINE+14]], [[@LINE+20]]): an exception there ends the run as it would without detc; code in a function the script calls, or in a loop, is covered
-# CHECK-NOT: warning
+# WARN: vaccinate_top_level.py:[[@LINE+28]]:5: warning: --vaccinate: 1 statement(s) at the top level outside any loop have no crash barrier (line [[@LINE+28]]): an exception there ends the run as it would without detc; code in a function the script calls, or in a loop, is covered
+# WARN-NOT: warning
+# CHECK:      {{^}}def _detc_cell_[[C:[0-9]+]](_detc_r):
+# CHECK-NEXT: {{^}} global torch, nn, EPOCHS, main, model, step
+# CHECK-NEXT: {{^}} if _detc_r <= 0: torch.manual_seed(0)
+# CHECK-NEXT: {{^}} if _detc_r <= 1 and _detc_rt.vaccine.mark(1): model = nn.Sequential(nn.Linear(4, 2),
+# CHECK-NEXT: {{^}}nn.Dropout(0.1))
+# CHECK-NEXT: {{^}}_detc_c = _detc_rt.vaccine.run(_detc_cell_[[C]], [[C]])
+# CHECK-NEXT: {{^}}for step in range(3):
 import torch
 import torch.nn as nn
 
@@ -20,7 +29,8 @@ def main(model):
 
 
 torch.manual_seed(0)
-model = nn.Linear(4, 2)
+model = nn.Sequential(nn.Linear(4, 2),
+nn.Dropout(0.1))
 for step in range(3):
     model(torch.ones(1, 4)).sum().backward()
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """A training loop at the module's top level that calls a function per
-epoch (test/e2e/surgery_caller.py): in epoch 1 the function reads a
+epoch (test/e2e/recovery_shapes.py): in epoch 1 the function reads a
 statistics file that is not there. The fix a developer writes adds a
 `try` around the read, which changes the cells around the failing
 statement: the function's call is made again by the top-level loop's
