@@ -45,6 +45,7 @@
 #include "llvm/Support/SHA256.h"
 
 #include <map>
+#include <algorithm>
 #include <set>
 
 using namespace llvm;
@@ -98,6 +99,9 @@ struct Enclosing {
   std::vector<std::string> handled;
   bool handlesAll = false;
   bool inLoopCell = false; ///< A loop body cell encloses it.
+  /// The body is a block's directly at the module's top level (outside any
+  /// def): its cell's call cannot `return` a code, and none can arise.
+  bool atTop = false;
 };
 
 class Vaccinator {
@@ -270,6 +274,16 @@ private:
         visitStatement(st, scope, Enclosing{}, 0);
         continue;
       }
+      // A block directly at the top level (`if __name__ == "__main__":`,
+      // `if ddp:`, `with ...:`, `try:`): its bodies become cells, as a
+      // function's blocks do.
+      if (isa<ast::If, ast::With, ast::Try>(st) &&
+          llvm::is_contained(ctx.tree.body, st) && bodiesCanBeCells(st)) {
+        Enclosing top;
+        top.atTop = true;
+        visitStatement(st, scope, top, 0);
+        continue;
+      }
       bool block = false;
       StatementIndex::forEachBody(st, [&](ast::NodeList<ast::Stmt> b) {
         block = true;
@@ -280,6 +294,41 @@ private:
         uncovered.push_back(st);
     }
     warnUncovered(uncovered);
+  }
+
+  /// Whether every body of the top-level block `st` (and of the blocks in
+  /// them, down to defs) sits on lines of its own, indented by spaces, 3 or
+  /// more past its header, and holds nothing a def refuses: `from m import
+  /// *`, `global`, `nonlocal`.
+  bool bodiesCanBeCells(const ast::Stmt *st) const {
+    bool ok = true;
+    std::vector<const ast::Stmt *> work{st};
+    while (ok && !work.empty()) {
+      const ast::Stmt *s = work.back();
+      work.pop_back();
+      if (isa<ast::FunctionDef, ast::ClassDef>(s))
+        continue;
+      if (auto *i = dyn_cast<ast::ImportFrom>(s))
+        ok &= llvm::none_of(i->names, [](const ast::Alias *a) {
+          return a->name == "*";
+        });
+      ok &= !isa<ast::Global, ast::Nonlocal>(s);
+      std::optional<StringRef> h = ctx.indentAt(s->getRange().begin.offset);
+      StatementIndex::forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
+        if (b.empty())
+          return;
+        // makeCell's room: 3 spaces or more past the header (else it
+        // refuses the script; here the block just stays as it is).
+        std::optional<StringRef> in =
+            ownLines(b) ? ctx.indentAt(b.front()->getRange().begin.offset)
+                        : std::nullopt;
+        ok &= h && in && in->starts_with(*h) && in->size() >= h->size() + 3 &&
+              in->drop_front(h->size()).find_first_not_of(' ') ==
+                  StringRef::npos;
+        work.insert(work.end(), b.begin(), b.end());
+      });
+    }
+    return ok;
   }
 
   /// Simple statements at the top level (`model = Net().to(device)`, the
@@ -469,6 +518,9 @@ private:
       return;
     }
     std::string d = (h + " ").str(), g = (h + "  ").str();
+    // The statements inside the cell are in its def, whatever encloses it.
+    bool atTop = enclosing.atTop;
+    enclosing.atTop = false;
     unsigned site = ctx.newSite();
     std::string cell = formatv("_detc_cell_{0}", site).str();
     unsigned firstLine = ctx.edits.lineOf(first->getRange().begin.offset);
@@ -546,8 +598,9 @@ private:
             Line::Closes, level);
       break;
     case CellKind::Block:
-      add(end, d + "if _detc_c is not None: return _detc_c", Line::Closes,
-          level);
+      if (!atTop)
+        add(end, d + "if _detc_c is not None: return _detc_c", Line::Closes,
+            level);
       break;
     }
     std::string table;
@@ -787,9 +840,13 @@ private:
   /// statement's indentation: each goes inside the cells closing here whose
   /// bodies it is indented into, and after a body's opening `def`.
   static std::vector<EditList::NotedLine>
-  merge(const std::vector<Line> &mine,
-        std::vector<EditList::NotedLine> theirs) {
+  merge(std::vector<Line> mine, std::vector<EditList::NotedLine> theirs) {
     static constexpr StringLiteral kNote = "vaccinated (crash barrier)";
+    // The cells closing here close before any opens (a top-level run's
+    // cell is planned before the blocks that end where it begins).
+    std::stable_partition(mine.begin(), mine.end(), [](const Line &l) {
+      return l.role == Line::Closes;
+    });
     std::vector<EditList::NotedLine> out;
     std::vector<bool> placed(theirs.size(), false);
     auto placeTheirs = [&](size_t minLevel) {

@@ -393,7 +393,11 @@ def _swapped(cell):
 
 
 def barriers_outside(function):
-    """The running barriers that are not `function`'s (its callers', a
-    module-level loop's): where a call of it can be made again."""
+    """The running barriers that are not `function`'s where a call of it
+    can be made again: its vaccinated callers', and those of loops at the
+    module's top level (an iteration). Not a top-level block's: calling
+    the entry (`main()` under `if __name__ == "__main__":`) again would
+    start the whole run over, not continue it."""
     return [entry[0] for entry in _marks
-            if SITES.get(entry[0], ("",))[0] != function]
+            if SITES.get(entry[0], ("",))[0] != function and
+            (SITES[entry[0]][0] != "<module>" or _in_loop(entry[0]))]
