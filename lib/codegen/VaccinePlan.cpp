@@ -317,6 +317,12 @@ private:
       StatementIndex::forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
         if (b.empty())
           return;
+        // An `elif`: a statement at its `if`'s indentation, whose own
+        // bodies are checked.
+        if (b.size() == 1 && isElif(b.front())) {
+          work.push_back(b.front());
+          return;
+        }
         // makeCell's room: 3 spaces or more past the header (else it
         // refuses the script; here the block just stays as it is).
         std::optional<StringRef> in =
