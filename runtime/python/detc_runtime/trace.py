@@ -602,9 +602,15 @@ def _plain(value):
 
 def _part_api(module):
     """`forward:layer.CLASS` for a part a model's method calls (cached per
-    type: a nested call's name is looked up at every call)."""
+    type: a nested call's name is looked up at every call); a function
+    called as one (`nn.parallel.data_parallel(self.main, x)`) by its own
+    name."""
     name = _PART_APIS.get(type(module))
     if name is None:
+        torch = sys.modules.get("torch")
+        if torch is None or not isinstance(module, torch.nn.Module):
+            return "forward:layer." + getattr(module, "__name__",
+                                              type(module).__name__)
         name = _PART_APIS[type(module)] = \
             "forward:layer." + _layer_class(module)
     return name

@@ -1466,6 +1466,12 @@ class TraceWriterTest(unittest.TestCase):
             ("exit", "forward:model", None)])
         self.assertEqual(trace._part_api(KeyedDropout.__new__(KeyedDropout)),
                          "forward:layer.Dropout")
+        # Functions called as parts keep their own names (never cached by
+        # their type, which every function shares).
+        self.assertEqual(trace._part_api(torch.nn.functional.relu),
+                         "forward:layer.relu")
+        self.assertEqual(trace._part_api(torch.nn.parallel.data_parallel),
+                         "forward:layer.data_parallel")
 
 
 if __name__ == "__main__":
