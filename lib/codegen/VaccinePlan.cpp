@@ -468,9 +468,9 @@ private:
     return true;
   }
 
-  /// The top level's statements outside loops have no barrier (a cell
-  /// would move them into a def): said once, with their lines, so that a
-  /// crash there is no surprise (`model = Net()` running out of memory).
+  /// The top level's statements that got no cell (on their header's line,
+  /// sharing a line, before another planner's lines): said once, with their
+  /// lines, so that a crash there is no surprise.
   void warnUncovered(const std::vector<const ast::Stmt *> &uncovered) {
     if (uncovered.empty())
       return;
