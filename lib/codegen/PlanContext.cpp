@@ -49,13 +49,18 @@ void PlanContext::unrewritable(Operation *op, const Twine &message) {
   leftNondeterministic.push_back(where(op));
 }
 
-std::string PlanContext::where(Operation *op) const {
-  analysis::SourcePoint p = analysis::sourcePoint(op);
-  unsigned line = p.line;
+unsigned PlanContext::userLine(Operation *op) const {
+  unsigned line = analysis::sourcePoint(op).line;
   const std::vector<unsigned> &user = options.userLines;
   if (spanOf(op) && line >= 1 && line <= user.size() && user[line - 1])
     line = user[line - 1];
-  return (llvm::sys::path::filename(p.file) + ":" + Twine(line)).str();
+  return line;
+}
+
+std::string PlanContext::where(Operation *op) const {
+  return (llvm::sys::path::filename(analysis::sourcePoint(op).file) + ":" +
+          Twine(userLine(op)))
+      .str();
 }
 
 void PlanContext::report(frontend::Severity severity, Operation *op,

@@ -56,6 +56,9 @@ public:
   void warning(uint32_t offset, const llvm::Twine &message);
   /// `file:line` of `op` for the report, in the user's lines.
   std::string where(mlir::Operation *op) const;
+  /// The user's line of `op` (before detc split statements onto lines of
+  /// their own).
+  unsigned userLine(mlir::Operation *op) const;
   /// Wraps the callee of `op`'s call: `callee(args)` becomes
   /// `prefix callee)(args)`, and notes the line.
   bool wrapCallee(mlir::Operation *op, const std::string &prefix,

@@ -127,6 +127,8 @@ bool planTrace(PlanContext &ctx) {
         if (ctx.src.substr(s->exprBegin).starts_with(var + ".step("))
           calls.push_back({op, "lr_step"});
   });
+  // site -> (the callee as written, its line): `names=` of enable().
+  std::string names;
   for (auto [op, kind] : calls) {
     Span s = *ctx.spanOf(op);
     std::optional<uint32_t> end = calleeEnd(ctx.src, s.exprBegin, s.exprEnd);
@@ -160,9 +162,14 @@ bool planTrace(PlanContext &ctx) {
     if (auto fw = dyn_cast<ir::ForwardOp>(op); fw && name == "forward:model")
       if (std::string loss = lossFed(fw, builds); !loss.empty())
         feeds = ", feeds=" + pyString(loss);
+    unsigned site = ctx.newSite();
+    // The script's own name for what the descriptor names, for reports.
+    names += formatv("{0}: ({1}, {2}), ", site, pyString(callee),
+                     ctx.userLine(op))
+                 .str();
     ctx.edits.wrap(s.exprBegin, *end,
                    formatv("{0}.trace.api({1}, \"{2}\", {3}, ", kRuntimeAlias,
-                           ctx.newSite(), kind, pyString(name))
+                           site, kind, pyString(name))
                        .str(),
                    (dotted ? (", " + receiver).str() : std::string()) + feeds +
                        ")");
@@ -183,9 +190,13 @@ bool planTrace(PlanContext &ctx) {
       if (!wrapped.insert(begin).second)
         continue;
       std::string loss = lossFed(op, builds);
+      unsigned site = ctx.newSite();
+      names += formatv("{0}: ({1}, {2}), ", site, pyString(text),
+                       ctx.userLine(op))
+                   .str();
       ctx.edits.wrap(begin, begin + text.size(),
                      formatv("{0}.trace.api({1}, \"forward\", 'forward:any', ",
-                             kRuntimeAlias, ctx.newSite())
+                             kRuntimeAlias, site)
                          .str(),
                      (loss.empty() ? std::string()
                                    : ", feeds=" + pyString(loss)) +
@@ -250,8 +261,9 @@ bool planTrace(PlanContext &ctx) {
                                                  : pyString(*ctx.options.trace);
   std::string check =
       ctx.options.check ? ", check=" + pyString(*ctx.options.check) : "";
-  ctx.extraHeader.push_back(
-      formatv("{0}.trace.enable({1}{2})", kRuntimeAlias, dir, check).str());
+  ctx.extraHeader.push_back(formatv("{0}.trace.enable({1}{2}, names={{{3}})",
+                                    kRuntimeAlias, dir, check, names)
+                                .str());
   return true;
 }
 

@@ -191,6 +191,10 @@ class _Trace:
         self.direct = None  # the Checker then, called from here
         self.off = False  # in a forked worker of a checking-only run
         self.ran = set()  # layer classes run in the current top forward
+        # site -> (the call's callee as the script writes it, its line):
+        # the script's own name for what a descriptor names, for reports
+        self.calls = {}
+        self.at = None  # the site a check without records is about
         self.names = {}  # id(param) -> "model.fc1.weight"
         self.model_params, self.params_key = [], None  # _model_params
         self.last_data = {}  # parameter id -> its hash at the last step
@@ -203,10 +207,12 @@ class _Trace:
 TRACE = _Trace()
 
 
-def enable(directory, check=None):
+def enable(directory, check=None, names=None):
     """Called by the transformed script's header: traces to `directory`
     (None: none written) and/or checks the invariants file `check` online
-    (invariant_check.py)."""
+    (invariant_check.py). `names`: site -> (the callee as written, its
+    line), which records and reports carry as `name` and `source_line`."""
+    TRACE.calls = names or {}
     directory = os.environ.get("DETC_TRACE_DIR") or directory
     from . import env
     TRACE.rank = env.rank()
@@ -241,7 +247,7 @@ def enable(directory, check=None):
         # 21: queueing records for a thread cost ~11% of a training step,
         # half of it the thread taking the GIL).
         TRACE.needs = _Needs(checker.invariants, checker)
-        checker.here = lambda: {"epoch": TRACE.epoch, "step": TRACE.step}
+        checker.here = _here
         TRACE.direct = checker
         os.register_at_fork(after_in_child=_stop_checking_in_child)
         atexit.register(checker.close)
@@ -254,6 +260,24 @@ def enable(directory, check=None):
     _emit({"v": VERSION, "kind": "meta", "rank": TRACE.rank, "world": world,
            "pid": os.getpid(), "script": os.path.basename(sys.argv[0])})
     atexit.register(TRACE.writer.close)
+
+
+def _here():
+    """Where a check without records is: the epoch and step, and the call
+    being checked as the script writes it (`net` at line 168)."""
+    here = {"epoch": TRACE.epoch, "step": TRACE.step}
+    at = TRACE.calls.get(TRACE.at)
+    if at is not None:
+        here["name"], here["source_line"] = at
+    return here
+
+
+def _named(record, site):
+    """`record` with the script's name and line for the call at `site`."""
+    at = TRACE.calls.get(site)
+    if at is not None:
+        record["name"], record["source_line"] = at
+    return record
 
 
 def _distributed():
@@ -664,10 +688,12 @@ def api(site, kind, name, fn, receiver=None, feeds=None):
                     key = (name, getattr(owner, "training", None),
                            needs.grad_enabled())
                     if key not in needs.checker.attrs_pass:
+                        TRACE.at = site
                         needs.checker.call_attrs(*key)
+                        TRACE.at = None
                 return fn(*args, **kwargs)
-            return _top_checked(needs, kind, name, fn, receiver, args,
-                                kwargs, feeds)
+            return _top_checked(site, needs, kind, name, fn, receiver,
+                                args, kwargs, feeds)
         if TRACE.off:
             return fn(*args, **kwargs)
         owner = receiver if receiver is not None else \
@@ -678,8 +704,8 @@ def api(site, kind, name, fn, receiver=None, feeds=None):
                     not isinstance(fn, type):
                 TRACE.models.setdefault(id(fn), fn)
         training = getattr(owner, "training", None)
-        enter = _meta({"kind": "enter", "api": name, "call": kind,
-                       "site": site, "training": training})
+        enter = _named(_meta({"kind": "enter", "api": name, "call": kind,
+                              "site": site, "training": training}), site)
         if feeds is not None:
             enter["feeds"] = feeds
         if kind == "forward" and not TRACE.active:
@@ -705,9 +731,10 @@ def api(site, kind, name, fn, receiver=None, feeds=None):
             raise
         finally:
             TRACE.active -= 1
-        leave = _meta({"kind": "exit", "api": name, "call": kind,
-                       "site": site,
-                       "training": getattr(owner, "training", None)})
+        leave = _named(_meta({"kind": "exit", "api": name, "call": kind,
+                              "site": site,
+                              "training": getattr(owner, "training", None)}),
+                       site)
         if feeds is not None:
             leave["feeds"] = feeds
         leave["result"] = summary(result, result=True)
@@ -743,7 +770,8 @@ def _tensor_class():
     return _TENSOR
 
 
-def _top_checked(needs, kind, name, fn, receiver, args, kwargs, feeds):
+def _top_checked(site, needs, kind, name, fn, receiver, args, kwargs,
+                 feeds):
     """A call at the top level when checking without a trace file: the
     checker gets what its invariants read about it — the call's training
     and grad_enabled, the module and its layers (a forward), the first
@@ -782,15 +810,19 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs, feeds):
             # Compared as objects; text only in a report.
             dtype, shape = first.dtype, first.shape
     grad_enabled = needs.grad_enabled
+    TRACE.at = site
     checker.top_enter(name, getattr(owner, "training", None),
                       grad_enabled(), module, layers, arg_hash, dtype, shape)
+    TRACE.at = None
     TRACE.active += 1
     try:
         result = fn(*args, **kwargs)
     except BaseException:
         TRACE.active -= 1
+        TRACE.at = site
         checker.top_exit(name, getattr(owner, "training", None),
                          grad_enabled(), True, None, ())
+        TRACE.at = None
         raise
     TRACE.active -= 1
     training, enabled = getattr(owner, "training", None), grad_enabled()
@@ -801,9 +833,11 @@ def _top_checked(needs, kind, name, fn, receiver, args, kwargs, feeds):
             finite, bounds = r[0], r[1:] if r[1] is not None else None
     elif finite_read:
         finite = _memory_finite(result)
+    TRACE.at = site
     checker.top_exit(name, training, enabled, False, finite,
                      TRACE.ran if contains else (), bounds=bounds,
                      feeds=feeds)
+    TRACE.at = None
     if kind == "step" and owner is not None:
         if needs.hashes:
             _state(owner)  # the ranks exchange the state record's hashes
