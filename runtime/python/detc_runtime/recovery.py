@@ -419,7 +419,7 @@ def run_surgery(crash, arg):
             (sources if isinstance(node, ast.FunctionDef)
              else classes)[node.name] = text
     # Classes and plain functions the file defines, transformed as the
-    # script was (a model class's dropout keyed as before the surgery);
+    # script was (a redefined forward's dropout keyed as before);
     # the vaccinated functions are transformed and swapped in below.
     plain = dict(classes, **{k: v for k, v in sources.items()
                              if k not in vaccinated})

@@ -99,8 +99,9 @@ def transformed_definitions(sources):
     original script with each of `sources` (name -> its new source) put in
     its place, transformed as the running script was} — so that a class or
     function a surgery brings is keyed like the original (a redefined
-    model's nn.Dropout draws from detc's streams, not torch's global
-    generator). A name the script does not define is added at its end."""
+    forward's F.dropout draws from the same keyed stream as the original's,
+    not from torch's global generator). A name the script does not define
+    is added at its end."""
     if not sources:
         return {}
     _, text = _transform_all(sources)
