@@ -21,10 +21,10 @@ namespace detc::codegen {
 /// What a forward calls, by its role in the program rather than by the
 /// script's name for it, so that invariants inferred on one pipeline apply
 /// to another (`criterion`, `loss_fn`; `model`, `net`, `netD`): `loss` (a
-/// loss class's forward), `forward:layer.CLASS` (a part that a method of a
-/// model class calls: `self.fc1(x)` is `forward:layer.Linear`, the class
-/// added at run time), else
-/// `forward:model` (a model the training code calls).
+/// loss class's forward, or a forward whose result a backward
+/// differentiates), `forward:layer.CLASS` (a part that a method of a model
+/// class calls: `self.fc1(x)` is `forward:layer.Linear`, the class added
+/// at run time), else `forward:model` (a model the training code calls).
 std::string forwardDescriptor(ir::ForwardOp fw,
                               const llvm::StringMap<ir::BuildOp> &builds) {
   SmallVector<ir::BuildOp> built;
@@ -41,6 +41,22 @@ std::string forwardDescriptor(ir::ForwardOp fw,
   // may not tell one class: `self.fc1` of a method several classes share).
   if (cls && cls.getRole() == ir::ClassRole::Model)
     return "forward:layer";
+  // What a backward differentiates is the loss, whoever wrote its class
+  // (`loss = criterion(out, y); loss.backward()` with the script's own
+  // `class FocalLoss(nn.Module)`).
+  ArrayAttr defs = fw.getDefsAttr();
+  if (func && defs && defs.size() == 1) {
+    StringRef result = cast<StringAttr>(defs[0]).getValue();
+    bool differentiated = false;
+    func.walk([&](ir::GradOp grad) {
+      ArrayAttr uses = grad->getAttrOfType<ArrayAttr>("uses");
+      differentiated |= uses && llvm::any_of(uses, [&](Attribute u) {
+                          return cast<StringAttr>(u).getValue() == result;
+                        });
+    });
+    if (differentiated)
+      return "loss";
+  }
   return "forward:model";
 }
 
@@ -54,12 +70,17 @@ static std::string lossName(Operation *op,
       call && call.getRole() == "loss")
     api = call->getAttrOfType<StringAttr>("api").getValue().str();
   if (auto fw = dyn_cast<ir::ForwardOp>(op);
-      fw && forwardDescriptor(fw, builds) == "loss")
+      fw && !fw.getBuilds().empty() && forwardDescriptor(fw, builds) == "loss")
     if (ir::BuildOp b = builds.lookup(
             cast<StringAttr>(fw.getBuilds()[0]).getValue()))
-      api = b.getApi().value_or("").str();
+      api = b.getApi()   ? b.getApi()->str()
+            : b.getCls() ? b.getCls()->str() // the script's own loss class
+                         : "";
   std::string name;
-  for (char c : StringRef(api).rsplit('.').second)
+  StringRef leaf = StringRef(api).contains('.')
+                       ? StringRef(api).rsplit('.').second
+                       : StringRef(api);
+  for (char c : leaf)
     if (c != '_')
       name += llvm::toLower(c);
   return StringRef(name).consume_back("loss") ? name.substr(0, name.size() - 4)
