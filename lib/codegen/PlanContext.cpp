@@ -49,12 +49,20 @@ void PlanContext::unrewritable(Operation *op, const Twine &message) {
   leftNondeterministic.push_back(where(op));
 }
 
+/// `line` of the edited source as the user's (statements split onto lines
+/// of their own keep the line the user wrote them on).
+static unsigned toUserLine(unsigned line, const std::vector<unsigned> &user) {
+  return line >= 1 && line <= user.size() && user[line - 1] ? user[line - 1]
+                                                            : line;
+}
+
 unsigned PlanContext::userLine(Operation *op) const {
   unsigned line = analysis::sourcePoint(op).line;
-  const std::vector<unsigned> &user = options.userLines;
-  if (spanOf(op) && line >= 1 && line <= user.size() && user[line - 1])
-    line = user[line - 1];
-  return line;
+  return spanOf(op) ? toUserLine(line, options.userLines) : line;
+}
+
+unsigned PlanContext::userLineAt(uint32_t offset) const {
+  return toUserLine(edits.lineOf(offset), options.userLines);
 }
 
 std::string PlanContext::where(Operation *op) const {

@@ -59,6 +59,8 @@ public:
   /// The user's line of `op` (before detc split statements onto lines of
   /// their own).
   unsigned userLine(mlir::Operation *op) const;
+  /// The user's line of byte `offset` of the source being edited.
+  unsigned userLineAt(uint32_t offset) const;
   /// Wraps the callee of `op`'s call: `callee(args)` becomes
   /// `prefix callee)(args)`, and notes the line.
   bool wrapCallee(mlir::Operation *op, const std::string &prefix,

@@ -28,6 +28,17 @@ unsigned EditList::lineOf(uint32_t offset) const {
          lineStarts.begin();
 }
 
+std::optional<uint32_t> EditList::lineStart(unsigned line) const {
+  if (line < 1 || line > lineStarts.size())
+    return std::nullopt;
+  return lineStarts[line - 1];
+}
+
+bool EditList::hasLinesBefore(unsigned line) const {
+  return llvm::any_of(newLines,
+                      [&](const NewLines &n) { return n.line == line; });
+}
+
 void EditList::wrap(uint32_t begin, uint32_t end, std::string prefix,
                     std::string suffix) {
   unsigned order = unsigned(inserts.size());

@@ -126,8 +126,7 @@ bool isDottedName(StringRef text) {
 /// may be a model; the runtime traces it as one if it is a module
 /// (`forward:any`), and calls it untraced otherwise.
 std::vector<std::pair<uint32_t, std::string>>
-unreadCallees(Operation *op, StringRef src,
-              const std::vector<uint32_t> &lineStarts) {
+unreadCallees(Operation *op, StringRef src, const EditList &edits) {
   std::vector<std::pair<uint32_t, std::string>> out;
   auto calls = op->getAttrOfType<ArrayAttr>("unread_calls");
   if (!calls || !op->getParentOfType<ir::ForOp>())
@@ -137,13 +136,14 @@ unreadCallees(Operation *op, StringRef src,
     auto callee = d ? d.getAs<StringAttr>("callee") : nullptr;
     auto line = d ? d.getAs<IntegerAttr>("line") : nullptr;
     auto column = d ? d.getAs<IntegerAttr>("column") : nullptr;
-    if (!callee || !line || !column || line.getInt() < 1 ||
-        size_t(line.getInt()) > lineStarts.size() || column.getInt() < 1)
+    std::optional<uint32_t> start =
+        line ? edits.lineStart(line.getInt()) : std::nullopt;
+    if (!callee || !start || !column || column.getInt() < 1)
       continue;
     StringRef text = callee.getValue();
     if (!isDottedName(text))
       continue;
-    uint64_t at = lineStarts[line.getInt() - 1] + column.getInt() - 1;
+    uint64_t at = *start + column.getInt() - 1;
     // Where the text is (columns count bytes; anything else: left alone).
     if (at + text.size() <= src.size() && src.substr(at).starts_with(text) &&
         src.substr(at + text.size()).ltrim(" \t").starts_with("("))

@@ -7,6 +7,7 @@
 #ifndef DETC_LIB_CODEGEN_TRACEDESCRIPTORS_H
 #define DETC_LIB_CODEGEN_TRACEDESCRIPTORS_H
 
+#include "detc/codegen/SourceEdits.h"
 #include "detc/ir/DetcOps.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -31,7 +32,7 @@ bool isDottedName(llvm::StringRef text);
 /// Calls in a loop of code detc could not read: (callee begin, its text).
 std::vector<std::pair<uint32_t, std::string>>
 unreadCallees(mlir::Operation *op, llvm::StringRef src,
-              const std::vector<uint32_t> &lineStarts);
+              const EditList &edits);
 
 } // namespace detc::codegen
 

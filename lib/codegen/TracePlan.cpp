@@ -178,15 +178,11 @@ bool planTrace(PlanContext &ctx) {
         "traced");
   }
   // Calls of code detc could not read, in loops: maybe models.
-  std::vector<uint32_t> lineStarts{0};
-  for (size_t i = 0; i < ctx.src.size(); ++i)
-    if (ctx.src[i] == '\n')
-      lineStarts.push_back(i + 1);
   std::set<uint32_t> wrapped;
   ctx.module.walk([&](Operation *op) {
     if (op->getParentOfType<ir::BuildOp>())
       return;
-    for (auto &[begin, text] : unreadCallees(op, ctx.src, lineStarts)) {
+    for (auto &[begin, text] : unreadCallees(op, ctx.src, ctx.edits)) {
       if (!wrapped.insert(begin).second)
         continue;
       std::string loss = lossFed(op, builds);

@@ -392,7 +392,7 @@ private:
       // (Also after it: a checkpoint's restore code continues it there.)
       bool clear = true;
       for (unsigned l = first; l <= last + 1; ++l)
-        clear &= !hasOtherLines(l);
+        clear &= !ctx.edits.hasLinesBefore(l);
       if (!(simple && alone && indent && indent->empty() && clear &&
             mayFail(st) && st != headerAt)) {
         flush();
@@ -402,14 +402,6 @@ private:
     }
     flush();
     return covered;
-  }
-
-  /// Whether a planner before this one inserted lines before `line`.
-  bool hasOtherLines(unsigned line) {
-    std::vector<EditList::NotedLine> lines = ctx.edits.takeLines(line);
-    bool any = !lines.empty();
-    ctx.edits.insertNotedLines(line, lines);
-    return any;
   }
 
   void makeTopCell(ArrayRef<const ast::Stmt *> run, const CellScope &scope) {
@@ -477,7 +469,7 @@ private:
     std::string lines;
     for (const ast::Stmt *st : llvm::ArrayRef(uncovered).take_front(12))
       lines += (lines.empty() ? "" : ", ") +
-               std::to_string(userLine(st->getRange().begin.offset));
+               std::to_string(ctx.userLineAt(st->getRange().begin.offset));
     if (uncovered.size() > 12)
       lines += ", ...";
     ctx.warning(uncovered.front()->getRange().begin.offset,
@@ -488,16 +480,6 @@ private:
                         "or in a loop, is covered",
                         uncovered.size(), lines)
                     .str());
-  }
-
-  /// The user's line of byte `offset` (statements split onto lines of their
-  /// own keep the line the user wrote them on).
-  unsigned userLine(uint32_t offset) const {
-    unsigned line = ctx.edits.lineOf(offset);
-    const std::vector<unsigned> &user = ctx.options.userLines;
-    return line >= 1 && line <= user.size() && user[line - 1]
-               ? user[line - 1]
-               : line;
   }
 
   enum class CellKind { Function, Loop, Block };

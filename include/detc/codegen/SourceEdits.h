@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ public:
 
   /// 1-based line of byte `offset`.
   unsigned lineOf(uint32_t offset) const;
+  /// The byte where 1-based line `line` starts; none past the last line.
+  std::optional<uint32_t> lineStart(unsigned line) const;
+  /// Whether lines are to be inserted before `line` (by a planner so far).
+  bool hasLinesBefore(unsigned line) const;
   /// The line break the file uses ("\n" or "\r\n").
   llvm::StringRef lineBreak() const { return eol; }
 
