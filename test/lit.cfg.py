@@ -21,6 +21,11 @@ llvm_config.with_system_environment(["HOME", "TMPDIR"])
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_environment("PATH", config.detc_tools_dir, append_path=True)
 config.substitutions.append(("%python", config.python_executable))
+# Library source (docs/analysis.md): tests do not depend on what the
+# machine's python3 has installed, nor write to the user's cache; a test
+# of it names its interpreter (--python %python) and cache folder.
+config.environment["DETC_PYTHON"] = "none"
+config.environment["DETC_CACHE_DIR"] = ""
 # The detc_runtime package of this build, for tests that run emitted scripts.
 config.substitutions.append(
     ("%detc_runtime", os.path.join(config.detc_obj_root, "python")))

@@ -285,16 +285,23 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
       // An entry names its own file when its op may sit in another (a
       // dataset's transform, called in the loop's per-example region).
       auto file = d.getAs<mlir::StringAttr>("file");
+      // Library code whose source shows a draw: an unsafe use of a
+      // generator like one in the script (the chain says which).
+      bool draws = d.get("draws") != nullptr;
       Finding f;
-      f.rule = "detc-may-draw";
+      f.rule = draws ? "detc-unsafe-rng" : "detc-may-draw";
       f.at = {file ? file.getValue().str() : stmt.file,
               unsigned(line.getInt()), unsigned(column.getInt())};
       if (!seen.insert({f.at.file, line.getInt(), column.getInt()}).second)
         continue;
       std::string kind = parallelKind(regionOp);
-      f.message = "may draw: '" + callee.getValue().str() +
-                  "' calls code detc could not read, inside the " + kind +
-                  " data-parallel region that starts at " +
+      f.message = (draws ? "draws: '" + callee.getValue().str() +
+                               "' runs library code that draws from a "
+                               "generator made outside the "
+                         : "may draw: '" + callee.getValue().str() +
+                               "' calls code detc could not read, inside "
+                               "the ") +
+                  kind + " data-parallel region that starts at " +
                   where(sourcePoint(regionOp));
       f.notes.push_back({f.at, "'" + callee.getValue().str() + "' is " +
                                    why.getValue().str()});

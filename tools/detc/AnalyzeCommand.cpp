@@ -15,6 +15,7 @@
 #include "AnalyzeCommand.h"
 
 #include "ApiTableFlag.h"
+#include "LibraryFlags.h"
 #include "TargetVersionFlag.h"
 #include "ConfigFlags.h"
 
@@ -96,6 +97,7 @@ cl::opt<bool> werror("werror", cl::desc("Exit with status 1 on findings"),
 tool::ConfigFlags config(tool::analyzeCommand);
 tool::ApiTableFlag apiTables(tool::analyzeCommand, nullptr);
 tool::TargetVersionFlag targetVersion(tool::analyzeCommand);
+tool::LibraryFlags libraries(tool::analyzeCommand);
 cl::opt<std::string> baseline(
     "baseline", cl::value_desc("FILE"),
     cl::desc("Do not report the findings FILE lists (written by "
@@ -143,6 +145,7 @@ load(mlir::MLIRContext &ctx, StringRef file, const frontend::ApiModel *model,
   options.api = model;
   options.targetVersion = target;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
+  options.librarySource = libraries.get();
   options.stats = &stats;
   options.verify = false;
   auto module = frontend::lowerScript(ctx, file, diags, options);
@@ -314,7 +317,9 @@ static FileOutcome analyzeFile(const std::string &file,
   if (stats) {
     err << "nodes: " << a.graph.numNodes() << "\n"
         << "variables: " << a.graph.vars.size() << "\n"
-        << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n";
+        << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n"
+        << "library files: " << loweringStats.libraryFiles << " ("
+        << loweringStats.libraryFilesCached << " from the cache)\n";
     base::printPhaseStats(err, loweringStats.phases, "  ");
     base::printPhaseStats(err, a.phases);
     // Wall time: verification and some analyses run on two threads.

@@ -9,6 +9,7 @@
 #include "LowerCommand.h"
 
 #include "ApiTableFlag.h"
+#include "LibraryFlags.h"
 #include "TargetVersionFlag.h"
 
 #include "FileList.h"
@@ -68,6 +69,7 @@ tool::ApiTableFlag apiTables(cl::SubCommand::getTopLevel(),
                             &tool::loweringCategory);
 tool::TargetVersionFlag targetVersion(cl::SubCommand::getTopLevel(),
                                       &tool::loweringCategory);
+tool::LibraryFlags libraries(cl::SubCommand::getTopLevel());
 cl::opt<bool> noFollow("no-follow-imports",
                        cl::desc("Do not lower local modules the script "
                                 "imports"),
@@ -94,6 +96,7 @@ int detc::tool::runLower() {
   options.targetVersion = *target;
   options.followLocalImports = !noFollow;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
+  options.librarySource = libraries.get();
   unsigned failed = 0;
   for (const std::string &file : files) {
     if (emit == EmitKind::PointsTo) {

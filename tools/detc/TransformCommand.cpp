@@ -15,6 +15,7 @@
 #include "TransformCommand.h"
 
 #include "ApiTableFlag.h"
+#include "LibraryFlags.h"
 #include "TargetVersionFlag.h"
 #include "detc/base/BoundedJSON.h"
 #include "detc/invariants/Invariants.h"
@@ -87,6 +88,7 @@ cl::opt<std::string> runtimePath(
 tool::ConfigFlags config(tool::transformCommand);
 tool::ApiTableFlag apiTables(tool::transformCommand, nullptr);
 tool::TargetVersionFlag targetVersion(tool::transformCommand);
+tool::LibraryFlags libraries(tool::transformCommand);
 cl::list<std::string>
     searchPath("path",
                cl::desc("Also look for the script's local modules in DIR "
@@ -284,6 +286,7 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
   frontend::LoweringOptions loweringOptions;
   loweringOptions.api = &*model;
   loweringOptions.searchPath.assign(searchPath.begin(), searchPath.end());
+  loweringOptions.librarySource = libraries.get();
   loweringOptions.parseCache = &parseCache;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::optional<analysis::ProgramAnalysis> analysed;

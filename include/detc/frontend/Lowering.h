@@ -6,6 +6,7 @@
 #include "detc/base/PhaseStats.h"
 #include "detc/frontend/ApiModel.h"
 #include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/LibrarySource.h"
 #include "detc/frontend/ParseCache.h"
 
 #include <string>
@@ -21,6 +22,10 @@ struct LoweringStats {
   /// `parse`, `points-to`, one `lowering-pass` per pass of the facts'
   /// fixpoint, `verify`.
   std::vector<base::PhaseStat> phases;
+  /// Library files summarised (LibrarySource.h), and how many of those
+  /// summaries came from the on-disk cache.
+  unsigned libraryFiles = 0;
+  unsigned libraryFilesCached = 0;
 };
 
 struct LoweringOptions {
@@ -30,6 +35,10 @@ struct LoweringOptions {
   bool followLocalImports = true;
   /// More directories for local modules (`--path`; then PYTHONPATH).
   std::vector<std::string> searchPath;
+  /// Where the source of libraries no table models is read from (the
+  /// interpreter's search path) and its summaries cached; no `python`:
+  /// such libraries are unread (detc-may-draw).
+  LibrarySourceOptions librarySource;
   /// Where the script and its modules are parsed (shared with the caller,
   /// which may have parsed the script already); null: the lowering's own.
   /// It must outlive the lowered module's users of AST pointers.

@@ -1051,7 +1051,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       // every example (detc-may-draw in the per-example region).
       const ast::Expr *tr = args.find(entry->getArg("transform"));
       if (emitIR && tr && !o.unreadTransform)
-        if (std::optional<std::string> why = whyObjectsUnread(held, ""))
+        if (std::optional<UnreadReason> why = whyObjectsUnread(held, ""))
           o.unreadTransform = unreadEntry(*f.unit, tr, *why, true);
     }
     // The datasets it wraps (a list of them for ConcatDataset): the

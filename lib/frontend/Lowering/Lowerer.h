@@ -326,10 +326,18 @@ public:
   mlir::ArrayAttr moduleCallsValue;
 
   // ---- Calls into code detc does not read (UnreadCalls.cpp) ----
+  /// Why a call may draw: `why` says what the callee is; `draws` when the
+  /// library's source shows a draw (not only code detc could not read).
+  struct UnreadReason {
+    std::string why;
+    bool draws = false;
+  };
   /// Why a call of `library` (a library name, `albumentations.Compose`)
-  /// runs code detc does not read, or nothing when the tables model it or
-  /// declare its module quiet (api/python.api).
-  std::optional<std::string> whyUnread(llvm::StringRef library) const;
+  /// may draw, or nothing when the tables model it, declare its module
+  /// quiet (api/python.api), or its source shows it draws nothing.
+  /// `result`: a method of the value a call of `library` returned.
+  std::optional<UnreadReason> whyUnread(llvm::StringRef library,
+                                        bool result = false) const;
   /// Records `call` (an opaque call; `receiver` for a method call, and its
   /// callee's qualified name when the imports give one) as a call of code
   /// detc does not read, when it is one; the ops of the current statement
@@ -338,13 +346,13 @@ public:
                       llvm::StringRef qualified, const ast::Expr *receiver);
   /// Why calling something that may be any of `objs` runs code detc does
   /// not read (`qualified`: the callee's imported name, when it has one).
-  std::optional<std::string>
+  std::optional<UnreadReason>
   whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                    llvm::StringRef qualified) const;
   /// One `unread_calls` entry: `shown` as written, where it starts, why;
   /// with its file when the op carrying it may be in another one.
   mlir::DictionaryAttr unreadEntry(const Unit &unit, const ast::Expr *shown,
-                                   const std::string &why, bool withFile);
+                                   const UnreadReason &why, bool withFile);
   /// Why nothing the analysis tracks reaches `callee` (a parameter nothing
   /// binds, a dynamic lookup).
   std::string untraceableCallee(const FuncCtx &f,
@@ -398,6 +406,9 @@ public:
   DiagnosticEngine &diags;
   LoweringOptions options;
   const ApiModel &api;
+  /// Libraries no table models, read from source (UnreadCalls.cpp);
+  /// summaries are memoised as they are asked for.
+  mutable LibrarySource librarySource;
   mlir::OpBuilder builder;
   mlir::OwningOpRef<mlir::ModuleOp> module;
 

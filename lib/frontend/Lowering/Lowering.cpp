@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowerer.h"
+#include "PointsTo/Program.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -31,7 +32,8 @@ Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
                  const LoweringOptions &options)
     : ctx(ctx), spans(ir::newSourceSpanRegion(&ctx)), diags(diags),
       options(options),
-      api(options.api ? *options.api : ApiModel::getBuiltin()), builder(&ctx),
+      api(options.api ? *options.api : ApiModel::getBuiltin()),
+      librarySource(api, options.librarySource), builder(&ctx),
       ownParseCache(options.parseCache ? nullptr
                                        : std::make_unique<ParseCache>(
                                              options.targetVersion)),
@@ -145,6 +147,8 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   }
   for (const Diagnostic &d : passDiags.getDiagnostics())
     diags.add(d);
+  stats.libraryFiles = librarySource.filesSummarised();
+  stats.libraryFilesCached = librarySource.filesFromCache();
   if (diags.getNumErrors() != errorsBefore)
     return nullptr;
   if (options.verify) {
@@ -808,7 +812,9 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     }
     for (size_t i = 0; path.empty() && i < more.size(); ++i)
       path = findLocalModule(more[i].empty() ? "." : more[i], dotted);
-    if (path.empty())
+    // Installed library code is the tables' or LibrarySource's, as for the
+    // points-to analysis (a PYTHONPATH may name a site-packages).
+    if (path.empty() || pta::isInstalledLibrary(path))
       return "";
     std::string modName = dotted.str();
     if (!unitsByModule.count(modName) && !loadUnit(path, modName))

@@ -32,8 +32,8 @@ static std::string libraryOf(const AbstractObject &o) {
   return label.str();
 }
 
-std::optional<std::string>
-Lowerer::whyUnread(llvm::StringRef library) const {
+std::optional<Lowerer::UnreadReason>
+Lowerer::whyUnread(llvm::StringRef library, bool result) const {
   if (library.empty())
     return std::nullopt;
   StringRef top = library.ltrim('.').split('.').first;
@@ -41,9 +41,10 @@ Lowerer::whyUnread(llvm::StringRef library) const {
   // A part of a modelled library may run code no table describes
   // (`unread torch.hub`: a repository's model code).
   if (kind == ApiModel::Unmodelled::Unread && api.isLibraryName(library))
-    return ("code of '" + library + "' that detc does not read (" +
-            api.unmodelledReason(library) + ")")
-        .str();
+    return UnreadReason{("code of '" + library +
+                         "' that detc does not read (" +
+                         api.unmodelledReason(library) + ")")
+                            .str()};
   if (api.isLibraryName(library)) {
     // A name of a modelled library that no table describes: new in this
     // version, private, or a function no one listed (torch.names.api
@@ -51,24 +52,43 @@ Lowerer::whyUnread(llvm::StringRef library) const {
     // a `quiet` declaration covers it (`quiet torch.utils.tensorboard`).
     if (api.describes(library) || kind == ApiModel::Unmodelled::Quiet)
       return std::nullopt;
-    return ("a name of '" + top + "' that no API table describes").str();
+    return UnreadReason{
+        ("a name of '" + top + "' that no API table describes").str()};
   }
-  switch (kind) {
-  case ApiModel::Unmodelled::Quiet:
+  if (kind == ApiModel::Unmodelled::Quiet)
     return std::nullopt;
-  case ApiModel::Unmodelled::Unread:
-    return ("library '" + top + "', whose code detc does not read (" +
-            api.unmodelledReason(library) + ")")
-        .str();
-  case ApiModel::Unmodelled::Unknown:
+  // A library no table models: its source, where the interpreter has it.
+  LibraryEffect e = result ? librarySource.effectOfResult(library)
+                           : librarySource.effectOfCall(library);
+  switch (e.kind) {
+  case LibraryEffect::Kind::Pure:
+    return std::nullopt;
+  case LibraryEffect::Kind::Draws:
+    return UnreadReason{"library code that draws: " + e.detail, true};
+  case LibraryEffect::Kind::Unknown:
+    return UnreadReason{e.detail};
+  case LibraryEffect::Kind::NotFound:
     break;
   }
-  return ("module '" + top +
-          "', which detc could not find and no API table models")
-      .str();
+  std::string absent =
+      options.librarySource.python.empty()
+          ? ""
+          : "; its source is not on " + options.librarySource.python +
+                "'s search path";
+  if (kind == ApiModel::Unmodelled::Unread)
+    return UnreadReason{("library '" + top +
+                         "', whose code detc does not read (" +
+                         api.unmodelledReason(library) + ")")
+                            .str() +
+                        absent};
+  return UnreadReason{
+      ("module '" + top +
+       "', which detc could not find and no API table models")
+          .str() +
+      absent};
 }
 
-std::optional<std::string>
+std::optional<Lowerer::UnreadReason>
 Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                           StringRef qualified) const {
   for (PointsToResult::ObjectId o : objs) {
@@ -79,23 +99,37 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
       StringRef library = label.drop_back();
       if (api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
         continue;
-      return ("a name of '" + library +
-              "' chosen at run time (getattr with a computed name): any of "
-              "its functions, random ones included")
-          .str();
+      return UnreadReason{
+          ("a name of '" + library +
+           "' chosen at run time (getattr with a computed name): any of "
+           "its functions, random ones included")
+              .str()};
     }
     // An instance of the program's class called (or its method called)
     // where only a library base defines it: `class Flip(A.DualTransform)`
     // is called through albumentations' `__call__`, which runs the
-    // class's `apply` — code detc does not read decides what runs.
+    // class's `apply`. The base's own code, read from source, may draw;
+    // where it does not, it still runs methods of the program's class
+    // from code detc does not follow into them.
     if (ob.kind == AbstractObject::Kind::Instance) {
       std::vector<std::string> work{ob.label().str()};
       for (size_t i = 0; i < work.size() && i < 32; ++i)
         if (const ClassInfo *ci = classOf(work[i])) {
-          for (const std::string &base : ci->libBases)
-            if (std::optional<std::string> w = whyUnread(base))
-              return "an instance of '" + ob.label().str() + "', whose base '" +
-                     base + "' is " + *w;
+          for (const std::string &base : ci->libBases) {
+            std::optional<UnreadReason> w = whyUnread(base);
+            bool read = !api.isLibraryName(base) &&
+                        api.classifyUnmodelled(base) !=
+                            ApiModel::Unmodelled::Quiet;
+            if (!w && read)
+              w = UnreadReason{"library code that calls the instance's own "
+                               "methods, from where detc does not follow "
+                               "them"};
+            if (w) {
+              w->why = "an instance of '" + ob.label().str() +
+                       "', whose base '" + base + "' is " + w->why;
+              return w;
+            }
+          }
           work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
         }
       continue;
@@ -104,16 +138,18 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     if (library.empty())
       continue;
     // The name as imported (`wandb.log`) is finer than the object's
-    // (`<attribute of wandb>`): a declaration may cover one function.
-    if (std::optional<std::string> why =
-            whyUnread(qualified.empty() ? StringRef(library) : qualified))
+    // (`<attribute of wandb>`): a declaration may cover one function. An
+    // object a library call made is what that call returned.
+    bool result = qualified.empty() && ob.kind == AbstractObject::Kind::Library;
+    if (std::optional<UnreadReason> why = whyUnread(
+            qualified.empty() ? StringRef(library) : qualified, result))
       return why;
   }
   return std::nullopt;
 }
 
 DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
-                                    const std::string &why, bool withFile) {
+                                    const UnreadReason &why, bool withFile) {
   // The expression as written, on one line.
   StringRef bytes = unit.file->getBytes();
   StringRef text = bytes.slice(shown->getRange().begin.offset,
@@ -132,11 +168,13 @@ DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
   const ast::SourcePos &at = shown->getRange().begin;
   llvm::SmallVector<NamedAttribute, 5> fields{
       attr("callee", builder.getStringAttr(oneLine)),
-      attr("why", builder.getStringAttr(why)),
+      attr("why", builder.getStringAttr(why.why)),
       attr("line", builder.getI64IntegerAttr(at.line)),
       attr("column", builder.getI64IntegerAttr(at.column + 1))};
   if (withFile)
     fields.push_back(attr("file", builder.getStringAttr(unit.file->getName())));
+  if (why.draws)
+    fields.push_back(attr("draws", builder.getUnitAttr()));
   return builder.getDictionaryAttr(fields);
 }
 
@@ -156,7 +194,7 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
   if (auto *n = llvm::dyn_cast<ast::Name>(call->func);
       n && qualified.empty() && !isBoundName(f, n->id))
     return;
-  std::optional<std::string> why;
+  std::optional<UnreadReason> why;
   // What the callee may be; for a method whose attribute holds nothing the
   // analysis tracks (`tok.encode`), what its receiver may be.
   std::vector<PointsToResult::ObjectId> objs;
@@ -183,9 +221,11 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
     if (!qualified.empty())
       why = whyUnread(qualified);
     else if (!receiver)
-      why = untraceableCallee(f, call->func);
+      why = UnreadReason{untraceableCallee(f, call->func)};
     else if (!isSuperCall(receiver))
-      why = untracedReceiverMethod(f, llvm::cast<ast::Attribute>(call->func));
+      if (std::optional<std::string> w = untracedReceiverMethod(
+              f, llvm::cast<ast::Attribute>(call->func)))
+        why = UnreadReason{*w};
   }
   if (!why)
     return;

@@ -11,10 +11,7 @@ using namespace detc::frontend::pta;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-/// Installed library code (the standard library, site/dist-packages) is
-/// not part of the user's program: the API tables model what matters of
-/// it, and analysing it as local code would analyse half of Python.
-static bool isInstalledLibrary(llvm::StringRef file) {
+bool pta::isInstalledLibrary(llvm::StringRef file) {
   llvm::SmallString<256> real;
   if (fs::real_path(file, real))
     real = file;
@@ -76,8 +73,7 @@ void Program::addSearchDir(llvm::StringRef dir) {
   searchPath.push_back(std::string(full));
 }
 
-/// `dir/a/b.py` or `dir/a/b/__init__.py` for dotted `a.b`.
-static bool findIn(llvm::StringRef dir, llvm::StringRef dotted,
+bool pta::findIn(llvm::StringRef dir, llvm::StringRef dotted,
                    std::string &file, bool &isPackage) {
   llvm::SmallString<256> base(dir);
   llvm::SmallVector<llvm::StringRef> parts;

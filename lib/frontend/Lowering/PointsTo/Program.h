@@ -23,6 +23,16 @@
 
 namespace detc::frontend::pta {
 
+/// Installed library code (the standard library, site/dist-packages): not
+/// part of the user's program. The API tables model what matters of it, or
+/// its source is summarised (LibrarySource.h); analysing it as the
+/// program's own code would analyse half of Python.
+bool isInstalledLibrary(llvm::StringRef file);
+
+/// `dir/a/b/__init__.py` (a package) or `dir/a/b.py` for dotted `a.b`.
+bool findIn(llvm::StringRef dir, llvm::StringRef dotted, std::string &file,
+            bool &isPackage);
+
 struct ProgramModule {
   std::string name; ///< "__main__" or the dotted module name.
   std::string path;

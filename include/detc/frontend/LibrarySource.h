@@ -1,0 +1,112 @@
+//===- LibrarySource.h - What library code draws, read from its source -*-C++-*-//
+//
+// The API tables describe torch, numpy, random and the standard library: C
+// code and the primitives everything else is written with. Every other
+// library a script imports (albumentations, timm, kornia, a company's own
+// package) is read from its Python source, found on the search path of the
+// interpreter the user trains with, and summarised: may calling this name
+// (or constructing this class and using the object) draw from a random
+// generator, and through which chain of calls? A summary is
+//  - Draws, with the first chain found to a primitive draw (`random.random`,
+//    `torch.rand`, a dropout layer, a new generator),
+//  - Unknown, when the code reaches something detc cannot follow (a callee
+//    chosen at run time, a module without Python source, a name of a
+//    modelled library no table describes), or
+//  - Pure, only when every call reachable from it was followed to code or a
+//    table that draws nothing.
+// Per-file summaries are cached on disk, keyed by the file's contents and
+// detc's version (docs/analysis.md, "Library source").
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DETC_FRONTEND_LIBRARYSOURCE_H
+#define DETC_FRONTEND_LIBRARYSOURCE_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace detc::frontend {
+
+class ApiModel;
+
+namespace library {
+struct FileSummary;
+} // namespace library
+
+/// What running a library name may draw.
+struct LibraryEffect {
+  enum class Kind {
+    NotFound, ///< No Python source for it on the interpreter's path.
+    Pure,     ///< Every reachable call followed; none draws.
+    Draws,    ///< `detail`: the draw and the chain of calls to it.
+    Unknown   ///< `detail`: what the callee is and where reading stopped.
+  };
+  Kind kind = Kind::NotFound;
+  std::string detail;
+};
+
+/// Where library source is looked for and its summaries kept.
+struct LibrarySourceOptions {
+  /// The interpreter whose `sys.path` is searched (`--python`,
+  /// DETC_PYTHON, `python3`); empty: no library is read.
+  std::string python;
+  /// The folder of the on-disk summary cache; empty: none.
+  std::string cacheDir;
+};
+
+/// `DETC_CACHE_DIR`, else `$XDG_CACHE_HOME/detc`, else `~/.cache/detc`;
+/// empty when DETC_CACHE_DIR is set to the empty string (no cache).
+std::string defaultLibraryCacheDir();
+
+/// The interpreter's module search path (directories only), asked once per
+/// process and interpreter; empty when it cannot be run.
+std::vector<std::string> interpreterSearchPath(llvm::StringRef python);
+
+class LibrarySource {
+public:
+  LibrarySource(const ApiModel &api, LibrarySourceOptions options);
+  ~LibrarySource();
+
+  /// What calling `qualified` (`albumentations.HorizontalFlip`) may draw;
+  /// for a class, what constructing it and calling any method of the
+  /// object may draw.
+  LibraryEffect effectOfCall(llvm::StringRef qualified);
+
+  /// What calling a method of the value `qualified(...)` returned may
+  /// draw: a class's instance is summarised as above; what a function
+  /// returns is of a type detc does not know (Unknown).
+  LibraryEffect effectOfResult(llvm::StringRef qualified);
+
+  /// Files summarised by this object (read or from the cache), and how
+  /// many came from the cache: for tests and `--points-to-stats`.
+  unsigned filesSummarised() const { return summarised; }
+  unsigned filesFromCache() const { return fromCache; }
+
+private:
+  struct Node;
+  struct Resolved;
+  Resolved resolve(llvm::StringRef qualified, unsigned depth);
+  const library::FileSummary *summaryOf(const std::string &module,
+                                        bool *found);
+  bool findModuleFile(llvm::StringRef dotted, std::string &file,
+                      bool &isPackage) const;
+  LibraryEffect classifyExternal(llvm::StringRef qualified) const;
+  LibraryEffect reach(const Resolved &start);
+
+  const ApiModel &api;
+  LibrarySourceOptions options;
+  std::vector<std::string> searchPath;
+  bool searchPathKnown = false;
+  llvm::StringMap<std::unique_ptr<library::FileSummary>> files;
+  llvm::StringMap<LibraryEffect> memo;
+  unsigned summarised = 0;
+  unsigned fromCache = 0;
+};
+
+} // namespace detc::frontend
+
+#endif // DETC_FRONTEND_LIBRARYSOURCE_H

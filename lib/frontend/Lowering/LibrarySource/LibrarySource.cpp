@@ -1,0 +1,519 @@
+//===- LibrarySource.cpp - What library code draws, read from its source -===//
+//
+// A name is resolved the way CPython imports it (the longest dotted prefix
+// that is a module file on the search path, then the module's definitions,
+// imports, aliases and star imports), and its summary is the set of
+// definitions reachable from it over the files' events, searched breadth
+// first so that the chain reported for a draw is a shortest one. A search
+// stops at the first draw; without one, the first thing it could not
+// follow makes the answer Unknown. Tables first: a name a table models or
+// a `quiet` declaration covers is never read.
+//
+//===----------------------------------------------------------------------===//
+
+#include "detc/frontend/LibrarySource.h"
+
+#include "FileSummary.h"
+#include "../PointsTo/Program.h"
+
+#include "detc/base/FileIO.h"
+#include "detc/frontend/ApiModel.h"
+#include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/Parser.h"
+#include "detc/frontend/SourceFile.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <deque>
+#include <map>
+#include <mutex>
+
+using namespace detc;
+using namespace detc::frontend;
+using namespace detc::frontend::library;
+using llvm::StringRef;
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+#ifndef DETC_VERSION
+#define DETC_VERSION "dev"
+#endif
+
+/// Bump when FileSummary.cpp changes what it records: cached summaries of
+/// an older summariser are then never read.
+static constexpr unsigned kSummariserVersion = 1;
+
+/// The most library files one search reads, and definitions it visits: a
+/// name reaching further is Unknown (never reached by torchvision-sized
+/// packages; a framework pulling in half of the standard library is).
+static constexpr unsigned kMaxFilesPerSearch = 400;
+static constexpr unsigned kMaxDefinitionsPerSearch = 20000;
+
+std::string frontend::defaultLibraryCacheDir() {
+  if (const char *d = std::getenv("DETC_CACHE_DIR"))
+    return d;
+  llvm::SmallString<256> dir;
+  if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = x;
+  } else if (const char *home = std::getenv("HOME"); home && *home) {
+    dir = home;
+    path::append(dir, ".cache");
+  } else {
+    return "";
+  }
+  path::append(dir, "detc");
+  return std::string(dir);
+}
+
+std::vector<std::string> frontend::interpreterSearchPath(StringRef python) {
+  static std::mutex lock;
+  static std::map<std::string, std::vector<std::string>> known;
+  std::lock_guard<std::mutex> guard(lock);
+  if (auto it = known.find(python.str()); it != known.end())
+    return it->second;
+  std::vector<std::string> &dirs = known[python.str()];
+  llvm::ErrorOr<std::string> program =
+      python.contains('/') ? llvm::ErrorOr<std::string>(python.str())
+                           : llvm::sys::findProgramByName(python);
+  if (!program)
+    return dirs;
+  llvm::SmallString<128> out;
+  if (fs::createTemporaryFile("detc-sys-path", "txt", out))
+    return dirs;
+  // sys.path as the interpreter starts (site-packages, .pth files,
+  // PYTHONPATH); no module of the user's is imported.
+  llvm::SmallVector<StringRef, 4> args{
+      *program, "-c", "import sys\nfor p in sys.path: print(p)"};
+  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(out),
+                                          StringRef("")};
+  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt,
+                                         redirects, /*SecondsToWait=*/30);
+  llvm::Expected<std::string> text = base::readInputFile(out, 1 << 20);
+  fs::remove(out);
+  if (status != 0 || !text) {
+    if (!text)
+      llvm::consumeError(text.takeError());
+    return dirs;
+  }
+  llvm::SmallVector<StringRef> lines;
+  StringRef(*text).split(lines, '\n', -1, false);
+  for (StringRef l : lines) {
+    l = l.rtrim("\r");
+    if (path::is_absolute(l) && fs::is_directory(l) &&
+        !llvm::is_contained(dirs, l))
+      dirs.push_back(l.str());
+  }
+  return dirs;
+}
+
+// ---- Resolution ----
+
+struct LibrarySource::Resolved {
+  enum class Kind { Definition, Module, External, Unknown, NotFound };
+  Kind kind = Kind::NotFound;
+  const FileSummary *file = nullptr;
+  std::string name; ///< Definition: its name; External: qualified.
+  std::string why;  ///< Unknown.
+  bool missingName = false; ///< Unknown: the module has no such name.
+};
+
+LibrarySource::LibrarySource(const ApiModel &api, LibrarySourceOptions opts)
+    : api(api), options(std::move(opts)) {}
+
+LibrarySource::~LibrarySource() = default;
+
+bool LibrarySource::findModuleFile(StringRef dotted, std::string &file,
+                                   bool &isPackage) const {
+  for (const std::string &dir : searchPath)
+    if (pta::findIn(dir, dotted, file, isPackage))
+      return true;
+  return false;
+}
+
+/// The cache file for `module`'s file holding `bytes`.
+static std::string cacheFile(StringRef dir, StringRef module, bool isPackage,
+                             StringRef bytes) {
+  std::string key = std::string(DETC_VERSION) + "\n" +
+                    std::to_string(kSummariserVersion) + "\n" + module.str() +
+                    (isPackage ? "\n1\n" : "\n0\n");
+  uint64_t h = llvm::xxh3_64bits(llvm::arrayRefFromStringRef(key)) ^
+               llvm::xxh3_64bits(llvm::arrayRefFromStringRef(bytes));
+  llvm::SmallString<256> f(dir);
+  path::append(f, "library-summaries", llvm::utohexstr(h, true, 16) + ".txt");
+  return std::string(f);
+}
+
+/// Writes `text` to `file` through a temporary file renamed over it, so a
+/// concurrent reader sees all of it or none; failures leave no file (the
+/// cache is an optimisation: a summary that cannot be kept is remade).
+static void writeCacheFile(const std::string &file, StringRef text) {
+  StringRef dir = path::parent_path(file);
+  if (fs::create_directories(dir))
+    return;
+  int fd;
+  llvm::SmallString<256> tmp;
+  llvm::SmallString<256> model(dir);
+  path::append(model, ".tmp-%%%%%%%%");
+  if (fs::createUniqueFile(model, fd, tmp))
+    return;
+  bool ok;
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << text;
+    os.flush();
+    ok = !os.has_error();
+    if (!ok)
+      os.clear_error();
+  }
+  if (!ok || fs::rename(tmp, file))
+    fs::remove(tmp);
+}
+
+const FileSummary *LibrarySource::summaryOf(const std::string &module,
+                                            bool *found) {
+  *found = false;
+  if (auto it = files.find(module); it != files.end()) {
+    *found = true;
+    return it->second.get();
+  }
+  std::string file;
+  bool isPackage = false;
+  if (!findModuleFile(module, file, isPackage))
+    return nullptr;
+  *found = true;
+  std::unique_ptr<FileSummary> &slot = files[module];
+  llvm::Expected<std::string> bytes = base::readInputFile(file);
+  if (!bytes) {
+    llvm::consumeError(bytes.takeError());
+    return nullptr;
+  }
+  ++summarised;
+  std::string cached = options.cacheDir.empty()
+                           ? std::string()
+                           : cacheFile(options.cacheDir, module, isPackage,
+                                       *bytes);
+  if (!cached.empty()) {
+    llvm::Expected<std::string> text = base::readInputFile(cached);
+    if (text) {
+      if (std::optional<FileSummary> s = deserialise(*text);
+          s && s->module == module) {
+        s->path = file;
+        ++fromCache;
+        slot = std::make_unique<FileSummary>(std::move(*s));
+        return slot.get();
+      }
+    } else {
+      llvm::consumeError(text.takeError());
+    }
+  }
+  // Library code is read, not checked: its syntax errors are no user's.
+  DiagnosticEngine quiet;
+  std::unique_ptr<SourceFile> src =
+      SourceFile::fromBytes(file, std::move(*bytes), quiet);
+  if (!src)
+    return nullptr;
+  std::unique_ptr<ParsedModule> parsed = parseModule(*src, quiet);
+  if (!parsed)
+    return nullptr;
+  slot = std::make_unique<FileSummary>(
+      summariseFile(*parsed, file, module, isPackage, api));
+  if (!cached.empty())
+    writeCacheFile(cached, serialise(*slot));
+  return slot.get();
+}
+
+/// True when the tables decide `qualified` (a modelled library's name, or
+/// one under a `quiet` declaration): its source is never read.
+static bool tablesDecide(const ApiModel &api, StringRef qualified) {
+  return api.isLibraryName(qualified) || api.lookup(qualified) ||
+         api.classifyUnmodelled(qualified) == ApiModel::Unmodelled::Quiet;
+}
+
+/// Whether package `pkg` holds a compiled module `name` (`name.so`,
+/// `name.cpython-311-x86_64-linux-gnu.so`, `name.pyd`).
+static bool compiledExtension(const FileSummary &pkg, StringRef name) {
+  if (!pkg.isPackage)
+    return false;
+  std::error_code ec;
+  StringRef dir = path::parent_path(pkg.path);
+  for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    StringRef file = path::filename(it->path());
+    if (file.consume_front(name) && (file.starts_with(".") &&
+                                     (file.ends_with(".so") ||
+                                      file.ends_with(".pyd"))))
+      return true;
+  }
+  return false;
+}
+
+LibrarySource::Resolved LibrarySource::resolve(StringRef qualified,
+                                               unsigned depth) {
+  Resolved r;
+  if (depth > 32) {
+    r.kind = Resolved::Kind::Unknown;
+    r.why = "'" + qualified.str() + "' is re-exported too many times";
+    return r;
+  }
+  std::string canon = api.canonicalize(qualified);
+  if (tablesDecide(api, canon)) {
+    r.kind = Resolved::Kind::External;
+    r.name = canon;
+    return r;
+  }
+  llvm::SmallVector<StringRef> parts;
+  StringRef(canon).split(parts, '.');
+  for (size_t k = parts.size(); k > 0; --k) {
+    std::string module = llvm::join(llvm::ArrayRef(parts).take_front(k), ".");
+    bool found = false;
+    const FileSummary *fsum = summaryOf(module, &found);
+    if (!found)
+      continue;
+    if (!fsum) {
+      r.kind = Resolved::Kind::Unknown;
+      r.why = "module '" + module + "', whose source detc could not parse";
+      return r;
+    }
+    if (k == parts.size()) {
+      r.kind = Resolved::Kind::Module;
+      r.file = fsum;
+      return r;
+    }
+    StringRef name = parts[k];
+    std::string rest;
+    for (StringRef p : llvm::ArrayRef(parts).drop_front(k + 1))
+      rest += "." + p.str();
+    if (fsum->definitions.count(name)) {
+      r.kind = Resolved::Kind::Definition;
+      r.file = fsum;
+      r.name = name.str();
+      return r;
+    }
+    if (auto it = fsum->bindings.find(name); it != fsum->bindings.end())
+      return resolve(it->second + rest, depth + 1);
+    if (fsum->definitions.count("=" + name.str())) {
+      r.kind = Resolved::Kind::Definition;
+      r.file = fsum;
+      r.name = "=" + name.str();
+      return r;
+    }
+    for (const std::string &star : fsum->starModules) {
+      Resolved s = resolve(star + "." + name.str() + rest, depth + 1);
+      if (s.kind != Resolved::Kind::NotFound && !s.missingName)
+        return s;
+    }
+    r.kind = Resolved::Kind::Unknown;
+    r.missingName = true;
+    r.why = compiledExtension(*fsum, name)
+                ? "'" + module + "." + name.str() +
+                      "', a compiled extension module, whose code detc "
+                      "cannot read"
+                : "'" + name.str() + "', which module '" + module +
+                      "' does not define where detc can see (made at run "
+                      "time)";
+    return r;
+  }
+  return r; // NotFound
+}
+
+LibraryEffect LibrarySource::classifyExternal(StringRef qualified) const {
+  LibraryEffect e;
+  if (const ApiEntry *entry = api.lookup(qualified)) {
+    if (entry->role == "draw" || entry->role == "generator" ||
+        (entry->role == "layer" && entry->has("dist"))) {
+      e.kind = LibraryEffect::Kind::Draws;
+      e.detail = entry->role == "generator"
+                     ? "makes a generator of its own, '" + qualified.str() +
+                           "'"
+                     : "'" + qualified.str() + "'";
+      return e;
+    }
+    e.kind = LibraryEffect::Kind::Pure;
+    return e;
+  }
+  if (api.classifyUnmodelled(qualified) == ApiModel::Unmodelled::Quiet ||
+      api.describes(qualified)) {
+    e.kind = LibraryEffect::Kind::Pure;
+    return e;
+  }
+  e.kind = LibraryEffect::Kind::Unknown;
+  e.detail = "'" + qualified.str() + "', a name no API table describes";
+  return e;
+}
+
+struct LibrarySource::Node {
+  const FileSummary *file;
+  std::string name;
+  int parent; ///< Index in the search's node list; -1 for the start.
+};
+
+/// `HorizontalFlip` in `albumentations.augmentations.transforms`.
+static std::string nodeName(const FileSummary &f, StringRef name) {
+  return f.module + "." + (name.starts_with("=") ? name.drop_front() : name)
+                              .str();
+}
+
+LibraryEffect LibrarySource::reach(const Resolved &start) {
+  std::vector<Node> nodes{{start.file, start.name, -1}};
+  llvm::StringSet<> seen{nodeName(*start.file, start.name)};
+  llvm::StringSet<> filesRead{start.file->path};
+  std::optional<LibraryEffect> unknown;
+  auto chain = [&](int at) {
+    std::vector<std::string> names;
+    for (int i = at; i >= 0; i = nodes[i].parent)
+      names.push_back(nodeName(*nodes[i].file, nodes[i].name));
+    std::string s;
+    for (const std::string &n : llvm::reverse(names))
+      s += (s.empty() ? "" : " -> ") + n;
+    return s;
+  };
+  auto where = [](const FileSummary &f, unsigned line) {
+    return f.path + ":" + std::to_string(line);
+  };
+  auto noteUnknown = [&](const std::string &what, const FileSummary &f,
+                         unsigned line, int at) {
+    if (unknown)
+      return;
+    unknown = LibraryEffect{LibraryEffect::Kind::Unknown,
+                            "library code that detc followed until " + what +
+                                " at " + where(f, line) + " (through " +
+                                chain(at) + ")"};
+  };
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    if (nodes.size() > kMaxDefinitionsPerSearch ||
+        filesRead.size() > kMaxFilesPerSearch)
+      return {LibraryEffect::Kind::Unknown,
+              "more library code than detc follows for one call (" +
+                  std::to_string(filesRead.size()) + " files)"};
+    const FileSummary &file = *nodes[i].file;
+    auto def = file.definitions.find(nodes[i].name);
+    if (def == file.definitions.end())
+      continue;
+    for (const Event &ev : def->getValue().events) {
+      auto draws = [&](const std::string &what) {
+        return LibraryEffect{LibraryEffect::Kind::Draws,
+                             what + " at " + where(file, ev.line) +
+                                 " (through " + chain(int(i)) + ")"};
+      };
+      Resolved r;
+      switch (ev.kind) {
+      case Event::Kind::Draw:
+        return draws("'" + ev.text + "'");
+      case Event::Kind::Unknown:
+        noteUnknown(ev.text, file, ev.line, int(i));
+        continue;
+      case Event::Kind::Local:
+        r.kind = Resolved::Kind::Definition;
+        r.file = &file;
+        r.name = ev.text;
+        break;
+      case Event::Kind::External:
+        r = resolve(ev.text, 0);
+        break;
+      case Event::Kind::Star: {
+        r.kind = Resolved::Kind::NotFound;
+        for (const std::string &star : file.starModules) {
+          Resolved s = resolve(star + "." + ev.text, 0);
+          if (s.kind != Resolved::Kind::NotFound && !s.missingName) {
+            r = s;
+            break;
+          }
+        }
+        if (r.kind == Resolved::Kind::NotFound) // a builtin
+          continue;
+        break;
+      }
+      }
+      switch (r.kind) {
+      case Resolved::Kind::Definition: {
+        std::string key = nodeName(*r.file, r.name);
+        if (seen.insert(key).second) {
+          nodes.push_back({r.file, r.name, int(i)});
+          filesRead.insert(r.file->path);
+        }
+        break;
+      }
+      case Resolved::Kind::Module:
+        break; // a module mentioned runs nothing
+      case Resolved::Kind::External: {
+        LibraryEffect e = classifyExternal(r.name);
+        if (e.kind == LibraryEffect::Kind::Draws)
+          return draws(e.detail);
+        if (e.kind == LibraryEffect::Kind::Unknown)
+          noteUnknown(e.detail, file, ev.line, int(i));
+        break;
+      }
+      case Resolved::Kind::Unknown:
+        noteUnknown(r.why, file, ev.line, int(i));
+        break;
+      case Resolved::Kind::NotFound:
+        noteUnknown("'" + ev.text + "', which has no Python source on " +
+                        options.python + "'s search path",
+                    file, ev.line, int(i));
+        break;
+      }
+    }
+  }
+  if (unknown)
+    return *unknown;
+  return {LibraryEffect::Kind::Pure, ""};
+}
+
+LibraryEffect LibrarySource::effectOfCall(StringRef qualified) {
+  if (options.python.empty())
+    return {};
+  if (auto it = memo.find(qualified); it != memo.end())
+    return it->second;
+  if (!searchPathKnown) {
+    searchPath = interpreterSearchPath(options.python);
+    searchPathKnown = true;
+  }
+  LibraryEffect e;
+  Resolved r = resolve(qualified, 0);
+  switch (r.kind) {
+  case Resolved::Kind::NotFound:
+    break;
+  case Resolved::Kind::External:
+    e = classifyExternal(r.name);
+    break;
+  case Resolved::Kind::Module:
+    e = {LibraryEffect::Kind::Unknown,
+         "module '" + r.file->module + "', called as a function"};
+    break;
+  case Resolved::Kind::Unknown:
+    e = {LibraryEffect::Kind::Unknown, "library code: " + r.why};
+    break;
+  case Resolved::Kind::Definition:
+    e = reach(r);
+    break;
+  }
+  memo[qualified] = e;
+  return e;
+}
+
+LibraryEffect LibrarySource::effectOfResult(StringRef qualified) {
+  if (options.python.empty())
+    return {};
+  if (!searchPathKnown) {
+    searchPath = interpreterSearchPath(options.python);
+    searchPathKnown = true;
+  }
+  Resolved r = resolve(qualified, 0);
+  if (r.kind == Resolved::Kind::NotFound)
+    return {};
+  if (r.kind == Resolved::Kind::Definition) {
+    auto def = r.file->definitions.find(r.name);
+    if (def->getValue().kind == Definition::Kind::Class)
+      return effectOfCall(qualified);
+  }
+  return {LibraryEffect::Kind::Unknown,
+          "a value '" + qualified.str() +
+              "' returned, of a type detc does not know"};
+}

@@ -1,0 +1,35 @@
+//===- LibraryFlags.cpp - --python: where library source is read ----------===//
+
+#include "LibraryFlags.h"
+
+#include <cstdlib>
+
+using namespace detc;
+using namespace llvm;
+
+tool::LibraryFlags::LibraryFlags(cl::SubCommand &sub)
+    : python("python",
+             cl::desc("Read the libraries the script imports from the "
+                      "search path of this Python (default: $DETC_PYTHON, "
+                      "else python3; 'none': read no library)"),
+             cl::value_desc("PATH"), cl::sub(sub)),
+      noCache("no-library-cache",
+              cl::desc("Read library source again instead of using the "
+                       "summaries cached in $DETC_CACHE_DIR "
+                       "(~/.cache/detc)"),
+              cl::sub(sub)) {}
+
+frontend::LibrarySourceOptions tool::LibraryFlags::get() const {
+  frontend::LibrarySourceOptions o;
+  if (python.getNumOccurrences())
+    o.python = python;
+  else if (const char *env = std::getenv("DETC_PYTHON"); env && *env)
+    o.python = env;
+  else
+    o.python = "python3";
+  if (o.python == "none")
+    o.python.clear();
+  if (!noCache)
+    o.cacheDir = frontend::defaultLibraryCacheDir();
+  return o;
+}
