@@ -247,11 +247,15 @@ private:
       if (g.instances[inst].parent == ~0u)
         break;
     }
+    // Every expansion of the hint must come through the same statements;
+    // one with a shorter chain of calls (the module, or another entry, calls
+    // its function directly) is another way in.
     for (NodeId n : hintNodes) {
       unsigned inst = g.node(n).instance;
       for (size_t i = 1; i < chain.size(); ++i, inst = g.instances[inst].parent)
-        if (statementOf(g.node(g.instances[inst].callSite).op) !=
-            chain[i].first)
+        if (inst == ~0u || g.instances[inst].parent == ~0u ||
+            statementOf(g.node(g.instances[inst].callSite).op) !=
+                chain[i].first)
           return fail("its function is reached through several calls; detc "
                       "restarts at a hint reached through one");
     }
