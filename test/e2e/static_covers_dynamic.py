@@ -7,8 +7,10 @@ the idioms real repositories use to reach a draw (a method defined below
 its caller, a callable object, transforms in a list called in a loop or
 through map(lambda), a dict of functions looked up by key, getattr with a
 computed name, a closure kept in a global, a torchvision Compose of the
-program's callables; a dropout layer, F.dropout, noise in the step or in a
-helper; loops over the loader, enumerate(loader), tqdm(loader), a
+program's callables; code of a library the program imports, written to a
+site-packages folder of its own and read by the analysis from source; a
+dropout layer, F.dropout, noise in the step or in a helper; loops over
+the loader, enumerate(loader), tqdm(loader), a
 generator that yields its batches, next() in a while loop), with one of six
 draw functions each. Each program is analysed (`detc analyze
 --format=json`) and run (`detc audit --format=json`, 2 batches, torch's,
@@ -30,6 +32,7 @@ import concurrent.futures
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -171,11 +174,70 @@ EXAMPLE_IDIOMS = {
                            ["self.pick{n} = [tilt{n}]"],
                            ["x = self.pick{n}[np.random.randint(1)](x)"],
                            ""),
+    "library_base_class": ("import {p}\n", ["self.lib{n} = {p}.Flip()"],
+                           ["x = self.lib{n}(x)"], ""),
+    "library_registry": ("from {p}.ops import apply as lib_apply{n}\n", [],
+                         ["x = lib_apply{n}('jitter', x)"], ""),
+    "library_chain": ("import {p}\n\n\n"
+                      "def user_noise{n}(x):\n"
+                      "    return x + {d}\n",
+                      ["self.chain{n} = {p}.Chain([user_noise{n}])"],
+                      ["x = self.chain{n}(x)"], ""),
     "compose": ("class Flip{n}:\n"
                 "    def __call__(self, x):\n"
                 "        return -x if {d} < 0.5 else x\n",
                 ["self.pipeline{n} = T.Compose([Flip{n}()])"],
                 ["x = self.pipeline{n}(x)"], ""),
+}
+
+# Idioms in an installed library (docs/analysis.md, "Library source"):
+# files of a package `{p}` written to the program's own site-packages
+# folder (on PYTHONPATH for both the analysis and the run), keyed by the
+# example idiom of the same name. The audit reports a library's draw at the
+# program's line that called into the library.
+LIBRARY_FILES = {
+    "library_base_class": {
+        "{p}/__init__.py": "from .flips import *\n",
+        "{p}/core.py": ("import random\n\nimport numpy as np\nimport torch\n\n\n"
+                        "class BaseTransform:\n"
+                        "    def __call__(self, x):\n"
+                        "        return self.apply(x) + 0.0 * {d}\n\n"
+                        "    def apply(self, x):\n"
+                        "        return x\n"),
+        "{p}/flips.py": ("from .core import BaseTransform\n\n"
+                         "__all__ = ['Flip']\n\n\n"
+                         "class Flip(BaseTransform):\n"
+                         "    def apply(self, x):\n"
+                         "        return -x\n"),
+    },
+    "library_registry": {
+        "{p}/__init__.py": "",
+        "{p}/ops.py": ("import random\n\nimport numpy as np\nimport torch\n\n\n"
+                       "def jitter(x):\n"
+                       "    return x + {d}\n\n\n"
+                       "def keep(x):\n"
+                       "    return x\n\n\n"
+                       "OPS = {{'jitter': jitter, 'keep': keep}}\n\n\n"
+                       "def apply(name, x):\n"
+                       "    return OPS[name](x)\n"),
+    },
+    "library_chain": {
+        "{p}/__init__.py": ("class Chain:\n"
+                            "    def __init__(self, steps):\n"
+                            "        self.steps = steps\n\n"
+                            "    def __call__(self, x):\n"
+                            "        for step in self.steps:\n"
+                            "            x = step(x)\n"
+                            "        return x\n"),
+    },
+    "library_layer": {
+        "{p}/__init__.py": "",
+        "{p}/layers.py": ("import torch.nn as nn\n\n\n"
+                          "class DropPath(nn.Module):\n"
+                          "    def forward(self, x):\n"
+                          "        keep = x.new_empty(x.shape).bernoulli_(0.5)\n"
+                          "        return x * keep\n"),
+    },
 }
 
 # Per-batch idioms: (module-level code, Net.__init__ lines, forward lines,
@@ -232,6 +294,9 @@ BATCH_IDIOMS = {
     "stochastic_depth": ("", [], ["if self.training and "
                                   "float(torch.rand(1)) < 0.5:",
                                   "    x = x * 0"], []),
+    "library_layer": ("from glbatch.layers import DropPath\n",
+                      ["self.drop_path = DropPath()"],
+                      ["x = self.drop_path(x)"], []),
     "helper_noise": ("def perturb(x):\n"
                      "    return x + 0.1 * torch.rand(x.shape)\n",
                      [], [], ["x = perturb(x)"]),
@@ -329,13 +394,16 @@ def program(rng):
     workers = rng.choice(["2", 'int(os.environ.get("WORKERS", "2"))'])
     construction = rng.choice(sorted(CONSTRUCTIONS))
     top, init, body, methods, bases = [], [], [], [], []
+    libraries = {}
     for n, name in enumerate(examples):
         module_code, init_lines, item_lines, method = \
             EXAMPLE_IDIOMS[name][:4]
         if len(EXAMPLE_IDIOMS[name]) > 4:
             bases.append(EXAMPLE_IDIOMS[name][4].format(n=n))
         d = rng.choice(DRAWS)
-        fill = {"n": n, "d": d}
+        fill = {"n": n, "d": d, "p": "glx%d" % n}
+        for path, text in LIBRARY_FILES.get(name, {}).items():
+            libraries[path.format(**fill)] = text.format(**fill)
         if module_code:
             top.append(module_code.format(**fill))
         init += [line.format(**fill) for line in init_lines]
@@ -344,6 +412,8 @@ def program(rng):
             methods.append(method.format(**fill))
     net_init, forward, step = [], [], []
     for name in batch:
+        for path, text in LIBRARY_FILES.get(name, {}).items():
+            libraries[path.format(p="glbatch")] = text
         module_code, i, f, s = BATCH_IDIOMS[name]
         if module_code:
             top.append(module_code)
@@ -394,13 +464,23 @@ def program(rng):
     what = "examples: %s; batch: %s; loop: %s; %s; %s; workers: %s" % (
         ", ".join(examples), ", ".join(batch), loop, driver, construction,
         workers)
-    return src, what
+    return src, what, libraries
 
 
-def static_lines(detc, path):
+def library_env(libdir):
+    """The environment a program runs and is analysed in: its libraries'
+    folder first on PYTHONPATH, no summary cache."""
+    env = dict(os.environ, DETC_CACHE_DIR="")
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in [libdir, os.environ.get("PYTHONPATH", "")] if p)
+    return env
+
+
+def static_lines(detc, python, path, libdir):
     p = subprocess.run([detc, "analyze", "--no-config", "--format=json",
-                        path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                       text=True)
+                        "--python", python, path], stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, text=True,
+                       env=library_env(libdir))
     if p.returncode not in (0, 1):
         return None, "detc analyze exit %d: %s" % (p.returncode, p.stderr)
     covered = {}
@@ -414,11 +494,11 @@ def static_lines(detc, path):
     return covered, None
 
 
-def dynamic_lines(detc, python, path):
+def dynamic_lines(detc, python, path, libdir):
     p = subprocess.run([detc, "audit", "--python=" + python, "--steps", "2",
                         "--format=json", path], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True,
-                       cwd=os.path.dirname(path))
+                       cwd=os.path.dirname(path), env=library_env(libdir))
     if p.returncode != 0:
         return None, "detc audit exit %d: %s" % (p.returncode, p.stderr[-2000:])
     drawn = {}
@@ -435,14 +515,23 @@ def dynamic_lines(detc, python, path):
 
 def check(detc, python, directory, index, rng_seed):
     rng = random.Random(rng_seed)
-    src, what = program(rng)
-    path = os.path.join(directory, "program_%03d.py" % index)
+    src, what, libraries = program(rng)
+    # The program in a folder of its own: the audit counts files under the
+    # script's folder as the program's, and its libraries are not.
+    os.makedirs(os.path.join(directory, "program_%03d" % index), exist_ok=True)
+    path = os.path.join(directory, "program_%03d" % index,
+                        "program_%03d.py" % index)
     with open(path, "w") as f:
         f.write(src)
-    covered, error = static_lines(detc, path)
+    libdir = os.path.join(directory, "lib_%03d" % index, "site-packages")
+    for rel, text in libraries.items():
+        os.makedirs(os.path.dirname(os.path.join(libdir, rel)), exist_ok=True)
+        with open(os.path.join(libdir, rel), "w") as f:
+            f.write(text)
+    covered, error = static_lines(detc, python, path, libdir)
     if error:
         return path, what, [error], []
-    drawn, error = dynamic_lines(detc, python, path)
+    drawn, error = dynamic_lines(detc, python, path, libdir)
     if error:
         return path, what, [error], []
     missed = ["line %d: %s drawn, no finding covers it" % (
@@ -485,9 +574,7 @@ def main():
         print("programs kept in %s" % directory)
         sys.exit(1)
     if not args.keep:
-        for name in os.listdir(directory):
-            os.remove(os.path.join(directory, name))
-        os.rmdir(directory)
+        shutil.rmtree(directory)
 
 
 if __name__ == "__main__":

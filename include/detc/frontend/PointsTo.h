@@ -119,6 +119,9 @@ public:
                                   unsigned column) const;
   /// Objects field `field` of `object` may hold.
   std::vector<ObjectId> field(ObjectId object, llvm::StringRef field) const;
+  /// The names of the fields `object` has (attributes, `[*]`, `arg0`, a
+  /// library call's keywords), in no particular order.
+  std::vector<llvm::StringRef> fieldNames(ObjectId object) const;
   const AbstractObject &object(ObjectId id) const;
   /// "list@12:5", "torchvision.transforms.RandomCrop@14:20", "Net@20:9",
   /// "4", "def train", "module helpers".

@@ -807,6 +807,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         passOn(a);
       for (const ast::Keyword *k : call->keywords)
         passOn(k->value);
+      // An object such a call made, called (or its method): the program's
+      // callables it was given when it was made (`Chain([noise])`, kept
+      // and called later), as a library's container calls its parts.
+      callHeldCallables(f, call, isMethod ? attrFn->value : nullptr, called);
     }
     noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr);
     return opaque(isMethod && !recvVar.empty());

@@ -450,6 +450,42 @@ void Lowerer::callProgramParts(const ast::Node *at, const std::string &var,
   }
 }
 
+void Lowerer::callHeldCallables(FuncCtx &f, const ast::Call *call,
+                                const ast::Expr *receiver,
+                                std::set<std::string> &called) {
+  if (!pointsTo)
+    return;
+  std::vector<PointsToResult::ObjectId> holders =
+      pointsTo->pointsTo(call->func);
+  if (receiver)
+    for (PointsToResult::ObjectId r : pointsTo->pointsTo(receiver))
+      holders.push_back(r);
+  FactSet held;
+  auto add = [&](llvm::ArrayRef<PointsToResult::ObjectId> objs) {
+    addProgramCallables(objs, held);
+    FactSet instances;
+    addInstanceFacts(objs, instances);
+    for (const std::string &fact : instances)
+      if (!findMethod(fact.substr(5), "__call__").empty())
+        held.insert(fact);
+  };
+  for (PointsToResult::ObjectId o : holders) {
+    if (pointsTo->object(o).kind != AbstractObject::Kind::Library)
+      continue;
+    // Its arguments (`arg0`, keywords) and their elements: two levels
+    // reach a list of callables passed to it.
+    for (StringRef name : pointsTo->fieldNames(o)) {
+      std::vector<PointsToResult::ObjectId> given = pointsTo->field(o, name);
+      add(given);
+      for (PointsToResult::ObjectId g : given)
+        for (StringRef element : pointsTo->fieldNames(g))
+          if (element.starts_with("["))
+            add(pointsTo->field(g, element));
+    }
+  }
+  callProgramParts(call, varPath(f, call->func), held, called, Effects());
+}
+
 bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
                                StringRef method, const std::string &selfVar,
                                const FactSet &selfFacts) {

@@ -201,6 +201,12 @@ public:
   /// function, or an instance's `__call__` (else `forward`) with `self`
   /// bound to `var` (a function's call has effects `funcEff`). `called`
   /// keeps each part to one call.
+  /// Calls the program's callables a library object reaching `call`'s
+  /// callee (or `receiver`) holds: given to the call that made it, in its
+  /// arguments or their elements (callProgramParts).
+  void callHeldCallables(FuncCtx &f, const ast::Call *call,
+                         const ast::Expr *receiver,
+                         std::set<std::string> &called);
   void callProgramParts(const ast::Node *at, const std::string &var,
                         const FactSet &facts, std::set<std::string> &called,
                         const Effects &funcEff);

@@ -16,9 +16,9 @@
 # Without library source, every such call may draw.
 # RUN: env PYTHONPATH=%S/Inputs/site-packages detc analyze --python none %s \
 # RUN:   2>&1 | FileCheck %s --check-prefix=NONE
-# NONE-COUNT-12: [detc-may-draw]
+# NONE-COUNT-13: [detc-may-draw]
 # NONE-NOT: [detc-unsafe-rng]
-# NONE: 12 warning(s)
+# NONE: 14 warning(s)
 # COLD: library files: 7 (0 from the cache)
 # WARM: library files: 7 (7 from the cache)
 # CHECK-NOT: warning:
@@ -30,8 +30,17 @@ import fakeaug as A
 from fakeaug.registry import apply_op, by_name, scale
 
 
+def user_jitter(x):
+# A function of the program that a library object keeps and calls later:
+# called where the object is (its note), in the per-example region.
+# CHECK: library_source.py:[[@LINE+2]]:16: warning: generator 'torch' (global) is used inside the per-example data-parallel region {{.*}}[detc-unsafe-rng]
+# CHECK: library_source.py:[[@LINE+34]]:13: note: reached through the call to 'user_jitter' here
+    return x + torch.rand(4)
+
+
 class Images(Dataset):
     def __init__(self):
+        self.kept = A.Compose([user_jitter])
         self.flip = A.HorizontalFlip(p=0.5)
         self.norm = A.Normalize()
         self.noise = A.Noise()
@@ -59,6 +68,7 @@ class Images(Dataset):
         x = self.own(x)
 # Pure: Compose calls what it is given (NoOp, read too).
         x = self.pipe(x)
+        x = self.kept(x)
 # A table of functions picked by a computed key: each of them.
 # CHECK: library_source.py:[[@LINE+2]]:13: warning: draws: 'apply_op'
 # CHECK: {{.*}}'random.uniform' at {{.*}}registry.py:5 (through fakeaug.registry.apply_op -> fakeaug.registry.OPS -> fakeaug.registry.jitter)
@@ -97,4 +107,4 @@ for x, y in loader:
     opt.zero_grad()
     model(x).sum().backward()
     opt.step()
-# CHECK: 8 warning(s)
+# CHECK: 9 warning(s)

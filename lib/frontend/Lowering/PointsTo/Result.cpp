@@ -232,6 +232,14 @@ PointsToResult::field(ObjectId object, llvm::StringRef name) const {
   return impl->toVector(solver.pointsTo(n));
 }
 
+std::vector<llvm::StringRef>
+PointsToResult::fieldNames(ObjectId object) const {
+  std::vector<llvm::StringRef> names;
+  for (pta::FieldId f : impl->solver.fieldsOf(object))
+    names.push_back(impl->solver.fieldName(f));
+  return names;
+}
+
 const AbstractObject &PointsToResult::object(ObjectId id) const {
   return impl->objects[id];
 }
