@@ -313,7 +313,15 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
             !g.node(c).op->getParentOfType<ir::BuildOp>())
           f.notes.push_back(
               {sourcePoint(g.node(c).op), callNote(g.node(c).op)});
-      if (kind == "per-example")
+      if (kind == "per-example" && d.get("own_generator"))
+        f.notes.push_back(
+            {f.at, "the library draws from a generator it makes for "
+                   "itself, which detc transform cannot key: its values "
+                   "depend on which worker makes which example, also in "
+                   "the transformed script; seed that generator per "
+                   "example (the library's seed option, or in the "
+                   "dataset's __getitem__) or use a transform detc keys"});
+      else if (kind == "per-example")
         f.notes.push_back(
             {f.at, "detc transform reseeds torch's, numpy's and random's "
                    "global generators for every example, which keys draws "

@@ -47,6 +47,10 @@ struct LibraryEffect {
   };
   Kind kind = Kind::NotFound;
   std::string detail;
+  /// Draws: the draw found makes a generator of the library's own
+  /// (`np.random.default_rng()`), which reseeding the global generators
+  /// per example does not key.
+  bool ownGenerator = false;
 };
 
 /// Where library source is looked for and its summaries kept.

@@ -337,6 +337,8 @@ public:
   struct UnreadReason {
     std::string why;
     bool draws = false;
+    /// The draw is from a generator the library makes for itself.
+    bool ownGenerator = false;
   };
   /// Why a call of `library` (a library name, `albumentations.Compose`)
   /// may draw, or nothing when the tables model it, declare its module

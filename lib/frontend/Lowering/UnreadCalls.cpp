@@ -64,7 +64,8 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
   case LibraryEffect::Kind::Pure:
     return std::nullopt;
   case LibraryEffect::Kind::Draws:
-    return UnreadReason{"library code that draws: " + e.detail, true};
+    return UnreadReason{"library code that draws: " + e.detail, true,
+                        e.ownGenerator};
   case LibraryEffect::Kind::Unknown:
     return UnreadReason{e.detail};
   case LibraryEffect::Kind::NotFound:
@@ -175,6 +176,8 @@ DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
     fields.push_back(attr("file", builder.getStringAttr(unit.file->getName())));
   if (why.draws)
     fields.push_back(attr("draws", builder.getUnitAttr()));
+  if (why.ownGenerator)
+    fields.push_back(attr("own_generator", builder.getUnitAttr()));
   return builder.getDictionaryAttr(fields);
 }
 

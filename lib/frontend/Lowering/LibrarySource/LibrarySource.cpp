@@ -329,6 +329,7 @@ LibraryEffect LibrarySource::classifyExternal(StringRef qualified) const {
     if (entry->role == "draw" || entry->role == "generator" ||
         (entry->role == "layer" && entry->has("dist"))) {
       e.kind = LibraryEffect::Kind::Draws;
+      e.ownGenerator = entry->role == "generator";
       e.detail = entry->role == "generator"
                      ? "makes a generator of its own, '" + qualified.str() +
                            "'"
@@ -397,10 +398,11 @@ LibraryEffect LibrarySource::reach(const Resolved &start) {
     if (def == file.definitions.end())
       continue;
     for (const Event &ev : def->getValue().events) {
-      auto draws = [&](const std::string &what) {
+      auto draws = [&](const std::string &what, bool own = false) {
         return LibraryEffect{LibraryEffect::Kind::Draws,
                              what + " at " + where(file, ev.line) +
-                                 " (through " + chain(int(i)) + ")"};
+                                 " (through " + chain(int(i)) + ")",
+                             own};
       };
       Resolved r;
       switch (ev.kind) {
@@ -445,7 +447,7 @@ LibraryEffect LibrarySource::reach(const Resolved &start) {
       case Resolved::Kind::External: {
         LibraryEffect e = classifyExternal(r.name);
         if (e.kind == LibraryEffect::Kind::Draws)
-          return draws(e.detail);
+          return draws(e.detail, e.ownGenerator);
         if (e.kind == LibraryEffect::Kind::Unknown)
           noteUnknown(e.detail, file, ev.line, int(i));
         break;
