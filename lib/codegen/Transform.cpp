@@ -184,8 +184,16 @@ private:
   void keyLoaders() {
     module.walk([&](ir::BatchesOp op) {
       std::optional<StringRef> api = op.getApi();
-      if (!api || !api->starts_with("torch.utils.data.DataLoader"))
+      if (!api || !api->starts_with("torch.utils.data.DataLoader")) {
+        // A loader a library's function makes (timm's create_loader): its
+        // DataLoader is built in code detc does not rewrite, and keyed at
+        // run time where the library constructs torch's DataLoader, as
+        // for the script's own modules (a subclass of it the library
+        // defines is not: docs/analysis.md, "Library source").
+        if (op->getAttrOfType<StringAttr>("library_loader"))
+          importedLoaders = true;
         return;
+      }
       // Built in a module the script imports: keyed at run time where that
       // module looks DataLoader up (key_imported_loaders in the header).
       if (!spanOf(op)) {

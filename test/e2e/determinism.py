@@ -9,7 +9,8 @@ thread) and requires that the two differ (the nondeterminism detc removes
 is real; two runs show it, and three more would only cost time). Prints
 one line per run with a digest of the weights.
 
-usage: determinism.py --detc BIN --runtime DIR --workers-flag FLAG EXAMPLE
+usage: determinism.py --detc BIN --runtime DIR --workers-flag FLAG
+       [--library SITE_PACKAGES] EXAMPLE
 """
 import argparse
 import concurrent.futures
@@ -28,11 +29,14 @@ CONFIGS = [(0, 1), (1, 1), (2, 1), (4, 1), (0, 2)]  # (num_workers, threads)
 ORIGINAL_CONFIGS = [(0, 1), (2, 1)]
 
 
-def run(script, out, workers, threads, flag, runtime, extra, home):
+def run(script, out, workers, threads, flag, runtime, extra, home,
+        library=None):
     # `home`: the original script's directory, where its local modules are
-    # (the transformed script runs from a temporary directory).
+    # (the transformed script runs from a temporary directory); `library`:
+    # a site-packages folder of installed libraries it imports.
+    path = [runtime, home] + ([library] if library else [])
     env = dict(os.environ, OMP_NUM_THREADS=str(threads),
-               PYTHONPATH=runtime + os.pathsep + home,
+               PYTHONPATH=os.pathsep.join(path),
                PYTHONWARNINGS="ignore")
     cmd = [PY, script, flag, str(workers), "--out", out] + extra
     # Forked from a server that imported torch with these thread settings
@@ -66,7 +70,8 @@ def runs(script, tag, tmp, args, configs):
                                os.path.join(tmp, "%s-w%d-t%d.pt" % (tag, w, t)),
                                w, t, args.workers_flag, args.runtime,
                                args.extra,
-                               os.path.dirname(os.path.abspath(args.example)))
+                               os.path.dirname(os.path.abspath(args.example)),
+                               args.library)
                    for w, t in configs]
         paths = [f.result() for f in futures]
     digests = [weights_digest(p) for p in paths]
@@ -85,12 +90,18 @@ def main():
     # across thread counts, whatever detc does): models with convolutions
     # are compared across worker counts with one thread.
     parser.add_argument("--one-thread", action="store_true")
+    # Installed libraries the script imports (read by detc from source).
+    parser.add_argument("--library", metavar="SITE_PACKAGES")
     parser.add_argument("example")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         transformed = os.path.join(tmp, "train.det.py")
+        env = dict(os.environ)
+        if args.library:
+            env["PYTHONPATH"] = args.library
         subprocess.run([args.detc, "transform", args.example, "--emit-python",
-                        "-o", transformed], check=True)
+                        "--python", PY, "-o", transformed], check=True,
+                       env=env)
         det = runs(transformed, "transformed", tmp, args, CONFIGS)
         orig = runs(args.example, "original", tmp, args, ORIGINAL_CONFIGS)
     ok = True

@@ -26,6 +26,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,13 @@ public:
   /// returns is of a type detc does not know (Unknown).
   LibraryEffect effectOfResult(llvm::StringRef qualified);
 
+  /// Whether calling `qualified` reaches a call of an API table entry of
+  /// `role` (`loader`: timm's create_loader makes a DataLoader): the
+  /// entry, where it is called and the chain to it; nothing when it does
+  /// not, or detc cannot tell.
+  std::optional<std::string> callOfRole(llvm::StringRef qualified,
+                                        llvm::StringRef role);
+
   /// Files summarised by this object (read or from the cache), and how
   /// many came from the cache: for tests and `--points-to-stats`.
   unsigned filesSummarised() const { return summarised; }
@@ -99,7 +107,9 @@ private:
   bool findModuleFile(llvm::StringRef dotted, std::string &file,
                       bool &isPackage) const;
   LibraryEffect classifyExternal(llvm::StringRef qualified) const;
-  LibraryEffect reach(const Resolved &start);
+  /// What `start` reaches: a draw, or with `role`, a call of an API
+  /// table entry of that role (found: Kind::Draws).
+  LibraryEffect reach(const Resolved &start, llvm::StringRef role = "");
 
   const ApiModel &api;
   LibrarySourceOptions options;

@@ -781,6 +781,41 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       warnUnknown(f, call,
                   "modules imported by name at run time are unknown "
                   "to detc");
+    // A function of a library no table models whose source makes a
+    // DataLoader (timm's create_loader): a loader, its worker count
+    // unknown, whose examples run the library's per-example code and the
+    // program's datasets given to it.
+    if (!q.empty() && !isMethod && emitIR)
+      if (std::optional<UnreadReason> why = whyUnread(q))
+        if (std::optional<std::string> made =
+                librarySource.callOfRole(q, "loader")) {
+          std::string dsId = objectId('d', call);
+          ObjectInfo &ds = object(dsId, ObjectInfo::Dataset);
+          ds.api = q;
+          ds.unreadTransform = unreadEntry(*f.unit, call->func, *why, true);
+          std::string id = objectId('l', call);
+          ObjectInfo &o = object(id, ObjectInfo::Loader);
+          o.api = q;
+          o.workers = "unknown";
+          o.datasetFacts.insert("obj:" + dsId);
+          for (const ast::Expr *a : call->args) {
+            FactSet given = factsOf(f, a);
+            o.datasetFacts.insert(given.begin(), given.end());
+          }
+          for (const ast::Keyword *k : call->keywords) {
+            FactSet given = factsOf(f, k->value);
+            o.datasetFacts.insert(given.begin(), given.end());
+          }
+          std::string &t = result();
+          if (t.empty())
+            t = newTemp(f);
+          emit(ir::BatchesOp::getOperationName(), call, {t}, args.eff,
+               {strAttr("dataset", t + ".dataset"),
+                strAttr("workers", "unknown"), strAttr("api", q),
+                attr("library_loader", builder.getStringAttr(*made))});
+          setFacts({"obj:" + id, "type:" + q});
+          return true;
+        }
     // A library call no table describes, given the program's functions
     // or callable objects (`trainer.run(step_fn)`, a hook, a callback):
     // it may call them, here (sound by default; a table entry says

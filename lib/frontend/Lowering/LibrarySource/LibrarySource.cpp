@@ -361,7 +361,7 @@ static std::string nodeName(const FileSummary &f, StringRef name) {
                               .str();
 }
 
-LibraryEffect LibrarySource::reach(const Resolved &start) {
+LibraryEffect LibrarySource::reach(const Resolved &start, StringRef role) {
   std::vector<Node> nodes{{start.file, start.name, -1}};
   llvm::StringSet<> seen{nodeName(*start.file, start.name)};
   llvm::StringSet<> filesRead{start.file->path};
@@ -445,6 +445,12 @@ LibraryEffect LibrarySource::reach(const Resolved &start) {
       case Resolved::Kind::Module:
         break; // a module mentioned runs nothing
       case Resolved::Kind::External: {
+        if (!role.empty()) { // looking for a call of that role
+          const ApiEntry *entry = api.lookup(r.name);
+          if (entry && entry->role == role)
+            return draws("'" + r.name + "'");
+          break;
+        }
         LibraryEffect e = classifyExternal(r.name);
         if (e.kind == LibraryEffect::Kind::Draws)
           return draws(e.detail, e.ownGenerator);
@@ -498,6 +504,23 @@ LibraryEffect LibrarySource::effectOfCall(StringRef qualified) {
   }
   memo[qualified] = e;
   return e;
+}
+
+std::optional<std::string> LibrarySource::callOfRole(StringRef qualified,
+                                                     StringRef role) {
+  if (options.python.empty())
+    return std::nullopt;
+  if (!searchPathKnown) {
+    searchPath = interpreterSearchPath(options.python);
+    searchPathKnown = true;
+  }
+  Resolved r = resolve(qualified, 0);
+  if (r.kind != Resolved::Kind::Definition)
+    return std::nullopt;
+  LibraryEffect e = reach(r, role);
+  if (e.kind != LibraryEffect::Kind::Draws)
+    return std::nullopt;
+  return e.detail;
 }
 
 LibraryEffect LibrarySource::effectOfResult(StringRef qualified) {
