@@ -47,7 +47,10 @@ namespace path = llvm::sys::path;
 #endif
 
 /// Bump when FileSummary.cpp changes what it records: cached summaries of
-/// an older summariser are then never read.
+/// an older summariser are then never read. A summary also records the
+/// draws the API tables give any receiver (`*.bernoulli_`): the built-in
+/// tables change with detc's version, which is in the key; a table added
+/// with --api-table that declares a new one is not (--no-library-cache).
 static constexpr unsigned kSummariserVersion = 1;
 
 /// The most library files one search reads, and definitions it visits: a
@@ -88,7 +91,9 @@ std::vector<std::string> frontend::interpreterSearchPath(StringRef python) {
   if (fs::createTemporaryFile("detc-sys-path", "txt", out))
     return dirs;
   // sys.path as the interpreter starts (site-packages, .pth files,
-  // PYTHONPATH); no module of the user's is imported.
+  // PYTHONPATH); no module of the user's is imported (`-c` puts the
+  // current folder on sys.path after startup, so a `sitecustomize.py`
+  // there is not run either).
   llvm::SmallVector<StringRef, 4> args{
       *program, "-c", "import sys\nfor p in sys.path: print(p)"};
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(out),
