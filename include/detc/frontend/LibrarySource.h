@@ -68,8 +68,12 @@ struct LibrarySourceOptions {
 std::string defaultLibraryCacheDir();
 
 /// The interpreter's module search path (directories only), asked once per
-/// process and interpreter; empty when it cannot be run.
-std::vector<std::string> interpreterSearchPath(llvm::StringRef python);
+/// process and interpreter; empty when it cannot be run. With a
+/// `cacheDir`, the answer is kept there for the next process, valid while
+/// the interpreter, the environment it reads and the folders of the answer
+/// are unchanged (SearchPath.cpp).
+std::vector<std::string> interpreterSearchPath(llvm::StringRef python,
+                                               llvm::StringRef cacheDir = "");
 
 class LibrarySource {
 public:
@@ -107,6 +111,8 @@ private:
   bool findModuleFile(llvm::StringRef dotted, std::string &file,
                       bool &isPackage) const;
   LibraryEffect classifyExternal(llvm::StringRef qualified) const;
+  /// Asks the interpreter for its search path on first use.
+  void ensureSearchPath();
   /// What `start` reaches: a draw, or with `role`, a call of an API
   /// table entry of that role (found: Kind::Draws).
   LibraryEffect reach(const Resolved &start, llvm::StringRef role = "");

@@ -13,6 +13,7 @@
 
 #include "detc/frontend/LibrarySource.h"
 
+#include "CacheFile.h"
 #include "FileSummary.h"
 #include "../PointsTo/Program.h"
 
@@ -27,13 +28,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
-#include <deque>
-#include <map>
-#include <mutex>
 
 using namespace detc;
 using namespace detc::frontend;
@@ -75,49 +71,6 @@ std::string frontend::defaultLibraryCacheDir() {
   return std::string(dir);
 }
 
-std::vector<std::string> frontend::interpreterSearchPath(StringRef python) {
-  static std::mutex lock;
-  static std::map<std::string, std::vector<std::string>> known;
-  std::lock_guard<std::mutex> guard(lock);
-  if (auto it = known.find(python.str()); it != known.end())
-    return it->second;
-  std::vector<std::string> &dirs = known[python.str()];
-  llvm::ErrorOr<std::string> program =
-      python.contains('/') ? llvm::ErrorOr<std::string>(python.str())
-                           : llvm::sys::findProgramByName(python);
-  if (!program)
-    return dirs;
-  llvm::SmallString<128> out;
-  if (fs::createTemporaryFile("detc-sys-path", "txt", out))
-    return dirs;
-  // sys.path as the interpreter starts (site-packages, .pth files,
-  // PYTHONPATH); no module of the user's is imported (`-c` puts the
-  // current folder on sys.path after startup, so a `sitecustomize.py`
-  // there is not run either).
-  llvm::SmallVector<StringRef, 4> args{
-      *program, "-c", "import sys\nfor p in sys.path: print(p)"};
-  std::optional<StringRef> redirects[] = {StringRef(""), StringRef(out),
-                                          StringRef("")};
-  int status = llvm::sys::ExecuteAndWait(*program, args, std::nullopt,
-                                         redirects, /*SecondsToWait=*/30);
-  llvm::Expected<std::string> text = base::readInputFile(out, 1 << 20);
-  fs::remove(out);
-  if (status != 0 || !text) {
-    if (!text)
-      llvm::consumeError(text.takeError());
-    return dirs;
-  }
-  llvm::SmallVector<StringRef> lines;
-  StringRef(*text).split(lines, '\n', -1, false);
-  for (StringRef l : lines) {
-    l = l.rtrim("\r");
-    if (path::is_absolute(l) && fs::is_directory(l) &&
-        !llvm::is_contained(dirs, l))
-      dirs.push_back(l.str());
-  }
-  return dirs;
-}
-
 // ---- Resolution ----
 
 struct LibrarySource::Resolved {
@@ -153,32 +106,6 @@ static std::string cacheFile(StringRef dir, StringRef module, bool isPackage,
   llvm::SmallString<256> f(dir);
   path::append(f, "library-summaries", llvm::utohexstr(h, true, 16) + ".txt");
   return std::string(f);
-}
-
-/// Writes `text` to `file` through a temporary file renamed over it, so a
-/// concurrent reader sees all of it or none; failures leave no file (the
-/// cache is an optimisation: a summary that cannot be kept is remade).
-static void writeCacheFile(const std::string &file, StringRef text) {
-  StringRef dir = path::parent_path(file);
-  if (fs::create_directories(dir))
-    return;
-  int fd;
-  llvm::SmallString<256> tmp;
-  llvm::SmallString<256> model(dir);
-  path::append(model, ".tmp-%%%%%%%%");
-  if (fs::createUniqueFile(model, fd, tmp))
-    return;
-  bool ok;
-  {
-    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << text;
-    os.flush();
-    ok = !os.has_error();
-    if (!ok)
-      os.clear_error();
-  }
-  if (!ok || fs::rename(tmp, file))
-    fs::remove(tmp);
 }
 
 const FileSummary *LibrarySource::summaryOf(const std::string &module,
@@ -479,15 +406,19 @@ LibraryEffect LibrarySource::reach(const Resolved &start, StringRef role) {
   return {LibraryEffect::Kind::Pure, ""};
 }
 
+void LibrarySource::ensureSearchPath() {
+  if (searchPathKnown)
+    return;
+  searchPath = interpreterSearchPath(options.python, options.cacheDir);
+  searchPathKnown = true;
+}
+
 LibraryEffect LibrarySource::effectOfCall(StringRef qualified) {
   if (options.python.empty())
     return {};
   if (auto it = memo.find(qualified); it != memo.end())
     return it->second;
-  if (!searchPathKnown) {
-    searchPath = interpreterSearchPath(options.python);
-    searchPathKnown = true;
-  }
+  ensureSearchPath();
   LibraryEffect e;
   Resolved r = resolve(qualified, 0);
   switch (r.kind) {
@@ -515,10 +446,7 @@ std::optional<std::string> LibrarySource::callOfRole(StringRef qualified,
                                                      StringRef role) {
   if (options.python.empty())
     return std::nullopt;
-  if (!searchPathKnown) {
-    searchPath = interpreterSearchPath(options.python);
-    searchPathKnown = true;
-  }
+  ensureSearchPath();
   Resolved r = resolve(qualified, 0);
   if (r.kind != Resolved::Kind::Definition)
     return std::nullopt;
@@ -531,10 +459,7 @@ std::optional<std::string> LibrarySource::callOfRole(StringRef qualified,
 LibraryEffect LibrarySource::effectOfResult(StringRef qualified) {
   if (options.python.empty())
     return {};
-  if (!searchPathKnown) {
-    searchPath = interpreterSearchPath(options.python);
-    searchPathKnown = true;
-  }
+  ensureSearchPath();
   Resolved r = resolve(qualified, 0);
   if (r.kind == Resolved::Kind::NotFound)
     return {};
