@@ -87,8 +87,10 @@ def make_script(directory, files, real):
     write(os.path.join(directory, "helpers", "meters.py"),
           "\n".join(meters) + "\n")
     if real:
-        imports = ["import albumentations as A", "import kornia.augmentation as K",
-                   "from timm.data import Mixup", "from timm.layers import DropPath"]
+        imports = ["import albumentations as A",
+                   "import kornia.augmentation as K",
+                   "from timm.data import Mixup",
+                   "from timm.layers import DropPath"]
         augs = ["A.HorizontalFlip(p=0.5)", "A.Normalize()",
                 "A.RandomBrightnessContrast()", "A.CenterCrop(8, 8)"]
         layer = "DropPath(0.1)"

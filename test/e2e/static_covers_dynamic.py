@@ -198,7 +198,8 @@ EXAMPLE_IDIOMS = {
 LIBRARY_FILES = {
     "library_base_class": {
         "{p}/__init__.py": "from .flips import *\n",
-        "{p}/core.py": ("import random\n\nimport numpy as np\nimport torch\n\n\n"
+        "{p}/core.py": ("import random\n\nimport numpy as np\n"
+                        "import torch\n\n\n"
                         "class BaseTransform:\n"
                         "    def __call__(self, x):\n"
                         "        return self.apply(x) + 0.0 * {d}\n\n"
@@ -212,7 +213,8 @@ LIBRARY_FILES = {
     },
     "library_registry": {
         "{p}/__init__.py": "",
-        "{p}/ops.py": ("import random\n\nimport numpy as np\nimport torch\n\n\n"
+        "{p}/ops.py": ("import random\n\nimport numpy as np\n"
+                       "import torch\n\n\n"
                        "def jitter(x):\n"
                        "    return x + {d}\n\n\n"
                        "def keep(x):\n"
@@ -235,7 +237,8 @@ LIBRARY_FILES = {
         "{p}/layers.py": ("import torch.nn as nn\n\n\n"
                           "class DropPath(nn.Module):\n"
                           "    def forward(self, x):\n"
-                          "        keep = x.new_empty(x.shape).bernoulli_(0.5)\n"
+                          "        keep = x.new_empty(x.shape)"
+                          ".bernoulli_(0.5)\n"
                           "        return x * keep\n"),
     },
 }

@@ -1,4 +1,4 @@
-//===- LibrarySource.h - What library code draws, read from its source -*-C++-*-//
+//===- LibrarySource.h - What library code draws, from source -*- C++ -*-===//
 //
 // The API tables describe torch, numpy, random and the standard library: C
 // code and the primitives everything else is written with. Every other

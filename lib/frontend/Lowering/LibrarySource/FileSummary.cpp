@@ -131,8 +131,9 @@ private:
 
   /// The statements of `s`'s bodies (if/else, try/except/finally, with,
   /// for, while), for the module scope's conditional definitions.
-  static void forEachNestedBody(const ast::Stmt *s,
-                                llvm::function_ref<void(const ast::Stmt *)> fn) {
+  static void
+  forEachNestedBody(const ast::Stmt *s,
+                    llvm::function_ref<void(const ast::Stmt *)> fn) {
     ast::forEachChild(s, [&](StringRef, const ast::Node *c) {
       if (const auto *st = llvm::dyn_cast<ast::Stmt>(c))
         fn(st);
