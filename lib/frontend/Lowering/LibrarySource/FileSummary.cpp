@@ -433,6 +433,8 @@ FileSummary library::summariseFile(const ParsedModule &parsed,
 //   star <qualified>
 //   def <f|c|v> <line> <name>
 //   ev <E|L|S|D|U> <line> <text>     (of the def above)
+//   end                              (a file without it is not read: a
+//                                     cut summary would miss draws)
 
 static constexpr StringRef kMagic = "detc-library-summary 1";
 
@@ -451,7 +453,7 @@ std::string library::serialise(const FileSummary &s) {
       t += std::string("ev ") + char(e.kind) + " " + std::to_string(e.line) +
            " " + e.text + "\n";
   }
-  return t;
+  return t + "end\n";
 }
 
 std::optional<FileSummary> library::deserialise(StringRef text) {
@@ -464,6 +466,9 @@ std::optional<FileSummary> library::deserialise(StringRef text) {
   while (!text.empty()) {
     StringRef line;
     std::tie(line, text) = text.split('\n');
+    if (line == "end")
+      return text.empty() ? std::optional<FileSummary>(std::move(s))
+                          : std::nullopt;
     auto [tag, rest] = line.split(' ');
     if (tag == "module") {
       auto [name, pkg] = rest.rsplit(' ');
@@ -495,9 +500,9 @@ std::optional<FileSummary> library::deserialise(StringRef text) {
         return std::nullopt;
       e.text = what.str();
       current->events.push_back(std::move(e));
-    } else if (!line.empty()) {
+    } else {
       return std::nullopt;
     }
   }
-  return s;
+  return std::nullopt; // cut before its end
 }
