@@ -10,6 +10,8 @@
 
 #include "AuditCommand.h"
 
+#include "detc/frontend/LibrarySource.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -18,7 +20,6 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,7 @@ using namespace llvm;
 
 int detc::tool::runAudit(int argc, char **argv) {
   // argv: detc audit [--python=PATH | --python PATH] ARGS...
-  std::string python = "python3";
-  if (const char *env = std::getenv("DETC_PYTHON"); env && *env)
-    python = env;
+  std::string python = frontend::defaultPythonInterpreter();
   std::vector<std::string> rest;
   for (int i = 2; i < argc; ++i) {
     StringRef a = argv[i];
@@ -42,9 +41,7 @@ int detc::tool::runAudit(int argc, char **argv) {
       rest.push_back(argv[i]);
     }
   }
-  ErrorOr<std::string> found = python.find('/') != std::string::npos
-                                   ? ErrorOr<std::string>(python)
-                                   : sys::findProgramByName(python);
+  ErrorOr<std::string> found = frontend::findPythonInterpreter(python);
   if (!found || !sys::fs::can_execute(*found)) {
     WithColor::error(errs(), "detc")
         << "audit: cannot run the Python interpreter '" << python

@@ -2,8 +2,6 @@
 
 #include "LibraryFlags.h"
 
-#include <cstdlib>
-
 using namespace detc;
 using namespace llvm;
 
@@ -21,12 +19,8 @@ tool::LibraryFlags::LibraryFlags(cl::SubCommand &sub)
 
 frontend::LibrarySourceOptions tool::LibraryFlags::get() const {
   frontend::LibrarySourceOptions o;
-  if (python.getNumOccurrences())
-    o.python = python;
-  else if (const char *env = std::getenv("DETC_PYTHON"); env && *env)
-    o.python = env;
-  else
-    o.python = "python3";
+  o.python = python.getNumOccurrences() ? std::string(python)
+                                        : frontend::defaultPythonInterpreter();
   if (o.python == "none")
     o.python.clear();
   if (!noCache)

@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/ErrorOr.h"
 
 #include <memory>
 #include <optional>
@@ -62,6 +63,13 @@ struct LibrarySourceOptions {
   /// The folder of the on-disk summary cache; empty: none.
   std::string cacheDir;
 };
+
+/// The interpreter the user trains with when no `--python` names one:
+/// DETC_PYTHON, else `python3`.
+std::string defaultPythonInterpreter();
+
+/// `python` as a program: itself when it names a path, else found on PATH.
+llvm::ErrorOr<std::string> findPythonInterpreter(llvm::StringRef python);
 
 /// `DETC_CACHE_DIR`, else `$XDG_CACHE_HOME/detc`, else `~/.cache/detc`;
 /// empty when DETC_CACHE_DIR is set to the empty string (no cache).

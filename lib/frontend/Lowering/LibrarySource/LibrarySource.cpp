@@ -463,11 +463,12 @@ LibraryEffect LibrarySource::effectOfResult(StringRef qualified) {
   Resolved r = resolve(qualified, 0);
   if (r.kind == Resolved::Kind::NotFound)
     return {};
-  if (r.kind == Resolved::Kind::Definition) {
-    auto def = r.file->definitions.find(r.name);
-    if (def->getValue().kind == Definition::Kind::Class)
-      return effectOfCall(qualified);
-  }
+  // A class's instance: what constructing it and using it may do (the
+  // memoised answer for calling the class).
+  if (r.kind == Resolved::Kind::Definition &&
+      r.file->definitions.find(r.name)->getValue().kind ==
+          Definition::Kind::Class)
+    return effectOfCall(qualified);
   return {LibraryEffect::Kind::Unknown,
           "a value '" + qualified.str() +
               "' returned, of a type detc does not know"};

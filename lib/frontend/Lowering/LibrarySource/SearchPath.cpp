@@ -133,6 +133,17 @@ static std::vector<std::string> askInterpreter(StringRef program) {
   return dirs;
 }
 
+std::string frontend::defaultPythonInterpreter() {
+  if (const char *env = std::getenv("DETC_PYTHON"); env && *env)
+    return env;
+  return "python3";
+}
+
+llvm::ErrorOr<std::string> frontend::findPythonInterpreter(StringRef python) {
+  return python.contains('/') ? llvm::ErrorOr<std::string>(python.str())
+                              : llvm::sys::findProgramByName(python);
+}
+
 std::vector<std::string> frontend::interpreterSearchPath(StringRef python,
                                                          StringRef cacheDir) {
   static std::mutex lock;
@@ -141,9 +152,7 @@ std::vector<std::string> frontend::interpreterSearchPath(StringRef python,
   if (auto it = known.find(python.str()); it != known.end())
     return it->second;
   std::vector<std::string> &dirs = known[python.str()];
-  llvm::ErrorOr<std::string> program =
-      python.contains('/') ? llvm::ErrorOr<std::string>(python.str())
-                           : llvm::sys::findProgramByName(python);
+  llvm::ErrorOr<std::string> program = findPythonInterpreter(python);
   if (!program)
     return dirs;
   std::string cached =
