@@ -312,7 +312,7 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
   // The state before each step; other nodes' states are recomputed when
   // a finding asks for them.
   llvm::DenseMap<NodeId, GradientState> atUpdate;
-  result.forEach([&](NodeId n, const GradientState &in, const GradientState &) {
+  result.forEach([&](NodeId n, const GradientState &in) {
     if (ev.kind[n] == Kind::Update)
       atUpdate.try_emplace(n, in);
   });

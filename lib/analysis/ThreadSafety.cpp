@@ -86,7 +86,7 @@ ThreadSafetyResult detc::analysis::analyzeThreadSafety(
       });
 
   r.err = BitVector(numObjects, false);
-  ts.forEach([&](NodeId n, const GeneratorSet &in, const GeneratorSet &) {
+  ts.forEach([&](NodeId n, const GeneratorSet &in) {
     const Node &node = g.node(n);
     if (node.kind != NodeKind::Draw)
       return;

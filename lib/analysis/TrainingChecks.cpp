@@ -117,7 +117,7 @@ private:
         },
         [&](NodeId n, const Modes &in, Modes &out) { out = transfer(n, in); });
     // Only forwards' states are read.
-    solution.forEach([&](NodeId n, const Modes &in, const Modes &) {
+    solution.forEach([&](NodeId n, const Modes &in) {
       if (!in.empty() && llvm::isa_and_nonnull<ir::ForwardOp>(g.node(n).op))
         state.try_emplace(n, in);
     });

@@ -94,6 +94,21 @@ public:
   /// order), then finish().
   explicit InternedSets(size_t numNodes);
   void assign(NodeId n, const VarSet &set);
+  /// The same, with `set`'s hashOf() known.
+  void assign(NodeId n, const VarSet &set, uint64_t hash);
+  /// n's set is the one assigned last.
+  void assignLast(NodeId n) { index[n] = last; }
+
+  /// A set's hash: the sum of its members' (so that it can be kept up to
+  /// date as members come and go).
+  static uint64_t hashOf(unsigned member) {
+    // splitmix64's finalizer.
+    uint64_t x = member + 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+  }
+  static uint64_t hashOf(const VarSet &set);
   /// Frees what only assign() needs and the pool's spare capacity.
   void finish();
 
