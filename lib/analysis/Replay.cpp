@@ -145,6 +145,16 @@ struct HashedSet {
   }
   bool operator!=(const HashedSet &o) const { return !(*this == o); }
 };
+
+/// Taint's state: the tainted ids, and the live set (InternedSets id)
+/// they were last filtered by.
+struct TaintSet {
+  static constexpr unsigned kUnfiltered = ~0u;
+  VarSet members;
+  unsigned filteredBy = kUnfiltered;
+  bool operator==(const TaintSet &o) const { return members == o.members; }
+  bool operator!=(const TaintSet &o) const { return !(*this == o); }
+};
 } // namespace
 
 /// Backward liveness over `effects`, of the ids `tracked` accepts.
@@ -376,14 +386,18 @@ NeededSolver::Taint NeededSolver::taint(const BitVector &prefix,
                                         ArrayRef<NodeId> instances,
                                         const VarSet &seeds) {
   DataGraph dg = forwardDataGraph(g, &prefix);
-  auto solution = solveDataflow<VarSet>(
-      dg, VarSet(), [](NodeId, VarSet &) {},
-      [](VarSet &acc, const VarSet &o) { acc |= o; },
-      [&](NodeId n, const VarSet &in, VarSet &out) {
+  auto solution = solveDataflow<TaintSet>(
+      dg, TaintSet(), [](NodeId, TaintSet &) {},
+      [](TaintSet &acc, const TaintSet &o) {
+        acc.members |= o.members;
+        acc.filteredBy = TaintSet::kUnfiltered;
+      },
+      // In place: tainted before n becomes tainted after it.
+      [&](NodeId n, TaintSet &s) {
         EffectsTable::View e = effects[n];
         bool tainted = g.node(n).expensive;
         for (unsigned r : e.reads)
-          tainted |= in.test(r);
+          tainted |= s.members.test(r);
         // Only what may still be read matters: a variable dead after n
         // carries no taint, nor does the state of a generator no live
         // variable holds (library globals excepted: any later library draw
@@ -401,27 +415,39 @@ NeededSolver::Taint NeededSolver::taint(const BitVector &prefix,
               return true;
           return false;
         };
-        out.clear();
-        for (unsigned v : in)
-          if (keep(v) && !llvm::is_contained(e.kills, v))
-            out.set(v);
+        // Every member passed the filter of the live set it was last
+        // filtered by (what n adds passes n's): along straight-line code
+        // the live set is often the same one, and the filter, a pass over
+        // every member, was most of the analysis on large programs.
+        unsigned liveId = live.after.idOf(n);
+        if (s.filteredBy != liveId) {
+          llvm::SmallVector<unsigned, 8> dead;
+          for (unsigned v : s.members)
+            if (!keep(v))
+              dead.push_back(v);
+          for (unsigned v : dead)
+            s.members.reset(v);
+          s.filteredBy = liveId;
+        }
+        for (unsigned k : e.kills)
+          s.members.reset(k);
         if (tainted)
           for (unsigned l : e.lhs)
             if (keep(l))
-              out.set(l);
+              s.members.set(l);
       });
   Taint t;
   for (NodeId n : instances)
-    t.atL |= solution.inAt(n);
+    t.atL |= solution.inAt(n).members;
   t.atL &= seeds;
   if (t.atL.empty())
     return t;
   // The reads each node takes tainted, then sources by propagation along
   // the program order until nothing changes.
   llvm::DenseMap<NodeId, llvm::SmallVector<unsigned, 1>> taintedReads;
-  solution.forEach([&](NodeId n, const VarSet &in) {
+  solution.forEach([&](NodeId n, const TaintSet &in) {
     for (unsigned r : effects[n].reads)
-      if (in.test(r))
+      if (in.members.test(r))
         taintedReads[n].push_back(r);
   });
   llvm::DenseMap<unsigned, NodeId> &src = t.sources;

@@ -118,6 +118,8 @@ public:
         starts[d], starts[d + 1] - starts[d]));
   }
   size_t numDistinct() const { return starts.size() - 1; }
+  /// Which distinct set n has (equal ids, equal sets).
+  unsigned idOf(NodeId n) const { return index[n]; }
 
 private:
   /// Distinct set d is items[starts[d] .. starts[d + 1]).

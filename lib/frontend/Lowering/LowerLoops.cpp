@@ -60,7 +60,13 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
       Effects eff;
       if (lowerCall(f, call, target, eff)) {
         assignFacts(f, targets[0], factsOf(f, value));
-        if (target != path) // The op defined something else (a generator).
+        // The op defined something else (a generator): the target is a
+        // copy of it. The op defined nothing (`z = loss.backward()`, a
+        // call whose result is None): the target is defined from nothing.
+        if (target.empty())
+          emit(ir::StmtOp::getOperationName(), s, {path}, Effects(),
+               {strAttr("kind", kind)});
+        else if (target != path)
           emit(ir::StmtOp::getOperationName(), s, {path},
                [&] {
                  Effects e;
@@ -461,29 +467,39 @@ void Lowerer::callHeldCallables(FuncCtx &f, const ast::Call *call,
     for (PointsToResult::ObjectId r : pointsTo->pointsTo(receiver))
       holders.push_back(r);
   FactSet held;
-  auto add = [&](llvm::ArrayRef<PointsToResult::ObjectId> objs) {
-    addProgramCallables(objs, held);
-    FactSet instances;
-    addInstanceFacts(objs, instances);
-    for (const std::string &fact : instances)
-      if (!findMethod(fact.substr(5), "__call__").empty())
-        held.insert(fact);
-  };
   for (PointsToResult::ObjectId o : holders) {
     if (pointsTo->object(o).kind != AbstractObject::Kind::Library)
       continue;
-    // Its arguments (`arg0`, keywords) and their elements: two levels
-    // reach a list of callables passed to it.
-    for (StringRef name : pointsTo->fieldNames(o)) {
-      std::vector<PointsToResult::ObjectId> given = pointsTo->field(o, name);
-      add(given);
-      for (PointsToResult::ObjectId g : given)
-        for (StringRef element : pointsTo->fieldNames(g))
-          if (element.starts_with("["))
-            add(pointsTo->field(g, element));
-    }
+    llvm::ArrayRef<PointsToResult::ObjectId> given = heldObjects(o);
+    addProgramCallables(given, held);
+    FactSet instances;
+    addInstanceFacts(given, instances);
+    for (const std::string &fact : instances)
+      if (!findMethod(fact.substr(5), "__call__").empty())
+        held.insert(fact);
   }
   callProgramParts(call, varPath(f, call->func), held, called, Effects());
+}
+
+llvm::ArrayRef<PointsToResult::ObjectId>
+Lowerer::heldObjects(PointsToResult::ObjectId o) {
+  auto [it, added] = heldByLibraryObject.try_emplace(o);
+  if (!added)
+    return it->second;
+  // Its arguments (`arg0`, keywords) and their elements: two levels reach
+  // a list of callables passed to it.
+  std::vector<PointsToResult::ObjectId> given;
+  for (StringRef name : pointsTo->fieldNames(o))
+    for (PointsToResult::ObjectId g : pointsTo->field(o, name)) {
+      given.push_back(g);
+      for (StringRef element : pointsTo->fieldNames(g))
+        if (element.starts_with("["))
+          llvm::append_range(given, pointsTo->field(g, element));
+    }
+  llvm::sort(given);
+  given.erase(std::unique(given.begin(), given.end()), given.end());
+  it->second = std::move(given);
+  return it->second;
 }
 
 bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,

@@ -207,6 +207,13 @@ public:
   void callHeldCallables(FuncCtx &f, const ast::Call *call,
                          const ast::Expr *receiver,
                          std::set<std::string> &called);
+  /// What a library object was given (its arguments and their elements),
+  /// each object once; kept per object: every call on the object asks.
+  llvm::ArrayRef<PointsToResult::ObjectId>
+  heldObjects(PointsToResult::ObjectId o);
+  llvm::DenseMap<PointsToResult::ObjectId,
+                 std::vector<PointsToResult::ObjectId>>
+      heldByLibraryObject;
   void callProgramParts(const ast::Node *at, const std::string &var,
                         const FactSet &facts, std::set<std::string> &called,
                         const Effects &funcEff);
