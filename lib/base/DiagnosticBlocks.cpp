@@ -43,8 +43,12 @@ std::vector<StringRef> splitDiagnosticBlocks(StringRef text) {
 
 void appendNewDiagnostics(StringRef text, llvm::StringSet<> &seen,
                           std::string &out) {
+  // A diagnostic is its first line (place and message); its notes are
+  // those of its first occurrence (they may say what differs between the
+  // scripts: the folders one searched).
   for (StringRef block : splitDiagnosticBlocks(text))
-    if (seen.insert(block).second)
+    if (seen.insert(block.take_until([](char c) { return c == '\n'; }))
+            .second)
       out += block.str();
 }
 

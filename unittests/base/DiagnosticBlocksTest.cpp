@@ -18,7 +18,14 @@ const char *kTest =
     "conf/__init__.py:12:17: warning: 'setattr' changes the program\n"
     "    setattr(self, a, b)\n"
     "    ^\n"
-    "test.py:9:2: error: invalid syntax\n";
+    "test.py:9:2: error: invalid syntax\n"
+    "conf/__init__.py:2:8: warning: cannot resolve import 'y'\n"
+    "conf/__init__.py:2:8: note: looked for it in ., conf\n";
+// The same module imported by a script in another folder: the same
+// warning, another note.
+const char *kTools =
+    "conf/__init__.py:2:8: warning: cannot resolve import 'y'\n"
+    "conf/__init__.py:2:8: note: looked for it in tools, conf\n";
 
 TEST(DiagnosticBlocks, ABlockIsALocatedDiagnosticWithItsExcerptAndNotes) {
   std::vector<llvm::StringRef> blocks = splitDiagnosticBlocks(kTrain);
@@ -33,7 +40,11 @@ TEST(DiagnosticBlocks, AModulesWarningIsPrintedOncePerProject) {
   std::string out;
   appendNewDiagnostics(kTrain, seen, out);
   appendNewDiagnostics(kTest, seen, out);
-  EXPECT_EQ(out, std::string(kTrain) + "test.py:9:2: error: invalid syntax\n");
+  appendNewDiagnostics(kTools, seen, out);
+  EXPECT_EQ(out, std::string(kTrain) + "test.py:9:2: error: invalid syntax\n" +
+                     "conf/__init__.py:2:8: warning: cannot resolve import "
+                     "'y'\nconf/__init__.py:2:8: note: looked for it in ., "
+                     "conf\n");
 }
 
 TEST(DiagnosticBlocks, TextWithoutALocationIsKeptWhole) {

@@ -25,7 +25,9 @@ namespace detc::base {
 /// the first located diagnostic form a block of their own.
 std::vector<llvm::StringRef> splitDiagnosticBlocks(llvm::StringRef text);
 
-/// Appends to `out` the blocks of `text` not in `seen`, adding them to it.
+/// Appends to `out` the blocks of `text` whose first line (the place and
+/// the message) is not in `seen`, adding it: one diagnostic per place and
+/// message, with the notes of its first occurrence.
 void appendNewDiagnostics(llvm::StringRef text, llvm::StringSet<> &seen,
                           std::string &out);
 

@@ -23,6 +23,7 @@
 #define DETC_FRONTEND_LIBRARYSOURCE_H
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorOr.h"
 
@@ -130,6 +131,8 @@ private:
   std::vector<std::string> searchPath;
   bool searchPathKnown = false;
   llvm::StringMap<std::unique_ptr<library::FileSummary>> files;
+  /// Modules the search path does not have.
+  llvm::StringSet<> missing;
   llvm::StringMap<LibraryEffect> memo;
   unsigned summarised = 0;
   unsigned fromCache = 0;

@@ -120,9 +120,14 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     ptOptions.searchPath = options.searchPath;
     ptOptions.parseCache = &parseCache;
     pointsTo = analyzePointsTo(path, ptOptions, api, ptDiags);
-    for (const Diagnostic &d : ptDiags.getDiagnostics())
-      if (d.severity == Severity::Warning)
+    // Warnings, each with its notes (where an import was looked for).
+    bool kept = false;
+    for (const Diagnostic &d : ptDiags.getDiagnostics()) {
+      if (d.severity != Severity::Note)
+        kept = d.severity == Severity::Warning;
+      if (kept)
         diags.add(d);
+    }
   }
   clock.lap("points-to");
   // Lower until the facts stop growing. A pass that changed no fact read

@@ -6,7 +6,8 @@
 # detc cannot resolve is a warning naming where it looked.
 # RUN: detc %s --emit=points-to 2>%t.err | FileCheck %s
 # RUN: FileCheck %s --check-prefix=WARN < %t.err
-# WARN: helpers.py:[[@LINE+26]]:12: warning: cannot resolve import 'nowhere_module': not a local module (looked in {{.*}}pointsto, {{.*}}pointsto/Inputs) nor a library detc models
+# WARN: helpers.py:[[@LINE+27]]:12: warning: cannot resolve import 'nowhere_module': not a local module nor a library detc models
+# WARN: helpers.py:[[@LINE+26]]:12: note: looked for it in {{.*}}pointsto, {{.*}}pointsto/Inputs{{$}}
 # CHECK-LABEL: scope __main__
 # CHECK: model -> {torch.nn.Linear@utils_star.py:6:13}
 # CHECK: net -> {torchvision.models.*@model_utils.py:5:12}

@@ -177,15 +177,16 @@ void Builder::mergeFields(Node src, Node dst) {
   });
 }
 
-void Builder::warn(const ProgramModule *m, const ast::Node *at,
+bool Builder::warn(const ProgramModule *m, const ast::Node *at,
                    const std::string &message) {
   std::string key = (m ? m->path : "") + ":" +
                     std::to_string(at ? at->getRange().begin.offset : 0) +
                     message;
   if (!warned.insert(key).second)
-    return;
+    return false;
   diags.report(Severity::Warning, m ? m->file : nullptr,
                at ? at->getRange().begin : ast::SourcePos{}, message);
+  return true;
 }
 
 // ---- Program -----------------------------------------------------------------
@@ -564,11 +565,17 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
     std::string where;
     for (const std::string &d : looked)
       where += (where.empty() ? "" : ", ") + d;
-    warn(&from, at,
-         "cannot resolve import '" + name.str() +
-             "': not a local module (looked in " + where +
-             ") nor a library detc models; what it defines is unknown "
-             "[detc-unresolved-import]");
+    // The folders searched depend on the script being run (its folder
+    // comes first on sys.path): a note, so that a project's report prints
+    // a module's unresolved import once, not once per script importing it.
+    if (!warn(&from, at,
+              "cannot resolve import '" + name.str() +
+                  "': not a local module nor a library detc models; what "
+                  "it defines is unknown [detc-unresolved-import]"))
+      return;
+    diags.report(Severity::Note, from.file,
+                 at ? at->getRange().begin : ast::SourcePos{},
+                 "looked for it in " + where);
   };
 
   if (auto *imp = llvm::dyn_cast<ast::Import>(s)) {

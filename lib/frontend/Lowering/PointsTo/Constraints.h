@@ -176,7 +176,9 @@ private:
     return it == classBySymbol.end() ? ~0u : it->second;
   }
 
-  void warn(const ProgramModule *m, const ast::Node *at,
+  /// Reports a warning once per place and message; false when it was
+  /// reported before.
+  bool warn(const ProgramModule *m, const ast::Node *at,
             const std::string &message);
 
   Program &program;
