@@ -233,6 +233,20 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   const ast::Expr *fn = call->func;
   auto *attrFn = llvm::dyn_cast<ast::Attribute>(fn);
   std::string q = qualName(f, fn);
+  // `InfiniteDataLoader(...)` (a subclass of DataLoader the program
+  // defines), `loader = DataLoader if w else InfiniteDataLoader;
+  // loader(...)`: a loader is constructed, with DataLoader's arguments
+  // (such subclasses pass theirs on). `loaderSubclass` names the program's
+  // class, which the transform does not key.
+  std::string loaderSubclass;
+  if (q.empty()) {
+    FactSet calleeClasses;
+    if (std::string path = varPath(f, fn); !path.empty())
+      for (const std::string &fact : factsOfVar(f, path))
+        if (StringRef(fact).starts_with("class:"))
+          calleeClasses.insert(fact.substr(6));
+    q = loaderClassCalled(fn, calleeClasses, loaderSubclass);
+  }
 
   // CheckHint's `_checkpoint()` hint.
   // Scripts define `_checkpoint` as a no-op so that they run without detc.
@@ -436,10 +450,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     calleeFacts = factsOfVar(f, calleePath);
   else if (!q.empty())
     calleeFacts = factsOfVar(f, "@" + q);
+  // A loader subclass is constructed as the loader it derives from.
+  if (!loaderSubclass.empty())
+    calleeFacts.clear();
   // A function or class the facts do not know (a star import's name, an
   // attribute of a module object): what the points-to analysis says the
   // callee expression is (it reads the same AST).
-  if (!isMethod && llvm::none_of(calleeFacts, [](const std::string &fact) {
+  if (!isMethod && loaderSubclass.empty() && llvm::none_of(calleeFacts, [](const std::string &fact) {
         return StringRef(fact).starts_with("func:") ||
                StringRef(fact).starts_with("class:");
       }))
@@ -1213,6 +1230,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         strAttr("dataset", dsVar), strAttr("workers", o.workers), apiAttr()};
     if (shuffle)
       attrs.push_back(strAttr("shuffle", o.shuffleGen));
+    if (!loaderSubclass.empty())
+      attrs.push_back(strAttr("loader_subclass", loaderSubclass));
     emit(ir::BatchesOp::getOperationName(), call, {t}, args.eff, attrs);
     setFacts({"obj:" + id, "type:" + apiName});
     return true;
@@ -1688,6 +1707,63 @@ void Lowerer::emitOptimizerUpdate(FuncCtx &f, const ast::Call *call,
   eff.updates.insert(optVar);
   emit(ir::UpdateOp::getOperationName(), call, {}, eff,
        {strAttr("optimizer", optVar), strAttr("api", apiName)});
+}
+
+std::string Lowerer::loaderBaseOf(const std::string &cls) const {
+  std::vector<std::string> work{cls};
+  for (size_t i = 0; i < work.size() && i < 32; ++i) {
+    const ClassInfo *ci = classOf(work[i]);
+    if (!ci)
+      continue;
+    for (const std::string &lb : ci->libBases)
+      if (const ApiEntry *e = api.lookup(lb); e && e->role == "loader")
+        return lb;
+    work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
+  }
+  return "";
+}
+
+std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
+                                       const FactSet &calleeClasses,
+                                       std::string &subclass) const {
+  std::string loader;
+  // Every candidate a loader class of one library loader, or none.
+  auto agree = [&](const std::string &base) {
+    if (base.empty() || (!loader.empty() && base != loader))
+      return false;
+    loader = base;
+    return true;
+  };
+  auto programClass = [&](const std::string &cls) {
+    std::string base = loaderBaseOf(cls);
+    if (!base.empty() && subclass.empty())
+      subclass = cls;
+    return agree(base);
+  };
+  for (const std::string &cls : calleeClasses)
+    if (!programClass(cls)) {
+      subclass.clear();
+      return "";
+    }
+  for (PointsToResult::ObjectId o :
+       pointsTo ? pointsTo->pointsTo(callee)
+                : std::vector<PointsToResult::ObjectId>()) {
+    const AbstractObject &ob = pointsTo->object(o);
+    bool ok = false;
+    if (ob.kind == AbstractObject::Kind::LibName) {
+      std::string name = api.canonicalize(ob.label());
+      const ApiEntry *e = api.lookup(name);
+      ok = e && e->role == "loader" && agree(name);
+    } else if (ob.kind == AbstractObject::Kind::Class &&
+               classes.count(ob.label().str())) {
+      ok = programClass(ob.label().str());
+    }
+    if (!ok) {
+      subclass.clear();
+      return "";
+    }
+  }
+  return loader;
 }
 
 bool Lowerer::isOptimizerClass(const std::string &cls) const {

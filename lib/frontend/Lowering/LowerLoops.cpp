@@ -50,6 +50,19 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
                           llvm::ArrayRef<ast::Expr *> targets,
                           const ast::Expr *value) {
   StringRef kind = llvm::isa<ast::AnnAssign>(s) ? "annassign" : "assign";
+  // `pbar = enumerate(loader)`, `pbar = tqdm(pbar)`: a loop over `pbar` is
+  // a loop over the loader (unwrapIterable); any other value forgets it.
+  if (targets.size() == 1 && llvm::isa<ast::Name>(targets[0]) && value) {
+    std::string path = varPath(f, targets[0]);
+    llvm::SmallVector<unsigned, 2> position;
+    const ast::Expr *items = unwrapIterable(*this, f, value, position);
+    // (A progress bar alone, `pbar = tqdm(loader)`, holds the loader's
+    // facts already: its loops stay loops over `pbar`.)
+    if (items != value && !position.empty() && !path.empty())
+      f.wrappedIterables[path] = {items, position};
+    else
+      f.wrappedIterables.erase(path);
+  }
   // `x = call(...)`: a call with its own op defines the target directly.
   if (auto *call = llvm::dyn_cast<ast::Call>(value);
       call && targets.size() == 1) {
@@ -197,6 +210,15 @@ frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
            !f.unit->moduleScope.locals.contains(name);
   };
   for (int depth = 0; depth < 4; ++depth) {
+    // A variable holding such an iterator (`pbar = enumerate(loader)`).
+    if (auto *n = llvm::dyn_cast<ast::Name>(iter))
+      if (auto it = f.wrappedIterables.find(l.varPath(f, n));
+          it != f.wrappedIterables.end()) {
+        position.append(it->second.position.begin(),
+                        it->second.position.end());
+        iter = it->second.items;
+        continue;
+      }
     auto *call = llvm::dyn_cast<ast::Call>(iter);
     if (!call || call->args.empty())
       return iter;
@@ -204,6 +226,15 @@ frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
     auto *n = llvm::dyn_cast<ast::Name>(call->func);
     bool isWrapper = (n && (n->id == "iter") && q.empty()) ||
                      (!q.empty() && iteratesItsArgument(l.api, q));
+    if (!isWrapper && l.callsUnknownCode(call->func)) {
+      // A callable detc cannot read given the loader (yolov5's `TQDM`,
+      // a progress bar from a package that is not installed): it may
+      // iterate it, so the loop may be over the loader's batches.
+      llvm::SmallVector<unsigned, 2> inner;
+      const ast::Expr *items = unwrapIterable(l, f, call->args[0], inner);
+      isWrapper =
+          !l.objectsOf(l.factsOf(f, items), ObjectInfo::Loader).empty();
+    }
     if (builtin(call, "enumerate")) {
       position.push_back(1);
     } else if (builtin(call, "zip")) {

@@ -650,6 +650,19 @@ void Lowerer::addInstanceFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
   }
 }
 
+bool Lowerer::callsUnknownCode(const ast::Expr *callee) const {
+  if (!pointsTo)
+    return false;
+  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(callee);
+  return !objs.empty() &&
+         llvm::all_of(objs, [&](PointsToResult::ObjectId o) {
+           const AbstractObject &ob = pointsTo->object(o);
+           return ob.kind == AbstractObject::Kind::LibName &&
+                  !api.lookup(api.canonicalize(ob.label())) &&
+                  !api.isLibraryName(ob.label());
+         });
+}
+
 void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                                   FactSet &out) const {
   // Functions and classes of the program (a star import's, a package's

@@ -99,6 +99,15 @@ struct FuncCtx {
   unsigned nextTemp = 0;
   unsigned loopDepth = 0;
   mlir::Operation *innermostLoop = nullptr;
+  /// Variables holding an iterator over another's items (`pbar =
+  /// enumerate(loader)`, then `pbar = tqdm(pbar)`): what unwrapIterable
+  /// gives for the value last assigned, in the order the lowering walks
+  /// the function.
+  struct Wrapped {
+    const ast::Expr *items = nullptr;
+    llvm::SmallVector<unsigned, 2> position;
+  };
+  llvm::StringMap<Wrapped> wrappedIterables;
 };
 
 /// An ordered set of variable names.
@@ -259,6 +268,19 @@ public:
   /// A class of the script deriving (through its bases) from
   /// torch.optim.Optimizer or a library optimizer.
   bool isOptimizerClass(const std::string &cls) const;
+  /// The loader API (a table entry of role `loader`) program class `cls`
+  /// derives from, or "".
+  std::string loaderBaseOf(const std::string &cls) const;
+  /// Whether `callee` is code of a library no table describes and the
+  /// search path does not have (an unresolved import's name).
+  bool callsUnknownCode(const ast::Expr *callee) const;
+  /// The loader API every class `callee` may be (the points-to's
+  /// candidates, and `calleeClasses`, the program's classes the facts
+  /// say) derives from or is, else ""; `subclass`: a program class among
+  /// them.
+  std::string loaderClassCalled(const ast::Expr *callee,
+                                const FactSet &calleeClasses,
+                                std::string &subclass) const;
   /// The variables a value restores when it is saved in a checkpoint and
   /// loaded back: `X.state_dict()` restores X (`X.module.state_dict()` too),
   /// a variable itself, a dict display or `dict(...)` what its values
