@@ -554,10 +554,14 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
       for (unsigned r : e.reads)
         needed.set(r);
   };
+  // Forcing more tests only adds to what is needed: each solve starts
+  // from the last one's states.
+  std::vector<VarSet> start;
   for (;;) {
     auto needed = solveDataflow<VarSet>(
         dg, VarSet(), [](NodeId, VarSet &) {},
-        [](VarSet &acc, const VarSet &o) { acc |= o; }, transfer);
+        [](VarSet &acc, const VarSet &o) { acc |= o; }, transfer,
+        std::move(start));
     // Statements selected under the current control dependences; forcing
     // their tests may select more, so solve again until nothing grows
     // (every test forced is forced in the least solution: all of it is
@@ -570,8 +574,10 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     bool grew = false;
     for (NodeId n : selectedNodes)
       grew |= forceChain(n);
-    if (grew)
+    if (grew) {
+      start = needed.takeTails();
       continue;
+    }
     needed.forEach([&](NodeId n, const VarSet &after) {
       if (isInstance.test(n) || !g.node(n).op)
         return;

@@ -184,3 +184,33 @@ TEST(DataflowSolver, ACycleNothingEntersStillGetsAChain) {
 }
 
 } // namespace
+
+TEST(DataflowSolver, AGrownProblemStartedFromTheSmallerOnesTailsReachesItsFixpoint) {
+  // A may problem whose gen sets only grow (Needed forcing more tests):
+  // solved from the smaller problem's chain tails, as from scratch.
+  std::mt19937 rng(23);
+  for (int i = 0; i < 200; ++i) {
+    RandomProblem small = randomProblem(rng);
+    RandomProblem large = small;
+    for (State &g : large.gen)
+      g |= State(rng() & rng() & rng());
+    SCOPED_TRACE("problem " + std::to_string(i));
+    DataGraph dg = small.graph();
+    auto seedAt = [&](NodeId v, State &s) {
+      if (v == small.seedNode)
+        s |= small.seed;
+    };
+    auto meet = [](State &acc, const State &o) { acc |= o; };
+    const RandomProblem *p = &small;
+    auto transfer = [&](NodeId v, State &s) {
+      s = (s & ~p->kill[v]) | p->gen[v];
+    };
+    auto first = solveDataflow<State>(dg, State(), seedAt, meet, transfer);
+    p = &large;
+    auto grown = solveDataflow<State>(dg, State(), seedAt, meet, transfer,
+                                      first.takeTails());
+    expectStates(large, grown,
+                 reference(large, State(),
+                           [](State a, State b) { return a | b; }));
+  }
+}

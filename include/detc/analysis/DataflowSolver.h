@@ -136,13 +136,21 @@ class Solution {
       std::is_invocable_v<const TransferFn &, NodeId, State &>;
 
 public:
+  /// `start`: the chain tails' states to start from (another solution's,
+  /// taken with takeTails(), of the same data graph), else `init`.
   Solution(const DataGraph &dg, State init, BoundaryFn boundary, MeetFn meet,
-           TransferFn transfer)
+           TransferFn transfer, std::vector<State> start = {})
       : dg(&dg), chains(dg), init(std::move(init)),
         boundary(std::move(boundary)), meet(std::move(meet)),
         transfer(std::move(transfer)) {
-    solve();
+    solve(std::move(start));
   }
+
+  /// The chain tails' states, to start a larger problem from (a monotone
+  /// problem whose functions only grew: its least fixpoint lies above this
+  /// one, so iterating from here reaches it, in fewer sweeps). The
+  /// solution is unusable afterwards.
+  std::vector<State> takeTails() { return std::move(tailOut); }
 
   /// Calls fn(n, in) for every node of the visiting order, chain by chain;
   /// each node's state is computed once.
@@ -240,8 +248,11 @@ private:
     return {std::move(in), std::move(out)};
   }
 
-  void solve() {
-    tailOut.assign(chains.size(), init);
+  void solve(std::vector<State> start) {
+    if (start.size() == chains.size())
+      tailOut = std::move(start);
+    else
+      tailOut.assign(chains.size(), init);
     // Worklist as a bit set over chains (in visiting order): always take
     // the earliest pending one.
     llvm::BitVector pending(chains.size(), true);
@@ -276,13 +287,16 @@ private:
 ///  - `transfer(n, in, out)`: computes `out` (given as `init`); or
 ///    `transfer(n, state)`: turns `in` into `out` in place.
 /// Chains are revisited until no chain's `out` changes.
+/// `start`: as Solution's.
 template <typename State, typename BoundaryFn, typename MeetFn,
           typename TransferFn>
 Solution<State, BoundaryFn, MeetFn, TransferFn>
 solveDataflow(const DataGraph &dg, const State &init, BoundaryFn boundary,
-              MeetFn meet, TransferFn transfer) {
+              MeetFn meet, TransferFn transfer,
+              std::vector<State> start = {}) {
   return Solution<State, BoundaryFn, MeetFn, TransferFn>(
-      dg, init, std::move(boundary), std::move(meet), std::move(transfer));
+      dg, init, std::move(boundary), std::move(meet), std::move(transfer),
+      std::move(start));
 }
 
 } // namespace detc::analysis
