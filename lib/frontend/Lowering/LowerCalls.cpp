@@ -461,6 +461,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                StringRef(fact).starts_with("class:");
       }))
     addCalleeFacts(fn, calleeFacts);
+  // An instance the facts do not know of (`for t in self.transforms:
+  // t(img)`, DETR's and torchvision's Compose of the program's own
+  // transforms): what the points-to says the callee may be.
+  if (!isMethod && loaderSubclass.empty() &&
+      llvm::none_of(calleeFacts, [](const std::string &fact) {
+        return StringRef(fact).starts_with("func:") ||
+               StringRef(fact).starts_with("class:") ||
+               StringRef(fact).starts_with("inst:") ||
+               StringRef(fact).starts_with("obj:");
+      }))
+    addInstanceFacts(fn, calleeFacts);
   // `super().m(...)` in a method of class C: the first of C's bases (in
   // order, then theirs) that defines m, with the method's own `self`.
   if (isMethod)
@@ -765,20 +776,37 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   if (!entry) {
     FactSet modelFacts = calleeFacts;
     std::string modelVar = calleePath;
-    // Calling an instance of a user class with `__call__`.
+    // Calling an instance of a user class with `__call__`: each class it
+    // may be an instance of, as an alternative.
+    std::vector<std::pair<std::string, std::string>> callable; // owner, fact
     for (const std::string &fact : modelFacts) {
       if (!StringRef(fact).starts_with("inst:") || modelVar.empty())
         continue;
       std::string owner = findMethod(fact.substr(5), "__call__");
-      if (owner.empty())
-        continue;
+      if (!owner.empty() &&
+          llvm::none_of(callable, [&](const auto &c) {
+            return c.first == owner;
+          }))
+        callable.emplace_back(owner, fact);
+    }
+    if (!followsAlternatives(f, call, callable.size(),
+                             "the callee may be an instance of", "classes"))
+      callable.resize(kMaxCallAlternatives);
+    if (!callable.empty()) {
       auto defs = defsOfResult();
-      std::string sym = owner + "::__call__";
-      emitUserCall(f, call, sym, classMethodRef(owner, "__call__"), modelVar,
-                   modelFacts, call, args.posVars, args.kwVars, defs, {},
-                   args.eff);
-      auto it = facts.find("ret:" + sym);
-      setFacts(it == facts.end() ? FactSet() : it->second);
+      FactSet returned;
+      emitAlternatives(callable.size(), call, [&](size_t i) {
+        const std::string &owner = callable[i].first;
+        std::string sym = owner + "::__call__";
+        emitUserCall(f, call, sym, classMethodRef(owner, "__call__"),
+                     modelVar,
+                     callable.size() == 1 ? modelFacts
+                                          : FactSet{callable[i].second},
+                     call, args.posVars, args.kwVars, defs, {}, args.eff);
+        if (auto it = facts.find("ret:" + sym); it != facts.end())
+          returned.insert(it->second.begin(), it->second.end());
+      });
+      setFacts(returned);
       return true;
     }
     if (!isMethod && q.empty()) {
