@@ -185,7 +185,7 @@ TEST(DataflowSolver, ACycleNothingEntersStillGetsAChain) {
 
 } // namespace
 
-TEST(DataflowSolver, AGrownProblemStartedFromTheSmallerOnesTailsReachesItsFixpoint) {
+TEST(DataflowSolver, GrownProblemFromSmallerTailsReachesItsFixpoint) {
   // A may problem whose gen sets only grow (Needed forcing more tests):
   // solved from the smaller problem's chain tails, as from scratch.
   std::mt19937 rng(23);

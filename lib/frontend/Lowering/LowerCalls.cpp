@@ -456,7 +456,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // A function or class the facts do not know (a star import's name, an
   // attribute of a module object): what the points-to analysis says the
   // callee expression is (it reads the same AST).
-  if (!isMethod && loaderSubclass.empty() && llvm::none_of(calleeFacts, [](const std::string &fact) {
+  if (!isMethod && loaderSubclass.empty() &&
+      llvm::none_of(calleeFacts, [](const std::string &fact) {
         return StringRef(fact).starts_with("func:") ||
                StringRef(fact).starts_with("class:");
       }))
@@ -1737,18 +1738,27 @@ void Lowerer::emitOptimizerUpdate(FuncCtx &f, const ast::Call *call,
        {strAttr("optimizer", optVar), strAttr("api", apiName)});
 }
 
-std::string Lowerer::loaderBaseOf(const std::string &cls) const {
+std::string Lowerer::libraryBaseOf(
+    const std::string &cls,
+    llvm::function_ref<bool(const std::string &)> accept) const {
   std::vector<std::string> work{cls};
   for (size_t i = 0; i < work.size() && i < 32; ++i) {
     const ClassInfo *ci = classOf(work[i]);
     if (!ci)
       continue;
     for (const std::string &lb : ci->libBases)
-      if (const ApiEntry *e = api.lookup(lb); e && e->role == "loader")
+      if (accept(lb))
         return lb;
     work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
   }
   return "";
+}
+
+std::string Lowerer::loaderBaseOf(const std::string &cls) const {
+  return libraryBaseOf(cls, [&](const std::string &lb) {
+    const ApiEntry *e = api.lookup(lb);
+    return e && e->role == "loader";
+  });
 }
 
 std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
@@ -1795,20 +1805,11 @@ std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
 }
 
 bool Lowerer::isOptimizerClass(const std::string &cls) const {
-  std::vector<std::string> work{cls};
-  for (size_t i = 0; i < work.size() && i < 32; ++i) {
-    const ClassInfo *ci = classOf(work[i]);
-    if (!ci)
-      continue;
-    for (const std::string &lb : ci->libBases) {
-      // torch.optim.Optimizer, or a library optimizer (SGD, Adam, ...);
-      // not torch.optim.lr_scheduler's classes.
-      if (lb == "torch.optim.Optimizer")
-        return true;
-      if (const ApiEntry *e = api.lookup(lb); e && e->role == "optimizer")
-        return true;
-    }
-    work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
-  }
-  return false;
+  // torch.optim.Optimizer, or a library optimizer (SGD, Adam, ...); not
+  // torch.optim.lr_scheduler's classes.
+  return !libraryBaseOf(cls, [&](const std::string &lb) {
+            const ApiEntry *e = api.lookup(lb);
+            return lb == "torch.optim.Optimizer" ||
+                   (e && e->role == "optimizer");
+          }).empty();
 }

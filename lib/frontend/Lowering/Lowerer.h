@@ -268,6 +268,11 @@ public:
   /// A class of the script deriving (through its bases) from
   /// torch.optim.Optimizer or a library optimizer.
   bool isOptimizerClass(const std::string &cls) const;
+  /// The first library base of program class `cls` (its own, then its
+  /// program bases') that `accept` takes, or "".
+  std::string
+  libraryBaseOf(const std::string &cls,
+                llvm::function_ref<bool(const std::string &)> accept) const;
   /// The loader API (a table entry of role `loader`) program class `cls`
   /// derives from, or "".
   std::string loaderBaseOf(const std::string &cls) const;
