@@ -666,8 +666,14 @@ bool Lowerer::callsUnknownCode(const ast::Expr *callee) const {
 void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                                   FactSet &out) const {
   // Functions and classes of the program (a star import's, a package's
-  // re-export): the points-to symbol is the lowering's.
-  for (PointsToResult::ObjectId o : objs) {
+  // re-export): the points-to symbol is the lowering's. A partial adds
+  // the objects of its `arg0` to the work list, once: `f = partial(f, **kw)`
+  // makes a partial that holds itself.
+  llvm::SmallVector<PointsToResult::ObjectId, 8> work(objs.rbegin(),
+                                                       objs.rend());
+  llvm::DenseSet<PointsToResult::ObjectId> partials;
+  while (!work.empty()) {
+    PointsToResult::ObjectId o = work.pop_back_val();
     const AbstractObject &ob = pointsTo->object(o);
     std::string label = ob.label().str();
     // A function nested in a method (`Data.__init__.<lambda>@8:26`,
@@ -716,7 +722,10 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     else if (const ApiEntry *entry = ob.kind == AbstractObject::Kind::Library
                                          ? api.lookup(ob.label())
                                          : nullptr;
-             entry && entry->role == "bind")
-      addProgramCallables(pointsTo->field(o, "arg0"), out);
+             entry && entry->role == "bind") {
+      if (partials.insert(o).second)
+        for (PointsToResult::ObjectId f : pointsTo->field(o, "arg0"))
+          work.push_back(f);
+    }
   }
 }

@@ -369,7 +369,8 @@ void Builder::callObject(CallSite &cs, Obj callee, Node self) {
   case Kind::Library: {
     // functools.partial(fn, a)(b) calls fn(a, b) (role `bind`).
     const ApiEntry *entry = api.lookup(ob.label());
-    if (!entry || entry->role != "bind")
+    if (!entry || entry->role != "bind" ||
+        !partialCalls.insert({cs.call, callee}).second)
       return;
     llvm::SmallVector<Node, 4> args;
     for (unsigned i = 1;; ++i) {

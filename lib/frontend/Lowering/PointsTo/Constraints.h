@@ -207,6 +207,10 @@ private:
   /// (class, instance) pairs bindSelfOfMethods has handled.
   std::set<std::pair<Obj, Obj>> selfBoundClasses;
   std::set<std::tuple<const ast::Call *, Obj, Node>> boundCalls;
+  /// (call, partial object) pairs whose bound function has been called: a
+  /// variable rebound to a partial of itself (`f = partial(f, **kw)`) holds
+  /// the partial in its own `arg0`, and calling it would nest forever.
+  std::set<std::pair<const ast::Call *, Obj>> partialCalls;
   llvm::StringSet<> warned;
 };
 
