@@ -373,16 +373,21 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   ast::appendBoundNames(loop->target, bound);
   llvm::StringSet<> vars;
   vars.insert(bound.begin(), bound.end());
+  return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/false);
+}
+
+bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
+                           const llvm::StringSet<> &vars, bool ownLoopsOnly) {
   // A batch is fetched by hand (`next(it)`) or cut with the loop variable:
   // `data[i:i + bs]`,
   // `x[i * bs:(i + 1) * bs]`, or fetched by a helper named for it
-  // (`get_batch(source, i)`). Nested functions and classes are not the
-  // loop's body.
-  llvm::SmallVector<const ast::Node *, 16> work(loop->body.begin(),
-                                                loop->body.end());
+  // (`get_batch(source, i)`).
+  llvm::SmallVector<const ast::Node *, 16> work(body.begin(), body.end());
   while (!work.empty()) {
     const ast::Node *x = work.pop_back_val();
     if (!x || isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(x))
+      continue;
+    if (ownLoopsOnly && isa<ast::For, ast::While>(x))
       continue;
     if (auto *sub = dyn_cast<ast::Subscript>(x))
       if (auto *sl = dyn_cast<ast::Slice>(sub->slice);

@@ -296,6 +296,12 @@ public:
   /// per-batch data-parallel region, as a loader's loop body is.
   bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                          const ast::Expr *items);
+  /// Whether statements `body` fetch a batch by hand: `next(it)` of a
+  /// loader's iterator, or a batch cut with one of `vars` (a range loop's
+  /// variable). Nested functions and classes are not the body; with
+  /// `ownLoopsOnly`, nor are nested loops (they are checked themselves).
+  bool fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
+                    const llvm::StringSet<> &vars, bool ownLoopsOnly);
   /// After `a, b = accelerator.prepare(a, b)`: the accelerator restores
   /// what prepare returned (its save_state saves them).
   void notePrepared(FuncCtx &f, const ast::Stmt *s,

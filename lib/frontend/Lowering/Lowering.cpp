@@ -413,8 +413,18 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     auto *w = llvm::cast<While>(s);
     Effects eff = lowerExpr(f, w->test);
     Operation *op = emit(ir::WhileOp::getOperationName(), s, {}, eff, {}, 2);
+    // `while True: x, y = next(it)` over a loader's iterator (StyleGAN2's
+    // training loop): each iteration is one batch, its body a per-batch
+    // region as a loader loop's is.
+    bool batches = fetchesBatch(f, w->body, {}, /*ownLoopsOnly=*/true);
     lowerLoopRegions(
-        f, op, [&] { lowerBody(f, w->body); }, w->orelse);
+        f, op,
+        [&] {
+          if (!batches)
+            return lowerBody(f, w->body);
+          emitBatchRegion(w, {}, [&] { lowerBody(f, w->body); });
+        },
+        w->orelse);
     return;
   }
   case NodeKind::For:
@@ -789,8 +799,25 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     if (root == "torchvision")
       rngLibraries.insert("torch");
   };
+  // The absolute name of `dotted` imported `level` dots up (the
+  // importer's package, as CPython names it: `from .util import f` in
+  // pkg/__init__.py imports `pkg.util`, so `pkg.util.f` is found).
+  auto absoluteName = [&](unsigned level, StringRef dotted) -> std::string {
+    if (level == 0)
+      return dotted.str();
+    StringRef package = f.unit->moduleName;
+    bool isPackage = f.unit->file && llvm::sys::path::filename(
+                                         f.unit->file->getName()) ==
+                                         "__init__.py";
+    for (unsigned i = isPackage ? 1 : 0; i < level; ++i)
+      package = package.contains('.') ? package.rsplit('.').first : "";
+    if (package.empty() || package == "__main__")
+      return dotted.str();
+    return dotted.empty() ? package.str() : (package + "." + dotted).str();
+  };
   // Follows a local module; returns its module name or "".
-  auto followLocal = [&](StringRef dir, StringRef dotted) -> std::string {
+  auto followLocal = [&](StringRef dir, StringRef dotted,
+                         unsigned level = 0) -> std::string {
     if (!options.followLocalImports)
       return "";
     std::string path = findLocalModule(dir, dotted);
@@ -821,7 +848,7 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     // points-to analysis (a PYTHONPATH may name a site-packages).
     if (path.empty() || pta::isInstalledLibrary(path))
       return "";
-    std::string modName = dotted.str();
+    std::string modName = absoluteName(level, dotted);
     if (!unitsByModule.count(modName) && !loadUnit(path, modName))
       return "";
     return modName;
@@ -853,8 +880,12 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
       for (unsigned i = 1; i < from->level; ++i)
         up = llvm::sys::path::parent_path(up).str();
       if (!modName.empty())
-        isLocal = !followLocal(up, modName).empty();
+        isLocal = !followLocal(up, modName, from->level).empty();
     }
+    // Names bound from a local module are qualified by its absolute name.
+    std::string qualBase = modName;
+    if (isLocal)
+      qualBase = absoluteName(from->level, modName);
     // An unresolved relative import keeps its dots: it is no library.
     if (!isLocal)
       foreignImports.insert(std::string(from->level, '.') +
@@ -862,7 +893,7 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     for (const ast::Alias *a : from->names) {
       if (a->name == "*") {
         if (api.isKnownModule(api.canonicalize(modName)) || isLocal) {
-          f.unit->starModules.push_back(api.canonicalize(modName));
+          f.unit->starModules.push_back(api.canonicalize(qualBase));
           bindName("", modName); // records the library as imported
           f.unit->imports.erase("");
         } else {
@@ -876,15 +907,19 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
       // `from pkg import mod` may name a local submodule.
       std::string sub =
           modName.empty() ? a->name.str() : modName + "." + a->name.str();
+      bool localSub = false;
       if (from->level > 0 || !api.isLibraryName(sub)) {
         std::string up = f.unit->dir;
         for (unsigned i = 1; i < from->level; ++i)
           up = llvm::sys::path::parent_path(up).str();
-        if (!followLocal(up, sub).empty())
-          isLocal = true;
+        if (!followLocal(up, sub, from->level).empty())
+          isLocal = localSub = true;
       }
-      bindName(local,
-               modName.empty() ? a->name.str() : modName + "." + a->name.str());
+      if (localSub)
+        bindName(local, absoluteName(from->level, sub));
+      else
+        bindName(local, qualBase.empty() ? a->name.str()
+                                         : qualBase + "." + a->name.str());
       if (isLocal)
         localDefs.push_back(varName(f, local));
     }

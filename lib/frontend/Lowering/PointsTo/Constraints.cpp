@@ -229,11 +229,7 @@ void Builder::module(ProgramModule &m) {
   Frame *f = frame.get();
   frames.push_back(std::move(frame));
   moduleFrames[m.name] = f;
-  Obj mo = moduleObjects.lookup(m.name);
-  if (!moduleObjects.count(m.name)) {
-    mo = newObject(Kind::Module, m.name, nullptr, &m);
-    moduleObjects[m.name] = mo;
-  }
+  Obj mo = moduleObject(&m);
   // A module object's attributes are its globals.
   for (const auto &name : f->scope.locals)
     solver.addCopy(scopeNode(m.name, name.getKey()), field(mo, name.getKey()));
@@ -541,18 +537,32 @@ void Builder::classDef(Frame &f, const ast::ClassDef *c) {
   body(*inner, c->body);
 }
 
+Obj Builder::moduleObject(ProgramModule *m) {
+  auto it = moduleObjects.find(m->name);
+  if (it != moduleObjects.end())
+    return it->second;
+  Obj o = newObject(Kind::Module, m->name, nullptr, m);
+  moduleObjects[m->name] = o;
+  auto [parent, leaf] = StringRef(m->name).rsplit('.');
+  if (!leaf.empty())
+    if (auto p = moduleObjects.find(parent); p != moduleObjects.end())
+      solver.addObject(field(p->second, leaf), o);
+  // Submodules loaded before their package's object was made.
+  for (const auto &entry : moduleObjects) {
+    StringRef name = entry.getKey();
+    if (name.size() > m->name.size() + 1 && name.starts_with(m->name) &&
+        name[m->name.size()] == '.' &&
+        !name.drop_front(m->name.size() + 1).contains('.'))
+      solver.addObject(field(o, name.drop_front(m->name.size() + 1)),
+                       entry.getValue());
+  }
+  return o;
+}
+
 void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   ProgramModule &from = *f.module;
   auto bind = [&](StringRef name) {
     return f.isClassBody ? field(f.classObj, name) : varNode(f, name);
-  };
-  auto moduleObject = [&](ProgramModule *m) {
-    auto it = moduleObjects.find(m->name);
-    if (it != moduleObjects.end())
-      return it->second;
-    Obj o = newObject(Kind::Module, m->name, nullptr, m);
-    moduleObjects[m->name] = o;
-    return o;
   };
   auto unresolved = [&](const ast::Node *at, StringRef name,
                         const std::vector<std::string> &looked) {
@@ -646,6 +656,14 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
       unresolved(a, (std::string(imp->level, '.') + imp->module.str()), looked);
       continue;
     }
+    // A folder without `__init__.py` is a namespace package (PEP 420):
+    // `from training import loop` imports training/loop.py.
+    if (!imp->module.empty())
+      if (ProgramModule *child = program.resolve(
+              from, (imp->module + "." + a->name).str(), 0, nullptr)) {
+        solver.addObject(bind(local), moduleObject(child));
+        continue;
+      }
     unresolved(a, imp->module, looked);
     solver.addObject(bind(local),
                      libName((imp->module + "." + a->name).str()));

@@ -71,6 +71,10 @@ private:
                const ast::Node *site, const ProgramModule *m);
   Obj constant(llvm::StringRef text);
   Obj libName(llvm::StringRef qualName);
+  /// The object of local module `m`, made once. Importing `a.b` makes `b`
+  /// an attribute of package `a` (CPython sets it, whichever import loads
+  /// it: `from .util import f` in `a/__init__.py` too), so `a.b.f()` works.
+  Obj moduleObject(ProgramModule *m);
 
   // ---- Nodes ----
   Node varNode(Frame &f, llvm::StringRef name);

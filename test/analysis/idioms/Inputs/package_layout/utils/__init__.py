@@ -1,0 +1,2 @@
+from .environment import world_size
+from .train_utils import train
