@@ -886,10 +886,6 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     std::string qualBase = modName;
     if (isLocal)
       qualBase = absoluteName(from->level, modName);
-    // An unresolved relative import keeps its dots: it is no library.
-    if (!isLocal)
-      foreignImports.insert(std::string(from->level, '.') +
-                            StringRef(modName).split('.').first.str());
     for (const ast::Alias *a : from->names) {
       if (a->name == "*") {
         if (api.isKnownModule(api.canonicalize(modName)) || isLocal) {
@@ -923,6 +919,11 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
       if (isLocal)
         localDefs.push_back(varName(f, local));
     }
+    // An unresolved relative import keeps its dots: it is no library. (A
+    // namespace package is local once a submodule of it was found.)
+    if (!isLocal)
+      foreignImports.insert(std::string(from->level, '.') +
+                            StringRef(modName).split('.').first.str());
   }
   if (!localDefs.empty())
     emit(ir::StmtOp::getOperationName(), s, localDefs, Effects(),
