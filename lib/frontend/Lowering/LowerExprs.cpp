@@ -88,6 +88,19 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
     }
     return eff;
   }
+  case NodeKind::YieldFrom: {
+    // `yield from loader` (guided-diffusion's `while True: yield from
+    // loader`): the generator fetches the loader's batches and hands them
+    // to its caller, as `for b in loader: yield b` does.
+    const Expr *items = llvm::cast<YieldFrom>(e)->value;
+    eff = lowerExpr(f, items);
+    FactSet lf = factsOf(f, items);
+    if (!objectsOf(lf, ObjectInfo::Loader).empty()) {
+      emitFetch(f, e, loaderHolder(f, items), lf, {});
+      noteYieldsBatches(f, lf);
+    }
+    return eff;
+  }
   default:
     forEachChild(e, [&](StringRef, const Node *c) {
       if (auto *ex = llvm::dyn_cast<Expr>(c))

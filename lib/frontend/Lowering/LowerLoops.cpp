@@ -430,6 +430,16 @@ void Lowerer::lowerElse(FuncCtx &f, Operation *op,
     dropRegion(op, 1);
 }
 
+void Lowerer::noteYieldsBatches(FuncCtx &f, const FactSet &loaderFacts) {
+  addFacts("yields-batches:" + f.symbol, {"yes"});
+  // Calling the generator gives what iterates the loader's batches: to the
+  // program (`data = load_data(...)`, `next(self.data)`) it is the loader.
+  FactSet loaders;
+  for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader))
+    loaders.insert("obj:" + id);
+  addFacts("ret:" + f.symbol, loaders);
+}
+
 void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
                               const std::string &loaderVar,
                               const FactSet &loaderFacts,
@@ -453,7 +463,7 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
   // A generator that yields the loader's batches: its callers' loops over
   // it are batch loops (isManualBatchLoop).
   if (yieldsIn(loop->body))
-    addFacts("yields-batches:" + f.symbol, {"yes"});
+    noteYieldsBatches(f, loaderFacts);
   Effects loopEff;
   loopEff.uses.insert(loaderVar);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, {}, loopEff, {}, 2);

@@ -296,6 +296,10 @@ public:
   /// per-batch data-parallel region, as a loader's loop body is.
   bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                          const ast::Expr *items);
+  /// Function `f` is a generator that yields the batches of the loaders in
+  /// `loaderFacts`: loops over its calls are batch loops, and what a call
+  /// returns is iterated as those loaders are.
+  void noteYieldsBatches(FuncCtx &f, const FactSet &loaderFacts);
   /// Whether statements `body` fetch a batch by hand: `next(it)` of a
   /// loader's iterator, or a batch cut with one of `vars` (a range loop's
   /// variable). Nested functions and classes are not the body; with
