@@ -63,12 +63,46 @@ struct GradientEvents {
   /// when its construction is not seen: then every backward concerns it).
   std::vector<llvm::SmallVector<VarId, 2>> models;
 
+  /// A parameter copied from one variable only (`optimizer` of a helper
+  /// that steps it, bound to the caller's `optimizer`): that variable.
+  llvm::DenseMap<VarId, VarId> copiedFrom;
+
   explicit GradientEvents(const StatementGraph &g) : g(g) {
     kind.assign(g.numNodes(), Kind::None);
     slot.assign(g.numNodes(), ~0u);
+    findCopies();
     for (NodeId n = 0; n < g.numNodes(); ++n)
       classify(n);
     markHandZeroing();
+  }
+
+  /// One optimizer, whatever a helper calls it: a step in `scaler(loss,
+  /// optimizer)`'s body and the caller's `optimizer.zero_grad()` are of
+  /// the same optimizer. A variable copied from several (a helper called
+  /// with the generator's and the discriminator's optimizers) stays its
+  /// own: the two are not merged.
+  void findCopies() {
+    llvm::DenseSet<VarId> several;
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const Node &node = g.node(n);
+      if (!node.copy || node.defs.size() != 1 || node.uses.size() != 1)
+        continue;
+      auto [it, added] = copiedFrom.try_emplace(node.defs[0], node.uses[0]);
+      if (!added && it->second != node.uses[0])
+        several.insert(node.defs[0]);
+    }
+    for (VarId v : several)
+      copiedFrom.erase(v);
+  }
+
+  VarId rootOf(VarId v) const {
+    for (int depth = 0; depth < 16; ++depth) {
+      auto it = copiedFrom.find(v);
+      if (it == copiedFrom.end() || it->second == v)
+        break;
+      v = it->second;
+    }
+    return v;
   }
 
   /// Gradients cleared by hand: `for p in model.parameters(): p.grad =
@@ -82,7 +116,8 @@ struct GradientEvents {
     llvm::DenseSet<VarId> models;
     for (NodeId n = 0; n < g.numNodes(); ++n)
       if (auto f = dyn_cast_or_null<ir::ForwardOp>(g.node(n).op))
-        if (VarId m = pick(g.node(n).uses, f.getModel()); m != ~0u)
+        if (VarId m = pick(g.node(n), g.node(n).uses, f.getModel());
+            m != ~0u)
           models.insert(m);
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       const Node &node = g.node(n);
@@ -106,14 +141,49 @@ struct GradientEvents {
                          .starts_with((g.vars.name(target) + ".").str());
                    });
           });
-      if (overModel && ofItsVariable && kind[header] == Kind::None)
+      if (overModel && ofItsVariable && !selective(node.op, loop.op) &&
+          kind[header] == Kind::None)
         kind[header] = Kind::ZeroGrad; // slot ~0u: every optimizer
     }
   }
 
+  /// Whether `op`, in the body of `loop`, runs for some parameters only,
+  /// chosen by something other than their gradient: DINO's
+  /// `if "last_layer" in n: p.grad = None` freezes one layer, it does not
+  /// zero the model's gradients (`if p.grad is not None: p.grad.zero_()`
+  /// does).
+  static bool selective(mlir::Operation *op, mlir::Operation *loop) {
+    for (mlir::Operation *p = op ? op->getParentOp() : nullptr;
+         p && p != loop; p = p->getParentOp()) {
+      if (!llvm::isa<ir::IfOp>(p))
+        continue;
+      bool testsGrad = false;
+      for (mlir::Attribute a : ir::detail::getVarList(p, "uses"))
+        if (llvm::cast<mlir::StringAttr>(a).getValue().ends_with(".grad"))
+          testsGrad = true;
+      if (!testsGrad)
+        return true;
+    }
+    return false;
+  }
+
   /// The canonical variable among `vars` that is spelled `name` in the
-  /// source, or the first one.
-  VarId pick(llvm::ArrayRef<VarId> vars, llvm::StringRef name) const {
+  /// source of `node`, or the first one. A parameter the function never
+  /// rebinds is the caller's variable (`optimizer` of `scaler(loss,
+  /// optimizer)` is the caller's `opt`).
+  VarId pick(const Node &node, llvm::ArrayRef<VarId> vars,
+             llvm::StringRef name) const {
+    llvm::StringRef bare = name.ltrim('@');
+    if (node.instance < g.instances.size()) {
+      const auto &aliases = g.instances[node.instance].aliases;
+      auto [root, rest] = bare.split('.');
+      if (auto it = aliases.find(root); it != aliases.end()) {
+        VarId v = g.vars.lookup(rest.empty() ? it->second
+                                             : it->second + "." + rest.str());
+        if (v != ~0u && llvm::is_contained(vars, v))
+          return v;
+      }
+    }
     for (VarId v : vars)
       if (g.displayName(v) == name.ltrim('@'))
         return v;
@@ -138,7 +208,7 @@ struct GradientEvents {
     }
     if (auto update = dyn_cast_or_null<ir::UpdateOp>(op)) {
       kind[n] = Kind::Update;
-      VarId opt = pick(node.uses, update.getOptimizer());
+      VarId opt = rootOf(pick(node, node.uses, update.getOptimizer()));
       slot[n] = optimizers.try_emplace(opt, optimizers.size()).first->second;
       return;
     }
@@ -155,13 +225,13 @@ struct GradientEvents {
       const Node &node = g.node(n);
       if (kind[n] == Kind::ZeroGrad)
         for (VarId v : node.uses)
-          if (auto it = optimizers.find(v); it != optimizers.end())
+          if (auto it = optimizers.find(rootOf(v)); it != optimizers.end())
             slot[n] = it->second;
       auto call = dyn_cast_or_null<ir::LibCallOp>(node.op);
       if (call && call.getRole() == "optimizer" &&
           node.kind != NodeKind::CallEnter)
         for (VarId d : node.defs)
-          if (auto it = optimizers.find(d); it != optimizers.end())
+          if (auto it = optimizers.find(rootOf(d)); it != optimizers.end())
             models[it->second].append(node.uses.begin(), node.uses.end());
     }
   }
@@ -281,6 +351,51 @@ static std::string inLoop(const StatementGraph &g, const ControlFlow &cf,
   return " in the loop at " + lineOf(g, cf.loops()[loop].header);
 }
 
+/// Whether `op` runs only when a test in its own function says so (an `if`
+/// between it and its loop or function).
+static bool isConditional(mlir::Operation *op) {
+  for (mlir::Operation *p = op ? op->getParentOp() : nullptr; p;
+       p = p->getParentOp()) {
+    if (llvm::isa<ir::IfOp>(p))
+      return true;
+    if (llvm::isa<ir::ForOp, ir::WhileOp, ir::FuncOp>(p))
+      return false;
+  }
+  return false;
+}
+
+/// Gradient accumulation (`if (i + 1) % accum == 0: step(); zero_grad()`),
+/// often with the step behind a test of its own that agrees with the
+/// zero_grad's (timm's and MAE's scaler: `loss_scaler(loss, opt,
+/// update_grad=(i + 1) % accum == 0)` steps under `if update_grad:`): the
+/// graph has a path that steps and then skips the zero_grad, which no run
+/// takes. When every previous step of optimizer `k` that reaches step `n`
+/// is conditional and a zero_grad of it runs between them on some path,
+/// the tests are taken to agree (a lint, not a guarantee: two tests that
+/// disagree are missed; docs/lints.md).
+static bool accumulatesGradients(const GradientEvents &ev,
+                                 const StatementGraph &g, NodeId n,
+                                 unsigned k) {
+  std::vector<NodeId> steps = ev.reachedBackwards(n, {Kind::Update},
+                                                  {Kind::Update});
+  if (!g.loops(n).empty()) // the same step, an iteration earlier
+    steps.push_back(n);
+  bool any = false;
+  for (NodeId p : steps) {
+    if (ev.slot[p] != k)
+      continue;
+    if (!isConditional(g.node(p).op))
+      return false;
+    any = true;
+  }
+  if (!any)
+    return false;
+  for (NodeId z : ev.reachedBackwards(n, {Kind::ZeroGrad}, {Kind::Update}))
+    if (ev.slot[z] == k || ev.slot[z] == ~0u)
+      return true;
+  return false;
+}
+
 static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
                              const Liveness &live, FindingSet &out) {
   GradientEvents ev(g);
@@ -358,7 +473,8 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
                                               : "gradients are reset here"});
       out.add(g, std::move(f));
     }
-    if (before.steppedThenGrad.test(ev.slot[n])) {
+    if (before.steppedThenGrad.test(ev.slot[n]) &&
+        !accumulatesGradients(ev, g, n, ev.slot[n])) {
       LintFinding f{"detc-missing-zero-grad",
                     n,
                     "gradients are not reset between optimizer steps" +
