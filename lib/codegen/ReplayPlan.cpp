@@ -785,15 +785,38 @@ private:
     return outside ? NestUse::Partly : NestUse::Only;
   }
 
-  /// `for x, y in loader` over a DataLoader: `batches(loader, 2)`.
+  /// `for x, y in loader` over a DataLoader: `batches(loader, 2)`. Over a
+  /// variable that wraps it (`pbar = enumerate(loader)`), the lowering's
+  /// count of the batch's parts, and the loader itself (an `enumerate`
+  /// does not show what it iterates): `batches(pbar, 4, lambda: loader)`.
   void nameBatchShape(const ast::For *f) {
-    bool overLoader = false;
+    ir::FetchOp fetch;
     for (Operation *op : opsAt.lookup(f->getRange().begin.offset))
       if (auto loop = dyn_cast<ir::ForOp>(op))
         for (Operation &inner : loop.getBody().front())
-          overLoader |= isa<ir::FetchOp>(inner);
-    if (!overLoader)
+          if (auto fe = dyn_cast<ir::FetchOp>(inner))
+            fetch = fe;
+    if (!fetch)
       return;
+    if (isa<ast::Name, ast::Attribute>(f->iter)) {
+      StringRef loader = fetch.getLoader();
+      auto arity = fetch->getAttrOfType<IntegerAttr>("arity");
+      std::string source;
+      if (loader.consume_front("@") ? !loader.contains('.')
+                                    : !loader.starts_with("$"))
+        source = loader.str();
+      if (arity && !source.empty() && source != text(f->iter)) {
+        guards.wrapLater(
+            f->iter, formatv("{0}.batches(", kRuntimeAlias).str(),
+            formatv(", {0}, lambda: {1})",
+                    arity.getInt() < 0 ? std::string("None")
+                                       : std::to_string(arity.getInt()),
+                    source)
+                .str(),
+            "placeholder batches in fast-forward");
+        return;
+      }
+    }
     const ast::Expr *iter = f->iter, *target = f->target;
     if (auto *c = dyn_cast<ast::Call>(iter)) {
       StringRef callee = text(c->func);

@@ -185,23 +185,10 @@ private:
     module.walk([&](ir::BatchesOp op) {
       std::optional<StringRef> api = op.getApi();
       // A subclass of DataLoader the program defines (yolov5's
-      // InfiniteDataLoader, which keeps one iterator for all epochs):
-      // detc keys torch's DataLoader itself, not classes derived from it.
-      if (auto sub = op->getAttrOfType<StringAttr>("loader_subclass")) {
-        allLoadersKeyed = false;
-        StringRef cls = sub.getValue();
-        if (cls.contains('.'))
-          cls = cls.rsplit('.').second;
-        unrewritable(op, "cannot key the loader: it is an instance of '" +
-                             cls +
-                             "', a subclass of DataLoader, and detc keys "
-                             "DataLoader itself, so the order of its "
-                             "examples and the draws of its dataset still "
-                             "depend on num_workers (construct torch's "
-                             "DataLoader here to have them keyed) "
-                             "[detc-unrewritable]");
-        return;
-      }
+      // InfiniteDataLoader, which keeps one iterator for all epochs) is
+      // keyed as DataLoader is: keyed_loader builds the keyed subclass of
+      // the class the call names (the runtime: docs/replay.md, "Loaders
+      // that repeat").
       if (!api || !api->starts_with("torch.utils.data.DataLoader")) {
         // A loader a library's function makes (timm's create_loader): its
         // DataLoader is built in code detc does not rewrite, and keyed at

@@ -267,7 +267,11 @@ def Detc_FetchOp : Detc_StmtOp<"fetch", RegionTraits> {
     The head of `for x, y in loader:`: gets the next batch into `defs`. The
     region holds what producing one batch runs per example — the dataset's
     `__getitem__` and its transforms — inside a `per_example`
-    `detc.parallel` when the loader may use worker processes.
+    `detc.parallel` when the loader may use worker processes. The head of
+    a loop carries `arity`: how many parts its batch target unpacks into
+    (-1: the batch is bound whole). Behind `pbar = enumerate(loader)` the
+    loop's text does not show which part is the batch, and fast-forward's
+    placeholder batches must unpack as real ones.
 
     Example:
 

@@ -283,7 +283,7 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
     Effects iterEff = lowerExpr(f, loop->iter);
     std::string loaderVar = loaderHolder(f, items);
     return lowerLoaderLoop(f, loop, loaderVar, itemFacts, otherTargets,
-                           target);
+                           target, iterEff);
   }
 
   Effects eff = lowerExpr(f, loop->iter);
@@ -444,7 +444,8 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
                               const std::string &loaderVar,
                               const FactSet &loaderFacts,
                               llvm::ArrayRef<const ast::Expr *> otherTargets,
-                              const ast::Expr *target) {
+                              const ast::Expr *target,
+                              const Effects &iterEff) {
   // Starting the iteration draws the epoch's permutation.
   std::string shuffleGen, loaderApi = "iter";
   for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader))
@@ -453,7 +454,9 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
       loaderApi = objects[id].api + ".__iter__";
     }
   if (!shuffleGen.empty()) {
+    // Drawn by iterating the iterable as written (`pbar` too).
     Effects e;
+    e.uses = iterEff.uses;
     e.updates.insert(loaderVar);
     e.uses.insert(loaderVar);
     emit(ir::DrawOp::getOperationName(), loop->iter, {}, e,
@@ -464,7 +467,10 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
   // it are batch loops (isManualBatchLoop).
   if (yieldsIn(loop->body))
     noteYieldsBatches(f, loaderFacts);
-  Effects loopEff;
+  // The loop reads its iterable as written, not only the loader in it:
+  // `pbar = enumerate(loader); for i, b in pbar:` needs `pbar` (a resume's
+  // fast-forward runs the loop, so the statement making `pbar` is kept).
+  Effects loopEff = iterEff;
   loopEff.uses.insert(loaderVar);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, {}, loopEff, {}, 2);
   lowerLoopRegions(
@@ -477,7 +483,27 @@ void Lowerer::lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
         std::vector<std::string> batchVars;
         collectTargets(*this, f, target, batchVars, targetEff);
         defs.insert(defs.end(), batchVars.begin(), batchVars.end());
-        emitFetch(f, loop, loaderVar, loaderFacts, defs);
+        Operation *fetch =
+            emitFetch(f, loop, loaderVar, loaderFacts, defs, false, &iterEff);
+        // How many parts a batch unpacks into (`x, y`, also behind
+        // `pbar = enumerate(loader)`): fast-forward's placeholder batches
+        // need it where the loop's text does not show it.
+        const ast::NodeList<ast::Expr> *parts = nullptr;
+        if (auto *t = llvm::dyn_cast_or_null<ast::Tuple>(target))
+          parts = &t->elts;
+        else if (auto *l = llvm::dyn_cast_or_null<ast::List>(target))
+          parts = &l->elts;
+        // `x, y, *rest` takes any batch of two parts or more: two. A batch
+        // bound whole (`for i, batch in pbar`) is -1: not unpacked.
+        if (fetch && target)
+          fetch->setAttr("arity",
+                         builder.getI64IntegerAttr(
+                             parts ? llvm::count_if(*parts,
+                                                    [](const ast::Expr *e) {
+                                                      return !llvm::isa<
+                                                          ast::Starred>(e);
+                                                    })
+                                   : -1));
         // One batch: its examples may be processed concurrently.
         emitBatchRegion(loop, batchVars, [&] { lowerBody(f, loop->body); });
       },
@@ -570,11 +596,11 @@ bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
   return true;
 }
 
-void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
+Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
                         const std::string &loaderVar,
                         const FactSet &loaderFacts,
                         const std::vector<std::string> &defs,
-                        bool advances) {
+                        bool advances, const Effects *iterable) {
   // What producing one example runs, and with how many workers.
   std::string workers = "0";
   FactSet datasetFacts;
@@ -591,6 +617,11 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
         fns.push_back(fn);
   }
   Effects eff;
+  // A loop's fetch reads the iterable as the loop wrote it (`pbar` of
+  // `pbar = enumerate(loader)`): fast-forward's placeholder batches come
+  // from it, so a resume must make it again.
+  if (iterable)
+    eff.uses = iterable->uses;
   eff.uses.insert(loaderVar);
   if (advances)
     eff.updates.insert(loaderVar);
@@ -654,4 +685,5 @@ void Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
         1);
     inRegion(par, 0, perExample);
   });
+  return fetch;
 }

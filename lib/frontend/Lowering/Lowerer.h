@@ -165,10 +165,14 @@ public:
   void lowerLoaderLoop(FuncCtx &f, const ast::For *loop,
                        const std::string &loaderVar, const FactSet &loaderFacts,
                        llvm::ArrayRef<const ast::Expr *> otherTargets,
-                       const ast::Expr *target);
-  void emitFetch(FuncCtx &f, const ast::Node *at, const std::string &loaderVar,
-                 const FactSet &loaderFacts,
-                 const std::vector<std::string> &defs, bool advances = false);
+                       const ast::Expr *target,
+                       const Effects &iterEff);
+  mlir::Operation *emitFetch(FuncCtx &f, const ast::Node *at,
+                            const std::string &loaderVar,
+                            const FactSet &loaderFacts,
+                            const std::vector<std::string> &defs,
+                            bool advances = false,
+                            const Effects *iterable = nullptr);
   void lowerMatch(FuncCtx &f, const ast::Match *m, size_t caseIndex);
   std::string lowerLambda(FuncCtx &f, const ast::Lambda *lambda);
   void emitUserCall(FuncCtx &f, const ast::Node *at, const std::string &sym,

@@ -135,6 +135,21 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
         }
       continue;
     }
+    // A function or class of the program the points-to resolved and the
+    // lowering has no body for (a module it named otherwise): its code is
+    // not in the IR, so it may draw as unread code may. Lambdas are named
+    // when lowered (later in the pass).
+    if ((ob.kind == AbstractObject::Kind::Function ||
+         ob.kind == AbstractObject::Kind::Class) &&
+        !label.contains("<lambda>")) {
+      FactSet lowered;
+      addProgramCallables({o}, lowered);
+      if (lowered.empty())
+        return UnreadReason{("code of the program ('" + label +
+                             "') that detc's lowering did not find")
+                                .str()};
+      continue;
+    }
     std::string library = libraryOf(ob);
     if (library.empty())
       continue;

@@ -48,8 +48,15 @@ class _EpochSampler(Sampler):
         self.start = 0
         self._explicit = False
         self._resumed = False
+        # Under a loader that keeps one iterator for all epochs (yolov5's
+        # InfiniteDataLoader repeats its batch sampler): each pass over the
+        # sampler is the next epoch, whenever its workers ask for it (they
+        # run ahead of the loop), not when the loop starts one.
+        self.self_counting = False
 
     def begin_epoch(self):
+        if self.self_counting:
+            return
         if self._resumed:
             self._resumed = False
             return
@@ -71,6 +78,8 @@ class _EpochSampler(Sampler):
         raise NotImplementedError
 
     def __iter__(self):
+        if self.self_counting:
+            self.epoch += 1
         epoch = max(self.epoch, 0)
         order = self._indices(epoch)
         if isinstance(order, np.ndarray):
@@ -231,9 +240,12 @@ class KeyedDataLoader(DataLoader):
     def _detc_fetched_queue(self):
         # One queue per loader, emptied per epoch: with persistent workers
         # DataLoader keeps its first iterator (and our recorder) for good.
+        # A repeating loader's iterator runs ahead into the next epoch: what
+        # it recorded there is the next epoch's, kept.
         if getattr(self, "_detc_fetched", None) is None:
             self._detc_fetched = collections.deque()
-        self._detc_fetched.clear()
+        if not self._detc_sampler.self_counting:
+            self._detc_fetched.clear()
         return self._detc_fetched
 
     def _detc_base_iter(self):
@@ -325,8 +337,11 @@ class _KeyedBatches:
             guard, STATE.fetch_guard = STATE.fetch_guard, outer
             restore_states(guard.items())
         keys = self.fetched.popleft()
-        STATE.batch = KeyContext(self.epoch, keys, self.step)
-        _enter_batch_scope(self.loader, self.epoch, keys)
+        # A repeating loader's batch is of the sampler pass it came from.
+        epoch = getattr(keys[0], "epoch", self.epoch) if len(keys) else \
+            self.epoch
+        STATE.batch = KeyContext(epoch, keys, self.step)
+        _enter_batch_scope(self.loader, epoch, keys)
         note_batch(self.epoch, self.step)
         self.step += 1
         self.samples += len(keys)
@@ -339,6 +354,13 @@ class _FastForwardBatches:
     real, starting at the sample where the checkpointed run was."""
 
     def __init__(self, loader, epoch):
+        if loader._detc_sampler.self_counting:
+            from ._state import fail
+            fail("error: cannot resume: the DataLoader at site %d is an "
+                 "instance of %s, which keeps one iterator for all epochs: "
+                 "detc cannot fast-forward it to the checkpoint's batch "
+                 "(construct torch's DataLoader there to resume)" % (
+                     loader._detc_site, type(loader).__name__[5:]), 3)
         self.loader, self.epoch = loader, epoch
         self.step, self.samples = 0, 0
         self.batches = len(loader)
@@ -432,23 +454,23 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
     draws from the global generators while the batch is processed — in a
     helper of an imported module (a TRADES loss, a mixup helper) — depend
     on the batch, not on the worker count or a resume."""
-    loader_class = getattr(loader_class, "_detc_original", loader_class)
-    signature = inspect.signature(loader_class.__init__)
-
     def make(*args, **kwargs):
-        bound = signature.bind(None, *args, **kwargs)
+        # The class is the call's (`loader = DataLoader if w else
+        # InfiniteDataLoader; loader(dataset, ...)`): known at the call.
+        cls_called = getattr(loader_class, "_detc_original", loader_class)
+        bound = _loader_arguments(cls_called).bind(None, *args, **kwargs)
         dataset = bound.arguments["dataset"]
         if isinstance(dataset, IterableDataset) or not hasattr(
                 dataset, "__len__"):
             warn_once(("iterable", site), "the DataLoader at site %d reads "
                       "an iterable dataset; its examples have no index, so "
                       "it is not keyed" % site)
-            return loader_class(*args, **kwargs)
+            return cls_called(*args, **kwargs)
         sampler = _keyed_sampler(bound, dataset, site)
         if sampler is None:
             warn_once(("batch_sampler", site), "the DataLoader at site %d "
                       "has a custom batch_sampler; it is not keyed" % site)
-            return loader_class(*args, **kwargs)
+            return cls_called(*args, **kwargs)
         options = dict(bound.arguments)
         options.pop("self")
         extra = options.pop("kwargs", {})
@@ -456,27 +478,71 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
         options.pop("shuffle", None)
         options["sampler"] = sampler
         user_init = options.pop("worker_init_fn", None)
-        cls = loader_class if issubclass(loader_class, KeyedDataLoader) else (
-            _keyed_class(loader_class))
+        cls = cls_called if issubclass(cls_called, KeyedDataLoader) else (
+            _keyed_class(cls_called))
         # DataLoader draws a worker base seed from its generator every epoch;
         # a private one, keyed by the site, keeps that out of the script's
         # generators (fast-forward then need not replay it there).
         options["generator"] = torch.Generator().manual_seed(_private_seed(
             site))
-        loader = cls(**options)
-        loader._detc_site = site
-        loader._detc_gens = tuple(gens)
-        loader._detc_scope_site = site if scope_site is None else scope_site
-        loader._detc_scope_attrs = tuple(scope_attrs)
-        loader._detc_batch_scope = batch_scope
-        loader._detc_sampler = sampler
-        loader._detc_user_init = user_init
+        # Set before the class's own __init__ runs: a subclass may start
+        # iterating there (InfiniteDataLoader makes its one iterator, and
+        # its workers, in __init__).
+        options["worker_init_fn"] = _WorkerInit(STATE.snapshot(), user_init)
+        loader = cls.__new__(cls)
+        for name, value in (
+                ("_detc_site", site), ("_detc_gens", tuple(gens)),
+                ("_detc_scope_site", site if scope_site is None
+                 else scope_site),
+                ("_detc_scope_attrs", tuple(scope_attrs)),
+                ("_detc_batch_scope", batch_scope),
+                ("_detc_sampler", sampler), ("_detc_user_init", user_init),
+                ("_detc_fetched", collections.deque())):
+            object.__setattr__(loader, name, value)
+        # A subclass that repeats its batch sampler forever (yolov5's
+        # _RepeatSampler) starts its sampler's passes itself: the sampler
+        # counts them (it is told before __init__ may start the iterator).
+        sampler.self_counting = _repeats_batches(cls_called)
+        loader.__init__(**options)
         return loader
 
     return make
 
 
 _LOADER_CLASSES = {DataLoader: KeyedDataLoader}
+
+
+def _loader_arguments(loader_class):
+    """The signature the call's arguments bind to: the class's __init__,
+    or, where it only passes `*args, **kwargs` on (yolov5's
+    InfiniteDataLoader), that of the nearest base that names `dataset`."""
+    for cls in loader_class.__mro__:
+        init = cls.__dict__.get("__init__")
+        if init is None:
+            continue
+        signature = inspect.signature(init)
+        if "dataset" in signature.parameters:
+            return signature
+    return inspect.signature(DataLoader.__init__)
+
+
+def _repeats_batches(loader_class):
+    """Whether a DataLoader subclass keeps one iterator across epochs:
+    it defines its own __iter__ and sets `batch_sampler` itself (yolov5's
+    InfiniteDataLoader, timm's MultiEpochsDataLoader wrap it in a sampler
+    that repeats forever). Read from the class's source."""
+    if loader_class is DataLoader or not issubclass(loader_class, DataLoader):
+        return False
+    for cls in loader_class.__mro__:
+        if cls is DataLoader:
+            return False
+        if "__iter__" in cls.__dict__:
+            try:
+                source = inspect.getsource(cls)
+            except (OSError, TypeError):
+                return True  # cannot tell: a pass per sampler iteration
+            return "batch_sampler" in source
+    return False
 
 
 def _keyed_class(loader_class):

@@ -621,10 +621,19 @@ def guard():
     return not REPLAY.ff
 
 
-def batches(loader, arity=None):
+def batches(loader, arity=None, source=None):
     """A loop's iterable over a keyed loader, with the shape of the loop's
     target (`for x, y in ...`: 2), so that fast-forward's placeholder
-    batches unpack like real ones."""
+    batches unpack like real ones. `source`: a thunk reading the loader,
+    where the iterable hides it (`pbar = enumerate(loader)`)."""
+    if source is not None:
+        try:
+            held = source()
+        except Exception:  # not bound here: the iterable is searched
+            held = None
+        if hasattr(held, "_detc_sampler"):
+            held._detc_arity = arity
+            return loader
     inner = loader
     # Through a hint's loop level, a traced loop's fetches and the
     # iterator wrappers scripts put around a loader (`tqdm(loader)`: they

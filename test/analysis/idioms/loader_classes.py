@@ -7,8 +7,9 @@
 # not installed: code detc cannot read may iterate what it is given, so
 # the loop may be over the loader's batches). Each is a loop over
 # the loader's batches: before, none was, and the dataset's draws were not
-# found. The transform keys torch's DataLoader, not a subclass of it: it
-# says so for the loader that may be one.
+# found. The transform keys the loader whichever class the call picks:
+# the runtime builds a keyed subclass of it (one that repeats its batch
+# sampler counts each pass as an epoch; test/e2e, repeating loaders).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=WARN
 # RUN: FileCheck %s --check-prefix=KEYED < %t.py
@@ -52,7 +53,8 @@ class Noise(Dataset):
 
 def create_dataloader(weights, workers):
     dataset = Flips()
-    # WARN: loader_classes.py:[[@LINE+2]]:12: warning: cannot key the loader: it is an instance of 'InfiniteDataLoader', a subclass of DataLoader
+    # WARN-NOT: cannot key the loader
+    # KEYED: return _detc_rt.keyed_loader({{.*}}loader_class=loader)(dataset
     loader = DataLoader if weights else InfiniteDataLoader
     return loader(dataset, batch_size=8, num_workers=workers,
                   shuffle=True), dataset

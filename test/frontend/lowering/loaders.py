@@ -43,7 +43,7 @@ from_cli = DataLoader(ds, **cli_kw)
 
 # Sequential loading: __getitem__ runs in the fetch, outside any region.
 # CHECK: detc.for uses ["@sequential"] {
-# CHECK-NEXT: detc.fetch "@sequential" defs ["@x"] uses ["@sequential"] {
+# CHECK-NEXT: detc.fetch "@sequential" defs ["@x"] uses ["@sequential"] attributes {arity = -1 : i64} {
 # CHECK-NEXT: detc.call @Squares::@__getitem__ bind {self = "@sequential.dataset"}
 # CHECK: detc.parallel per_batch uses ["@x"] {
 for x in sequential:
@@ -54,7 +54,7 @@ for x in sequential:
 # CHECK: detc.draw "<torch>" dist "permutation" updates ["@from_cli"] uses ["@from_cli"] {api = "torch.utils.data.DataLoader.__iter__"}
 # CHECK-NOT: detc.draw
 # CHECK: detc.for uses ["@from_cli"] {
-# CHECK-NEXT: detc.fetch "@from_cli" defs ["@step", "@x", "@y"] uses ["@from_cli"] {
+# CHECK-NEXT: detc.fetch "@from_cli" defs ["@step", "@x", "@y"] uses ["@from_cli"] attributes {arity = 2 : i64} {
 # CHECK-NEXT: detc.parallel per_example workers "unknown" uses ["@from_cli"] {
 # CHECK-NEXT: detc.call @Squares::@__getitem__ bind {self = "@from_cli.dataset"}
 # CHECK: detc.parallel per_batch uses ["@x", "@y"] {
