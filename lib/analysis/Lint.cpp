@@ -203,7 +203,14 @@ struct GradientEvents {
     if (!op || node.kind == NodeKind::CallEnter || isTensorFlow(op))
       return;
     if (llvm::isa<ir::GradOp>(op)) {
-      kind[n] = node.updates.empty() ? Kind::GradValue : Kind::GradAcc;
+      // `.backward()` accumulates into `.grad` even where detc cannot tell
+      // which model the loss came from (yolov5's `loss, items =
+      // compute_loss(pred, targets)`): only `torch.autograd.grad` returns
+      // its gradients.
+      auto api = op->getAttrOfType<mlir::StringAttr>("api");
+      bool accumulates = api && api.getValue().ends_with(".backward");
+      kind[n] = node.updates.empty() && !accumulates ? Kind::GradValue
+                                                     : Kind::GradAcc;
       return;
     }
     if (auto update = dyn_cast_or_null<ir::UpdateOp>(op)) {
@@ -236,8 +243,13 @@ struct GradientEvents {
     }
   }
 
-  /// Whether the backward at `n` fills gradients optimizer `k` applies.
+  /// Whether the backward at `n` fills gradients optimizer `k` applies. A
+  /// backward of a loss detc cannot trace to a model concerns none: that
+  /// it adds to gradients a step already applied is not known (a lint's
+  /// choice: guided-diffusion zeroes its parameter list by hand).
   bool concerns(NodeId n, unsigned k) const {
+    if (g.node(n).updates.empty())
+      return false;
     if (models[k].empty())
       return true;
     for (VarId v : g.node(n).updates)
