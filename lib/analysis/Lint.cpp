@@ -95,6 +95,12 @@ struct GradientEvents {
       copiedFrom.erase(v);
   }
 
+  /// `v`, or the first of `vars` when `v` is none (an op's variable spelled
+  /// in a way detc does not see: its first use).
+  static VarId firstIfNone(llvm::ArrayRef<VarId> vars, VarId v) {
+    return v != ~0u || vars.empty() ? v : vars.front();
+  }
+
   VarId rootOf(VarId v) const {
     for (int depth = 0; depth < 16; ++depth) {
       auto it = copiedFrom.find(v);
@@ -116,7 +122,9 @@ struct GradientEvents {
     llvm::DenseSet<VarId> models;
     for (NodeId n = 0; n < g.numNodes(); ++n)
       if (auto f = dyn_cast_or_null<ir::ForwardOp>(g.node(n).op))
-        if (VarId m = pick(g.node(n), g.node(n).uses, f.getModel());
+        if (VarId m = firstIfNone(g.node(n).uses,
+                                  g.spelledIn(n, g.node(n).uses,
+                                              f.getModel()));
             m != ~0u)
           models.insert(m);
     for (NodeId n = 0; n < g.numNodes(); ++n) {
@@ -167,28 +175,6 @@ struct GradientEvents {
     return false;
   }
 
-  /// The canonical variable among `vars` that is spelled `name` in the
-  /// source of `node`, or the first one. A parameter the function never
-  /// rebinds is the caller's variable (`optimizer` of `scaler(loss,
-  /// optimizer)` is the caller's `opt`).
-  VarId pick(const Node &node, llvm::ArrayRef<VarId> vars,
-             llvm::StringRef name) const {
-    llvm::StringRef bare = name.ltrim('@');
-    if (node.instance < g.instances.size()) {
-      const auto &aliases = g.instances[node.instance].aliases;
-      auto [root, rest] = bare.split('.');
-      if (auto it = aliases.find(root); it != aliases.end()) {
-        VarId v = g.vars.lookup(rest.empty() ? it->second
-                                             : it->second + "." + rest.str());
-        if (v != ~0u && llvm::is_contained(vars, v))
-          return v;
-      }
-    }
-    for (VarId v : vars)
-      if (g.displayName(v) == name.ltrim('@'))
-        return v;
-    return vars.empty() ? ~0u : vars.front();
-  }
 
   /// Gradients accumulate into `.grad` (and need zero_grad) in PyTorch
   /// only; TensorFlow's tape returns them.
@@ -215,7 +201,8 @@ struct GradientEvents {
     }
     if (auto update = dyn_cast_or_null<ir::UpdateOp>(op)) {
       kind[n] = Kind::Update;
-      VarId opt = rootOf(pick(node, node.uses, update.getOptimizer()));
+      VarId opt = rootOf(firstIfNone(
+          node.uses, g.spelledIn(n, node.uses, update.getOptimizer())));
       slot[n] = optimizers.try_emplace(opt, optimizers.size()).first->second;
       return;
     }
@@ -308,6 +295,30 @@ struct GradientEvents {
       out.stepped.set(slot[n]);
       return;
     }
+  }
+
+  /// Whether a backward reaches `n` on a path through no step and no
+  /// zero_grad of optimizer `k`: another optimizer's step does not use up
+  /// `k`'s gradients (DualGAN steps both discriminators after one
+  /// backward).
+  bool backwardSinceOwnStep(NodeId n, unsigned k) const {
+    std::vector<NodeId> work(1, n);
+    llvm::DenseSet<NodeId> seen{n};
+    while (!work.empty()) {
+      NodeId x = work.back();
+      work.pop_back();
+      for (NodeId p : g.predecessors(x)) {
+        if (!seen.insert(p).second)
+          continue;
+        if (kind[p] == Kind::GradAcc || kind[p] == Kind::GradValue)
+          return true;
+        if ((kind[p] == Kind::Update || kind[p] == Kind::ZeroGrad) &&
+            (slot[p] == k || slot[p] == ~0u))
+          continue;
+        work.push_back(p);
+      }
+    }
+    return false;
   }
 
   /// Nodes of the given kinds reached walking backwards from `from`
@@ -471,7 +482,8 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
         out.add(g, std::move(f));
         break;
       }
-    } else if (!in.test(Grad) && !in.test(Value)) {
+    } else if (!in.test(Grad) && !in.test(Value) &&
+               !ev.backwardSinceOwnStep(n, ev.slot[n])) {
       LintFinding f{"detc-step-without-backward",
                     n,
                     "optimizer step with no backward() since the previous "

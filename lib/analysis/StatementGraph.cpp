@@ -126,6 +126,25 @@ void StatementGraph::indexEdges() {
   fill(pred, /*bySource=*/false);
 }
 
+VarId StatementGraph::spelledIn(NodeId n, llvm::ArrayRef<VarId> vars,
+                                llvm::StringRef name) const {
+  llvm::StringRef bare = name.ltrim('@');
+  if (unsigned inst = node(n).instance; inst < instances.size()) {
+    const auto &aliases = instances[inst].aliases;
+    auto [root, rest] = bare.split('.');
+    if (auto it = aliases.find(root); it != aliases.end()) {
+      VarId v = this->vars.lookup(rest.empty() ? it->second
+                                                : it->second + "." + rest.str());
+      if (v != ~0u && llvm::is_contained(vars, v))
+        return v;
+    }
+  }
+  for (VarId v : vars)
+    if (displayName(v) == bare)
+      return v;
+  return ~0u;
+}
+
 std::string StatementGraph::displayName(VarId v) const {
   StringRef name = vars.name(v);
   size_t slash = name.find('/');

@@ -48,6 +48,72 @@ private:
   llvm::DenseSet<NodeId> headers;
 };
 
+/// Whether two model variables may be the same model: one variable, one
+/// object, one a part of the other (`model.fc`), or one wrapping the other
+/// (what a build such as DistributedDataParallel(model) defines from).
+class ModelRelation {
+public:
+  explicit ModelRelation(const StatementGraph &g) : g(g) {
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const Node &node = g.node(n);
+      if (llvm::isa_and_nonnull<ir::BuildOp>(node.op) &&
+          node.kind != NodeKind::CallEnter)
+        for (VarId d : node.defs) {
+          addModel(d);
+          for (VarId u : node.uses) {
+            wraps.insert({d, u});
+            wrappedByModel.insert(u);
+          }
+        }
+      // `self.model = model` in a trainer's __init__: the attribute is the
+      // model it was given.
+      if (node.copy && node.defs.size() == 1 && node.uses.size() == 1)
+        wraps.insert({node.defs[0], node.uses[0]});
+    }
+  }
+  /// A variable holding a built module (or a part of one): related() to
+  /// some model, asked of indexes instead of every model (one optimizer
+  /// step per training stage would make it quadratic).
+  bool isModel(VarId v) const {
+    if (models.contains(v) || modelObjects.contains(g.vars.objectOf(v)) ||
+        wrappedByModel.contains(v))
+      return true;
+    llvm::StringRef name = g.vars.name(v);
+    // A model under `v`: `v` is a proper prefix of a model's name.
+    if (modelPrefixes.contains(name))
+      return true;
+    // `v` under a model: one of its own proper prefixes is a model's name.
+    for (size_t i = 1; i < name.size(); ++i)
+      if ((name[i] == '.' || name[i] == '[') &&
+          modelNames.contains(name.take_front(i)))
+        return true;
+    return false;
+  }
+  bool related(VarId a, VarId b) const {
+    if (a == b || g.vars.objectOf(a) == g.vars.objectOf(b))
+      return true;
+    llvm::StringRef x = g.vars.name(a), y = g.vars.name(b);
+    return under(x, y) || under(y, x) || wraps.count({a, b}) ||
+           wraps.count({b, a});
+  }
+
+private:
+  void addModel(VarId m) {
+    models.insert(m);
+    modelObjects.insert(g.vars.objectOf(m));
+    llvm::StringRef name = g.vars.name(m);
+    modelNames.insert(name);
+    for (size_t i = 1; i < name.size(); ++i)
+      if (name[i] == '.' || name[i] == '[')
+        modelPrefixes.insert(name.take_front(i));
+  }
+
+  const StatementGraph &g;
+  std::set<std::pair<VarId, VarId>> wraps;
+  llvm::DenseSet<VarId> models, modelObjects, wrappedByModel;
+  llvm::StringSet<> modelNames, modelPrefixes;
+};
+
 // ---- detc-eval-not-restored ------------------------------------------------
 
 /// May-analysis: the variables possibly in evaluation mode, each with the
@@ -128,9 +194,41 @@ private:
   const Modes none = {};
 };
 
+/// The variables optimizers are built over that are models (what they
+/// train), and whether every optimizer's are known.
+struct TrainedModels {
+  llvm::SmallVector<VarId, 4> models;
+  bool allKnown = true;
+
+  TrainedModels(const StatementGraph &g, const ModelRelation &rel) {
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      auto call = dyn_cast_or_null<ir::LibCallOp>(g.node(n).op);
+      if (!call || call.getRole() != "optimizer" ||
+          g.node(n).kind == NodeKind::CallEnter)
+        continue;
+      bool any = false;
+      for (VarId u : g.node(n).uses)
+        if (rel.isModel(u)) {
+          models.push_back(u);
+          any = true;
+        }
+      allKnown &= any;
+    }
+  }
+  /// Whether `v` may be trained: related to a model an optimizer is built
+  /// over, or some optimizer's models are not known.
+  bool mayBeTrained(const ModelRelation &rel, VarId v) const {
+    return !allKnown || llvm::any_of(models, [&](VarId m) {
+      return rel.related(v, m);
+    });
+  }
+};
+
 void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
                      std::vector<LintFinding> &out) {
   EvalModes modes(g);
+  ModelRelation rel(g);
+  TrainedModels trained(g, rel);
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     const Node &node = g.node(n);
     auto fw = dyn_cast_or_null<ir::ForwardOp>(node.op);
@@ -146,6 +244,18 @@ void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
       auto it = in->find(v);
       if (it == in->end())
         continue;
+      // A model no optimizer trains, kept in evaluation mode on purpose
+      // (ESRGAN's VGG feature extractor for the perceptual loss).
+      if (!trained.mayBeTrained(rel, v))
+        break;
+      // Switched to evaluation mode just before, in the same block of the
+      // same call (CycleGAN's sample_images(): `G.eval(); G(x)`): an
+      // evaluation forward that the training loop calls, not a training
+      // forward left in evaluation mode.
+      const Node &eval = g.node(it->second);
+      if (eval.instance == node.instance && eval.control == node.control &&
+          it->second < n && g.loops(it->second).size() == g.loops(n).size())
+        break;
       out.push_back(
           {"detc-eval-not-restored", n,
            "the model may still be in evaluation mode in this training "
@@ -262,75 +372,14 @@ void ddpModuleForward(const StatementGraph &g, const TrainingLoops &training,
 // ---- detc-optimizer-not-on-model
 // ---------------------------------------------
 
-/// Whether two model variables may be the same model: one variable, one
-/// object, one a part of the other (`model.fc`), or one wrapping the other
-/// (what a build such as DistributedDataParallel(model) defines from).
-class ModelRelation {
-public:
-  explicit ModelRelation(const StatementGraph &g) : g(g) {
-    for (NodeId n = 0; n < g.numNodes(); ++n)
-      if (llvm::isa_and_nonnull<ir::BuildOp>(g.node(n).op) &&
-          g.node(n).kind != NodeKind::CallEnter)
-        for (VarId d : g.node(n).defs) {
-          addModel(d);
-          for (VarId u : g.node(n).uses) {
-            wraps.insert({d, u});
-            wrappedByModel.insert(u);
-          }
-        }
-  }
-  /// A variable holding a built module (or a part of one): related() to
-  /// some model, asked of indexes instead of every model (one optimizer
-  /// step per training stage would make it quadratic).
-  bool isModel(VarId v) const {
-    if (models.contains(v) || modelObjects.contains(g.vars.objectOf(v)) ||
-        wrappedByModel.contains(v))
-      return true;
-    llvm::StringRef name = g.vars.name(v);
-    // A model under `v`: `v` is a proper prefix of a model's name.
-    if (modelPrefixes.contains(name))
-      return true;
-    // `v` under a model: one of its own proper prefixes is a model's name.
-    for (size_t i = 1; i < name.size(); ++i)
-      if ((name[i] == '.' || name[i] == '[') &&
-          modelNames.contains(name.take_front(i)))
-        return true;
-    return false;
-  }
-  bool related(VarId a, VarId b) const {
-    if (a == b || g.vars.objectOf(a) == g.vars.objectOf(b))
-      return true;
-    llvm::StringRef x = g.vars.name(a), y = g.vars.name(b);
-    return under(x, y) || under(y, x) || wraps.count({a, b}) ||
-           wraps.count({b, a});
-  }
-
-private:
-  void addModel(VarId m) {
-    models.insert(m);
-    modelObjects.insert(g.vars.objectOf(m));
-    llvm::StringRef name = g.vars.name(m);
-    modelNames.insert(name);
-    for (size_t i = 1; i < name.size(); ++i)
-      if (name[i] == '.' || name[i] == '[')
-        modelPrefixes.insert(name.take_front(i));
-  }
-
-  const StatementGraph &g;
-  std::set<std::pair<VarId, VarId>> wraps;
-  llvm::DenseSet<VarId> models, modelObjects, wrappedByModel;
-  llvm::StringSet<> modelNames, modelPrefixes;
-};
 
 VarId forwardModel(const StatementGraph &g, NodeId n) {
   auto fw = dyn_cast_or_null<ir::ForwardOp>(g.node(n).op);
   if (!fw)
     return ~0u;
-  llvm::StringRef model = llvm::StringRef(fw.getModel()).ltrim('@');
-  for (VarId v : g.node(n).uses)
-    if (g.displayName(v) == model)
-      return v;
-  return ~0u;
+  // Through a method of the model (`self.forward(x)` in `D.compute_loss`)
+  // `self` is the caller's model.
+  return g.spelledIn(n, g.node(n).uses, fw.getModel());
 }
 
 void optimizerNotOnModel(const StatementGraph &g,

@@ -206,6 +206,12 @@ public:
   /// A variable as the user wrote it: without the instance qualifier and
   /// the global marker (`main/x` -> `x`, `@g` -> `g`).
   std::string displayName(VarId v) const;
+  /// The variable among `vars` that node `n`'s source spells `name`
+  /// (`optimizer`, `self`, `@model`): a parameter its function never
+  /// rebinds is the caller's variable (`self` of `D.compute_loss(x)` is
+  /// `D`). ~0u when none is.
+  VarId spelledIn(NodeId n, llvm::ArrayRef<VarId> vars,
+                  llvm::StringRef name) const;
 
   /// The CallEnter nodes on the way to `n`, outermost first; stops at
   /// `stopAt` (exclusive) when it is on the chain.
