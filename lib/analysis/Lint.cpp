@@ -175,7 +175,6 @@ struct GradientEvents {
     return false;
   }
 
-
   /// Gradients accumulate into `.grad` (and need zero_grad) in PyTorch
   /// only; TensorFlow's tape returns them.
   static bool isTensorFlow(mlir::Operation *op) {
@@ -297,48 +296,57 @@ struct GradientEvents {
     }
   }
 
-  /// Whether a backward reaches `n` on a path through no step and no
-  /// zero_grad of optimizer `k`: another optimizer's step does not use up
-  /// `k`'s gradients (DualGAN steps both discriminators after one
-  /// backward).
-  bool backwardSinceOwnStep(NodeId n, unsigned k) const {
-    std::vector<NodeId> work(1, n);
-    llvm::DenseSet<NodeId> seen{n};
+  /// Walks the graph backwards from `from` (never through `from` again):
+  /// `visit(p)` for each node reached, which says whether to walk on
+  /// through it. Stops when `visit` says `Done`.
+  enum class Walk { On, Stop, Done };
+  template <typename Visit> void walkBackwards(NodeId from, Visit visit) const {
+    std::vector<NodeId> work(1, from);
+    llvm::DenseSet<NodeId> seen{from};
     while (!work.empty()) {
       NodeId x = work.back();
       work.pop_back();
       for (NodeId p : g.predecessors(x)) {
         if (!seen.insert(p).second)
           continue;
-        if (kind[p] == Kind::GradAcc || kind[p] == Kind::GradValue)
-          return true;
-        if ((kind[p] == Kind::Update || kind[p] == Kind::ZeroGrad) &&
-            (slot[p] == k || slot[p] == ~0u))
-          continue;
-        work.push_back(p);
+        Walk w = visit(p);
+        if (w == Walk::Done)
+          return;
+        if (w == Walk::On)
+          work.push_back(p);
       }
     }
-    return false;
+  }
+
+  /// Whether a backward reaches `n` on a path through no step and no
+  /// zero_grad of optimizer `k`: another optimizer's step does not use up
+  /// `k`'s gradients (DualGAN steps both discriminators after one
+  /// backward).
+  bool backwardSinceOwnStep(NodeId n, unsigned k) const {
+    bool found = false;
+    walkBackwards(n, [&](NodeId p) {
+      if (kind[p] == Kind::GradAcc || kind[p] == Kind::GradValue) {
+        found = true;
+        return Walk::Done;
+      }
+      bool own = slot[p] == k || slot[p] == ~0u;
+      return (kind[p] == Kind::Update || kind[p] == Kind::ZeroGrad) && own
+                 ? Walk::Stop
+                 : Walk::On;
+    });
+    return found;
   }
 
   /// Nodes of the given kinds reached walking backwards from `from`
   /// without going through a node of a `stop` kind (nor `from` again).
   std::vector<NodeId> reachedBackwards(NodeId from, llvm::ArrayRef<Kind> wanted,
                                        llvm::ArrayRef<Kind> stop) const {
-    std::vector<NodeId> found, work(1, from);
-    llvm::DenseSet<NodeId> seen{from};
-    while (!work.empty()) {
-      NodeId n = work.back();
-      work.pop_back();
-      for (NodeId p : g.predecessors(n)) {
-        if (!seen.insert(p).second)
-          continue;
-        if (llvm::is_contained(wanted, kind[p]))
-          found.push_back(p);
-        if (!llvm::is_contained(stop, kind[p]))
-          work.push_back(p);
-      }
-    }
+    std::vector<NodeId> found;
+    walkBackwards(from, [&](NodeId p) {
+      if (llvm::is_contained(wanted, kind[p]))
+        found.push_back(p);
+      return llvm::is_contained(stop, kind[p]) ? Walk::Stop : Walk::On;
+    });
     llvm::sort(found);
     return found;
   }

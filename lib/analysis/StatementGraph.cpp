@@ -133,8 +133,9 @@ VarId StatementGraph::spelledIn(NodeId n, llvm::ArrayRef<VarId> vars,
     const auto &aliases = instances[inst].aliases;
     auto [root, rest] = bare.split('.');
     if (auto it = aliases.find(root); it != aliases.end()) {
-      VarId v = this->vars.lookup(rest.empty() ? it->second
-                                                : it->second + "." + rest.str());
+      std::string canonical =
+          rest.empty() ? it->second : it->second + "." + rest.str();
+      VarId v = this->vars.lookup(canonical);
       if (v != ~0u && llvm::is_contained(vars, v))
         return v;
     }
