@@ -117,7 +117,8 @@ private:
 // ---- detc-eval-not-restored ------------------------------------------------
 
 /// May-analysis: the variables possibly in evaluation mode, each with the
-/// eval() that put it there (the first, by node order).
+/// eval() that put it there (the latest on a path; the first, by node
+/// order, where paths join).
 using Modes = std::map<VarId, NodeId>;
 
 class EvalModes {
@@ -136,8 +137,9 @@ private:
     auto call = dyn_cast_or_null<ir::LibCallOp>(node.op);
     if (call && node.kind != NodeKind::CallEnter) {
       if (call.getRole() == "eval_mode") {
+        // The latest eval() on the path is the one that decides.
         for (VarId v : node.updates)
-          m.try_emplace(v, n);
+          m[v] = n;
         return m;
       }
       if (call.getRole() == "train_mode") {
@@ -224,6 +226,33 @@ struct TrainedModels {
   }
 };
 
+/// Whether eval() at `evalAt` is a function's own choice for its training
+/// loop around `n` (MoCo's linear classification trains the head of a
+/// frozen backbone after `model.eval()`, written just before the loop, so
+/// that batch-norm statistics stay as pre-trained): in the same call,
+/// before the loop, with nothing between them that runs a model or calls
+/// the program (a validation there would be the usual mistake).
+static bool evalForOwnLoop(const StatementGraph &g, NodeId evalAt,
+                           NodeId n) {
+  const Node &eval = g.node(evalAt);
+  const IdList &evalLoops = g.loops(evalAt);
+  const IdList &loops = g.loops(n);
+  if (eval.instance != g.node(n).instance || evalAt > n ||
+      evalLoops.size() >= loops.size() ||
+      !std::equal(evalLoops.begin(), evalLoops.end(), loops.begin()))
+    return false;
+  NodeId header = loops[evalLoops.size()];
+  if (header < evalAt)
+    return false;
+  for (NodeId m = evalAt + 1; m < header; ++m) {
+    const Node &between = g.node(m);
+    if (between.kind == NodeKind::CallEnter ||
+        llvm::isa_and_nonnull<ir::ForwardOp>(between.op))
+      return false;
+  }
+  return true;
+}
+
 void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
                      std::vector<LintFinding> &out) {
   EvalModes modes(g);
@@ -232,7 +261,11 @@ void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     const Node &node = g.node(n);
     auto fw = dyn_cast_or_null<ir::ForwardOp>(node.op);
-    if (!fw || node.kind == NodeKind::CallEnter || !training.inTraining(n))
+    // A forward in a build's body says what the built wrapper's forward
+    // does (DistributedDataParallel's); it runs where the wrapper is
+    // called, not where it is built.
+    if (!fw || node.kind == NodeKind::CallEnter || !training.inTraining(n) ||
+        fw->getParentOfType<ir::BuildOp>())
       continue;
     const Modes *in = &modes.in(n);
     if (in->empty())
@@ -255,6 +288,8 @@ void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
       const Node &eval = g.node(it->second);
       if (eval.instance == node.instance && eval.control == node.control &&
           it->second < n && g.loops(it->second).size() == g.loops(n).size())
+        break;
+      if (evalForOwnLoop(g, it->second, n))
         break;
       out.push_back(
           {"detc-eval-not-restored", n,

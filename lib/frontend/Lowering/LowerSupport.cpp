@@ -67,7 +67,7 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
     for (const std::string &m : f.unit->starModules)
       if (api.lookup(m + "." + n->id.str()))
         return m + "." + n->id.str();
-    return "";
+    return libraryNamed(n);
   }
   if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {
     std::string base = qualName(f, a->value);
@@ -661,6 +661,22 @@ bool Lowerer::callsUnknownCode(const ast::Expr *callee) const {
                   !api.lookup(api.canonicalize(ob.label())) &&
                   !api.isLibraryName(ob.label());
          });
+}
+
+std::string Lowerer::libraryNamed(const ast::Expr *e) const {
+  if (!pointsTo)
+    return "";
+  std::string name;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(e)) {
+    const AbstractObject &ob = pointsTo->object(o);
+    if (ob.kind != AbstractObject::Kind::LibName ||
+        ob.label().starts_with("<") || ob.label().starts_with("*.") ||
+        ob.label().starts_with("builtins.") ||
+        (!name.empty() && name != ob.label()))
+      return "";
+    name = ob.label().str();
+  }
+  return name.empty() ? "" : api.canonicalize(name);
 }
 
 void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,

@@ -283,6 +283,10 @@ public:
   /// Whether `callee` is code of a library no table describes and the
   /// search path does not have (an unresolved import's name).
   bool callsUnknownCode(const ast::Expr *callee) const;
+  /// The library module or callable `e` names by the points-to (a name a
+  /// star import of the program's module binds: its `import torch.nn as
+  /// nn`), or empty when it may be anything else (or is a builtin).
+  std::string libraryNamed(const ast::Expr *e) const;
   /// The loader API every class `callee` may be (the points-to's
   /// candidates, and `calleeClasses`, the program's classes the facts
   /// say) derives from or is, else ""; `subclass`: a program class among

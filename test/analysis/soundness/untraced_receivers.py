@@ -2,15 +2,21 @@
 # reaches (built by a call into an argument no caller binds, kept in an
 # attribute) may be anything, so inside a data-parallel region it is a
 # detc-may-draw finding of its own. Its name decides: one that
-# torch.Tensor, numpy.ndarray or PIL.Image.Image has (listed by api/derive_torch_names.py from the
-# libraries themselves) is taken as that type's method; one with a random
+# torch.Tensor, numpy.ndarray, PIL.Image.Image, str or re.Match has
+# (listed by api/derive_torch_names.py from the libraries and Python
+# themselves: a logger's `tag.replace('.', '/')` over named_parameters(),
+# a text dataset's `m.group(1)`) is taken as that type's method; one with a random
 # name (Tensor.multinomial) is not on that list and may draw; `super()`'s
 # methods are the bases', which the lowering resolves.
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # CHECK-NOT: 'x.transpose'
 # CHECK-NOT: 'img.rotate'
 # CHECK-NOT: 'img.astype'
+# CHECK-NOT: 'self.name.lower'
+# CHECK-NOT: 'm.group'
 # CHECK-NOT: super
+import re
+
 import torch
 from torch.utils.data import DataLoader, Dataset
 
@@ -20,6 +26,8 @@ class Ops(Dataset):
         super().__init__()
         self.ops = cfg.build_ops()
         self.image = image
+        self.name = cfg.name
+        self.pattern = cfg.pattern
 
     def __len__(self):
         return 8
@@ -27,19 +35,22 @@ class Ops(Dataset):
     def __getitem__(self, i):
         x = self.image.tensor().transpose(0, 1)
         img = self.image.rotate(90).astype("float32")
+        tag = self.name.lower().replace(".", "/")
+        m = re.match(self.pattern, tag)
+        label = m.group(1)
         for op in self.ops:
 # CHECK: untraced_receivers.py:[[@LINE+2]]:17: warning: may draw: 'op.process' calls code detc could not read, inside the per-example data-parallel region that starts at {{.*}}untraced_receivers.py:[[@LINE+11]]:5 [detc-may-draw]
 # CHECK: note: 'op.process' is method 'process' of a value detc cannot trace (made where detc cannot see); no library type detc knows has a method of that name
             x = op.process(x)
 # CHECK: untraced_receivers.py:[[@LINE+1]]:13: warning: may draw: 'x.multinomial'
         k = x.multinomial(1)
-        return x, k, img
+        return x, k, img, label
 
 
 def main(cfg, image):
     torch.manual_seed(0)
     loader = DataLoader(Ops(cfg, image), batch_size=2, num_workers=2)
-    for x, k, img in loader:
+    for x, k, img, label in loader:
         print(x.sum())
 
 

@@ -243,6 +243,19 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     return;
   }
   case Kind::Library: {
+    // A module container filled after it is built (hifi-gan's
+    // `self.ups = nn.ModuleList()`, then `self.ups.append(layer)` in a
+    // loop): its elements are what its forward and its indexing reach.
+    if (const ApiEntry *built = api.lookup(api.canonicalize(ob.label()));
+        built && built->role == "container") {
+      if ((m == "append" || m == "insert" || m == "add_module" ||
+           m == "register_module") &&
+          !cs.args.empty())
+        solver.addCopy(cs.args.back(), field(o, "[*]"));
+      else if (m == "extend" || m == "update")
+        for (Node a : cs.args)
+          elements(a, field(o, "[*]"));
+    }
     const ApiEntry *entry = api.lookupMethod(ob.label(), m);
     if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||

@@ -5,6 +5,7 @@
 
 #include "detc/frontend/ASTDump.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -224,6 +225,10 @@ void Builder::module(ProgramModule &m) {
   frame->isModule = true;
   const ast::Module *tree = m.parsed->module;
   frame->scope = computeFunctionScope(nullptr, asNodes(tree->body));
+  // Names a star import of a program module binds are this module's
+  // globals (not builtins, which every module shares).
+  for (const std::string &name : starImported(m))
+    frame->scope.locals.insert(name);
   frame->returns = solver.newNode();
   frame->yields = solver.newNode();
   Frame *f = frame.get();
@@ -624,14 +629,24 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   for (const ast::Alias *a : imp->names) {
     if (a->name == "*") {
       if (m) {
-        // Every public global of the module, as its analysis binds them.
-        Frame scratch;
-        scratch.scope = computeFunctionScope(
-            nullptr, asNodes(m->parsed->module->body));
-        for (const auto &name : scratch.scope.locals)
-          if (!name.getKey().starts_with("_"))
-            solver.addCopy(scopeNode(m->name, name.getKey()),
-                           bind(name.getKey()));
+        // Every public global of the module, as its analysis binds them,
+        // but those this module defines again further down (a script's
+        // own `def test()` after `from models import *`, whose modules
+        // each define a `test()`): later code sees its own.
+        llvm::StringSet<> redefined;
+        if (f.isModule) {
+          llvm::ArrayRef<ast::Stmt *> top = from.parsed->module->body;
+          for (const ast::Stmt *later :
+               llvm::make_range(llvm::find(top, s), top.end())) {
+            if (auto *d = llvm::dyn_cast<ast::FunctionDef>(later))
+              redefined.insert(d->name);
+            else if (auto *c = llvm::dyn_cast<ast::ClassDef>(later))
+              redefined.insert(c->name);
+          }
+        }
+        for (const std::string &name : starNames(*m))
+          if (!redefined.contains(name))
+            solver.addCopy(scopeNode(m->name, name), bind(name));
       } else if (api.isKnownModule(api.canonicalize(imp->module))) {
         for (const std::string &n : api.namesUnder(imp->module))
           solver.addObject(bind(n), libName(imp->module.str() + "." + n));
@@ -668,6 +683,61 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
     solver.addObject(bind(local),
                      libName((imp->module + "." + a->name).str()));
   }
+}
+
+std::vector<std::string> Builder::starNames(ProgramModule &m) {
+  llvm::StringSet<> seen;
+  llvm::SmallPtrSet<ProgramModule *, 4> visited;
+  llvm::SmallVector<ProgramModule *, 4> work{&m};
+  while (!work.empty()) {
+    ProgramModule *at = work.pop_back_val();
+    if (!visited.insert(at).second || !at->parsed)
+      continue;
+    Scope scope =
+        computeFunctionScope(nullptr, asNodes(at->parsed->module->body));
+    for (const auto &name : scope.locals)
+      if (!name.getKey().starts_with("_"))
+        seen.insert(name.getKey());
+    for (const auto &[imp, from] : starImports(*at)) {
+      if (from)
+        work.push_back(from);
+      else
+        for (const std::string &n : api.namesUnder(imp->module))
+          seen.insert(n);
+    }
+  }
+  std::vector<std::string> names;
+  for (const auto &name : seen)
+    names.push_back(name.getKey().str());
+  // Sorted: the constraints do not depend on the order files were read.
+  llvm::sort(names);
+  return names;
+}
+
+std::vector<std::pair<const ast::ImportFrom *, ProgramModule *>>
+Builder::starImports(ProgramModule &m) {
+  std::vector<std::pair<const ast::ImportFrom *, ProgramModule *>> out;
+  for (const ast::Stmt *s : m.parsed->module->body) {
+    auto *imp = llvm::dyn_cast<ast::ImportFrom>(s);
+    if (!imp || llvm::none_of(imp->names, [](const ast::Alias *a) {
+          return a->name == "*";
+        }))
+      continue;
+    ProgramModule *from = program.resolve(m, imp->module, imp->level, nullptr);
+    if (from || api.isKnownModule(api.canonicalize(imp->module)))
+      out.emplace_back(imp, from);
+  }
+  return out;
+}
+
+std::vector<std::string> Builder::starImported(ProgramModule &m) {
+  std::vector<std::string> names;
+  for (const auto &[imp, from] : starImports(m)) {
+    std::vector<std::string> more =
+        from ? starNames(*from) : api.namesUnder(imp->module);
+    names.insert(names.end(), more.begin(), more.end());
+  }
+  return names;
 }
 
 // ---- Expressions ---------------------------------------------------------------

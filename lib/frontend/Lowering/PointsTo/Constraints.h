@@ -103,6 +103,16 @@ private:
                    const ast::Expr *lambdaBody, Node into);
   void classDef(Frame &f, const ast::ClassDef *c);
   void importStmt(Frame &f, const ast::Stmt *s);
+  /// The public globals `from m import *` binds: m's own, and those its
+  /// own star imports of program modules bind (`from .parts import *`
+  /// re-exports parts' `import torch.nn as nn`).
+  std::vector<std::string> starNames(ProgramModule &m);
+  /// m's top-level `from X import *` of a program module (X) or of a
+  /// library the tables know (nullptr).
+  std::vector<std::pair<const ast::ImportFrom *, ProgramModule *>>
+  starImports(ProgramModule &m);
+  /// The names m's star imports bind in it.
+  std::vector<std::string> starImported(ProgramModule &m);
   void module(ProgramModule &m);
 
   // ---- Calls ----

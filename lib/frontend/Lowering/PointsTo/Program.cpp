@@ -51,10 +51,52 @@ ProgramModule *Program::load(const std::string &file, const std::string &name,
   return raw;
 }
 
+/// How many folders up from `dir` the project holding it lies (the nearest
+/// folder with pyproject.toml, setup.py, setup.cfg or .git), or -1.
+static int projectLevelsUp(llvm::StringRef dir) {
+  llvm::SmallString<256> d(dir);
+  if (fs::make_absolute(d))
+    return -1;
+  path::remove_dots(d, /*remove_dot_dot=*/true);
+  for (int up = 0; up < 16 && !d.empty(); ++up) {
+    for (const char *marker :
+         {"pyproject.toml", "setup.py", "setup.cfg", ".git"}) {
+      llvm::SmallString<256> m(d);
+      path::append(m, marker);
+      if (fs::exists(m))
+        return up;
+    }
+    llvm::StringRef parent = path::parent_path(d);
+    if (parent == d || parent.empty())
+      break;
+    d = parent;
+  }
+  return -1;
+}
+
 ProgramModule *Program::loadMain(llvm::StringRef file) {
   mainDir = path::parent_path(file).str();
   if (mainDir.empty())
     mainDir = ".";
+  // A script in a subfolder of a project imports the project's packages
+  // as its users have them, installed from the project (`pip install -e
+  // .`: minGPT's projects/adder/adder.py imports `mingpt`): the project's
+  // folder and its src/ (a src layout) come after the search path, named
+  // from the script's folder as the user wrote it.
+  if (int up = projectLevelsUp(mainDir); up >= 0) {
+    llvm::SmallString<256> root(mainDir);
+    for (int i = 0; i < up; ++i)
+      path::append(root, "..");
+    path::remove_dots(root, /*remove_dot_dot=*/true);
+    if (root.empty())
+      root = ".";
+    llvm::SmallString<256> src(root);
+    path::append(src, "src");
+    for (llvm::StringRef d : {llvm::StringRef(root), llvm::StringRef(src)})
+      if ((up > 0 || d == src) && fs::is_directory(d) &&
+          !llvm::is_contained(searchPath, d))
+        searchPath.push_back(d.str());
+  }
   return load(file.str(), "__main__", false);
 }
 

@@ -45,7 +45,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TENSOR = "torch.Tensor."
 ARRAY = "numpy.ndarray."
 IMAGE = "PIL.Image.Image."
-RECEIVERS = (TENSOR, ARRAY, IMAGE)
+STRING = "builtins.str."
+MATCH = "re.Match."
+RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH)
 
 
 def documented_draw(obj):
@@ -110,7 +112,11 @@ def names_here():
     # and the numpy arrays and PIL images of its data pipeline): on a value
     # detc cannot trace, a call of one of these names is taken as that
     # type's (`receiver-method` lines).
-    receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray)]
+    # Strings and regular-expression matches: the tags, file names and
+    # text a logger or a text dataset handles (`tag.replace('.', '/')`
+    # over named_parameters(), `m.group(1)`).
+    receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray),
+                 (STRING, str), (MATCH, re.Match)]
     try:
         import PIL.Image
         receivers.append((IMAGE, PIL.Image.Image))
@@ -202,7 +208,8 @@ def derive(pythons):
     for n in pure:
         print("%s pure" % n.ljust(width))
     print()
-    print("# The methods of torch.Tensor, numpy.ndarray and PIL.Image.Image,")
+    print("# The methods of torch.Tensor, numpy.ndarray, PIL.Image.Image,")
+    print("# str and re.Match,")
     print("# but those with a random name or a generator in their signature")
     print("# or docstring:")
     print("# a call of one of these names on a value detc cannot trace is")

@@ -1,0 +1,1 @@
+from .noise import jitter
