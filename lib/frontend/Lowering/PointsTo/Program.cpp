@@ -214,7 +214,8 @@ ProgramModule *Program::resolve(const ProgramModule &from,
   if (!root.empty() && !llvm::is_contained(dirs, root))
     dirs.push_back(root);
   for (const std::string &d : searchPath)
-    dirs.push_back(d);
+    if (!llvm::is_contained(dirs, d))
+      dirs.push_back(d);
   for (const std::string &d : dirs) {
     if (looked)
       looked->push_back(d);
