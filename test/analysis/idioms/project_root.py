@@ -5,7 +5,7 @@
 # nearest one up with pyproject.toml, setup.py, setup.cfg or .git. Before,
 # both imports were unresolved and neither draw was found.
 # RUN: rm -rf %t.dir && cp -r %S/Inputs/project_root %t.dir
-# RUN: cp %s %t.dir/projects/cifar/train.py
+# RUN: mkdir -p %t.dir/projects/cifar && cp %s %t.dir/projects/cifar/train.py
 # RUN: cd %t.dir/projects/cifar && detc analyze train.py 2>&1 | FileCheck %s
 # CHECK-NOT: cannot resolve import
 # CHECK-DAG: ../../mingpt/model.py:7:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[#LOOP:]]:1

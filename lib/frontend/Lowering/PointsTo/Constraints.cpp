@@ -685,7 +685,11 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   }
 }
 
-std::vector<std::string> Builder::starNames(ProgramModule &m) {
+const std::vector<std::string> &Builder::starNames(ProgramModule &m) {
+  // Asked by every module that star-imports m, and by m's own frame.
+  auto [cached, added] = starNamesOf.try_emplace(&m);
+  if (!added)
+    return cached->second;
   llvm::StringSet<> seen;
   llvm::SmallPtrSet<ProgramModule *, 4> visited;
   llvm::SmallVector<ProgramModule *, 4> work{&m};
@@ -711,7 +715,9 @@ std::vector<std::string> Builder::starNames(ProgramModule &m) {
     names.push_back(name.getKey().str());
   // Sorted: the constraints do not depend on the order files were read.
   llvm::sort(names);
-  return names;
+  std::vector<std::string> &kept = starNamesOf[&m];
+  kept = std::move(names);
+  return kept;
 }
 
 std::vector<std::pair<const ast::ImportFrom *, ProgramModule *>>
@@ -733,9 +739,13 @@ Builder::starImports(ProgramModule &m) {
 std::vector<std::string> Builder::starImported(ProgramModule &m) {
   std::vector<std::string> names;
   for (const auto &[imp, from] : starImports(m)) {
-    std::vector<std::string> more =
-        from ? starNames(*from) : api.namesUnder(imp->module);
-    names.insert(names.end(), more.begin(), more.end());
+    if (from) {
+      const std::vector<std::string> &more = starNames(*from);
+      names.insert(names.end(), more.begin(), more.end());
+    } else {
+      std::vector<std::string> more = api.namesUnder(imp->module);
+      names.insert(names.end(), more.begin(), more.end());
+    }
   }
   return names;
 }

@@ -106,7 +106,8 @@ private:
   /// The public globals `from m import *` binds: m's own, and those its
   /// own star imports of program modules bind (`from .parts import *`
   /// re-exports parts' `import torch.nn as nn`).
-  std::vector<std::string> starNames(ProgramModule &m);
+  const std::vector<std::string> &starNames(ProgramModule &m);
+  llvm::DenseMap<ProgramModule *, std::vector<std::string>> starNamesOf;
   /// m's top-level `from X import *` of a program module (X) or of a
   /// library the tables know (nullptr).
   std::vector<std::pair<const ast::ImportFrom *, ProgramModule *>>
