@@ -184,13 +184,9 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     return;
   case Kind::List:
   case Kind::Set:
-    if (m == "append" || m == "add" || m == "insert") {
-      if (!cs.args.empty())
-        solver.addCopy(cs.args.back(), field(o, "[*]"));
-    } else if (m == "extend" || m == "update") {
-      for (Node a : cs.args)
-        elements(a, field(o, "[*]"));
-    } else if (m == "pop" || m == "copy") {
+    if (storeElements(cs, o, m))
+      return;
+    if (m == "pop" || m == "copy") {
       if (m == "pop")
         solver.addCopy(field(o, "[*]"), cs.result);
       else
@@ -247,15 +243,8 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     // `self.ups = nn.ModuleList()`, then `self.ups.append(layer)` in a
     // loop): its elements are what its forward and its indexing reach.
     if (const ApiEntry *built = api.lookup(api.canonicalize(ob.label()));
-        built && built->role == "container") {
-      if ((m == "append" || m == "insert" || m == "add_module" ||
-           m == "register_module") &&
-          !cs.args.empty())
-        solver.addCopy(cs.args.back(), field(o, "[*]"));
-      else if (m == "extend" || m == "update")
-        for (Node a : cs.args)
-          elements(a, field(o, "[*]"));
-    }
+        built && built->role == "container")
+      storeElements(cs, o, m);
     const ApiEntry *entry = api.lookupMethod(ob.label(), m);
     if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||
@@ -277,6 +266,23 @@ void Builder::callMethod(CallSite &cs, Obj o) {
   case Kind::Tuple:
     return;
   }
+}
+
+bool Builder::storeElements(CallSite &cs, Obj o, StringRef m) {
+  // The last argument is the element (`insert(i, x)`, `add_module(name,
+  // layer)`); extend/update add an iterable's elements.
+  if (m == "append" || m == "add" || m == "insert" || m == "add_module" ||
+      m == "register_module") {
+    if (!cs.args.empty())
+      solver.addCopy(cs.args.back(), field(o, "[*]"));
+    return true;
+  }
+  if (m == "extend" || m == "update") {
+    for (Node a : cs.args)
+      elements(a, field(o, "[*]"));
+    return true;
+  }
+  return false;
 }
 
 Node Builder::methodNode(Obj cls, StringRef method) {

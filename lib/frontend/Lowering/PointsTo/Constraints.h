@@ -158,6 +158,10 @@ private:
   /// What calling method `cs.method` of `receiver` does (for each object
   /// reaching the receiver).
   void callMethod(CallSite &cs, Obj receiver);
+  /// `o.m(...)` as a container's store (append/add/insert/add_module/
+  /// register_module, extend/update) into its elements; false for any
+  /// other method.
+  bool storeElements(CallSite &cs, Obj o, llvm::StringRef m);
   /// `d.update(a, **b, k=v)` and `dict(a, **b, k=v)`: entries of the
   /// positional mappings, the `**` mappings and the keywords go into
   /// `dict` (held by `dictNode`).
