@@ -463,13 +463,21 @@ void optimizerNotOnModel(const StatementGraph &g,
                                 [&](VarId m) { return rel.related(u, m); });
           }))
         continue;
+      // Name the model as the user wrote it (`features`), not a layer its
+      // forward calls (`$1.conv`).
+      VarId shown = loopModels.front();
+      for (VarId m : loopModels)
+        if (!llvm::StringRef(g.displayName(m)).contains('$')) {
+          shown = m;
+          break;
+        }
       out.push_back(
           {"detc-optimizer-not-on-model", n,
            "this optimizer step updates the parameters of `" +
                g.displayName(models.front()) +
                "` (the optimizer built at " + lineOf(g, it->second) +
                "), but the training loop's forward runs `" +
-               g.displayName(loopModels.front()) +
+               g.displayName(shown) +
                "`: its parameters are never updated; build the optimizer "
                "over the parameters of the model being trained",
            {{it->second, "the optimizer is built here"}}});

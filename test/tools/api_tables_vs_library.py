@@ -42,19 +42,42 @@ METHODS = ("forward", "__call__", "get_params", "_get_params",
            "make_params", "_call_kernel", "_transform", "transform")
 
 
+def switched_layers():
+    """The layers whose table entry names the probability that switches
+    their draws off (`training=dropout`): name -> parameter."""
+    found = {}
+    for table in os.listdir(API_DIR):
+        if not table.endswith(".api"):
+            continue
+        with open(os.path.join(API_DIR, table)) as f:
+            for line in f:
+                words = line.split()
+                if len(words) < 3 or words[1] != "layer":
+                    continue
+                for w in words[2:]:
+                    if w.startswith("training="):
+                        found[words[0]] = w[len("training="):].split("|")[-1]
+    return found
+
+
 class Modelled:
     """What detc's own lowering (the tables built into the binary) makes of
-    `NAME()` for each class name: a build with a draw in it, or not."""
+    `NAME()` for each class name: a build with a draw in it, or not. A
+    layer whose draws a probability switches off is built with it nonzero
+    (`nn.LSTM(dropout=0.5)`), as its source is read with it nonzero."""
 
     def __init__(self, detc):
         self.detc = detc
         self.known = {}
+        self.switched = switched_layers()
 
     def learn(self, names):
         lines = ["import torch.nn", "import torchvision.transforms"]
         if any(n.startswith("torchvision.transforms.v2.") for n in names):
             lines.append("import torchvision.transforms.v2")
-        lines += ["v%d = %s()" % (i, n) for i, n in enumerate(names)]
+        lines += ["v%d = %s(%s)" % (i, n, "%s=0.5" % self.switched[n]
+                                    if n in self.switched else "")
+                  for i, n in enumerate(names)]
         with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
             f.write("\n".join(lines) + "\n")
             f.flush()

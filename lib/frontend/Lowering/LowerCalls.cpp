@@ -72,12 +72,13 @@ static bool isName(const ast::Expr *e, StringRef id) {
   return n && n->id == id;
 }
 
-/// Facts saying which model builds a value was computed from.
+/// Facts saying which model builds a value was computed from: from their
+/// parameters (`from:`) or from what their forwards returned (`out:`).
 static FactSet fromFacts(const FactSet &fs) {
   FactSet out;
   for (const std::string &f : fs) {
     StringRef s = f;
-    if (s.starts_with("from:"))
+    if (s.starts_with("from:") || s.starts_with("out:"))
       out.insert(f);
     else if (s.starts_with("obj:"))
       out.insert("from:" + f.substr(4));
@@ -342,9 +343,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     auto defs = defsOfResult();
     emit(ir::ForwardOp::getOperationName(), call, defs, eff,
          {strAttr("model", modelVar), attr("builds", strArray(builds))});
+    // Its output: the backward reaches the model's parameters through it,
+    // but an optimizer over it (`Adam([out.clone()])`) updates that
+    // tensor, not the model (`out:`, not `from:`).
     FactSet fs;
     for (const std::string &b : builds)
-      fs.insert("from:" + b);
+      fs.insert("out:" + b);
     for (const ast::Expr *a : call->args) {
       FactSet af = fromFacts(factsOf(f, a));
       fs.insert(af.begin(), af.end());
@@ -901,9 +905,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   StringRef role = entry->role;
   // A draw with a `training` parameter (`F.dropout(x, p, training)`) draws
   // nothing when that argument is the constant False, or is absent and
-  // defaults to False (`F.alpha_dropout(x, 0.2)`).
+  // defaults to False (`F.alpha_dropout(x, 0.2)`); a layer with one draws
+  // nothing in its forward (`nn.LSTM(...)`, whose dropout= is 0 unless
+  // given).
   bool modeGated = false;
-  if (role == "draw" && entry->has("training")) {
+  bool layerDrawsOff = false;
+  if ((role == "draw" || role == "layer") && entry->has("training")) {
     ArgRef ref = entry->getArg("training");
     const ast::Expr *given = args.find(ref);
     // `training=self.training`: the draw follows the module's mode, as a
@@ -916,15 +923,23 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       return !text.empty() && text.find_first_not_of("0._") ==
                                   StringRef::npos && text.contains('0');
     };
+    // Absent, it takes its default, unless a `*args` or `**kwargs` may
+    // supply it (then it may be anything).
+    bool mayBeSupplied =
+        args.starredCovers(ref) ||
+        llvm::any_of(call->keywords,
+                     [](const ast::Keyword *k) { return k->arg.empty(); });
     auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
     bool off = given ? (c && (c->kind == ast::ConstantKind::False ||
                               ((c->kind == ast::ConstantKind::Int ||
                                 c->kind == ast::ConstantKind::Float) &&
                                zero(c->value))))
-                     : (ref.defaultValue == std::string("False") ||
-                        (ref.defaultValue && zero(*ref.defaultValue)));
-    if (off)
+                     : !mayBeSupplied &&
+                           (ref.defaultValue == std::string("False") ||
+                            (ref.defaultValue && zero(*ref.defaultValue)));
+    if (off && role == "draw")
       role = "pure";
+    layerDrawsOff = off && role == "layer";
   }
   StringRef lib = entry->get("lib");
   auto apiAttr = [&] { return strAttr("api", apiName); };
@@ -949,7 +964,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet fs;
     for (const std::string &fact : recvFacts)
       if (StringRef(fact).starts_with("obj:") ||
-          StringRef(fact).starts_with("from:"))
+          StringRef(fact).starts_with("from:") ||
+          StringRef(fact).starts_with("out:"))
         fs.insert(fact);
     for (const ast::Expr *a : call->args) {
       FactSet af = fromFacts(factsOf(f, a));
@@ -1044,7 +1060,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     inRegion(b, 0, [&] {
       StringRef dist = entry->get("dist");
       std::string genLib = lib.empty() ? "torch" : lib.str();
-      if (!dist.empty() || entry->has("random")) {
+      if ((!dist.empty() || entry->has("random")) && !layerDrawsOff) {
         rngLibraries.insert(genLib);
         emit(ir::DrawOp::getOperationName(), call, {}, Effects(),
              {strAttr("gen", ir::globalGeneratorVar(genLib)),
@@ -1488,8 +1504,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                  : (call->args.empty() ? FactSet() : factsOf(f, call->args[0]));
     std::vector<std::string> builds;
     for (const std::string &fact : lf)
-      if (StringRef(fact).starts_with("from:"))
-        builds.push_back(fact.substr(5));
+      if (StringRef(fact).starts_with("from:") ||
+          StringRef(fact).starts_with("out:"))
+        builds.push_back(fact.substr(StringRef(fact).find(':') + 1));
     Effects eff = args.eff;
     if (!loss.empty())
       eff.uses.insert(loss);

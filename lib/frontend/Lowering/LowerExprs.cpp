@@ -167,7 +167,7 @@ std::string Lowerer::lowerLambda(FuncCtx &f, const ast::Lambda *lambda) {
 static FactSet derivedFacts(const FactSet &in) {
   FactSet out;
   for (const std::string &f : in)
-    if (StringRef(f).starts_with("from:"))
+    if (StringRef(f).starts_with("from:") || StringRef(f).starts_with("out:"))
       out.insert(f);
   return out;
 }

@@ -5,7 +5,9 @@
 // flow-insensitive *facts* about variables: the user class of an instance
 // (`inst:Net`), a library type (`type:torch.Generator`), a model build or
 // loader object (`obj:b12_4`), a function (`func:helper`), a constant
-// (`const:4`) or a dict entry (`key:num_workers=const:2`). Facts flow through
+// (`const:4`), a dict entry (`key:num_workers=const:2`), or a value computed
+// from a model's parameters (`from:b12_4`) or from its forward's output
+// (`out:b12_4`). Facts flow through
 // assignments, call arguments into parameters, return values and instance
 // attributes (`self.fc` of class Net is keyed `Net.fc`).
 //
