@@ -1262,6 +1262,18 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           if (StringRef(fact).starts_with("func:") &&
               !llvm::is_contained(o.perExampleFns, fact.substr(5)))
             o.perExampleFns.push_back(fact.substr(5));
+        // A method of the program's class bound to its instance
+        // (PyTorch-YOLOv3's `collate_fn=dataset.collate_fn`, which picks
+        // the next image size with random.choice).
+        if (auto *a = llvm::dyn_cast<ast::Attribute>(c)) {
+          FactSet self = factsOf(f, a->value);
+          addInstanceFacts(a->value, self);
+          for (const std::string &fact : self)
+            if (StringRef(fact).starts_with("inst:") &&
+                !findMethod(fact.substr(5), a->attr).empty())
+              o.perExampleMethods.push_back(
+                  {fact.substr(5), a->attr.str(), self});
+        }
       }
     if (shuffle) {
       std::string g = args.varOf(entry->getArg("generator"));

@@ -605,6 +605,7 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
   std::string workers = "0";
   FactSet datasetFacts;
   std::vector<std::string> fns;
+  std::vector<ObjectInfo::BoundMethod> methods;
   for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader)) {
     const ObjectInfo &o = objects[id];
     if (o.workers == "unknown" || workers == "unknown")
@@ -615,6 +616,8 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
     for (const std::string &fn : o.perExampleFns)
       if (!llvm::is_contained(fns, fn))
         fns.push_back(fn);
+    methods.insert(methods.end(), o.perExampleMethods.begin(),
+                   o.perExampleMethods.end());
   }
   Effects eff;
   // A loop's fetch reads the iterable as the loop wrote it (`pbar` of
@@ -671,6 +674,15 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
     for (const std::string &fn : fns)
       emit(ir::CallOp::getOperationName(), at, {}, Effects(),
            {attr("callee", FlatSymbolRefAttr::get(&ctx, fn))});
+    // The instance a bound method runs on: the loader's dataset when it is
+    // one of the dataset's (a collate_fn of the dataset's class), else the
+    // one the loader holds through its collate_fn.
+    for (const ObjectInfo::BoundMethod &m : methods) {
+      bool ofDataset = datasetFacts.count("inst:" + m.cls);
+      emitMethodCallOn(at, m.cls, m.method,
+                       ofDataset ? dsVar : loaderVar + ".collate_fn.__self__",
+                       m.selfFacts);
+    }
   };
   inRegion(fetch, 0, [&] {
     if (workers == "0")

@@ -62,6 +62,14 @@ struct ObjectInfo {
   PooledString workers = "0";
   PooledString shuffleGen;
   std::vector<std::string> perExampleFns;
+  // Loader: methods of the program's classes it calls per batch, bound to
+  // an instance (`collate_fn=dataset.collate_fn`): class, method, and the
+  // facts of the instance (its `self`).
+  struct BoundMethod {
+    std::string cls, method;
+    FactSet selfFacts;
+  };
+  std::vector<BoundMethod> perExampleMethods;
   // Optimizer: facts of the models whose parameters it updates.
   FactSet modelFacts;
 };
