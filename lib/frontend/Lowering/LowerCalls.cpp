@@ -1590,6 +1590,25 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
        {strAttr("role", kind), apiAttr()});
   if (entry->has("self")) {
     setFacts(recvFacts);
+  } else if (entry->has("returns")) {
+    // The argument itself (`convert_sync_batchnorm(model)`): its facts;
+    // where a `*iterable` or `**mapping` may supply it, any argument's.
+    ArgRef ref = entry->getArg("returns");
+    const ast::Expr *given = args.find(ref);
+    FactSet fs;
+    if (given && !args.starredCovers(ref)) {
+      fs = factsOf(f, given);
+    } else {
+      for (const ast::Expr *a : call->args) {
+        FactSet af = factsOf(f, a);
+        fs.insert(af.begin(), af.end());
+      }
+      for (const ast::Keyword *k : call->keywords) {
+        FactSet kf = factsOf(f, k->value);
+        fs.insert(kf.begin(), kf.end());
+      }
+    }
+    setFacts(fs);
   } else if (entry->has("pure")) {
     // Computed from its receiver and arguments, as role `pure`:
     // `F.nll_loss(out, y)` is still computed from the model `out` came

@@ -554,7 +554,47 @@ void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
                           const ApiEntry *entry) {
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
-  solver.addObject(cs.result, o);
+  // `returns=ARG`: the call hands back that argument itself
+  // (`nn.SyncBatchNorm.convert_sync_batchnorm(model)` converts the model in
+  // place and returns it); what the argument may be is unknown when a
+  // `*iterable` or `**mapping` may supply it.
+  bool returnsArgument = false;
+  if (entry && entry->role == "call" && entry->has("returns")) {
+    ArgRef ref = entry->getArg("returns");
+    bool starredBefore = false;
+    for (int i = 0; ref.position >= 0 && i <= ref.position &&
+                    size_t(i) < cs.args.size();
+         ++i)
+      starredBefore |= cs.starred[i];
+    if (!starredBefore && ref.position >= 0 &&
+        size_t(ref.position) < cs.args.size()) {
+      solver.addCopy(cs.args[ref.position], cs.result);
+      returnsArgument = true;
+    } else if (!starredBefore) {
+      for (auto &[name, value] : cs.keywords)
+        if (name == ref.keyword) {
+          solver.addCopy(value, cs.result);
+          returnsArgument = true;
+        }
+    }
+  }
+  if (entry && entry->role == "call" && entry->has("returns") &&
+      !returnsArgument) {
+    // Not bound here: any argument it was given.
+    for (Node a : cs.args)
+      solver.addCopy(a, cs.result);
+    for (auto &[name, value] : cs.keywords)
+      solver.addCopy(value, cs.result);
+    for (Node d : cs.doubleStar)
+      solver.onObject(d, [this, result = cs.result](Obj dict) {
+        solver.onField(dict, [this, dict, result](FieldId f) {
+          solver.addCopy(solver.fieldNode(dict, f), result);
+        });
+      });
+    returnsArgument = true;
+  }
+  if (!returnsArgument)
+    solver.addObject(cs.result, o);
   if (entry && entry->role == "call" && entry->has("self") &&
       receiver != ~0u)
     solver.addCopy(receiver, cs.result);
