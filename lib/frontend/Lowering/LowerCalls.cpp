@@ -208,6 +208,9 @@ void Lowerer::emitUserCall(
       bindParam(k->arg.str(), var, factsOf(f, k->value));
     }
   }
+  // A call of a function that fetches one batch fetches one batch.
+  if (facts.count("fetches-batch:" + sym))
+    noteFetchesBatch(f);
   Effects eff = argEff;
   eff.updates.insert(updates.begin(), updates.end());
   llvm::SmallVector<NamedAttribute> attrs{attr("callee", ref)};
@@ -412,11 +415,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             args.eff.updates.empty())
           attrs.push_back(attr("copy", builder.getUnitAttr()));
         emit(ir::StmtOp::getOperationName(), call, defs, args.eff, attrs);
-      } else
+      } else {
         // `next(it)` advances `it`: a restart must restore where the
         // iterator stood, so the iterator is state the loop changes.
         emitFetch(f, call, loaderVar, lf, defsOfResult(),
                   /*advances=*/isName(fn, "next") && arg == call->args[0]);
+        if (isName(fn, "next"))
+          noteFetchesBatch(f);
+      }
       setFacts(holds ? lf : FactSet());
       return true;
     }

@@ -349,23 +349,11 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   if (!call)
     return false;
   // A generator of the script that yields a loader's batches
-  // (`for x, y in log_every(loader, 10)`).
-  for (const std::string &fact : factsOf(f, call->func))
-    if (StringRef(fact).starts_with("func:") &&
-        facts.count("yields-batches:" + fact.substr(5)))
-      return true;
-  // A method of the script's class (`metric_logger.log_every(loader, 10)`,
-  // as DINO and DeiT iterate their loaders).
-  if (auto *method = dyn_cast<ast::Attribute>(call->func)) {
-    FactSet receiver = factsOf(f, method->value);
-    addInstanceFacts(method->value, receiver);
-    for (const std::string &fact : receiver)
-      if (StringRef(fact).starts_with("inst:"))
-        if (std::string owner = findMethod(fact.substr(5), method->attr);
-            !owner.empty() &&
-            facts.count("yields-batches:" + owner + "::" + method->attr.str()))
-          return true;
-  }
+  // (`for x, y in log_every(loader, 10)`), or a method of the script's
+  // class that does (`metric_logger.log_every(loader, 10)`, as DINO and
+  // DeiT iterate their loaders).
+  if (calleeHasFact(f, call, "yields-batches:"))
+    return true;
   auto *callee = dyn_cast<ast::Name>(call->func);
   if (!callee || callee->id != "range")
     return false;
@@ -399,6 +387,9 @@ bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
           !c->args.empty() &&
           !objectsOf(factsOf(f, c->args[0]), ObjectInfo::Loader).empty())
         return true;
+      // `batch = prefetcher.next()`: a method that fetches one batch.
+      if (callsBatchFetcher(f, c))
+        return true;
       std::string callee = varPath(f, c->func);
       if (StringRef(callee).lower().find("batch") != std::string::npos)
         for (const ast::Expr *a : c->args)
@@ -428,6 +419,38 @@ void Lowerer::lowerElse(FuncCtx &f, Operation *op,
     inRegion(op, 1, [&] { lowerBody(f, orelse); });
   else
     dropRegion(op, 1);
+}
+
+void Lowerer::noteFetchesBatch(FuncCtx &f) {
+  // Inside a loop of its own, the function consumes batches (a training
+  // epoch written as `while True: x = next(it)`): a loop calling it is
+  // not one batch an iteration.
+  if (f.loopDepth == 0)
+    addFacts("fetches-batch:" + f.symbol, {"yes"});
+}
+
+bool Lowerer::callsBatchFetcher(FuncCtx &f, const ast::Call *call) {
+  return calleeHasFact(f, call, "fetches-batch:");
+}
+
+bool Lowerer::calleeHasFact(FuncCtx &f, const ast::Call *call,
+                            StringRef prefix) {
+  for (const std::string &fact : factsOf(f, call->func))
+    if (StringRef(fact).starts_with("func:") &&
+        facts.count((prefix + fact.substr(5)).str()))
+      return true;
+  auto *method = dyn_cast<ast::Attribute>(call->func);
+  if (!method)
+    return false;
+  FactSet receiver = factsOf(f, method->value);
+  addInstanceFacts(method->value, receiver);
+  for (const std::string &fact : receiver)
+    if (StringRef(fact).starts_with("inst:"))
+      if (std::string owner = findMethod(fact.substr(5), method->attr);
+          !owner.empty() &&
+          facts.count((prefix + owner + "::" + method->attr).str()))
+        return true;
+  return false;
 }
 
 void Lowerer::noteYieldsBatches(FuncCtx &f, const FactSet &loaderFacts) {

@@ -324,6 +324,19 @@ public:
   /// `ownLoopsOnly`, nor are nested loops (they are checked themselves).
   bool fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
                     const llvm::StringSet<> &vars, bool ownLoopsOnly);
+  /// Function `f` fetches one batch of a loader each time it runs: a
+  /// `next(it)` outside any loop of its own, or a call of such a function
+  /// (a prefetcher's `next()` that calls its `preload()`, as NVIDIA's
+  /// data_prefetcher and SRGAN-PyTorch's CUDAPrefetcher do). Fact
+  /// `fetches-batch:<symbol>`.
+  void noteFetchesBatch(FuncCtx &f);
+  /// Whether `call` calls a function or method of the program that
+  /// fetches one batch (noteFetchesBatch).
+  bool callsBatchFetcher(FuncCtx &f, const ast::Call *call);
+  /// Whether a function `call` may call (`func:` facts of its callee, or
+  /// the method of the receiver's class) has the fact `<prefix><symbol>`.
+  bool calleeHasFact(FuncCtx &f, const ast::Call *call,
+                     llvm::StringRef prefix);
   /// After `a, b = accelerator.prepare(a, b)`: the accelerator restores
   /// what prepare returned (its save_state saves them).
   void notePrepared(FuncCtx &f, const ast::Stmt *s,
