@@ -418,9 +418,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       } else {
         // `next(it)` advances `it`: a restart must restore where the
         // iterator stood, so the iterator is state the loop changes.
-        emitFetch(f, call, loaderVar, lf, defsOfResult(),
-                  /*advances=*/isName(fn, "next") && arg == call->args[0]);
-        if (isName(fn, "next"))
+        bool advances = isName(fn, "next") && arg == call->args[0];
+        emitFetch(f, call, loaderVar, lf, defsOfResult(), advances);
+        // `next(self.data)` of a kept iterator fetches the next batch;
+        // `next(iter(loader))` only peeks at a first one (the DDP
+        // tutorial's batch size), whatever loop calls it.
+        if (advances)
           noteFetchesBatch(f);
       }
       setFacts(holds ? lf : FactSet());
@@ -1132,7 +1135,23 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             {attr("kind",
                   ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
             1);
-        inRegion(par, 0, [&] { forwardOf(args.posVars[0]); });
+        inRegion(par, 0, [&] {
+          forwardOf(args.posVars[0]);
+          // A model of no class detc knows (ResNeSt's
+          // `get_model(name)(**kwargs)` through a registry of a library it
+          // does not read): its forward may draw.
+          if (emitIR && !call->args.empty())
+            if (std::optional<UnreadReason> why = untraceableValue(
+                    f, call->args[0], id, "a model", call)) {
+              Effects u;
+              u.uses.insert(args.posVars[0]);
+              emit(ir::StmtOp::getOperationName(), call, {}, u,
+                   {strAttr("kind", "expr"),
+                    attr("unread_calls",
+                         builder.getArrayAttr({unreadEntry(
+                             *f.unit, call->args[0], *why, true)}))});
+            }
+        });
       }
     });
     setFacts({"obj:" + id, "type:" + moduleType()});
@@ -1201,8 +1220,23 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (t.empty())
       t = newTemp(f);
     std::string dsVar = args.varOf(entry->getArg("dataset"));
-    if (const ast::Expr *ds = args.find(entry->getArg("dataset")))
+    if (const ast::Expr *ds = args.find(entry->getArg("dataset"))) {
       o.datasetFacts = factsOf(f, ds);
+      // A dataset of no class detc knows (`get_dataset(name)(root=...)`
+      // through a registry of a library it does not read, as ResNeSt
+      // builds its datasets): producing an example may run anything, its
+      // draws included (detc-may-draw in the per-example region).
+      if (emitIR)
+        if (std::optional<UnreadReason> why =
+                untraceableValue(f, ds, "", "a dataset", nullptr)) {
+          why->why += ": its __getitem__ may draw";
+          std::string dsId = objectId('d', call);
+          ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
+          unknown.api = "<unknown dataset>";
+          unknown.unreadTransform = unreadEntry(*f.unit, ds, *why, true);
+          o.datasetFacts.insert("obj:" + dsId);
+        }
+    }
     if (dsVar.empty())
       dsVar = t + ".dataset";
     // Workers: an argument, a `**kwargs` entry, or the default 0.

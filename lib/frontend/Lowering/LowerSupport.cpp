@@ -64,6 +64,11 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
       return it->second;
     if (isBoundName(f, n->id))
       return "";
+    // `from torchvision.transforms import *` then `from .transforms
+    // import *` (ResNeSt): a library's wildcard entry claims every name,
+    // but a class the program's module defines is what Python binds.
+    if (!f.unit->starModules.empty() && namesProgramCode(n))
+      return "";
     for (const std::string &m : f.unit->starModules)
       if (api.lookup(m + "." + n->id.str()))
         return m + "." + n->id.str();
@@ -677,6 +682,19 @@ std::string Lowerer::libraryNamed(const ast::Expr *e) const {
     name = ob.label().str();
   }
   return name.empty() ? "" : api.canonicalize(name);
+}
+
+bool Lowerer::namesProgramCode(const ast::Expr *e) const {
+  if (!pointsTo)
+    return false;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(e)) {
+    AbstractObject::Kind k = pointsTo->object(o).kind;
+    if (k == AbstractObject::Kind::Class ||
+        k == AbstractObject::Kind::Function ||
+        k == AbstractObject::Kind::Module)
+      return true;
+  }
+  return false;
 }
 
 void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,

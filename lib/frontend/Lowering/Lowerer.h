@@ -297,6 +297,9 @@ public:
   /// star import of the program's module binds: its `import torch.nn as
   /// nn`), or empty when it may be anything else (or is a builtin).
   std::string libraryNamed(const ast::Expr *e) const;
+  /// Whether the points-to says `e` may hold a function, class or module of
+  /// the program (a name a star import of the program's module binds).
+  bool namesProgramCode(const ast::Expr *e) const;
   /// The loader API every class `callee` may be (the points-to's
   /// candidates, and `calleeClasses`, the program's classes the facts
   /// say) derives from or is, else ""; `subclass`: a program class among
@@ -325,7 +328,8 @@ public:
   bool fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
                     const llvm::StringSet<> &vars, bool ownLoopsOnly);
   /// Function `f` fetches one batch of a loader each time it runs: a
-  /// `next(it)` outside any loop of its own, or a call of such a function
+  /// `next(it)` of a kept iterator (not `next(iter(loader))`) outside any
+  /// loop of its own, or a call of such a function
   /// (a prefetcher's `next()` that calls its `preload()`, as NVIDIA's
   /// data_prefetcher and SRGAN-PyTorch's CUDAPrefetcher do). Fact
   /// `fetches-batch:<symbol>`.
@@ -432,6 +436,15 @@ public:
   std::optional<UnreadReason>
   whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                    llvm::StringRef qualified) const;
+  /// Why `value` (a loader's dataset, a wrapper's model) may run code detc
+  /// does not read when used (a value of no class detc knows: `noun` made
+  /// where detc cannot see), or nothing. `ownObject` and the objects `call`
+  /// makes do not count (`model = DDP(model)` holds itself).
+  std::optional<UnreadReason> untraceableValue(FuncCtx &f,
+                                               const ast::Expr *value,
+                                               const std::string &ownObject,
+                                               llvm::StringRef noun,
+                                               const ast::Node *call);
   /// One `unread_calls` entry: `shown` as written, where it starts, why;
   /// with its file when the op carrying it may be in another one.
   mlir::DictionaryAttr unreadEntry(const Unit &unit, const ast::Expr *shown,

@@ -302,6 +302,40 @@ std::string Lowerer::untraceableCallee(const FuncCtx &f,
          "where detc cannot see)";
 }
 
+std::optional<Lowerer::UnreadReason>
+Lowerer::untraceableValue(FuncCtx &f, const ast::Expr *value,
+                          const std::string &ownObject, StringRef noun,
+                          const ast::Node *call) {
+  // Known: an instance of the program's class, an object the tables model
+  // (a build, a dataset), a library type; never the call's own object (a
+  // wrapper's `model = DDP(model)` holds itself, flow-insensitively).
+  FactSet facts = factsOf(f, value);
+  if (llvm::any_of(facts, [&](const std::string &fact) {
+        StringRef s = fact;
+        return s.starts_with("inst:") ||
+               (s.starts_with("obj:") && s.drop_front(4) != ownObject) ||
+               (s.starts_with("type:") && ownObject.empty());
+      }))
+    return std::nullopt;
+  std::vector<PointsToResult::ObjectId> objs;
+  if (pointsTo) {
+    std::vector<PointsToResult::ObjectId> own =
+        call ? pointsToAt(call) : std::vector<PointsToResult::ObjectId>();
+    for (PointsToResult::ObjectId o : pointsTo->pointsTo(value))
+      if (!llvm::is_contained(own, o))
+        objs.push_back(o);
+  }
+  if (std::optional<UnreadReason> why = whyObjectsUnread(objs, "")) {
+    why->why = (noun + " that is " + why->why).str();
+    return why;
+  }
+  if (!objs.empty())
+    return std::nullopt;
+  return UnreadReason{(noun + " made where detc cannot see (a dynamic lookup, "
+                              "or a value of code detc does not read)")
+                          .str()};
+}
+
 ArrayAttr Lowerer::unreadCallsOfStmt() const {
   if (unreadCalls.empty() || unreadCallsOf != currentStmt)
     return nullptr;

@@ -6,7 +6,9 @@
 # (before, the loop was not one, and its random crops were either missed
 # or reported as "used after" the loader's region and left unkeyed by the
 # transform). A function that loops over batches itself (`run_epoch`) is
-# not one batch per call, so the loop calling it is no batch loop.
+# not one batch per call, nor is one that peeks at a first batch with
+# `next(iter(loader))` (pytorch/examples' DDP tutorial, for the batch
+# size): the loops calling them are no batch loops.
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # RUN: detc transform %s --emit-python -o %t.py
 # RUN: FileCheck %s --check-prefix=KEYED < %t.py
@@ -85,7 +87,21 @@ def epochs_loop(loader, model):
         run_epoch(loader, model)
 
 
+def run_peeking_epoch(loader, model, scale):
+    size = len(next(iter(loader))[0])
+    for (x,) in loader:
+        (model(x[:, :2]) * scale / size).sum().backward()
+
+
+def peeking_loop(loader, model):
+    # CHECK-NOT: prefetcher_loop.py:[[@LINE+2]]:{{.*}} per-batch
+    # CHECK-NOT: prefetcher_loop.py:[[@LINE+2]]:{{.*}} per-batch
+    for epoch in range(2):
+        run_peeking_epoch(loader, model, float(torch.rand(1)))
+
+
 epochs_loop(loader, model)
+peeking_loop(loader, model)
 prefetcher = Prefetcher(loader)
 for epoch in range(2):
     train(prefetcher, model, opt)
