@@ -449,6 +449,10 @@ public:
   /// with its file when the op carrying it may be in another one.
   mlir::DictionaryAttr unreadEntry(const Unit &unit, const ast::Expr *shown,
                                    const UnreadReason &why, bool withFile);
+  /// "parameter 'x' of 'f', bound to nothing detc sees (...)" when `e` is
+  /// a parameter of `f` that no call detc sees binds, else nothing.
+  std::optional<std::string> unboundParameter(const FuncCtx &f,
+                                              const ast::Expr *e) const;
   /// Why nothing the analysis tracks reaches `callee` (a parameter nothing
   /// binds, a dynamic lookup).
   std::string untraceableCallee(const FuncCtx &f,

@@ -283,9 +283,9 @@ Lowerer::untracedReceiverMethod(const FuncCtx &f,
       .str();
 }
 
-std::string Lowerer::untraceableCallee(const FuncCtx &f,
-                                       const ast::Expr *callee) const {
-  if (auto *n = llvm::dyn_cast<ast::Name>(callee);
+std::optional<std::string>
+Lowerer::unboundParameter(const FuncCtx &f, const ast::Expr *e) const {
+  if (auto *n = llvm::dyn_cast<ast::Name>(e);
       n && !f.isModule && !f.isClassBody)
     if (auto it = funcParams.find(f.symbol); it != funcParams.end())
       for (size_t i = 0; i < it->second.size(); ++i)
@@ -298,6 +298,13 @@ std::string Lowerer::untraceableCallee(const FuncCtx &f,
                   "program, or with arguments detc cannot trace)")
               .str();
         }
+  return std::nullopt;
+}
+
+std::string Lowerer::untraceableCallee(const FuncCtx &f,
+                                       const ast::Expr *callee) const {
+  if (std::optional<std::string> param = unboundParameter(f, callee))
+    return *param;
   return "a callee detc cannot trace (a dynamic lookup, or a value made "
          "where detc cannot see)";
 }
@@ -331,6 +338,8 @@ Lowerer::untraceableValue(FuncCtx &f, const ast::Expr *value,
   }
   if (!objs.empty())
     return std::nullopt;
+  if (std::optional<std::string> param = unboundParameter(f, value))
+    return UnreadReason{(noun + ", " + *param).str()};
   return UnreadReason{(noun + " made where detc cannot see (a dynamic lookup, "
                               "or a value of code detc does not read)")
                           .str()};
