@@ -1049,7 +1049,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (modeGated)
       drawAttrs.push_back(attr("module_mode", builder.getUnitAttr()));
     emit(ir::DrawOp::getOperationName(), call, defs, eff, drawAttrs);
-    setFacts(fromFacts(recvFacts));
+    FactSet drawn = fromFacts(recvFacts);
+    // `elements=ARG`: what it returns holds views of that argument
+    // (`random_split(dataset, ...)`'s subsets get examples from `dataset`).
+    if (const ast::Expr *of = args.find(entry->getArg("elements"))) {
+      FactSet ef = factsOf(f, of);
+      drawn.insert(ef.begin(), ef.end());
+    }
+    setFacts(drawn);
     return true;
   }
   if (role == "layer" || role == "container" || role == "wrapper") {
@@ -1222,6 +1229,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string dsVar = args.varOf(entry->getArg("dataset"));
     if (const ast::Expr *ds = args.find(entry->getArg("dataset"))) {
       o.datasetFacts = factsOf(f, ds);
+      // Datasets the facts lose (unpacked from a call's result: the
+      // subsets of `train_set, val_set = random_split(dataset, ...)`):
+      // what the points-to says the argument holds.
+      addInstanceFacts(ds, o.datasetFacts);
+      if (pointsTo)
+        for (const std::string &d : loweredIds(pointsTo->pointsTo(ds), 'd',
+                                               ObjectInfo::Dataset))
+          o.datasetFacts.insert("obj:" + d);
       // A dataset of no class detc knows (`get_dataset(name)(root=...)`
       // through a registry of a library it does not read, as ResNeSt
       // builds its datasets): producing an example may run anything, its

@@ -595,6 +595,22 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   }
   if (!returnsArgument)
     solver.addObject(cs.result, o);
+  // `elements=ARG`: the result's elements are views of that argument
+  // (`random_split(dataset, lengths)`'s subsets).
+  if (entry && entry->has("elements")) {
+    ArgRef ref = entry->getArg("elements");
+    Node of = ~0u;
+    if (ref.position >= 0 && size_t(ref.position) < cs.args.size() &&
+        !llvm::is_contained(cs.starred.take_front(ref.position + 1), true))
+      of = cs.args[ref.position];
+    for (auto &[name, value] : cs.keywords)
+      if (name == ref.keyword)
+        of = value;
+    if (of != ~0u) {
+      solver.addCopy(of, field(o, "[*]"));
+      exactTuples.erase(o);
+    }
+  }
   if (entry && entry->role == "call" && entry->has("self") &&
       receiver != ~0u)
     solver.addCopy(receiver, cs.result);
