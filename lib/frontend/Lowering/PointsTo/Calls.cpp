@@ -551,66 +551,55 @@ void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
     });
 }
 
+Node Builder::argumentNode(const CallSite &cs, const ArgRef &ref) const {
+  bool starredBefore = false;
+  for (int i = 0; ref.position >= 0 && i <= ref.position &&
+                  size_t(i) < cs.args.size();
+       ++i)
+    starredBefore |= cs.starred[i];
+  if (starredBefore)
+    return ~0u;
+  if (ref.position >= 0 && size_t(ref.position) < cs.args.size())
+    return cs.args[ref.position];
+  for (const KeywordArg &k : cs.keywords)
+    if (!ref.keyword.empty() && k.name == ref.keyword)
+      return k.value;
+  return ~0u;
+}
+
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
                           const ApiEntry *entry) {
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
   // `returns=ARG`: the call hands back that argument itself
   // (`nn.SyncBatchNorm.convert_sync_batchnorm(model)` converts the model in
-  // place and returns it); what the argument may be is unknown when a
-  // `*iterable` or `**mapping` may supply it.
-  bool returnsArgument = false;
+  // place and returns it); where it is not bound at the call (absent, or a
+  // `*iterable` or `**mapping` may supply it), any argument it was given.
   if (entry && entry->role == "call" && entry->has("returns")) {
-    ArgRef ref = entry->getArg("returns");
-    bool starredBefore = false;
-    for (int i = 0; ref.position >= 0 && i <= ref.position &&
-                    size_t(i) < cs.args.size();
-         ++i)
-      starredBefore |= cs.starred[i];
-    if (!starredBefore && ref.position >= 0 &&
-        size_t(ref.position) < cs.args.size()) {
-      solver.addCopy(cs.args[ref.position], cs.result);
-      returnsArgument = true;
-    } else if (!starredBefore) {
+    Node given = argumentNode(cs, entry->getArg("returns"));
+    if (given != ~0u) {
+      solver.addCopy(given, cs.result);
+    } else {
+      for (Node a : cs.args)
+        solver.addCopy(a, cs.result);
       for (auto &[name, value] : cs.keywords)
-        if (name == ref.keyword) {
-          solver.addCopy(value, cs.result);
-          returnsArgument = true;
-        }
-    }
-  }
-  if (entry && entry->role == "call" && entry->has("returns") &&
-      !returnsArgument) {
-    // Not bound here: any argument it was given.
-    for (Node a : cs.args)
-      solver.addCopy(a, cs.result);
-    for (auto &[name, value] : cs.keywords)
-      solver.addCopy(value, cs.result);
-    for (Node d : cs.doubleStar)
-      solver.onObject(d, [this, result = cs.result](Obj dict) {
-        solver.onField(dict, [this, dict, result](FieldId f) {
-          solver.addCopy(solver.fieldNode(dict, f), result);
+        solver.addCopy(value, cs.result);
+      for (Node d : cs.doubleStar)
+        solver.onObject(d, [this, result = cs.result](Obj dict) {
+          solver.onField(dict, [this, dict, result](FieldId f) {
+            solver.addCopy(solver.fieldNode(dict, f), result);
+          });
         });
-      });
-    returnsArgument = true;
-  }
-  if (!returnsArgument)
+    }
+  } else {
     solver.addObject(cs.result, o);
+  }
   // `elements=ARG`: the result's elements are views of that argument
   // (`random_split(dataset, lengths)`'s subsets).
-  if (entry && entry->has("elements")) {
-    ArgRef ref = entry->getArg("elements");
-    Node of = ~0u;
-    if (ref.position >= 0 && size_t(ref.position) < cs.args.size() &&
-        !llvm::is_contained(cs.starred.take_front(ref.position + 1), true))
-      of = cs.args[ref.position];
-    for (auto &[name, value] : cs.keywords)
-      if (name == ref.keyword)
-        of = value;
-    if (of != ~0u) {
+  if (entry && entry->has("elements"))
+    if (Node of = argumentNode(cs, entry->getArg("elements")); of != ~0u) {
       solver.addCopy(of, field(o, "[*]"));
       exactTuples.erase(o);
     }
-  }
   if (entry && entry->role == "call" && entry->has("self") &&
       receiver != ~0u)
     solver.addCopy(receiver, cs.result);

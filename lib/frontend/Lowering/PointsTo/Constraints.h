@@ -155,6 +155,9 @@ private:
   void bindSelfOfMethods(Obj cls, Obj instance);
   void callLibrary(CallSite &cs, llvm::StringRef qualName, Node receiver,
                    const ApiEntry *entry);
+  /// The node of the argument `ref` names at `cs` (positional, else
+  /// keyword), or ~0u when it is absent or a `*iterable` may supply it.
+  Node argumentNode(const CallSite &cs, const ArgRef &ref) const;
   /// What calling method `cs.method` of `receiver` does (for each object
   /// reaching the receiver).
   void callMethod(CallSite &cs, Obj receiver);
