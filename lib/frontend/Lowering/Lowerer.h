@@ -436,6 +436,9 @@ public:
   std::optional<UnreadReason>
   whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                    llvm::StringRef qualified) const;
+  /// The longest prefix of `qualified` that is a module of the program
+  /// (`utils.general` of `utils.general.LOGGER.info`), or empty.
+  llvm::StringRef programModuleOf(llvm::StringRef qualified) const;
   /// Why `value` (a loader's dataset, a wrapper's model) may run code detc
   /// does not read when used (a value of no class detc knows: `noun` made
   /// where detc cannot see), or nothing. `ownObject` and the objects `call`

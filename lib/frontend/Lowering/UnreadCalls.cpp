@@ -89,6 +89,14 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
       absent};
 }
 
+StringRef Lowerer::programModuleOf(StringRef qualified) const {
+  for (size_t dot = qualified.rfind('.'); dot != StringRef::npos;
+       dot = qualified.take_front(dot).rfind('.'))
+    if (unitsByModule.count(qualified.take_front(dot)))
+      return qualified.take_front(dot);
+  return "";
+}
+
 std::optional<Lowerer::UnreadReason>
 Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                           StringRef qualified) const {
@@ -156,9 +164,13 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     // The name as imported (`wandb.log`) is finer than the object's
     // (`<attribute of wandb>`): a declaration may cover one function. An
     // object a library call made is what that call returned.
-    bool result = qualified.empty() && ob.kind == AbstractObject::Kind::Library;
-    if (std::optional<UnreadReason> why = whyUnread(
-            qualified.empty() ? StringRef(library) : qualified, result))
+    // A name imported from a module of the program that binds a
+    // library's (yolov5's `from utils.general import colorstr`, which is
+    // ultralytics') is the library's.
+    StringRef named = programModuleOf(qualified).empty() ? qualified : "";
+    bool result = named.empty() && ob.kind == AbstractObject::Kind::Library;
+    if (std::optional<UnreadReason> why =
+            whyUnread(named.empty() ? StringRef(library) : named, result))
       return why;
   }
   return std::nullopt;
@@ -236,8 +248,20 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
     // Nothing reaches the callee: a name of a module the lowering alone
     // resolved, or a value nothing in the program makes (an attribute set
     // where detc cannot see).
-    if (!qualified.empty())
-      why = whyUnread(qualified);
+    if (!qualified.empty()) {
+      // A name a module of the program binds from elsewhere (yolov5's
+      // `from utils.general import LOGGER`, which utils/general.py imports
+      // from ultralytics): what that module's variable holds says whose
+      // code it is, not the program's module path.
+      StringRef module = programModuleOf(qualified);
+      if (pointsTo && !module.empty()) {
+        StringRef var =
+            qualified.drop_front(module.size() + 1).split('.').first;
+        why = whyObjectsUnread(pointsTo->pointsTo(module, var), "");
+      }
+      if (!why)
+        why = whyUnread(qualified);
+    }
     else if (!receiver)
       why = UnreadReason{untraceableCallee(f, call->func)};
     else if (!isSuperCall(receiver))

@@ -1,0 +1,1 @@
+from missinglib.utils import LOGGER, colorstr  # noqa: F401
