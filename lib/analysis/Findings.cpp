@@ -2,6 +2,8 @@
 
 #include "detc/analysis/Findings.h"
 
+#include "TrainingLoops.h"
+
 #include "detc/base/Process.h"
 #include "detc/ir/DetcOps.h"
 
@@ -147,8 +149,11 @@ static SourcePoint globalSeedSite(const StatementGraph &g,
 
 static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
   const StatementGraph &g = a.graph;
-  // One finding per (draw statement, generator); the first call path found
-  // is shown, the others counted.
+  // One finding per (draw statement, generator); one call path is shown,
+  // the others counted: the first found through a training loop (a layer's
+  // dropout is shown reached from the loop that trains, not from a
+  // validation loop under `model.eval()` that happens to come first), else
+  // the first found.
   llvm::MapVector<std::pair<mlir::Operation *, unsigned>,
                   std::vector<const UnsafeUse *>>
       groups;
@@ -179,8 +184,16 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
     return endedBefore[n];
   };
   std::map<unsigned, SourcePoint> seedSites;
+  TrainingLoops training(g);
   for (auto &[key, uses] : groups) {
-    const UnsafeUse &u = *uses.front();
+    const UnsafeUse *shown = uses.front();
+    for (const UnsafeUse *candidate : uses)
+      if (candidate->region != kNoNode &&
+          training.inTraining(candidate->region)) {
+        shown = candidate;
+        break;
+      }
+    const UnsafeUse &u = *shown;
     const GeneratorObject &obj = a.gens->objects()[u.object];
     mlir::Operation *regionOp =
         u.region != kNoNode ? g.node(u.region).op : nullptr;

@@ -1,6 +1,7 @@
 //===- TrainingChecks.cpp - Silent training errors found statically -------===//
 
 #include "TrainingChecks.h"
+#include "TrainingLoops.h"
 
 #include "detc/analysis/DataflowSolver.h"
 #include "detc/ir/DetcOps.h"
@@ -27,26 +28,6 @@ bool under(llvm::StringRef inner, llvm::StringRef outer) {
 std::string lineOf(const StatementGraph &g, NodeId n) {
   return "line " + std::to_string(sourcePoint(g.node(n).op).line);
 }
-
-/// The loops (their header nodes) whose iterations run a backward, and
-/// whether a node's innermost loop is one: a training loop.
-class TrainingLoops {
-public:
-  explicit TrainingLoops(const StatementGraph &g) : g(g) {
-    for (NodeId n = 0; n < g.numNodes(); ++n)
-      if (llvm::isa_and_nonnull<ir::GradOp>(g.node(n).op) &&
-          g.node(n).kind != NodeKind::CallEnter)
-        headers.insert(g.loops(n).begin(), g.loops(n).end());
-  }
-  bool inTraining(NodeId n) const {
-    const IdList &loops = g.loops(n);
-    return !loops.empty() && headers.contains(loops.back());
-  }
-
-private:
-  const StatementGraph &g;
-  llvm::DenseSet<NodeId> headers;
-};
 
 /// Whether two model variables may be the same model: one variable, one
 /// object, one a part of the other (`model.fc`), or one wrapping the other

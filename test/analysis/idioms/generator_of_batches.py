@@ -4,7 +4,9 @@
 # `next(self.data)` in a `while` loop. The generator fetches the loader's
 # batches (the dataset's per-example draws run in the workers), and the
 # loop that calls next() on it is a per-batch region. Before, neither was
-# seen: no finding at all.
+# seen: no finding at all. The dataset's draw is shown reached through the
+# training loop's `next(self.data)` (the path through a training loop is
+# the one shown).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # RUN: detc transform %s --emit-python -o %t.py
 # RUN: FileCheck %s --check-prefix=KEYED < %t.py
@@ -20,7 +22,7 @@ class Images(Dataset):
 
     def __getitem__(self, i):
         x = torch.tensor([float(i), 2.0 * i])
-        # CHECK: generator_of_batches.py:[[@LINE+1]]:12: warning: generator 'random' (global) is used inside the per-example data-parallel region that starts at {{.*}}generator_of_batches.py:[[@LINE+11]]:9
+        # CHECK: generator_of_batches.py:[[@LINE+1]]:12: warning: generator 'random' (global) is used inside the per-example data-parallel region that starts at {{.*}}generator_of_batches.py:[[@LINE+23]]:27
         if random.random() < 0.5:
             x = x.flip(0)
         return x, {"y": i}
