@@ -118,9 +118,12 @@ def run_trial(args, script, total, reference, phase, at, index):
             # run rightly ends normally (no boundary after the signal), or
             # the signal lands in the script's last statements or its exit
             # (exit -15: no minibatch left to checkpoint), and the trial
-            # tested nothing. Again, then.
+            # tested nothing. Again, then. The log lags the run by up to a
+            # minibatch ("done" is written when one ends), so the signal
+            # sent after `total - 2` read may land in the last one too (a
+            # fresh clone's CI saw 28 of 30 read, exit 0).
             if not (phase == "sigterm" and code in (0, -15) and
-                    seen >= total - 1):
+                    seen >= total - 2):
                 break
             if os.path.exists(t.out):
                 os.unlink(t.out)
