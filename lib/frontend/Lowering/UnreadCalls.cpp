@@ -261,13 +261,13 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       }
       if (!why)
         why = whyUnread(qualified);
-    }
-    else if (!receiver)
+    } else if (!receiver) {
       why = UnreadReason{untraceableCallee(f, call->func)};
-    else if (!isSuperCall(receiver))
+    } else if (!isSuperCall(receiver)) {
       if (std::optional<std::string> w = untracedReceiverMethod(
               f, llvm::cast<ast::Attribute>(call->func)))
         why = UnreadReason{*w};
+    }
   }
   if (!why)
     return;
