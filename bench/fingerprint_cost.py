@@ -41,6 +41,8 @@ def state_of(model):
 
 
 def timed(fn, repeat):
+    fn()  # warm: a training run writes many checkpoints (and the first
+    # one locates numpy's and random's states: global_generators.py)
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()

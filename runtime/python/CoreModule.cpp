@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "detc/runtime/Base64.h"
 #include "detc/runtime/Distributions.h"
 #include "detc/runtime/FileHash.h"
 #include "detc/runtime/OutputTarget.h"
@@ -397,6 +398,30 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("address"), py::arg("size"),
       "XXH3-64 of the `size` bytes at `address`.");
+  // A fingerprint saves each global generator's state (a few KB) as base64
+  // and compares digests of it: one pass over the bytes for both.
+  m.def(
+      "state_encode",
+      [](py::buffer data) {
+        py::buffer_info info = data.request();
+        py::ssize_t stride = info.itemsize;
+        for (size_t d = info.shape.size(); d-- > 0; stride *= info.shape[d])
+          if (info.shape[d] > 1 && info.strides[d] != stride)
+            fail("state_encode: the buffer is not contiguous");
+        size_t size = size_t(info.size) * size_t(info.itemsize);
+        // Written straight into an ASCII str: no UTF-8 decoding of a copy.
+        size_t letters = base64Size(size);
+        py::object text = py::reinterpret_steal<py::object>(
+            PyUnicode_New(py::ssize_t(letters), 127));
+        if (!text)
+          throw py::error_already_set();
+        auto *chars = static_cast<char *>(PyUnicode_DATA(text.ptr()));
+        base64Encode(info.ptr, size, chars);
+        return py::make_tuple(text, memoryHash(info.ptr, size));
+      },
+      py::arg("data"),
+      "(base64 text, XXH3-64) of a contiguous buffer's bytes (bytes, a "
+      "numpy array, a CPU tensor's .numpy()).");
   m.def(
       "memory_sample_hash",
       [](uintptr_t address, size_t size, size_t windows, size_t window) {

@@ -26,23 +26,21 @@ refusal naming what differs:
 Tensors are digested from a sample (core.memory_sample_hash: up to 64
 windows of 256 bytes, the whole tensor when smaller) plus dtype and shape,
 so the cost grows with the number of tensors, not their size: under 1% of
-writing a checkpoint from ~30 MB of state, a fixed ~0.5 ms below that
-(bench/fingerprint_cost.py). DETC_VERIFY=full
+writing a checkpoint from ~30 MB of state, a fixed ~0.2 ms below that
+(bench/fingerprint_cost.py; global_generators.py reads and encodes the
+global generators). DETC_VERIFY=full
 digests every byte instead; DETC_VERIFY=off records nothing and checks
 nothing (the restore still sets the global generators it has).
 """
-import array
-import base64
 import hashlib
 import os
 import random
-import sys
 import types
 
 import numpy as np
 import torch
 
-from . import _core
+from . import _core, global_generators
 
 _SAMPLE_WINDOWS = 64
 _SAMPLE_BYTES = 256
@@ -197,111 +195,15 @@ def digests(named, full=False):
     return out
 
 
-# ---- Global generators -----------------------------------------------------
-
-def _b64(data):
-    return base64.b64encode(data).decode("ascii")
-
-
-def _raw_torch_states():
-    """torch's global generators' states (about 2 µs: a just-in-time
-    checkpoint takes them at every minibatch start)."""
-    raw = {"torch": torch.get_rng_state()}
-    if torch.cuda.is_initialized():
-        for i, s in enumerate(torch.cuda.get_rng_state_all()):
-            raw["cuda:%d" % i] = s
-    return raw
-
-
-def _raw_global_states():
-    """Every global generator's state, as the libraries return it."""
-    raw = _raw_torch_states()
-    raw["numpy"] = np.random.get_state()  # ~35 µs: not per minibatch
-    raw["random"] = random.getstate()
-    return raw
-
-
-def _encode_global(name, state):
-    if name == "numpy":
-        kind, keys, pos, has_gauss, gauss = state
-        return {"name": kind, "keys": _b64(keys.astype("<u4").tobytes()),
-                "pos": int(pos), "has_gauss": int(has_gauss),
-                "gauss": float(gauss).hex()}
-    if name == "random":
-        version, internal, gauss_next = state
-        return {"version": version, "internal": _b64(_u32_bytes(internal)),
-                "gauss": None if gauss_next is None
-                else float(gauss_next).hex()}
-    return {"bytes": _b64(state.numpy().tobytes())}
-
-
-def _u32_bytes(values):
-    """A tuple of 32-bit unsigned ints as little-endian bytes (random's
-    624-word state: array() is 3x faster than numpy for a tuple)."""
-    words = array.array("I", values)
-    if sys.byteorder != "little":
-        words.byteswap()
-    return words.tobytes()
-
-
-def _raw_digest(name, state):
-    """A digest of a global generator's state as the library returns it
-    (every field): what a fingerprint records and a verify recomputes
-    (fingerprints of version 2; _state_digest for those before)."""
-    if name == "numpy":
-        kind, keys, pos, has_gauss, gauss = state
-        data = b"%s:%d:%d:%s:" % (kind.encode(), pos, has_gauss,
-                                  float(gauss).hex().encode()) + \
-            keys.astype("<u4").tobytes()
-    elif name == "random":
-        version, internal, gauss_next = state
-        data = b"%d:%r:" % (version, gauss_next) + _u32_bytes(internal)
-    else:
-        data = state.numpy().tobytes()
-    return _hash(data)
-
-
-def _global_states():
-    """Every global generator's state, as JSON."""
-    return {n: _encode_global(n, s) for n, s in _raw_global_states().items()}
-
-
-def _state_digest(state):
-    """A digest of a global generator's encoded state (every field)."""
-    return _hash("\0".join("%s=%s" % kv for kv in sorted(state.items()))
-                 .encode())
-
-
-def _set_global(name, state):
-    if name == "torch":
-        torch.set_rng_state(torch.frombuffer(
-            bytearray(base64.b64decode(state["bytes"])), dtype=torch.uint8))
-    elif name.startswith("cuda:"):
-        index = int(name[5:])
-        if not torch.cuda.is_available() or index >= \
-                torch.cuda.device_count():
-            raise Mismatch("the %s generator: the checkpointed run had "
-                           "this CUDA device, this run has not" % name)
-        torch.cuda.set_rng_state(torch.frombuffer(
-            bytearray(base64.b64decode(state["bytes"])), dtype=torch.uint8),
-            index)
-    elif name == "numpy":
-        keys = np.frombuffer(base64.b64decode(state["keys"]), dtype="<u4")
-        np.random.set_state((state["name"], keys.astype(np.uint32),
-                             int(state["pos"]), int(state["has_gauss"]),
-                             float.fromhex(state["gauss"])))
-    elif name == "random":
-        internal = np.frombuffer(base64.b64decode(state["internal"]),
-                                 dtype="<u4")
-        random.setstate((int(state["version"]),
-                         tuple(int(x) for x in internal),
-                         None if state["gauss"] is None
-                         else float.fromhex(state["gauss"])))
-    else:
-        raise Mismatch("unknown global generator %r" % name)
-
-
 # ---- Named generators ------------------------------------------------------
+
+# Values that are no generator and hold none (the most common variables of
+# a script: a check per variable is the walk's cost).
+_NO_GENERATORS_HELD = frozenset((
+    bool, int, float, complex, str, bytes, type(None), dict, list, tuple,
+    set, frozenset, types.ModuleType, type, types.FunctionType,
+    types.BuiltinFunctionType, torch.Tensor, torch.nn.Parameter))
+
 
 def _named_generators(frame):
     """{variable path: digest} of the generator objects bound to the
@@ -315,6 +217,8 @@ def _named_generators(frame):
         scopes.insert(0, ("", frame.f_locals))
     for prefix, variables in scopes:
         for name, value in list(variables.items()):
+            if type(value) in _NO_GENERATORS_HELD:
+                continue
             if name.startswith("__") or isinstance(
                     value, (types.ModuleType, type, types.FunctionType)):
                 continue
@@ -353,11 +257,11 @@ class Moment:
         self.mode = mode()
         self.sequential = dict(STATE.sequential)
         if boundary:
-            self.raw = _raw_torch_states()
+            self.raw = global_generators.raw_torch_states()
             self.named = None
             self.frame = frame
         else:
-            self.raw = _raw_global_states()
+            self.raw = global_generators.raw_states()
             self.named = _named_generators(frame) \
                 if self.mode != "off" else {}
             self.frame = None
@@ -368,19 +272,20 @@ class Moment:
         digests. The saved state's digests go under "state" (the
         caller's)."""
         if self.named is None:  # a boundary's: the rest as of now
-            self.raw.update(numpy=np.random.get_state(),
-                            random=random.getstate())
+            self.raw.update(global_generators.raw_other_states())
             self.named = _named_generators(self.frame) \
                 if self.mode != "off" else {}
             self.frame = None
-        states = {n: _encode_global(n, s) for n, s in self.raw.items()}
+        states, state_digests = {}, {}
+        for name, raw in self.raw.items():
+            states[name], state_digests[name] = \
+                global_generators.encode(name, raw)
         fp = {"mode": self.mode, "globals": states,
               "sequential": [[list(k) if isinstance(k, tuple) else [k],
                               int(v)] for k, v in self.sequential.items()]}
         if self.mode != "off":
-            fp["version"] = 2
-            fp["global_digests"] = {n: _raw_digest(n, s)
-                                    for n, s in self.raw.items()}
+            fp["version"] = 3
+            fp["global_digests"] = state_digests
             fp["named"] = dict(self.named)
         return fp
 
@@ -401,7 +306,7 @@ def valid(fp):
         if not (isinstance(entry, list) and len(entry) == 2 and
                 isinstance(entry[0], list) and isinstance(entry[1], int)):
             return False
-    if fp.get("version", 1) not in (1, 2):
+    if fp.get("version", 1) not in (1, 2, 3):
         return False
     for key in ("global_digests", "named", "state"):
         if key in fp and not (isinstance(fp[key], dict) and all(
@@ -416,9 +321,9 @@ def restore(fp):
     from ._state import STATE
     for name, state in fp["globals"].items():
         try:
-            _set_global(name, state)
-        except Mismatch:
-            raise
+            global_generators.set_state(name, state)
+        except global_generators.Unloadable as e:
+            raise Mismatch(str(e)) from None
         except Exception as e:  # a malformed state: refuse, name it
             raise Mismatch("the %s generator's saved state does not load "
                            "(%s)" % (name, e)) from None
@@ -436,10 +341,15 @@ def verify(fp, state=None, frame=None):
         return []
     full = fp.get("mode") == "full"
     problems = []
-    if fp.get("version") == 2:
-        now = {n: _raw_digest(n, s) for n, s in _raw_global_states().items()}
-    else:  # written by an earlier detc
-        now = {n: _state_digest(s) for n, s in _global_states().items()}
+    version = fp.get("version", 1)
+    raw = global_generators.raw_states()
+    if version == 3:
+        now = {n: global_generators.digest(n, s) for n, s in raw.items()}
+    elif version == 2:  # written by an earlier detc
+        now = {n: global_generators.digest_v2(n, s) for n, s in raw.items()}
+    else:
+        now = {n: global_generators.digest_v1(
+            global_generators.encode(n, s)[0]) for n, s in raw.items()}
     for name, d in (fp.get("global_digests") or {}).items():
         if name not in now:
             problems.append("the %s generator: saved, absent in this run" %

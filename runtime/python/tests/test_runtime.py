@@ -1233,40 +1233,84 @@ class FingerprintTest(unittest.TestCase):
         self.assertNotEqual(fingerprint.digest(u, full=True),
                             fingerprint.digest(t, full=True))
 
-    def test_global_digests_of_both_versions_see_every_field(self):
-        # Version 2 digests the libraries' raw states (cheaper); a sidecar
-        # of an earlier detc (version 1: digests of the encoded states)
-        # still verifies. Both see a change that moves no generator word:
-        # numpy's cached second Gaussian.
+    def test_global_digests_of_every_version_see_every_field(self):
+        # Version 3 digests the states' bytes in the runtime core, version
+        # 2 (an earlier detc) the libraries' raw states with blake2b,
+        # version 1 the encoded states: sidecars of each still verify, and
+        # each sees a change that moves no generator word: numpy's cached
+        # second Gaussian, random's.
         from detc_runtime import fingerprint
+        from detc_runtime import global_generators as gg
         np.random.seed(4)
         np.random.standard_normal()  # leaves a Gaussian cached
-        fp2 = fingerprint.capture(None)
-        self.assertEqual(fp2["version"], 2)
-        fp1 = dict(fp2, global_digests={
-            n: fingerprint._state_digest(s)
-            for n, s in fp2["globals"].items()})
+        random.seed(5)
+        random.gauss(0, 1)
+        fp3 = fingerprint.capture(None)
+        self.assertEqual(fp3["version"], 3)
+        raw = gg.raw_states()
+        fp2 = dict(fp3, version=2, global_digests={
+            n: gg.digest_v2(n, s) for n, s in raw.items()})
+        fp1 = dict(fp3, global_digests={
+            n: gg.digest_v1(s) for n, s in fp3["globals"].items()})
         del fp1["version"]
-        for fp in (fp1, fp2):
+        for fp in (fp1, fp2, fp3):
             fingerprint.restore(fp)
             self.assertEqual(fingerprint.verify(fp), [])
             np.random.standard_normal()  # uses the cached one: same words
+            random.gauss(0, 1)
             problems = fingerprint.verify(fp)
-            self.assertEqual(len(problems), 1, problems)
+            self.assertEqual(len(problems), 2, problems)
             self.assertIn("numpy generator", problems[0])
-        self.assertFalse(fingerprint.valid(dict(fp2, version=3)))
+            self.assertIn("random generator", problems[1])
+        self.assertFalse(fingerprint.valid(dict(fp3, version=4)))
 
-    def test_malformed_fingerprints_are_refused(self):
-        from detc_runtime import fingerprint
-        fp = fingerprint.capture(None)
-        self.assertTrue(fingerprint.valid(fp))
-        for bad in ({}, {"globals": [], "sequential": []},
-                    dict(fp, sequential=[[1, 2]]),
-                    dict(fp, named={"g": 3})):
-            self.assertFalse(fingerprint.valid(bad), bad)
-        broken = dict(fp, globals={"torch": {"bytes": "AAAA"}})
-        with self.assertRaises(fingerprint.Mismatch):
-            fingerprint.restore(broken)
+    def test_generator_memory_reads_agree_with_the_libraries(self):
+        # numpy's and random's states are read from their memory (located
+        # once, checked against get_state/getstate); in every state a
+        # script leaves them in, both readings agree, and the encoded
+        # state sets back what was read.
+        from detc_runtime import global_generators as gg
+        layouts = ((gg._NumpyLayout, np.random.mtrand._rand, "numpy"),
+                   (gg._RandomLayout, random._inst, "random"))
+        for step in range(4):
+            np.random.seed(step)
+            random.seed(step)
+            for _ in range(step):
+                np.random.standard_normal()
+                random.gauss(0, 1)
+            np.random.randint(0, 10, size=step * 300)  # moves pos
+            encoded = {}
+            for layout, owner, name in layouts:
+                state = layout.state(owner)
+                self.assertIsNot(layout.offset, False, name)
+                self.assertEqual(state, layout.via_library(owner))
+                encoded[name] = gg.encode(name, state)[0]
+            expected = (np.random.rand(3).tolist(), random.random())
+            np.random.rand(7)
+            random.random()
+            for name, state in encoded.items():
+                gg.set_state(name, state)
+            self.assertEqual((np.random.rand(3).tolist(), random.random()),
+                             expected)
+
+    def test_generator_memory_reads_fall_back_to_the_libraries(self):
+        # A layout that is not the expected one (another numpy or Python)
+        # is never used: the libraries' own readers are, from then on.
+        from detc_runtime import global_generators as gg
+        layouts = ((gg._NumpyLayout, np.random.mtrand._rand, 8),
+                   (gg._RandomLayout, random._inst, 0))
+        saved = [(layout.offset, layout.checked) for layout, _, _ in layouts]
+        try:
+            np.random.seed(9)
+            np.random.standard_normal()
+            for layout, owner, wrong in layouts:
+                layout.offset, layout.checked = wrong, None
+                self.assertEqual(layout.state(owner),
+                                 layout.via_library(owner))
+                self.assertIs(layout.offset, False)
+        finally:
+            for (layout, _, _), (offset, checked) in zip(layouts, saved):
+                layout.offset, layout.checked = offset, checked
 
 
 class ReplayHelpersTest(unittest.TestCase):
