@@ -673,11 +673,34 @@ private:
     for (NodeId h : handlerEntries)
       connect(f, h);
     Frontier body = region(t.getBody(), f, inner);
-    // Any statement of the body may raise into a handler.
+    // Any statement of the body may raise into a handler. One inside a
+    // data-parallel region of the body leaves the region on the way, as a
+    // `break` or `return` does: through a region end of its own (a
+    // prefetcher's `try: batch = next(it) except StopIteration:` continued
+    // with every generator unsafe after its fetch).
     NodeId lastBody = g.numNodes();
-    for (NodeId n = firstBody; n < lastBody; ++n)
-      for (NodeId h : handlerEntries)
-        g.addEdge(n, h);
+    llvm::DenseMap<NodeId, NodeId> raisedEnds;
+    for (NodeId n = firstBody; n < lastBody; ++n) {
+      // (A region's begin is in it: its out-state is the region's.)
+      NodeId left = kNoNode;
+      for (NodeId r = g.node(n).kind == NodeKind::ParBegin ? n
+                                                           : g.node(n).region;
+           r != kNoNode && r != c.region; r = g.node(r).region)
+        left = r;
+      if (left == kNoNode) {
+        for (NodeId h : handlerEntries)
+          g.addEdge(n, h);
+        continue;
+      }
+      auto [it, added] = raisedEnds.try_emplace(left, kNoNode);
+      if (added) {
+        it->second = add(NodeKind::ParEnd, g.node(left).op, c);
+        g.node(it->second).pair = left;
+        for (NodeId h : handlerEntries)
+          g.addEdge(it->second, h);
+      }
+      g.addEdge(n, it->second);
+    }
     Frontier out = region(t.getOrelse(), body, c);
     for (auto [i, r] : llvm::enumerate(t.getHandlers())) {
       Frontier h = region(r, {handlerEntries[i]}, c);

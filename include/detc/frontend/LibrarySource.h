@@ -106,6 +106,12 @@ public:
   std::optional<std::string> callOfRole(llvm::StringRef qualified,
                                         llvm::StringRef role);
 
+  /// The API table entry of `role` that class `qualified` derives from,
+  /// through the library's own classes (`torch.utils.data.DataLoader` for
+  /// timm's MultiEpochsDataLoader); empty when it is no such class.
+  std::string baseOfRole(llvm::StringRef qualified, llvm::StringRef role,
+                         unsigned depth = 0);
+
   /// Files summarised by this object (read or from the cache), and how
   /// many came from the cache: for tests and `--points-to-stats`.
   unsigned filesSummarised() const { return summarised; }

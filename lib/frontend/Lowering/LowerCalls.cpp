@@ -250,6 +250,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         if (StringRef(fact).starts_with("class:"))
           calleeClasses.insert(fact.substr(6));
     q = loaderClassCalled(fn, calleeClasses, loaderSubclass);
+  } else if (std::string base = librarySource.baseOfRole(q, "loader");
+             !base.empty()) {
+    // A subclass of DataLoader a library defines, read from its source
+    // (timm's MultiEpochsDataLoader): a loader, as the program's own
+    // subclasses are (it was a plain call: its dataset's draws unseen,
+    // the loader unkeyed). (A name the tables describe is not asked.)
+    loaderSubclass = q;
+    q = base;
   }
 
   // CheckHint's `_checkpoint()` hint.

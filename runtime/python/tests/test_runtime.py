@@ -1312,6 +1312,18 @@ class FingerprintTest(unittest.TestCase):
             for (layout, _, _), (offset, checked) in zip(layouts, saved):
                 layout.offset, layout.checked = offset, checked
 
+    def test_malformed_fingerprints_are_refused(self):
+        from detc_runtime import fingerprint
+        fp = fingerprint.capture(None)
+        self.assertTrue(fingerprint.valid(fp))
+        for bad in ({}, {"globals": [], "sequential": []},
+                    dict(fp, sequential=[[1, 2]]),
+                    dict(fp, named={"g": 3})):
+            self.assertFalse(fingerprint.valid(bad), bad)
+        broken = dict(fp, globals={"torch": {"bytes": "AAAA"}})
+        with self.assertRaises(fingerprint.Mismatch):
+            fingerprint.restore(broken)
+
 
 class ReplayHelpersTest(unittest.TestCase):
     def test_restore_object_loads_into_the_scripts_module(self):

@@ -135,3 +135,34 @@ detc.func @__main__ kind module {
     } loc("r":33:1)
   } loc("r":31:1)
 }
+
+// -----
+
+// An exception raised inside a region leaves it, as a break or return does:
+// through a region end of its own (the second parallel_end), so the outer
+// handler and what follows see TS as it was before the begin, not the
+// region's. A handler of a try inside the region stays in the region.
+// CHECK-LABEL: [0] entry
+// CHECK: parallel_begin r:22:1: before {'g'} after {}
+// CHECK: draw r:26:1: before {} after {}
+// CHECK: parallel_end r:22:1: before {'g'} after {'g'}
+// CHECK: parallel_end r:22:1: before {'g'} after {'g'}
+// CHECK: stmt r:28:1: before {'g'} after {'g'}
+// CHECK: draw r:29:1: before {'g'} after {'g'}
+// CHECK: unsafe: r:26:1 'g' in region r:22:1
+// CHECK-NEXT: ERR: {'g'}
+detc.func @__main__ kind module {
+  detc.create_generator "numpy" seeded defs ["g"] loc("r":21:1)
+  detc.try {
+    detc.parallel per_example uses ["x"] {
+      detc.try {
+        detc.stmt "assign" defs ["y"] loc("r":24:1)
+      } except {
+        detc.draw "g" dist "normal" defs ["a"] loc("r":26:1)
+      }
+    } loc("r":22:1)
+  } except {
+    detc.stmt "except" loc("r":28:1)
+  }
+  detc.draw "g" dist "normal" defs ["b"] loc("r":29:1)
+}

@@ -158,6 +158,11 @@ private:
       d.kind = Definition::Kind::Class;
       d.line = c->getRange().begin.line;
       readBody(c, d);
+      locals.clear(); // the bases are read in the module's scope
+      imports.clear();
+      for (const ast::Expr *b : c->bases)
+        if (Event ev; chainEvent(b, ev))
+          d.bases.push_back(std::move(ev));
       return;
     }
     case ast::NodeKind::Assign: {
@@ -452,6 +457,9 @@ std::string library::serialise(const FileSummary &s) {
     for (const Event &e : d.getValue().events)
       t += std::string("ev ") + char(e.kind) + " " + std::to_string(e.line) +
            " " + e.text + "\n";
+    for (const Event &e : d.getValue().bases)
+      t += std::string("base ") + char(e.kind) + " " +
+           std::to_string(e.line) + " " + e.text + "\n";
   }
   return t + "end\n";
 }
@@ -490,7 +498,8 @@ std::optional<FileSummary> library::deserialise(StringRef text) {
       current->kind = Definition::Kind(kind[0]);
       if (ln.getAsInteger(10, current->line))
         return std::nullopt;
-    } else if (tag == "ev" && current && rest.size() >= 2) {
+    } else if ((tag == "ev" || tag == "base") && current &&
+               rest.size() >= 2) {
       Event e;
       e.kind = Event::Kind(rest[0]);
       if (!StringRef("ELSDU").contains(rest[0]))
@@ -499,7 +508,7 @@ std::optional<FileSummary> library::deserialise(StringRef text) {
       if (ln.getAsInteger(10, e.line))
         return std::nullopt;
       e.text = what.str();
-      current->events.push_back(std::move(e));
+      (tag == "ev" ? current->events : current->bases).push_back(std::move(e));
     } else {
       return std::nullopt;
     }

@@ -59,6 +59,9 @@ struct Definition {
   Kind kind = Kind::Function;
   unsigned line = 0;
   std::vector<Event> events;
+  /// A class's bases that name a class (what it derives from: timm's
+  /// MultiEpochsDataLoader is a DataLoader), in order.
+  std::vector<Event> bases;
 };
 
 struct FileSummary {

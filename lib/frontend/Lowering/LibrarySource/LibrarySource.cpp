@@ -47,7 +47,7 @@ namespace path = llvm::sys::path;
 /// draws the API tables give any receiver (`*.bernoulli_`): the built-in
 /// tables change with detc's version, which is in the key; a table added
 /// with --api-table that declares a new one is not (--no-library-cache).
-static constexpr unsigned kSummariserVersion = 2;
+static constexpr unsigned kSummariserVersion = 3;
 
 /// The most library files one search reads, and definitions it visits: a
 /// name reaching further is Unknown (never reached by torchvision-sized
@@ -462,6 +462,35 @@ std::optional<std::string> LibrarySource::callOfRole(StringRef qualified,
   if (e.kind != LibraryEffect::Kind::Draws)
     return std::nullopt;
   return e.detail;
+}
+
+std::string LibrarySource::baseOfRole(StringRef qualified, StringRef role,
+                                      unsigned depth) {
+  if (options.python.empty() || depth > 16)
+    return "";
+  ensureSearchPath();
+  Resolved r = resolve(qualified, 0);
+  if (r.kind != Resolved::Kind::Definition)
+    return "";
+  const Definition &d = r.file->definitions.find(r.name)->getValue();
+  if (d.kind != Definition::Kind::Class)
+    return "";
+  for (const Event &b : d.bases) {
+    std::string base;
+    if (b.kind == Event::Kind::External)
+      base = b.text;
+    else if (b.kind == Event::Kind::Local)
+      base = r.file->module + "." + b.text;
+    else
+      continue;
+    std::string canon = api.canonicalize(base);
+    if (const ApiEntry *e = api.lookup(canon); e && e->role == role)
+      return canon;
+    if (std::string deeper = baseOfRole(base, role, depth + 1);
+        !deeper.empty())
+      return deeper;
+  }
+  return "";
 }
 
 LibraryEffect LibrarySource::effectOfResult(StringRef qualified) {

@@ -672,8 +672,12 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
       continue;
     }
     // A folder without `__init__.py` is a namespace package (PEP 420):
-    // `from training import loop` imports training/loop.py.
-    if (!imp->module.empty())
+    // `from training import loop` imports training/loop.py. (Not asked of
+    // an installed library's module, which the library reader reads: the
+    // question would forget the answer, and `from timm.data import
+    // create_loader` was reported as an import detc cannot resolve.)
+    if (!imp->module.empty() && !program.resolvedToLibrary() &&
+        !program.resolvedToBrokenFile())
       if (ProgramModule *child = program.resolve(
               from, (imp->module + "." + a->name).str(), 0, nullptr)) {
         solver.addObject(bind(local), moduleObject(child));
