@@ -824,6 +824,27 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     auto *c = llvm::dyn_cast<Constant>(sub->slice);
     if (!c)
       expr(f, sub->slice);
+    if (llvm::isa<Slice>(sub->slice)) {
+      // `self.maxpools[::-1]`, `layers[1:]`: a new list of (some of) the
+      // sequence's elements, at any index (yolov4's SPP iterated the
+      // elements' elements, and called none of its pooling layers). Of
+      // anything else (a string, an instance), any element, as before.
+      Obj slice = objectAt(Kind::List, "list", e, f.module);
+      pta::Node elements = solver.fieldNode(slice, solver.fieldId("[*]"));
+      solver.onObject(base, [this, n, slice, elements](Obj o) {
+        Kind k = out.objects[o].kind;
+        if (k != Kind::List && k != Kind::Tuple && k != Kind::Library) {
+          solver.addCopy(solver.fieldNode(o, solver.fieldId("[*]")), n);
+          return;
+        }
+        solver.addObject(n, slice);
+        solver.onField(o, [this, o, elements](FieldId fid) {
+          if (solver.fieldName(fid).starts_with("["))
+            solver.addCopy(solver.fieldNode(o, fid), elements);
+        });
+      });
+      return remember(n);
+    }
     if (c && c->kind == ConstantKind::Str) {
       load(base, ("['" + c->value + "']").str(), n);
       load(base, "[?]", n);
