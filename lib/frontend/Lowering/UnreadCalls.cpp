@@ -37,6 +37,12 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
   if (library.empty())
     return std::nullopt;
   StringRef top = library.ltrim('.').split('.').first;
+  // A layer a table describes inside a library otherwise unread (apex's
+  // FusedLayerNorm under `unread apex`): building it and calling what it
+  // built run the forward the table models, not unread code.
+  if (const ApiEntry *e = api.lookup(api.canonicalize(library));
+      e && e->role == "layer")
+    return std::nullopt;
   ApiModel::Unmodelled kind = api.classifyUnmodelled(library);
   // A part of a modelled library may run code no table describes
   // (`unread torch.hub`: a repository's model code).
