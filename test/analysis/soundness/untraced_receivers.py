@@ -2,10 +2,12 @@
 # reaches (built by a call into an argument no caller binds, kept in an
 # attribute) may be anything, so inside a data-parallel region it is a
 # detc-may-draw finding of its own. Its name decides: one that
-# torch.Tensor, numpy.ndarray, PIL.Image.Image, str or re.Match has
-# (listed by api/derive_torch_names.py from the libraries and Python
+# torch.Tensor, numpy.ndarray, PIL.Image.Image, str, re.Match or a file
+# has (listed by api/derive_torch_names.py from the libraries and Python
 # themselves: a logger's `tag.replace('.', '/')` over named_parameters(),
-# a text dataset's `m.group(1)`) is taken as that type's method; one with a random
+# a text dataset's `m.group(1)`, a log file's `self.log.write(...)`, which
+# were 30 findings in guided-diffusion's logger) is taken as that type's
+# method; one with a random
 # name (Tensor.multinomial) is not on that list and may draw; `super()`'s
 # methods are the bases', which the lowering resolves.
 # RUN: detc analyze %s 2>&1 | FileCheck %s
@@ -14,6 +16,8 @@
 # CHECK-NOT: 'img.astype'
 # CHECK-NOT: 'self.name.lower'
 # CHECK-NOT: 'm.group'
+# CHECK-NOT: 'self.log.write'
+# CHECK-NOT: 'self.log.flush'
 # CHECK-NOT: super
 import re
 
@@ -28,6 +32,7 @@ class Ops(Dataset):
         self.image = image
         self.name = cfg.name
         self.pattern = cfg.pattern
+        self.log = open(cfg.log_path, "a")
 
     def __len__(self):
         return 8
@@ -38,6 +43,8 @@ class Ops(Dataset):
         tag = self.name.lower().replace(".", "/")
         m = re.match(self.pattern, tag)
         label = m.group(1)
+        self.log.write(tag + "\n")
+        self.log.flush()
         for op in self.ops:
 # CHECK: untraced_receivers.py:[[@LINE+2]]:17: warning: may draw: 'op.process' calls code detc could not read, inside the per-example data-parallel region that starts at {{.*}}untraced_receivers.py:[[@LINE+11]]:5 [detc-may-draw]
 # CHECK: note: 'op.process' is method 'process' of a value detc cannot trace (made where detc cannot see); no library type detc knows has a method of that name

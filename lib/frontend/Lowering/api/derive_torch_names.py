@@ -47,7 +47,11 @@ ARRAY = "numpy.ndarray."
 IMAGE = "PIL.Image.Image."
 STRING = "builtins.str."
 MATCH = "re.Match."
-RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH)
+TEXT_FILE = "io.TextIOWrapper."
+BINARY_READER = "io.BufferedReader."
+BINARY_WRITER = "io.BufferedWriter."
+RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH, TEXT_FILE, BINARY_READER,
+             BINARY_WRITER)
 
 
 def documented_draw(obj):
@@ -114,9 +118,14 @@ def names_here():
     # type's (`receiver-method` lines).
     # Strings and regular-expression matches: the tags, file names and
     # text a logger or a text dataset handles (`tag.replace('.', '/')`
-    # over named_parameters(), `m.group(1)`).
+    # over named_parameters(), `m.group(1)`). Files: what `open()` returns,
+    # which a logger keeps (`self.file.write(...)`, guided-diffusion's).
+    import io
     receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray),
-                 (STRING, str), (MATCH, re.Match)]
+                 (STRING, str), (MATCH, re.Match),
+                 (TEXT_FILE, io.TextIOWrapper),
+                 (BINARY_READER, io.BufferedReader),
+                 (BINARY_WRITER, io.BufferedWriter)]
     try:
         import PIL.Image
         receivers.append((IMAGE, PIL.Image.Image))
@@ -209,7 +218,8 @@ def derive(pythons):
         print("%s pure" % n.ljust(width))
     print()
     print("# The methods of torch.Tensor, numpy.ndarray, PIL.Image.Image,")
-    print("# str and re.Match,")
+    print("# str, re.Match and files (io.TextIOWrapper, io.BufferedReader,")
+    print("# io.BufferedWriter),")
     print("# but those with a random name or a generator in their signature")
     print("# or docstring:")
     print("# a call of one of these names on a value detc cannot trace is")
