@@ -193,8 +193,8 @@ private:
         // A loader a library's function makes (timm's create_loader): its
         // DataLoader is built in code detc does not rewrite, and keyed at
         // run time where the library constructs torch's DataLoader, as
-        // for the script's own modules (a subclass of it the library
-        // defines is not: docs/analysis.md, "Library source").
+        // for the script's own modules (so is a subclass of it the
+        // library defines: docs/analysis.md, "Library source").
         if (op->getAttrOfType<StringAttr>("library_loader"))
           importedLoaders = true;
         return;

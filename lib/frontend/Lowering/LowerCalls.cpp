@@ -855,7 +855,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (!q.empty() && !isMethod && emitIR)
       if (std::optional<UnreadReason> why = whyUnread(q))
         if (std::optional<std::string> made =
-                librarySource.callOfRole(q, "loader")) {
+                loaderMadeBy(q, *why, call, f)) {
           std::string dsId = objectId('d', call);
           ObjectInfo &ds = object(dsId, ObjectInfo::Dataset);
           ds.api = q;
@@ -1863,6 +1863,35 @@ std::string Lowerer::libraryBaseOf(
     work.insert(work.end(), ci->userBases.begin(), ci->userBases.end());
   }
   return "";
+}
+
+std::optional<std::string>
+Lowerer::loaderMadeBy(StringRef q, const UnreadReason &why,
+                      const ast::Call *call, FuncCtx &f) {
+  if (std::optional<std::string> made = librarySource.callOfRole(q, "loader"))
+    return made;
+  // Sound by default: code detc cannot read, given a dataset, may make a
+  // loader of it (timm's create_loader where timm is not installed: the
+  // dataset's draws went unreported, and the loop over the result was no
+  // loop over batches). Its examples run where that loader runs them.
+  auto isDataset = [&](const ast::Expr *a) {
+    FactSet given = factsOf(f, a);
+    for (const std::string &fact : given) {
+      StringRef id = fact;
+      if (id.consume_front("obj:"))
+        if (const ObjectInfo *o = findObject(id.str());
+            o && o->kind == ObjectInfo::Dataset)
+          return true;
+    }
+    return !userClassOf(given, ir::ClassRole::Dataset).empty();
+  };
+  bool given = llvm::any_of(call->args, isDataset) ||
+               llvm::any_of(call->keywords, [&](const ast::Keyword *k) {
+                 return isDataset(k->value);
+               });
+  if (!given)
+    return std::nullopt;
+  return "given a dataset, " + why.why;
 }
 
 std::string Lowerer::loaderBaseOf(const std::string &cls) const {

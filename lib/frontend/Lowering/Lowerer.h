@@ -425,6 +425,14 @@ public:
   /// `result`: a method of the value a call of `library` returned.
   std::optional<UnreadReason> whyUnread(llvm::StringRef library,
                                         bool result = false) const;
+  /// What makes the loader a call of library `q` (unread: `why`) returns:
+  /// the chain to the DataLoader its source constructs, or, when its
+  /// source does not say, the reason when it is given a dataset (it may
+  /// iterate it); nothing otherwise.
+  std::optional<std::string> loaderMadeBy(llvm::StringRef q,
+                                          const UnreadReason &why,
+                                          const ast::Call *call,
+                                          FuncCtx &f);
   /// Records `call` (an opaque call; `receiver` for a method call, and its
   /// callee's qualified name when the imports give one) as a call of code
   /// detc does not read, when it is one; the ops of the current statement

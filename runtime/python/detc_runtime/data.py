@@ -457,7 +457,10 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
     def make(*args, **kwargs):
         # The class is the call's (`loader = DataLoader if w else
         # InfiniteDataLoader; loader(dataset, ...)`): known at the call.
-        cls_called = getattr(loader_class, "_detc_original", loader_class)
+        # (key_imported_loaders' DataLoader stands for torch's own; a
+        # subclass of it, which inherits the attribute, is itself.)
+        cls_called = loader_class.__dict__.get("_detc_original",
+                                               loader_class)
         bound = _loader_arguments(cls_called).bind(None, *args, **kwargs)
         dataset = bound.arguments["dataset"]
         if isinstance(dataset, IterableDataset) or not hasattr(
@@ -561,8 +564,12 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
     look it up (also `from torch.utils.data import DataLoader` after this
     call), a subclass whose direct construction builds the keyed loader of
     `keyed_loader(site, ...)`. isinstance checks against it hold for every
-    DataLoader; subclasses of it construct as before. Called by the
-    transformed script's header, before the script imports its modules."""
+    DataLoader. A subclass of it that a module defines (a project's
+    InfiniteDataLoader, timm's MultiEpochsDataLoader) is keyed too, as its
+    own keyed subclass (they constructed as before: unkeyed, and the
+    transformed script's weights differed with the number of workers).
+    Called by the transformed script's header, before the script imports
+    its modules."""
     import torch.utils.data as package
 
     original = getattr(package.DataLoader, "_detc_original",
@@ -570,11 +577,19 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
     make = keyed_loader(site, original, gens, scope_site,
                         batch_scope=batch_scope)
 
+    makers = {}
+
     class _Meta(type(original)):
         def __call__(cls, *args, **kwargs):
             if cls is patched:
                 return make(*args, **kwargs)
-            return super().__call__(*args, **kwargs)
+            if issubclass(cls, KeyedDataLoader):
+                return super().__call__(*args, **kwargs)
+            maker = makers.get(cls)
+            if maker is None:
+                maker = makers[cls] = keyed_loader(
+                    site, cls, gens, scope_site, batch_scope=batch_scope)
+            return maker(*args, **kwargs)
 
         def __instancecheck__(cls, obj):
             if cls is patched:

@@ -20,6 +20,22 @@
 # RUN: env PYTHONPATH=%S/Inputs/site-packages:%detc_runtime DETC_QUIET=1 \
 # RUN:   %python %t.py 2 > %t.w2
 # RUN: cmp %t.w0 %t.w2
+# Without the library's source (--python none, or a library not installed
+# where detc runs), code detc cannot read that is given a dataset may make
+# a loader of it: the dataset's draw is still found (it was not: nothing
+# was reported), the unread class is a may-draw of its own, and at run
+# time the library's subclass is keyed where it constructs its base
+# (key_imported_loaders).
+# RUN: detc analyze --python none %s 2>&1 | FileCheck %s --check-prefix=NONE
+# NONE: library_loader_subclass.py:{{[0-9]+}}:44: warning: generator 'random' (global) is used inside the per-example data-parallel region
+# NONE: warning: may draw: 'PersistentLoader' calls code detc could not read
+# NONE: 2 warning(s)
+# RUN: detc transform --emit-python --python none %s -o %t.none.py
+# RUN: env PYTHONPATH=%S/Inputs/site-packages:%detc_runtime DETC_QUIET=1 \
+# RUN:   %python %t.none.py 0 > %t.none.w0
+# RUN: env PYTHONPATH=%S/Inputs/site-packages:%detc_runtime DETC_QUIET=1 \
+# RUN:   %python %t.none.py 2 > %t.none.w2
+# RUN: cmp %t.none.w0 %t.none.w2
 # (The import of the library's class was also reported as one detc cannot
 # resolve: a question about a namespace package forgot the answer.)
 # CHECK-NOT: cannot resolve import
