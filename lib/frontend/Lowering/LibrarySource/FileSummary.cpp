@@ -508,7 +508,9 @@ std::optional<FileSummary> library::deserialise(StringRef text) {
       if (ln.getAsInteger(10, e.line))
         return std::nullopt;
       e.text = what.str();
-      (tag == "ev" ? current->events : current->bases).push_back(std::move(e));
+      std::vector<Event> &into =
+          tag == "ev" ? current->events : current->bases;
+      into.push_back(std::move(e));
     } else {
       return std::nullopt;
     }

@@ -828,12 +828,19 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
       // `self.maxpools[::-1]`, `layers[1:]`: a new list of (some of) the
       // sequence's elements, at any index (yolov4's SPP iterated the
       // elements' elements, and called none of its pooling layers). Of
-      // anything else (a string, an instance), any element, as before.
+      // anything else (a tensor, a string, an instance), any element, as
+      // before.
       Obj slice = objectAt(Kind::List, "list", e, f.module);
       pta::Node elements = solver.fieldNode(slice, solver.fieldId("[*]"));
       solver.onObject(base, [this, n, slice, elements](Obj o) {
-        Kind k = out.objects[o].kind;
-        if (k != Kind::List && k != Kind::Tuple && k != Kind::Library) {
+        const AbstractObject &ob = out.objects[o];
+        bool sequence =
+            ob.kind == Kind::List || ob.kind == Kind::Tuple ||
+            (ob.kind == Kind::Library &&
+             (ob.label() == "torch.nn.ModuleList" ||
+              ob.label() == "torch.nn.Sequential" ||
+              ob.label() == "torch.nn.ParameterList"));
+        if (!sequence) {
           solver.addCopy(solver.fieldNode(o, solver.fieldId("[*]")), n);
           return;
         }
