@@ -1876,14 +1876,8 @@ Lowerer::loaderMadeBy(StringRef q, const UnreadReason &why,
   // loop over batches). Its examples run where that loader runs them.
   auto isDataset = [&](const ast::Expr *a) {
     FactSet given = factsOf(f, a);
-    for (const std::string &fact : given) {
-      StringRef id = fact;
-      if (id.consume_front("obj:"))
-        if (const ObjectInfo *o = findObject(id.str());
-            o && o->kind == ObjectInfo::Dataset)
-          return true;
-    }
-    return !userClassOf(given, ir::ClassRole::Dataset).empty();
+    return !objectsOf(given, ObjectInfo::Dataset).empty() ||
+           !userClassOf(given, ir::ClassRole::Dataset).empty();
   };
   bool given = llvm::any_of(call->args, isDataset) ||
                llvm::any_of(call->keywords, [&](const ast::Keyword *k) {
