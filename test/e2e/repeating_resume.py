@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A resume detc cannot make exact is refused, never continued: a loader
 that keeps one iterator for all epochs (a DataLoader subclass whose batch
-sampler repeats forever, yolov5's InfiniteDataLoader) is keyed, but its
-iterator cannot be fast-forwarded to a checkpoint's batch. Transforms
-EXAMPLE, runs it with checkpoints inside the loop, resumes from the last
-one: the resume must exit 3 naming the loader's class.
+sampler repeats forever, yolov5's InfiniteDataLoader) over the script's
+own sampler is keyed, but detc cannot start that sampler at the
+checkpoint's batch (over detc's keyed sampler it can: the kill/resume
+tests). Transforms EXAMPLE, runs it with `--sampler reversed` and
+checkpoints inside the loop, resumes from the last one: the resume must
+exit 3 naming the loader's class and why.
 
 usage: repeating_resume.py --detc BIN --runtime DIR EXAMPLE
 """
@@ -32,7 +34,7 @@ def main():
                        capture_output=True)
         ckpt = os.path.join(tmp, "ck.pt")
         run = [PY, script, "--workers", "2", "--epochs", "2",
-               "--ckpt-every", "4", "--out", ckpt]
+               "--sampler", "reversed", "--ckpt-every", "4", "--out", ckpt]
         first = subprocess.run(run, env=env, capture_output=True, text=True)
         if first.returncode != 0:
             sys.exit("FAIL: the transformed script exited with %d\n%s" % (
@@ -41,6 +43,7 @@ def main():
                                  capture_output=True, text=True)
         if resumed.returncode != 3 or \
                 "InfiniteDataLoader, which keeps one iterator" not in \
+                resumed.stderr or "its sampler is the script's own" not in \
                 resumed.stderr:
             sys.exit("FAIL: the resume exited with %d, expected a refusal "
                      "(exit 3) naming InfiniteDataLoader\n%s" % (

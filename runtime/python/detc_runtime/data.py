@@ -11,6 +11,7 @@ epoch, so the keys are recomputed in the main process, not shipped back).
 """
 import collections
 import inspect
+import itertools
 
 import numpy as np
 import torch
@@ -18,7 +19,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               IterableDataset, RandomSampler,
                               SequentialSampler, Sampler)
 
-from . import _core
+from . import _core, hints
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
                      placeholder)
@@ -78,13 +79,15 @@ class _EpochSampler(Sampler):
         raise NotImplementedError
 
     def __iter__(self):
+        start = self.start
         if self.self_counting:
             self.epoch += 1
+            self.start = 0  # a resume's offset is its first pass's only
         epoch = max(self.epoch, 0)
         order = self._indices(epoch)
         if isinstance(order, np.ndarray):
             order = order.tolist()  # Python ints, converted in one go
-        for i in order[self.start:]:
+        for i in order[start:]:
             yield ExampleKey(i, epoch)
 
 
@@ -203,8 +206,14 @@ class KeyedDataLoader(DataLoader):
         self.worker_init_fn = _WorkerInit(STATE.snapshot(),
                                           self._detc_user_init)
         epoch = max(sampler.epoch, 0)
+        if sampler.self_counting:
+            # Its sampler's passes run ahead of the loop (workers load
+            # ahead): the loop's epoch is how often it began one.
+            self._detc_loop_epochs += 1
+            epoch = self._detc_loop_epochs
         if REPLAY.ff:
-            it = _FastForwardBatches(self, epoch)
+            it = (_FastForwardRepeating if sampler.self_counting
+                  else _FastForwardBatches)(self, epoch)
         else:
             fetched = self._detc_fetched_queue()  # before the base iterator
             it = _KeyedBatches(self._detc_base_iter(), fetched, epoch,
@@ -250,6 +259,19 @@ class KeyedDataLoader(DataLoader):
 
     def _detc_base_iter(self):
         return super().__iter__()
+
+    def _detc_continue(self, epoch, step, samples):
+        """The rest of loop epoch `epoch`, after its first `step` batches
+        (`samples` examples), of a loader that keeps one iterator for all
+        epochs: its iterator yields a whole loop epoch, and already stands
+        at the batch after them (_position_for_restart)."""
+        self._detc_loop_epochs = epoch
+        rest = itertools.islice(self._detc_base_iter(),
+                                max(len(self) - step, 0))
+        it = _KeyedBatches(rest, self._detc_fetched_queue(), epoch, step,
+                           samples, loader=self)
+        REPLAY.loaders[self._detc_site] = it
+        return it
 
     @property
     def _index_sampler(self):
@@ -340,6 +362,9 @@ class _KeyedBatches:
         # A repeating loader's batch is of the sampler pass it came from.
         epoch = getattr(keys[0], "epoch", self.epoch) if len(keys) else \
             self.epoch
+        passes = getattr(self.loader, "_detc_pass", None)
+        if passes is not None:
+            passes.took(epoch, len(keys))
         STATE.batch = KeyContext(epoch, keys, self.step)
         _enter_batch_scope(self.loader, epoch, keys)
         note_batch(self.epoch, self.step)
@@ -354,13 +379,6 @@ class _FastForwardBatches:
     real, starting at the sample where the checkpointed run was."""
 
     def __init__(self, loader, epoch):
-        if loader._detc_sampler.self_counting:
-            from ._state import fail
-            fail("error: cannot resume: the DataLoader at site %d is an "
-                 "instance of %s, which keeps one iterator for all epochs: "
-                 "detc cannot fast-forward it to the checkpoint's batch "
-                 "(construct torch's DataLoader there to resume)" % (
-                     loader._detc_site, type(loader).__name__[5:]), 3)
         self.loader, self.epoch = loader, epoch
         self.step, self.samples = 0, 0
         self.batches = len(loader)
@@ -406,6 +424,125 @@ class _FastForwardBatches:
                                   self.epoch, self.step, self.samples,
                                   loader=loader)
         REPLAY.loaders[loader._detc_site] = self.real
+
+
+class _PassPosition:
+    """Where the loop over a loader that keeps one iterator for all epochs
+    is in its sampler's passes: the pass (the keys' epoch) of the last batch
+    it took and how many of that pass's samples it has taken. A checkpoint
+    records it (the loop's epoch and step do not say it: the loop may leave
+    an epoch early); a resume starts the sampler there."""
+
+    def __init__(self, epoch=-1, offset=0):
+        self.epoch, self.offset = epoch, offset
+
+    def took(self, epoch, samples):
+        if epoch != self.epoch:
+            self.epoch, self.offset = epoch, 0
+        self.offset += samples
+
+    def state(self):
+        return [self.epoch, self.offset]
+
+
+class _FastForwardRepeating:
+    """A loop epoch over a loader that keeps one iterator for all epochs,
+    during fast-forward: placeholder batches, keyed as the sampler's passes
+    would key them (computed here: the real sampler and the workers that
+    load ahead start at the checkpoint's batch, `_position_for_resume`),
+    then the rest of the loop epoch from the loader's own iterator."""
+
+    def __init__(self, loader, epoch):
+        self.loader, self.epoch = loader, epoch
+        self.step, self.samples = 0, 0
+        self.batches = len(loader)
+        self.real = None
+
+    def __iter__(self):
+        return self
+
+    def __len__(self):
+        return self.batches
+
+    def __next__(self):
+        if self.real is None and not REPLAY.ff:
+            self.real = self.loader._detc_continue(self.epoch, self.step,
+                                                   self.samples)
+        if self.real is not None:
+            return next(self.real)
+        if self.step >= self.batches:
+            STATE.batch = None
+            raise StopIteration
+        epoch, keys = self.loader._detc_simulated.next_batch()
+        STATE.batch = KeyContext(epoch, keys, self.step)
+        _enter_batch_scope(self.loader, epoch, keys)
+        self.samples += len(keys)
+        self.step += 1
+        fast_forward_progress(self.loader._detc_site, self.epoch, self.step)
+        return placeholder(getattr(self.loader, "_detc_arity", None))
+
+
+class _SimulatedPasses:
+    """The batches a keyed sampler's passes give, without iterating it (it
+    counts its passes): the keys of fast-forward's placeholder batches."""
+
+    def __init__(self, loader):
+        self.loader = loader
+        self.epoch, self.order, self.at = -1, [], 0
+
+    def next_batch(self):
+        loader = self.loader
+        size = loader.batch_size or 1
+        while True:
+            rest = len(self.order) - self.at
+            if rest >= size or (rest > 0 and not loader.drop_last):
+                break
+            self.epoch += 1
+            order = loader._detc_sampler._indices(self.epoch)
+            self.order = order.tolist() if isinstance(order, np.ndarray) \
+                else list(order)
+            self.at = 0
+            if not self.order:
+                raise StopIteration
+        keys = [ExampleKey(i, self.epoch)
+                for i in self.order[self.at:self.at + size]]
+        self.at += len(keys)
+        return self.epoch, keys
+
+
+def _position_for_restart(loader, sampler, site, made):
+    """A resumed or restarted run's loader that keeps one iterator for all
+    epochs (made in its __init__, the workers loading ahead from there)
+    starts it at the batch after the checkpoint's: the sampler's first pass
+    is the checkpoint's, from the sample the loop had reached. `made`
+    counts the loaders made at `site`: only the checkpoint's own is
+    started there."""
+    if REPLAY.ff:
+        saved = REPLAY.target.get("loaders", {}).get(str(site))
+    else:
+        saved = hints.restart_loader(site)
+    if saved is None:
+        return  # the loop had not begun at the checkpoint
+    where = saved.get("pass")
+    if where is None or not isinstance(sampler, (KeyedSampler,
+                                                 KeyedDistributedSampler)):
+        from ._state import fail
+        fail("error: cannot resume: the DataLoader at site %d is an "
+             "instance of %s, which keeps one iterator for all epochs, and "
+             "%s" % (site, type(loader).__name__[5:],
+                     "its sampler is the script's own: detc cannot start "
+                     "it at the checkpoint's batch" if where is not None else
+                     "the checkpoint does not say where its sampler was "
+                     "(written by an earlier detc)"), 3)
+    if saved.get("made") != made:
+        return  # an earlier loader of the site: it starts afresh, as then
+    epoch, offset = where
+    if epoch < 0:
+        return  # no batch taken yet
+    # An offset at the pass's end makes its first pass empty: the next
+    # pass follows, as in the checkpointed run.
+    sampler.epoch, sampler.start = epoch - 1, offset
+    object.__setattr__(loader, "_detc_pass", _PassPosition(epoch, offset))
 
 
 def _keyed_sampler(bound, dataset, site):
@@ -506,6 +643,14 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
         # _RepeatSampler) starts its sampler's passes itself: the sampler
         # counts them (it is told before __init__ may start the iterator).
         sampler.self_counting = _repeats_batches(cls_called)
+        if sampler.self_counting:
+            made = REPLAY.made[site] = REPLAY.made.get(site, 0) + 1
+            for name, value in (("_detc_pass", _PassPosition()),
+                                ("_detc_made", made),
+                                ("_detc_loop_epochs", -1),
+                                ("_detc_simulated", _SimulatedPasses(loader))):
+                object.__setattr__(loader, name, value)
+            _position_for_restart(loader, sampler, site, made)
         loader.__init__(**options)
         return loader
 

@@ -130,6 +130,17 @@ def _entry(v, full, parts, depth, seen):
         _walk(v, full, parts, depth + 1, seen)
 
 
+def _array_digest(value, full):
+    array = np.ascontiguousarray(value)
+    try:
+        return _tensor_digest(torch.from_numpy(array), full)
+    except TypeError:
+        # A dtype this torch has no tensors of (uint32 under torch 1.x: a
+        # numpy generator's key): its bytes, with what they were.
+        return "%s%s:%s" % (array.dtype.str, array.shape, _tensor_digest(
+            torch.from_numpy(array.reshape(-1).view(np.uint8)), full))
+
+
 def _walk(value, full, parts, depth, seen):
     kind = type(value)
     if kind in _SCALARS:
@@ -159,9 +170,8 @@ def _walk(value, full, parts, depth, seen):
         parts.append(_tensor_digest(value, full))
         return
     if isinstance(value, np.ndarray):
-        parts.append(_tensor_digest(torch.from_numpy(np.ascontiguousarray(
-            value)), full) if value.dtype.kind in "biufc"
-            else repr(value.tolist()))
+        parts.append(_array_digest(value, full) if value.dtype.kind in "biufc"
+                     else repr(value.tolist()))
         return
     g = _generator_bytes(value)
     if g is not None:

@@ -99,6 +99,19 @@ def set_path(path):
     HINT.path = os.fspath(path)
 
 
+def restart_loader(site):
+    """The saved position of the loader made at `site`, when this run
+    restarts from a hint checkpoint whose loops iterate it (a loader that
+    keeps one iterator for all epochs is started there when made)."""
+    if HINT.target is None or not HINT.pending:
+        return None
+    for level in HINT.pending:
+        loader = level.get("loader")
+        if isinstance(loader, dict) and loader.get("site") == site:
+            return loader
+    return None
+
+
 def is_hint_checkpoint(body):
     return isinstance(body.get("hint"), dict)
 
@@ -151,6 +164,7 @@ class Level:
         # (step, samples) where the current batch starts.
         self.loader_state = None
         self.before = None
+        self.pass_before = None  # (a loader that keeps one iterator)
 
     def keyed(self):
         return hasattr(self.iterable, "_detc_sampler")
@@ -174,6 +188,15 @@ class Level:
                 "generator": _values.encode(self.loader_state, "loader",
                                             tensors)}, **_loader_shape(
                                                 self.iterable))
+            passes = getattr(self.iterable, "_detc_pass", None)
+            if passes is not None:
+                # One iterator for all epochs (data.py): where its
+                # sampler's passes are as of this batch, which the restart
+                # starts it at when the loader is made.
+                saved["loader"].update(
+                    site=self.iterable._detc_site,
+                    made=self.iterable._detc_made,
+                    **{"pass": list(self.pass_before)})
         return saved
 
     def _begin(self, saved):
@@ -204,12 +227,23 @@ class Level:
                               else ""), code=3)
             state = _decode(loader["generator"])
             self.loader_state = state
+            self.index = index - 1
+            if self.iterable._detc_sampler.self_counting:
+                # Its one iterator was started at this batch when the
+                # loader was made (restart_loader).
+                if "pass" not in loader:
+                    _fail("%s: error: the loader at hint level %d keeps one "
+                          "iterator for all epochs, and the checkpoint does "
+                          "not say where its sampler was (written by an "
+                          "earlier detc)" % (HINT.checkpoint, self.level),
+                          code=3)
+                return self.iterable._detc_continue(
+                    loader["epoch"], loader["step"], loader["samples"])
             self.iterable.generator.set_state(state)
             self.iterable._detc_sampler.resume(loader["epoch"],
                                                loader["samples"])
             it = iter(self.iterable)
             it.step, it.samples = loader["step"], loader["samples"]
-            self.index = index - 1
             return it
         if "range" in saved:
             if not isinstance(self.iterable, range):
@@ -284,14 +318,16 @@ class Level:
             saved = HINT.pending.pop(0)
         self.iterator = it = self._begin(saved)
         keyed = self.keyed()
+        passes = getattr(self.iterable, "_detc_pass", None)
         while True:
             before = (it.step, it.samples) if keyed else None
+            pass_before = passes.state() if passes is not None else None
             try:
                 item = next(it)
             except StopIteration:
                 return
             self.index += 1
-            self.before = before
+            self.before, self.pass_before = before, pass_before
             yield item
 
 

@@ -75,6 +75,9 @@ class Replay:
         self.until = None  # (epoch, step) where --detc-replay stops
         self.until_reached = False
         self.loaders = {}  # loader site -> the loader's current iteration
+        # loader site -> how many loaders that keep one iterator for all
+        # epochs were made there (data.py)
+        self.made = {}
         self.crashed = False  # an exception ended the script
         # time.monotonic() when fast-forward began, and of its last
         # progress line
@@ -84,7 +87,16 @@ class Replay:
         it = self.loaders.get(site)
         if it is None:
             return None
-        return {"epoch": it.epoch, "step": it.step, "position": it.samples}
+        position = {"epoch": it.epoch, "step": it.step,
+                    "position": it.samples}
+        # A loader that keeps one iterator for all epochs: where its
+        # sampler's passes are (data.py, _PassPosition).
+        loader = getattr(it, "loader", None)
+        passes = getattr(loader, "_detc_pass", None)
+        if passes is not None:
+            position["pass"] = passes.state()
+            position["made"] = loader._detc_made
+        return position
 
 
 REPLAY = Replay()

@@ -9,7 +9,11 @@ Format (docs/replay.md): one JSON object, UTF-8, no pickle, at
      "checkpoint": {"size": bytes, "xxh3": XXH3-128 hex of the checkpoint
                     file (sidecars of earlier detc: "sha256")},
      "site": checkpoint site id, "instance": how many times it ran,
-     "loaders": {"<site>": {"epoch": int, "step": int, "position": int}},
+     "loaders": {"<site>": {"epoch": int, "step": int, "position": int,
+                            "pass": [int, int], "made": int (optional:
+                            a loader that keeps one iterator for all
+                            epochs: its sampler's pass and the offset in
+                            it, which of the site's loaders it is)}},
      "values": {"<name>": encoded value},
      "hint_arrivals": {"<hint site>": int}   (optional; arrivals at the
                   CheckHint hint, docs/checkhint.md),
@@ -134,7 +138,12 @@ def decode(data, path):
                 position and not all(
                 isinstance(position.get(k), int)
                 for k in ("epoch", "step", "position")) or not (
-                site.isdigit()):
+                site.isdigit()) or position and "pass" in position and not (
+                isinstance(position["pass"], list) and
+                len(position["pass"]) == 2 and all(
+                    isinstance(v, int) and not isinstance(v, bool)
+                    for v in position["pass"]) and
+                isinstance(position.get("made"), int)):
             raise SidecarError(path, "the sidecar's loader position %r is "
                                "not valid" % site)
     return body

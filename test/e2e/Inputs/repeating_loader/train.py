@@ -6,15 +6,19 @@ from Python's and numpy's global generators, and dropout. With
 `--loader plain` the factory picks torch's DataLoader (the kill/resume
 test); with `--loader repeating` (the default) the subclass.
 
+With `--sampler reversed`, the loader takes the script's own sampler (a
+resume over the repeating loader then cannot start it at the checkpoint's
+batch, and is refused).
+
 usage: train.py [--workers N] [--epochs E] [--loader plain|repeating]
-                [--ckpt-every K] --out PATH
+                [--sampler reversed] [--ckpt-every K] --out PATH
 """
 import argparse
 import random
 
 import numpy as np
 import torch
-from torch.utils.data import DataLoader, Dataset, dataloader
+from torch.utils.data import DataLoader, Dataset, Sampler, dataloader
 
 
 class InfiniteDataLoader(dataloader.DataLoader):
@@ -43,6 +47,17 @@ class _RepeatSampler:
             yield from iter(self.sampler)
 
 
+class Reversed(Sampler):
+    def __init__(self, n):
+        self.n = n
+
+    def __iter__(self):
+        return iter(range(self.n - 1, -1, -1))
+
+    def __len__(self):
+        return self.n
+
+
 class Augmented(Dataset):
     def __init__(self, n):
         gen = torch.Generator().manual_seed(3)
@@ -60,12 +75,13 @@ class Augmented(Dataset):
         return x, self.y[i]
 
 
-def create_dataloader(dataset, batch_size, workers, plain):
+def create_dataloader(dataset, batch_size, workers, plain, sampler=None):
     loader = DataLoader if plain else InfiniteDataLoader
     generator = torch.Generator()
     generator.manual_seed(11)
-    return loader(dataset, batch_size=batch_size, shuffle=True,
-                  num_workers=workers, generator=generator), dataset
+    return loader(dataset, batch_size=batch_size, shuffle=sampler is None,
+                  sampler=sampler, num_workers=workers,
+                  generator=generator), dataset
 
 
 def main():
@@ -74,11 +90,14 @@ def main():
     parser.add_argument("--epochs", type=int, default=3)
     parser.add_argument("--loader", default="repeating")
     parser.add_argument("--ckpt-every", type=int, default=0)
+    parser.add_argument("--sampler", default="")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.manual_seed(0)
-    train_loader, dataset = create_dataloader(Augmented(48), 8, args.workers,
-                                              args.loader == "plain")
+    data = Augmented(48)
+    train_loader, dataset = create_dataloader(
+        data, 8, args.workers, args.loader == "plain",
+        Reversed(len(data)) if args.sampler == "reversed" else None)
     model = torch.nn.Sequential(torch.nn.Linear(6, 16), torch.nn.ReLU(),
                                 torch.nn.Dropout(0.2), torch.nn.Linear(16, 1))
     opt = torch.optim.SGD(model.parameters(), lr=0.05, momentum=0.9)
