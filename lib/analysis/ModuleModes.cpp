@@ -1,21 +1,23 @@
 //===- ModuleModes.cpp - Dropout that evaluation mode switches off --------===//
 //
-// A dropout *module* (`nn.Dropout`, `nn.Dropout2d`, ...) draws only in
-// training mode. A forward of a model that is certainly in evaluation mode
-// (`model.eval()` on every path to it, not undone) draws nothing there, so
-// its dropout draws become plain statements: they are not unsafe uses
-// (ThreadSafe/ERR), do not advance torch's generator (Needed, liveness),
-// and need no keyed stream in the validation loop.
+// A dropout *module* (`nn.Dropout`, an LSTM's dropout between layers, a
+// torchvision model's dropout and stochastic depth: the layers the API
+// tables mark `train_only`) draws only in training mode. A forward of a
+// model that is certainly in evaluation mode (`model.eval()` on every path
+// to it, not undone) draws nothing there, so those draws become plain
+// statements: they are not unsafe uses (ThreadSafe/ERR), do not advance
+// torch's generator (Needed, liveness), and need no keyed stream in the
+// validation loop.
 //
 // The analysis is a forward must-analysis over the statement graph: the
 // set of canonical variables certainly in evaluation mode. `X.eval()` adds
 // X; `X.train()` (on anything: it may be a submodule of another model)
 // empties the set; rebinding a variable, assigning to a `training`
 // attribute under it, or any other library call that updates it (it may
-// call train() inside) removes it. Functional dropout is affected only when
-// its `training` argument is a module's `.training` (the lowering marks
-// those draws `module_mode`); `F.dropout(x, p)` (training=True by default)
-// always draws.
+// call train() inside) removes it. The lowering marks the draws that follow
+// a module's mode `module_mode`: those of `train_only` layers, and
+// functional dropout whose `training` argument is a module's `.training`;
+// `F.dropout(x, p)` (training=True by default) always draws.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,7 +71,7 @@ public:
       return;
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       Node &node = g.node(n);
-      if (node.kind != NodeKind::Draw || !isModuleDropout(node.op))
+      if (node.kind != NodeKind::Draw || !followsModuleMode(node.op))
         continue;
       for (NodeId c = node.caller; c != kNoNode; c = g.node(c).caller)
         if (evalForwards.contains(c)) {
@@ -81,21 +83,9 @@ public:
   }
 
 private:
-  static bool isModuleDropout(mlir::Operation *op) {
-    auto d = llvm::dyn_cast_or_null<ir::DrawOp>(op);
-    if (!d || d.getDist() != "dropout")
-      return false;
-    // Functional dropout given `training=self.training` follows the
-    // module's mode too.
-    if (op->hasAttr("module_mode"))
-      return true;
-    auto api = op->getAttrOfType<mlir::StringAttr>("api");
-    if (!api)
-      return false;
-    llvm::StringRef name = api.getValue();
-    return name.starts_with("torch.nn.") &&
-           !name.starts_with("torch.nn.functional.") &&
-           name.contains("Dropout");
+  static bool followsModuleMode(mlir::Operation *op) {
+    return llvm::isa_and_nonnull<ir::DrawOp>(op) &&
+           op->hasAttr("module_mode");
   }
 
   VarId modelOf(const Node &node, ir::ForwardOp fw) const {

@@ -42,22 +42,142 @@ METHODS = ("forward", "__call__", "get_params", "_get_params",
            "make_params", "_call_kernel", "_transform", "transform")
 
 
-def switched_layers():
-    """The layers whose table entry names the probability that switches
-    their draws off (`training=dropout`): name -> parameter."""
-    found = {}
-    for table in os.listdir(API_DIR):
+def layer_entries():
+    """(name, keys) of every `layer` entry of the API tables."""
+    for table in sorted(os.listdir(API_DIR)):
         if not table.endswith(".api"):
             continue
         with open(os.path.join(API_DIR, table)) as f:
             for line in f:
                 words = line.split()
-                if len(words) < 3 or words[1] != "layer":
-                    continue
-                for w in words[2:]:
-                    if w.startswith("training="):
-                        found[words[0]] = w[len("training="):].split("|")[-1]
+                if len(words) >= 2 and words[1] == "layer":
+                    yield words[0], words[2:]
+
+
+def switched_layers():
+    """The layers whose table entry names the probability that switches
+    their draws off (`training=dropout`): name -> parameter."""
+    found = {}
+    for name, keys in layer_entries():
+        for w in keys:
+            if w.startswith("training="):
+                found[name] = w[len("training="):].split("|")[-1]
     return found
+
+
+def train_only_layers():
+    """The layers whose table entry says they draw only in training mode
+    (`train_only`)."""
+    return [name for name, keys in layer_entries() if "train_only" in keys]
+
+
+def _seq(*shape):
+    return lambda: (torch_randn(*shape),)
+
+
+def torch_randn(*shape):
+    import torch
+    return torch.randn(*shape, generator=torch.Generator().manual_seed(1))
+
+
+# How to build each `train_only` layer with its draws on, and what its
+# forward takes. torchvision's models: small ones of the families that
+# draw (the others build the same dropout and stochastic-depth modules:
+# the swin and maxvit models' StochasticDepth is torchvision.ops's);
+# `models.__dict__` stands for them all.
+TRAIN_ONLY_RECIPES = {
+    "torch.nn.Dropout": (lambda m: m.Dropout(0.5), _seq(4, 5)),
+    "torch.nn.Dropout1d": (lambda m: m.Dropout1d(0.5), _seq(2, 3, 5)),
+    "torch.nn.Dropout2d": (lambda m: m.Dropout2d(0.5), _seq(2, 3, 4, 4)),
+    "torch.nn.Dropout3d": (lambda m: m.Dropout3d(0.5), _seq(2, 3, 2, 4, 4)),
+    "torch.nn.AlphaDropout": (lambda m: m.AlphaDropout(0.5), _seq(4, 5)),
+    "torch.nn.FeatureAlphaDropout": (lambda m: m.FeatureAlphaDropout(0.5),
+                                     _seq(2, 3, 4, 4)),
+    "torch.nn.RReLU": (lambda m: m.RReLU(), _seq(4, 5)),
+    "torch.nn.Transformer": (
+        lambda m: m.Transformer(8, 2, 1, 1, 16, 0.5),
+        lambda: (torch_randn(3, 2, 8), torch_randn(4, 2, 8))),
+    "torch.nn.TransformerEncoder": (
+        lambda m: m.TransformerEncoder(m.TransformerEncoderLayer(
+            8, 2, 16, 0.5), 2), _seq(3, 2, 8)),
+    "torch.nn.TransformerDecoder": (
+        lambda m: m.TransformerDecoder(m.TransformerDecoderLayer(
+            8, 2, 16, 0.5), 2),
+        lambda: (torch_randn(3, 2, 8), torch_randn(4, 2, 8))),
+    "torch.nn.TransformerEncoderLayer": (
+        lambda m: m.TransformerEncoderLayer(8, 2, 16, 0.5), _seq(3, 2, 8)),
+    "torch.nn.TransformerDecoderLayer": (
+        lambda m: m.TransformerDecoderLayer(8, 2, 16, 0.5),
+        lambda: (torch_randn(3, 2, 8), torch_randn(4, 2, 8))),
+    "torch.nn.MultiheadAttention": (
+        lambda m: m.MultiheadAttention(8, 2, dropout=0.5),
+        lambda: (torch_randn(3, 2, 8),) * 3),
+    "torch.nn.RNN": (lambda m: m.RNN(4, 8, 2, dropout=0.5), _seq(5, 2, 4)),
+    "torch.nn.LSTM": (lambda m: m.LSTM(4, 8, 2, dropout=0.5), _seq(5, 2, 4)),
+    "torch.nn.GRU": (lambda m: m.GRU(4, 8, 2, dropout=0.5), _seq(5, 2, 4)),
+    "torchvision.ops.StochasticDepth": (
+        lambda m: m.StochasticDepth(0.5, "row"), _seq(4, 3)),
+    "torchvision.ops.DropBlock2d": (lambda m: m.DropBlock2d(0.5, 3),
+                                    _seq(2, 3, 8, 8)),
+    "torchvision.ops.DropBlock3d": (lambda m: m.DropBlock3d(0.5, 3),
+                                    _seq(2, 3, 6, 6, 6)),
+    "torchvision.ops.MLP": (lambda m: m.MLP(4, [8, 4], dropout=0.5),
+                            _seq(2, 4)),
+}
+for _model in ("squeezenet1_1", "mobilenet_v3_small", "mnasnet0_5",
+               "efficientnet_b0"):
+    TRAIN_ONLY_RECIPES["torchvision.models." + _model] = (
+        lambda m, _model=_model: getattr(m, _model)(num_classes=10),
+        _seq(2, 3, 64, 64))
+# (Its default initialisation takes seconds; its auxiliary heads' F.dropout
+# follows self.training.)
+TRAIN_ONLY_RECIPES["torchvision.models.googlenet"] = (
+    lambda m: m.googlenet(num_classes=10, aux_logits=True,
+                          init_weights=False), _seq(2, 3, 96, 96))
+
+
+def check_train_only(with_torchvision):
+    """Every layer the tables mark `train_only` draws in training mode and
+    leaves torch's generator alone in evaluation mode (its forward run
+    both ways). Returns (mismatches, names checked)."""
+    import importlib
+
+    import torch
+    wrong, checked = [], []
+    for name in train_only_layers():
+        module_name, _, attr = name.rpartition(".")
+        if name not in TRAIN_ONLY_RECIPES:
+            if not module_name.startswith("torchvision.models"):
+                wrong.append("%s is marked train_only, and the check has "
+                             "no recipe to build it" % name)
+            continue
+        if module_name.startswith("torchvision") and not with_torchvision:
+            continue
+        try:
+            module = importlib.import_module(module_name)
+        except ImportError:
+            continue
+        if not hasattr(module, attr):
+            continue  # not in this version of the library
+        build, inputs = TRAIN_ONLY_RECIPES[name]
+        layer = build(module)
+        moved = []
+        for training in (True, False):
+            layer.train(training)
+            before = torch.get_rng_state()
+            with torch.no_grad():
+                layer(*inputs())
+            moved.append(not torch.equal(before, torch.get_rng_state()))
+        if moved[1]:
+            wrong.append("%s is marked train_only, but its forward in "
+                         "evaluation mode draws from torch's generator" %
+                         name)
+        elif not moved[0]:
+            wrong.append("%s is marked train_only, but its forward in "
+                         "training mode draws nothing (the recipe does not "
+                         "switch its draws on)" % name)
+        checked.append(name)
+    return wrong, checked
 
 
 class Modelled:
@@ -312,6 +432,10 @@ def main():
     # import: try it in a child first.
     probe = subprocess.run([sys.executable, "-c", "import torchvision"],
                            capture_output=True)
+    mode_wrong, mode_checked = check_train_only(probe.returncode == 0)
+    wrong += mode_wrong
+    checked.append("%d train_only layers in evaluation mode" %
+                   len(mode_checked))
     if probe.returncode != 0:
         print("SKIP: torchvision.transforms (no torchvision that imports "
               "beside torch %s)" % torch.__version__)

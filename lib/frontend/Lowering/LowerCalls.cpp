@@ -1086,9 +1086,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       std::string genLib = lib.empty() ? "torch" : lib.str();
       if ((!dist.empty() || entry->has("random")) && !layerDrawsOff) {
         rngLibraries.insert(genLib);
-        emit(ir::DrawOp::getOperationName(), call, {}, Effects(),
-             {strAttr("gen", ir::globalGeneratorVar(genLib)),
-              strAttr("dist", dist.empty() ? "choice" : dist), apiAttr()});
+        llvm::SmallVector<NamedAttribute> drawAttrs{
+            strAttr("gen", ir::globalGeneratorVar(genLib)),
+            strAttr("dist", dist.empty() ? "choice" : dist), apiAttr()};
+        // A layer that draws only in training mode (`train_only`: dropout
+        // modules, a torchvision model): evaluation mode switches it off.
+        if (entry->has("train_only"))
+          drawAttrs.push_back(attr("module_mode", builder.getUnitAttr()));
+        emit(ir::DrawOp::getOperationName(), call, {}, Effects(), drawAttrs);
       }
       std::set<std::string> forwarded;
       auto forwardOf = [&](const std::string &var) {

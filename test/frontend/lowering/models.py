@@ -33,7 +33,7 @@ out = wrapped(seq(None))
 # CHECK: detc.call @Block::@__init__ bind {self = "@net"} updates ["@net"]
 # CHECK: detc.build "[[LIN:b[0-9_]+]]" defs ["$0"] attributes {api = "torch.nn.Linear"}
 # CHECK: detc.build "[[DROP:b[0-9_]+]]" defs ["$1"] attributes {api = "torch.nn.Dropout"} {
-# CHECK-NEXT: detc.draw "<torch>" dist "dropout" {api = "torch.nn.Dropout"}
+# CHECK-NEXT: detc.draw "<torch>" dist "dropout" {api = "torch.nn.Dropout", module_mode}
 # CHECK: detc.build "[[SEQ:b[0-9_]+]]" defs ["@seq"] uses ["$0", "$1"] attributes {api = "torch.nn.Sequential"} {
 # CHECK-NEXT: detc.forward "$0" builds ["[[LIN]]"]
 # CHECK-NEXT: detc.forward "$1" builds ["[[DROP]]"]
