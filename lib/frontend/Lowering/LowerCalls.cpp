@@ -586,8 +586,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet returned;
     FactSet selfFacts = methods.empty() ? FactSet() : factsOfVar(f, methodSelf);
     // The other candidates of a getattr (the object's fields) may be
-    // anything: the call may also run code detc does not read.
-    if (!methods.empty())
+    // anything, and a parameter given the program's builders in some
+    // calls may be given a library's in others: the call may also run
+    // code detc does not read, or a library's that draws.
+    if (!methods.empty() || mayCallLibrary(fn))
       noteUnreadCall(f, call, q, nullptr);
     emitAlternatives(funcs.size() + methods.size(), call, [&](size_t i) {
       std::string sym;
@@ -945,7 +947,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     bool mayBeSupplied =
         args.starredCovers(ref) ||
         llvm::any_of(call->keywords,
-                     [](const ast::Keyword *k) { return k->arg.empty(); });
+                     [](const ast::Keyword *k) { return k->arg.empty(); }) ||
+        boundByPartial(call->func);
     auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
     bool off = given ? (c && (c->kind == ast::ConstantKind::False ||
                               ((c->kind == ast::ConstantKind::Int ||

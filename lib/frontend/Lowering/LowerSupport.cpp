@@ -58,8 +58,11 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
   if (auto *n = llvm::dyn_cast<ast::Name>(e)) {
     if (auto it = f.localImports.find(n->id); it != f.localImports.end())
       return it->second;
+    // A local (a parameter) the points-to says holds one library callable
+    // (`encoder(num_classes=10)`, given `models.__dict__[args.arch]` or a
+    // functools.partial of it): a call of that callable.
     if (f.scope.locals.contains(n->id) && !f.isModule)
-      return "";
+      return libraryNamed(n, /*throughPartials=*/true);
     if (auto it = f.unit->imports.find(n->id); it != f.unit->imports.end())
       return it->second;
     if (isBoundName(f, n->id))
@@ -668,11 +671,15 @@ bool Lowerer::callsUnknownCode(const ast::Expr *callee) const {
          });
 }
 
-std::string Lowerer::libraryNamed(const ast::Expr *e) const {
+std::string Lowerer::libraryNamed(const ast::Expr *e,
+                                  bool throughPartials) const {
   if (!pointsTo)
     return "";
   std::string name;
-  for (PointsToResult::ObjectId o : pointsTo->pointsTo(e)) {
+  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(e);
+  if (throughPartials)
+    objs = partialTargets(objs);
+  for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
     if (ob.kind != AbstractObject::Kind::LibName ||
         ob.label().starts_with("<") || ob.label().starts_with("*.") ||
@@ -682,6 +689,43 @@ std::string Lowerer::libraryNamed(const ast::Expr *e) const {
     name = ob.label().str();
   }
   return name.empty() ? "" : api.canonicalize(name);
+}
+
+std::vector<PointsToResult::ObjectId> Lowerer::partialTargets(
+    llvm::ArrayRef<PointsToResult::ObjectId> objs) const {
+  std::vector<PointsToResult::ObjectId> out;
+  llvm::SmallVector<PointsToResult::ObjectId, 4> work(objs.rbegin(),
+                                                       objs.rend());
+  llvm::DenseSet<PointsToResult::ObjectId> seen;
+  while (!work.empty()) {
+    PointsToResult::ObjectId o = work.pop_back_val();
+    if (!seen.insert(o).second)
+      continue;
+    const AbstractObject &ob = pointsTo->object(o);
+    const ApiEntry *entry = ob.kind == AbstractObject::Kind::Library
+                                ? api.lookup(ob.label())
+                                : nullptr;
+    if (!entry || entry->role != "bind") {
+      out.push_back(o);
+      continue;
+    }
+    for (PointsToResult::ObjectId f : pointsTo->field(o, "arg0"))
+      work.push_back(f);
+  }
+  return out;
+}
+
+bool Lowerer::boundByPartial(const ast::Expr *callee) const {
+  if (!pointsTo)
+    return false;
+  return llvm::any_of(pointsTo->pointsTo(callee),
+                      [&](PointsToResult::ObjectId o) {
+                        const AbstractObject &ob = pointsTo->object(o);
+                        if (ob.kind != AbstractObject::Kind::Library)
+                          return false;
+                        const ApiEntry *entry = api.lookup(ob.label());
+                        return entry && entry->role == "bind";
+                      });
 }
 
 bool Lowerer::namesProgramCode(const ast::Expr *e) const {

@@ -296,7 +296,15 @@ public:
   /// The library module or callable `e` names by the points-to (a name a
   /// star import of the program's module binds: its `import torch.nn as
   /// nn`), or empty when it may be anything else (or is a builtin).
-  std::string libraryNamed(const ast::Expr *e) const;
+  /// With `throughPartials`, a functools.partial names what it wraps.
+  std::string libraryNamed(const ast::Expr *e,
+                           bool throughPartials = false) const;
+  /// `objs`, each functools.partial replaced by what it wraps.
+  std::vector<PointsToResult::ObjectId>
+  partialTargets(llvm::ArrayRef<PointsToResult::ObjectId> objs) const;
+  /// Whether `callee` may be a functools.partial: it may bind arguments
+  /// the call does not show.
+  bool boundByPartial(const ast::Expr *callee) const;
   /// Whether the points-to says `e` may hold a function, class or module of
   /// the program (a name a star import of the program's module binds).
   bool namesProgramCode(const ast::Expr *e) const;
@@ -444,6 +452,15 @@ public:
   std::optional<UnreadReason>
   whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                    llvm::StringRef qualified) const;
+  /// Why calling something that may be any of `objs` draws through a
+  /// library callable among them that the tables say draws (a
+  /// torchvision model among the program's builders a parameter may
+  /// hold), when the call is lowered as the other candidates.
+  std::optional<UnreadReason>
+  drawingLibraryCandidate(llvm::ArrayRef<PointsToResult::ObjectId> objs) const;
+  /// Whether the points-to says `callee` may be a library callable (or a
+  /// functools.partial of one).
+  bool mayCallLibrary(const ast::Expr *callee) const;
   /// The longest prefix of `qualified` that is a module of the program
   /// (`utils.general` of `utils.general.LOGGER.info`), or empty.
   llvm::StringRef programModuleOf(llvm::StringRef qualified) const;

@@ -95,6 +95,38 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
       absent};
 }
 
+std::optional<Lowerer::UnreadReason> Lowerer::drawingLibraryCandidate(
+    llvm::ArrayRef<PointsToResult::ObjectId> objs) const {
+  for (PointsToResult::ObjectId o : objs) {
+    const AbstractObject &ob = pointsTo->object(o);
+    std::string library = libraryOf(ob);
+    // A library model the lowering built: its forward is modelled.
+    if (library.empty() ||
+        !loweredIds({o}, 'b', ObjectInfo::Build).empty())
+      continue;
+    // A callable (`models.vgg11`), or a model one made (what a draw
+    // returns is a value, not something that draws when called).
+    const ApiEntry *e = api.lookup(api.canonicalize(library));
+    bool callable = ob.kind == AbstractObject::Kind::LibName
+                        ? e && (e->role == "layer" || e->role == "draw")
+                        : e && e->role == "layer";
+    if (callable && e->has("dist"))
+      return UnreadReason{"'" + library +
+                          "', a library callable that draws, among what "
+                          "the callee may be"};
+  }
+  return std::nullopt;
+}
+
+bool Lowerer::mayCallLibrary(const ast::Expr *callee) const {
+  if (!pointsTo)
+    return false;
+  return llvm::any_of(partialTargets(pointsTo->pointsTo(callee)),
+                      [&](PointsToResult::ObjectId o) {
+                        return !libraryOf(pointsTo->object(o)).empty();
+                      });
+}
+
 StringRef Lowerer::programModuleOf(StringRef qualified) const {
   for (size_t dot = qualified.rfind('.'); dot != StringRef::npos;
        dot = qualified.take_front(dot).rfind('.'))
@@ -249,7 +281,13 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
         objs = std::move(receivers);
     }
   }
+  // A functools.partial runs what it wraps.
+  if (pointsTo)
+    objs = partialTargets(objs);
   why = whyObjectsUnread(objs, qualified);
+  if (!why && pointsTo)
+    why = drawingLibraryCandidate(
+        partialTargets(pointsTo->pointsTo(call->func)));
   if (!why && objs.empty()) {
     // Nothing reaches the callee: a name of a module the lowering alone
     // resolved, or a value nothing in the program makes (an attribute set

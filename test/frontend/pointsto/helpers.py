@@ -10,7 +10,7 @@
 # WARN: helpers.py:[[@LINE+26]]:12: note: looked for it in {{.*}}pointsto, {{.*}}pointsto/Inputs{{$}}
 # CHECK-LABEL: scope __main__
 # CHECK: model -> {torch.nn.Linear@utils_star.py:6:13}
-# CHECK: net -> {torchvision.models.*@model_utils.py:5:12}
+# CHECK: net -> {torchvision.models.__dict__@model_utils.py:5:12}
 # CHECK: opt -> {torch.optim.SGD@utils_star.py:7:11}
 # CHECK-NOT: _private_helper
 # CHECK: test_loader -> {torch.utils.data.DataLoader@loaders.py:11:13}

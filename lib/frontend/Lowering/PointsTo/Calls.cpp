@@ -772,13 +772,8 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
   // computed name may be any of them.
   if (name == "globals" && cs.args.empty()) {
     Obj d = newOf(Kind::Dict, "dict");
-    auto frame = moduleFrames.find(m->name);
-    if (frame != moduleFrames.end())
-      for (const auto &global : frame->second->scope.locals) {
-        Node value = scopeNode(m->name, global.getKey());
-        solver.addCopy(value, field(d, "['" + global.getKey().str() + "']"));
-        solver.addCopy(value, field(d, "[*]"));
-      }
+    if (auto frame = moduleFrames.find(m->name); frame != moduleFrames.end())
+      fillGlobals(d, *frame->second);
     return true;
   }
   // Builtins that call a function they are given on the elements of

@@ -235,10 +235,22 @@ void Builder::module(ProgramModule &m) {
   frames.push_back(std::move(frame));
   moduleFrames[m.name] = f;
   Obj mo = moduleObject(&m);
-  // A module object's attributes are its globals.
+  // A module object's attributes are its globals, and so are the entries
+  // of its `__dict__` (`vits.__dict__[args.arch]`: any of its names).
   for (const auto &name : f->scope.locals)
     solver.addCopy(scopeNode(m.name, name.getKey()), field(mo, name.getKey()));
+  Obj names = objectAt(Kind::Dict, "dict", tree, &m);
+  fillGlobals(names, *f);
+  solver.addObject(field(mo, "__dict__"), names);
   body(*f, tree->body);
+}
+
+void Builder::fillGlobals(Obj dict, const Frame &module) {
+  for (const auto &global : module.scope.locals) {
+    Node value = scopeNode(module.module->name, global.getKey());
+    solver.addCopy(value, field(dict, "['" + global.getKey().str() + "']"));
+    solver.addCopy(value, field(dict, "[*]"));
+  }
 }
 
 void Builder::body(Frame &f, llvm::ArrayRef<ast::Stmt *> stmts) {
@@ -877,14 +889,31 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     } else {
       load(base, "[*]", n);
     }
-    // `models.__dict__[name]`: a name under that library module.
-    std::string key = c && c->kind == ConstantKind::Str ? c->value.str() : "*";
+    // `models.__dict__['resnet18']`: that name of the library module. A
+    // computed key (`models.__dict__[args.arch]`) is any of its names: the
+    // table's entry for the name table itself when it has one (`a name
+    // chosen at run time`: torchvision.models.__dict__ is any model,
+    // dropout included), else any attribute of the library. (It was
+    // `torchvision.models.*`, which the tables' wildcard of deterministic
+    // builders then described.)
+    std::optional<std::string> key;
+    if (c && c->kind == ConstantKind::Str)
+      key = c->value.str();
     solver.onObject(base, [this, n, key](Obj o) {
       const AbstractObject &ob = out.objects[o];
-      if (ob.kind == Kind::LibName &&
-          StringRef(ob.label()).ends_with(".__dict__"))
-        solver.addObject(
-            n, libName(StringRef(ob.label()).drop_back(9).str() + "." + key));
+      StringRef label = ob.label();
+      if (ob.kind != Kind::LibName || !label.ends_with(".__dict__"))
+        return;
+      if (key) {
+        solver.addObject(n, libName((label.drop_back(9) + "." + *key).str()));
+        return;
+      }
+      const ApiEntry *table = api.lookup(label);
+      solver.addObject(n, libName(table && table->pattern == label
+                                      ? label.str()
+                                      : "<dynamic attribute of " +
+                                            label.split('.').first.str() +
+                                            ">"));
     });
     return remember(n);
   }

@@ -75,6 +75,9 @@ private:
   /// an attribute of package `a` (CPython sets it, whichever import loads
   /// it: `from .util import f` in `a/__init__.py` too), so `a.b.f()` works.
   Obj moduleObject(ProgramModule *m);
+  /// Entries of `dict` for the globals of `module`'s frame, by name and
+  /// at any key (`globals()`, a module's `__dict__`).
+  void fillGlobals(Obj dict, const Frame &module);
 
   // ---- Nodes ----
   Node varNode(Frame &f, llvm::StringRef name);
