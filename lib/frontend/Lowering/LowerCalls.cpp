@@ -556,10 +556,31 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // name: called on `obj`.
   std::vector<std::string> methods;
   std::string methodSelf;
+  const ast::Call *partialArgs = nullptr;
   if (auto *g = llvm::dyn_cast<ast::Call>(fn);
       g && isName(g->func, "getattr") && !g->args.empty() &&
       !isBoundName(f, "getattr")) {
     methodSelf = varPath(f, g->args[0]);
+    if (!methodSelf.empty())
+      for (const std::string &fact : calleeFacts)
+        if (StringRef(fact).starts_with("method:"))
+          methods.push_back(fact.substr(7));
+  } else if (!isMethod && boundByPartial(fn)) {
+    // A bound method kept as a value, or a functools.partial of one
+    // (`compute_losses = partial(self.diffusion.training_losses, model,
+    // x)`): called on what it is bound to — the partial's `obj.method`'s
+    // object and arguments when this function made it, else the callee,
+    // which stands for it.
+    methodSelf = varPath(f, fn);
+    if (auto *n = llvm::dyn_cast<ast::Name>(fn))
+      if (auto it = f.partialsMade.find(varPath(f, n));
+          it != f.partialsMade.end()) {
+        const ast::Call *made = it->second;
+        if (auto *bound = llvm::dyn_cast<ast::Attribute>(made->args[0]))
+          if (std::string self = varPath(f, bound->value); !self.empty())
+            methodSelf = self;
+        partialArgs = made;
+      }
     if (!methodSelf.empty())
       for (const std::string &fact : calleeFacts)
         if (StringRef(fact).starts_with("method:"))
@@ -604,9 +625,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       } else {
         sym = methods[i - funcs.size()];
         auto [owner, method] = StringRef(sym).rsplit("::");
-        emitUserCall(f, call, sym, classMethodRef(owner.str(), method),
-                     methodSelf, selfFacts, call, args.posVars, args.kwVars,
-                     defs, {}, args.eff);
+        // The partial's arguments come first, its keywords beside the
+        // call's.
+        if (!partialArgs) {
+          emitUserCall(f, call, sym, classMethodRef(owner.str(), method),
+                       methodSelf, selfFacts, call, args.posVars, args.kwVars,
+                       defs, {}, args.eff);
+        } else {
+          std::vector<ast::Expr *> posArgs(partialArgs->args.begin() + 1,
+                                           partialArgs->args.end());
+          std::vector<std::string> posVars;
+          for (const ast::Expr *a : posArgs)
+            posVars.push_back(varPath(f, a));
+          posArgs.insert(posArgs.end(), call->args.begin(), call->args.end());
+          posVars.insert(posVars.end(), args.posVars.begin(),
+                         args.posVars.end());
+          std::vector<ast::Keyword *> keywords(partialArgs->keywords.begin(),
+                                               partialArgs->keywords.end());
+          auto kwVars = args.kwVars;
+          for (const ast::Keyword *k : keywords)
+            if (!k->arg.empty())
+              kwVars.push_back({k->arg.str(), varPath(f, k->value)});
+          keywords.insert(keywords.end(), call->keywords.begin(),
+                          call->keywords.end());
+          emitUserCall(f, call, sym, classMethodRef(owner.str(), method),
+                       methodSelf, selfFacts, posArgs, keywords, posVars,
+                       kwVars, defs, {}, args.eff);
+        }
       }
       if (auto it = facts.find("ret:" + sym); it != facts.end())
         returned.insert(it->second.begin(), it->second.end());

@@ -62,6 +62,14 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
       f.wrappedIterables[path] = {items, position};
     else
       f.wrappedIterables.erase(path);
+    auto *call = llvm::dyn_cast<ast::Call>(value);
+    const ApiEntry *entry =
+        call ? api.lookup(qualName(f, call->func)) : nullptr;
+    if (entry && entry->role == "bind" && !call->args.empty() &&
+        !path.empty())
+      f.partialsMade[path] = call;
+    else
+      f.partialsMade.erase(path);
   }
   // `x = call(...)`: a call with its own op defines the target directly.
   if (auto *call = llvm::dyn_cast<ast::Call>(value);

@@ -118,6 +118,10 @@ struct FuncCtx {
     llvm::SmallVector<unsigned, 2> position;
   };
   llvm::StringMap<Wrapped> wrappedIterables;
+  /// Variables last assigned a functools.partial in this function
+  /// (`compute_losses = partial(self.diffusion.training_losses, model,
+  /// x)`): a call of the variable binds the partial's arguments first.
+  llvm::StringMap<const ast::Call *> partialsMade;
 };
 
 /// An ordered set of variable names.

@@ -345,6 +345,26 @@ void Builder::loadClassData(Obj instance, StringRef name, Node dst) {
   });
 }
 
+void Builder::loadBoundMethod(Obj instance, StringRef name, Node dst) {
+  Obj cls = classOf(out.objects[instance].label());
+  auto at = valueAttributes.find(dst);
+  if (cls == ~0u || at == valueAttributes.end())
+    return;
+  // `partial(self.diffusion.training_losses, model, x)`, `f = obj.step`:
+  // a bound method is a functools.partial of the function with the
+  // instance bound first, which calling runs as a method call would.
+  auto [site, module] = at->second;
+  solver.onObject(methodNode(cls, name), [this, instance, dst, site = site,
+                                          module = module](Obj fn) {
+    if (out.objects[fn].kind != Kind::Function)
+      return;
+    Obj bound = objectAt(Kind::Library, "functools.partial", site, module);
+    solver.addObject(field(bound, "arg0"), fn);
+    solver.addObject(field(bound, "arg1"), instance);
+    solver.addObject(dst, bound);
+  });
+}
+
 void Builder::callBoundMethod(CallSite &cs, Obj cls, Obj instance,
                               StringRef method) {
   auto key = std::make_tuple(cs.call, cls, method.str());

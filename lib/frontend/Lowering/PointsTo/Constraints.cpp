@@ -814,13 +814,17 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     // (`torch.nn.Linear`; `lib.__dict__` is a name table); an attribute of
     // what a method of unknown type returned (`args.workers` of
     // `parser.parse_args()`) is some value: not absent, not modelled. One
-    // handler (its closure fits in the std::function), not two.
+    // handler (its closure fits in the std::function), not two; where the
+    // expression is, for a bound method, beside it.
+    valueAttributes[n] = {a, f.module};
     solver.onObject(base, [this, n, fid](Obj o) {
       solver.addCopy(solver.fieldNode(o, fid), n);
       StringRef attr = solver.fieldName(fid);
       const AbstractObject &ob = out.objects[o];
-      if (ob.kind == Kind::Instance)
+      if (ob.kind == Kind::Instance) {
         loadClassData(o, attr, n);
+        loadBoundMethod(o, attr, n);
+      }
       if (ob.kind == Kind::LibName)
         solver.addObject(n, libName((ob.label() + "." + attr).str()));
       else if (ob.kind == Kind::Library &&

@@ -185,6 +185,12 @@ private:
   /// The node holding what attribute `name` of class `cls` or its bases
   /// holds (memoized beside the methods, keyed ".name").
   Node classAttributeNode(Obj cls, llvm::StringRef name);
+  /// Adds to `dst` (an attribute expression read as a value) the method
+  /// `name` of `instance`'s class bound to it, when the class has one.
+  void loadBoundMethod(Obj instance, llvm::StringRef name, Node dst);
+  /// The attribute expressions read as values, by their node.
+  llvm::DenseMap<Node, std::pair<const ast::Node *, ProgramModule *>>
+      valueAttributes;
   /// Adds to `dst` what a data attribute `name` of `instance`'s class (or
   /// its bases) holds: `blur = Blur()` in a class body, read as
   /// `self.blur`. Its methods are not added: calls bind those.
