@@ -433,10 +433,13 @@ void optimizerNotOnModel(const StatementGraph &g,
       if (it == built.end())
         continue;
       // Only optimizers built from modules (not from a parameter list
-      // detc cannot follow).
+      // detc cannot follow, nor from a value it can only name by a
+      // temporary: `$5.master_params` of a trainer object an expression
+      // made).
       llvm::SmallVector<VarId, 2> models;
       for (VarId u : g.node(it->second).uses)
-        if (rel.isModel(u))
+        if (rel.isModel(u) &&
+            !llvm::StringRef(g.displayName(u)).contains('$'))
           models.push_back(u);
       if (models.empty() ||
           llvm::any_of(models, [&](VarId u) {

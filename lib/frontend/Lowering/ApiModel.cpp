@@ -216,7 +216,8 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
         "container",   "wrapper",   "dataset",     "loader",   "sampler",
         "pipeline",    "fit",       "optimizer",   "step",     "backward",
         "checkpoint",  "load",      "load_state",  "call",     "type",
-        "pure",        "launcher",  "iterate",   "bind",     "apply"};
+        "pure",        "launcher",  "iterate",   "bind",     "apply",
+        "subclass_call"};
     if (!llvm::is_contained(roles, entry.role))
       return fail("unknown role '" + entry.role + "'");
     for (StringRef w : llvm::ArrayRef(words).drop_front(2)) {

@@ -520,6 +520,37 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         }
       }
     }
+  // A library base's method that runs one of the subclass's own (role
+  // `subclass_call`: `CheckpointFunction.apply(fn, n, *args)` runs the
+  // program's `forward(ctx, fn, n, *args)`, torch making `ctx`).
+  if (isMethod)
+    for (const std::string &fact : recvFacts) {
+      if (!StringRef(fact).starts_with("class:"))
+        continue;
+      std::string cls = fact.substr(6);
+      const ClassInfo *ci = classOf(cls);
+      if (!ci || !findMethod(cls, attrFn->attr).empty())
+        continue;
+      for (const std::string &base : ci->libBases) {
+        const ApiEntry *e = api.lookup(api.canonicalize(base + "." +
+                                                        attrFn->attr.str()));
+        if (!e || e->role != "subclass_call")
+          continue;
+        std::string owner = findMethod(cls, e->get("method"));
+        if (owner.empty())
+          continue;
+        auto defs = defsOfResult();
+        std::string sym = owner + "::" + e->get("method").str();
+        // The first parameter (torch's `ctx`) stands for the class.
+        std::string receiver = varPath(f, attrFn->value);
+        emitUserCall(f, call, sym, classMethodRef(owner, e->get("method")),
+                     receiver, FactSet(), call, args.posVars, args.kwVars,
+                     defs, {}, args.eff);
+        auto it = facts.find("ret:" + sym);
+        setFacts(it == facts.end() ? FactSet() : it->second);
+        return true;
+      }
+    }
   if (isMethod) {
     bool realMethod = false;
     for (const std::string &fact : recvFacts)
@@ -539,6 +570,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                  StringRef(fact).starts_with("inst:");
         })) {
       addCalleeFacts(fn, calleeFacts);
+      addInstanceFacts(fn, calleeFacts);
+    } else if (!realMethod) {
+      // The facts name some of what the attribute holds (a function);
+      // the points-to's instances are the others' (a model).
       addInstanceFacts(fn, calleeFacts);
     }
     // A model kept in a field whose builds the facts lost (a trainer's
@@ -606,14 +641,29 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     auto defs = defsOfResult();
     FactSet returned;
     FactSet selfFacts = methods.empty() ? FactSet() : factsOfVar(f, methodSelf);
+    // Instances of the program's classes among the candidates (a diffusion
+    // loss's `model` is a wrapped model in one call, a lambda in another):
+    // their forwards are alternatives too.
+    std::vector<std::string> models;
+    if (std::string self = varPath(f, fn); !self.empty())
+      for (const std::string &fact : calleeFacts)
+        if (StringRef(fact).starts_with("inst:") &&
+            !llvm::is_contained(models, fact.substr(5)))
+          models.push_back(fact.substr(5));
     // The other candidates of a getattr (the object's fields) may be
     // anything, and a parameter given the program's builders in some
     // calls may be given a library's in others: the call may also run
     // code detc does not read, or a library's that draws.
     if (!methods.empty() || mayCallLibrary(fn))
       noteUnreadCall(f, call, q, nullptr);
-    emitAlternatives(funcs.size() + methods.size(), call, [&](size_t i) {
+    emitAlternatives(funcs.size() + methods.size() + models.size(), call,
+                     [&](size_t i) {
       std::string sym;
+      if (i >= funcs.size() + methods.size()) {
+        emitModelForward(f, models[i - funcs.size() - methods.size()],
+                         varPath(f, fn));
+        return;
+      }
       if (i < funcs.size()) {
         sym = funcs[i];
         auto [owner, method] = StringRef(sym).rsplit("::");

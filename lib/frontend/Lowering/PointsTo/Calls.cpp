@@ -176,8 +176,31 @@ void Builder::callMethod(CallSite &cs, Obj o) {
       solver.addObject(cs.result, o);
     return;
   }
-  case Kind::Class:  // `Cls.method(x)`: through the attribute's load
-  case Kind::Module: // `mod.f(x)`: likewise
+  case Kind::Class: { // `Cls.method(x)`: through the attribute's load
+    // A library base's method that runs one of the class's own (role
+    // `subclass_call`): `Checkpointed.apply(fn, x)` runs the class's
+    // `forward(ctx, fn, x)`, torch making `ctx`.
+    auto ci = classes.find(o);
+    if (ci == classes.end())
+      return;
+    CallSite *site = &cs;
+    for (Node base : ci->second.bases)
+      solver.onObject(base, [this, site, o, m](Obj b) {
+        const AbstractObject &bo = out.objects[b];
+        const ApiEntry *e = bo.kind == Kind::LibName
+                                ? api.lookup((bo.label() + "." + m).str())
+                                : nullptr;
+        if (!e || e->role != "subclass_call")
+          return;
+        Node ctx = solver.newNode();
+        solver.onObject(methodNode(o, e->get("method")),
+                        [this, site, ctx](Obj fn) {
+                          callFunction(*site, fn, ctx);
+                        });
+      });
+    return;
+  }
+  case Kind::Module: // `mod.f(x)`: through the attribute's load
     return;
   case Kind::LibName:
     callObject(cs, libName((ob.label() + "." + m).str()), ~0u);
