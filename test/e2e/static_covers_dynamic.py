@@ -303,6 +303,44 @@ BATCH_IDIOMS = {
     "helper_noise": ("def perturb(x):\n"
                      "    return x + 0.1 * torch.rand(x.shape)\n",
                      [], [], ["x = perturb(x)"]),
+    # A bound method in a functools.partial (diffusion's compute_losses).
+    "bound_method_partial": ("class Noiser:\n"
+                             "    def perturb(self, x, scale):\n"
+                             "        return x + scale * "
+                             "torch.randn_like(x)\n\n\n"
+                             "NOISER = Noiser()\n",
+                             [], [],
+                             ["compute = functools.partial(NOISER.perturb, "
+                              "x, 0.1)", "x = compute()"]),
+    # A block run through a custom autograd function (gradient
+    # checkpointing written by hand).
+    "autograd_apply": ("class Recompute(torch.autograd.Function):\n"
+                       "    @staticmethod\n"
+                       "    def forward(ctx, run, x):\n"
+                       "        return run(x)\n\n"
+                       "    @staticmethod\n"
+                       "    def backward(ctx, grad):\n"
+                       "        return None, grad\n\n\n"
+                       "class Checkpointed(nn.Module):\n"
+                       "    def __init__(self):\n"
+                       "        super().__init__()\n"
+                       "        self.drop = nn.Dropout(0.5)\n\n"
+                       "    def _forward(self, x):\n"
+                       "        return self.drop(x)\n\n"
+                       "    def forward(self, x):\n"
+                       "        return Recompute.apply(self._forward, x)\n",
+                       ["self.ckpt = Checkpointed()"],
+                       ["x = self.ckpt(x)"], []),
+    # A part built from a builder passed in (MoCo v3's base_encoder).
+    "builder_partial": ("class Holder(nn.Module):\n"
+                        "    def __init__(self, build):\n"
+                        "        super().__init__()\n"
+                        "        self.part = build(p=0.5)\n\n"
+                        "    def forward(self, x):\n"
+                        "        return self.part(x)\n",
+                        ["self.holder = Holder(functools.partial("
+                         "nn.Dropout))"],
+                        ["x = self.holder(x)"], []),
 }
 
 LOOPS = {

@@ -701,31 +701,30 @@ std::vector<PointsToResult::ObjectId> Lowerer::partialTargets(
     PointsToResult::ObjectId o = work.pop_back_val();
     if (!seen.insert(o).second)
       continue;
-    const AbstractObject &ob = pointsTo->object(o);
-    const ApiEntry *entry = ob.kind == AbstractObject::Kind::Library
-                                ? api.lookup(ob.label())
-                                : nullptr;
-    if (!entry || entry->role != "bind") {
+    std::vector<PointsToResult::ObjectId> wrapped;
+    if (isPartial(o))
+      wrapped = pointsTo->field(o, "arg0");
+    // A partial of nothing the analysis sees stays: it may be anything.
+    if (wrapped.empty())
       out.push_back(o);
-      continue;
-    }
-    for (PointsToResult::ObjectId f : pointsTo->field(o, "arg0"))
-      work.push_back(f);
+    work.append(wrapped.begin(), wrapped.end());
   }
   return out;
+}
+
+bool Lowerer::isPartial(PointsToResult::ObjectId o) const {
+  const AbstractObject &ob = pointsTo->object(o);
+  if (ob.kind != AbstractObject::Kind::Library)
+    return false;
+  const ApiEntry *entry = api.lookup(ob.label());
+  return entry && entry->role == "bind";
 }
 
 bool Lowerer::boundByPartial(const ast::Expr *callee) const {
   if (!pointsTo)
     return false;
   return llvm::any_of(pointsTo->pointsTo(callee),
-                      [&](PointsToResult::ObjectId o) {
-                        const AbstractObject &ob = pointsTo->object(o);
-                        if (ob.kind != AbstractObject::Kind::Library)
-                          return false;
-                        const ApiEntry *entry = api.lookup(ob.label());
-                        return entry && entry->role == "bind";
-                      });
+                      [&](PointsToResult::ObjectId o) { return isPartial(o); });
 }
 
 bool Lowerer::namesProgramCode(const ast::Expr *e) const {

@@ -303,9 +303,12 @@ public:
   /// With `throughPartials`, a functools.partial names what it wraps.
   std::string libraryNamed(const ast::Expr *e,
                            bool throughPartials = false) const;
-  /// `objs`, each functools.partial replaced by what it wraps.
+  /// `objs`, each functools.partial replaced by what it wraps (kept when
+  /// the analysis sees nothing it wraps).
   std::vector<PointsToResult::ObjectId>
   partialTargets(llvm::ArrayRef<PointsToResult::ObjectId> objs) const;
+  /// Whether `o` is a functools.partial (a bound method is one too).
+  bool isPartial(PointsToResult::ObjectId o) const;
   /// Whether `callee` may be a functools.partial: it may bind arguments
   /// the call does not show.
   bool boundByPartial(const ast::Expr *callee) const;

@@ -288,6 +288,12 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
   if (!why && pointsTo)
     why = drawingLibraryCandidate(
         partialTargets(pointsTo->pointsTo(call->func)));
+  if (!why && llvm::any_of(objs, [&](PointsToResult::ObjectId o) {
+        return isPartial(o);
+      }))
+    why = UnreadReason{"a functools.partial of something detc cannot trace "
+                       "(a dynamic lookup, or a value made where detc cannot "
+                       "see)"};
   if (!why && objs.empty()) {
     // Nothing reaches the callee: a name of a module the lowering alone
     // resolved, or a value nothing in the program makes (an attribute set
