@@ -373,6 +373,18 @@ class _KeyedBatches:
         return data
 
 
+def _skip_batch(it, epoch, keys):
+    """Fast-forward's placeholder for the batch of `keys` (drawn in
+    `epoch`) of iteration `it` over a keyed loader: the batch's keys are
+    current for the statements fast-forward re-runs; no data is loaded."""
+    STATE.batch = KeyContext(epoch, keys, it.step)
+    _enter_batch_scope(it.loader, epoch, keys)
+    it.samples += len(keys)
+    it.step += 1
+    fast_forward_progress(it.loader._detc_site, it.epoch, it.step)
+    return placeholder(getattr(it.loader, "_detc_arity", None))
+
+
 class _FastForwardBatches:
     """An epoch of a keyed loader during fast-forward: placeholder batches,
     no data loaded, until fast-forward ends; then the rest of the epoch for
@@ -408,12 +420,7 @@ class _FastForwardBatches:
         if keys is None:
             STATE.batch = None
             raise StopIteration
-        STATE.batch = KeyContext(self.epoch, keys, self.step)
-        _enter_batch_scope(self.loader, self.epoch, keys)
-        self.samples += len(keys)
-        self.step += 1
-        fast_forward_progress(self.loader._detc_site, self.epoch, self.step)
-        return placeholder(getattr(self.loader, "_detc_arity", None))
+        return _skip_batch(self, self.epoch, keys)
 
     def _continue_for_real(self):
         loader = self.loader
@@ -474,12 +481,7 @@ class _FastForwardRepeating:
             STATE.batch = None
             raise StopIteration
         epoch, keys = self.loader._detc_simulated.next_batch()
-        STATE.batch = KeyContext(epoch, keys, self.step)
-        _enter_batch_scope(self.loader, epoch, keys)
-        self.samples += len(keys)
-        self.step += 1
-        fast_forward_progress(self.loader._detc_site, self.epoch, self.step)
-        return placeholder(getattr(self.loader, "_detc_arity", None))
+        return _skip_batch(self, epoch, keys)
 
 
 class _SimulatedPasses:
