@@ -60,6 +60,8 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
   auto buildGraph = [&] {
     a.graph = StatementGraph::build(module, options);
     graphClock.lap("statement-graph");
+    if (a.graph.truncated)
+      return; // The caller reports it; the analyses would mean nothing.
     a.gens = std::make_unique<GeneratorAliases>(a.graph);
     graphClock.lap("generator-aliases");
     a.ts = analyzeThreadSafety(a.graph, *a.gens, options.keepSolutions);
@@ -69,6 +71,10 @@ ProgramAnalysis ProgramAnalysis::run(mlir::ModuleOp module,
     both(buildGraph, alongside);
   else
     buildGraph();
+  if (a.graph.truncated) {
+    a.phases = graphPhases;
+    return a;
+  }
   // The statement graph's and the verifier's temporaries (two threads'
   // worth) are gone: their pages go back, or the sets below take new ones
   // beside them (at 300k lines the analyses' peak was 10-20 MB above the

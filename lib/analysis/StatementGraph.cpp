@@ -237,6 +237,12 @@ public:
     g.exit = add(NodeKind::Exit, nullptr, c);
     connect(f, g.exit);
     addRestoredBySaved();
+    if (g.truncated)
+      for (const auto &e : instanceCount)
+        if (e.getValue() > g.mostExpandedTimes) {
+          g.mostExpandedTimes = e.getValue();
+          g.mostExpanded = entryDisplayName(e.getKey());
+        }
   }
 
 private:
@@ -881,6 +887,17 @@ std::string detc::analysis::findEntry(ModuleOp module, StringRef name) {
 std::string detc::analysis::entryDisplayName(StringRef symbol) {
   auto [cls, method] = symbol.split("::");
   return method.empty() ? cls.str() : (cls + "." + method).str();
+}
+
+std::string StatementGraph::truncationMessage() const {
+  std::string m = "the program is too large to analyse: expanding its "
+                  "calls made more than " +
+                  std::to_string(numNodes()) + " statements";
+  if (!mostExpanded.empty())
+    m += " ('" + mostExpanded + "' was expanded " +
+         std::to_string(mostExpandedTimes) +
+         " times: each call path into it is analysed on its own)";
+  return m + "; no findings were computed";
 }
 
 StatementGraph StatementGraph::build(ModuleOp module,

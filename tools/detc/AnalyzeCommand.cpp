@@ -328,8 +328,7 @@ static FileOutcome analyzeFile(const std::string &file,
   }
   if (a.graph.truncated) {
     WithColor::error(err, "detc")
-        << file << ": the program is too large to expand (call graph too "
-        << "deep)\n";
+        << file << ": " << a.graph.truncationMessage() << "\n";
     out.status = 2;
     return out;
   }

@@ -1,4 +1,4 @@
-//===- EntryOptions.cpp - The --entry flag of analyze and transform -------===//
+//===- EntryOptions.cpp - Analysis flags of analyze and transform ---------===//
 
 #include "EntryOptions.h"
 
@@ -12,7 +12,16 @@ tool::EntryFlag::EntryFlag(llvm::cl::SubCommand &sub)
                            "entry called with unknown arguments after the "
                            "module body (repeatable; default: every public "
                            "one when the module body runs none)"),
-            llvm::cl::value_desc("NAME"), llvm::cl::sub(sub)) {}
+            llvm::cl::value_desc("NAME"), llvm::cl::sub(sub)),
+      maxStatements(
+          "max-statements",
+          llvm::cl::desc("Stop (exit 2) when expanding the program's calls "
+                         "makes more than N statements (each call path "
+                         "into a function is analysed on its own; ~1 KB of "
+                         "memory each)"),
+          llvm::cl::value_desc("N"),
+          llvm::cl::init(analysis::StatementGraphOptions().maxNodes),
+          llvm::cl::sub(sub)) {}
 
 std::optional<analysis::ProgramAnalysis>
 tool::EntryFlag::analyse(mlir::ModuleOp module, llvm::StringRef file,
@@ -21,6 +30,7 @@ tool::EntryFlag::analyse(mlir::ModuleOp module, llvm::StringRef file,
                          bool keepSolutions) const {
   analysis::StatementGraphOptions options;
   options.keepSolutions = keepSolutions;
+  options.maxNodes = maxStatements;
   for (const std::string &name : names) {
     std::string symbol = analysis::findEntry(module, name);
     if (symbol.empty()) {

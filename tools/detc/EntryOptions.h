@@ -1,5 +1,6 @@
-//===- EntryOptions.h - The --entry flag of analyze and transform -*- C++ -*-===//
+//===- EntryOptions.h - Analysis flags of analyze and transform -*- C++ -*-===//
 //
+// `--max-statements=N` bounds the statement graph's expansion.
 // `--entry=NAME` names a function (`train_model`) or method (`Trainer.fit`)
 // of the script to analyse as an entry called with unknown arguments; the
 // statement graph runs the entries after the module body
@@ -19,10 +20,13 @@
 
 namespace detc::tool {
 
-/// --entry of one subcommand.
+/// --entry and --max-statements of one subcommand.
 struct EntryFlag {
   explicit EntryFlag(llvm::cl::SubCommand &sub);
   llvm::cl::list<std::string> names;
+  /// StatementGraphOptions::maxNodes (a machine with the memory may raise
+  /// it; tests lower it).
+  llvm::cl::opt<size_t> maxStatements;
 
   /// Runs the analyses from the entries; nullopt after an error on `errs`
   /// when a name denotes nothing in the script.

@@ -103,6 +103,7 @@ int detc::tool::runLower() {
       frontend::DiagnosticEngine diags;
       frontend::PointsToOptions ptOptions;
       ptOptions.searchPath.assign(searchPath.begin(), searchPath.end());
+      ptOptions.profileSources = pointsToStats;
       std::optional<frontend::PointsToResult> result =
           frontend::analyzePointsTo(file, ptOptions, *model, diags);
       diags.printAll(errs());
@@ -119,6 +120,9 @@ int detc::tool::runLower() {
                           s.objects, s.nodes, s.copyEdges, s.complexConstraints,
                           s.iterations, s.seconds,
                           base::peakResidentBytes() / 1048576.0);
+        for (const auto &[where, count] : s.topSources)
+          errs() << formatv("  {0,10} constraints made by {1}\n", count,
+                            where);
       }
       result->print(outs());
       continue;

@@ -388,8 +388,7 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
     }
     analysis::ProgramAnalysis &a = *analysed;
     if (a.graph.truncated) {
-      fail(inputFile + ": the program is too large to expand (call graph "
-                       "too deep)");
+      fail(inputFile + ": " + a.graph.truncationMessage());
       return 2;
     }
     if (checkhint.overhead.getNumOccurrences()) {

@@ -141,8 +141,11 @@ struct Instance {
 };
 
 struct StatementGraphOptions {
-  /// Stop expanding (and report) beyond this many nodes.
-  size_t maxNodes = 20'000'000;
+  /// Stop expanding (and report) beyond this many nodes. The analyses take
+  /// ~1 KB a node; a 100k-line program expands to ~150k (yolov5's
+  /// train.py with its modules: 146k). An expansion past this is a call
+  /// graph whose paths multiply (a model zoo behind one factory).
+  size_t maxNodes = 4'000'000;
   /// Functions the program runs after the module body, called any number of
   /// times in any order with unknown arguments (`train_model`,
   /// `Trainer::fit`; see findEntry). Empty: when the module body calls none
@@ -165,8 +168,14 @@ public:
   std::vector<Instance> instances;
   VarTable vars;
   NodeId entry = kNoNode, exit = kNoNode;
-  /// Set when the expansion hit StatementGraphOptions::maxNodes.
+  /// Set when the expansion hit StatementGraphOptions::maxNodes; then the
+  /// function with the most instances (every call path into a function is
+  /// an instance of its own) and how many it had.
   bool truncated = false;
+  std::string mostExpanded;
+  unsigned mostExpandedTimes = 0;
+  /// Why the expansion stopped, for the user (`truncated` only).
+  std::string truncationMessage() const;
   /// The functions analysed as entries after the module body (symbols),
   /// and whether detc chose them because the body calls none.
   std::vector<std::string> entries;

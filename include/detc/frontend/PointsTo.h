@@ -51,6 +51,9 @@ struct PointsToOptions {
   /// Parse through this cache (shared with the lowering); null: the
   /// analysis's own, kept alive by the result.
   ParseCache *parseCache = nullptr;
+  /// Attribute the constraints to the statements that made them
+  /// (PointsToStats::topSources).
+  bool profileSources = false;
 };
 
 /// An abstract object.
@@ -99,6 +102,10 @@ struct PointsToStats {
   size_t objects = 0, nodes = 0, copyEdges = 0, complexConstraints = 0;
   size_t iterations = 0; ///< Worklist node visits.
   double seconds = 0;    ///< Loading, parsing and solving.
+  /// With PointsToOptions::profileSources: the statements that made the
+  /// most constraints (copy edges and handlers, including those their
+  /// handlers made while solving), as `file:line` and count, most first.
+  std::vector<std::pair<std::string, size_t>> topSources;
 };
 
 class PointsToResult {

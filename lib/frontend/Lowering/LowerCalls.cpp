@@ -727,6 +727,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       std::string id = objectId(kind, call);
       return classes.size() > 1 ? id + "_" + cls : id;
     };
+    // An earlier pass may have seen one class here and named its object
+    // by the call alone: that object is not made in this pass.
+    if (classes.size() > 1)
+      for (char kind : {'b', 'd', 'o'})
+        objects.erase(objectId(kind, call));
     auto construct = [&](const std::string &cls) {
       const ClassInfo *ci = classOf(cls);
       std::string &t = result();

@@ -573,7 +573,16 @@ Lowerer::loweredIds(llvm::ArrayRef<PointsToResult::ObjectId> objs, char prefix,
     id += std::to_string(p.line);
     id += '_';
     id += std::to_string(p.column);
-    const ObjectInfo *info = findObject(id);
+    // A call that may construct several classes tells its objects apart
+    // by class (construct's idFor).
+    const ObjectInfo *info = nullptr;
+    if (ob.kind == AbstractObject::Kind::Instance) {
+      std::string byClass = id + "_" + ob.label().str();
+      if ((info = findObject(byClass)))
+        id = std::move(byClass);
+    }
+    if (!info)
+      info = findObject(id);
     if (info && info->kind == kind && !llvm::is_contained(ids, id))
       ids.push_back(id);
   }

@@ -458,6 +458,7 @@ void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
   // once.
   if (!boundCalls.insert({cs.call, fn, self}).second)
     return;
+  activate(fn);
   auto it = functions.find(fn);
   if (it == functions.end())
     return;
@@ -575,6 +576,9 @@ void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
     return;
   solver.onField(cls, [this, cls, instance](FieldId fid) {
     solver.onObject(solver.fieldNode(cls, fid), [this, instance](Obj fn) {
+      // Its methods may run: the program's calls, a library's (a
+      // DataLoader calls `__getitem__`), the interpreter's (`__iter__`).
+      activate(fn);
       auto it = functions.find(fn);
       if (it == functions.end() || !it->second.args ||
           it->second.params.empty() ||
@@ -613,6 +617,19 @@ Node Builder::argumentNode(const CallSite &cs, const ArgRef &ref) const {
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
                           const ApiEntry *entry) {
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
+  // Library code may call what it is given, now or later (a DataLoader's
+  // collate_fn, a scheduler's lr_lambda, a Compose's callables). Not a
+  // builtin's arguments: those call only the methods of what they are
+  // given, and instantiating a class activates its methods; the builtins
+  // that call their arguments (map, sorted's key) are modelled as calls.
+  if (!qualName.starts_with("builtins.")) {
+    for (Node a : cs.args)
+      escape(a);
+    for (const KeywordArg &k : cs.keywords)
+      escape(k.value);
+    for (Node d : cs.doubleStar)
+      escape(d);
+  }
   // `returns=ARG`: the call hands back that argument itself
   // (`nn.SyncBatchNorm.convert_sync_batchnorm(model)` converts the model in
   // place and returns it); where it is not bound at the call (absent, or a

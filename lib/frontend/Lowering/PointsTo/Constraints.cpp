@@ -38,6 +38,10 @@ Obj Builder::objectAt(Kind kind, StringRef label, const ast::Node *site,
     return it->second;
   Obj o = newObject(kind, label.str(), site, m);
   sited[key] = o;
+  // What is stored into a library's object, library code may call
+  // (`dataset.transform = fn`).
+  if (kind == Kind::Library)
+    escapeObject(o);
   return o;
 }
 
@@ -83,6 +87,7 @@ Obj Builder::libName(StringRef qualName) {
     return it->second;
   Obj o = newObject(Kind::LibName, q, nullptr, nullptr);
   libNames[q] = o;
+  escapeObject(o); // `sys.excepthook = fn`
   return o;
 }
 
@@ -193,10 +198,14 @@ bool Builder::warn(const ProgramModule *m, const ast::Node *at,
 // ---- Program -----------------------------------------------------------------
 
 void Builder::run() {
-  // Modules are discovered while their importers are analysed.
-  for (size_t i = 0; i < program.modules().size(); ++i)
-    module(*program.modules()[i]);
-  solver.solve();
+  // Modules are discovered while their importers are analysed, and while
+  // solving (an import in a function that becomes reachable).
+  size_t done = 0;
+  while (done < program.modules().size() && !solver.truncated) {
+    for (; done < program.modules().size(); ++done)
+      module(*program.modules()[done]);
+    solver.solve();
+  }
   // The lowering only asks what nodes hold.
   solver.releaseConstraints();
   if (solver.truncated)
@@ -254,8 +263,31 @@ void Builder::fillGlobals(Obj dict, const Frame &module) {
 }
 
 void Builder::body(Frame &f, llvm::ArrayRef<ast::Stmt *> stmts) {
-  for (const ast::Stmt *s : stmts)
+  for (const ast::Stmt *s : stmts) {
+    unsigned outer = solver.source;
+    if (solver.profile) {
+      solver.source = sources.size();
+      sources.push_back({f.module, s});
+    }
     stmt(f, s);
+    solver.source = outer;
+  }
+}
+
+std::vector<std::pair<std::string, size_t>>
+Builder::topSources(size_t n) const {
+  std::vector<std::pair<size_t, unsigned>> counts;
+  for (unsigned i = 1; i < solver.bySource.size(); ++i)
+    if (solver.bySource[i])
+      counts.push_back({solver.bySource[i], i});
+  std::sort(counts.begin(), counts.end(), std::greater<>());
+  std::vector<std::pair<std::string, size_t>> top;
+  for (const auto &[count, id] : llvm::ArrayRef(counts).take_front(n)) {
+    const auto &[m, at] = sources[id];
+    top.push_back({m->path + ":" + std::to_string(at->getRange().begin.line),
+                   count});
+  }
+  return top;
 }
 
 void Builder::stmt(Frame &f, const ast::Stmt *s) {
@@ -490,14 +522,13 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   }
   if (!info.params.empty() && f.isClassBody)
     inner->selfNode = info.params.front();
+  info.def = def;
+  info.lambdaBody = lambdaBody;
   functions[fo] = info;
-
-  if (lambdaBody) {
-    solver.addCopy(expr(*inner, lambdaBody), inner->returns);
-  } else {
-    auto *d = llvm::cast<ast::FunctionDef>(def);
-    body(*inner, d->body);
-  }
+  // The script's own functions are all analysed (findings in a function
+  // it never calls are still the user's); a module's, once they may run.
+  if (f.module->name == "__main__")
+    activate(fo);
   // A generator function returns a generator over what it yields.
   bool yields = false;
   for (const ast::Node *n : scopeBody) {
@@ -521,6 +552,37 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
     fi.generator = newObject(Kind::Generator, symbol, def, f.module);
     solver.addCopy(inner->yields, field(fi.generator, "[*]"));
   }
+}
+
+void Builder::activate(Obj fn) {
+  auto it = functions.find(fn);
+  if (it == functions.end() || it->second.active)
+    return;
+  it->second.active = true;
+  // A copy: the body's nested definitions grow `functions`.
+  FunctionInfo info = it->second;
+  if (info.lambdaBody)
+    solver.addCopy(expr(*info.frame, info.lambdaBody), info.frame->returns);
+  else
+    body(*info.frame, llvm::cast<ast::FunctionDef>(info.def)->body);
+}
+
+void Builder::escape(Node node) {
+  if (escapingNodes.insert(node).second)
+    solver.onObject(node, [this](Obj o) { escapeObject(o); });
+}
+
+void Builder::escapeObject(Obj o) {
+  if (!escapedObjects.insert(o).second)
+    return;
+  if (out.objects[o].kind == Kind::Function)
+    activate(o);
+  // Attributes, elements and entries (fields), a class's methods (its
+  // fields) and bases.
+  solver.onField(o, [this, o](FieldId f) { escape(solver.fieldNode(o, f)); });
+  if (auto ci = classes.find(o); ci != classes.end())
+    for (Node base : ci->second.bases)
+      escape(base);
 }
 
 void Builder::classDef(Frame &f, const ast::ClassDef *c) {

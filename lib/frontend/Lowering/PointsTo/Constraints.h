@@ -48,6 +48,13 @@ struct FunctionInfo {
   std::vector<Node> params; ///< posonly, args, vararg, kwonly, kwarg order
   bool isGenerator = false;
   Obj generator = ~0u;
+  /// The body's constraints are made when the function may run (it is
+  /// called, a library is given it, its class is instantiated), not where
+  /// it is defined: a package's unused functions (a model zoo's thousand
+  /// builders) cost nothing.
+  const ast::Node *def = nullptr;
+  const ast::Expr *lambdaBody = nullptr;
+  bool active = false;
 };
 
 struct ClassInfo {
@@ -60,6 +67,9 @@ public:
   Builder(Program &program, const ApiModel &api, DiagnosticEngine &diags,
           PointsToResult::Impl &out);
   void run();
+  /// With the solver's `profile` set: the `n` statements that made the
+  /// most constraints, as `file:line` and count.
+  std::vector<std::pair<std::string, size_t>> topSources(size_t n) const;
 
 private:
   friend struct PointsToResult::Impl;
@@ -105,6 +115,16 @@ private:
                    llvm::ArrayRef<const ast::Node *> bodyNodes,
                    const ast::Expr *lambdaBody, Node into);
   void classDef(Frame &f, const ast::ClassDef *c);
+  /// Makes the constraints of function `fn`'s body, once: it may run.
+  void activate(Obj fn);
+  /// What `node` holds may reach code detc does not analyse (a library
+  /// call's arguments, a library object's attributes), which may call
+  /// any function in it, in its attributes or elements, any method of a
+  /// class in it: they are activated, transitively.
+  void escape(Node node);
+  void escapeObject(Obj o);
+  llvm::DenseSet<Obj> escapedObjects;
+  llvm::DenseSet<Node> escapingNodes;
   void importStmt(Frame &f, const ast::Stmt *s);
   /// The public globals `from m import *` binds: m's own, and those its
   /// own star imports of program modules bind (`from .parts import *`
@@ -243,6 +263,10 @@ private:
   /// the partial in its own `arg0`, and calling it would nest forever.
   std::set<std::pair<const ast::Call *, Obj>> partialCalls;
   llvm::StringSet<> warned;
+  /// The statements constraints are attributed to (the solver's source
+  /// ids index it; 0 is "none").
+  std::vector<std::pair<const ProgramModule *, const ast::Node *>> sources{
+      {nullptr, nullptr}};
 };
 
 } // namespace detc::frontend::pta

@@ -43,7 +43,10 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   if (!impl.program->loadMain(path))
     return std::nullopt;
   pta::Builder builder(*impl.program, api, diags, impl);
+  impl.solver.profile = options.profileSources;
   builder.run();
+  if (options.profileSources)
+    impl.stats.topSources = builder.topSources(20);
   if (diags.hasErrors())
     return std::nullopt;
   impl.freeze();

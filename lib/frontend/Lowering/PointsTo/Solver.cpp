@@ -95,6 +95,7 @@ void Solver::addCopy(Node from, Node to) {
     return;
   append(edgePool, succ[from], to);
   ++copyEdges;
+  countSource();
   // What `from` already passed on must reach `to` too (by index: `to` may
   // be `from`'s set's neighbour in `pts`, which insert() may grow).
   bool grew = false;
@@ -106,13 +107,22 @@ void Solver::addCopy(Node from, Node to) {
 
 void Solver::onObject(Node node, std::function<void(Obj)> handler) {
   ++handlers;
-  append(handlerPool, objectHandlers[node], std::move(handler));
+  countSource();
+  append(handlerPool, objectHandlers[node], Handler{std::move(handler), source});
   const std::function<void(Obj)> &added =
-      handlerPool[objectHandlers[node].last].value;
+      handlerPool[objectHandlers[node].last].value.run;
   // Objects already processed at `node` do not come again: apply them now
   // (by index: the handler may grow this very set).
   for (unsigned i = 0, e = pts[node].done; i < e; ++i)
     added(pts[node][i]);
+}
+
+void Solver::countSource() {
+  if (!profile)
+    return;
+  if (bySource.size() <= source)
+    bySource.resize(source + 1);
+  ++bySource[source];
 }
 
 FieldId Solver::fieldId(llvm::StringRef name) {
@@ -159,6 +169,7 @@ Node Solver::fieldNode(Obj obj, FieldId field) {
 void Solver::onField(Obj obj, std::function<void(FieldId)> handler) {
   ensureObject(obj);
   ++handlers;
+  countSource();
   fieldHandlers[obj].push_back(handler);
   std::vector<FieldId> existing = objectFields[obj];
   for (FieldId f : existing)
@@ -198,9 +209,12 @@ void Solver::solve(size_t limit) {
     // Handlers may add handlers and edges to this node: the lists are
     // followed to their current end.
     forEach(handlerPool, objectHandlers[n],
-            [&](const Link<std::function<void(Obj)>> &h) {
+            [&](const Link<Handler> &h) {
+              unsigned outer = source;
+              source = h.value.source;
               for (Obj o : delta)
-                h.value(o);
+                h.value.run(o);
+              source = outer;
             });
     forEach(edgePool, succ[n], [&](const Link<Node> &e) {
       bool grew = false;

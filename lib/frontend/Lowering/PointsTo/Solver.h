@@ -90,6 +90,15 @@ public:
   size_t copyEdges = 0, handlers = 0, visits = 0;
   bool truncated = false;
 
+  /// Where constraints come from (`--points-to-stats`): the caller's id of
+  /// what it is building (a statement); a handler carries the id current
+  /// when it was registered, and is current again while it runs. With
+  /// `profile` set, `bySource[id]` counts the copy edges and handlers each
+  /// source added.
+  bool profile = false;
+  unsigned source = 0;
+  std::vector<size_t> bySource;
+
 private:
   void enqueue(Node node);
   void ensureObject(Obj obj);
@@ -163,8 +172,13 @@ private:
   /// Deques, as `pts`: they grow by one a node.
   std::deque<List> succ, objectHandlers;
   std::deque<Link<Node>> edgePool;
+  struct Handler {
+    std::function<void(Obj)> run;
+    unsigned source; ///< `source` when it was registered (fits the padding)
+  };
   /// A deque: handlers run by reference while others are added.
-  std::deque<Link<std::function<void(Obj)>>> handlerPool;
+  std::deque<Link<Handler>> handlerPool;
+  void countSource();
   llvm::DenseSet<uint64_t> edges; ///< (from << 32 | to) of every copy edge
   std::vector<bool> queued;
   std::deque<Node> worklist;
