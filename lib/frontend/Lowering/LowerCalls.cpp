@@ -1367,6 +1367,37 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           unknown.unreadTransform = unreadEntry(*f.unit, ds, *why, true);
           o.datasetFacts.insert("obj:" + dsId);
         }
+    } else if (pointsTo) {
+      // The dataset in a `**mapping` (BasicSR's `DataLoader(**args)` with
+      // `args = dict(dataset=dataset, ...)`), or a `*iterable`: what the
+      // points-to says the loader's `dataset` holds.
+      const ast::Expr *mapping = nullptr;
+      for (const ast::Keyword *k : call->keywords)
+        if (k->arg.empty())
+          mapping = k->value;
+      std::vector<PointsToResult::ObjectId> given;
+      for (PointsToResult::ObjectId l : pointsToAt(call))
+        llvm::append_range(given, pointsTo->field(l, "dataset"));
+      addInstanceFacts(given, o.datasetFacts);
+      for (const std::string &d :
+           loweredIds(given, 'd', ObjectInfo::Dataset))
+        o.datasetFacts.insert("obj:" + d);
+      std::optional<UnreadReason> why;
+      if (o.datasetFacts.empty() && (mapping || !call->args.empty()))
+        why = given.empty()
+                  ? UnreadReason{"a dataset made where detc cannot see (a "
+                                 "dynamic lookup, or a value of code detc "
+                                 "does not read)"}
+                  : whyObjectsUnread(given, "");
+      if (emitIR && why) {
+        why->why += ": its __getitem__ may draw";
+        std::string dsId = objectId('d', call);
+        ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
+        unknown.api = "<unknown dataset>";
+        unknown.unreadTransform = unreadEntry(
+            *f.unit, mapping ? mapping : call->args.front(), *why, true);
+        o.datasetFacts.insert("obj:" + dsId);
+      }
     }
     if (dsVar.empty())
       dsVar = t + ".dataset";
