@@ -498,6 +498,9 @@ public:
   std::optional<std::string>
   untracedReceiverMethod(const FuncCtx &f,
                          const ast::Attribute *method) const;
+  /// Whether `o` is what a `load`-role call returned (`torch.load`): an
+  /// unpickled object, whose code is whatever was pickled.
+  bool isUnpickled(PointsToResult::ObjectId o) const;
   /// The current statement's unread calls, or null.
   mlir::ArrayAttr unreadCallsOfStmt() const;
   const ast::Node *unreadCallsOf = nullptr;

@@ -95,6 +95,14 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
       absent};
 }
 
+bool Lowerer::isUnpickled(PointsToResult::ObjectId o) const {
+  const AbstractObject &ob = pointsTo->object(o);
+  if (ob.kind != AbstractObject::Kind::Library)
+    return false;
+  const ApiEntry *e = api.lookup(api.canonicalize(ob.label()));
+  return e && e->role == "load";
+}
+
 std::optional<Lowerer::UnreadReason> Lowerer::drawingLibraryCandidate(
     llvm::ArrayRef<PointsToResult::ObjectId> objs) const {
   for (PointsToResult::ObjectId o : objs) {
@@ -141,6 +149,12 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
   for (PointsToResult::ObjectId o : objs) {
     const AbstractObject &ob = pointsTo->object(o);
     StringRef label = ob.label();
+    if (isUnpickled(o))
+      return UnreadReason{("an object unpickled by '" + label +
+                           "' (a model saved whole with torch.save, say): "
+                           "what it runs is the pickled classes' code, "
+                           "which detc cannot see")
+                              .str()};
     if (ob.kind == AbstractObject::Kind::LibName &&
         label.consume_front("<dynamic attribute of ")) {
       StringRef library = label.drop_back();
@@ -277,6 +291,15 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       for (PointsToResult::ObjectId r : receivers)
         for (PointsToResult::ObjectId o : pointsTo->field(r, attr))
           objs.push_back(o);
+      // A method of an unpickled object whose name a library type has
+      // (`ckpt.keys()`, `model.eval()`): taken as that type's, as on any
+      // value detc cannot trace.
+      if (objs.empty() && !receivers.empty() &&
+          llvm::all_of(receivers, [&](PointsToResult::ObjectId r) {
+            return isUnpickled(r);
+          }) &&
+          !untracedReceiverMethod(f, llvm::cast<ast::Attribute>(call->func)))
+        return;
       if (objs.empty())
         objs = std::move(receivers);
     }

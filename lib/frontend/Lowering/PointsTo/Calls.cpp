@@ -269,7 +269,11 @@ void Builder::callMethod(CallSite &cs, Obj o) {
         built && built->role == "container")
       storeElements(cs, o, m);
     const ApiEntry *entry = api.lookupMethod(ob.label(), m);
-    if ((entry && entry->has("self")) || m == "to" || m == "cuda" ||
+    // What a method of an unpickled object returns is unpickled too
+    // (`torch.load(f).get("model")`): code detc cannot see, as the object.
+    const ApiEntry *made = api.lookup(api.canonicalize(ob.label()));
+    if ((made && made->role == "load") || (entry && entry->has("self")) ||
+        m == "to" || m == "cuda" ||
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||
         m == "double" || m == "half")
       solver.addObject(cs.result, o);
