@@ -108,7 +108,8 @@ void Solver::addCopy(Node from, Node to) {
 void Solver::onObject(Node node, std::function<void(Obj)> handler) {
   ++handlers;
   countSource();
-  append(handlerPool, objectHandlers[node], Handler{std::move(handler), source});
+  append(handlerPool, objectHandlers[node],
+         Handler{std::move(handler), source});
   const std::function<void(Obj)> &added =
       handlerPool[objectHandlers[node].last].value.run;
   // Objects already processed at `node` do not come again: apply them now
