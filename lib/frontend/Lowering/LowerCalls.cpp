@@ -1343,6 +1343,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (t.empty())
       t = newTemp(f);
     std::string dsVar = args.varOf(entry->getArg("dataset"));
+    // A dataset of no class detc knows, shown as `shown`: producing an
+    // example may run anything, its draws included (detc-may-draw in the
+    // per-example region).
+    auto unknownDataset = [&](const ast::Expr *shown, UnreadReason why) {
+      why.why += ": its __getitem__ may draw";
+      std::string dsId = objectId('d', call);
+      ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
+      unknown.api = "<unknown dataset>";
+      unknown.unreadTransform = unreadEntry(*f.unit, shown, why, true);
+      o.datasetFacts.insert("obj:" + dsId);
+    };
     if (const ast::Expr *ds = args.find(entry->getArg("dataset"))) {
       o.datasetFacts = factsOf(f, ds);
       // Datasets the facts lose (unpacked from a call's result: the
@@ -1353,20 +1364,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         for (const std::string &d : loweredIds(pointsTo->pointsTo(ds), 'd',
                                                ObjectInfo::Dataset))
           o.datasetFacts.insert("obj:" + d);
-      // A dataset of no class detc knows (`get_dataset(name)(root=...)`
-      // through a registry of a library it does not read, as ResNeSt
-      // builds its datasets): producing an example may run anything, its
-      // draws included (detc-may-draw in the per-example region).
+      // `get_dataset(name)(root=...)` through a registry of a library
+      // detc does not read, as ResNeSt builds its datasets.
       if (emitIR)
         if (std::optional<UnreadReason> why =
-                untraceableValue(f, ds, "", "a dataset", nullptr)) {
-          why->why += ": its __getitem__ may draw";
-          std::string dsId = objectId('d', call);
-          ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
-          unknown.api = "<unknown dataset>";
-          unknown.unreadTransform = unreadEntry(*f.unit, ds, *why, true);
-          o.datasetFacts.insert("obj:" + dsId);
-        }
+                untraceableValue(f, ds, "", "a dataset", nullptr))
+          unknownDataset(ds, *why);
     } else if (pointsTo) {
       // The dataset in a `**mapping` (BasicSR's `DataLoader(**args)` with
       // `args = dict(dataset=dataset, ...)`), or a `*iterable`: what the
@@ -1389,15 +1392,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                                  "dynamic lookup, or a value of code detc "
                                  "does not read)"}
                   : whyObjectsUnread(given, "");
-      if (emitIR && why) {
-        why->why += ": its __getitem__ may draw";
-        std::string dsId = objectId('d', call);
-        ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
-        unknown.api = "<unknown dataset>";
-        unknown.unreadTransform = unreadEntry(
-            *f.unit, mapping ? mapping : call->args.front(), *why, true);
-        o.datasetFacts.insert("obj:" + dsId);
-      }
+      if (emitIR && why)
+        unknownDataset(mapping ? mapping : call->args.front(), *why);
     }
     if (dsVar.empty())
       dsVar = t + ".dataset";
