@@ -93,8 +93,11 @@ SURGERY_CLASS = ("class Net(torch.nn.Module):\n"
                  "        h = self.drop(torch.relu(self.fc1(x)))\n"
                  "        FAULTS.hit(self.case, \"forward\")\n"
                  "        if self.case == \"class_surgery\":\n"
-                 "            h = F.dropout(h, 0.1, self.training)\n"
-                 "        return self.fc2(h)\n")
+                 "            h = HEAD_DROP(F.dropout(h, 0.1, "
+                 "self.training))\n"
+                 "        return self.fc2(h)\n"
+                 # Rebuilt by the surgery: keyed as the script's own.
+                 "HEAD_DROP = torch.nn.Dropout(0.2)\n")
 SURGERY_VIEW = ("def features(x, case, fixed):\n"
                 "    return x.view(x.size(0), -1)\n")
 CASES = {
@@ -120,6 +123,10 @@ CASES = {
     "cat_mismatch": ("tensor mismatch", 'Rule(ValueError, match="batch_size",'
                      ' do=action("extra = extra[:0]; out = out[:len(y)]"))', {}, "resumed",
                      "policy", "loss = F.cross_entropy("),
+    "action_layer": ("API misuse (an action builds a layer that draws)",
+                     'Rule(RuntimeError, match="plateau", do=action('
+                     '"model.drop = torch.nn.Dropout(0.5)"))', {},
+                     "resumed", "policy", "FAULTS.plateau(case, model"),
     "oom_alloc": ("resource", 'Rule(RuntimeError, match="allocate", '
                   'do=action("workspace = 256"))', {}, "resumed", "policy",
                   "work = torch.empty(workspace)"),
@@ -448,6 +455,22 @@ def main():
         ok = r.returncode == 2 and "must define RULES" in r.stderr and \
             not os.path.exists(os.path.join(tmp, "x.pt"))
         print("bad policy        %s" % ("ok" if ok else "FAIL\n" +
+                                        r.stderr[-1000:]))
+        failures += not ok
+        # Without detc at run time an action that calls something runs
+        # as written, and the run says that its draws are not keyed.
+        work = os.path.join(tmp, "no-detc")
+        os.makedirs(work)
+        with open(os.path.join(work, "policy.py"), "w") as f:
+            f.write("from detc_runtime.recovery import Rule, action\n"
+                    "RULES = [%s]\n" % CASES["action_layer"][1])
+        r = run([PY, transformed, "--case", "action_layer", "--work", work,
+                 "--out", os.path.join(work, "o.pt"), "--detc-recovery=" +
+                 os.path.join(work, "policy.py")], work,
+                {"PYTHONPATH": args.runtime,
+                 "DETC": os.path.join(tmp, "no-such-detc")})
+        ok = r.returncode == 0 and "the action runs as written" in r.stderr
+        print("action, no detc   %s" % ("ok" if ok else "FAIL\n" +
                                         r.stderr[-1000:]))
         failures += not ok
         problems = ddp_fix_replay(transformed, args.runtime, tmp)

@@ -369,6 +369,29 @@ def _source_of(arg):
     return arg, "<detc action>"
 
 
+def _compiled_action(crash, code, name):
+    """The action's code transformed as the script was, as if written
+    before the failing statement (surgery.transformed_action): a layer it
+    builds or a draw it makes is keyed like the script's own. Code that
+    calls nothing can neither draw nor build, and runs as written; so does
+    code that cannot be transformed here, and the run says so."""
+    import ast
+    tree = ast.parse(code, name)
+    if not any(isinstance(n, ast.Call) for n in ast.walk(tree)):
+        return compile(tree, name, "exec")
+    from . import surgery
+    try:
+        module = ast.Module(body=surgery.transformed_code(
+            [(code, crash.line, crash.line - 1)])[0], type_ignores=[])
+    except surgery.SurgeryError as e:
+        print("detc-recovery: warning: the action runs as written, not "
+              "transformed (%s): a layer it builds or a random draw it "
+              "makes is not keyed, and the run may not match the fixed "
+              "script's" % e, file=sys.stderr)
+        return compile(tree, name, "exec")
+    return compile(module, "%s (transformed)" % name, "exec")
+
+
 def run_action(crash, arg):
     """Runs code with the failing function's variables; assignments to them
     (and to module globals) stay."""
@@ -379,7 +402,7 @@ def run_action(crash, arg):
     namespace.update(local)
     namespace["detc_exception"] = crash.exc
     before = dict(namespace)
-    exec(compile(code, name, "exec"), namespace)
+    exec(_compiled_action(crash, code, name), namespace)
     cells = dict(zip(crash.cell.__code__.co_freevars,
                      crash.cell.__closure__ or ()))
     for key, value in namespace.items():
@@ -391,6 +414,54 @@ def run_action(crash, arg):
             cells[key].cell_contents = value
         else:
             module_globals[key] = value
+
+
+def _surgery_module(code, path):
+    """The surgery file compiled, its statements other than definitions
+    and imports that call something transformed as the script's own code
+    would be (a layer one builds is keyed), where they stand in the
+    script: in place of the script's assignment of the same name, else at
+    its end. Its definitions are transformed in run_surgery, where they
+    replace the script's."""
+    import ast
+    from . import surgery
+    tree = ast.parse(code, path)
+    kept = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import,
+            ast.ImportFrom)
+    chosen = [node for node in tree.body if not isinstance(node, kept) and
+              any(isinstance(n, ast.Call) for n in ast.walk(node))]
+    if chosen:
+        # `X = ...` where the script assigns X once at its top level
+        # replaces that assignment (as a redefined function replaces
+        # its original); anything else goes at the script's end.
+        try:
+            script = ast.parse(surgery.original_text())
+        except surgery.SurgeryError as e:
+            raise ValueError(str(e))
+        assigned = {}
+        for node in script.body:
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Name):
+                assigned.setdefault(node.targets[0].id, []).append(node)
+        chunks = []
+        for node in chosen:
+            place = (None, None)
+            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                    isinstance(node.targets[0], ast.Name) and \
+                    len(assigned.get(node.targets[0].id, ())) == 1:
+                old = assigned[node.targets[0].id][0]
+                place = (old.lineno, old.end_lineno)
+            chunks.append((ast.get_source_segment(code, node),) + place)
+        try:
+            found = surgery.transformed_code(chunks)
+        except surgery.SurgeryError as e:
+            raise ValueError(str(e))
+        by_node = dict(zip(map(id, chosen), found))
+        body = []
+        for node in tree.body:
+            body += by_node.get(id(node), [node])
+        tree = ast.Module(body=body, type_ignores=[])
+    return compile(tree, path, "exec")
 
 
 def run_surgery(crash, arg):
@@ -407,7 +478,7 @@ def run_surgery(crash, arg):
         code = f.read()
     module_globals = crash.cell.__globals__
     namespace = dict(module_globals)
-    exec(compile(code, path, "exec"), namespace)
+    exec(_surgery_module(code, path), namespace)
     vaccinated = {info[0] for info in vaccine.SITES.values()}
     lines = code.splitlines(keepends=True)
     sources, classes = {}, {}

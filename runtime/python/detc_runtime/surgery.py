@@ -117,7 +117,9 @@ def transformed_definitions(sources):
     return found
 
 
-def _transform_all(sources, functions_only=False):
+def original_text():
+    """The text of the script the running one was transformed from,
+    checked against the SHA-256 its header records."""
     info = vaccine.SOURCE
     path, sha, command = info["path"], info["sha256"], info["retransform"]
     if not path or not command:
@@ -133,7 +135,12 @@ def _transform_all(sources, functions_only=False):
         raise SurgeryError("the original script %s changed since it was "
                            "transformed; surgery edits the version that "
                            "runs" % path)
-    text = original.decode("utf-8")
+    return original.decode("utf-8")
+
+
+def _transform_all(sources, functions_only=False):
+    path = vaccine.SOURCE["path"]
+    text = original_text()
     tree = ast.parse(text)
     kinds = (ast.FunctionDef,) if functions_only else (ast.FunctionDef,
                                                         ast.ClassDef)
@@ -156,7 +163,19 @@ def _transform_all(sources, functions_only=False):
         lines[start - 1:end] = [new_source.rstrip("\n") + "\n"]
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
-    edited = "".join(lines + added)
+    return _retransform("".join(lines + added))
+
+
+def _retransform(edited, plain=False):
+    """(path of the output, its text): `edited` (a version of the original
+    script) transformed with the flags of the first transform; `plain`:
+    without --vaccinate (the code keeps its shape, its draws and layers
+    are keyed as in the vaccinated script: stream keys do not depend on
+    vaccination)."""
+    path = vaccine.SOURCE["path"]
+    command = vaccine.SOURCE["retransform"]
+    if plain:
+        command = [a for a in command if a != "--vaccinate"]
     directory = os.path.dirname(path)
     fd, script = tempfile.mkstemp(prefix=".detc-surgery-", suffix=".py",
                                   dir=directory)
@@ -167,7 +186,11 @@ def _transform_all(sources, functions_only=False):
         binary = os.environ.get("DETC") or command[0]
         args = [binary] + [script if a == "{script}" else out
                            if a == "{out}" else a for a in command[1:]]
-        r = subprocess.run(args, capture_output=True, text=True)
+        try:
+            r = subprocess.run(args, capture_output=True, text=True)
+        except OSError as e:
+            raise SurgeryError("cannot run detc (%s): %s; set DETC to its "
+                               "path" % (binary, e.strerror))
         if r.returncode != 0:
             detail = r.stderr.strip().replace(script, os.path.basename(path))
             raise SurgeryError("detc transform refused the edited script:\n"
@@ -178,6 +201,95 @@ def _transform_all(sources, functions_only=False):
         for p in (script, out):
             if os.path.exists(p):
                 os.unlink(p)
+
+
+# Marks code brought at run time in the script it is transformed in:
+# `__detc_code_begin__ = N` ... `__detc_code_end__ = N` around chunk N.
+_BEGIN, _END = "__detc_code_begin__", "__detc_code_end__"
+_TRANSFORMED = {}  # (chunks, line) -> their transformed statements
+
+
+def _statement_at(tree, line):
+    """The first statement of `tree` that starts on `line`, or None."""
+    best = None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno == line and (
+                best is None or node.col_offset < best.col_offset):
+            best = node
+    return best
+
+
+def _mark(node):
+    """(name, N) of a `name = N` statement, else None."""
+    if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+            isinstance(node.targets[0], ast.Name) and \
+            isinstance(node.value, ast.Constant):
+        return node.targets[0].id, node.value.value
+    return None
+
+
+def _between_marks(tree, n):
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if not isinstance(body, list):
+                continue
+            marks = [_mark(s) for s in body]
+            if (_BEGIN, n) in marks and (_END, n) in marks:
+                return body[marks.index((_BEGIN, n)) + 1:
+                            marks.index((_END, n))]
+    return None
+
+
+def transformed_code(chunks):
+    """Code brought at run time (an action, a surgery file's statements),
+    transformed as the script was. Each chunk is (source text written at
+    column 0, first, last): put in the original script in place of its
+    lines first..last, before line `first` when last < first (where an
+    action's failure was), or at the end when `first` is None. A layer it
+    builds and a draw it makes are keyed as the script's own code there
+    would be: stream keys come from the function around a call, the
+    call's text and how often that text occurs in the function before it
+    (docs/codegen.md). A list of statement lists, one per chunk;
+    SurgeryError when that cannot be done."""
+    key = tuple(chunks)
+    if key in _TRANSFORMED:
+        return _TRANSFORMED[key]
+    text = original_text()
+    tree = ast.parse(text)
+    lines = text.splitlines(keepends=True)
+    if lines and not lines[-1].endswith("\n"):
+        lines[-1] += "\n"
+    edits = []
+    for n, (code, first, last) in enumerate(chunks):
+        indent = ""
+        if first is not None:
+            node = _statement_at(tree, first)
+            if node is None or lines[first - 1][:node.col_offset].strip():
+                raise SurgeryError("no statement starts line %d of %s" % (
+                    first, vaccine.SOURCE["path"]))
+            indent = lines[first - 1][:node.col_offset]
+        else:
+            first, last = len(lines) + 1, len(lines)
+        # Under `if True:`, the chunk keeps its own indentation.
+        body = ["%s = %d\n" % (_BEGIN, n)] + [
+            l if l.endswith("\n") else l + "\n"
+            for l in code.splitlines(keepends=True)] + [
+            "%s = %d\n" % (_END, n)]
+        edits.append((first, max(last, first - 1), [indent + "if True:\n"] +
+                      [indent + "    " + l if l.strip() else l
+                       for l in body]))
+    # From the bottom up: each edit leaves the lines above in place.
+    for first, last, block in sorted(edits, key=lambda e: e[:2],
+                                     reverse=True):
+        lines[first - 1:last] = block
+    _, out = _retransform("".join(lines), plain=True)
+    tree = ast.parse(out)
+    found = [_between_marks(tree, n) for n in range(len(chunks))]
+    if any(f is None for f in found):
+        raise SurgeryError("the transformed script lost the code")
+    _TRANSFORMED[key] = found
+    return found
 
 
 class _Renumber(ast.NodeTransformer):

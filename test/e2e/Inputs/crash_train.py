@@ -58,8 +58,19 @@ class Faults:
             raise RuntimeError("CUDA error: all CUDA-capable devices are busy "
                                "or unavailable")
 
+    def plateau(self, case, model, epoch):
+        """A check the job makes: from the second epoch on it wants
+        stronger dropout (the fix builds a new layer, whose draws must be
+        keyed as the script's own)."""
+        if case == "action_layer" and epoch == 1 and model.drop.p < 0.5:
+            raise RuntimeError("loss plateau: dropout %.2f is too weak"
+                               % model.drop.p)
+
 
 FAULTS = Faults()
+# A layer at the module's top level that the model uses in one case; a
+# surgery file rebuilds it (its draws keyed as the script's own).
+HEAD_DROP = torch.nn.Dropout(0.2)
 
 
 class Net(torch.nn.Module):
@@ -77,7 +88,7 @@ class Net(torch.nn.Module):
         if self.case == "class_surgery" and not self.fixed:
             h = h.view(-1, 5)  # a refactoring's leftover
         if self.case == "class_surgery":
-            h = F.dropout(h, 0.1, self.training)
+            h = HEAD_DROP(F.dropout(h, 0.1, self.training))
         return self.fc2(h)
 
 
@@ -180,6 +191,7 @@ def main():
             if b in skip:
                 continue
             FAULTS.device(case, device)
+            FAULTS.plateau(case, model, epoch)
             x = data[b * 8:(b + 1) * 8].to(device)
             y = labels[b * 8:(b + 1) * 8].view(target_shape)
             work = torch.empty(workspace)
@@ -212,6 +224,10 @@ def main():
         counters["lr"] = scaled_lr()
         save({"model": model.state_dict(), "epoch": epoch},
              os.path.join(ckpt_dir, "last.pt"), case)
+        if case == "action_layer" and fixed and epoch == 0:
+            # After the failing statement, so that the action's layer
+            # (placed before it) is the first of its text in main().
+            model.drop = torch.nn.Dropout(0.5)
     torch.save({"model": model.state_dict(), "counters": counters,
                 "work": work.numel()}, args.out)
     dist.destroy_process_group()
