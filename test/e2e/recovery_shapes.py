@@ -13,7 +13,11 @@ script run with the fix from the start (--fixed):
   function that a loop at the module's top level calls; the edit changes
   the cells around the failing statement, so the loop's barrier calls
   the new function again (before, with no vaccinated caller, the surgery
-  was refused).
+  was refused);
+* action_loader: in a loop over a shuffling DataLoader with two workers,
+  an action builds a dropout layer and draws input noise; both are keyed
+  as the same line written into the script (before, the action ran as
+  written: the layer and the noise drew from torch's global generator).
 
 usage: recovery_shapes.py --detc BIN --runtime DIR
 """
@@ -52,6 +56,10 @@ CASES = {
                    'do=action("hidden = 16"))'),
     "surgery_caller": ("surgery_caller_train.py",
                        "Rule(FileNotFoundError, do=surgery({fix!r}))"),
+    "action_loader": ("action_loader_train.py",
+                      'Rule(RuntimeError, match="plateau", do=action('
+                      '"model.drop = nn.Dropout(0.3)\\n'
+                      'x = x + 0.01 * torch.randn_like(x)"))'),
 }
 
 
