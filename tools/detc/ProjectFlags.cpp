@@ -13,16 +13,14 @@ using namespace llvm;
 using namespace detc;
 
 tool::ProjectFlags::ProjectFlags(cl::SubCommand &sub, StringRef verb)
-    : excludes("exclude", cl::value_desc("PATTERN"),
+    : noGitignoreHelp(
+          (verb + " in folders also what .gitignore files ignore").str()),
+      excludes("exclude", cl::value_desc("PATTERN"),
                cl::desc("Leave out of folders the files and folders PATTERN "
                         "matches (.gitignore syntax, from the current "
                         "folder; repeatable; replaces [tool.detc] exclude)"),
                cl::sub(sub)),
-      noGitignore("no-gitignore",
-                  cl::desc((verb + " in folders also what .gitignore files "
-                                   "ignore")
-                               .str()),
-                  cl::sub(sub)) {}
+      noGitignore("no-gitignore", cl::desc(noGitignoreHelp), cl::sub(sub)) {}
 
 bool tool::ProjectFlags::isProject(ArrayRef<std::string> paths) {
   if (paths.size() > 1)

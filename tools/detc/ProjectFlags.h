@@ -27,6 +27,9 @@ namespace detc::tool {
 struct ProjectFlags {
   /// `verb` starts the flags' help ("Analyse", "Transform").
   ProjectFlags(llvm::cl::SubCommand &sub, llvm::StringRef verb);
+  /// The help of --no-gitignore: cl::desc keeps a reference to it, so it
+  /// lives as long as the option (declared before it).
+  std::string noGitignoreHelp;
   llvm::cl::list<std::string> excludes;
   llvm::cl::opt<bool> noGitignore;
 
