@@ -138,12 +138,17 @@ class Solution {
 public:
   /// `start`: the chain tails' states to start from (another solution's,
   /// taken with takeTails(), of the same data graph), else `init`.
+  /// `changed` (with `start`): the nodes whose transfer or boundary
+  /// differs from that solution's problem; only their chains are run
+  /// first (the others' equations still hold, until an input changes).
+  /// Null: every chain is.
   Solution(const DataGraph &dg, State init, BoundaryFn boundary, MeetFn meet,
-           TransferFn transfer, std::vector<State> start = {})
+           TransferFn transfer, std::vector<State> start = {},
+           const std::vector<NodeId> *changed = nullptr)
       : dg(&dg), chains(dg), init(std::move(init)),
         boundary(std::move(boundary)), meet(std::move(meet)),
         transfer(std::move(transfer)) {
-    solve(std::move(start));
+    solve(std::move(start), changed);
   }
 
   /// The chain tails' states, to start a larger problem from (a monotone
@@ -248,14 +253,19 @@ private:
     return {std::move(in), std::move(out)};
   }
 
-  void solve(std::vector<State> start) {
-    if (start.size() == chains.size())
+  void solve(std::vector<State> start, const std::vector<NodeId> *changed) {
+    bool resumed = start.size() == chains.size();
+    if (resumed)
       tailOut = std::move(start);
     else
       tailOut.assign(chains.size(), init);
     // Worklist as a bit set over chains (in visiting order): always take
     // the earliest pending one.
-    llvm::BitVector pending(chains.size(), true);
+    llvm::BitVector pending(chains.size(), !(resumed && changed));
+    if (resumed && changed)
+      for (NodeId n : *changed)
+        if (unsigned c = chains.chainOf(n); c != Chains::kNone)
+          pending.set(c);
     State state = init, scratch = init;
     int next = pending.find_first();
     while (next != -1) {
@@ -287,16 +297,16 @@ private:
 ///  - `transfer(n, in, out)`: computes `out` (given as `init`); or
 ///    `transfer(n, state)`: turns `in` into `out` in place.
 /// Chains are revisited until no chain's `out` changes.
-/// `start`: as Solution's.
+/// `start`, `changed`: as Solution's.
 template <typename State, typename BoundaryFn, typename MeetFn,
           typename TransferFn>
 Solution<State, BoundaryFn, MeetFn, TransferFn>
 solveDataflow(const DataGraph &dg, const State &init, BoundaryFn boundary,
-              MeetFn meet, TransferFn transfer,
-              std::vector<State> start = {}) {
+              MeetFn meet, TransferFn transfer, std::vector<State> start = {},
+              const std::vector<NodeId> *changed = nullptr) {
   return Solution<State, BoundaryFn, MeetFn, TransferFn>(
       dg, init, std::move(boundary), std::move(meet), std::move(transfer),
-      std::move(start));
+      std::move(start), changed);
 }
 
 } // namespace detc::analysis
