@@ -110,6 +110,17 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   const StmtPlace *place = places.at(begin);
   auto *loop = place ? dyn_cast<ast::For>(place->stmt) : nullptr;
   if (!loop || loop->body.empty()) {
+    // A loop a library call runs (`trainer.fit(module, loader)`):
+    // the minibatch boundary would be inside the library.
+    if (place && place->stmt) {
+      const ast::SourcePos &at = place->stmt->getRange().begin;
+      diags.error(&file, {at.line, at.column, at.offset},
+                  "--jit-checkpoint: the training loop runs inside code "
+                  "this statement calls (a library's, detc does not edit "
+                  "it): the minibatch boundary goes at the start of a "
+                  "loop of this script");
+      return std::nullopt;
+    }
     diags.error(&file, {1, 0, 0},
                 "--jit-checkpoint: the training loop is not a `for` "
                 "statement of this script");

@@ -537,19 +537,33 @@ private:
   /// The seed calls of ERR generators record their seed: the keyed streams
   /// of a generator follow the script's own seed.
   void recordSeeds() {
-    llvm::DenseSet<Operation *> seen;
+    // By call: one call may seed several libraries (seed_everything
+    // makes a create op per library), and is wrapped once for all.
+    llvm::MapVector<uint32_t, std::pair<Operation *, std::set<unsigned>>>
+        byCall;
     for (analysis::NodeId n = 0; n < a.graph.numNodes(); ++n) {
       if (a.graph.node(n).kind != analysis::NodeKind::Create)
         continue;
       auto create = dyn_cast_or_null<ir::CreateGeneratorOp>(a.graph.node(n).op);
       if (!create || !create.getSeeded() || !spanOf(create))
         continue;
-      for (unsigned o : a.gens->created(n)) {
-        if (!errGens.count(o) || !seen.insert(create).second)
-          continue;
-        wrapCallee(create, formatv("{0}.seeding({1}, ", kRuntimeAlias, o + 1),
-                   "the seed call", "seed recorded for the keyed streams");
-      }
+      for (unsigned o : a.gens->created(n))
+        if (errGens.count(o)) {
+          auto &entry = byCall[spanOf(create)->exprBegin];
+          if (!entry.first)
+            entry.first = create;
+          entry.second.insert(o + 1);
+        }
+    }
+    for (auto &[begin, entry] : byCall) {
+      std::string gens;
+      for (unsigned g : entry.second)
+        gens += (gens.empty() ? "" : ", ") + std::to_string(g);
+      if (entry.second.size() > 1)
+        gens = "(" + gens + ")";
+      wrapCallee(entry.first,
+                 formatv("{0}.seeding({1}, ", kRuntimeAlias, gens).str(),
+                 "the seed call", "seed recorded for the keyed streams");
     }
   }
 

@@ -4,13 +4,15 @@ pip's CPU torch in a virtual environment this script creates (the rest of
 the suite runs on Debian's torch 1.13).
 
 The venv is made once per build directory (`--venv`; `pip install
-torch==VERSION 'numpy<2' tqdm`, a few minutes) and reused while it holds
+torch==VERSION 'numpy<2' tqdm pytorch_lightning`, a few minutes) and reused while it holds
 that torch. The e2e tests chosen (the suite's time budget does not allow
 all of them twice): determinism and kill/resume of a script written for
 torch 2.x (torch.compile, autocast, a GradScaler live on the CPU,
 torch.accelerator, a checkpoint holding an argparse.Namespace read back
 under torch 2.x's weights_only default and safe_globals), which covers
-the keyed loader, keyed dropout and noise the PGD example has too.
+the keyed loader, keyed dropout and noise the PGD example has too; and
+determinism of a script whose training loop is PyTorch Lightning's
+(`trainer.fit`: the venv also gets pytorch_lightning).
 """
 import argparse
 import os
@@ -27,6 +29,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 # torch.distributions.
 WARM_UP = """
 import numpy, tqdm, torch, torch.distributed, torch.distributions
+import pytorch_lightning
 from torch.utils.data import DataLoader
 model = torch.compile(torch.nn.Sequential(torch.nn.Linear(2, 2),
                                           torch.nn.Dropout(0.5)),
@@ -44,7 +47,8 @@ for x in DataLoader(torch.ones(4, 2), batch_size=2):
 
 def venv_python(venv, version, base):
     py = os.path.join(venv, "bin", "python")
-    probe = "import torch, numpy, tqdm; print(torch.__version__)"
+    probe = ("import torch, numpy, tqdm, pytorch_lightning; "
+             "print(torch.__version__)")
     if os.path.exists(py):
         have = subprocess.run([py, "-c", probe], capture_output=True,
                               text=True)
@@ -59,7 +63,7 @@ def venv_python(venv, version, base):
     # them, and every run would compile them again).
     subprocess.run([py, "-m", "pip", "install", "-q", "--disable-pip-version-"
                     "check", "--no-compile", "torch==" + version, "numpy<2",
-                    "tqdm"], check=True)
+                    "tqdm", "pytorch_lightning"], check=True)
     env = {k: v for k, v in os.environ.items()
            if k != "PYTHONDONTWRITEBYTECODE"}
     subprocess.run([py, "-c", WARM_UP], env=env, check=True)
@@ -114,6 +118,13 @@ def main():
          [sys.executable, os.path.join(e2e, "determinism.py")] + common +
          ["--workers-flag=--workers",
           os.path.join(e2e, "Inputs", "torch2_train.py")]),
+        # The loop is Lightning's: the dataset's draws in the workers and
+        # the module's in training_step are found and keyed through the
+        # call that hands the loader over.
+        ("e2e: determinism, Lightning loop",
+         [sys.executable, os.path.join(e2e, "determinism.py")] + common +
+         ["--workers-flag=--workers",
+          os.path.join(e2e, "Inputs", "lightning_train.py")]),
         ("e2e: kill/resume, torch 2.x script",
          [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
          ["--trials", "4", os.path.join(e2e, "Inputs", "torch2_train.py"),

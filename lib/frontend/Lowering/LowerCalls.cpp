@@ -1016,7 +1016,16 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       // and called later), as a library's container calls its parts.
       callHeldCallables(f, call, isMethod ? attrFn->value : nullptr, called);
     }
-    noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr);
+    // Code detc does not read given a loader may iterate it (code it
+    // reads and finds free of draws, `list.append`, `os.path.join`, is
+    // taken at its word).
+    if (noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr) &&
+        (!q.empty() || isMethod)) {
+      std::vector<std::string> argVars = args.posVars;
+      for (const auto &kw : args.kwVars)
+        argVars.push_back(kw.second);
+      emitLibraryLoop(f, call, argVars, recvVar, recvFacts);
+    }
     return opaque(isMethod && !recvVar.empty());
   }
 
@@ -1101,6 +1110,20 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string gen;
     FactSet fs;
     if (role == "seed_global") {
+      // `lib=torch,numpy,random`: one call seeds several libraries
+      // (Lightning's seed_everything): the others first.
+      llvm::SmallVector<StringRef, 4> libs;
+      lib.split(libs, ',');
+      lib = libs.back();
+      for (StringRef other : llvm::ArrayRef(libs).drop_back()) {
+        rngLibraries.insert(other.str());
+        llvm::SmallVector<NamedAttribute> attrs{strAttr("library", other),
+                                                apiAttr()};
+        if (seeded)
+          attrs.push_back(attr("seeded", builder.getUnitAttr()));
+        emit(ir::CreateGeneratorOp::getOperationName(), call,
+             {ir::globalGeneratorVar(other)}, eff, attrs);
+      }
       gen = ir::globalGeneratorVar(lib);
       rngLibraries.insert(lib.str());
     } else if (role == "seed_method") {

@@ -559,6 +559,135 @@ void Lowerer::callProgramParts(const ast::Node *at, const std::string &var,
   }
 }
 
+void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
+                              llvm::ArrayRef<std::string> argVars,
+                              const std::string &recvVar,
+                              const FactSet &recvFacts) {
+  if (!emitIR)
+    return;
+  std::vector<const ast::Expr *> given(call->args.begin(), call->args.end());
+  for (const ast::Keyword *k : call->keywords)
+    given.push_back(k->value);
+  std::vector<std::pair<std::string, FactSet>> loaders, instances;
+  // The program's functions it was given (a step function).
+  FactSet functions;
+  if (!recvVar.empty() && !objectsOf(recvFacts, ObjectInfo::Loader).empty())
+    loaders.emplace_back(recvVar, recvFacts);
+  auto isDataset = [&](const std::string &fact) {
+    StringRef s = fact;
+    if (s.consume_front("inst:")) {
+      const ClassInfo *ci = classOf(s.str());
+      return ci && ci->role == ir::ClassRole::Dataset;
+    }
+    const ObjectInfo *o =
+        s.consume_front("obj:") ? findObject(s.str()) : nullptr;
+    return o && o->kind == ObjectInfo::Dataset;
+  };
+  for (size_t i = 0; i < given.size(); ++i) {
+    const ast::Expr *a = given[i];
+    FactSet facts = factsOf(f, a);
+    std::string var = varPath(f, a);
+    if (var.empty() && i < argVars.size())
+      var = argVars[i];
+    for (const std::string &fact : facts)
+      if (StringRef(fact).starts_with("func:"))
+        functions.insert(fact);
+    if (!objectsOf(facts, ObjectInfo::Loader).empty()) {
+      if (var.empty())
+        var = loaderHolder(f, a);
+      if (!var.empty())
+        loaders.emplace_back(var, facts);
+    } else if (!var.empty() && llvm::any_of(facts, isDataset)) {
+      // The loader the library may make over it.
+      std::string id = objectId('l', a);
+      ObjectInfo &o = object(id, ObjectInfo::Loader);
+      o.workers = "unknown";
+      o.datasetFacts = facts;
+      std::string loaderVar = newTemp(f);
+      Effects e;
+      e.uses.insert(var);
+      emit(ir::BatchesOp::getOperationName(), call, {loaderVar}, e,
+           {strAttr("dataset", var), strAttr("workers", "unknown"),
+            attr("library_loader",
+                 builder.getStringAttr("a loader the library may make over "
+                                       "the dataset it is given"))});
+      loaders.emplace_back(loaderVar, FactSet{"obj:" + id});
+    } else if (!var.empty() &&
+               llvm::any_of(facts, [](const std::string &fact) {
+                 return StringRef(fact).starts_with("inst:");
+               })) {
+      instances.emplace_back(var, facts);
+    }
+  }
+  if (loaders.empty())
+    return;
+  // What a library receiver was given when it was made (`Trainer(model=
+  // net, ...)`, `Engine(step)`), as its own arguments are.
+  if (const auto *method = dyn_cast<ast::Attribute>(call->func);
+      method && pointsTo && !recvVar.empty())
+    for (PointsToResult::ObjectId r : pointsTo->pointsTo(method->value))
+      if (pointsTo->object(r).kind == AbstractObject::Kind::Library) {
+        FactSet held;
+        addInstanceFacts(heldObjects(r), held);
+        for (const std::string &fact : held)
+          instances.emplace_back(recvVar, FactSet{fact});
+        addProgramCallables(heldObjects(r), functions);
+      }
+  // The fetches make examples in the loader's workers: the library's own
+  // per-batch code (this call's unread entries) is not among them.
+  std::vector<Attribute> unread;
+  if (unreadCallsOf == currentStmt)
+    unread = std::exchange(unreadCalls, {});
+  Effects loopEff;
+  for (const auto &[var, facts] : loaders)
+    loopEff.uses.insert(var);
+  Operation *loop =
+      emit(ir::ForOp::getOperationName(), call, {}, loopEff, {}, 2);
+  dropRegion(loop, 1);
+  inRegion(loop, 0, [&] {
+    std::vector<std::string> batches;
+    for (const auto &[var, facts] : loaders) {
+      batches.push_back(newTemp(f));
+      emitFetch(f, call, var, facts, {batches.back()});
+    }
+    emitBatchRegion(call, batches, [&] {
+      if (!unread.empty()) {
+        unreadCallsOf = currentStmt;
+        for (Attribute a : unread)
+          if (!llvm::is_contained(unreadCalls, a))
+            unreadCalls.push_back(a);
+      }
+      Effects e = loopEff;
+      e.uses.insert(batches.begin(), batches.end());
+      for (const auto &[var, facts] : instances)
+        e.uses.insert(var);
+      emit(ir::StmtOp::getOperationName(), call, {}, e,
+           {strAttr("kind", "expr")});
+      std::set<std::string> called;
+      callProgramParts(call, "", functions, called, Effects());
+      // Any method of a program object it was given, but how objects
+      // are made and destroyed.
+      for (const auto &[var, facts] : instances)
+        for (const std::string &fact : facts) {
+          if (!StringRef(fact).starts_with("inst:"))
+            continue;
+          std::set<std::string> methods;
+          std::vector<std::string> work{fact.substr(5)};
+          for (size_t i = 0; i < work.size() && i < 32; ++i)
+            if (const ClassInfo *ci = classOf(work[i])) {
+              for (const auto &m : ci->methods)
+                if (!m.getKey().starts_with("__") ||
+                    m.getKey() == "__call__")
+                  methods.insert(m.getKey().str());
+              llvm::append_range(work, ci->userBases);
+            }
+          for (const std::string &m : methods)
+            emitMethodCallOn(call, fact.substr(5), m, var, {fact});
+        }
+    });
+  });
+}
+
 void Lowerer::callHeldCallables(FuncCtx &f, const ast::Call *call,
                                 const ast::Expr *receiver,
                                 std::set<std::string> &called) {

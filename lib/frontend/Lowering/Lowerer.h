@@ -214,8 +214,6 @@ public:
   bool lowerLauncher(FuncCtx &f, const ast::Call *call,
                      const ast::Expr *targetFn, const ast::Expr *argTuple,
                      bool rankFirst, bool shared);
-  /// A `per_batch` data-parallel region reading `uses`, its body emitted
-  /// by `body`.
   /// A call of `method` of the program's class `cls` (or a base) on the
   /// object in `selfVar`, as a library makes it (a dataset's
   /// `__getitem__`, a transform's `__call__`): `self` bound, with facts
@@ -223,11 +221,6 @@ public:
   bool emitMethodCallOn(const ast::Node *at, const std::string &cls,
                         llvm::StringRef method, const std::string &selfVar,
                         const FactSet &selfFacts);
-  /// Calls the program's callables among `facts` as a library calls the
-  /// parts it holds (a dataset its transform, `Compose` its entries): a
-  /// function, or an instance's `__call__` (else `forward`) with `self`
-  /// bound to `var` (a function's call has effects `funcEff`). `called`
-  /// keeps each part to one call.
   /// Calls the program's callables a library object reaching `call`'s
   /// callee (or `receiver`) holds: given to the call that made it, in its
   /// arguments or their elements (callProgramParts).
@@ -241,9 +234,31 @@ public:
   llvm::DenseMap<PointsToResult::ObjectId,
                  std::vector<PointsToResult::ObjectId>>
       heldByLibraryObject;
+  /// Calls the program's callables among `facts` as a library calls the
+  /// parts it holds (a dataset its transform, `Compose` its entries): a
+  /// function, or an instance's `__call__` (else `forward`) with `self`
+  /// bound to `var` (a function's call has effects `funcEff`). `called`
+  /// keeps each part to one call.
   void callProgramParts(const ast::Node *at, const std::string &var,
                         const FactSet &facts, std::set<std::string> &called,
                         const Effects &funcEff);
+  /// A library call no table describes that is given a data loader
+  /// (`trainer.fit(model, train_dataloaders=loader)`, `engine.run(loader)`)
+  /// may iterate it: a loop, here, whose fetches make the loader's
+  /// examples (a per-example region) and whose batches run the library's
+  /// code (the call's unread entries) and any method of the program's
+  /// objects it was given (`training_step`, hooks), in a per-batch region.
+  /// A dataset of the program given to it may be iterated by a loader the
+  /// library makes (`Trainer(train_dataset=ds)`), its workers unknown; a
+  /// method of a library loader (`trainer.train()` of a trainer whose
+  /// source makes one) iterates it. `argVars`: the variables the arguments
+  /// were lowered to, positional then keywords ("" where none). Nothing
+  /// when neither a loader nor a dataset is given.
+  void emitLibraryLoop(FuncCtx &f, const ast::Call *call,
+                       llvm::ArrayRef<std::string> argVars,
+                       const std::string &recvVar, const FactSet &recvFacts);
+  /// A `per_batch` data-parallel region reading `uses`, its body emitted
+  /// by `body`.
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
                        llvm::function_ref<void()> body);
   /// Emits `n` alternatives (`emitOne(i)` each), as nested `detc.if`s: one
@@ -451,8 +466,8 @@ public:
   /// Records `call` (an opaque call; `receiver` for a method call, and its
   /// callee's qualified name when the imports give one) as a call of code
   /// detc does not read, when it is one; the ops of the current statement
-  /// emitted from now on carry it (`unread_calls`).
-  void noteUnreadCall(FuncCtx &f, const ast::Call *call,
+  /// emitted from now on carry it (`unread_calls`). Whether it is one.
+  bool noteUnreadCall(FuncCtx &f, const ast::Call *call,
                       llvm::StringRef qualified, const ast::Expr *receiver);
   /// Why calling something that may be any of `objs` runs code detc does
   /// not read (`qualified`: the callee's imported name, when it has one).

@@ -268,14 +268,14 @@ static bool isSuperCall(const ast::Expr *e) {
   return name && name->id == "super";
 }
 
-void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
+bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
                              StringRef qualified, const ast::Expr *receiver) {
   if (!emitIR || !currentStmt || !currentUnit)
-    return;
+    return false;
   // A builtin (`super()`, `len(x)`): quiet (api/python.api).
   if (auto *n = llvm::dyn_cast<ast::Name>(call->func);
       n && qualified.empty() && !isBoundName(f, n->id))
-    return;
+    return false;
   std::optional<UnreadReason> why;
   // What the callee may be; for a method whose attribute holds nothing the
   // analysis tracks (`tok.encode`), what its receiver may be.
@@ -299,7 +299,7 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
             return isUnpickled(r);
           }) &&
           !untracedReceiverMethod(f, llvm::cast<ast::Attribute>(call->func)))
-        return;
+        return false;
       if (objs.empty())
         objs = std::move(receivers);
     }
@@ -343,7 +343,7 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
     }
   }
   if (!why)
-    return;
+    return false;
   if (unreadCallsOf != currentStmt) {
     unreadCallsOf = currentStmt;
     unreadCalls.clear();
@@ -354,9 +354,10 @@ void Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
             at.line &&
         cast<DictionaryAttr>(a).getAs<IntegerAttr>("column").getInt() ==
             at.column + 1)
-      return;
+      return true;
   // A call starts where its callee does: shown there, named by it.
   unreadCalls.push_back(unreadEntry(*f.unit, call->func, *why, false));
+  return true;
 }
 
 std::optional<std::string>

@@ -191,7 +191,9 @@ def _running_script_sha256():
 
 def seeding(gen, fn):
     """`fn` (a seed call or seeded constructor) that also records its seed
-    argument as the seed of generator `gen`."""
+    argument as the seed of generator `gen` (a tuple: of each, for a call
+    that seeds several libraries, as Lightning's seed_everything)."""
+    gens = gen if isinstance(gen, tuple) else (gen,)
 
     def call(*args, **kwargs):
         seed = args[0] if args else kwargs.get("seed")
@@ -199,7 +201,8 @@ def seeding(gen, fn):
                 seed, "__index__"):
             seed = seed.__index__()
         if isinstance(seed, int):
-            STATE.seeds[gen] = seed
+            for g in gens:
+                STATE.seeds[g] = seed
         return fn(*args, **kwargs)
 
     return call

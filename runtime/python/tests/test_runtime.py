@@ -1143,6 +1143,12 @@ class ScopeAndDrawTest(unittest.TestCase):
         rt.seeding(42, random.seed)(1234)
         self.assertEqual(STATE.seeds[42], 1234)
 
+    def test_seeding_records_the_seed_of_each_library_a_call_seeds(self):
+        seen = []
+        rt.seeding((43, 44), lambda seed=None: seen.append(seed))(seed=99)
+        self.assertEqual((STATE.seeds[43], STATE.seeds[44], seen),
+                         (99, 99, [99]))
+
 
 class ProfileTablesTest(unittest.TestCase):
     """profile.py's line bookkeeping (the tracer itself runs end to end in
