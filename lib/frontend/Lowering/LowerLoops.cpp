@@ -619,8 +619,6 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
       instances.emplace_back(var, facts);
     }
   }
-  if (loaders.empty())
-    return;
   // What a library receiver was given when it was made (`Trainer(model=
   // net, ...)`, `Engine(step)`), as its own arguments are.
   if (const auto *method = dyn_cast<ast::Attribute>(call->func);
@@ -633,6 +631,40 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
           instances.emplace_back(recvVar, FactSet{fact});
         addProgramCallables(heldObjects(r), functions);
       }
+  // Any method of a program object it was given may be called, but how
+  // objects are made and destroyed.
+  auto methodsOf = [&](const std::string &cls) {
+    std::set<std::string> methods;
+    std::vector<std::string> work{cls};
+    for (size_t i = 0; i < work.size() && i < 32; ++i)
+      if (const ClassInfo *ci = classOf(work[i])) {
+        for (const auto &m : ci->methods)
+          if (!m.getKey().starts_with("__") || m.getKey() == "__call__")
+            methods.insert(m.getKey().str());
+        llvm::append_range(work, ci->userBases);
+      }
+    return methods;
+  };
+  // A method of one that returns a loader (Lightning's
+  // `train_dataloader()` of a LightningDataModule or of the module
+  // itself): the library calls it and iterates what it returns.
+  for (const auto &[var, facts] : instances)
+    for (const std::string &fact : facts) {
+      if (!StringRef(fact).starts_with("inst:"))
+        continue;
+      std::string cls = fact.substr(5);
+      for (const std::string &m : methodsOf(cls)) {
+        std::string owner = findMethod(cls, m);
+        auto it = this->facts.find("ret:" + owner + "::" + m);
+        if (it == this->facts.end() ||
+            objectsOf(it->second, ObjectInfo::Loader).empty())
+          continue;
+        emitMethodCallOn(call, cls, m, var, {fact});
+        loaders.emplace_back(var + "." + m, it->second);
+      }
+    }
+  if (loaders.empty())
+    return;
   // The fetches make examples in the loader's workers: the library's own
   // per-batch code (this call's unread entries) is not among them.
   std::vector<Attribute> unread;
@@ -665,25 +697,11 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
            {strAttr("kind", "expr")});
       std::set<std::string> called;
       callProgramParts(call, "", functions, called, Effects());
-      // Any method of a program object it was given, but how objects
-      // are made and destroyed.
       for (const auto &[var, facts] : instances)
-        for (const std::string &fact : facts) {
-          if (!StringRef(fact).starts_with("inst:"))
-            continue;
-          std::set<std::string> methods;
-          std::vector<std::string> work{fact.substr(5)};
-          for (size_t i = 0; i < work.size() && i < 32; ++i)
-            if (const ClassInfo *ci = classOf(work[i])) {
-              for (const auto &m : ci->methods)
-                if (!m.getKey().starts_with("__") ||
-                    m.getKey() == "__call__")
-                  methods.insert(m.getKey().str());
-              llvm::append_range(work, ci->userBases);
-            }
-          for (const std::string &m : methods)
-            emitMethodCallOn(call, fact.substr(5), m, var, {fact});
-        }
+        for (const std::string &fact : facts)
+          if (StringRef(fact).starts_with("inst:"))
+            for (const std::string &m : methodsOf(fact.substr(5)))
+              emitMethodCallOn(call, fact.substr(5), m, var, {fact});
     });
   });
 }

@@ -13,7 +13,8 @@
 # RUN: rm -f %t.py
 # RUN: not detc transform --jit-checkpoint --emit-python --python none %s -o %t.py 2>&1 | FileCheck %s --check-prefix=JIT
 # RUN: not test -e %t.py
-# JIT: .py:[[@LINE+73]]:5: error: --jit-checkpoint: the training loop runs inside code this statement calls
+# JIT: .py:{{[0-9]+}}:5: error: --jit-checkpoint: the training loop runs inside code this statement calls
+# JIT-NEXT: {{^ +}}trainer.fit(Lit(), train_dataloaders=loader)
 import random
 
 import numpy as np
@@ -76,6 +77,26 @@ class Tokens(Dataset):
         return np.random.randint(0, 100, size=8)
 
 
+class Cropped(Dataset):
+    def __len__(self):
+        return 16
+
+    def __getitem__(self, i):
+        # CHECK-DAG: .py:[[@LINE+1]]:16: warning: generator 'torch' (global) is used inside the per-example data-parallel region that starts at {{.*}}.py:[[MODULE:[0-9]+]]:5
+        return torch.rand(4) * i
+
+
+class Data(pl.LightningDataModule):
+    """A LightningDataModule: the library calls train_dataloader() and
+    iterates the loader it returns."""
+
+    def setup(self, stage=None):
+        self.train_set = Cropped()
+
+    def train_dataloader(self):
+        return DataLoader(self.train_set, batch_size=4, num_workers=2)
+
+
 def ignite_step(engine, batch):
     # CHECK-DAG: .py:[[@LINE+1]]:12: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}.py:[[ENGINE]]:5
     return torch.rand(1) * batch
@@ -96,6 +117,9 @@ def main():
     # CHECK-DAG: .py:[[@LINE-1]]:10: warning: may draw: 'Trainer' calls code detc could not read, inside the per-example data-parallel region
     # CHECK-DAG: .py:[[TRAIN]]:5: warning: may draw: 'hf.train' calls code detc could not read, inside the per-batch data-parallel region
     hf.train()
+
+    # CHECK-DAG: .py:[[MODULE]]:5: warning: may draw: 'trainer.fit' calls code detc could not read, inside the per-batch data-parallel region
+    trainer.fit(Lit(), datamodule=Data())
 
 
 if __name__ == "__main__":
