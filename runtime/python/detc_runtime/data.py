@@ -547,11 +547,30 @@ def _position_for_restart(loader, sampler, site, made):
     object.__setattr__(loader, "_detc_pass", _PassPosition(epoch, offset))
 
 
+def _unbatch(bound):
+    """A batch_sampler that is torch's own BatchSampler (what accelerate's
+    prepare, and so Hugging Face's Trainer, rebuild a loader with) is its
+    sampler, batch size and drop_last: keyed as those arguments would be.
+    (A subclass or another batch sampler may group examples its own way:
+    left alone.)"""
+    args = bound.arguments
+    batches = args.get("batch_sampler")
+    if type(batches) is not BatchSampler:
+        return
+    args["batch_sampler"] = None
+    args["sampler"] = batches.sampler
+    args["batch_size"] = batches.batch_size
+    args["drop_last"] = batches.drop_last
+
+
 def _keyed_sampler(bound, dataset, site):
     args = bound.arguments
     sampler = args.get("sampler")
     if args.get("batch_sampler") is not None:
         return None
+    if isinstance(sampler, _EpochSampler):
+        # Already keyed: a keyed loader's sampler handed to a new loader.
+        return sampler
     if isinstance(sampler, DistributedSampler):
         seed = STATE.override if STATE.override is not None else sampler.seed
         keyed = KeyedDistributedSampler(len(dataset), sampler.num_replicas,
@@ -608,6 +627,7 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
                       "an iterable dataset; its examples have no index, so "
                       "it is not keyed" % site)
             return cls_called(*args, **kwargs)
+        _unbatch(bound)
         sampler = _keyed_sampler(bound, dataset, site)
         if sampler is None:
             warn_once(("batch_sampler", site), "the DataLoader at site %d "

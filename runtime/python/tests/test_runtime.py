@@ -141,6 +141,29 @@ class SamplerTest(unittest.TestCase):
             self.assertEqual([int(k) for k in STATE.batch.keys], x.tolist())
         self.assertIsNone(STATE.batch)
 
+    def test_loader_rebuilt_over_a_batch_sampler_stays_keyed(self):
+        # accelerate's prepare (Hugging Face's Trainer) rebuilds a keyed
+        # loader as DataLoader(dataset, batch_sampler=BatchSampler(its
+        # keyed sampler, ...)): still keyed, same order, same keys; a
+        # plain sampler inside a BatchSampler is keyed too.
+        from torch.utils.data import (BatchSampler, DataLoader,
+                                      RandomSampler, TensorDataset)
+
+        data = TensorDataset(torch.arange(10))
+        make = rt.keyed_loader(1, DataLoader)
+        first = make(data, batch_size=4, shuffle=True)
+        rebuilt = make(data, batch_sampler=BatchSampler(
+            first._detc_sampler, 4, False), num_workers=2)
+        self.assertIs(rebuilt._detc_sampler, first._detc_sampler)
+        other = make(data, batch_sampler=BatchSampler(RandomSampler(data), 3,
+                                                      True))
+        self.assertIsInstance(other._detc_sampler, rt.KeyedSampler)
+        for loader, size in ((rebuilt, 4), (other, 3)):
+            for (x,) in loader:
+                self.assertEqual([int(k) for k in STATE.batch.keys],
+                                 x.tolist())
+                self.assertLessEqual(len(x), size)
+
     def test_keys_pair_with_what_was_fetched(self):
         # A custom random sampler is iterated once per epoch (its order is
         # not reproducible by iterating it again); unbatched loading, and
