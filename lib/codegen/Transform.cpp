@@ -182,6 +182,13 @@ private:
 
   // ---- Rewrites -------------------------------------------------------------
   void keyLoaders() {
+    // A loader given to a library's loop may be rebuilt there, and
+    // accelerate's prepare makes a new DataLoader over its sampler: keyed
+    // at run time where the library constructs it.
+    module.walk([&](Operation *op) {
+      if (op->hasAttr("library_loop") || op->hasAttr("rebuilds_loaders"))
+        importedLoaders = true;
+    });
     module.walk([&](ir::BatchesOp op) {
       std::optional<StringRef> api = op.getApi();
       // A subclass of DataLoader the program defines (yolov5's

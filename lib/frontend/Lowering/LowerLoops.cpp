@@ -183,8 +183,16 @@ void Lowerer::notePrepared(FuncCtx &f, const ast::Stmt *s,
   Effects eff;
   eff.updates.insert(recv);
   eff.uses.insert(prepared.begin(), prepared.end());
-  emit(ir::StmtOp::getOperationName(), s, {}, eff,
-       {strAttr("kind", "assign"), attr("restores", strArray(prepared))});
+  llvm::SmallVector<NamedAttribute> attrs{
+      strAttr("kind", "assign"), attr("restores", strArray(prepared))};
+  // prepare makes a new DataLoader over a loader's sampler (the one the
+  // script then iterates): the transform keys torch's DataLoader where
+  // the library constructs it (`rebuilds_loaders`).
+  if (llvm::any_of(call->args, [&](const ast::Expr *a) {
+        return !objectsOf(factsOf(f, a), ObjectInfo::Loader).empty();
+      }))
+    attrs.push_back(attr("rebuilds_loaders", builder.getUnitAttr()));
+  emit(ir::StmtOp::getOperationName(), s, {}, eff, attrs);
 }
 
 void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
@@ -673,8 +681,12 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
   Effects loopEff;
   for (const auto &[var, facts] : loaders)
     loopEff.uses.insert(var);
+  // `library_loop`: the library may also make a loader of its own over
+  // what it was given (accelerate's prepare rebuilds it): the transform
+  // keys torch's DataLoader where libraries construct it.
   Operation *loop =
-      emit(ir::ForOp::getOperationName(), call, {}, loopEff, {}, 2);
+      emit(ir::ForOp::getOperationName(), call, {}, loopEff,
+           {attr("library_loop", builder.getUnitAttr())}, 2);
   dropRegion(loop, 1);
   inRegion(loop, 0, [&] {
     std::vector<std::string> batches;
