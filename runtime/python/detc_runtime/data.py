@@ -56,6 +56,7 @@ class _EpochSampler(Sampler):
         self.self_counting = False
 
     def begin_epoch(self):
+        self._begun = True
         if self.self_counting:
             return
         if self._resumed:
@@ -79,6 +80,15 @@ class _EpochSampler(Sampler):
         raise NotImplementedError
 
     def __iter__(self):
+        if not getattr(self, "_begun", False) and not self.self_counting:
+            # Iterated, but never by a keyed loader: a loader detc did not
+            # key took this sampler (a library rebuilt the script's loader
+            # where no key_imported_loaders reached it).
+            warn_once(("foreign", id(self)), "a DataLoader detc did not key "
+                      "iterates the keyed sampler of the loader at site %s "
+                      "(a library rebuilt it?): its examples draw without "
+                      "example scopes and its epochs do not advance, so the "
+                      "run is not deterministic" % getattr(self, "site", "?"))
         start = self.start
         if self.self_counting:
             self.epoch += 1

@@ -164,6 +164,29 @@ class SamplerTest(unittest.TestCase):
                                  x.tolist())
                 self.assertLessEqual(len(x), size)
 
+    def test_a_keyed_sampler_taken_by_an_unkeyed_loader_is_reported(self):
+        # What accelerate did where torch's DataLoader was not keyed: a
+        # plain DataLoader over the keyed loader's sampler. Its examples
+        # run without scopes: the run says so; a keyed loader does not.
+        import contextlib
+        import io
+        from torch.utils.data import BatchSampler, DataLoader, TensorDataset
+
+        data = TensorDataset(torch.arange(6))
+        keyed = rt.keyed_loader(7, DataLoader)(data, batch_size=2,
+                                               shuffle=True)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            list(keyed)
+        self.assertNotIn("did not key", err.getvalue())
+        fresh = rt.keyed_loader(8, DataLoader)(data, batch_size=2,
+                                               shuffle=True)
+        with contextlib.redirect_stderr(err):
+            list(DataLoader(data, batch_sampler=BatchSampler(
+                fresh._detc_sampler, 2, False)))
+        self.assertIn("a DataLoader detc did not key iterates the keyed "
+                      "sampler of the loader at site 8", err.getvalue())
+
     def test_keys_pair_with_what_was_fetched(self):
         # A custom random sampler is iterated once per epoch (its order is
         # not reproducible by iterating it again); unbatched loading, and
