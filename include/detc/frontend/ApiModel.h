@@ -12,6 +12,7 @@
 #define DETC_FRONTEND_APIMODEL_H
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <memory>
@@ -100,6 +101,13 @@ public:
   /// (`torch.Tensor` for `transpose`), or empty: on a receiver detc cannot
   /// trace, a call of such a name is taken as that type's method.
   llvm::StringRef typeWithMethod(llvm::StringRef method) const;
+  /// Whether a `data-keyword` line names `keyword`: a keyword argument
+  /// that training libraries take their data by (`datamodule=`,
+  /// `train_dataset=`). Given a value detc cannot trace, a library call
+  /// may iterate data detc cannot see there.
+  bool isDataKeyword(llvm::StringRef keyword) const {
+    return dataKeywords.contains(keyword);
+  }
 
   /// The declared base type of a library type, or empty.
   llvm::StringRef getBase(llvm::StringRef type) const;
@@ -137,6 +145,7 @@ private:
   std::vector<ApiEntry> wildcards; ///< Sorted longest prefix first.
   llvm::StringMap<ApiEntry> anyReceiver;
   llvm::StringMap<std::string> receiverMethods;
+  llvm::StringSet<> dataKeywords;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;

@@ -197,6 +197,14 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       receiverMethods.try_emplace(words[2], words[1].str());
       continue;
     }
+    if (words[0] == "data-keyword") {
+      // `data-keyword <name> <why...>`: a keyword argument training
+      // libraries take their data by (Lightning's `datamodule=`).
+      if (words.size() < 3)
+        return fail("expected 'data-keyword <name> <library and use>'");
+      dataKeywords.insert(words[1]);
+      continue;
+    }
     if (words[0] == "alias") {
       if (words.size() != 4 || words[2] != "=")
         return fail("expected 'alias <name> = <target>'");

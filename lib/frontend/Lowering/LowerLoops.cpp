@@ -625,6 +625,25 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
                  return StringRef(fact).starts_with("inst:");
                })) {
       instances.emplace_back(var, facts);
+    } else if (size_t kw = i - call->args.size();
+               i >= call->args.size() && !var.empty() &&
+               api.isDataKeyword(call->keywords[kw]->arg)) {
+      // `trainer.fit(model, datamodule=dm)` with `dm` made where detc
+      // cannot see (hydra's instantiate, a registry): the library
+      // iterates data whose examples may draw.
+      if (std::optional<UnreadReason> why =
+              untraceableValue(f, a, "", "data", nullptr)) {
+        why->why += ": its examples may draw";
+        std::string dsId = objectId('d', a);
+        ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
+        unknown.api = "<unknown dataset>";
+        unknown.unreadTransform = unreadEntry(*f.unit, a, *why, true);
+        std::string id = objectId('l', a);
+        ObjectInfo &o = object(id, ObjectInfo::Loader);
+        o.workers = "unknown";
+        o.datasetFacts.insert("obj:" + dsId);
+        loaders.emplace_back(var, FactSet{"obj:" + id});
+      }
     }
   }
   // What a library receiver was given when it was made (`Trainer(model=

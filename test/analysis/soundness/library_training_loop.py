@@ -17,6 +17,7 @@
 # JIT-NEXT: {{^ +}}trainer.fit(Lit(), train_dataloaders=loader)
 import random
 
+import hydra
 import numpy as np
 import pytorch_lightning as pl
 import torch
@@ -26,6 +27,9 @@ import torch.nn.functional as F
 from ignite.engine import Engine
 from torch.utils.data import DataLoader, Dataset
 from transformers import Trainer
+
+
+CONFIG = {"data": {"_target_": "data.Module"}}
 
 
 class Noisy(Dataset):
@@ -120,6 +124,15 @@ def main():
 
     # CHECK-DAG: .py:[[MODULE]]:5: warning: may draw: 'trainer.fit' calls code detc could not read, inside the per-batch data-parallel region
     trainer.fit(Lit(), datamodule=Data())
+
+    # Data made where detc cannot see (lightning-hydra-template's
+    # `hydra.utils.instantiate(cfg.data)`), given by a keyword the tables
+    # name as data (`data-keyword datamodule`): its examples may draw.
+    unseen = hydra.utils.instantiate(CONFIG["data"])
+    # CHECK-DAG: .py:[[@LINE+3]]:5: warning: may draw: 'trainer.fit' calls code detc could not read, inside the per-batch data-parallel region
+    # CHECK-DAG: .py:[[@LINE+2]]:35: warning: may draw: 'unseen' calls code detc could not read, inside the per-example data-parallel region
+    # CHECK-DAG: .py:[[@LINE+1]]:35: note: 'unseen' is data that is library 'hydra'{{.*}}: its examples may draw
+    trainer.fit(Lit(), datamodule=unseen)
 
 
 if __name__ == "__main__":
