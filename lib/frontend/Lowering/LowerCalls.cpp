@@ -1366,16 +1366,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (t.empty())
       t = newTemp(f);
     std::string dsVar = args.varOf(entry->getArg("dataset"));
-    // A dataset of no class detc knows, shown as `shown`: producing an
-    // example may run anything, its draws included (detc-may-draw in the
-    // per-example region).
     auto unknownDataset = [&](const ast::Expr *shown, UnreadReason why) {
       why.why += ": its __getitem__ may draw";
-      std::string dsId = objectId('d', call);
-      ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
-      unknown.api = "<unknown dataset>";
-      unknown.unreadTransform = unreadEntry(*f.unit, shown, why, true);
-      o.datasetFacts.insert("obj:" + dsId);
+      o.datasetFacts.insert("obj:" + unknownDatasetObject(f, call, shown, why));
     };
     if (const ast::Expr *ds = args.find(entry->getArg("dataset"))) {
       o.datasetFacts = factsOf(f, ds);

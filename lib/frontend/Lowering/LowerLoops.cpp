@@ -567,6 +567,16 @@ void Lowerer::callProgramParts(const ast::Node *at, const std::string &var,
   }
 }
 
+std::string Lowerer::unknownDatasetObject(FuncCtx &f, const ast::Node *at,
+                                          const ast::Expr *shown,
+                                          const UnreadReason &why) {
+  std::string id = objectId('d', at);
+  ObjectInfo &unknown = object(id, ObjectInfo::Dataset);
+  unknown.api = "<unknown dataset>";
+  unknown.unreadTransform = unreadEntry(*f.unit, shown, why, true);
+  return id;
+}
+
 void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
                               llvm::ArrayRef<std::string> argVars,
                               const std::string &recvVar,
@@ -634,14 +644,10 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
       if (std::optional<UnreadReason> why =
               untraceableValue(f, a, "", "data", nullptr)) {
         why->why += ": its examples may draw";
-        std::string dsId = objectId('d', a);
-        ObjectInfo &unknown = object(dsId, ObjectInfo::Dataset);
-        unknown.api = "<unknown dataset>";
-        unknown.unreadTransform = unreadEntry(*f.unit, a, *why, true);
         std::string id = objectId('l', a);
         ObjectInfo &o = object(id, ObjectInfo::Loader);
         o.workers = "unknown";
-        o.datasetFacts.insert("obj:" + dsId);
+        o.datasetFacts.insert("obj:" + unknownDatasetObject(f, a, a, *why));
         loaders.emplace_back(var, FactSet{"obj:" + id});
       }
     }

@@ -495,6 +495,12 @@ public:
                                                const std::string &ownObject,
                                                llvm::StringRef noun,
                                                const ast::Node *call);
+  /// A dataset of no class detc knows (made at `at`, shown as `shown`):
+  /// producing an example may run anything, its draws included
+  /// (detc-may-draw in the per-example region, for `why`). Its object id.
+  std::string unknownDatasetObject(FuncCtx &f, const ast::Node *at,
+                                   const ast::Expr *shown,
+                                   const UnreadReason &why);
   /// One `unread_calls` entry: `shown` as written, where it starts, why;
   /// with its file when the op carrying it may be in another one.
   mlir::DictionaryAttr unreadEntry(const Unit &unit, const ast::Expr *shown,
