@@ -577,18 +577,31 @@ std::string Lowerer::unknownDatasetObject(FuncCtx &f, const ast::Node *at,
   return id;
 }
 
-void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
-                              llvm::ArrayRef<std::string> argVars,
-                              const std::string &recvVar,
-                              const FactSet &recvFacts) {
-  if (!emitIR)
-    return;
+std::set<std::string>
+Lowerer::methodsLibrariesCall(const std::string &cls) const {
+  std::set<std::string> methods;
+  std::vector<std::string> work{cls};
+  for (size_t i = 0; i < work.size() && i < 32; ++i)
+    if (const ClassInfo *ci = classOf(work[i])) {
+      for (const auto &m : ci->methods)
+        if (!m.getKey().starts_with("__") || m.getKey() == "__call__")
+          methods.insert(m.getKey().str());
+      llvm::append_range(work, ci->userBases);
+    }
+  return methods;
+}
+
+Lowerer::LibraryGiven Lowerer::libraryGiven(FuncCtx &f, const ast::Call *call,
+                                            llvm::ArrayRef<std::string> argVars,
+                                            const std::string &recvVar,
+                                            const FactSet &recvFacts) {
+  LibraryGiven out;
+  auto &loaders = out.loaders;
+  auto &instances = out.instances;
+  auto &functions = out.functions;
   std::vector<const ast::Expr *> given(call->args.begin(), call->args.end());
   for (const ast::Keyword *k : call->keywords)
     given.push_back(k->value);
-  std::vector<std::pair<std::string, FactSet>> loaders, instances;
-  // The program's functions it was given (a step function).
-  FactSet functions;
   if (!recvVar.empty() && !objectsOf(recvFacts, ObjectInfo::Loader).empty())
     loaders.emplace_back(recvVar, recvFacts);
   auto isDataset = [&](const std::string &fact) {
@@ -664,29 +677,15 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
           instances.emplace_back(recvVar, FactSet{fact});
         addProgramCallables(heldObjects(r), functions);
       }
-  // Any method of a program object it was given may be called, but how
-  // objects are made and destroyed.
-  auto methodsOf = [&](const std::string &cls) {
-    std::set<std::string> methods;
-    std::vector<std::string> work{cls};
-    for (size_t i = 0; i < work.size() && i < 32; ++i)
-      if (const ClassInfo *ci = classOf(work[i])) {
-        for (const auto &m : ci->methods)
-          if (!m.getKey().starts_with("__") || m.getKey() == "__call__")
-            methods.insert(m.getKey().str());
-        llvm::append_range(work, ci->userBases);
-      }
-    return methods;
-  };
-  // A method of one that returns a loader (Lightning's
-  // `train_dataloader()` of a LightningDataModule or of the module
-  // itself): the library calls it and iterates what it returns.
+  // A method of an object it was given that returns a loader
+  // (Lightning's `train_dataloader()` of a LightningDataModule or of the
+  // module itself): the library calls it and iterates what it returns.
   for (const auto &[var, facts] : instances)
     for (const std::string &fact : facts) {
       if (!StringRef(fact).starts_with("inst:"))
         continue;
       std::string cls = fact.substr(5);
-      for (const std::string &m : methodsOf(cls)) {
+      for (const std::string &m : methodsLibrariesCall(cls)) {
         std::string owner = findMethod(cls, m);
         auto it = this->facts.find("ret:" + owner + "::" + m);
         if (it == this->facts.end() ||
@@ -696,6 +695,21 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
         loaders.emplace_back(var + "." + m, it->second);
       }
     }
+  return out;
+}
+
+void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
+                              llvm::ArrayRef<std::string> argVars,
+                              const std::string &recvVar,
+                              const FactSet &recvFacts) {
+  if (!emitIR)
+    return;
+  // Named references, not a structured binding: the lambdas below
+  // capture them (C++17 does not capture bindings).
+  LibraryGiven given = libraryGiven(f, call, argVars, recvVar, recvFacts);
+  const auto &loaders = given.loaders;
+  const auto &instances = given.instances;
+  const FactSet &functions = given.functions;
   if (loaders.empty())
     return;
   // The fetches make examples in the loader's workers: the library's own
@@ -737,7 +751,7 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
       for (const auto &[var, facts] : instances)
         for (const std::string &fact : facts)
           if (StringRef(fact).starts_with("inst:"))
-            for (const std::string &m : methodsOf(fact.substr(5)))
+            for (const std::string &m : methodsLibrariesCall(fact.substr(5)))
               emitMethodCallOn(call, fact.substr(5), m, var, {fact});
     });
   });

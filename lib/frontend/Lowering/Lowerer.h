@@ -257,6 +257,21 @@ public:
   void emitLibraryLoop(FuncCtx &f, const ast::Call *call,
                        llvm::ArrayRef<std::string> argVars,
                        const std::string &recvVar, const FactSet &recvFacts);
+  /// What a library call was given, as emitLibraryLoop reads it: the
+  /// loaders it may iterate and the program's objects and functions it
+  /// may call per batch (each with the variable that holds it).
+  struct LibraryGiven {
+    std::vector<std::pair<std::string, FactSet>> loaders, instances;
+    FactSet functions;
+  };
+  LibraryGiven libraryGiven(FuncCtx &f, const ast::Call *call,
+                            llvm::ArrayRef<std::string> argVars,
+                            const std::string &recvVar,
+                            const FactSet &recvFacts);
+  /// The methods of the program's class `cls` and its bases a library
+  /// may call on an object of it: all but how objects are made and
+  /// destroyed (special methods other than `__call__`).
+  std::set<std::string> methodsLibrariesCall(const std::string &cls) const;
   /// A `per_batch` data-parallel region reading `uses`, its body emitted
   /// by `body`.
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
