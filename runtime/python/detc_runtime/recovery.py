@@ -371,7 +371,7 @@ def _source_of(arg):
 
 def _compiled_action(crash, code, name):
     """The action's code transformed as the script was, as if written
-    before the failing statement (surgery.transformed_action): a layer it
+    before the failing statement (surgery.transformed_code): a layer it
     builds or a draw it makes is keyed like the script's own. Code that
     calls nothing can neither draw nor build, and runs as written; so does
     code that cannot be transformed here, and the run says so."""
@@ -438,18 +438,21 @@ def _surgery_module(code, path):
             script = ast.parse(surgery.original_text())
         except surgery.SurgeryError as e:
             raise ValueError(str(e))
-        assigned = {}
-        for node in script.body:
+        def assigned_name(node):
             if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
                     isinstance(node.targets[0], ast.Name):
-                assigned.setdefault(node.targets[0].id, []).append(node)
+                return node.targets[0].id
+            return None
+
+        assigned = {}
+        for node in script.body:
+            if assigned_name(node):
+                assigned.setdefault(assigned_name(node), []).append(node)
         chunks = []
         for node in chosen:
             place = (None, None)
-            if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
-                    isinstance(node.targets[0], ast.Name) and \
-                    len(assigned.get(node.targets[0].id, ())) == 1:
-                old = assigned[node.targets[0].id][0]
+            if len(assigned.get(assigned_name(node), ())) == 1:
+                old = assigned[assigned_name(node)][0]
                 place = (old.lineno, old.end_lineno)
             chunks.append((ast.get_source_segment(code, node),) + place)
         try:

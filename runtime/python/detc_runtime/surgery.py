@@ -158,12 +158,20 @@ def _transform_all(sources, functions_only=False):
         node = defs[0]
         start = min([node.lineno] + [d.lineno for d in node.decorator_list])
         places.append((start, node.end_lineno, new_source))
-    # From the bottom up: each replacement leaves the lines above in place.
-    for start, end, new_source in sorted(places, reverse=True):
-        lines[start - 1:end] = [new_source.rstrip("\n") + "\n"]
     if lines and not lines[-1].endswith("\n"):
         lines[-1] += "\n"
+    _splice(lines, [(start, end, [new_source.rstrip("\n") + "\n"])
+                    for start, end, new_source in places])
     return _retransform("".join(lines + added))
+
+
+def _splice(lines, edits):
+    """Replaces lines first..last (1-based; none when last < first) with
+    each edit's new lines, from the bottom up: each edit leaves the lines
+    above it in place."""
+    for first, last, new in sorted(edits, key=lambda e: e[:2],
+                                   reverse=True):
+        lines[first - 1:last] = new
 
 
 def _retransform(edited, plain=False):
@@ -206,7 +214,7 @@ def _retransform(edited, plain=False):
 # Marks code brought at run time in the script it is transformed in:
 # `__detc_code_begin__ = N` ... `__detc_code_end__ = N` around chunk N.
 _BEGIN, _END = "__detc_code_begin__", "__detc_code_end__"
-_TRANSFORMED = {}  # (chunks, line) -> their transformed statements
+_TRANSFORMED = {}  # chunks -> their transformed statements
 
 
 def _statement_at(tree, line):
@@ -279,10 +287,7 @@ def transformed_code(chunks):
         edits.append((first, max(last, first - 1), [indent + "if True:\n"] +
                       [indent + "    " + l if l.strip() else l
                        for l in body]))
-    # From the bottom up: each edit leaves the lines above in place.
-    for first, last, block in sorted(edits, key=lambda e: e[:2],
-                                     reverse=True):
-        lines[first - 1:last] = block
+    _splice(lines, edits)
     _, out = _retransform("".join(lines), plain=True)
     tree = ast.parse(out)
     found = [_between_marks(tree, n) for n in range(len(chunks))]
