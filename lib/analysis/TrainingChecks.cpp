@@ -10,6 +10,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <array>
 #include <map>
 #include <optional>
 #include <set>
@@ -303,39 +304,80 @@ bool distributed(const StatementGraph &g) {
   return false;
 }
 
+/// The training work a rank test may keep from some ranks.
+enum RankWork : unsigned { NoWork = 0, Step = 1, Backward = 2, Clip = 4 };
+
+RankWork rankWorkOf(mlir::Operation *op) {
+  if (llvm::isa<ir::UpdateOp>(op))
+    return Step;
+  if (llvm::isa<ir::GradOp>(op))
+    return Backward;
+  if (auto call = dyn_cast_or_null<ir::LibCallOp>(op);
+      call && call.getRole() == "clip_grad")
+    return Clip;
+  return NoWork;
+}
+
+/// Which branch of the rank test `c` node `n` runs in (0: the test holds,
+/// 1: its else), following `n`'s calls out to the statement the test
+/// holds; or -1.
+int branchOf(const StatementGraph &g, NodeId n, NodeId c) {
+  mlir::Operation *test = g.node(c).op;
+  for (NodeId m = n; m != kNoNode; m = g.node(m).caller)
+    if (mlir::Operation *op = g.node(m).op; op && test->isProperAncestor(op))
+      return op->getParentRegion() == &test->getRegion(0) ? 0 : 1;
+  return -1;
+}
+
 void rankConditional(const StatementGraph &g, std::vector<LintFinding> &out) {
+  // Work done on both sides of a rank test is done on every rank (vits:
+  // `if rank == 0: train_and_evaluate(..., logger, writers) else:
+  // train_and_evaluate(..., None, None)`): per test, the work each branch
+  // does.
+  std::map<NodeId, std::array<unsigned, 2>> doneIn;
+  auto rankTests = [&](NodeId n, auto &&visit) {
+    for (NodeId c = g.node(n).control; c != kNoNode; c = g.node(c).control)
+      if (auto test = dyn_cast_or_null<ir::IfOp>(g.node(c).op);
+          test && test->hasAttr("per_rank"))
+        if (int branch = branchOf(g, n, c); branch >= 0 &&
+                                            visit(c, unsigned(branch)))
+          return;
+  };
+  std::vector<std::pair<NodeId, RankWork>> work;
   for (NodeId n = 0; n < g.numNodes(); ++n) {
     const Node &node = g.node(n);
     if (!node.op || node.kind == NodeKind::CallEnter)
       continue;
-    std::string what;
-    if (llvm::isa<ir::UpdateOp>(node.op))
-      what = "the optimizer step";
-    else if (llvm::isa<ir::GradOp>(node.op))
-      what = "the backward";
-    else if (auto call = dyn_cast_or_null<ir::LibCallOp>(node.op);
-             call && call.getRole() == "clip_grad")
-      what = "gradient clipping";
-    else
-      continue;
-    for (NodeId c = node.control; c != kNoNode; c = g.node(c).control) {
-      auto test = dyn_cast_or_null<ir::IfOp>(g.node(c).op);
-      if (!test || !test->hasAttr("per_rank"))
-        continue;
+    if (RankWork w = rankWorkOf(node.op)) {
+      work.push_back({n, w});
+      rankTests(n, [&](NodeId c, unsigned branch) {
+        doneIn[c][branch] |= w;
+        return false;
+      });
+    }
+  }
+  for (auto [n, w] : work) {
+    const char *what = w == Step       ? "the optimizer step"
+                       : w == Backward ? "the backward"
+                                       : "gradient clipping";
+    rankTests(n, [&, n = n, w = w](NodeId c, unsigned branch) {
+      if (doneIn[c][1 - branch] & w)
+        return false;
       out.push_back(
           {"detc-rank-conditional-update", n,
-           what + " runs on some ranks only (under the test of the rank at " +
+           std::string(what) +
+               " runs on some ranks only (under the test of the rank at " +
                lineOf(g, c) +
                "): the replicas then step with different gradients and "
                "drift apart" +
-               (llvm::isa<ir::GradOp>(node.op)
+               (w == Backward
                     ? " (or the other ranks wait for its all-reduce forever)"
                     : "") +
                "; run it on every rank and keep rank-only work (logging, "
                "saving) under the test",
            {{c, "the test of the rank"}}});
-      break;
-    }
+      return true;
+    });
   }
 }
 

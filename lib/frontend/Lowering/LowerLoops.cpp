@@ -359,25 +359,41 @@ static bool mentions(const ast::Expr *e, const llvm::StringSet<> &names) {
   return false;
 }
 
+/// Whether `e` is an offset computed from one of `names` by arithmetic
+/// (`i`, `i * bs`, `(i + 1) * bs`): where a batch starts. A call of it
+/// (`sum(depths[:i])`, how Swin's constructor cuts its drop-path rates per
+/// layer) computes something else.
+static bool offsetOf(const ast::Expr *e, const llvm::StringSet<> &names) {
+  if (auto *n = dyn_cast_or_null<ast::Name>(e))
+    return names.contains(n->id);
+  if (auto *b = dyn_cast_or_null<ast::BinOp>(e))
+    return offsetOf(b->left, names) || offsetOf(b->right, names);
+  if (auto *u = dyn_cast_or_null<ast::UnaryOp>(e))
+    return offsetOf(u->operand, names);
+  return false;
+}
+
 bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                                 const ast::Expr *items) {
   auto *call = dyn_cast<ast::Call>(items);
-  if (!call)
-    return false;
   // A generator of the script that yields a loader's batches
   // (`for x, y in log_every(loader, 10)`), or a method of the script's
   // class that does (`metric_logger.log_every(loader, 10)`, as DINO and
   // DeiT iterate their loaders).
-  if (calleeHasFact(f, call, "yields-batches:"))
+  if (call && calleeHasFact(f, call, "yields-batches:"))
     return true;
-  auto *callee = dyn_cast<ast::Name>(call->func);
-  if (!callee || callee->id != "range")
-    return false;
   llvm::SmallVector<StringRef, 4> bound;
   ast::appendBoundNames(loop->target, bound);
   llvm::StringSet<> vars;
   vars.insert(bound.begin(), bound.end());
-  return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/false);
+  // `for i in range(n)` whose body (or a loop in it) cuts or fetches
+  // batches. Any other iterable counts its steps some other way (StyleGAN2's
+  // `pbar = tqdm(range(n))`, `for idx in pbar: real_img = next(loader)`):
+  // one batch an iteration when its own body fetches one, not a loop
+  // nested in it (an epoch loop around a `while` that fetches).
+  auto *callee = call ? dyn_cast<ast::Name>(call->func) : nullptr;
+  bool overRange = callee && callee->id == "range";
+  return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/!overRange);
 }
 
 bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
@@ -395,7 +411,7 @@ bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
       continue;
     if (auto *sub = dyn_cast<ast::Subscript>(x))
       if (auto *sl = dyn_cast<ast::Slice>(sub->slice);
-          sl && sl->lower && mentions(sl->lower, vars))
+          sl && sl->lower && offsetOf(sl->lower, vars))
         return true;
     if (auto *c = dyn_cast<ast::Call>(x)) {
       // `x, y = next(it)` of a loader's iterator.

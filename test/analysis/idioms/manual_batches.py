@@ -4,7 +4,9 @@
 # `get_batch(source, i)`) are per-batch regions, like a loader's loop body:
 # the noise drawn in them and the model's dropout are unsafe there. A loop
 # over range() that does not cut batches (`for epoch in range(...)`) is not
-# a region: the draw at the top of each epoch stays silent.
+# a region: the draw at the top of each epoch stays silent; nor is one that
+# slices by something computed from the index (Swin's constructor cuts its
+# drop-path rates per layer, `dpr[sum(depths[:i]):sum(depths[:i + 1])]`).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # CHECK-DAG: manual_batches.py:[[@LINE+32]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+30]]:9
 # CHECK-DAG: manual_batches.py:[[@LINE+13]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+29]]:9
@@ -53,7 +55,20 @@ def train_lm(stream, bptt):
         print(batch, float((x * mask - y).sum()))
 
 
+class Stages(nn.Module):
+    def __init__(self, depths, rate):
+        super().__init__()
+        dpr = [x.item() for x in torch.linspace(0, rate, sum(depths))]
+        self.stages = nn.ModuleList()
+        for i in range(len(depths)):
+            rates = dpr[sum(depths[:i]):sum(depths[:i + 1])]
+            stage = nn.Linear(8, 8)
+            nn.init.trunc_normal_(stage.weight, std=0.02 + rates[0])
+            self.stages.append(stage)
+
+
 def main():
+    Stages([2, 2, 6], 0.1)
     parser = argparse.ArgumentParser()
     parser.add_argument("--bs", type=int, default=32)
     args = parser.parse_args()

@@ -4,7 +4,9 @@
 # (albumentations, timm: declared `unread` in api/python.api), a module detc
 # cannot find, a method of an object such a library made, a name chosen at
 # run time with getattr, a parameter nothing in the program binds. Calls of
-# modules declared quiet (PIL, os, tqdm; apex.amp inside apex) and calls
+# modules declared quiet (PIL, os, tqdm; apex.amp inside apex), of the
+# objects they make and those objects' parts (matplotlib's `fig, ax =
+# plt.subplots()`, `fig.canvas.draw()`), and calls
 # outside every region are no findings; `# detc: ignore[detc-may-draw]`
 # suppresses one.
 # RUN: detc analyze %s 2>&1 | FileCheck %s
@@ -15,6 +17,7 @@ import os
 import random
 
 import albumentations as A
+import matplotlib.pyplot as plt
 import numpy as np
 import timm
 import torch
@@ -69,6 +72,10 @@ def train(model, loader, opt):
         with amp.scale_loss(loss, opt) as scaled:
             scaled.backward()
         opt.step()
+        fig, ax = plt.subplots(figsize=(4, 3))
+        ax.plot([loss.item()])
+        fig.canvas.draw()
+        plt.close(fig)
 
 
 if __name__ == "__main__":

@@ -42,7 +42,20 @@ Obj Builder::objectAt(Kind kind, StringRef label, const ast::Node *site,
   // (`dataset.transform = fn`).
   if (kind == Kind::Library)
     escapeObject(o);
+  // An object of a module declared quiet (api/python.api: matplotlib's
+  // `fig, ax = plt.subplots()`): its elements are its library's objects
+  // too, whose code draws nothing (besides what the program stores in it).
+  if (kind == Kind::Library && quietLibrary(label))
+    solver.addObject(field(o, "[*]"), libName("<library attribute>"));
   return o;
+}
+
+bool Builder::quietLibrary(StringRef label) const {
+  // Not an object a table models (functools.partial: what it holds is
+  // the program's).
+  return !label.starts_with("*.") && !label.starts_with("<") &&
+         api.classifyUnmodelled(label) == ApiModel::Unmodelled::Quiet &&
+         !api.describes(label);
 }
 
 Obj Builder::constant(StringRef text) {
@@ -890,7 +903,8 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
       if (ob.kind == Kind::LibName)
         solver.addObject(n, libName((ob.label() + "." + attr).str()));
       else if (ob.kind == Kind::Library &&
-               StringRef(ob.label()).starts_with("*."))
+               (StringRef(ob.label()).starts_with("*.") ||
+                quietLibrary(ob.label())))
         solver.addObject(n, libName("<library attribute>"));
     });
     return remember(n);

@@ -81,6 +81,9 @@ private:
                const ast::Node *site, const ProgramModule *m);
   Obj constant(llvm::StringRef text);
   Obj libName(llvm::StringRef qualName);
+  /// Whether `label` (of a Library object) names code of a module declared
+  /// quiet, so that its parts (attributes, elements) are its code too.
+  bool quietLibrary(llvm::StringRef label) const;
   /// The object of local module `m`, made once. Importing `a.b` makes `b`
   /// an attribute of package `a` (CPython sets it, whichever import loads
   /// it: `from .util import f` in `a/__init__.py` too), so `a.b.f()` works.
