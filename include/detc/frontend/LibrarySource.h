@@ -35,6 +35,7 @@
 namespace detc::frontend {
 
 class ApiModel;
+struct ApiEntry;
 
 namespace library {
 struct FileSummary;
@@ -109,8 +110,18 @@ public:
   /// The API table entry of `role` that class `qualified` derives from,
   /// through the library's own classes (`torch.utils.data.DataLoader` for
   /// timm's MultiEpochsDataLoader); empty when it is no such class.
-  std::string baseOfRole(llvm::StringRef qualified, llvm::StringRef role,
-                         unsigned depth = 0);
+  std::string baseOfRole(llvm::StringRef qualified, llvm::StringRef role);
+
+  /// The first class an API table describes that class `qualified` derives
+  /// from, through the library's own classes (`torch.nn.Module` for timm's
+  /// VisionTransformer); empty when there is none.
+  std::string describedBase(llvm::StringRef qualified);
+
+  /// The base found by baseOfRole and describedBase: the first (depth
+  /// first) whose table entry `accept` takes.
+  std::string baseWhere(llvm::StringRef qualified,
+                        llvm::function_ref<bool(const ApiEntry &)> accept,
+                        unsigned depth);
 
   /// Files summarised by this object (read or from the cache), and how
   /// many came from the cache: for tests and `--points-to-stats`.

@@ -724,6 +724,11 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
     baseNames.push_back(q);
     if (role == ir::ClassRole::Plain)
       role = roleOfLibraryBase(q);
+    // A class of a library read from source derives from what a table
+    // describes (timm's VisionTransformer is an nn.Module: calling an
+    // instance of a program subclass runs its forward).
+    if (role == ir::ClassRole::Plain && !api.isLibraryName(q))
+      role = roleOfLibraryBase(librarySource.describedBase(q));
   }
   bool hasCall = llvm::any_of(def->body, [](const ast::Stmt *s) {
     auto *fd = llvm::dyn_cast<ast::FunctionDef>(s);

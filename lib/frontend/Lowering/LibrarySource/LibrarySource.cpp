@@ -347,6 +347,10 @@ LibraryEffect LibrarySource::reach(const Resolved &start, StringRef role) {
       Resolved r;
       switch (ev.kind) {
       case Event::Kind::Draw:
+        // A draw is no call of the role looked for (a model class whose
+        // weight initialisation draws makes no loader).
+        if (!role.empty())
+          continue;
         return draws("'" + ev.text + "'");
       case Event::Kind::Unknown:
         noteUnknown(ev.text, file, ev.line, int(i));
@@ -464,8 +468,19 @@ std::optional<std::string> LibrarySource::callOfRole(StringRef qualified,
   return e.detail;
 }
 
-std::string LibrarySource::baseOfRole(StringRef qualified, StringRef role,
-                                      unsigned depth) {
+std::string LibrarySource::baseOfRole(StringRef qualified, StringRef role) {
+  return baseWhere(
+      qualified, [&](const ApiEntry &e) { return e.role == role; }, 0);
+}
+
+std::string LibrarySource::describedBase(StringRef qualified) {
+  return baseWhere(qualified, [](const ApiEntry &) { return true; }, 0);
+}
+
+std::string
+LibrarySource::baseWhere(StringRef qualified,
+                         llvm::function_ref<bool(const ApiEntry &)> accept,
+                         unsigned depth) {
   if (options.python.empty() || depth > 16)
     return "";
   ensureSearchPath();
@@ -484,9 +499,9 @@ std::string LibrarySource::baseOfRole(StringRef qualified, StringRef role,
     else
       continue;
     std::string canon = api.canonicalize(base);
-    if (const ApiEntry *e = api.lookup(canon); e && e->role == role)
+    if (const ApiEntry *e = api.lookup(canon); e && accept(*e))
       return canon;
-    if (std::string deeper = baseOfRole(base, role, depth + 1);
+    if (std::string deeper = baseWhere(base, accept, depth + 1);
         !deeper.empty())
       return deeper;
   }

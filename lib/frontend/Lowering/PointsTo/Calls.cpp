@@ -656,6 +656,12 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
     }
   } else {
     solver.addObject(cs.result, o);
+    // Code no table describes may return what functions registered with
+    // its module return (timm's `create_model(name)`, whose registry
+    // `@register_model` fills): the result may be any of it, as well as
+    // the library's own object.
+    if (!entry && unmodelledLibraryCode(qualName))
+      solver.addCopy(registryOf(qualName.rsplit('.').first), cs.result);
   }
   // `elements=ARG`: the result's elements are views of that argument
   // (`random_split(dataset, lengths)`'s subsets).

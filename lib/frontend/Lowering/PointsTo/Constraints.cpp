@@ -50,6 +50,34 @@ Obj Builder::objectAt(Kind kind, StringRef label, const ast::Node *site,
   return o;
 }
 
+void Builder::registered(Node functions, StringRef module) {
+  solver.onObject(functions, [this, module = module.str()](Obj fn) {
+    auto it = this->functions.find(fn);
+    if (it == this->functions.end() || it->second.isGenerator)
+      return;
+    // Into the module's package and each package above it: what a call of
+    // `timm.models.create_model` hands back includes what was registered
+    // with `timm.models.registry.register_model`.
+    for (StringRef m = module; !m.empty(); m = m.rsplit('.').first) {
+      solver.addCopy(it->second.frame->returns, registryOf(m));
+      if (!m.contains('.'))
+        break;
+    }
+  });
+}
+
+Node Builder::registryOf(StringRef module) {
+  auto [it, added] = registries.try_emplace(module, 0);
+  if (added)
+    it->second = solver.newNode();
+  return it->second;
+}
+
+bool Builder::unmodelledLibraryCode(StringRef label) const {
+  return !label.starts_with("builtins.") && !label.starts_with("<") &&
+         !api.describes(label) && !quietLibrary(label);
+}
+
 bool Builder::quietLibrary(StringRef label) const {
   // Not an object a table models (functools.partial: what it holds is
   // the program's).
@@ -308,11 +336,25 @@ void Builder::stmt(Frame &f, const ast::Stmt *s) {
   switch (s->getKind()) {
   case NodeKind::FunctionDef: {
     auto *d = llvm::cast<FunctionDef>(s);
+    std::vector<pta::Node> decorators;
     for (const Expr *dec : d->decoratorList)
-      expr(f, dec);
+      decorators.push_back(expr(f, dec));
     pta::Node into = f.isClassBody ? field(f.classObj, d->name)
                               : varNode(f, d->name);
     functionDef(f, d, d->name, d->args, asNodes(d->body), nullptr, into);
+    // A decorator of a library no table describes is given the function
+    // (timm's `@register_model` keeps it in a registry that
+    // `create_model` calls): it escapes. The name stays bound to the
+    // function itself, as a wrapper calls it.
+    for (pta::Node dec : decorators)
+      solver.onObject(dec, [this, into](Obj o) {
+        const AbstractObject &ob = out.objects[o];
+        if ((ob.kind != Kind::LibName && ob.kind != Kind::Library) ||
+            !unmodelledLibraryCode(ob.label()))
+          return;
+        escape(into);
+        registered(into, ob.label().rsplit('.').first);
+      });
     return;
   }
   case NodeKind::ClassDef:

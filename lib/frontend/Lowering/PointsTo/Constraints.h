@@ -84,6 +84,10 @@ private:
   /// Whether `label` (of a Library object) names code of a module declared
   /// quiet, so that its parts (attributes, elements) are its code too.
   bool quietLibrary(llvm::StringRef label) const;
+  /// Whether `label` names library code that neither a table describes
+  /// nor a quiet declaration covers: it may do anything with what it is
+  /// given.
+  bool unmodelledLibraryCode(llvm::StringRef label) const;
   /// The object of local module `m`, made once. Importing `a.b` makes `b`
   /// an attribute of package `a` (CPython sets it, whichever import loads
   /// it: `from .util import f` in `a/__init__.py` too), so `a.b.f()` works.
@@ -128,6 +132,14 @@ private:
   void escapeObject(Obj o);
   llvm::DenseSet<Obj> escapedObjects;
   llvm::DenseSet<Node> escapingNodes;
+  /// Functions of the program a library's decorator was given (timm's
+  /// `@register_model`): what they return, a call of that library module's
+  /// code no table describes may hand back (`create_model(name)`).
+  void registered(Node functions, llvm::StringRef module);
+  /// What the functions registered with `module` or a module below it
+  /// return.
+  Node registryOf(llvm::StringRef module);
+  llvm::StringMap<Node> registries;
   void importStmt(Frame &f, const ast::Stmt *s);
   /// The public globals `from m import *` binds: m's own, and those its
   /// own star imports of program modules bind (`from .parts import *`
