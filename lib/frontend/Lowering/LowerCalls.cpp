@@ -439,6 +439,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
   }
 
+  // `next(x)` of an instance of the program's class runs its `__next__`
+  // (stargan-v2's InputFetcher draws the latent codes there).
+  if (!isMethod && q.empty())
+    if (std::vector<std::pair<std::string, std::string>> owners =
+            nextMethodOwners(f, call);
+        !owners.empty()) {
+      if (!followsAlternatives(f, call, owners.size(),
+                               "the iterator may be an instance of",
+                               "classes"))
+        owners.resize(kMaxCallAlternatives);
+      std::string self = varPath(f, call->args[0]);
+      auto defs = defsOfResult();
+      FactSet returned;
+      emitAlternatives(owners.size(), call, [&](size_t i) {
+        const std::string &owner = owners[i].first;
+        std::string sym = owner + "::__next__";
+        emitUserCall(f, call, sym, classMethodRef(owner, "__next__"), self,
+                     FactSet{owners[i].second}, ast::NodeList<ast::Expr>(),
+                     ast::NodeList<ast::Keyword>(), {}, {}, defs, {},
+                     args.eff);
+        if (auto it = facts.find("ret:" + sym); it != facts.end())
+          returned.insert(it->second.begin(), it->second.end());
+      });
+      setFacts(returned);
+      return true;
+    }
+
   // Builtins that call a function they are given: map(fn, xs) and
   // filter(fn, xs) call fn on each element, sorted/min/max(xs, key=fn) fn.
   // The program's functions and callable objects the argument may hold
@@ -656,9 +683,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // code detc does not read, or a library's that draws.
     if (!methods.empty() || mayCallLibrary(fn))
       noteUnreadCall(f, call, q, nullptr);
-    emitAlternatives(funcs.size() + methods.size() + models.size(), call,
-                     [&](size_t i) {
+    // Library parts among the candidates (a dataset's `self.transform` is
+    // the program's function for one dataset, a torchvision Compose for
+    // another): their forwards are one more alternative.
+    std::string calleeVar = varPath(f, fn);
+    bool builds = !calleeVar.empty() &&
+                  !objectsOf(calleeFacts, ObjectInfo::Build).empty();
+    size_t callables = funcs.size() + methods.size() + models.size();
+    emitAlternatives(callables + (builds ? 1 : 0), call, [&](size_t i) {
       std::string sym;
+      if (i == callables) {
+        lowerForward(calleeFacts, calleeVar);
+        return;
+      }
       if (i >= funcs.size() + methods.size()) {
         emitModelForward(f, models[i - funcs.size() - methods.size()],
                          varPath(f, fn));

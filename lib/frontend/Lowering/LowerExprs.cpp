@@ -172,6 +172,15 @@ static FactSet derivedFacts(const FactSet &in) {
   return out;
 }
 
+/// Whether `facts` name an object the lowering tracks or an instance of
+/// the program's classes.
+static bool holdsObjects(const FactSet &facts) {
+  return llvm::any_of(facts, [](const std::string &fact) {
+    return StringRef(fact).starts_with("obj:") ||
+           StringRef(fact).starts_with("inst:");
+  });
+}
+
 FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
   using namespace ast;
   FactSet out;
@@ -198,8 +207,14 @@ FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
   case NodeKind::Name:
   case NodeKind::Attribute: {
     std::string path = varPath(f, e);
-    if (!path.empty())
-      return factsOfVar(f, path);
+    if (!path.empty()) {
+      out = factsOfVar(f, path);
+      // An attribute of an object the facts do not follow (a library's
+      // namespace object holding the loaders: `loaders.src`).
+      if (llvm::isa<Attribute>(e) && !holdsObjects(out))
+        addPointsToFacts(e, out);
+      return out;
+    }
     std::string q = qualName(f, e);
     if (!q.empty())
       out.insert("lib:" + q);
@@ -265,6 +280,10 @@ FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
     }
     FactSet d = derivedFacts(base);
     out.insert(d.begin(), d.end());
+    // An element the facts do not follow (`dataloaders[phase]` of a dict
+    // a comprehension built): what the points-to says it holds.
+    if (!holdsObjects(out))
+      addPointsToFacts(e, out);
     return out;
   }
   default:

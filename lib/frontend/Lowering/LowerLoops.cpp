@@ -462,7 +462,32 @@ void Lowerer::noteFetchesBatch(FuncCtx &f) {
 }
 
 bool Lowerer::callsBatchFetcher(FuncCtx &f, const ast::Call *call) {
-  return calleeHasFact(f, call, "fetches-batch:");
+  if (calleeHasFact(f, call, "fetches-batch:"))
+    return true;
+  // `inputs = next(fetcher)` of a class whose `__next__` fetches one
+  // (stargan-v2's InputFetcher).
+  return llvm::any_of(nextMethodOwners(f, call), [&](const auto &owner) {
+    return facts.count("fetches-batch:" + owner.first + "::__next__") > 0;
+  });
+}
+
+std::vector<std::pair<std::string, std::string>>
+Lowerer::nextMethodOwners(FuncCtx &f, const ast::Call *call) {
+  std::vector<std::pair<std::string, std::string>> owners;
+  auto *fn = dyn_cast<ast::Name>(call->func);
+  if (!fn || fn->id != "next" || call->args.empty() ||
+      isa<ast::Starred>(call->args[0]) || isBoundName(f, "next"))
+    return owners;
+  FactSet of = factsOf(f, call->args[0]);
+  addInstanceFacts(call->args[0], of);
+  for (const std::string &fact : of)
+    if (StringRef(fact).starts_with("inst:"))
+      if (std::string owner = findMethod(fact.substr(5), "__next__");
+          !owner.empty() && llvm::none_of(owners, [&](const auto &o) {
+            return o.first == owner;
+          }))
+        owners.emplace_back(owner, fact);
+  return owners;
 }
 
 bool Lowerer::calleeHasFact(FuncCtx &f, const ast::Call *call,

@@ -626,7 +626,19 @@ void Lowerer::addPointsToFacts(FuncCtx &f, llvm::StringRef name, FactSet &out) {
       return;
     scope = f.unit->moduleName;
   }
-  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(scope, name);
+  addPointsToFacts(pointsTo->pointsTo(scope, name), out);
+}
+
+void Lowerer::addPointsToFacts(const ast::Expr *e, FactSet &out) {
+  if (!pointsTo)
+    return;
+  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(e);
+  addPointsToFacts(objs, out);
+  addInstanceFacts(objs, out);
+}
+
+void Lowerer::addPointsToFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                               FactSet &out) const {
   if (objs.empty())
     return;
   static const std::pair<char, ObjectInfo::Kind> kinds[] = {

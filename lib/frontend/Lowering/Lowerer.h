@@ -386,6 +386,10 @@ public:
   /// the method of the receiver's class) has the fact `<prefix><symbol>`.
   bool calleeHasFact(FuncCtx &f, const ast::Call *call,
                      llvm::StringRef prefix);
+  /// `next(x)` of the builtin: the classes of the program defining the
+  /// `__next__` it may run, as (owner, `inst:` fact) pairs.
+  std::vector<std::pair<std::string, std::string>>
+  nextMethodOwners(FuncCtx &f, const ast::Call *call);
   /// After `a, b = accelerator.prepare(a, b)`: the accelerator restores
   /// what prepare returned (its save_state saves them).
   void notePrepared(FuncCtx &f, const ast::Stmt *s,
@@ -616,6 +620,12 @@ public:
   /// Adds `obj:ID` facts for the builds, datasets, loaders and optimizers
   /// the points-to analysis says variable `name` of `f` may hold.
   void addPointsToFacts(FuncCtx &f, llvm::StringRef name, FactSet &out);
+  /// The same for an element or attribute the facts do not follow (a
+  /// loader in a dict a comprehension built, `SimpleNamespace(src=loader)
+  /// .src`), with the instances of the program's classes.
+  void addPointsToFacts(const ast::Expr *e, FactSet &out);
+  void addPointsToFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                        FactSet &out) const;
   /// Adds `func:`/`class:` facts for the program's functions and classes
   /// the points-to analysis says `callee` may evaluate to.
   void addCalleeFacts(const ast::Expr *callee, FactSet &out);
