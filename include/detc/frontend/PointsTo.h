@@ -44,6 +44,12 @@
 
 namespace detc::frontend {
 
+/// The label of what `importlib.import_module(name)` gives for a name
+/// computed at run time (any module), and the prefix of the labels of
+/// its attributes (`<module imported at run time>.Network`).
+inline constexpr llvm::StringLiteral kRuntimeModule =
+    "<module imported at run time>";
+
 struct PointsToOptions {
   /// Directories searched for local modules after the script's own
   /// (`--path`, then PYTHONPATH's entries).

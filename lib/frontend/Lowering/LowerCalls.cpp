@@ -983,7 +983,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                           "cannot see");
       }
     }
-    if (q == "importlib.import_module")
+    if (q == "importlib.import_module" && !call->args.empty() &&
+        !isa<ast::Constant>(call->args[0]))
       warnUnknown(f, call,
                   "modules imported by name at run time are unknown "
                   "to detc");
@@ -1509,10 +1510,18 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (const ast::Expr *c = args.find(entry->getArg("collate"))) {
         FactSet cf = factsOf(f, c);
         addCalleeFacts(c, cf);
-        for (const std::string &fact : cf)
+        addInstanceFacts(c, cf);
+        for (const std::string &fact : cf) {
           if (StringRef(fact).starts_with("func:") &&
               !llvm::is_contained(o.perExampleFns, fact.substr(5)))
             o.perExampleFns.push_back(fact.substr(5));
+          // An object of the program's class with `__call__`
+          // (`collate_fn=MixupCollator(cfg)`, hysts'
+          // pytorch_image_classification: the mixup's draws).
+          if (StringRef(fact).starts_with("inst:") &&
+              !findMethod(fact.substr(5), "__call__").empty())
+            o.perExampleMethods.push_back({fact.substr(5), "__call__", cf});
+        }
         // A method of the program's class bound to its instance
         // (PyTorch-YOLOv3's `collate_fn=dataset.collate_fn`, which picks
         // the next image size with random.choice).

@@ -949,9 +949,13 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
     // one the loader holds through its collate_fn.
     for (const ObjectInfo::BoundMethod &m : methods) {
       bool ofDataset = datasetFacts.count("inst:" + m.cls);
-      emitMethodCallOn(at, m.cls, m.method,
-                       ofDataset ? dsVar : loaderVar + ".collate_fn.__self__",
-                       m.selfFacts);
+      // A bound method's instance (`collate_fn=dataset.collate_fn`), or
+      // the callable object itself (`collate_fn=MixupCollator(cfg)`).
+      std::string self = ofDataset ? dsVar
+                         : m.method == "__call__"
+                             ? loaderVar + ".collate_fn"
+                             : loaderVar + ".collate_fn.__self__";
+      emitMethodCallOn(at, m.cls, m.method, self, m.selfFacts);
     }
   };
   inRegion(fetch, 0, [&] {

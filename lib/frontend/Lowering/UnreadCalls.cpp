@@ -155,6 +155,12 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                            "what it runs is the pickled classes' code, "
                            "which detc cannot see")
                               .str()};
+    if ((ob.kind == AbstractObject::Kind::LibName ||
+         ob.kind == AbstractObject::Kind::Library) &&
+        label.starts_with(kRuntimeModule))
+      return UnreadReason{"code of a module imported by a name computed at "
+                          "run time (importlib.import_module), which may "
+                          "be any module: any code, random draws included"};
     if (ob.kind == AbstractObject::Kind::LibName &&
         label.consume_front("<dynamic attribute of ")) {
       StringRef library = label.drop_back();

@@ -620,6 +620,15 @@ Node Builder::argumentNode(const CallSite &cs, const ArgRef &ref) const {
 
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
                           const ApiEntry *entry) {
+  // A module imported by a name computed at run time
+  // (`importlib.import_module(f"pkg.models.{cfg.name}")`): any module,
+  // the program's or a library's; what it defines may do anything.
+  if ((qualName == "importlib.import_module" ||
+       qualName == "builtins.__import__") &&
+      !cs.call->args.empty() && !llvm::isa<ast::Constant>(cs.call->args[0])) {
+    solver.addObject(cs.result, libName(kRuntimeModule));
+    return;
+  }
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
   // Library code may call what it is given, now or later (a DataLoader's
   // collate_fn, a scheduler's lr_lambda, a Compose's callables). Not a
@@ -903,7 +912,7 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
       if (auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[1]);
           c && c->kind == ast::ConstantKind::Str) {
         if (name == "getattr")
-          load(cs.args[0], c->value, cs.result);
+          loadAttribute(cs.args[0], solver.fieldId(c->value), cs.result);
         else if (cs.args.size() >= 3)
           store(cs.args[0], c->value, cs.args[2]);
       }

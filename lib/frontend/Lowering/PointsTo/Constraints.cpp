@@ -201,6 +201,24 @@ void Builder::load(Node base, StringRef name, Node dst) {
   });
 }
 
+void Builder::loadAttribute(Node base, FieldId fid, Node n) {
+  solver.onObject(base, [this, n, fid](Obj o) {
+    solver.addCopy(solver.fieldNode(o, fid), n);
+    StringRef attr = solver.fieldName(fid);
+    const AbstractObject &ob = out.objects[o];
+    if (ob.kind == Kind::Instance) {
+      loadClassData(o, attr, n);
+      loadBoundMethod(o, attr, n);
+    }
+    if (ob.kind == Kind::LibName)
+      solver.addObject(n, libName((ob.label() + "." + attr).str()));
+    else if (ob.kind == Kind::Library &&
+             (StringRef(ob.label()).starts_with("*.") ||
+              quietLibrary(ob.label())))
+      solver.addObject(n, libName("<library attribute>"));
+  });
+}
+
 void Builder::store(Node base, StringRef name, Node src) {
   FieldId fid = solver.fieldId(name);
   solver.onObject(base, [this, fid, src](Obj o) {
@@ -934,21 +952,7 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     // handler (its closure fits in the std::function), not two; where the
     // expression is, for a bound method, beside it.
     valueAttributes[n] = {a, f.module};
-    solver.onObject(base, [this, n, fid](Obj o) {
-      solver.addCopy(solver.fieldNode(o, fid), n);
-      StringRef attr = solver.fieldName(fid);
-      const AbstractObject &ob = out.objects[o];
-      if (ob.kind == Kind::Instance) {
-        loadClassData(o, attr, n);
-        loadBoundMethod(o, attr, n);
-      }
-      if (ob.kind == Kind::LibName)
-        solver.addObject(n, libName((ob.label() + "." + attr).str()));
-      else if (ob.kind == Kind::Library &&
-               (StringRef(ob.label()).starts_with("*.") ||
-                quietLibrary(ob.label())))
-        solver.addObject(n, libName("<library attribute>"));
-    });
+    loadAttribute(base, fid, n);
     return remember(n);
   }
   case NodeKind::Subscript: {

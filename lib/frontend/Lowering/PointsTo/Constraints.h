@@ -105,6 +105,13 @@ private:
   /// `dst` ⊇ field `name` of every object of `base`.
   void load(Node base, llvm::StringRef name, Node dst);
   /// Field `name` of every object of `base` ⊇ `src`.
+  /// `base.<fid>` (also `getattr(base, "name")`) into `n`: the field,
+  /// and: attributes of library names are library names
+  /// (`torch.nn.Linear`; `lib.__dict__` is a name table); an attribute of
+  /// what a method of unknown type returned (`args.workers` of
+  /// `parser.parse_args()`) or of a quiet library's object is some value:
+  /// not absent, not modelled.
+  void loadAttribute(Node base, FieldId fid, Node n);
   void store(Node base, llvm::StringRef name, Node src);
   /// `dst` ⊇ what iterating any object of `iterable` yields.
   void elements(Node iterable, Node dst);
