@@ -252,6 +252,8 @@ private:
   llvm::DenseMap<Operation *, std::string> symbolOf;
   llvm::StringMap<ir::BuildOp> builds;
   llvm::StringMap<unsigned> instanceCount;
+  /// How often each build's region was expanded for a forward.
+  llvm::StringMap<unsigned> buildCount;
   llvm::DenseMap<Operation *, llvm::StringSet<>> reboundCache;
   /// Instances standing for a function's namespace when a build region of
   /// that function runs outside any call of it (e.g. `__init__`'s layers).
@@ -726,6 +728,12 @@ private:
       stmt(NodeKind::Stmt, call, f, c);
       return f;
     }
+    // Once the graph holds a quarter of its limit, a function expanded
+    // once already is summarized too (a training loop whose model may be
+    // any of a zoo's thousand models: each expansion is large).
+    if (summarizes(instanceCount.lookup(sym)))
+      if (const Summary *summary = summaryOf(fn.getOperation()))
+        return summarizedCall(call, *summary, f, c);
     NodeId enter = add(NodeKind::CallEnter, call, c);
     connect(f, enter);
     unsigned inst = newInstance(sym, enter, c.inst);
@@ -809,6 +817,127 @@ private:
     return {exitNode};
   }
 
+  /// What a call of a function summarized stands for: the draws its code
+  /// may make, and a data-parallel region its code (or a wrapper it
+  /// forwards: DistributedDataParallel's) opens, if any.
+  struct Summary {
+    /// Draws, and statements calling code detc does not read (their
+    /// `unread_calls`: may-draw findings).
+    SmallVector<Operation *> draws;
+    ir::ParallelOp region;
+  };
+
+  /// A call of a function expanded often enough: the call's statement
+  /// (its arguments, result and updates, as the call's exit has them),
+  /// then each draw its code may make, in the namespace of a stand-in
+  /// instance of the draw's function; all inside the region its code
+  /// opens, if it opens one (which draws are in it is not followed: all
+  /// may be).
+  Frontier summarizedCall(ir::CallOp call, const Summary &summary,
+                          Frontier f, Ctx &c) {
+    NodeId enter = add(NodeKind::CallEnter, call, c);
+    connect(f, enter);
+    Ctx inner = c;
+    inner.caller = enter;
+    f = summarized(summary, {enter}, inner);
+    NodeId exitNode = add(NodeKind::CallExit, call, c);
+    fillVars(g.node(exitNode), call, c.inst);
+    connect(f, exitNode);
+    return {exitNode};
+  }
+
+  /// Whether a function or build expanded `expanded` times already is
+  /// summarized (StatementGraphOptions::summarizeAfter).
+  bool summarizes(unsigned expanded) const {
+    return options.summarizeAfter &&
+           (expanded >= options.summarizeAfter ||
+            (expanded > 0 && g.numNodes() > options.maxNodes / 4));
+  }
+
+  /// The region and draws of `summary`, after `f`, in `c`.
+  Frontier summarized(const Summary &summary, Frontier f, const Ctx &c) {
+    Ctx inner = c;
+    NodeId begin = kNoNode;
+    if (summary.region) {
+      begin = stmt(NodeKind::ParBegin, summary.region, f, inner);
+      inner.region = begin;
+    }
+    for (Operation *op : summary.draws) {
+      auto fn = op->getParentOfType<ir::FuncOp>();
+      std::string sym = fn ? symbolOf.lookup(fn) : "";
+      auto [it, added] = staticInstance.try_emplace(sym, 0);
+      if (added)
+        it->second = newInstance(sym, kNoNode, ~0u);
+      inner.inst = it->second;
+      auto d = dyn_cast<ir::DrawOp>(op);
+      NodeId n = stmt(d ? NodeKind::Draw : NodeKind::Stmt, op, f, inner);
+      if (d)
+        g.node(n).genVar = g.vars.intern(canonical(inner.inst, d.getGen()));
+    }
+    if (summary.region) {
+      NodeId end = add(NodeKind::ParEnd, summary.region, c);
+      connect(f, end);
+      g.node(end).pair = begin;
+      g.node(begin).pair = end;
+      f = {end};
+    }
+    return f;
+  }
+
+  /// The summary of `fn`'s code, with the functions it calls and the
+  /// builds it forwards, when that code only computes, draws and opens
+  /// regions (no fetch, generator made or seeded, gradient, step,
+  /// checkpoint or hint: what the analyses follow statement by
+  /// statement); null otherwise.
+  const Summary *summaryOf(Operation *code) {
+    auto [it, added] = summaries.try_emplace(code);
+    if (!added)
+      return it->second ? &*it->second : nullptr;
+    Summary summary;
+    SmallVector<Operation *> &draws = summary.draws;
+    llvm::DenseSet<Operation *> seen{code};
+    SmallVector<Operation *, 8> work{code};
+    bool plain = true;
+    while (plain && !work.empty()) {
+      Operation *root = work.pop_back_val();
+      root->walk([&](Operation *op) {
+        if (isa<ir::FetchOp, ir::CreateGeneratorOp, ir::GradOp,
+                ir::UpdateOp, ir::CheckpointOp, ir::HintOp>(op))
+          plain = false;
+        if (auto p = dyn_cast<ir::ParallelOp>(op); p && !summary.region)
+          summary.region = p;
+        // (A build's own `unread_calls` are its construction's, not what
+        // its forward runs.)
+        if (isa<ir::DrawOp>(op) ||
+            (op->hasAttr("unread_calls") && !isa<ir::BuildOp>(op)))
+          draws.push_back(op);
+        if (auto call = dyn_cast<ir::CallOp>(op)) {
+          SymbolRefAttr ref = call.getCallee();
+          std::string sym = ref.getRootReference().str();
+          for (FlatSymbolRefAttr n : ref.getNestedReferences())
+            sym += "::" + n.getValue().str();
+          if (ir::FuncOp callee = funcs.lookup(sym);
+              callee && seen.insert(callee.getOperation()).second)
+            work.push_back(callee.getOperation());
+        }
+        if (auto fw = dyn_cast<ir::ForwardOp>(op))
+          for (Attribute a : fw.getBuilds())
+            if (ir::BuildOp b = builds.lookup(cast<StringAttr>(a).getValue());
+                b && seen.insert(b.getOperation()).second)
+              work.push_back(b.getOperation());
+      });
+    }
+    // A build walked on its own is also walked inside its function: a draw
+    // is listed once.
+    llvm::DenseSet<Operation *> listed;
+    llvm::erase_if(draws,
+                   [&](Operation *op) { return !listed.insert(op).second; });
+    if (plain)
+      it->second = std::move(summary);
+    return it->second ? &*it->second : nullptr;
+  }
+  llvm::DenseMap<Operation *, std::optional<Summary>> summaries;
+
   /// Whether some `return` of `fn` (outside nested functions) returns a
   /// value.
   bool returnsValue(ir::FuncOp fn) {
@@ -848,6 +977,14 @@ private:
       for (Attribute u : fw.getUsesAttr())
         if (StringRef v = cast<StringAttr>(u).getValue(); v != fw.getModel())
           inner.forwardInputs.push_back(g.vars.intern(canonical(c.inst, v)));
+      // A build forwarded often enough (a zoo's models, each forward
+      // path): its region and draws.
+      if (summarizes(buildCount[b.getId()]++))
+        if (const Summary *summary = summaryOf(b.getOperation())) {
+          Frontier alt = summarized(*summary, f, inner);
+          out.append(alt.begin(), alt.end());
+          continue;
+        }
       activeBuilds.insert(b.getId());
       Frontier alt = region(b.getBody(), f, inner);
       activeBuilds.erase(b.getId());

@@ -146,6 +146,15 @@ struct StatementGraphOptions {
   /// train.py with its modules: 146k). An expansion past this is a call
   /// graph whose paths multiply (a model zoo behind one factory).
   size_t maxNodes = 4'000'000;
+  /// A function already expanded this many times (one instance per call
+  /// path: a block every layer of a model zoo uses) is not expanded again
+  /// when its code, with what it calls and forwards, only computes and
+  /// draws: a further call is one statement with the call's variables,
+  /// followed by each draw its code may make (found where they are, keyed
+  /// like the expanded ones); so is a model's build region forwarded as
+  /// often. Once the graph holds a quarter of maxNodes, what was expanded
+  /// once already is. 0: always expand.
+  unsigned summarizeAfter = 256;
   /// Functions the program runs after the module body, called any number of
   /// times in any order with unknown arguments (`train_model`,
   /// `Trainer::fit`; see findEntry). Empty: when the module body calls none

@@ -42,11 +42,6 @@ Obj Builder::objectAt(Kind kind, StringRef label, const ast::Node *site,
   // (`dataset.transform = fn`).
   if (kind == Kind::Library)
     escapeObject(o);
-  // An object of a module declared quiet (api/python.api: matplotlib's
-  // `fig, ax = plt.subplots()`): its elements are its library's objects
-  // too, whose code draws nothing (besides what the program stores in it).
-  if (kind == Kind::Library && quietLibrary(label))
-    solver.addObject(field(o, "[*]"), libName("<library attribute>"));
   return o;
 }
 
@@ -210,7 +205,12 @@ void Builder::loadAttribute(Node base, FieldId fid, Node n) {
       loadClassData(o, attr, n);
       loadBoundMethod(o, attr, n);
     }
-    if (ob.kind == Kind::LibName)
+    // An attribute of some library value is some library value: the one
+    // object (its name would grow with each attribute read, and each
+    // name is an object every reader of a variable holding it sees).
+    if (ob.kind == Kind::LibName && ob.label() == "<library attribute>")
+      solver.addObject(n, o);
+    else if (ob.kind == Kind::LibName)
       solver.addObject(n, libName((ob.label() + "." + attr).str()));
     else if (ob.kind == Kind::Library &&
              (StringRef(ob.label()).starts_with("*.") ||
@@ -360,15 +360,18 @@ void Builder::stmt(Frame &f, const ast::Stmt *s) {
     pta::Node into = f.isClassBody ? field(f.classObj, d->name)
                               : varNode(f, d->name);
     functionDef(f, d, d->name, d->args, asNodes(d->body), nullptr, into);
-    // A decorator of a library no table describes is given the function
+    // A decorator of a library no table models is given the function
     // (timm's `@register_model` keeps it in a registry that
     // `create_model` calls): it escapes. The name stays bound to the
-    // function itself, as a wrapper calls it.
+    // function itself, as a wrapper calls it. (Not a modelled library's:
+    // torch's `@torch.jit.ignore` on 325 of timm's methods hands the
+    // method back, and escaping them multiplied the analysis's work.)
     for (pta::Node dec : decorators)
       solver.onObject(dec, [this, into](Obj o) {
         const AbstractObject &ob = out.objects[o];
         if ((ob.kind != Kind::LibName && ob.kind != Kind::Library) ||
-            !unmodelledLibraryCode(ob.label()))
+            !unmodelledLibraryCode(ob.label()) ||
+            api.isLibraryName(ob.label()))
           return;
         escape(into);
         registered(into, ob.label().rsplit('.').first);
@@ -525,6 +528,14 @@ void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
           solver.addCopy(field(o, position), part);
         else
           solver.addCopy(field(o, "[*]"), part);
+        // An object of a module declared quiet (api/python.api:
+        // matplotlib's `fig, ax = plt.subplots()`): its parts are its
+        // library's objects too, whose code draws nothing. (Given as the
+        // unpacked parts only: a `[*]` field every reader of its elements
+        // sees multiplied timm's objects forty times.)
+        const AbstractObject &ob = out.objects[o];
+        if (ob.kind == Kind::Library && quietLibrary(ob.label()))
+          solver.addObject(part, libName("<library attribute>"));
       });
       assign(f, elt, part);
     }
