@@ -19,64 +19,79 @@ def level0(x):
     return x * torch.rand(1)
 
 
-def level1(x):
-    return level0(x) + level0(x)
+def level1(h):
+    a = level0(h)
+    return a * level0(a)
 
 
-def level2(x):
-    return level1(x) + level1(x)
+def level2(h):
+    a = level1(h)
+    return a * level1(a)
 
 
-def level3(x):
-    return level2(x) + level2(x)
+def level3(h):
+    a = level2(h)
+    return a * level2(a)
 
 
-def level4(x):
-    return level3(x) + level3(x)
+def level4(h):
+    a = level3(h)
+    return a * level3(a)
 
 
-def level5(x):
-    return level4(x) + level4(x)
+def level5(h):
+    a = level4(h)
+    return a * level4(a)
 
 
-def level6(x):
-    return level5(x) + level5(x)
+def level6(h):
+    a = level5(h)
+    return a * level5(a)
 
 
-def level7(x):
-    return level6(x) + level6(x)
+def level7(h):
+    a = level6(h)
+    return a * level6(a)
 
 
-def level8(x):
-    return level7(x) + level7(x)
+def level8(h):
+    a = level7(h)
+    return a * level7(a)
 
 
-def level9(x):
-    return level8(x) + level8(x)
+def level9(h):
+    a = level8(h)
+    return a * level8(a)
 
 
-def level10(x):
-    return level9(x) + level9(x)
+def level10(h):
+    a = level9(h)
+    return a * level9(a)
 
 
-def level11(x):
-    return level10(x) + level10(x)
+def level11(h):
+    a = level10(h)
+    return a * level10(a)
 
 
-def level12(x):
-    return level11(x) + level11(x)
+def level12(h):
+    a = level11(h)
+    return a * level11(a)
 
 
-def level13(x):
-    return level12(x) + level12(x)
+def level13(h):
+    a = level12(h)
+    return a * level12(a)
 
 
-def level14(x):
-    return level13(x) + level13(x)
+def level14(h):
+    a = level13(h)
+    return a * level13(a)
 
 
-def level15(x):
-    return level14(x) + level14(x)
+def level15(h):
+    a = level14(h)
+    return a * level14(a)
 
 
 loader = DataLoader(TensorDataset(torch.randn(8, 2)), batch_size=2,
