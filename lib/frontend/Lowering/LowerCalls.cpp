@@ -399,11 +399,16 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // iterates what it wraps.
   bool progressBar = !isMethod && call->args.size() >= 1 && !q.empty() &&
                      iteratesItsArgument(api, q);
-  if ((progressBar ||
+  // `it.next()`: the iterator's own method, as torch's loader iterators
+  // had it and FixMatch-pytorch still calls it.
+  bool nextMethod = isMethod && call->args.empty() &&
+                    call->keywords.empty() &&
+                    (attrFn->attr == "next" || attrFn->attr == "__next__");
+  if ((progressBar || nextMethod ||
        (!isMethod && q.empty() && call->args.size() >= 1 &&
         (isName(fn, "iter") || isName(fn, "next") || isName(fn, "list")) &&
         f.unit->moduleScope.locals.count(cast<ast::Name>(fn)->id) == 0))) {
-    const ast::Expr *arg = call->args[0];
+    const ast::Expr *arg = nextMethod ? attrFn->value : call->args[0];
     if (auto *inner = dyn_cast<ast::Call>(arg); inner && isName(fn, "next") &&
                                                 isName(inner->func, "iter") &&
                                                 inner->args.size() == 1)
@@ -426,7 +431,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       } else {
         // `next(it)` advances `it`: a restart must restore where the
         // iterator stood, so the iterator is state the loop changes.
-        bool advances = isName(fn, "next") && arg == call->args[0];
+        bool advances =
+            nextMethod || (isName(fn, "next") && arg == call->args[0]);
         emitFetch(f, call, loaderVar, lf, defsOfResult(), advances);
         // `next(self.data)` of a kept iterator fetches the next batch;
         // `next(iter(loader))` only peeks at a first one (the DDP
@@ -908,6 +914,32 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // `self.layers[i](x)`: an entry of a container module, which may be any
     // of them (sound for draws: every entry's forward may run), used
     // through the container's variable.
+    // A library part or an object of the program's class (a dataset's
+    // `self.transform`: a Compose for one dataset, FixMatch's
+    // TransformFixMatch for another): each is an alternative.
+    std::vector<std::string> callables;
+    if (!calleePath.empty() &&
+        !objectsOf(calleeFacts, ObjectInfo::Build).empty())
+      for (const std::string &fact : calleeFacts) {
+        // (A model of the program is a build of its own: its forward is
+        // the build's.)
+        const ClassInfo *ci = StringRef(fact).starts_with("inst:")
+                                  ? classOf(fact.substr(5))
+                                  : nullptr;
+        if (ci && ci->role != ir::ClassRole::Model &&
+            !llvm::is_contained(callables, fact.substr(5)) &&
+            !findMethod(fact.substr(5), "__call__").empty())
+          callables.push_back(fact.substr(5));
+      }
+    if (!callables.empty()) {
+      emitAlternatives(callables.size() + 1, call, [&](size_t i) {
+        if (i == callables.size())
+          lowerForward(calleeFacts, calleePath);
+        else
+          emitModelForward(f, callables[i], calleePath);
+      });
+      return true;
+    }
     if (lowerForward(calleeFacts, calleePath))
       return true;
     if (auto *sub = llvm::dyn_cast<ast::Subscript>(fn);

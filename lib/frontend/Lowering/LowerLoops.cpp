@@ -414,10 +414,15 @@ bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
           sl && sl->lower && offsetOf(sl->lower, vars))
         return true;
     if (auto *c = dyn_cast<ast::Call>(x)) {
-      // `x, y = next(it)` of a loader's iterator.
+      // `x, y = next(it)` (or `it.next()`) of a loader's iterator.
       if (isa<ast::Name>(c->func) && cast<ast::Name>(c->func)->id == "next" &&
           !c->args.empty() &&
           !objectsOf(factsOf(f, c->args[0]), ObjectInfo::Loader).empty())
+        return true;
+      if (auto *m = dyn_cast<ast::Attribute>(c->func);
+          m && (m->attr == "next" || m->attr == "__next__") &&
+          c->args.empty() &&
+          !objectsOf(factsOf(f, m->value), ObjectInfo::Loader).empty())
         return true;
       // `batch = prefetcher.next()`: a method that fetches one batch.
       if (callsBatchFetcher(f, c))

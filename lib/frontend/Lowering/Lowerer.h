@@ -157,7 +157,12 @@ public:
   mlir::OwningOpRef<mlir::ModuleOp> run(llvm::StringRef path);
 
   // ---- Program structure (Lowering.cpp) ----
-  Unit *loadUnit(llvm::StringRef path, llvm::StringRef moduleName);
+  /// Imported modules that did not parse (warned about once).
+  llvm::StringSet<> unparsableModules;
+  /// `mustParse`: a syntax error is an error of the run (the script, a
+  /// module every run imports), else a warning (Lowering.cpp).
+  Unit *loadUnit(llvm::StringRef path, llvm::StringRef moduleName,
+                 bool mustParse);
   void lowerProgram();
   void lowerUnit(Unit &unit);
   void lowerBody(FuncCtx &f, llvm::ArrayRef<ast::Stmt *> body);

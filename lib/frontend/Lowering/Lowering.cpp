@@ -84,15 +84,38 @@ LogicalResult detc::frontend::verifyLoweredModule(ModuleOp module,
   return failure();
 }
 
-Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName) {
+Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName,
+                        bool mustParse) {
   if (auto it = unitsByModule.find(moduleName); it != unitsByModule.end())
     return it->second;
   auto unit = std::make_unique<Unit>();
   unit->moduleName = moduleName.str();
   unit->dir = llvm::sys::path::parent_path(path).str();
-  const ParseCache::Entry &e = parseCache.get(path, diags);
-  if (!e.file || !e.parsed)
+  // The script's own syntax errors are errors, and so are those of a
+  // module every run imports. A module imported where only some runs go
+  // that does not parse (FixMatch-pytorch's models/resnext.py, imported
+  // only when `--arch resnext` is given) fails only there: a warning,
+  // once, and its names are unknown (calls of them may draw), not the end
+  // of the analysis.
+  DiagnosticEngine parseDiags;
+  const ParseCache::Entry &e =
+      parseCache.get(path, mustParse ? diags : parseDiags);
+  if (!e.file || !e.parsed) {
+    if (!mustParse && unparsableModules.insert(moduleName).second)
+      for (const Diagnostic &d : parseDiags.getDiagnostics())
+        if (d.severity == Severity::Error) {
+          Diagnostic w = d;
+          w.severity = Severity::Warning;
+          w.message = "module '" + moduleName.str() +
+                      "' does not parse (" + d.message +
+                      "): importing it raises SyntaxError, and what it "
+                      "defines is unknown to detc "
+                      "[detc-unparsable-module]";
+          diags.add(std::move(w));
+          break;
+        }
     return nullptr;
+  }
   unit->file = e.file.get();
   unit->parsed = e.parsed.get();
   Unit *raw = unit.get();
@@ -108,7 +131,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   LoweringStats ownStats;
   LoweringStats &stats = options.stats ? *options.stats : ownStats;
   base::PhaseClock clock(stats.phases);
-  if (!loadUnit(path, "__main__"))
+  if (!loadUnit(path, "__main__", /*mustParse=*/true))
     return nullptr;
   clock.lap("parse");
   // What each variable may hold, for the calls the facts cannot see
@@ -854,7 +877,14 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     if (path.empty() || pta::isInstalledLibrary(path))
       return "";
     std::string modName = absoluteName(level, dotted);
-    if (!unitsByModule.count(modName) && !loadUnit(path, modName))
+    // An import every run executes (a statement of the module's own
+    // body): a module that does not parse stops the script, an error. One
+    // inside a function or a branch runs when that does (FixMatch's
+    // `import models.resnext as models` under `if args.arch ==
+    // 'resnext'`).
+    bool everyRun = f.isModule && f.unit->parsed && f.unit->parsed->module &&
+                    llvm::is_contained(f.unit->parsed->module->body, s);
+    if (!unitsByModule.count(modName) && !loadUnit(path, modName, everyRun))
       return "";
     return modName;
   };

@@ -111,6 +111,20 @@ Node Builder::call(Frame &f, const ast::Call *c) {
                                 [this, cs, self](Obj fn) {
                                   callFunction(*cs, fn, self);
                                 });
+              // A library dataset's constructor keeps the transform it is
+              // given on the instance (torchvision's VisionDataset:
+              // `super().__init__(root, transform=transform)`, then
+              // `self.transform(img)` in the subclass's `__getitem__`).
+              if (out.objects[b].kind == Kind::LibName &&
+                  method == "__init__")
+                if (const ApiEntry *e =
+                        api.lookup(api.canonicalize(out.objects[b].label()));
+                    e && e->role == "dataset")
+                  for (StringRef key : {"transform", "target_transform"})
+                    if (e->has(key))
+                      if (Node given = argumentNode(*cs, e->getArg(key));
+                          given != ~0u)
+                        store(self, key, given);
             });
         return cs->result;
       }

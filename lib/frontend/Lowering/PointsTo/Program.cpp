@@ -38,7 +38,12 @@ ProgramModule *Program::load(const std::string &file, const std::string &name,
   m->path = file;
   m->isPackage = isPackage;
   byPath[key] = nullptr; // a module that fails to load is tried once
-  const ParseCache::Entry &e = cache.get(file, diags);
+  // An imported module that does not parse is a module detc cannot see
+  // (the lowering warns about it once); only the script's own syntax
+  // errors stop the analysis.
+  DiagnosticEngine imported;
+  const ParseCache::Entry &e =
+      cache.get(file, name == "__main__" ? diags : imported);
   if (!e.file || !e.parsed) {
     brokenFile = true;
     return nullptr;
