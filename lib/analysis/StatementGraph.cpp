@@ -822,8 +822,8 @@ private:
   /// forwards: DistributedDataParallel's) opens, if any.
   struct Summary {
     /// Draws, and statements calling code detc does not read (their
-    /// `unread_calls`: may-draw findings).
-    SmallVector<Operation *> draws;
+    /// `unread_calls`: may-draw findings), in the order found.
+    SmallVector<Operation *> events;
     ir::ParallelOp region;
   };
 
@@ -862,7 +862,7 @@ private:
       begin = stmt(NodeKind::ParBegin, summary.region, f, inner);
       inner.region = begin;
     }
-    for (Operation *op : summary.draws) {
+    for (Operation *op : summary.events) {
       auto fn = op->getParentOfType<ir::FuncOp>();
       std::string sym = fn ? symbolOf.lookup(fn) : "";
       auto [it, added] = staticInstance.try_emplace(sym, 0);
@@ -894,7 +894,7 @@ private:
     if (!added)
       return it->second ? &*it->second : nullptr;
     Summary summary;
-    SmallVector<Operation *> &draws = summary.draws;
+    SmallVector<Operation *> &events = summary.events;
     llvm::DenseSet<Operation *> seen{code};
     SmallVector<Operation *, 8> work{code};
     bool plain = true;
@@ -910,7 +910,7 @@ private:
         // its forward runs.)
         if (isa<ir::DrawOp>(op) ||
             (op->hasAttr("unread_calls") && !isa<ir::BuildOp>(op)))
-          draws.push_back(op);
+          events.push_back(op);
         if (auto call = dyn_cast<ir::CallOp>(op)) {
           SymbolRefAttr ref = call.getCallee();
           std::string sym = ref.getRootReference().str();
@@ -927,10 +927,10 @@ private:
               work.push_back(b.getOperation());
       });
     }
-    // A build walked on its own is also walked inside its function: a draw
-    // is listed once.
+    // A build walked on its own is also walked inside its function: an
+    // event is listed once.
     llvm::DenseSet<Operation *> listed;
-    llvm::erase_if(draws,
+    llvm::erase_if(events,
                    [&](Operation *op) { return !listed.insert(op).second; });
     if (plain)
       it->second = std::move(summary);

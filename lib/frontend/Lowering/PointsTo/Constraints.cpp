@@ -197,6 +197,7 @@ void Builder::load(Node base, StringRef name, Node dst) {
 }
 
 void Builder::loadAttribute(Node base, FieldId fid, Node n) {
+  // One handler (its closure fits in the std::function), not two.
   solver.onObject(base, [this, n, fid](Obj o) {
     solver.addCopy(solver.fieldNode(o, fid), n);
     StringRef attr = solver.fieldName(fid);
@@ -956,12 +957,7 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     pta::Node base = expr(f, a->value);
     pta::Node n = solver.newNode();
     FieldId fid = solver.fieldId(a->attr);
-    // The load, and: attributes of library names are library names
-    // (`torch.nn.Linear`; `lib.__dict__` is a name table); an attribute of
-    // what a method of unknown type returned (`args.workers` of
-    // `parser.parse_args()`) is some value: not absent, not modelled. One
-    // handler (its closure fits in the std::function), not two; where the
-    // expression is, for a bound method, beside it.
+    // Where the expression is, for a bound method, beside it.
     valueAttributes[n] = {a, f.module};
     loadAttribute(base, fid, n);
     return remember(n);
