@@ -445,30 +445,49 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
   }
 
+  // Calls `method` of each of `owners` (methodOwners) on `self`, as
+  // alternatives: with the call's arguments (`obj(x)` runs `__call__`) or
+  // none (`next(obj)` runs `__next__`); the result is what they return.
+  auto callMethodOf = [&](std::vector<std::pair<std::string, std::string>>
+                              owners,
+                          StringRef method, const std::string &self,
+                          const FactSet &selfFacts, bool withArgs,
+                          StringRef what) {
+    if (!followsAlternatives(f, call, owners.size(), what, "classes"))
+      owners.resize(kMaxCallAlternatives);
+    auto defs = defsOfResult();
+    FactSet returned;
+    emitAlternatives(owners.size(), call, [&](size_t i) {
+      const std::string &owner = owners[i].first;
+      std::string sym = owner + "::" + method.str();
+      // One class: all the receiver is known to be; else that class's.
+      FactSet bound = owners.size() == 1 && !selfFacts.empty()
+                          ? selfFacts
+                          : FactSet{owners[i].second};
+      if (withArgs)
+        emitUserCall(f, call, sym, classMethodRef(owner, method), self,
+                     bound, call, args.posVars, args.kwVars, defs, {},
+                     args.eff);
+      else
+        emitUserCall(f, call, sym, classMethodRef(owner, method), self,
+                     bound, ast::NodeList<ast::Expr>(),
+                     ast::NodeList<ast::Keyword>(), {}, {}, defs, {},
+                     args.eff);
+      if (auto it = facts.find("ret:" + sym); it != facts.end())
+        returned.insert(it->second.begin(), it->second.end());
+    });
+    setFacts(returned);
+  };
+
   // `next(x)` of an instance of the program's class runs its `__next__`
   // (stargan-v2's InputFetcher draws the latent codes there).
   if (!isMethod && q.empty())
     if (std::vector<std::pair<std::string, std::string>> owners =
             nextMethodOwners(f, call);
         !owners.empty()) {
-      if (!followsAlternatives(f, call, owners.size(),
-                               "the iterator may be an instance of",
-                               "classes"))
-        owners.resize(kMaxCallAlternatives);
-      std::string self = varPath(f, call->args[0]);
-      auto defs = defsOfResult();
-      FactSet returned;
-      emitAlternatives(owners.size(), call, [&](size_t i) {
-        const std::string &owner = owners[i].first;
-        std::string sym = owner + "::__next__";
-        emitUserCall(f, call, sym, classMethodRef(owner, "__next__"), self,
-                     FactSet{owners[i].second}, ast::NodeList<ast::Expr>(),
-                     ast::NodeList<ast::Keyword>(), {}, {}, defs, {},
-                     args.eff);
-        if (auto it = facts.find("ret:" + sym); it != facts.end())
-          returned.insert(it->second.begin(), it->second.end());
-      });
-      setFacts(returned);
+      callMethodOf(std::move(owners), "__next__", varPath(f, call->args[0]),
+                   FactSet{}, /*withArgs=*/false,
+                   "the iterator may be an instance of");
       return true;
     }
 
@@ -971,37 +990,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string modelVar = calleePath;
     // Calling an instance of a user class with `__call__`: each class it
     // may be an instance of, as an alternative.
-    std::vector<std::pair<std::string, std::string>> callable; // owner, fact
-    for (const std::string &fact : modelFacts) {
-      if (!StringRef(fact).starts_with("inst:") || modelVar.empty())
-        continue;
-      std::string owner = findMethod(fact.substr(5), "__call__");
-      if (!owner.empty() &&
-          llvm::none_of(callable, [&](const auto &c) {
-            return c.first == owner;
-          }))
-        callable.emplace_back(owner, fact);
-    }
-    if (!followsAlternatives(f, call, callable.size(),
-                             "the callee may be an instance of", "classes"))
-      callable.resize(kMaxCallAlternatives);
-    if (!callable.empty()) {
-      auto defs = defsOfResult();
-      FactSet returned;
-      emitAlternatives(callable.size(), call, [&](size_t i) {
-        const std::string &owner = callable[i].first;
-        std::string sym = owner + "::__call__";
-        emitUserCall(f, call, sym, classMethodRef(owner, "__call__"),
-                     modelVar,
-                     callable.size() == 1 ? modelFacts
-                                          : FactSet{callable[i].second},
-                     call, args.posVars, args.kwVars, defs, {}, args.eff);
-        if (auto it = facts.find("ret:" + sym); it != facts.end())
-          returned.insert(it->second.begin(), it->second.end());
-      });
-      setFacts(returned);
-      return true;
-    }
+    if (!modelVar.empty())
+      if (std::vector<std::pair<std::string, std::string>> owners =
+              methodOwners(modelFacts, "__call__");
+          !owners.empty()) {
+        callMethodOf(std::move(owners), "__call__", modelVar, modelFacts,
+                     /*withArgs=*/true, "the callee may be an instance of");
+        return true;
+      }
     if (!isMethod && q.empty()) {
       if (auto *n = llvm::dyn_cast<ast::Name>(fn)) {
         static const char *const dynamic[] = {

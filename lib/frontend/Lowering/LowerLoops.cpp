@@ -485,9 +485,15 @@ Lowerer::nextMethodOwners(FuncCtx &f, const ast::Call *call) {
     return owners;
   FactSet of = factsOf(f, call->args[0]);
   addInstanceFacts(call->args[0], of);
+  return methodOwners(of, "__next__");
+}
+
+std::vector<std::pair<std::string, std::string>>
+Lowerer::methodOwners(const FactSet &of, StringRef method) const {
+  std::vector<std::pair<std::string, std::string>> owners;
   for (const std::string &fact : of)
     if (StringRef(fact).starts_with("inst:"))
-      if (std::string owner = findMethod(fact.substr(5), "__next__");
+      if (std::string owner = findMethod(fact.substr(5), method);
           !owner.empty() && llvm::none_of(owners, [&](const auto &o) {
             return o.first == owner;
           }))

@@ -391,8 +391,12 @@ public:
   /// the method of the receiver's class) has the fact `<prefix><symbol>`.
   bool calleeHasFact(FuncCtx &f, const ast::Call *call,
                      llvm::StringRef prefix);
+  /// The classes of the program defining `method` for the instances
+  /// `of` holds (`inst:` facts), once per owner, as (owner, fact) pairs.
+  std::vector<std::pair<std::string, std::string>>
+  methodOwners(const FactSet &of, llvm::StringRef method) const;
   /// `next(x)` of the builtin: the classes of the program defining the
-  /// `__next__` it may run, as (owner, `inst:` fact) pairs.
+  /// `__next__` it may run (methodOwners).
   std::vector<std::pair<std::string, std::string>>
   nextMethodOwners(FuncCtx &f, const ast::Call *call);
   /// After `a, b = accelerator.prepare(a, b)`: the accelerator restores
