@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttributeNames.h"
 #include "Constraints.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -21,6 +22,8 @@
 #include "ResultImpl.h"
 
 #include "llvm/ADT/STLExtras.h"
+
+#include <memory>
 
 using namespace detc;
 using namespace detc::frontend;
@@ -935,29 +938,70 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
     // A computed name: any attribute. `getattr(np, name)`: any name of
     // that library, one object per library (the lowering judges a call of
     // it); `getattr(self, name)`: any field of the object or method of
-    // its class.
-    if (name == "getattr" && cs.args.size() >= 2 &&
-        !llvm::isa<ast::Constant>(cs.call->args[1]))
-      solver.onObject(cs.args[0], [this, result = cs.result](Obj o) {
+    // its class. Unless the source shows every name it may be
+    // (AttributeNames.h): those, or those with its constant head.
+    if (name != "getattr" || cs.args.size() < 2 ||
+        llvm::isa<ast::Constant>(cs.call->args[1]))
+      return true;
+    std::optional<std::vector<NameChoice>> names =
+        possibleNames(cs.call->args[1], cs.frame->def);
+    // A library module's: some name of it, one object per library (the
+    // lowering judges a call of it).
+    auto libraryAttribute = [this](const AbstractObject &ob, Node result) {
+      if (!ob.label().starts_with("<"))
+        solver.addObject(result,
+                         libName("<dynamic attribute of " +
+                                 ob.label().split('.').first.str() + ">"));
+    };
+    std::vector<std::string> heads;
+    if (names)
+      for (const NameChoice &c : *names) {
+        if (!c.prefix)
+          loadAttribute(cs.args[0], solver.fieldId(c.text), cs.result);
+        else
+          heads.push_back(c.text);
+      }
+    if (names && !heads.empty()) {
+      // Each field of the base's objects (and their classes) named with a
+      // head, read as `getattr(base, "that name")`, once per site.
+      auto loaded = std::make_shared<llvm::DenseSet<FieldId>>();
+      Node base = cs.args[0], result = cs.result;
+      solver.onObject(base, [this, heads, base, result, loaded,
+                             libraryAttribute](Obj o) {
         const AbstractObject &ob = out.objects[o];
         if (ob.kind == Kind::LibName) {
-          if (ob.label().starts_with("<"))
-            return;
-          std::string top = ob.label().split('.').first.str();
-          solver.addObject(result,
-                           libName("<dynamic attribute of " + top + ">"));
+          libraryAttribute(ob, result);
           return;
         }
-        auto anyField = [this, result](Obj of) {
-          solver.onField(of, [this, of, result](FieldId fid) {
-            if (!solver.fieldName(fid).starts_with("["))
-              solver.addCopy(solver.fieldNode(of, fid), result);
+        auto matching = [&](Obj of) {
+          solver.onField(of, [this, heads, base, result, loaded](FieldId fid) {
+            StringRef field = solver.fieldName(fid);
+            if (llvm::any_of(heads,
+                             [&](const std::string &h) {
+                               return field.starts_with(h);
+                             }) &&
+                loaded->insert(fid).second)
+              loadAttribute(base, fid, result);
           });
         };
-        anyField(o);
+        matching(o);
         if (ob.kind == Kind::Instance)
           if (Obj cls = classOf(ob.label()); cls != ~0u)
-            anyField(cls);
+            matching(cls);
+      });
+    }
+    if (!names)
+      solver.onObject(cs.args[0], [this, result = cs.result,
+                                   libraryAttribute](Obj o) {
+        const AbstractObject &ob = out.objects[o];
+        if (ob.kind == Kind::LibName) {
+          libraryAttribute(ob, result);
+          return;
+        }
+        solver.addCopy(anyNamedAttribute(o), result);
+        if (ob.kind == Kind::Instance)
+          if (Obj cls = classOf(ob.label()); cls != ~0u)
+            solver.addCopy(anyNamedAttribute(cls), result);
       });
     return true;
   }

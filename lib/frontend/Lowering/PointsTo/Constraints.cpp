@@ -220,6 +220,19 @@ void Builder::loadAttribute(Node base, FieldId fid, Node n) {
   });
 }
 
+Node Builder::anyNamedAttribute(Obj o) {
+  auto [it, inserted] = anyAttributeNodes.try_emplace(o, 0);
+  if (!inserted)
+    return it->second;
+  Node all = solver.newNode();
+  it->second = all;
+  solver.onField(o, [this, o, all](FieldId fid) {
+    if (!solver.fieldName(fid).starts_with("["))
+      solver.addCopy(solver.fieldNode(o, fid), all);
+  });
+  return all;
+}
+
 void Builder::store(Node base, StringRef name, Node src) {
   FieldId fid = solver.fieldId(name);
   solver.onObject(base, [this, fid, src](Obj o) {
@@ -579,6 +592,7 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   frames.push_back(std::move(frame));
   inner->symbol = symbol;
   inner->module = f.module;
+  inner->def = llvm::dyn_cast<ast::FunctionDef>(def);
   inner->parent = f.isClassBody ? f.parent : &f;
   if (f.isClassBody)
     inner->enclosingClass = out.objects[f.classObj].label();

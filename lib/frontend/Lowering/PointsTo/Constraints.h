@@ -32,6 +32,7 @@ namespace detc::frontend::pta {
 struct Frame {
   std::string symbol;
   ProgramModule *module = nullptr;
+  const ast::FunctionDef *def = nullptr; ///< Functions (not lambdas).
   Frame *parent = nullptr; ///< Enclosing function (closures).
   Scope scope;
   bool isModule = false, isClassBody = false;
@@ -112,6 +113,12 @@ private:
   /// `parser.parse_args()`) or of a quiet library's object is some value:
   /// not absent, not modelled.
   void loadAttribute(Node base, FieldId fid, Node n);
+  /// A node holding every named attribute of `o` (not its `[i]`
+  /// elements): what `getattr(o, computed)` may give. One per object,
+  /// shared by every such site: a copy edge per site and object instead of
+  /// one per site, object and attribute (timm's `module = getattr(module,
+  /// name)` loops made 9.7 million edges and 80 s of resnet.py).
+  Node anyNamedAttribute(Obj o);
   void store(Node base, llvm::StringRef name, Node src);
   /// `dst` ⊇ what iterating any object of `iterable` yields.
   void elements(Node iterable, Node dst);
@@ -276,6 +283,7 @@ private:
   /// Tuples whose every position is known (`(a, b)`, enumerate's pairs).
   llvm::DenseSet<Obj> exactTuples;
   std::map<std::pair<Obj, std::string>, Node> methodNodes;
+  llvm::DenseMap<Obj, Node> anyAttributeNodes;
   std::map<std::tuple<const ast::Call *, Obj, std::string>, Node> boundSelf;
   /// (class, instance) pairs bindSelfOfMethods has handled.
   std::set<std::pair<Obj, Obj>> selfBoundClasses;
