@@ -238,6 +238,10 @@ struct FileOutcome {
   std::optional<analysis::Report> report;
   /// The --overhead schedule (text), printed after the report.
   std::string schedule;
+  /// The --stats figures, printed after the diagnostics (in a project,
+  /// those of a module several files import are printed once: figures
+  /// mixed into them were lost).
+  std::string stats;
 };
 
 /// What every file's analysis shares.
@@ -315,15 +319,16 @@ static FileOutcome analyzeFile(const std::string &file,
   }
   analysis::ProgramAnalysis &a = *analysed;
   if (stats) {
-    err << "nodes: " << a.graph.numNodes() << "\n"
+    raw_string_ostream os(out.stats);
+    os << "nodes: " << a.graph.numNodes() << "\n"
         << "variables: " << a.graph.vars.size() << "\n"
         << "seconds lower: " << llvm::format("%.6f", loadSeconds) << "\n"
         << "library files: " << loweringStats.libraryFiles << " ("
         << loweringStats.libraryFilesCached << " from the cache)\n";
-    base::printPhaseStats(err, loweringStats.phases, "  ");
-    base::printPhaseStats(err, a.phases);
+    base::printPhaseStats(os, loweringStats.phases, "  ");
+    base::printPhaseStats(os, a.phases);
     // Wall time: verification and some analyses run on two threads.
-    err << "seconds analysis: " << llvm::format("%.6f", analysisSeconds)
+    os << "seconds analysis: " << llvm::format("%.6f", analysisSeconds)
         << "\n";
   }
   if (a.graph.truncated) {
@@ -383,6 +388,7 @@ static std::vector<FileOutcome> analyzeFiles(ArrayRef<std::string> files,
   std::vector<FileOutcome> outcomes(files.size());
   if (files.size() == 1) {
     outcomes[0] = analyzeFile(files[0], setup, errs());
+    errs() << outcomes[0].stats;
     return outcomes;
   }
   std::vector<std::string> diagnostics(files.size());
@@ -400,6 +406,9 @@ static std::vector<FileOutcome> analyzeFiles(ArrayRef<std::string> files,
   for (const std::string &d : diagnostics)
     base::appendNewDiagnostics(d, seen, report);
   errs() << report;
+  for (size_t i = 0; i < files.size(); ++i)
+    if (!outcomes[i].stats.empty())
+      errs() << "statistics of " << files[i] << ":\n" << outcomes[i].stats;
   return outcomes;
 }
 
