@@ -26,9 +26,9 @@ refusal naming what differs:
 Tensors are digested from a sample (core.memory_sample_hash: up to 64
 windows of 256 bytes, the whole tensor when smaller) plus dtype and shape,
 so the cost grows with the number of tensors, not their size: under 1% of
-writing a checkpoint from ~30 MB of state, a fixed ~0.2 ms below that
-(bench/fingerprint_cost.py; global_generators.py reads and encodes the
-global generators). DETC_VERIFY=full
+writing a checkpoint from ~30 MB of state, a fixed ~0.2 ms after the write
+below that (10% of a 1.6 MB checkpoint's; bench/fingerprint_cost.py;
+global_generators.py reads and encodes the global generators). DETC_VERIFY=full
 digests every byte instead; DETC_VERIFY=off records nothing and checks
 nothing (the restore still sets the global generators it has).
 """
