@@ -964,8 +964,38 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (auto *sub = llvm::dyn_cast<ast::Subscript>(fn);
         sub && calleePath.empty()) {
       std::string container = varPath(f, sub->value);
-      if (!container.empty() &&
-          lowerForward(factsOfVar(f, container), container))
+      // A container that is an instance of the program's class deriving
+      // from a library container (DETR's `class Joiner(nn.Sequential)`
+      // calls `self[0](x)`, its backbone): the entries the points-to names
+      // that are the program's models or callables each run, as an
+      // alternative to the container's own forward (a library container's
+      // forward already runs its parts).
+      FactSet containerFacts =
+          container.empty() ? FactSet() : factsOfVar(f, container);
+      bool programContainer =
+          llvm::any_of(containerFacts, [](const std::string &fact) {
+            return StringRef(fact).starts_with("inst:");
+          });
+      std::vector<std::string> entries;
+      for (const std::string &fact : programContainer ? calleeFacts
+                                                      : FactSet())
+        if (StringRef(fact).starts_with("inst:") &&
+            llvm::any_of(std::initializer_list<StringRef>{"forward", "call",
+                                                          "__call__"},
+                         [&](StringRef m) {
+                           return !findMethod(fact.substr(5), m).empty();
+                         }))
+          entries.push_back(fact.substr(5));
+      if (!container.empty() && !entries.empty()) {
+        emitAlternatives(entries.size() + 1, call, [&](size_t i) {
+          if (i == entries.size())
+            lowerForward(containerFacts, container);
+          else
+            emitModelForward(f, entries[i], container);
+        });
+        return true;
+      }
+      if (!container.empty() && lowerForward(containerFacts, container))
         return true;
     }
     // `get_model()(x)`, `build(cfg)(x)`: a model the callee's own call

@@ -118,6 +118,18 @@ Node Builder::call(Frame &f, const ast::Call *c) {
               // given on the instance (torchvision's VisionDataset:
               // `super().__init__(root, transform=transform)`, then
               // `self.transform(img)` in the subclass's `__getitem__`).
+              // A container's (`class Joiner(nn.Sequential)`:
+              // `super().__init__(backbone, pos)`, then `self[0](x)`) holds
+              // its parts as the library object does.
+              if (out.objects[b].kind == Kind::LibName &&
+                  method == "__init__")
+                if (const ApiEntry *e =
+                        api.lookup(api.canonicalize(out.objects[b].label()));
+                    e && e->role == "container")
+                  solver.onObject(self, [this, cs, e](Obj inst) {
+                    if (out.objects[inst].kind == Kind::Instance)
+                      rememberArguments(*cs, e, inst);
+                  });
               if (out.objects[b].kind == Kind::LibName &&
                   method == "__init__")
                 if (const ApiEntry *e =
@@ -635,6 +647,71 @@ Node Builder::argumentNode(const CallSite &cs, const ArgRef &ref) const {
   return ~0u;
 }
 
+/// `o` remembers the arguments of `cs`: by parameter name (signature) or
+/// keyword, `**d` entries by their key, positional ones also as `arg<i>`.
+/// A container of parts (Compose, Sequential) holds them as elements.
+void Builder::rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o) {
+  bool container = entry && entry->role == "container";
+  const std::vector<ApiParam> *sig = entry ? &entry->signature : nullptr;
+  size_t positional = 0;
+  if (sig)
+    for (const ApiParam &p : *sig)
+      if (p.kind == ApiParam::Kind::PositionalOnly ||
+          p.kind == ApiParam::Kind::PositionalOrKeyword)
+        ++positional;
+  bool starSeen = false;
+  for (size_t i = 0; i < cs.args.size(); ++i) {
+    if (cs.starred[i]) {
+      starSeen = true;
+      if (container)
+        elements(cs.args[i], field(o, "[*]"));
+      continue;
+    }
+    if (container && i > 0)
+      solver.addCopy(cs.args[i], field(o, "[*]"));
+    if (starSeen)
+      continue;
+    solver.addCopy(cs.args[i], field(o, "arg" + std::to_string(i)));
+    if (sig && i < positional)
+      solver.addCopy(cs.args[i], field(o, (*sig)[i].name));
+  }
+  for (auto &[name, value] : cs.keywords)
+    solver.addCopy(value, field(o, name));
+  for (Node d : cs.doubleStar) {
+    Obj target = o;
+    solver.onObject(d, [this, target](Obj dict) {
+      solver.onField(dict, [this, dict, target](FieldId f) {
+        StringRef name = solver.fieldName(f);
+        if (name.starts_with("['") && name.ends_with("']"))
+          solver.addCopy(solver.fieldNode(dict, f),
+                         field(target, name.drop_front(2).drop_back(2)));
+      });
+    });
+  }
+  // Containers of parts (Compose, Sequential): their list is kept as the
+  // `transforms` attribute, so `t.transforms.append(x)` adds a part.
+  if (container && !cs.args.empty() && !cs.starred[0]) {
+    // Compose(list): the list itself; Sequential(a, b): the parts.
+    solver.addCopy(cs.args[0], field(o, "transforms"));
+    elements(cs.args[0], field(o, "[*]"));
+    solver.onObject(cs.args[0], [this, o](Obj part) {
+      Kind k = out.objects[part].kind;
+      if (k != Kind::List && k != Kind::Tuple)
+        solver.addObject(field(o, "[*]"), part);
+      // ModuleDict({"h": ...}) or ModuleDict(dict(h=...)): each entry is
+      // also an attribute (`self.transformer.h`).
+      if (k == Kind::Dict)
+        solver.onField(part, [this, part, o](FieldId f) {
+          StringRef name = solver.fieldName(f);
+          if (name.size() > 4 && name.starts_with("['") &&
+              name.ends_with("']"))
+            solver.addCopy(solver.fieldNode(part, f),
+                           field(o, name.drop_front(2).drop_back(2)));
+        });
+    });
+  }
+}
+
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
                           const ApiEntry *entry) {
   // A module imported by a name computed at run time
@@ -699,46 +776,7 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   if (entry && entry->role == "call" && entry->has("self") &&
       receiver != ~0u)
     solver.addCopy(receiver, cs.result);
-  // The object remembers its arguments: by parameter name (signature) or
-  // keyword, `**d` entries by their key, positional ones also as `arg<i>`.
-  // A container of parts (Compose, Sequential) holds them as elements.
-  bool container = entry && entry->role == "container";
-  const std::vector<ApiParam> *sig = entry ? &entry->signature : nullptr;
-  size_t positional = 0;
-  if (sig)
-    for (const ApiParam &p : *sig)
-      if (p.kind == ApiParam::Kind::PositionalOnly ||
-          p.kind == ApiParam::Kind::PositionalOrKeyword)
-        ++positional;
-  bool starSeen = false;
-  for (size_t i = 0; i < cs.args.size(); ++i) {
-    if (cs.starred[i]) {
-      starSeen = true;
-      if (container)
-        elements(cs.args[i], field(o, "[*]"));
-      continue;
-    }
-    if (container && i > 0)
-      solver.addCopy(cs.args[i], field(o, "[*]"));
-    if (starSeen)
-      continue;
-    solver.addCopy(cs.args[i], field(o, "arg" + std::to_string(i)));
-    if (sig && i < positional)
-      solver.addCopy(cs.args[i], field(o, (*sig)[i].name));
-  }
-  for (auto &[name, value] : cs.keywords)
-    solver.addCopy(value, field(o, name));
-  for (Node d : cs.doubleStar) {
-    Obj target = o;
-    solver.onObject(d, [this, target](Obj dict) {
-      solver.onField(dict, [this, dict, target](FieldId f) {
-        StringRef name = solver.fieldName(f);
-        if (name.starts_with("['") && name.ends_with("']"))
-          solver.addCopy(solver.fieldNode(dict, f),
-                         field(target, name.drop_front(2).drop_back(2)));
-      });
-    });
-  }
+  rememberArguments(cs, entry, o);
   // Role `apply`: calls its first argument with the others.
   if (entry && entry->role == "apply" && !cs.args.empty() && !cs.starred[0])
     solver.addCopy(callWithElements(cs, cs.args[0], cs.args.drop_front()),
@@ -785,28 +823,6 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
     });
   }
 
-  // Containers of parts (Compose, Sequential): their list is kept as the
-  // `transforms` attribute, so `t.transforms.append(x)` adds a part.
-  if (container && !cs.args.empty() && !cs.starred[0]) {
-    // Compose(list): the list itself; Sequential(a, b): the parts.
-    solver.addCopy(cs.args[0], field(o, "transforms"));
-    elements(cs.args[0], field(o, "[*]"));
-    solver.onObject(cs.args[0], [this, o](Obj part) {
-      Kind k = out.objects[part].kind;
-      if (k != Kind::List && k != Kind::Tuple)
-        solver.addObject(field(o, "[*]"), part);
-      // ModuleDict({"h": ...}) or ModuleDict(dict(h=...)): each entry is
-      // also an attribute (`self.transformer.h`).
-      if (k == Kind::Dict)
-        solver.onField(part, [this, part, o](FieldId f) {
-          StringRef name = solver.fieldName(f);
-          if (name.size() > 4 && name.starts_with("['") &&
-              name.ends_with("']"))
-            solver.addCopy(solver.fieldNode(part, f),
-                           field(o, name.drop_front(2).drop_back(2)));
-        });
-    });
-  }
 }
 
 Node Builder::elementNode(Node container) {

@@ -200,6 +200,9 @@ private:
   Node call(Frame &f, const ast::Call *c);
   void callObject(CallSite &cs, Obj callee, Node self);
   void callFunction(CallSite &cs, Obj fn, Node self);
+  /// `o` holds `cs`'s arguments as a library object `entry` describes
+  /// does (fields by name and position; a container's elements).
+  void rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o);
   void callClass(CallSite &cs, Obj cls);
   /// Binds `self` of every method of `cls` and its bases to `instance`:
   /// a library may call any of them (a DataLoader calls `__getitem__`, a
