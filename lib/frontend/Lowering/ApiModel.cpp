@@ -25,7 +25,7 @@ bool detc::frontend::isArgumentKey(StringRef key) {
       "seed",    "gen",     "transform", "dataset", "shuffle",
       "workers", "generator", "sampler", "batch_sampler", "fn",
       "data",    "epochs",  "params",    "obj",     "training", "mode",
-      "optimizer", "args", "wraps", "returns", "elements"};
+      "optimizer", "args", "wraps", "returns", "elements", "factory"};
   return llvm::is_contained(keys, key);
 }
 

@@ -777,6 +777,11 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
       receiver != ~0u)
     solver.addCopy(receiver, cs.result);
   rememberArguments(cs, entry, o);
+  // `factory=ARG`: the result's entries are what calling ARG returns
+  // (`meters = defaultdict(SmoothedValue)`, then `meters[k].update(v)`).
+  if (entry && entry->has("factory"))
+    if (Node fn = argumentNode(cs, entry->getArg("factory")); fn != ~0u)
+      solver.addCopy(callWithElements(cs, fn, {}), field(o, "[*]"));
   // Role `apply`: calls its first argument with the others.
   if (entry && entry->role == "apply" && !cs.args.empty() && !cs.starred[0])
     solver.addCopy(callWithElements(cs, cs.args[0], cs.args.drop_front()),
