@@ -4,14 +4,17 @@
 # with a constant head (the attributes starting with it). timm's ResNet
 # (`for n in layer_names: x = getattr(self, n)(x)`) called every method of
 # the model with an activation and its points-to took 80 s and 7.7 GB;
-# 1.4 s now. A parameter, or a name bound by unpacking, stays any
-# attribute — and the dropout reached through a read name is still found.
+# 1.4 s now. A parameter, a name bound by unpacking, or a list the
+# function may change (`names.append(extra)`) stays any attribute — and
+# the dropout reached through a read name is still found.
 # RUN: detc %s --emit=points-to | FileCheck %s
 # RUN: detc analyze %s 2>&1 | FileCheck %s --check-prefix=DRAW
 # CHECK-LABEL: scope Net.forward
-# CHECK: block -> {torch.nn.ReLU@[[@LINE+18]]:23}
+# CHECK: block -> {torch.nn.ReLU@[[@LINE+20]]:23}
 # CHECK: n -> {'layer1', 'layer2'}
-# CHECK: step -> {torch.nn.Dropout@[[@LINE+15]]:23, torch.nn.Linear@[[@LINE+14]]:23}
+# CHECK: step -> {torch.nn.Dropout@[[@LINE+17]]:23, torch.nn.Linear@[[@LINE+16]]:23}
+# CHECK-LABEL: scope Net.grown
+# CHECK: found -> {{{.*}}def Net.forward{{.*}}torch.nn.Dropout{{.*}}torch.nn.Linear{{.*}}torch.nn.ReLU
 # CHECK-LABEL: scope Net.pick
 # CHECK: picked -> {{{.*}}def Net.forward{{.*}}torch.nn.Dropout{{.*}}torch.nn.Linear{{.*}}torch.nn.ReLU
 # CHECK-LABEL: scope Net.unpacked
@@ -52,11 +55,19 @@ class Net(nn.Module):
         other = getattr(self, name)
         return other
 
+    def grown(self, extra):
+        names = ["layer1"]
+        names.append(extra)
+        for n in names:
+            found = getattr(self, n)
+        return found
+
 
 net = Net(1)
 out = net(torch.zeros(1, 4))
 p = net.pick("head")
 u = net.unpacked()
+g = net.grown("head")
 opt = torch.optim.SGD(net.parameters(), lr=0.1)
 loader = torch.utils.data.DataLoader(torch.zeros(8, 4), batch_size=2)
 for x in loader:

@@ -19,10 +19,13 @@ namespace {
 /// iterables of `for name in xs`, or `followed = false` when some binding
 /// is of another form (unpacking, `+=`, `with ... as`, a walrus, `del`, an
 /// import, `global`/`nonlocal` here or in a nested function, ...).
+/// `otherUses`: the name is read other than iterated (`for x in name`) or
+/// subscripted (`name[:k]`, `name[i]`): a list it holds may be changed
+/// there (`name.append(s)`, `f(name)`, `name[0] = s`, a closure).
 struct Bindings {
   llvm::StringRef name;
   std::vector<const ast::Expr *> values, iterables;
-  bool followed = true;
+  bool followed = true, otherUses = false;
 
   /// Whether `target` is exactly the name.
   bool isName(const ast::Expr *target) const {
@@ -56,21 +59,34 @@ struct Bindings {
         return;
       }
       break;
-    case NodeKind::For:
-      if (auto *f = llvm::cast<For>(n); !nested && isName(f->target)) {
+    case NodeKind::For: {
+      auto *f = llvm::cast<For>(n);
+      if (!nested && isName(f->target))
         iterables.push_back(f->iter);
+      else
+        visit(f->target, nested);
+      if (nested || !isName(f->iter)) // `for x in name`: a read
         visit(f->iter, nested);
-        for (const Stmt *s : f->body)
-          visit(s, nested);
-        for (const Stmt *s : f->orelse)
-          visit(s, nested);
+      for (const Stmt *s : f->body)
+        visit(s, nested);
+      for (const Stmt *s : f->orelse)
+        visit(s, nested);
+      return;
+    }
+    case NodeKind::Subscript:
+      if (auto *sub = llvm::cast<Subscript>(n);
+          !nested && sub->ctx == ExprContext::Load && isName(sub->value)) {
+        visit(sub->slice, nested); // `name[:k]`: a read
         return;
       }
       break;
     case NodeKind::Name:
-      if (!nested && llvm::cast<Name>(n)->id == name &&
-          llvm::cast<Name>(n)->ctx != ExprContext::Load)
+      if (llvm::cast<Name>(n)->id != name)
+        return;
+      if (!nested && llvm::cast<Name>(n)->ctx != ExprContext::Load)
         followed = false;
+      else
+        otherUses = true;
       return;
     case NodeKind::NamedExpr:
       // Binds in the enclosing function, even from a comprehension.
@@ -229,6 +245,13 @@ private:
     for (const ast::Stmt *s : def->body)
       b.visit(s, /*nested=*/false);
     if (!b.followed || (b.values.empty() && b.iterables.empty()))
+      return std::nullopt;
+    // A list may have grown where the name was used otherwise; a tuple
+    // cannot.
+    if (elements && b.otherUses &&
+        llvm::any_of(b.values, [](const ast::Expr *v) {
+          return !llvm::isa<ast::Tuple>(v) && !llvm::isa<ast::Subscript>(v);
+        }))
       return std::nullopt;
     if (elements && !b.iterables.empty())
       return std::nullopt; // the loop variable iterated: a string's chars
