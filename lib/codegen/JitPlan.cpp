@@ -82,6 +82,11 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   // an optimizer (directly or in a function they call) is the training
   // loop.
   std::vector<std::pair<ir::ForOp, bool>> loops;
+  // The first loop over batches in another file (an imported module's
+  // `train_one_epoch`), stepping ones first: named when the script has
+  // none.
+  std::optional<ir::SourceSpan> elsewhere;
+  bool elsewhereSteps = false;
   module.walk([&](ir::ForOp loop) {
     // A loop over a loader, or over batches cut by hand (`range` with a
     // slice, `get_batch(source, i)`): its body is a per-batch region.
@@ -91,13 +96,33 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
       overLoader |= isa<ir::FetchOp>(op) ||
                     (region && region.getKind() == ir::ParallelKind::PerBatch);
     }
-    if (!overLoader || !stmtRange(loop, file.getName()))
+    if (!overLoader)
       return;
+    if (!stmtRange(loop, file.getName())) {
+      std::optional<ir::SourceSpan> at = ir::getSourceSpan(loop->getLoc());
+      bool steps = stepsIn(loop, module, stepping);
+      if (at && at->file && (!elsewhere || (steps && !elsewhereSteps))) {
+        elsewhere = at;
+        elsewhereSteps = steps;
+      }
+      return;
+    }
     loops.push_back({loop, stepsIn(loop, module, stepping)});
   });
   std::stable_sort(loops.begin(), loops.end(), [](auto &a, auto &b) {
     return a.second > b.second;
   });
+  if (loops.empty() && elsewhere) {
+    diags.error(&file, {1, 0, 0},
+                ("--jit-checkpoint: the training loop is in another file, " +
+                 elsewhere->file.getValue() + ":" + Twine(elsewhere->line) +
+                 " (a module this script imports); detc puts the minibatch "
+                 "boundary in a loop of the script it transforms and does "
+                 "not edit imported modules: move the loop into the script "
+                 "to use --jit-checkpoint")
+                    .str());
+    return std::nullopt;
+  }
   if (loops.empty()) {
     diags.error(&file, {1, 0, 0},
                 "--jit-checkpoint: no loop over batches in this script (a "
