@@ -336,15 +336,69 @@ void Builder::fillGlobals(Obj dict, const Frame &module) {
 }
 
 void Builder::body(Frame &f, llvm::ArrayRef<ast::Stmt *> stmts) {
+  // A nested list's straight-line values end with it; a statement that
+  // may bind a name (anywhere inside it: a loop body rebinding it before
+  // the next iteration's reads, a `try` body before its handlers) ends
+  // that name's before it runs.
+  llvm::StringMap<Node> entering = f.current;
   for (const ast::Stmt *s : stmts) {
     unsigned outer = solver.source;
     if (solver.profile) {
       solver.source = sources.size();
       sources.push_back({f.module, s});
     }
+    if (!f.current.empty()) {
+      const ast::Node *one[] = {s};
+      for (const auto &bound : computeFunctionScope(nullptr, one).locals)
+        f.current.erase(bound.getKey());
+    }
     stmt(f, s);
     solver.source = outer;
   }
+  f.current = std::move(entering);
+}
+
+bool Builder::straightLine(Frame &f, StringRef name) {
+  if (!f.def || f.isModule || f.isClassBody || !f.scope.locals.count(name))
+    return false;
+  if (!f.straightLine) {
+    // Every local, but those a comprehension or a walrus binds (they bind
+    // inside expressions) and those a nested function rebinds; none in a
+    // function that reads its locals as a dict (yolov5's DetectMultiBackend
+    // keeps its model by `self.__dict__.update(locals())`: the variable's
+    // every value, which the points-to does not follow there) or runs code
+    // from text.
+    f.straightLine.emplace();
+    for (const auto &local : f.scope.locals)
+      f.straightLine->insert(local.getKey());
+    std::vector<const ast::Node *> work(f.def->body.begin(),
+                                        f.def->body.end());
+    llvm::SmallVector<StringRef> names;
+    while (!work.empty()) {
+      const ast::Node *n = work.back();
+      work.pop_back();
+      names.clear();
+      if (auto *c = llvm::dyn_cast<ast::Comprehension>(n))
+        appendBoundNames(c->target, names);
+      else if (auto *w = llvm::dyn_cast<ast::NamedExpr>(n))
+        appendBoundNames(w->target, names);
+      else if (auto *nl = llvm::dyn_cast<ast::Nonlocal>(n))
+        names.append(nl->names.begin(), nl->names.end());
+      else if (auto *c = llvm::dyn_cast<ast::Call>(n))
+        if (auto *fn = llvm::dyn_cast<ast::Name>(c->func);
+            fn && (fn->id == "locals" || fn->id == "exec" ||
+                   fn->id == "eval" || (fn->id == "vars" && c->args.empty()))) {
+          f.straightLine->clear();
+          break;
+        }
+      for (StringRef name : names)
+        f.straightLine->erase(name);
+      forEachChild(n, [&](StringRef, const ast::Node *c) {
+        work.push_back(c);
+      });
+    }
+  }
+  return f.straightLine->contains(name);
 }
 
 std::vector<std::pair<std::string, size_t>>
@@ -404,8 +458,11 @@ void Builder::stmt(Frame &f, const ast::Stmt *s) {
   case NodeKind::Assign: {
     auto *a = llvm::cast<Assign>(s);
     pta::Node v = expr(f, a->value);
-    for (const Expr *t : a->targets)
+    for (const Expr *t : a->targets) {
       assign(f, t, v);
+      if (auto *n = llvm::dyn_cast<Name>(t); n && straightLine(f, n->id))
+        f.current[n->id] = v;
+    }
     return;
   }
   case NodeKind::AugAssign: {
@@ -424,8 +481,12 @@ void Builder::stmt(Frame &f, const ast::Stmt *s) {
   }
   case NodeKind::AnnAssign: {
     auto *a = llvm::cast<AnnAssign>(s);
-    if (a->value)
-      assign(f, a->target, expr(f, a->value));
+    if (!a->value)
+      return;
+    pta::Node v = expr(f, a->value);
+    assign(f, a->target, v);
+    if (auto *n = llvm::dyn_cast<Name>(a->target); n && straightLine(f, n->id))
+      f.current[n->id] = v;
     return;
   }
   case NodeKind::For: {
@@ -936,8 +997,13 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     return n;
   };
   switch (e->getKind()) {
-  case NodeKind::Name:
-    return remember(varNode(f, llvm::cast<Name>(e)->id));
+  case NodeKind::Name: {
+    auto *n = llvm::cast<Name>(e);
+    if (n->ctx == ExprContext::Load)
+      if (auto it = f.current.find(n->id); it != f.current.end())
+        return remember(it->second);
+    return remember(varNode(f, n->id));
+  }
   case NodeKind::Constant: {
     auto *c = llvm::cast<Constant>(e);
     pta::Node n = solver.newNode();

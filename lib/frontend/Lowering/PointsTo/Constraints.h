@@ -40,6 +40,15 @@ struct Frame {
   std::string enclosingClass;  ///< Methods: their class symbol.
   Node selfNode = ~0u;         ///< Methods: the first parameter.
   Node returns = 0, yields = 0;
+  /// Straight-line values of locals (a function's): a local assigned by
+  /// `name = value` earlier in the same statement list, with nothing in
+  /// between that may bind it, holds that value's objects only where it is
+  /// read (`boxes = [...]; boxes = torch.as_tensor(boxes); boxes[:, 0]`);
+  /// the variable itself keeps every value (closures, queries by name).
+  llvm::StringMap<Node> current;
+  /// The locals that qualify: not bound by a comprehension or a walrus, not
+  /// `nonlocal` in a nested function (computed on first use).
+  std::optional<llvm::StringSet<>> straightLine;
 };
 
 /// What calling a function object binds.
@@ -99,6 +108,9 @@ private:
 
   // ---- Nodes ----
   Node varNode(Frame &f, llvm::StringRef name);
+  /// Whether reads of local `name` of `f` may take its straight-line value
+  /// (Frame::current).
+  bool straightLine(Frame &f, llvm::StringRef name);
   Node scopeNode(llvm::StringRef scope, llvm::StringRef name);
   Node field(Obj o, llvm::StringRef name) {
     return solver.fieldNode(o, solver.fieldId(name));
