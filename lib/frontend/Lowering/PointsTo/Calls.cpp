@@ -114,10 +114,6 @@ Node Builder::call(Frame &f, const ast::Call *c) {
                                 [this, cs, self](Obj fn) {
                                   callFunction(*cs, fn, self);
                                 });
-              // A library dataset's constructor keeps the transform it is
-              // given on the instance (torchvision's VisionDataset:
-              // `super().__init__(root, transform=transform)`, then
-              // `self.transform(img)` in the subclass's `__getitem__`).
               // A container's (`class Joiner(nn.Sequential)`:
               // `super().__init__(backbone, pos)`, then `self[0](x)`) holds
               // its parts as the library object does.
@@ -130,6 +126,10 @@ Node Builder::call(Frame &f, const ast::Call *c) {
                     if (out.objects[inst].kind == Kind::Instance)
                       rememberArguments(*cs, e, inst);
                   });
+              // A library dataset's constructor keeps the transform it is
+              // given on the instance (torchvision's VisionDataset:
+              // `super().__init__(root, transform=transform)`, then
+              // `self.transform(img)` in the subclass's `__getitem__`).
               if (out.objects[b].kind == Kind::LibName &&
                   method == "__init__")
                 if (const ApiEntry *e =
