@@ -129,9 +129,14 @@ static FactSet kwargsValue(Lowerer &l, FuncCtx &f, const CallArgs &args,
   return out;
 }
 
+/// What calling an instance of a model class runs, the first it defines
+/// (a Keras-style model's `call`).
+static constexpr StringRef kModelCallMethods[] = {"forward", "call",
+                                                  "__call__"};
+
 void Lowerer::emitModelForward(FuncCtx &f, const std::string &cls,
                                const std::string &selfVar) {
-  for (StringRef m : {"forward", "call", "__call__"}) {
+  for (StringRef m : kModelCallMethods) {
     std::string owner = findMethod(cls, m);
     if (owner.empty())
       continue;
@@ -980,11 +985,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       for (const std::string &fact : programContainer ? calleeFacts
                                                       : FactSet())
         if (StringRef(fact).starts_with("inst:") &&
-            llvm::any_of(std::initializer_list<StringRef>{"forward", "call",
-                                                          "__call__"},
-                         [&](StringRef m) {
-                           return !findMethod(fact.substr(5), m).empty();
-                         }))
+            llvm::any_of(kModelCallMethods, [&](StringRef m) {
+              return !findMethod(fact.substr(5), m).empty();
+            }))
           entries.push_back(fact.substr(5));
       if (!container.empty() && !entries.empty()) {
         emitAlternatives(entries.size() + 1, call, [&](size_t i) {

@@ -956,18 +956,16 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
       }
     if (name == "getattr" && cs.args.size() >= 3)
       solver.addCopy(cs.args[2], cs.result);
-    // A computed name: any attribute. `getattr(np, name)`: any name of
-    // that library, one object per library (the lowering judges a call of
-    // it); `getattr(self, name)`: any field of the object or method of
-    // its class. Unless the source shows every name it may be
-    // (AttributeNames.h): those, or those with its constant head.
+    // A computed name: `getattr(self, name)` is any field of the object
+    // or method of its class, unless the source shows every name it may
+    // be (AttributeNames.h): those, or those with its constant head.
     if (name != "getattr" || cs.args.size() < 2 ||
         llvm::isa<ast::Constant>(cs.call->args[1]))
       return true;
     std::optional<std::vector<NameChoice>> names =
         possibleNames(cs.call->args[1], cs.frame->def);
-    // A library module's: some name of it, one object per library (the
-    // lowering judges a call of it).
+    // `getattr(np, name)`: some name of that library, one object per
+    // library (the lowering judges a call of it).
     auto libraryAttribute = [this](const AbstractObject &ob, Node result) {
       if (!ob.label().starts_with("<"))
         solver.addObject(result,
