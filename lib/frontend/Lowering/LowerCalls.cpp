@@ -524,9 +524,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // for `self.fc(x)`, which calls the attribute, not a method).
   FactSet calleeFacts;
   std::string calleePath = varPath(f, fn);
-  if (!calleePath.empty())
+  if (!calleePath.empty()) {
     calleeFacts = factsOfVar(f, calleePath);
-  else if (!q.empty())
+    // The facts follow assignments by name; an attribute may also be set
+    // where they do not look (`setattr(self, name, layer)`,
+    // `add_module`): every model or layer the points-to says it holds.
+    if (isa<ast::Attribute>(fn))
+      addBuildFacts(fn, calleeFacts);
+  } else if (!q.empty())
     calleeFacts = factsOfVar(f, "@" + q);
   // A loader subclass is constructed as the loader it derives from.
   if (!loaderSubclass.empty())
@@ -1001,8 +1006,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (!container.empty() && lowerForward(containerFacts, container))
         return true;
     }
-    // `get_model()(x)`, `build(cfg)(x)`: a model the callee's own call
-    // returns (the points-to says what it builds), held by a temporary.
+    // `get_model()(x)`, `build(cfg)(x)`, `getattr(self, name)(x)`: a model
+    // or layer the callee's own call returns (the points-to says what it
+    // builds), held by a temporary.
     // Lowered only then: otherwise the callee is lowered as before.
     if (isa<ast::Call>(fn) && !isMethod && q.empty()) {
       FactSet returned;
@@ -1010,6 +1016,15 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (!objectsOf(returned, ObjectInfo::Build).empty()) {
         Effects calleeEff;
         std::string held = lowerToVar(f, fn, calleeEff);
+        if (held.empty()) {
+          // A callee lowered as no op of its own (`getattr(self, "head" +
+          // str(i))`, a builtin): a temporary it defines holds the layer.
+          held = newTemp(f);
+          emit(ir::StmtOp::getOperationName(), fn, {held}, calleeEff,
+               {strAttr("kind", "assign")});
+          calleeEff = Effects();
+          calleeEff.uses.insert(held);
+        }
         args.eff.merge(calleeEff);
         FactSet heldFacts = factsOfVar(f, held);
         heldFacts.insert(returned.begin(), returned.end());

@@ -675,7 +675,8 @@ void Lowerer::addInstanceFacts(llvm::ArrayRef<PointsToResult::ObjectId> objs,
     const AbstractObject &ob = pointsTo->object(o);
     if (ob.kind == AbstractObject::Kind::Instance &&
         classes.count(ob.label().str()))
-      out.insert("inst:" + ob.label().str());
+      for (const std::string &sym : definitionsOf(ob.label(), classes))
+        out.insert("inst:" + sym);
   }
 }
 
@@ -803,7 +804,8 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
       out.insert("func:" + nested);
     } else if (ob.kind == AbstractObject::Kind::Function &&
                funcParams.count(label)) {
-      out.insert("func:" + label);
+      for (const std::string &sym : definitionsOf(label, funcParams))
+        out.insert("func:" + sym);
     } else if (ob.kind == AbstractObject::Kind::Function &&
                !ob.label().contains("<lambda>")) {
       // A method (`Net.noise` is the lowering's `Net::noise`), reached as
@@ -814,7 +816,8 @@ void Lowerer::addProgramCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
         out.insert("method:" + sym);
     }
     else if (ob.kind == AbstractObject::Kind::Class && classes.count(label))
-      out.insert("class:" + label);
+      for (const std::string &sym : definitionsOf(label, classes))
+        out.insert("class:" + sym);
     // A functools.partial of the program's function: calling it calls
     // that function.
     else if (const ApiEntry *entry = ob.kind == AbstractObject::Kind::Library

@@ -641,6 +641,22 @@ public:
   /// Adds `inst:` facts for the instances of the program's classes the
   /// points-to analysis says `e` may evaluate to.
   void addInstanceFacts(const ast::Expr *e, FactSet &out);
+  /// The lowering's symbols of what the points-to names `label`: itself
+  /// and, for a name a module defines again (DeepLabV3Plus's
+  /// ext_transforms defines `ExtRandomHorizontalFlip` twice; the second
+  /// is the one that runs), `label.2`, `label.3`, ... (uniqueSymbol),
+  /// whose objects the points-to labels alike.
+  template <typename Table>
+  static std::vector<std::string> definitionsOf(llvm::StringRef label,
+                                                const Table &table) {
+    std::vector<std::string> out{label.str()};
+    for (unsigned n = 2;; ++n) {
+      std::string again = (label + "." + llvm::Twine(n)).str();
+      if (!table.count(again))
+        return out;
+      out.push_back(std::move(again));
+    }
+  }
   /// Adds `obj:` facts for the model builds the points-to analysis says
   /// `e` may evaluate to (a model the facts lost on the way).
   void addBuildFacts(const ast::Expr *e, FactSet &out);

@@ -190,6 +190,40 @@ void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
   }
 }
 
+void Builder::storeComputed(Node base, const ast::Expr *name,
+                            const ast::FunctionDef *where, Node src) {
+  std::optional<std::vector<NameChoice>> names = possibleNames(name, where);
+  std::vector<std::string> heads;
+  if (!names)
+    heads.push_back(""); // any name
+  else
+    for (const NameChoice &c : *names) {
+      if (c.prefix)
+        heads.push_back(c.text);
+      else
+        store(base, c.text, src);
+    }
+  if (heads.empty())
+    return;
+  solver.onObject(base, [this, heads, src](Obj o) {
+    if (out.objects[o].kind == Kind::LibName)
+      return;
+    for (const std::string &h : heads)
+      solver.addCopy(src, solver.fieldNode(o, solver.fieldId(h + "<*>")));
+    // Every attribute read by a name with a head the store may have
+    // written: those read so far and those read later.
+    solver.onField(o, [this, o, heads, src](FieldId fid) {
+      StringRef field = solver.fieldName(fid);
+      if (field.starts_with("[") || field.ends_with("<*>"))
+        return;
+      if (llvm::any_of(heads, [&](const std::string &h) {
+            return field.starts_with(h);
+          }))
+        solver.addCopy(src, solver.fieldNode(o, fid));
+    });
+  });
+}
+
 void Builder::callMethod(CallSite &cs, Obj o) {
   StringRef m = solver.fieldName(cs.method);
   const AbstractObject &ob = out.objects[o];
@@ -199,6 +233,24 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     // attribute is called through the attribute's load, below).
     if (Obj cls = classOf(ob.label()); cls != ~0u)
       callBoundMethod(cs, cls, o, m);
+    // nn.Module's `add_module(name, layer)` (and register_*) sets the
+    // attribute `name` as setattr does: `self.add_module("extra", drop)`
+    // then `self.extra(x)`, or a computed `"head" + str(i)` read back by
+    // `getattr(self, "head" + str(i))` (SwAV's prototype heads). The
+    // layer is also a child the module's iteration yields.
+    if ((m == "add_module" || m == "register_module" ||
+         m == "register_buffer" || m == "register_parameter") &&
+        cs.call->args.size() >= 2 && cs.args.size() >= 2) {
+      Node self = solver.newNode();
+      solver.addObject(self, o);
+      const ast::Expr *key = cs.call->args[0];
+      auto *c = llvm::dyn_cast<ast::Constant>(key);
+      if (c && c->kind == ast::ConstantKind::Str)
+        store(self, c->value, cs.args[1]);
+      else
+        storeComputed(self, key, cs.frame->def, cs.args[1]);
+      solver.addCopy(cs.args[1], field(o, "[*]"));
+    }
     // Methods of a library base (nn.Module.train, .to, .parameters).
     if (m == "to" || m == "cuda" || m == "cpu" || m == "train" || m == "eval" ||
         m == "float" || m == "double" || m == "half" || m == "requires_grad_")
@@ -954,6 +1006,9 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
         else if (cs.args.size() >= 3)
           store(cs.args[0], c->value, cs.args[2]);
       }
+    if (name == "setattr" && cs.args.size() >= 3 &&
+        !llvm::isa<ast::Constant>(cs.call->args[1]))
+      storeComputed(cs.args[0], cs.call->args[1], cs.frame->def, cs.args[2]);
     if (name == "getattr" && cs.args.size() >= 3)
       solver.addCopy(cs.args[2], cs.result);
     // A computed name: `getattr(self, name)` is any field of the object
@@ -995,9 +1050,15 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
         auto matching = [&](Obj of) {
           solver.onField(of, [this, heads, base, result, loaded](FieldId fid) {
             StringRef field = solver.fieldName(fid);
+            // A computed store's marker (`k<*>`, storeComputed) may be
+            // any name starting with k: read when some name may start
+            // with both.
+            bool marker = field.consume_back("<*>");
             if (llvm::any_of(heads,
                              [&](const std::string &h) {
-                               return field.starts_with(h);
+                               return field.starts_with(h) ||
+                                      (marker && StringRef(h).starts_with(
+                                                     field));
                              }) &&
                 loaded->insert(fid).second)
               loadAttribute(base, fid, result);

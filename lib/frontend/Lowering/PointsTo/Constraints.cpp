@@ -1254,8 +1254,10 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     auto *b = llvm::cast<BinOp>(e);
     pta::Node l = expr(f, b->left), r = expr(f, b->right);
     pta::Node n = solver.newNode();
-    if (b->op == BinOpKind::Add) {
-      // `xs + ys` of lists or tuples: a new one holding both's elements.
+    if (b->op == BinOpKind::Add || b->op == BinOpKind::Mult) {
+      // `xs + ys` of lists or tuples: a new one holding both's elements;
+      // `[crop] * n` (SwAV's multi-crop transforms): a new one holding
+      // the list's (the count holds none).
       for (pta::Node side : {l, r})
         solver.onObject(side, [this, e, f = &f, n, l, r](Obj o) {
           Kind k = out.objects[o].kind;

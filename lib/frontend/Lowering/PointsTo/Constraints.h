@@ -132,6 +132,13 @@ private:
   /// name)` loops made 9.7 million edges and 80 s of resnet.py).
   Node anyNamedAttribute(Obj o);
   void store(Node base, llvm::StringRef name, Node src);
+  /// `setattr(base, name, src)` with a computed `name` (and
+  /// `add_module(name, layer)`): the names `names` says it may be, or
+  /// with none, any name. A head (`"head" + str(i)`) stores into every
+  /// field of the objects starting with it and into a marker field,
+  /// `head<*>`, that a computed load with a matching head reads.
+  void storeComputed(Node base, const ast::Expr *name,
+                     const ast::FunctionDef *where, Node src);
   /// `dst` ⊇ what iterating any object of `iterable` yields.
   void elements(Node iterable, Node dst);
   /// Every field of every object of `src` flows to the same field of every
