@@ -382,6 +382,12 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   // DeiT iterate their loaders).
   if (call && calleeHasFact(f, call, "yields-batches:"))
     return true;
+  // An iterator of code detc cannot read (torchtext's BucketIterator, a
+  // package that is not installed) whose loop trains (its own body calls
+  // `backward`): sound by default, its items are batches.
+  if (pointsTo && trainsInBody(loop->body) &&
+      whyObjectsUnread(pointsTo->pointsTo(items), ""))
+    return true;
   llvm::SmallVector<StringRef, 4> bound;
   ast::appendBoundNames(loop->target, bound);
   llvm::StringSet<> vars;
@@ -394,6 +400,22 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   auto *callee = call ? dyn_cast<ast::Name>(call->func) : nullptr;
   bool overRange = callee && callee->id == "range";
   return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/!overRange);
+}
+
+bool Lowerer::trainsInBody(ast::NodeList<ast::Stmt> body) {
+  llvm::SmallVector<const ast::Node *, 16> work(body.begin(), body.end());
+  while (!work.empty()) {
+    const ast::Node *x = work.pop_back_val();
+    if (!x || isa<ast::FunctionDef, ast::ClassDef, ast::Lambda, ast::For,
+                  ast::While>(x))
+      continue;
+    if (auto *c = dyn_cast<ast::Call>(x))
+      if (auto *m = dyn_cast<ast::Attribute>(c->func);
+          m && m->attr == "backward")
+        return true;
+    forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
+  }
+  return false;
 }
 
 bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,

@@ -377,6 +377,10 @@ public:
   /// `ownLoopsOnly`, nor are nested loops (they are checked themselves).
   bool fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
                     const llvm::StringSet<> &vars, bool ownLoopsOnly);
+  /// Whether statements `body` call a `backward` (`loss.backward()`,
+  /// `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), not
+  /// counting nested loops, functions and classes.
+  static bool trainsInBody(ast::NodeList<ast::Stmt> body);
   /// Function `f` fetches one batch of a loader each time it runs: a
   /// `next(it)` of a kept iterator (not `next(iter(loader))`) outside any
   /// loop of its own, or a call of such a function
