@@ -234,6 +234,51 @@ void Builder::storeComputed(Node base, const ast::Expr *name,
   });
 }
 
+Node Builder::partsOf(Obj o) {
+  auto [it, inserted] = partNodes.try_emplace(o, 0);
+  if (!inserted)
+    return it->second;
+  Node parts = solver.newNode();
+  it->second = parts;
+  solver.addCopy(anyNamedAttribute(o), parts);
+  solver.addCopy(field(o, "[*]"), parts);
+  return parts;
+}
+
+Node Builder::modulesOf(Obj o) {
+  auto [it, inserted] = moduleNodes.try_emplace(o, 0);
+  if (!inserted)
+    return it->second;
+  // One node per module, shared by every `modules()` call on it and by
+  // the modules holding it (a copy edge each, not one per call site).
+  Node all = solver.newNode();
+  it->second = all;
+  solver.addObject(all, o);
+  solver.onObject(partsOf(o), [this, all](Obj x) {
+    if (out.objects[x].kind == Kind::Instance)
+      solver.addCopy(modulesOf(x), all);
+    else
+      solver.addObject(all, x);
+  });
+  return all;
+}
+
+void Builder::iterateParts(CallSite &cs, Obj o, StringRef m) {
+  Node parts =
+      m == "modules" || m == "named_modules" ? modulesOf(o) : partsOf(o);
+  Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+  solver.addObject(cs.result, list);
+  if (m == "children" || m == "modules") {
+    solver.addCopy(parts, field(list, "[*]"));
+    return;
+  }
+  // (name, part) pairs.
+  Obj pair = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
+  exactTuples.insert(pair);
+  solver.addObject(field(list, "[*]"), pair);
+  solver.addCopy(parts, field(pair, "[1]"));
+}
+
 void Builder::callMethod(CallSite &cs, Obj o) {
   StringRef m = solver.fieldName(cs.method);
   const AbstractObject &ob = out.objects[o];
@@ -261,6 +306,14 @@ void Builder::callMethod(CallSite &cs, Obj o) {
         storeComputed(self, key, cs.frame->def, cs.args[1]);
       solver.addCopy(cs.args[1], field(o, "[*]"));
     }
+    // nn.Module's iteration of its parts (DeepLabV3Plus's
+    // IntermediateLayerGetter: `for name, module in
+    // self.named_children(): x = module(x)`): what its attributes and
+    // entries hold; `modules()` also the module itself and its parts'
+    // parts.
+    if (m == "children" || m == "named_children" || m == "modules" ||
+        m == "named_modules")
+      iterateParts(cs, o, m);
     // Methods of a library base (nn.Module.train, .to, .parameters).
     if (m == "to" || m == "cuda" || m == "cpu" || m == "train" || m == "eval" ||
         m == "float" || m == "double" || m == "half" || m == "requires_grad_")

@@ -239,6 +239,11 @@ private:
   /// register_module, extend/update) into its elements; false for any
   /// other method.
   bool storeElements(CallSite &cs, Obj o, llvm::StringRef m);
+  /// `o.children()`, `named_children()`, `modules()`, `named_modules()`
+  /// of an instance of the program's class (an nn.Module subclass): a
+  /// list of its attributes' and entries' objects, as (name, part) pairs
+  /// for the named ones.
+  void iterateParts(CallSite &cs, Obj o, llvm::StringRef m);
   /// `d.update(a, **b, k=v)` and `dict(a, **b, k=v)`: entries of the
   /// positional mappings, the `**` mappings and the keywords go into
   /// `dict` (held by `dictNode`).
@@ -306,6 +311,11 @@ private:
   llvm::DenseSet<Obj> exactTuples;
   std::map<std::pair<Obj, std::string>, Node> methodNodes;
   llvm::DenseMap<Obj, Node> anyAttributeNodes;
+  /// Per object: its parts (attributes and entries), and those with the
+  /// object itself and its parts' parts, transitively (iterateParts).
+  llvm::DenseMap<Obj, Node> partNodes, moduleNodes;
+  Node partsOf(Obj o);
+  Node modulesOf(Obj o);
   std::map<std::tuple<const ast::Call *, Obj, std::string>, Node> boundSelf;
   /// (class, instance) pairs bindSelfOfMethods has handled.
   std::set<std::pair<Obj, Obj>> selfBoundClasses;
