@@ -279,6 +279,51 @@ void Builder::iterateParts(CallSite &cs, Obj o, StringRef m) {
   solver.addCopy(parts, field(pair, "[1]"));
 }
 
+void Builder::dictMethod(CallSite &cs, Obj o, StringRef m) {
+  auto keyOf = [&](size_t i) -> std::string {
+    if (i >= cs.call->args.size())
+      return "";
+    auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[i]);
+    return c && c->kind == ast::ConstantKind::Str
+               ? "['" + c->value.str() + "']"
+               : "";
+  };
+  Node self = solver.newNode();
+  solver.addObject(self, o);
+  if (m == "update") {
+    updateDict(cs, o, self);
+  } else if (m == "setdefault" || m == "get" || m == "pop") {
+    std::string key = keyOf(0);
+    Node entry = field(o, key.empty() ? "[*]" : key);
+    if (m == "setdefault" && cs.args.size() > 1) {
+      solver.addCopy(cs.args[1], entry);
+      solver.addCopy(cs.args[1], field(o, "[*]"));
+    }
+    solver.addCopy(entry, cs.result);
+    if (!key.empty())
+      solver.addCopy(field(o, "[?]"), cs.result);
+    if (m != "setdefault" && cs.args.size() > 1)
+      solver.addCopy(cs.args[1], cs.result);
+  } else if (m == "copy") {
+    Obj copy = objectAt(Kind::Dict, "dict", cs.call, cs.frame->module);
+    Node to = solver.newNode();
+    solver.addObject(to, copy);
+    solver.addObject(cs.result, copy);
+    mergeFields(self, to);
+  } else if (m == "values") {
+    Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+    solver.addObject(cs.result, list);
+    solver.addCopy(field(o, "[*]"), field(list, "[*]"));
+  } else if (m == "items") {
+    Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
+    Obj pair = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
+    exactTuples.insert(pair);
+    solver.addObject(cs.result, list);
+    solver.addObject(field(list, "[*]"), pair);
+    solver.addCopy(field(o, "[*]"), field(pair, "[1]"));
+  }
+}
+
 void Builder::callMethod(CallSite &cs, Obj o) {
   StringRef m = solver.fieldName(cs.method);
   const AbstractObject &ob = out.objects[o];
@@ -360,51 +405,9 @@ void Builder::callMethod(CallSite &cs, Obj o) {
         solver.addObject(cs.result, o);
     }
     return;
-  case Kind::Dict: {
-    auto keyOf = [&](size_t i) -> std::string {
-      if (i >= cs.call->args.size())
-        return "";
-      auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[i]);
-      return c && c->kind == ast::ConstantKind::Str
-                 ? "['" + c->value.str() + "']"
-                 : "";
-    };
-    Node self = solver.newNode();
-    solver.addObject(self, o);
-    if (m == "update") {
-      updateDict(cs, o, self);
-    } else if (m == "setdefault" || m == "get" || m == "pop") {
-      std::string key = keyOf(0);
-      Node entry = field(o, key.empty() ? "[*]" : key);
-      if (m == "setdefault" && cs.args.size() > 1) {
-        solver.addCopy(cs.args[1], entry);
-        solver.addCopy(cs.args[1], field(o, "[*]"));
-      }
-      solver.addCopy(entry, cs.result);
-      if (!key.empty())
-        solver.addCopy(field(o, "[?]"), cs.result);
-      if (m != "setdefault" && cs.args.size() > 1)
-        solver.addCopy(cs.args[1], cs.result);
-    } else if (m == "copy") {
-      Obj copy = objectAt(Kind::Dict, "dict", cs.call, cs.frame->module);
-      Node to = solver.newNode();
-      solver.addObject(to, copy);
-      solver.addObject(cs.result, copy);
-      mergeFields(self, to);
-    } else if (m == "values") {
-      Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
-      solver.addObject(cs.result, list);
-      solver.addCopy(field(o, "[*]"), field(list, "[*]"));
-    } else if (m == "items") {
-      Obj list = objectAt(Kind::List, "list", cs.call, cs.frame->module);
-      Obj pair = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
-      exactTuples.insert(pair);
-      solver.addObject(cs.result, list);
-      solver.addObject(field(list, "[*]"), pair);
-      solver.addCopy(field(o, "[*]"), field(pair, "[1]"));
-    }
+  case Kind::Dict:
+    dictMethod(cs, o, m);
     return;
-  }
   case Kind::Library: {
     // A module container filled after it is built (hifi-gan's
     // `self.ups = nn.ModuleList()`, then `self.ups.append(layer)` in a
@@ -412,6 +415,18 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     if (const ApiEntry *built = api.lookup(api.canonicalize(ob.label()));
         built && built->role == "container")
       storeElements(cs, o, m);
+    // A dict of the library's (`collections.OrderedDict`, `defaultdict`:
+    // table flag `mapping`): its methods are a dict's (minGPT keeps its
+    // callbacks in `defaultdict(list)` and runs
+    // `self.callbacks.get(event, [])`).
+    if (const ApiEntry *built = api.lookup(api.canonicalize(ob.label()));
+        built && built->has("mapping") &&
+        llvm::is_contained({"get", "setdefault", "pop", "copy", "values",
+                            "items", "update"},
+                           m)) {
+      dictMethod(cs, o, m);
+      return;
+    }
     const ApiEntry *entry = api.lookupMethod(ob.label(), m);
     // What a method of an unpickled object returns is unpickled too
     // (`torch.load(f).get("model")`): code detc cannot see, as the object.

@@ -239,6 +239,8 @@ private:
   /// register_module, extend/update) into its elements; false for any
   /// other method.
   bool storeElements(CallSite &cs, Obj o, llvm::StringRef m);
+  /// A dict's method `m` called on `o` (a dict, or a library mapping).
+  void dictMethod(CallSite &cs, Obj o, llvm::StringRef m);
   /// `o.children()`, `named_children()`, `modules()`, `named_modules()`
   /// of an instance of the program's class (an nn.Module subclass): a
   /// list of its attributes' and entries' objects, as (name, part) pairs
