@@ -731,7 +731,42 @@ void Builder::callClass(CallSite &cs, Obj cls) {
   callBoundMethod(cs, cls, inst, "__init__");
   bindSelfOfMethods(cls, inst);
   // A class deriving from a library class (nn.Module, Dataset): its
-  // library constructor runs too; nothing flows from it.
+  // library constructor runs too. One without an `__init__` of the
+  // program's, deriving from a library container (improved-diffusion's
+  // `class TimestepEmbedSequential(nn.Sequential, TimestepBlock)`, built
+  // with its layers and iterated with `for layer in self`), holds the
+  // parts it is given as the container does.
+  constructLibraryBase(cs, cls, inst, 0);
+}
+
+void Builder::constructLibraryBase(CallSite &cs, Obj cls, Obj inst,
+                                   unsigned depth) {
+  if (depth > 16)
+    return;
+  // The class's own `__init__` (class bodies are analysed before anything
+  // is solved, so this is known now) runs instead of its bases'.
+  if (Node own = solver.findField(cls, solver.fieldId("__init__"));
+      own != ~0u && llvm::any_of(solver.pointsTo(own), [&](Obj fn) {
+        return out.objects[fn].kind == Kind::Function;
+      }))
+    return;
+  auto ci = classes.find(cls);
+  if (ci == classes.end())
+    return;
+  CallSite *site = &cs;
+  for (Node base : ci->second.bases)
+    solver.onObject(base, [this, site, inst, depth](Obj b) {
+      const AbstractObject &bo = out.objects[b];
+      if (bo.kind == Kind::Class) {
+        constructLibraryBase(*site, b, inst, depth + 1);
+        return;
+      }
+      if (bo.kind != Kind::LibName)
+        return;
+      if (const ApiEntry *e = api.lookup(api.canonicalize(bo.label()));
+          e && e->role == "container")
+        rememberArguments(*site, e, inst);
+    });
 }
 
 void Builder::bindSelfOfMethods(Obj cls, Obj instance) {

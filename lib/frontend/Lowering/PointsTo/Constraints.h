@@ -241,6 +241,9 @@ private:
   bool storeElements(CallSite &cs, Obj o, llvm::StringRef m);
   /// A dict's method `m` called on `o` (a dict, or a library mapping).
   void dictMethod(CallSite &cs, Obj o, llvm::StringRef m);
+  /// `cls(...)` made `inst`: when no class on the way defines `__init__`,
+  /// a library container base keeps the call's arguments as its parts.
+  void constructLibraryBase(CallSite &cs, Obj cls, Obj inst, unsigned depth);
   /// `o.children()`, `named_children()`, `modules()`, `named_modules()`
   /// of an instance of the program's class (an nn.Module subclass): a
   /// list of its attributes' and entries' objects, as (name, part) pairs
