@@ -2,11 +2,13 @@
 # reaches (built by a call into an argument no caller binds, kept in an
 # attribute) may be anything, so inside a data-parallel region it is a
 # detc-may-draw finding of its own. Its name decides: one that
-# torch.Tensor, numpy.ndarray, PIL.Image.Image, str, re.Match or a file
-# has (listed by api/derive_torch_names.py from the libraries and Python
-# themselves: a logger's `tag.replace('.', '/')` over named_parameters(),
-# a text dataset's `m.group(1)`, a log file's `self.log.write(...)`, which
-# were 30 findings in guided-diffusion's logger) is taken as that type's
+# torch.Tensor, numpy.ndarray, PIL.Image.Image, str, re.Match, a file, a
+# list, dict or set has (listed by api/derive_torch_names.py from the
+# libraries and Python themselves: a logger's `tag.replace('.', '/')` over
+# named_parameters(), a text dataset's `m.group(1)`, a log file's
+# `self.log.write(...)`, which were 30 findings in guided-diffusion's
+# logger; HRNet's `x.append(...)` on what a library call returned) is
+# taken as that type's
 # method; one with a random
 # name (Tensor.multinomial) is not on that list and may draw; `super()`'s
 # methods are the bases', which the lowering resolves.
@@ -18,6 +20,8 @@
 # CHECK-NOT: 'm.group'
 # CHECK-NOT: 'self.log.write'
 # CHECK-NOT: 'self.log.flush'
+# CHECK-NOT: 'outs.append'
+# CHECK-NOT: 'meta.setdefault'
 # CHECK-NOT: super
 import re
 
@@ -45,19 +49,23 @@ class Ops(Dataset):
         label = m.group(1)
         self.log.write(tag + "\n")
         self.log.flush()
+        outs = self.image.split()
+        outs.append(x)
+        meta = self.image.info()
+        meta.setdefault("size", 1)
         for op in self.ops:
 # CHECK: untraced_receivers.py:[[@LINE+2]]:17: warning: may draw: 'op.process' calls code detc could not read, inside the per-example data-parallel region that starts at {{.*}}untraced_receivers.py:[[@LINE+11]]:5 [detc-may-draw]
 # CHECK: note: 'op.process' is method 'process' of a value detc cannot trace (made where detc cannot see); no library type detc knows has a method of that name
             x = op.process(x)
 # CHECK: untraced_receivers.py:[[@LINE+1]]:13: warning: may draw: 'x.multinomial'
         k = x.multinomial(1)
-        return x, k, img, label
+        return x, k, img, label, outs, meta
 
 
 def main(cfg, image):
     torch.manual_seed(0)
     loader = DataLoader(Ops(cfg, image), batch_size=2, num_workers=2)
-    for x, k, img, label in loader:
+    for x, k, img, label, outs, meta in loader:
         print(x.sum())
 
 

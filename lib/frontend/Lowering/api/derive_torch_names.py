@@ -50,8 +50,11 @@ MATCH = "re.Match."
 TEXT_FILE = "io.TextIOWrapper."
 BINARY_READER = "io.BufferedReader."
 BINARY_WRITER = "io.BufferedWriter."
+LIST = "builtins.list."
+DICT = "builtins.dict."
+SET = "builtins.set."
 RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH, TEXT_FILE, BINARY_READER,
-             BINARY_WRITER)
+             BINARY_WRITER, LIST, DICT, SET)
 
 
 def documented_draw(obj):
@@ -120,12 +123,16 @@ def names_here():
     # text a logger or a text dataset handles (`tag.replace('.', '/')`
     # over named_parameters(), `m.group(1)`). Files: what `open()` returns,
     # which a logger keeps (`self.file.write(...)`, guided-diffusion's).
+    # Lists, dicts and sets: the containers a forward fills with what a
+    # library call returned (HRNet's `x = self.stage2(x)`, then
+    # `x.append(self.transition2(x[-1]))`).
     import io
     receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray),
                  (STRING, str), (MATCH, re.Match),
                  (TEXT_FILE, io.TextIOWrapper),
                  (BINARY_READER, io.BufferedReader),
-                 (BINARY_WRITER, io.BufferedWriter)]
+                 (BINARY_WRITER, io.BufferedWriter),
+                 (LIST, list), (DICT, dict), (SET, set)]
     try:
         import PIL.Image
         receivers.append((IMAGE, PIL.Image.Image))
@@ -218,8 +225,8 @@ def derive(pythons):
         print("%s pure" % n.ljust(width))
     print()
     print("# The methods of torch.Tensor, numpy.ndarray, PIL.Image.Image,")
-    print("# str, re.Match and files (io.TextIOWrapper, io.BufferedReader,")
-    print("# io.BufferedWriter),")
+    print("# str, re.Match, files (io.TextIOWrapper, io.BufferedReader,")
+    print("# io.BufferedWriter), list, dict and set,")
     print("# but those with a random name or a generator in their signature")
     print("# or docstring:")
     print("# a call of one of these names on a value detc cannot trace is")
