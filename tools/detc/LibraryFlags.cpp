@@ -25,5 +25,11 @@ frontend::LibrarySourceOptions tool::LibraryFlags::get() const {
     o.python.clear();
   if (!noCache)
     o.cacheDir = frontend::defaultLibraryCacheDir();
+  // One store for the process: the command reads every file of a project
+  // with these same options, so a library file read for one is read for
+  // all (a static's initialisation is thread-safe).
+  static const std::shared_ptr<frontend::LibrarySummaryStore> store =
+      std::make_shared<frontend::LibrarySummaryStore>();
+  o.shared = store;
   return o;
 }

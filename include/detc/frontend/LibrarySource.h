@@ -28,6 +28,7 @@
 #include "llvm/Support/ErrorOr.h"
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -57,6 +58,30 @@ struct LibraryEffect {
   bool ownGenerator = false;
 };
 
+/// Library file summaries shared by the LibrarySource objects of one
+/// process that read the same interpreter's libraries (a project's files,
+/// analysed on worker threads): each library file is read from the disk
+/// cache, or summarised, once per process instead of once per file
+/// analysed. Thread-safe; summaries are immutable once kept.
+class LibrarySummaryStore {
+public:
+  struct Entry {
+    /// Null when the module's file could not be read or parsed.
+    std::shared_ptr<const library::FileSummary> summary;
+    /// False: the search path has no such module.
+    bool found = false;
+  };
+  /// The entry kept for `module`, if any.
+  std::optional<Entry> find(llvm::StringRef module);
+  /// Keeps `entry` for `module` unless another thread kept one first;
+  /// returns the one kept.
+  Entry keep(llvm::StringRef module, Entry entry);
+
+private:
+  std::mutex mutex;
+  llvm::StringMap<Entry> entries;
+};
+
 /// Where library source is looked for and its summaries kept.
 struct LibrarySourceOptions {
   /// The interpreter whose `sys.path` is searched (`--python`,
@@ -64,6 +89,9 @@ struct LibrarySourceOptions {
   std::string python;
   /// The folder of the on-disk summary cache; empty: none.
   std::string cacheDir;
+  /// Summaries shared with the other analyses of this process that read
+  /// with the same options (null: this object's own).
+  std::shared_ptr<LibrarySummaryStore> shared;
 };
 
 /// The interpreter the user trains with when no `--python` names one:
@@ -123,8 +151,9 @@ public:
                         llvm::function_ref<bool(const ApiEntry &)> accept,
                         unsigned depth);
 
-  /// Files summarised by this object (read or from the cache), and how
-  /// many came from the cache: for tests and `--points-to-stats`.
+  /// Files summarised by this object (read or from the disk cache; not
+  /// those another analysis sharing its store read first), and how many
+  /// came from the disk cache: for tests and `--points-to-stats`.
   unsigned filesSummarised() const { return summarised; }
   unsigned filesFromCache() const { return fromCache; }
 
@@ -134,6 +163,9 @@ private:
   Resolved resolve(llvm::StringRef qualified, unsigned depth);
   const library::FileSummary *summaryOf(const std::string &module,
                                         bool *found);
+  /// Finds `module` on the search path and summarises it (from the disk
+  /// cache when it holds it).
+  LibrarySummaryStore::Entry readSummary(const std::string &module);
   bool findModuleFile(llvm::StringRef dotted, std::string &file,
                       bool &isPackage) const;
   LibraryEffect classifyExternal(llvm::StringRef qualified) const;
@@ -147,9 +179,13 @@ private:
   LibrarySourceOptions options;
   std::vector<std::string> searchPath;
   bool searchPathKnown = false;
-  llvm::StringMap<std::unique_ptr<library::FileSummary>> files;
+  llvm::StringMap<std::shared_ptr<const library::FileSummary>> files;
   /// Modules the search path does not have.
   llvm::StringSet<> missing;
+  bool compiledExtension(const library::FileSummary &pkg,
+                         llvm::StringRef name);
+  /// Per package folder, the compiled modules in it.
+  llvm::StringMap<llvm::StringSet<>> extensionModules;
   llvm::StringMap<LibraryEffect> memo;
   unsigned summarised = 0;
   unsigned fromCache = 0;

@@ -108,6 +108,21 @@ static std::string cacheFile(StringRef dir, StringRef module, bool isPackage,
   return std::string(f);
 }
 
+std::optional<LibrarySummaryStore::Entry>
+LibrarySummaryStore::find(StringRef module) {
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = entries.find(module);
+  if (it == entries.end())
+    return std::nullopt;
+  return it->second;
+}
+
+LibrarySummaryStore::Entry LibrarySummaryStore::keep(StringRef module,
+                                                     Entry entry) {
+  std::lock_guard<std::mutex> lock(mutex);
+  return entries.try_emplace(module, std::move(entry)).first->second;
+}
+
 const FileSummary *LibrarySource::summaryOf(const std::string &module,
                                             bool *found) {
   *found = false;
@@ -121,18 +136,40 @@ const FileSummary *LibrarySource::summaryOf(const std::string &module,
   // once, not at every name (7 s of yolov5's hubconf.py, warm).
   if (missing.contains(module))
     return nullptr;
-  std::string file;
-  bool isPackage = false;
-  if (!findModuleFile(module, file, isPackage)) {
+  // Another analysis of this process read it already.
+  if (options.shared)
+    if (std::optional<LibrarySummaryStore::Entry> e =
+            options.shared->find(module)) {
+      if (!e->found) {
+        missing.insert(module);
+        return nullptr;
+      }
+      *found = true;
+      return (files[module] = e->summary).get();
+    }
+  LibrarySummaryStore::Entry entry = readSummary(module);
+  if (options.shared)
+    entry = options.shared->keep(module, std::move(entry));
+  if (!entry.found) {
     missing.insert(module);
     return nullptr;
   }
   *found = true;
-  std::unique_ptr<FileSummary> &slot = files[module];
+  return (files[module] = entry.summary).get();
+}
+
+LibrarySummaryStore::Entry
+LibrarySource::readSummary(const std::string &module) {
+  LibrarySummaryStore::Entry entry;
+  std::string file;
+  bool isPackage = false;
+  if (!findModuleFile(module, file, isPackage))
+    return entry;
+  entry.found = true;
   llvm::Expected<std::string> bytes = base::readInputFile(file);
   if (!bytes) {
     llvm::consumeError(bytes.takeError());
-    return nullptr;
+    return entry;
   }
   ++summarised;
   std::string cached = options.cacheDir.empty()
@@ -146,8 +183,8 @@ const FileSummary *LibrarySource::summaryOf(const std::string &module,
           s && s->module == module) {
         s->path = file;
         ++fromCache;
-        slot = std::make_unique<FileSummary>(std::move(*s));
-        return slot.get();
+        entry.summary = std::make_shared<const FileSummary>(std::move(*s));
+        return entry;
       }
     } else {
       llvm::consumeError(text.takeError());
@@ -158,15 +195,16 @@ const FileSummary *LibrarySource::summaryOf(const std::string &module,
   std::unique_ptr<SourceFile> src =
       SourceFile::fromBytes(file, std::move(*bytes), quiet);
   if (!src)
-    return nullptr;
+    return entry;
   std::unique_ptr<ParsedModule> parsed = parseModule(*src, quiet);
   if (!parsed)
-    return nullptr;
-  slot = std::make_unique<FileSummary>(
+    return entry;
+  auto summary = std::make_shared<const FileSummary>(
       summariseFile(*parsed, file, module, isPackage, api));
   if (!cached.empty())
-    writeCacheFile(cached, serialise(*slot));
-  return slot.get();
+    writeCacheFile(cached, serialise(*summary));
+  entry.summary = std::move(summary);
+  return entry;
 }
 
 /// True when the tables decide `qualified` (a modelled library's name, or
@@ -177,21 +215,26 @@ static bool tablesDecide(const ApiModel &api, StringRef qualified) {
 }
 
 /// Whether package `pkg` holds a compiled module `name` (`name.so`,
-/// `name.cpython-311-x86_64-linux-gnu.so`, `name.pyd`).
-static bool compiledExtension(const FileSummary &pkg, StringRef name) {
+/// `name.cpython-311-x86_64-linux-gnu.so`, `name.pyd`). Each package's
+/// folder is listed once (a name missing from torch's `__init__` was a
+/// listing of torch's folder each time: 25,000 directory reads for
+/// yolov5's val.py).
+bool LibrarySource::compiledExtension(const FileSummary &pkg, StringRef name) {
   if (!pkg.isPackage)
     return false;
-  std::error_code ec;
   StringRef dir = path::parent_path(pkg.path);
-  for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec)) {
-    StringRef file = path::filename(it->path());
-    if (file.consume_front(name) && (file.starts_with(".") &&
-                                     (file.ends_with(".so") ||
-                                      file.ends_with(".pyd"))))
-      return true;
+  auto [it, added] = extensionModules.try_emplace(dir);
+  if (added) {
+    std::error_code ec;
+    for (fs::directory_iterator d(dir, ec), end; d != end && !ec;
+         d.increment(ec)) {
+      StringRef file = path::filename(d->path());
+      if (!file.ends_with(".so") && !file.ends_with(".pyd"))
+        continue;
+      it->second.insert(file.split('.').first);
+    }
   }
-  return false;
+  return it->second.contains(name);
 }
 
 LibrarySource::Resolved LibrarySource::resolve(StringRef qualified,
