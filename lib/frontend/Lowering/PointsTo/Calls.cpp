@@ -240,8 +240,20 @@ Node Builder::partsOf(Obj o) {
     return it->second;
   Node parts = solver.newNode();
   it->second = parts;
-  solver.addCopy(anyNamedAttribute(o), parts);
-  solver.addCopy(field(o, "[*]"), parts);
+  // Only what may be a module: an instance of the program's class or an
+  // object a library call made (a layer). Names of a library (`<torch>`,
+  // an attribute of one) are not: a name's attribute is a new, longer
+  // name, so torch.jit.quantized's `for name, mod in
+  // module.named_modules(): setattr(module, name, quantize(mod))`, with
+  // `self.weight = other.weight` in the wrapper it builds, grew names
+  // without end (the points-to ran out of memory).
+  auto modulesOnly = [this, parts](Obj x) {
+    Kind k = out.objects[x].kind;
+    if (k == Kind::Instance || k == Kind::Library)
+      solver.addObject(parts, x);
+  };
+  solver.onObject(anyNamedAttribute(o), modulesOnly);
+  solver.onObject(field(o, "[*]"), modulesOnly);
   return parts;
 }
 
