@@ -364,10 +364,13 @@ private:
       const analysis::Node &node = g.node(n);
       if ((node.defs.empty() && node.updates.empty()) || !inNest(n))
         continue;
+      bool loopHeader = isa_and_nonnull<ir::ForOp, ir::FetchOp>(node.op);
       for (analysis::VarId v : node.defs) {
         std::string root = rootOf(g.vars.name(v)).str();
         changed.insert(root);
         changedOtherwise.insert(root);
+        if (!loopHeader)
+          changedBesidesLoopTargets.insert(root);
         if (root == g.vars.name(v))
           rebound.insert(root);
       }
@@ -379,8 +382,10 @@ private:
                       (api && api.getValue().ends_with(".__iter__"));
       for (analysis::VarId v : node.updates) {
         changed.insert(rootOf(g.vars.name(v)).str());
-        if (!iterates)
+        if (!iterates) {
           changedOtherwise.insert(rootOf(g.vars.name(v)).str());
+          changedBesidesLoopTargets.insert(rootOf(g.vars.name(v)).str());
+        }
       }
     }
   }
@@ -578,10 +583,22 @@ private:
   /// hint restores anything: it must not read what the nest changes
   /// (unless it is a `range`, whose bounds the position keeps).
   bool checkIterables() {
+    // The targets of the loops around a loop on the path are bound again
+    // when the restart re-enters them, before its iterable is evaluated
+    // (VICReg's `for epoch in ...: for step, b in enumerate(loader,
+    // start=epoch * len(loader))`).
+    std::set<std::string> reentered;
     for (const Frame &frame : frames)
-      for (const ast::Stmt *p : frame.path)
-        if (!checkIterable(p, frame))
+      for (const ast::Stmt *p : frame.path) {
+        if (!checkIterable(p, frame, reentered))
           return false;
+        if (auto *f = dyn_cast<ast::For>(p)) {
+          llvm::SmallVector<StringRef, 4> bound;
+          ast::appendBoundNames(f->target, bound);
+          for (StringRef name : bound)
+            reentered.insert(canonical(frame, name));
+        }
+      }
     return true;
   }
 
@@ -594,7 +611,8 @@ private:
                                        : frame.qualifier + name.str();
   }
 
-  bool checkIterable(const ast::Stmt *p, const Frame &frame) {
+  bool checkIterable(const ast::Stmt *p, const Frame &frame,
+                     const std::set<std::string> &reentered) {
     {
       auto *f = dyn_cast<ast::For>(p);
       if (!f)
@@ -604,9 +622,12 @@ private:
         return true;
       std::optional<std::string> bad;
       std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
-        if (auto *name = dyn_cast<ast::Name>(n))
-          if (changedOtherwise.count(canonical(frame, name->id)))
+        if (auto *name = dyn_cast<ast::Name>(n)) {
+          std::string var = canonical(frame, name->id);
+          if (changedOtherwise.count(var) &&
+              (!reentered.count(var) || changedBesidesLoopTargets.count(var)))
             bad = name->id.str();
+        }
         ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
           if (c && !bad)
             scan(c);
@@ -815,6 +836,8 @@ private:
   const ast::Stmt *nest = nullptr;
   unsigned site = 0;
   std::set<std::string> changed, changedOtherwise, rebound;
+  /// Changed by the nest other than as a loop's target.
+  std::set<std::string> changedBesidesLoopTargets;
   std::string values;
   std::vector<std::string> restoreLines;
 };
