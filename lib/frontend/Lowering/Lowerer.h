@@ -362,9 +362,13 @@ public:
   /// a variable itself, a dict display or `dict(...)` what its values
   /// restore; anything else (`epoch + 1`) nothing.
   std::vector<std::string> restoredBy(FuncCtx &f, const ast::Expr *e);
-  /// A `for` over `range(...)` whose body cuts a batch with the loop
-  /// variable (`x = data[i:i + bs]`, `get_batch(source, i)`): its body is a
-  /// per-batch data-parallel region, as a loader's loop body is.
+  /// A `for` whose iterations are batches though it iterates no loader:
+  /// over `range(...)` with a body that cuts a batch with the loop
+  /// variable (`x = data[i:i + bs]`, `get_batch(source, i)`) or fetches
+  /// one (`next(it)`), over a generator yielding a loader's batches, or
+  /// over an iterator of code detc cannot read whose own body trains (calls
+  /// `backward`). Its body is a per-batch data-parallel region, as a
+  /// loader's loop body is.
   bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                          const ast::Expr *items);
   /// Function `f` is a generator that yields the batches of the loaders in

@@ -193,16 +193,28 @@ void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
 void Builder::storeComputed(Node base, const ast::Expr *name,
                             const ast::FunctionDef *where, Node src) {
   std::optional<std::vector<NameChoice>> names = possibleNames(name, where);
+  // A name the source does not show (timm's `for name, child in
+  // module.named_children(): mod.add_module(name, convert(child))`): only
+  // reads by a computed name (the `<*>` marker) and iteration see the
+  // value. Sent into every attribute, the converted children of every
+  // module went into every field of every module (timm's train.py: 101
+  // more may-draws, two loops over named_children taken for batch loops);
+  // `setattr` with such a name is also reported as a construct detc
+  // cannot see.
+  if (!names) {
+    solver.onObject(base, [this, src](Obj o) {
+      if (out.objects[o].kind != Kind::LibName)
+        solver.addCopy(src, solver.fieldNode(o, solver.fieldId("<*>")));
+    });
+    return;
+  }
   std::vector<std::string> heads;
-  if (!names)
-    heads.push_back(""); // any name
-  else
-    for (const NameChoice &c : *names) {
-      if (c.prefix)
-        heads.push_back(c.text);
-      else
-        store(base, c.text, src);
-    }
+  for (const NameChoice &c : *names) {
+    if (c.prefix)
+      heads.push_back(c.text);
+    else
+      store(base, c.text, src);
+  }
   if (heads.empty())
     return;
   solver.onObject(base, [this, heads, src](Obj o) {
@@ -211,17 +223,7 @@ void Builder::storeComputed(Node base, const ast::Expr *name,
     for (const std::string &h : heads)
       solver.addCopy(src, solver.fieldNode(o, solver.fieldId(h + "<*>")));
     // Every attribute read by a name with a head the store may have
-    // written: those read so far and those read later. With no head (a
-    // name the source does not show: timm's `for name, child in
-    // module.named_children(): mod.add_module(name, convert(child))`),
-    // only reads by a computed name (the marker) and iteration see it:
-    // sent into every attribute, the converted children of every module
-    // went into every field of every module (timm's train.py: 101 more
-    // may-draws and two loops over named_children taken for batch
-    // loops). `setattr` with such a name is also reported as a construct
-    // detc cannot see.
-    if (llvm::is_contained(heads, ""))
-      return;
+    // written: those read so far and those read later.
     solver.onField(o, [this, o, heads, src](FieldId fid) {
       StringRef field = solver.fieldName(fid);
       if (field.starts_with("[") || field.ends_with("<*>"))
@@ -424,15 +426,15 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     // A module container filled after it is built (hifi-gan's
     // `self.ups = nn.ModuleList()`, then `self.ups.append(layer)` in a
     // loop): its elements are what its forward and its indexing reach.
-    if (const ApiEntry *built = api.lookup(api.canonicalize(ob.label()));
-        built && built->role == "container")
+    // The table entry of the call that made it.
+    const ApiEntry *made = api.lookup(api.canonicalize(ob.label()));
+    if (made && made->role == "container")
       storeElements(cs, o, m);
     // A dict of the library's (`collections.OrderedDict`, `defaultdict`:
     // table flag `mapping`): its methods are a dict's (minGPT keeps its
     // callbacks in `defaultdict(list)` and runs
     // `self.callbacks.get(event, [])`).
-    if (const ApiEntry *built = api.lookup(api.canonicalize(ob.label()));
-        built && built->has("mapping") &&
+    if (made && made->has("mapping") &&
         llvm::is_contained({"get", "setdefault", "pop", "copy", "values",
                             "items", "update"},
                            m)) {
@@ -442,7 +444,6 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     const ApiEntry *entry = api.lookupMethod(ob.label(), m);
     // What a method of an unpickled object returns is unpickled too
     // (`torch.load(f).get("model")`): code detc cannot see, as the object.
-    const ApiEntry *made = api.lookup(api.canonicalize(ob.label()));
     if ((made && made->role == "load") || (entry && entry->has("self")) ||
         m == "to" || m == "cuda" ||
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||

@@ -133,10 +133,11 @@ private:
   Node anyNamedAttribute(Obj o);
   void store(Node base, llvm::StringRef name, Node src);
   /// `setattr(base, name, src)` with a computed `name` (and
-  /// `add_module(name, layer)`): the names `names` says it may be, or
-  /// with none, any name. A head (`"head" + str(i)`) stores into every
-  /// field of the objects starting with it and into a marker field,
-  /// `head<*>`, that a computed load with a matching head reads.
+  /// `add_module(name, layer)`): into the attributes possibleNames says
+  /// it may be; a head (`"head" + str(i)`) into every attribute starting
+  /// with it and into a marker field, `head<*>`, that a computed read with
+  /// a matching head reads; a name the source does not show into the
+  /// marker `<*>` only (computed reads and iteration see it).
   void storeComputed(Node base, const ast::Expr *name,
                      const ast::FunctionDef *where, Node src);
   /// `dst` ⊇ what iterating any object of `iterable` yields.
