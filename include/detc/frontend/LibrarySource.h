@@ -151,6 +151,14 @@ public:
                         llvm::function_ref<bool(const ApiEntry &)> accept,
                         unsigned depth);
 
+  /// The interpreter's module search path (asked on first use; empty
+  /// without an interpreter).
+  const std::vector<std::string> &interpreterPath() {
+    if (!options.python.empty())
+      ensureSearchPath();
+    return searchPath;
+  }
+
   /// Files summarised by this object (read or from the disk cache; not
   /// those another analysis sharing its store read first), and how many
   /// came from the disk cache: for tests and `--points-to-stats`.

@@ -54,6 +54,10 @@ struct PointsToOptions {
   /// Directories searched for local modules after the script's own
   /// (`--path`, then PYTHONPATH's entries).
   std::vector<std::string> searchPath;
+  /// The interpreter's search path (the standard library,
+  /// site-packages): a module found there is installed library code, not
+  /// an unresolved import, though the analysis does not follow it.
+  std::vector<std::string> installedPath;
   /// Parse through this cache (shared with the lowering); null: the
   /// analysis's own, kept alive by the result.
   ParseCache *parseCache = nullptr;

@@ -141,6 +141,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     DiagnosticEngine ptDiags;
     PointsToOptions ptOptions;
     ptOptions.searchPath = options.searchPath;
+    ptOptions.installedPath = librarySource.interpreterPath();
     ptOptions.parseCache = &parseCache;
     pointsTo = analyzePointsTo(path, ptOptions, api, ptDiags);
     // Warnings, each with its notes (where an import was looked for).

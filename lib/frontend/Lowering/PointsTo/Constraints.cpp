@@ -809,7 +809,8 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
     // packages) are known: calls of them are judged there, not here.
     if (api.isLibraryName(name) ||
         api.classifyUnmodelled(name) != ApiModel::Unmodelled::Unknown ||
-        program.resolvedToLibrary() || program.resolvedToBrokenFile())
+        program.resolvedToLibrary() || program.resolvedToBrokenFile() ||
+        program.isInstalledModule(name))
       return;
     std::string where;
     for (const std::string &d : looked)

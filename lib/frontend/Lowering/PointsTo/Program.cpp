@@ -105,6 +105,31 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
   return load(file.str(), "__main__", false);
 }
 
+bool Program::isInstalledModule(llvm::StringRef dotted) const {
+  std::string file;
+  bool isPackage = false;
+  for (const std::string &d : installedPath)
+    if (findIn(d, dotted, file, isPackage))
+      return true;
+  // A compiled module (`zlib`, `array` in the standard library's
+  // lib-dynload, `name.cpython-311-x86_64-linux-gnu.so`): the folders'
+  // compiled top-level modules, listed once. (A module built into the
+  // interpreter has no file: it stays unresolved unless a table knows it.)
+  if (!compiledListed) {
+    compiledListed = true;
+    for (const std::string &d : installedPath) {
+      std::error_code ec;
+      for (fs::directory_iterator it(d, ec), end; it != end && !ec;
+           it.increment(ec)) {
+        llvm::StringRef f = path::filename(it->path());
+        if (f.ends_with(".so") || f.ends_with(".pyd"))
+          compiledModules.insert(f.split('.').first);
+      }
+    }
+  }
+  return compiledModules.contains(dotted.split('.').first);
+}
+
 void Program::addSearchDir(llvm::StringRef dir) {
   llvm::SmallString<256> full;
   if (path::is_absolute(dir)) {

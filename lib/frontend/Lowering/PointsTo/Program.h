@@ -16,6 +16,7 @@
 #include "detc/frontend/SourceFile.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <string>
@@ -64,6 +65,12 @@ public:
   /// code (the standard library, site/dist-packages), which is not
   /// analysed: the API tables model it.
   bool resolvedToLibrary() const { return skippedLibrary; }
+  /// Whether `dotted` is a module of the interpreter's search path (the
+  /// standard library, site-packages): installed library code.
+  bool isInstalledModule(llvm::StringRef dotted) const;
+  void setInstalledPath(std::vector<std::string> dirs) {
+    installedPath = std::move(dirs);
+  }
   /// True when the last resolve() found the module's file but could not
   /// read or parse it (the error is reported where the file is loaded).
   bool resolvedToBrokenFile() const { return brokenFile; }
@@ -88,6 +95,9 @@ private:
   ParseCache &cache;
   std::string mainDir;
   bool skippedLibrary = false;
+  std::vector<std::string> installedPath;
+  mutable bool compiledListed = false;
+  mutable llvm::StringSet<> compiledModules;
   bool brokenFile = false;
   std::vector<std::unique_ptr<ProgramModule>> all;
   llvm::StringMap<ProgramModule *> byPath;

@@ -40,6 +40,7 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   }
   impl.program = std::make_unique<pta::Program>(diags, std::move(search),
                                                 options.parseCache);
+  impl.program->setInstalledPath(options.installedPath);
   if (!impl.program->loadMain(path))
     return std::nullopt;
   pta::Builder builder(*impl.program, api, diags, impl);
