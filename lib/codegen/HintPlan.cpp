@@ -380,8 +380,19 @@ private:
           node.op ? node.op->getAttrOfType<StringAttr>("api") : StringAttr();
       bool iterates = isa_and_nonnull<ir::ForOp, ir::FetchOp>(node.op) ||
                       (api && api.getValue().ends_with(".__iter__"));
+      // `train_loader.sampler.set_epoch(epoch)` (SwAV's): the epoch of a
+      // loader's sampler, which re-entering the loader's loop on restart
+      // sets from the saved position (the keyed loader forwards it to the
+      // sampler), as iterating it advances it.
+      bool samplerEpoch = false;
+      if (std::optional<Span> span =
+              node.op ? ctx.spanOf(node.op) : std::nullopt)
+        samplerEpoch = src.slice(span->exprBegin, span->exprEnd)
+                           .contains(".sampler.set_epoch(");
       for (analysis::VarId v : node.updates) {
         changed.insert(rootOf(g.vars.name(v)).str());
+        if (samplerEpoch && StringRef(g.vars.name(v)).ends_with(".sampler"))
+          continue;
         if (!iterates) {
           changedOtherwise.insert(rootOf(g.vars.name(v)).str());
           changedBesidesLoopTargets.insert(rootOf(g.vars.name(v)).str());
