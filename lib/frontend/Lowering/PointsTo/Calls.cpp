@@ -117,15 +117,12 @@ Node Builder::call(Frame &f, const ast::Call *c) {
               // A container's (`class Joiner(nn.Sequential)`:
               // `super().__init__(backbone, pos)`, then `self[0](x)`) holds
               // its parts as the library object does.
-              if (out.objects[b].kind == Kind::LibName &&
-                  method == "__init__")
-                if (const ApiEntry *e =
-                        api.lookup(api.canonicalize(out.objects[b].label()));
-                    e && e->role == "container")
-                  solver.onObject(self, [this, cs, e](Obj inst) {
-                    if (out.objects[inst].kind == Kind::Instance)
-                      rememberArguments(*cs, e, inst);
-                  });
+              if (const ApiEntry *e = libraryContainer(b);
+                  e && method == "__init__")
+                solver.onObject(self, [this, cs, e](Obj inst) {
+                  if (out.objects[inst].kind == Kind::Instance)
+                    rememberArguments(*cs, e, inst);
+                });
               // A library dataset's constructor keeps the transform it is
               // given on the instance (torchvision's VisionDataset:
               // `super().__init__(root, transform=transform)`, then
@@ -484,6 +481,25 @@ bool Builder::storeElements(CallSite &cs, Obj o, StringRef m) {
   return false;
 }
 
+Node Builder::ownMethod(Obj cls, StringRef method) {
+  // Class bodies are analysed before anything is solved, so what the class
+  // defines itself is known now.
+  Node own = solver.findField(cls, solver.fieldId(method));
+  if (own != ~0u && llvm::any_of(solver.pointsTo(own), [&](Obj fn) {
+        return out.objects[fn].kind == Kind::Function;
+      }))
+    return own;
+  return ~0u;
+}
+
+const ApiEntry *Builder::libraryContainer(Obj base) const {
+  const AbstractObject &b = out.objects[base];
+  if (b.kind != Kind::LibName)
+    return nullptr;
+  const ApiEntry *e = api.lookup(api.canonicalize(b.label()));
+  return e && e->role == "container" ? e : nullptr;
+}
+
 Node Builder::methodNode(Obj cls, StringRef method) {
   auto key = std::make_pair(cls, method.str());
   auto it = methodNodes.find(key);
@@ -491,14 +507,8 @@ Node Builder::methodNode(Obj cls, StringRef method) {
     return it->second;
   Node n = solver.newNode();
   methodNodes[key] = n; // before the bases: a cycle of bases ends here
-  // Class bodies are analysed before anything is solved, so what the class
-  // defines itself is known now; only a class without it asks its bases.
-  Node own = solver.findField(cls, solver.fieldId(method));
-  bool defined = false;
-  if (own != ~0u)
-    for (Obj fn : solver.pointsTo(own))
-      defined |= out.objects[fn].kind == Kind::Function;
-  if (defined) {
+  // Only a class that does not define the method itself asks its bases.
+  if (Node own = ownMethod(cls, method); own != ~0u) {
     solver.addCopy(own, n);
     return n;
   }
@@ -756,12 +766,8 @@ void Builder::constructLibraryBase(CallSite &cs, Obj cls, Obj inst,
                                    unsigned depth) {
   if (depth > 16)
     return;
-  // The class's own `__init__` (class bodies are analysed before anything
-  // is solved, so this is known now) runs instead of its bases'.
-  if (Node own = solver.findField(cls, solver.fieldId("__init__"));
-      own != ~0u && llvm::any_of(solver.pointsTo(own), [&](Obj fn) {
-        return out.objects[fn].kind == Kind::Function;
-      }))
+  // The class's own `__init__` runs instead of its bases'.
+  if (ownMethod(cls, "__init__") != ~0u)
     return;
   auto ci = classes.find(cls);
   if (ci == classes.end())
@@ -770,14 +776,9 @@ void Builder::constructLibraryBase(CallSite &cs, Obj cls, Obj inst,
   for (Node base : ci->second.bases)
     solver.onObject(base, [this, site, inst, depth](Obj b) {
       const AbstractObject &bo = out.objects[b];
-      if (bo.kind == Kind::Class) {
+      if (bo.kind == Kind::Class)
         constructLibraryBase(*site, b, inst, depth + 1);
-        return;
-      }
-      if (bo.kind != Kind::LibName)
-        return;
-      if (const ApiEntry *e = api.lookup(api.canonicalize(bo.label()));
-          e && e->role == "container")
+      else if (const ApiEntry *e = libraryContainer(b))
         rememberArguments(*site, e, inst);
     });
 }

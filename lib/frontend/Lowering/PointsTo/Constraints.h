@@ -242,6 +242,12 @@ private:
   bool storeElements(CallSite &cs, Obj o, llvm::StringRef m);
   /// A dict's method `m` called on `o` (a dict, or a library mapping).
   void dictMethod(CallSite &cs, Obj o, llvm::StringRef m);
+  /// The field of `cls` holding `method` when the class defines it itself
+  /// (a function in its body); ~0u otherwise.
+  Node ownMethod(Obj cls, llvm::StringRef method);
+  /// The table entry of `base` when it names a library container
+  /// (`nn.Sequential`): a subclass's constructor arguments are its parts.
+  const ApiEntry *libraryContainer(Obj base) const;
   /// `cls(...)` made `inst`: when no class on the way defines `__init__`,
   /// a library container base keeps the call's arguments as its parts.
   void constructLibraryBase(CallSite &cs, Obj cls, Obj inst, unsigned depth);
