@@ -224,16 +224,8 @@ bool LibrarySource::compiledExtension(const FileSummary &pkg, StringRef name) {
     return false;
   StringRef dir = path::parent_path(pkg.path);
   auto [it, added] = extensionModules.try_emplace(dir);
-  if (added) {
-    std::error_code ec;
-    for (fs::directory_iterator d(dir, ec), end; d != end && !ec;
-         d.increment(ec)) {
-      StringRef file = path::filename(d->path());
-      if (!file.ends_with(".so") && !file.ends_with(".pyd"))
-        continue;
-      it->second.insert(file.split('.').first);
-    }
-  }
+  if (added)
+    pta::addCompiledModules(dir, it->second);
   return it->second.contains(name);
 }
 

@@ -105,6 +105,16 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
   return load(file.str(), "__main__", false);
 }
 
+void pta::addCompiledModules(llvm::StringRef dir, llvm::StringSet<> &out) {
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
+       it.increment(ec)) {
+    llvm::StringRef f = path::filename(it->path());
+    if (f.ends_with(".so") || f.ends_with(".pyd"))
+      out.insert(f.split('.').first);
+  }
+}
+
 bool Program::isInstalledModule(llvm::StringRef dotted) const {
   std::string file;
   bool isPackage = false;
@@ -117,15 +127,8 @@ bool Program::isInstalledModule(llvm::StringRef dotted) const {
   // interpreter has no file: it stays unresolved unless a table knows it.)
   if (!compiledListed) {
     compiledListed = true;
-    for (const std::string &d : installedPath) {
-      std::error_code ec;
-      for (fs::directory_iterator it(d, ec), end; it != end && !ec;
-           it.increment(ec)) {
-        llvm::StringRef f = path::filename(it->path());
-        if (f.ends_with(".so") || f.ends_with(".pyd"))
-          compiledModules.insert(f.split('.').first);
-      }
-    }
+    for (const std::string &d : installedPath)
+      addCompiledModules(d, compiledModules);
   }
   return compiledModules.contains(dotted.split('.').first);
 }

@@ -30,6 +30,10 @@ namespace detc::frontend::pta {
 /// program's own code would analyse half of Python.
 bool isInstalledLibrary(llvm::StringRef file);
 
+/// Adds to `out` the compiled modules of folder `dir` (`zlib` for
+/// `zlib.cpython-311-x86_64-linux-gnu.so`, `name.so`, `name.pyd`).
+void addCompiledModules(llvm::StringRef dir, llvm::StringSet<> &out);
+
 /// `dir/a/b/__init__.py` (a package) or `dir/a/b.py` for dotted `a.b`.
 bool findIn(llvm::StringRef dir, llvm::StringRef dotted, std::string &file,
             bool &isPackage);
