@@ -366,8 +366,17 @@ bool ApiModel::describes(StringRef name) const {
   if (isKnownModule(name) || lookup(name))
     return true;
   auto [type, method] = name.rsplit('.');
-  return !method.empty() && (exact.count(type) || bases.count(type)) &&
-         lookupMethod(type, method);
+  if (method.empty() || !(exact.count(type) || bases.count(type)))
+    return false;
+  if (lookupMethod(type, method))
+    return true;
+  // A library value of a type whose methods a `receiver-method` list
+  // names (`torch.__version__`, a str: `.startswith`, `.split`).
+  std::string t = type.str();
+  for (int depth = 0; !t.empty() && depth < 16; ++depth, t = getBase(t).str())
+    if (typeWithMethod(method) == t)
+      return true;
+  return false;
 }
 
 /// The declaration of the innermost module holding `name`, or null.

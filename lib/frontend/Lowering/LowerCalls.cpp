@@ -536,14 +536,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // A loader subclass is constructed as the loader it derives from.
   if (!loaderSubclass.empty())
     calleeFacts.clear();
-  // A function or class the facts do not know (a star import's name, an
-  // attribute of a module object): what the points-to analysis says the
-  // callee expression is (it reads the same AST).
-  if (!isMethod && loaderSubclass.empty() &&
-      llvm::none_of(calleeFacts, [](const std::string &fact) {
-        return StringRef(fact).starts_with("func:") ||
-               StringRef(fact).starts_with("class:");
-      }))
+  // Every function or class the points-to analysis says the callee
+  // expression may be (it reads the same AST): those the facts do not know
+  // (a star import's name, an attribute of a module object) and the other
+  // alternatives of a name bound more than once (`from model import
+  // Generator` in one branch, `from swagan import Generator` in another:
+  // the facts keep the last).
+  if (!isMethod && loaderSubclass.empty())
     addCalleeFacts(fn, calleeFacts);
   // An instance the facts do not know of (`for t in self.transforms:
   // t(img)`, DETR's and torchvision's Compose of the program's own
@@ -603,10 +602,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           continue;
         auto defs = defsOfResult();
         std::string sym = owner + "::" + e->get("method").str();
-        // The first parameter (torch's `ctx`) stands for the class.
+        // The first parameter (torch's `ctx`) stands for the class; it is
+        // of the type the entry names.
         std::string receiver = varPath(f, attrFn->value);
+        FactSet ctxFacts;
+        if (StringRef type = e->get("ctx"); !type.empty())
+          ctxFacts.insert(("type:" + type).str());
         emitUserCall(f, call, sym, classMethodRef(owner, e->get("method")),
-                     receiver, FactSet(), call, args.posVars, args.kwVars,
+                     receiver, ctxFacts, call, args.posVars, args.kwVars,
                      defs, {}, args.eff);
         auto it = facts.find("ret:" + sym);
         setFacts(it == facts.end() ? FactSet() : it->second);
@@ -662,13 +665,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       for (const std::string &fact : calleeFacts)
         if (StringRef(fact).starts_with("method:"))
           methods.push_back(fact.substr(7));
-  } else if (!isMethod && boundByPartial(fn)) {
+  } else if (boundByPartial(fn)) {
     // A bound method kept as a value, or a functools.partial of one
     // (`compute_losses = partial(self.diffusion.training_losses, model,
-    // x)`): called on what it is bound to — the partial's `obj.method`'s
-    // object and arguments when this function made it, else the callee,
-    // which stands for it.
+    // x)`), also in an attribute (`ctx.run_function = self._forward`,
+    // then `ctx.run_function(x)`; a method the receiver's class defines
+    // left no `method:` facts): called on what it is bound to — the
+    // partial's `obj.method`'s object and arguments when this function
+    // made it, else the callee, which stands for it.
     methodSelf = varPath(f, fn);
+    // `self.padding = self._same_padding`, then `self.padding(x)` (VITS):
+    // bound to the receiver itself.
+    if (isMethod && boundTo(fn, attrFn->value))
+      methodSelf = varPath(f, attrFn->value);
     if (auto *n = llvm::dyn_cast<ast::Name>(fn))
       if (auto it = f.partialsMade.find(varPath(f, n));
           it != f.partialsMade.end()) {

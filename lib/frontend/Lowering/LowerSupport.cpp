@@ -749,6 +749,23 @@ bool Lowerer::boundByPartial(const ast::Expr *callee) const {
                       [&](PointsToResult::ObjectId o) { return isPartial(o); });
 }
 
+bool Lowerer::boundTo(const ast::Expr *callee, const ast::Expr *self) const {
+  if (!pointsTo)
+    return false;
+  std::vector<PointsToResult::ObjectId> selves = pointsTo->pointsTo(self);
+  bool any = false;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
+    if (!isPartial(o))
+      continue;
+    for (PointsToResult::ObjectId bound : pointsTo->field(o, "arg1")) {
+      if (!llvm::is_contained(selves, bound))
+        return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
 bool Lowerer::namesProgramCode(const ast::Expr *e) const {
   if (!pointsTo)
     return false;

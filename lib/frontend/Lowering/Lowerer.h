@@ -346,6 +346,9 @@ public:
   bool isPartial(PointsToResult::ObjectId o) const;
   /// Whether `callee` may be a functools.partial: it may bind arguments
   /// the call does not show.
+  /// Whether every functools.partial (bound method) `callee` may hold is
+  /// bound to an object `self` may hold, and there is one.
+  bool boundTo(const ast::Expr *callee, const ast::Expr *self) const;
   bool boundByPartial(const ast::Expr *callee) const;
   /// Whether the points-to says `e` may hold a function, class or module of
   /// the program (a name a star import of the program's module binds).

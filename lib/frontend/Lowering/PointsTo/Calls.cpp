@@ -380,24 +380,16 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     // A library base's method that runs one of the class's own (role
     // `subclass_call`): `Checkpointed.apply(fn, x)` runs the class's
     // `forward(ctx, fn, x)`, torch making `ctx`.
-    auto ci = classes.find(o);
-    if (ci == classes.end())
-      return;
     CallSite *site = &cs;
-    for (Node base : ci->second.bases)
-      solver.onObject(base, [this, site, o, m](Obj b) {
-        const AbstractObject &bo = out.objects[b];
-        const ApiEntry *e = bo.kind == Kind::LibName
-                                ? api.lookup((bo.label() + "." + m).str())
-                                : nullptr;
-        if (!e || e->role != "subclass_call")
-          return;
-        Node ctx = solver.newNode();
-        solver.onObject(methodNode(o, e->get("method")),
-                        [this, site, ctx](Obj fn) {
-                          callFunction(*site, fn, ctx);
-                        });
-      });
+    onSubclassCall(o, m, [this, site, o](const ApiEntry &e) {
+      Node ctx = solver.newNode();
+      solver.addObject(ctx, subclassCallContext(e, site->call,
+                                                site->frame->module));
+      solver.onObject(methodNode(o, e.get("method")),
+                      [this, site, ctx](Obj fn) {
+                        callFunction(*site, fn, ctx);
+                      });
+    });
     return;
   }
   case Kind::Module: // `mod.f(x)`: through the attribute's load
@@ -565,12 +557,58 @@ void Builder::loadBoundMethod(Obj instance, StringRef name, Node dst) {
   auto [site, module] = at->second;
   solver.onObject(methodNode(cls, name), [this, instance, dst, site = site,
                                           module = module](Obj fn) {
-    if (out.objects[fn].kind != Kind::Function)
-      return;
-    Obj bound = objectAt(Kind::Library, "functools.partial", site, module);
-    solver.addObject(field(bound, "arg0"), fn);
-    solver.addObject(field(bound, "arg1"), instance);
-    solver.addObject(dst, bound);
+    if (out.objects[fn].kind == Kind::Function)
+      bindFirst(fn, instance, site, module, dst);
+  });
+}
+
+void Builder::bindFirst(Obj fn, Obj first, const ast::Node *site,
+                        ProgramModule *module, Node dst) {
+  Obj bound = objectAt(Kind::Library, "functools.partial", site, module);
+  solver.addObject(field(bound, "arg0"), fn);
+  solver.addObject(field(bound, "arg1"), first);
+  solver.addObject(dst, bound);
+}
+
+void Builder::onSubclassCall(Obj cls, StringRef name,
+                             std::function<void(const ApiEntry &)> fn) {
+  auto ci = classes.find(cls);
+  if (ci == classes.end())
+    return;
+  for (Node base : ci->second.bases)
+    solver.onObject(base, [this, name = name.str(), fn](Obj b) {
+      const AbstractObject &bo = out.objects[b];
+      const ApiEntry *e = bo.kind == Kind::LibName
+                              ? api.lookup((bo.label() + "." + name).str())
+                              : nullptr;
+      if (e && e->role == "subclass_call")
+        fn(*e);
+    });
+}
+
+Obj Builder::subclassCallContext(const ApiEntry &e, const ast::Node *site,
+                                 ProgramModule *module) {
+  // Of the type the entry names: its methods are the table's, not calls
+  // of code detc cannot read.
+  StringRef type = e.get("ctx");
+  return objectAt(Kind::Library, type.empty() ? "<context>" : type, site,
+                  module);
+}
+
+void Builder::loadSubclassCall(Obj cls, StringRef name, Node dst) {
+  auto at = valueAttributes.find(dst);
+  if (at == valueAttributes.end())
+    return;
+  auto [site, module] = at->second;
+  onSubclassCall(cls, name, [this, cls, dst, site = site,
+                             module = module](const ApiEntry &e) {
+    Obj ctx = subclassCallContext(e, site, module);
+    solver.onObject(methodNode(cls, e.get("method")),
+                    [this, ctx, dst, site, module](Obj fn) {
+                      // Bound as a method is, the context first.
+                      if (out.objects[fn].kind == Kind::Function)
+                        bindFirst(fn, ctx, site, module, dst);
+                    });
   });
 }
 

@@ -206,6 +206,8 @@ void Builder::loadAttribute(Node base, FieldId fid, Node n) {
       loadClassData(o, attr, n);
       loadBoundMethod(o, attr, n);
     }
+    if (ob.kind == Kind::Class)
+      loadSubclassCall(o, attr, n);
     // An attribute of some library value is some library value: the one
     // object (its name would grow with each attribute read, and each
     // name is an object every reader of a variable holding it sees).

@@ -276,6 +276,23 @@ private:
   /// Adds to `dst` (an attribute expression read as a value) the method
   /// `name` of `instance`'s class bound to it, when the class has one.
   void loadBoundMethod(Obj instance, llvm::StringRef name, Node dst);
+  /// Runs `fn` with the table entry of each library base of program class
+  /// `cls` whose method `name` runs one of the class's own (role
+  /// `subclass_call`: `Fn.apply` runs `Fn.forward`).
+  void onSubclassCall(Obj cls, llvm::StringRef name,
+                      std::function<void(const ApiEntry &)> fn);
+  /// Adds to `dst` (an attribute expression read as a value) what
+  /// `cls.name` calls when it is such a method, bound as it binds it:
+  /// `grid_sample = GridSample.apply` is `GridSample.forward` with the
+  /// context torch makes bound first.
+  void loadSubclassCall(Obj cls, llvm::StringRef name, Node dst);
+  /// The context object such a call passes first, made at `site`.
+  Obj subclassCallContext(const ApiEntry &e, const ast::Node *site,
+                          ProgramModule *module);
+  /// Adds to `dst` function `fn` with `first` bound as its first argument:
+  /// a functools.partial made at `site`, as Python's bound methods are.
+  void bindFirst(Obj fn, Obj first, const ast::Node *site,
+                 ProgramModule *module, Node dst);
   /// The attribute expressions read as values, by their node.
   llvm::DenseMap<Node, std::pair<const ast::Node *, ProgramModule *>>
       valueAttributes;
