@@ -798,6 +798,41 @@ void Builder::callClass(CallSite &cs, Obj cls) {
   // with its layers and iterated with `for layer in self`), holds the
   // parts it is given as the container does.
   constructLibraryBase(cs, cls, inst, 0);
+  constructDataclass(cs, cls, inst);
+}
+
+void Builder::constructDataclass(CallSite &cs, Obj cls, Obj inst) {
+  auto ci = classes.find(cls);
+  if (ci == classes.end() || !ci->second.def ||
+      ownMethod(cls, "__init__") != ~0u)
+    return;
+  CallSite *site = &cs;
+  for (Node d : ci->second.decorators)
+    solver.onObject(d, [this, site, cls, inst](Obj o) {
+      // `@dataclass`, `@dataclasses.dataclass(frozen=True)`.
+      const AbstractObject &ob = out.objects[o];
+      if ((ob.kind != Kind::LibName && ob.kind != Kind::Library) ||
+          ob.label() != "dataclasses.dataclass" ||
+          !dataclassCalls.insert({site->call, inst}).second)
+        return;
+      Node self = solver.newNode();
+      solver.addObject(self, inst);
+      for (const KeywordArg &k : site->keywords)
+        if (!k.name.empty())
+          store(self, k.name, k.value);
+      // Positional arguments in the order of the annotated fields (a
+      // base's fields come first: those are not followed).
+      std::vector<llvm::StringRef> fields;
+      for (const ast::Stmt *st : classes[cls].def->body)
+        if (auto *a = llvm::dyn_cast<ast::AnnAssign>(st); a && a->simple)
+          if (auto *n = llvm::dyn_cast<ast::Name>(a->target))
+            fields.push_back(n->id);
+      for (size_t i = 0; i < site->args.size() && i < fields.size(); ++i) {
+        if (site->starred[i])
+          break;
+        store(self, fields[i], site->args[i]);
+      }
+    });
 }
 
 void Builder::constructLibraryBase(CallSite &cs, Obj cls, Obj inst,

@@ -760,7 +760,8 @@ void Builder::classDef(Frame &f, const ast::ClassDef *c) {
   for (const ast::Keyword *k : c->keywords)
     expr(f, k->value);
   for (const ast::Expr *d : c->decoratorList)
-    expr(f, d);
+    ci.decorators.push_back(expr(f, d));
+  ci.def = c;
   classBySymbol[ci.symbol] = co;
   classes[co] = ci;
   solver.addObject(f.isClassBody ? field(f.classObj, c->name)

@@ -70,6 +70,8 @@ struct FunctionInfo {
 struct ClassInfo {
   std::string symbol;
   std::vector<Node> bases;
+  std::vector<Node> decorators;
+  const ast::ClassDef *def = nullptr;
 };
 
 class Builder {
@@ -250,6 +252,11 @@ private:
   const ApiEntry *libraryContainer(Obj base) const;
   /// `cls(...)` made `inst`: when no class on the way defines `__init__`,
   /// a library container base keeps the call's arguments as its parts.
+  /// A class `@dataclasses.dataclass` makes an `__init__` for (none of
+  /// its own): its instance `inst` holds each field the call `cs` passes,
+  /// by keyword or in the order the class body annotates them.
+  void constructDataclass(CallSite &cs, Obj cls, Obj inst);
+  std::set<std::pair<const ast::Call *, Obj>> dataclassCalls;
   void constructLibraryBase(CallSite &cs, Obj cls, Obj inst, unsigned depth);
   /// `o.children()`, `named_children()`, `modules()`, `named_modules()`
   /// of an instance of the program's class (an nn.Module subclass): a
