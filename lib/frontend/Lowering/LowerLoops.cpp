@@ -1,9 +1,12 @@
 //===- LowerLoops.cpp - Assignments, loops and loader iteration -----------===//
 
-#include <functional>
 #include "Lowerer.h"
 
 #include "detc/frontend/ASTDump.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <functional>
 
 using namespace detc;
 using namespace detc::frontend;
@@ -373,6 +376,34 @@ static bool offsetOf(const ast::Expr *e, const llvm::StringSet<> &names) {
   return false;
 }
 
+/// Whether a callee's name says it fetches a batch: `get_batch`,
+/// `next_batch`, `self.loadBatch`, `batches` — a word `batch` or
+/// `batches` of its last name, not one of a batch's properties or layers
+/// (`freeze_batch_norm_2d(child)` over a model's children, open_clip's,
+/// is no batch loop; nor `batch_size(i)`).
+static bool namesBatchFetch(StringRef callee) {
+  StringRef last = callee.rsplit('.').second;
+  if (last.empty())
+    last = callee;
+  // Words split at `_` and at a lower-to-upper case change.
+  llvm::SmallVector<std::string, 4> words(1);
+  for (size_t i = 0; i < last.size(); ++i) {
+    char c = last[i];
+    if (c == '_' || (i > 0 && llvm::isUpper(c) && llvm::isLower(last[i - 1])))
+      words.emplace_back();
+    if (c != '_')
+      words.back().push_back(llvm::toLower(c));
+  }
+  bool batch = false;
+  for (const std::string &w : words) {
+    if (w == "norm" || w == "normalization" || w == "size" || w == "sizes" ||
+        w == "stats")
+      return false;
+    batch |= w == "batch" || w == "batches";
+  }
+  return batch;
+}
+
 bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                                 const ast::Expr *items) {
   auto *call = dyn_cast<ast::Call>(items);
@@ -449,8 +480,7 @@ bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
       // `batch = prefetcher.next()`: a method that fetches one batch.
       if (callsBatchFetcher(f, c))
         return true;
-      std::string callee = varPath(f, c->func);
-      if (StringRef(callee).lower().find("batch") != std::string::npos)
+      if (namesBatchFetch(varPath(f, c->func)))
         for (const ast::Expr *a : c->args)
           if (mentions(a, vars))
             return true;

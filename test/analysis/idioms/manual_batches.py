@@ -6,7 +6,10 @@
 # over range() that does not cut batches (`for epoch in range(...)`) is not
 # a region: the draw at the top of each epoch stays silent; nor is one that
 # slices by something computed from the index (Swin's constructor cuts its
-# drop-path rates per layer, `dpr[sum(depths[:i]):sum(depths[:i + 1])]`).
+# drop-path rates per layer, `dpr[sum(depths[:i]):sum(depths[:i + 1])]`),
+# nor a walk over a model's children calling a function whose name has
+# `batch` in it without fetching one (open_clip's
+# `freeze_batch_norm_2d(child)`: its loop was a region).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # CHECK-DAG: manual_batches.py:[[@LINE+32]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+30]]:9
 # CHECK-DAG: manual_batches.py:[[@LINE+13]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+29]]:9
@@ -67,12 +70,20 @@ class Stages(nn.Module):
             self.stages.append(stage)
 
 
+def reinit_batch_norm(module):
+    for name, child in module.named_children():
+        reinit_batch_norm(child)
+        if isinstance(child, nn.BatchNorm1d):
+            nn.init.uniform_(child.weight)
+
+
 def main():
     Stages([2, 2, 6], 0.1)
     parser = argparse.ArgumentParser()
     parser.add_argument("--bs", type=int, default=32)
     args = parser.parse_args()
     model = Net()
+    reinit_batch_norm(model)
     train(model, torch.randn(256, 8), torch.randint(0, 2, (256,)), args.bs, 2)
     train_lm(torch.randn(100, 4), 35)
 
