@@ -37,11 +37,12 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
   if (library.empty())
     return std::nullopt;
   StringRef top = library.ltrim('.').split('.').first;
-  // A layer a table describes inside a library otherwise unread (apex's
-  // FusedLayerNorm under `unread apex`): building it and calling what it
-  // built run the forward the table models, not unread code.
+  // A layer or model wrapper a table describes inside a library otherwise
+  // unread (apex's FusedLayerNorm and DistributedDataParallel under
+  // `unread apex`): building it and calling what it built run the forward
+  // the table models (the wrapped model's), not unread code.
   if (const ApiEntry *e = api.lookup(api.canonicalize(library));
-      e && e->role == "layer")
+      e && (e->role == "layer" || e->role == "wrapper"))
     return std::nullopt;
   ApiModel::Unmodelled kind = api.classifyUnmodelled(library);
   // A part of a modelled library may run code no table describes
