@@ -72,14 +72,31 @@ public:
     return false;
   }
   bool related(VarId a, VarId b) const {
-    if (a == b || g.vars.objectOf(a) == g.vars.objectOf(b))
-      return true;
-    llvm::StringRef x = g.vars.name(a), y = g.vars.name(b);
-    return under(x, y) || under(y, x) || wraps.count({a, b}) ||
-           wraps.count({b, a});
+    return same(a, b) || partOf(a, b) || partOf(b, a);
   }
 
 private:
+  /// One model: the same variable or object, or one wrapping the other.
+  bool same(VarId a, VarId b) const {
+    return a == b || g.vars.objectOf(a) == g.vars.objectOf(b) ||
+           wraps.count({a, b}) || wraps.count({b, a});
+  }
+  /// `part` is a part of `whole`, or of a model `whole` is: `whole` or a
+  /// variable the same as it is a proper prefix of its name
+  /// (`agent.actor_critic.base` of `actor_critic`, which the trainer keeps
+  /// as `self.actor_critic`).
+  bool partOf(VarId part, VarId whole) const {
+    llvm::StringRef name = g.vars.name(part);
+    if (under(name, g.vars.name(whole)))
+      return true;
+    for (size_t i = 1; i < name.size(); ++i)
+      if (name[i] == '.' || name[i] == '[')
+        if (VarId p = g.vars.lookup(name.take_front(i));
+            p != ~0u && same(p, whole))
+          return true;
+    return false;
+  }
+
   void addModel(VarId m) {
     models.insert(m);
     modelObjects.insert(g.vars.objectOf(m));
