@@ -79,8 +79,12 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
   }
   if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {
     std::string base = qualName(f, a->value);
+    // An attribute of a value the program made that the points-to says
+    // holds one library callable (a folder dataset's `self.loader`,
+    // torchvision's image loader): a call of that callable, which is no
+    // method of the value and cannot change it.
     if (base.empty())
-      return "";
+      return libraryNamed(a);
     return api.canonicalize(base + "." + a->attr.str());
   }
   // `models.__dict__[args.arch]`: some name of that library module, which

@@ -123,20 +123,30 @@ Node Builder::call(Frame &f, const ast::Call *c) {
                   if (out.objects[inst].kind == Kind::Instance)
                     rememberArguments(*cs, e, inst);
                 });
-              // A library dataset's constructor keeps the transform it is
-              // given on the instance (torchvision's VisionDataset:
-              // `super().__init__(root, transform=transform)`, then
-              // `self.transform(img)` in the subclass's `__getitem__`).
+              // A library dataset's constructor keeps the transform (and a
+              // folder dataset its loader) it is given on the instance
+              // (torchvision's VisionDataset: `super().__init__(root,
+              // transform=transform)`, then `self.transform(img)` in the
+              // subclass's `__getitem__`); the table's `KEY_default` where
+              // the call gives none.
               if (out.objects[b].kind == Kind::LibName &&
                   method == "__init__")
                 if (const ApiEntry *e =
                         api.lookup(api.canonicalize(out.objects[b].label()));
                     e && e->role == "dataset")
-                  for (StringRef key : {"transform", "target_transform"})
-                    if (e->has(key))
-                      if (Node given = argumentNode(*cs, e->getArg(key));
-                          given != ~0u)
-                        store(self, key, given);
+                  for (StringRef key :
+                       {"transform", "target_transform", "loader"}) {
+                    if (!e->has(key))
+                      continue;
+                    Node given = argumentNode(*cs, e->getArg(key));
+                    StringRef fallback = e->get((key + "_default").str());
+                    if (given == ~0u && !fallback.empty()) {
+                      given = solver.newNode();
+                      solver.addObject(given, libName(fallback));
+                    }
+                    if (given != ~0u)
+                      store(self, key, given);
+                  }
             });
         return cs->result;
       }
