@@ -185,6 +185,7 @@ private:
       return fail("the chosen hint is never reached from the script's entry");
     if (!planFrames())
       return false;
+    collectRerun();
     collectChanged();
     return planValues();
   }
@@ -365,9 +366,14 @@ private:
       if ((node.defs.empty() && node.updates.empty()) || !inNest(n))
         continue;
       bool loopHeader = isa_and_nonnull<ir::ForOp, ir::FetchOp>(node.op);
+      // A constant the restart assigns again (rerun) holds its value
+      // before the loops' iterables are evaluated.
+      bool rerunDef = rerun.count(statementOf(node.op)) > 0;
       for (analysis::VarId v : node.defs) {
         std::string root = rootOf(g.vars.name(v)).str();
         changed.insert(root);
+        if (rerunDef)
+          continue;
         changedOtherwise.insert(root);
         if (!loopHeader)
           changedBesidesLoopTargets.insert(root);
@@ -661,47 +667,124 @@ private:
   void planEntry() {
     std::string entering =
         formatv("{0}.hints.entering({1})", kRuntimeAlias, site).str();
+    // The loops and tests on the path: loops re-entered at their saved
+    // positions, tests taken without evaluation.
     unsigned level = 0;
     for (const Frame &frame : frames) {
-      // In the outer functions, the statements before the call on the way
-      // are skipped too (an inner function's from its first statement).
       const std::vector<const ast::Stmt *> &path = frame.path;
-      for (size_t i = 0; i <= path.size(); ++i) {
-        const ast::Stmt *child = i < path.size() ? path[i] : frame.child;
-        ast::NodeList<ast::Stmt> body;
-        if (i == 0) {
-          if (&frame == &frames.front() || !frame.function)
-            continue; // the outermost frame's setup reruns
-          body = frame.function->body;
-        } else {
-          const ast::Stmt *p = path[i - 1];
-          if (auto *f = dyn_cast<ast::For>(p)) {
-            wrapLoop(f, level++);
-            body = f->body;
-          } else if (auto *w = dyn_cast<ast::While>(p)) {
-            guards->wrapLater(w->test, entering + " or (", ")",
-                              "entered on restart at the hint");
-            body = w->body;
-          } else if (auto *x = dyn_cast<ast::If>(p)) {
-            bool inBody = llvm::is_contained(x->body, child);
-            guards->wrapLater(x->test,
-                              inBody ? entering + " or ("
-                                     : "not " + entering + " and (",
-                              ")", "entered on restart at the hint");
-            body = inBody ? x->body : x->orelse;
-          } else if (auto *x = dyn_cast<ast::With>(p)) {
-            body = x->body;
-          } else if (auto *x = dyn_cast<ast::Try>(p)) {
-            body = x->body;
-          }
-        }
-        for (const ast::Stmt *s : body) {
-          if (s == child)
-            break;
-          guards->skipWhole(s);
+      for (size_t i = 0; i < path.size(); ++i) {
+        const ast::Stmt *p = path[i];
+        const ast::Stmt *child = i + 1 < path.size() ? path[i + 1] : frame.child;
+        if (auto *f = dyn_cast<ast::For>(p)) {
+          wrapLoop(f, level++);
+        } else if (auto *w = dyn_cast<ast::While>(p)) {
+          guards->wrapLater(w->test, entering + " or (", ")",
+                            "entered on restart at the hint");
+        } else if (auto *x = dyn_cast<ast::If>(p)) {
+          bool inBody = llvm::is_contained(x->body, child);
+          guards->wrapLater(x->test,
+                            inBody ? entering + " or ("
+                                   : "not " + entering + " and (",
+                            ")", "entered on restart at the hint");
         }
       }
     }
+    // The statements before the path in each body are skipped (in the
+    // outer functions, those before the call on the way; an inner
+    // function's from its first statement), but for constants (rerun).
+    forEachSkippedBody(
+        [&](ast::NodeList<ast::Stmt> body, const ast::Stmt *child) {
+          for (const ast::Stmt *s : body) {
+            if (s == child)
+              break;
+            if (!rerun.count(s))
+              guards->skipWhole(s);
+          }
+        });
+  }
+
+  /// The bodies on the way in whose statements before the path a restart
+  /// skips, each with the path's statement in it (the outermost frame's
+  /// setup reruns).
+  template <typename Fn> void forEachSkippedBody(Fn fn) const {
+    for (const Frame &frame : frames) {
+      const std::vector<const ast::Stmt *> &path = frame.path;
+      for (size_t i = 0; i <= path.size(); ++i) {
+        const ast::Stmt *child = i < path.size() ? path[i] : frame.child;
+        if (i == 0) {
+          if (&frame == &frames.front() || !frame.function)
+            continue;
+          fn(frame.function->body, child);
+          continue;
+        }
+        const ast::Stmt *p = path[i - 1];
+        if (auto *f = dyn_cast<ast::For>(p))
+          fn(f->body, child);
+        else if (auto *w = dyn_cast<ast::While>(p))
+          fn(w->body, child);
+        else if (auto *x = dyn_cast<ast::If>(p))
+          fn(llvm::is_contained(x->body, child) ? x->body : x->orelse, child);
+        else if (auto *x = dyn_cast<ast::With>(p))
+          fn(x->body, child);
+        else if (auto *x = dyn_cast<ast::Try>(p))
+          fn(x->body, child);
+      }
+    }
+  }
+
+  /// The statements on the way in that bind names to constants
+  /// (`desc = '  - (Training)   '` before `for batch in tqdm(data,
+  /// desc=desc)`, attention-is-all-you-need's): a restart runs them again
+  /// instead of skipping them, so a loop's iterable may read them (a
+  /// value also live at the hint is restored there, after them).
+  void collectRerun() {
+    // Only those the loops' iterables read: any other is skipped as before.
+    llvm::StringSet<> read;
+    std::function<void(const ast::Node *)> names = [&](const ast::Node *n) {
+      if (auto *name = dyn_cast<ast::Name>(n))
+        read.insert(name->id);
+      ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+        if (c)
+          names(c);
+      });
+    };
+    for (const Frame &frame : frames)
+      for (const ast::Stmt *p : frame.path)
+        if (auto *f = dyn_cast<ast::For>(p))
+          names(f->iter);
+    forEachSkippedBody(
+        [&](ast::NodeList<ast::Stmt> body, const ast::Stmt *child) {
+          for (const ast::Stmt *s : body) {
+            if (s == child)
+              break;
+            llvm::SmallVector<StringRef, 4> bound;
+            if (assignsConstant(s))
+              for (const ast::Expr *t : cast<ast::Assign>(s)->targets)
+                ast::appendBoundNames(t, bound);
+            if (llvm::any_of(bound, [&](StringRef b) { return read.contains(b); }))
+              rerun.insert(s);
+          }
+        });
+  }
+
+  static bool isConstant(const ast::Expr *e) {
+    if (isa_and_nonnull<ast::Constant>(e))
+      return true;
+    if (auto *u = dyn_cast_or_null<ast::UnaryOp>(e))
+      return isConstant(u->operand);
+    if (auto *t = dyn_cast_or_null<ast::Tuple>(e))
+      return llvm::all_of(t->elts, isConstant);
+    return false;
+  }
+  static bool namesOnly(const ast::Expr *e) {
+    if (isa<ast::Name>(e))
+      return true;
+    auto *t = dyn_cast<ast::Tuple>(e);
+    return t && llvm::all_of(t->elts, namesOnly);
+  }
+  static bool assignsConstant(const ast::Stmt *s) {
+    auto *a = dyn_cast<ast::Assign>(s);
+    return a && isConstant(a->value) && llvm::all_of(a->targets, namesOnly);
   }
 
   void wrapLoop(const ast::For *f, unsigned level) {
@@ -846,6 +929,7 @@ private:
   std::vector<Frame> frames; ///< Outermost first; the hint's is last.
   const ast::Stmt *nest = nullptr;
   unsigned site = 0;
+  std::set<const ast::Stmt *> rerun;
   std::set<std::string> changed, changedOtherwise, rebound;
   /// Changed by the nest other than as a loop's target.
   std::set<std::string> changedBesidesLoopTargets;
