@@ -109,6 +109,9 @@ struct Frame {
   const ast::Stmt *child = nullptr; ///< The call (or the hint) statement.
   unsigned depth = 0;               ///< Calls between it and the hint's.
   unsigned instance = 0;            ///< Its expansion in the graph.
+  /// Its other expansions, through other calls above the loops (their
+  /// variables are this expansion's: see HintPlanner::primaryRoot).
+  std::vector<unsigned> others;
   /// Outer frames: the names the hint saves from it, and their restore
   /// statements (before `child` on restart).
   std::vector<std::string> saved, restoreLines;
@@ -248,18 +251,6 @@ private:
       if (g.instances[inst].parent == ~0u)
         break;
     }
-    // Every expansion of the hint must come through the same statements;
-    // one with a shorter chain of calls (the module, or another entry, calls
-    // its function directly) is another way in.
-    for (NodeId n : hintNodes) {
-      unsigned inst = g.node(n).instance;
-      for (size_t i = 1; i < chain.size(); ++i, inst = g.instances[inst].parent)
-        if (inst == ~0u || g.instances[inst].parent == ~0u ||
-            statementOf(g.node(g.instances[inst].callSite).op) !=
-                chain[i].first)
-          return fail("its function is reached through several calls; detc "
-                      "restarts at a hint reached through one");
-    }
     size_t top = chain.size();
     for (size_t i = chain.size(); i-- > 0;)
       if (llvm::any_of(enclosing(chain[i].first), [](const ast::Stmt *p) {
@@ -272,12 +263,35 @@ private:
       return fail("it is outside any loop: detc restarts inside the loops "
                   "around a hint (a hint outside them saves nothing a rerun "
                   "would not redo)");
+    // Every expansion of the hint must come through the same statements
+    // down from the outermost loop's function; above it (the setup, which
+    // a restart runs again) the calls may differ: hifi-gan's `train` is
+    // called through mp.spawn or directly. Each frame keeps the other
+    // expansions of its function (`others`, by chain level).
+    std::vector<std::vector<unsigned>> others(top + 1);
+    for (NodeId n : hintNodes) {
+      // `inst`: the expansion at chain level i - 1, called at level i.
+      unsigned inst = g.node(n).instance;
+      for (size_t i = 1; i <= top + 1; ++i, inst = g.instances[inst].parent) {
+        if (inst != chain[i - 1].second &&
+            !llvm::is_contained(others[i - 1], inst))
+          others[i - 1].push_back(inst);
+        if (i > top)
+          break;
+        if (g.instances[inst].parent == ~0u ||
+            statementOf(g.node(g.instances[inst].callSite).op) !=
+                chain[i].first)
+          return fail("its function is reached through several calls; detc "
+                      "restarts at a hint reached through one");
+      }
+    }
     for (size_t i = top + 1; i-- > 0;) {
       Frame f;
       f.child = chain[i].first;
       f.function = places.of(f.child)->function;
       f.qualifier = g.instances[chain[i].second].qualifier + "/";
       f.instance = chain[i].second;
+      f.others = others[i];
       f.depth = unsigned(i);
       f.path = enclosing(f.child);
       if (i == top) { // the setup before the outermost loop reruns
@@ -334,6 +348,31 @@ private:
   /// A variable of a caller outside the path that a frame on the path
   /// receives as a parameter it never rebinds (`train(model, loader)`
   /// called from `main`): that frame and the parameter's name.
+  /// `root` as the frames' first expansion names it: a local of another
+  /// expansion of a frame's function is that frame's local, a caller's
+  /// variable given to a parameter of one is what the first expansion
+  /// gives that parameter. Globals are everyone's.
+  std::string primaryRoot(StringRef root) const {
+    if (root.starts_with("@"))
+      return root.str();
+    for (const Frame &f : frames)
+      for (unsigned other : f.others) {
+        const analysis::Instance &inst = g.instances[other];
+        std::string q = inst.qualifier + "/";
+        if (root.starts_with(q))
+          return f.qualifier + root.drop_front(q.size()).str();
+        for (const auto &alias : inst.aliases) {
+          if (rootOf(alias.getValue()) != root)
+            continue;
+          const auto &mine = g.instances[f.instance].aliases;
+          auto it = mine.find(alias.getKey());
+          return it != mine.end() ? rootOf(it->second).str()
+                                  : f.qualifier + alias.getKey().str();
+        }
+      }
+    return root.str();
+  }
+
   std::optional<std::pair<Frame *, std::string>> parameterFor(StringRef root) {
     for (Frame &f : frames) {
       if (f.instance >= g.instances.size())
@@ -415,7 +454,7 @@ private:
       for (analysis::VarId v : ctx.a.live.liveAfter(n)) {
         for (unsigned o : ctx.a.gens->pointsTo(v))
           generators.insert(o);
-        std::string root = rootOf(g.vars.name(v)).str();
+        std::string root = primaryRoot(rootOf(g.vars.name(v)));
         std::string shown = rootOf(g.displayName(v)).str();
         if (StringRef(shown).starts_with("$") ||
             StringRef(shown).starts_with("<") || !changed.count(root))
