@@ -108,6 +108,11 @@ public:
   bool isDataKeyword(llvm::StringRef keyword) const {
     return dataKeywords.contains(keyword);
   }
+  /// Whether an `immutable` line names the library type `type`: no method
+  /// of its changes the object it is called on (pathlib's paths).
+  bool isImmutable(llvm::StringRef type) const {
+    return immutableTypes.contains(type);
+  }
 
   /// The declared base type of a library type, or empty.
   llvm::StringRef getBase(llvm::StringRef type) const;
@@ -146,6 +151,7 @@ private:
   llvm::StringMap<ApiEntry> anyReceiver;
   llvm::StringMap<std::string> receiverMethods;
   llvm::StringSet<> dataKeywords;
+  llvm::StringSet<> immutableTypes;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;

@@ -205,6 +205,14 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       dataKeywords.insert(words[1]);
       continue;
     }
+    if (words[0] == "immutable") {
+      // `immutable <type> <why...>`: a library type whose methods never
+      // change the object they are called on.
+      if (words.size() < 3)
+        return fail("expected 'immutable <type> <why>'");
+      immutableTypes.insert(words[1]);
+      continue;
+    }
     if (words[0] == "alias") {
       if (words.size() != 4 || words[2] != "=")
         return fail("expected 'alias <name> = <target>'");

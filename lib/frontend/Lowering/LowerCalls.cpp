@@ -1149,7 +1149,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         argVars.push_back(kw.second);
       emitLibraryLoop(f, call, argVars, recvVar, recvFacts);
     }
-    return opaque(isMethod && !recvVar.empty());
+    return opaque(isMethod && !recvVar.empty() &&
+                  !immutableReceiver(attrFn->value));
   }
 
   // ---- The API model's roles ----

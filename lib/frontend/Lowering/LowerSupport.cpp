@@ -753,6 +753,18 @@ bool Lowerer::boundByPartial(const ast::Expr *callee) const {
                       [&](PointsToResult::ObjectId o) { return isPartial(o); });
 }
 
+bool Lowerer::immutableReceiver(const ast::Expr *receiver) const {
+  if (!pointsTo)
+    return false;
+  std::vector<PointsToResult::ObjectId> objs = pointsTo->pointsTo(receiver);
+  return !objs.empty() &&
+         llvm::all_of(objs, [&](PointsToResult::ObjectId o) {
+           const AbstractObject &ob = pointsTo->object(o);
+           return ob.kind == AbstractObject::Kind::Library &&
+                  api.isImmutable(api.canonicalize(ob.label()));
+         });
+}
+
 bool Lowerer::boundTo(const ast::Expr *callee, const ast::Expr *self) const {
   if (!pointsTo)
     return false;

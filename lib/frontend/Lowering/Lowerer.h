@@ -346,6 +346,9 @@ public:
   bool isPartial(PointsToResult::ObjectId o) const;
   /// Whether `callee` may be a functools.partial: it may bind arguments
   /// the call does not show.
+  /// Whether every object `receiver` may hold is of a library type whose
+  /// methods change nothing of it (api `immutable`).
+  bool immutableReceiver(const ast::Expr *receiver) const;
   /// Whether every functools.partial (bound method) `callee` may hold is
   /// bound to an object `self` may hold, and there is one.
   bool boundTo(const ast::Expr *callee, const ast::Expr *self) const;
