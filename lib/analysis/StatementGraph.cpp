@@ -851,7 +851,7 @@ private:
   bool summarizes(unsigned expanded) const {
     return options.summarizeAfter &&
            (expanded >= options.summarizeAfter ||
-            (expanded > 0 && g.numNodes() > options.maxNodes / 4));
+            (expanded > 0 && g.numNodes() > options.maxNodes / 16));
   }
 
   /// The region and draws of `summary`, after `f`, in `c`.

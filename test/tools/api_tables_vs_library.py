@@ -286,6 +286,24 @@ def check_distributions(tables):
             "nothing" % e for e in exprs if e not in modelled], len(names)
 
 
+def check_foreach():
+    """torch.api declares `torch._foreach_*` (the multi-tensor arithmetic
+    optimizers step with) drawing nothing: no such name of this torch may
+    be a random one or document a generator. Returns (mismatches, count)."""
+    import torch
+    names = [n for n in dir(torch) if n.startswith("_foreach_")]
+    random_name = re.compile(r"rand|normal|bernoulli|generator|dropout|"
+                             r"multinomial|uniform|exponential|cauchy|"
+                             r"geometric|poisson")
+    wrong = []
+    for n in names:
+        doc = getattr(getattr(torch, n), "__doc__", None) or ""
+        if random_name.search(n) or "generator" in doc:
+            wrong.append("torch.%s may draw, but torch.api's torch._foreach_* "
+                         "declares it pure" % n)
+    return wrong, len(names)
+
+
 # What a functional calls to draw: torch's random functions and kernels.
 FUNCTIONAL_DRAW = re.compile(
     r"\b(_VF|torch|torch\._C\._nn)\.(\w*dropout\w*|rrelu\w*|bernoulli\w*|"
@@ -411,6 +429,8 @@ def main():
     wrong += check_generators(tables)
     missed, distributions = check_distributions(tables)
     wrong += missed
+    foreach_wrong, foreach = check_foreach()
+    wrong += foreach_wrong
     # torch.names.api, derived from torch by derive_torch_names.py: every
     # name it lists as drawing nothing that this torch has must still pass
     # the derivation's tests (no generator, no random name, no layer).
@@ -427,7 +447,8 @@ def main():
                "torch.names.api",
                "torch.nn.functional",
                "torch's functions and Tensor methods taking a generator",
-               "%d classes of torch.distributions" % distributions]
+               "%d classes of torch.distributions" % distributions,
+               "%d torch._foreach_ functions" % foreach]
     # A torchvision built for another torch aborts the interpreter on
     # import: try it in a child first.
     probe = subprocess.run([sys.executable, "-c", "import torchvision"],

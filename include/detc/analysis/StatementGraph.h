@@ -152,8 +152,11 @@ struct StatementGraphOptions {
   /// draws: a further call is one statement with the call's variables,
   /// followed by each draw its code may make (found where they are, keyed
   /// like the expanded ones); so is a model's build region forwarded as
-  /// often. Once the graph holds a quarter of maxNodes, what was expanded
-  /// once already is. 0: always expand.
+  /// often. Once the graph holds a sixteenth of maxNodes (250k nodes),
+  /// what was expanded once already is: liveness keeps a set per node, and
+  /// timm's train.py, expanded to 1M nodes (its task and batch-norm
+  /// forwards 200+ times each), took 20 GB and 170 s (now 265k nodes, 9 GB).
+  /// 0: always expand.
   unsigned summarizeAfter = 256;
   /// Functions the program runs after the module body, called any number of
   /// times in any order with unknown arguments (`train_model`,

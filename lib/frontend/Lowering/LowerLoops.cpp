@@ -278,10 +278,77 @@ frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
   return iter;
 }
 
+std::optional<std::string>
+Lowerer::libraryPipelineLoader(const ast::For *loop, const ast::Expr *items) {
+  if (!pointsTo || !trainsInBody(loop->body))
+    return std::nullopt;
+  // The library objects the loop may iterate, and those they were made
+  // from, a few levels down (WebLoader <- DataPipeline <- map(fn)).
+  std::vector<PointsToResult::ObjectId> stages;
+  llvm::DenseSet<PointsToResult::ObjectId> seen;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(items))
+    if (pointsTo->object(o).kind == AbstractObject::Kind::Library &&
+        seen.insert(o).second)
+      stages.push_back(o);
+  if (stages.empty())
+    return std::nullopt;
+  FactSet held, instances;
+  for (size_t i = 0, level = 0, end = stages.size();
+       i < stages.size() && level < 4; ++i) {
+    if (i == end) {
+      ++level;
+      end = stages.size();
+    }
+    llvm::ArrayRef<PointsToResult::ObjectId> given = heldObjects(stages[i]);
+    addProgramCallables(given, held);
+    addInstanceFacts(given, instances);
+    for (PointsToResult::ObjectId g : given)
+      if (pointsTo->object(g).kind == AbstractObject::Kind::Library &&
+          seen.insert(g).second)
+        stages.push_back(g);
+  }
+  std::optional<UnreadReason> why = whyObjectsUnread(stages, "");
+  std::vector<std::string> fns;
+  for (const std::string &fact : held)
+    if (StringRef(fact).starts_with("func:"))
+      fns.push_back(fact.substr(5));
+  std::vector<ObjectInfo::BoundMethod> callables;
+  for (const std::string &fact : instances)
+    if (std::string owner = findMethod(fact.substr(5), "__call__");
+        !owner.empty())
+      callables.push_back({fact.substr(5), "__call__", FactSet{fact}});
+  if (fns.empty() && callables.empty() && !why)
+    return std::nullopt;
+  // A loader of that pipeline: its examples run the program's callables
+  // it was made from, and code detc does not read, in workers it does not
+  // know the number of.
+  std::string id = objectId('l', loop);
+  ObjectInfo &o = object(id, ObjectInfo::Loader);
+  o.workers = "unknown";
+  o.perExampleFns = fns;
+  o.perExampleMethods = callables;
+  if (why && currentUnit) {
+    std::string dsId = objectId('d', loop);
+    ObjectInfo &ds = object(dsId, ObjectInfo::Dataset);
+    UnreadReason r = *why;
+    r.why = "the examples of a pipeline of " + r.why;
+    ds.unreadTransform = unreadEntry(*currentUnit, items, r, false);
+    objects[id].datasetFacts.insert("obj:" + dsId);
+  }
+  return id;
+}
+
 void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   llvm::SmallVector<unsigned, 2> position;
   const ast::Expr *items = unwrapIterable(*this, f, loop->iter, position);
   FactSet itemFacts = factsOf(f, items);
+  // A training loop over a library's pipeline detc has no loader model of
+  // (webdataset's WebLoader over a DataPipeline of the program's map
+  // functions): a loader whose examples run what the pipeline was made
+  // of (sound by default: they were silent).
+  if (objectsOf(itemFacts, ObjectInfo::Loader).empty())
+    if (std::optional<std::string> id = libraryPipelineLoader(loop, items))
+      itemFacts.insert("obj:" + *id);
   if (!objectsOf(itemFacts, ObjectInfo::Loader).empty()) {
     // The batch's target, and the other names the loop binds (the index
     // of enumerate, the items zip pairs the batch with).

@@ -375,6 +375,11 @@ public:
   /// over an iterator of code detc cannot read whose own body trains (calls
   /// `backward`). Its body is a per-batch data-parallel region, as a
   /// loader's loop body is.
+  /// The id of a loader object standing for a library pipeline a training
+  /// loop iterates (no table models it as a loader), when the pipeline
+  /// runs the program's callables or code detc does not read per example.
+  std::optional<std::string> libraryPipelineLoader(const ast::For *loop,
+                                                   const ast::Expr *items);
   bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
                          const ast::Expr *items);
   /// Function `f` is a generator that yields the batches of the loaders in

@@ -3,12 +3,15 @@
 # often not installed): no loader detc knows, so no region was found and
 # the model's dropouts were silent ("0 warning(s)"). Sound by default: a
 # loop over such an iterator whose own body trains (calls `backward`) is
-# a loop over batches. The evaluation loop over the same kind of iterator
-# does not train, and stays a plain loop.
+# a loop over batches, and what makes each of its examples is code detc
+# cannot read (a may-draw of its own). The evaluation loop over the same
+# kind of iterator does not train, and stays a plain loop.
 # RUN: detc analyze %s --python none 2>&1 | FileCheck %s
-# CHECK: unread_iterator_training.py:[[@LINE+14]]:24: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}unread_iterator_training.py:[[@LINE+22]]:5
+# CHECK: unread_iterator_training.py:[[@LINE+16]]:24: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}unread_iterator_training.py:[[@LINE+24]]:5
 # CHECK-NOT: warning: generator
-# CHECK: 1 warning(s)
+# CHECK: unread_iterator_training.py:[[@LINE+22]]:23: warning: may draw: 'data' calls code detc could not read, inside the per-example data-parallel region
+# CHECK: note: 'data' is the examples of a pipeline of module 'nlpkit', which detc could not find and no API table models
+# CHECK: 2 warning(s)
 import torch
 import torch.nn as nn
 from tqdm import tqdm

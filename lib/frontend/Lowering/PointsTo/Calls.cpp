@@ -925,8 +925,9 @@ void Builder::rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o) {
   for (size_t i = 0; i < cs.args.size(); ++i) {
     if (cs.starred[i]) {
       starSeen = true;
-      if (container)
-        elements(cs.args[i], field(o, "[*]"));
+      // At positions the call does not show (`DataPipeline(*stages)`):
+      // what the object was made from all the same.
+      elements(cs.args[i], field(o, container ? "[*]" : "arg*"));
       continue;
     }
     if (container && i > 0)
