@@ -345,9 +345,6 @@ private:
     return nullptr;
   }
 
-  /// A variable of a caller outside the path that a frame on the path
-  /// receives as a parameter it never rebinds (`train(model, loader)`
-  /// called from `main`): that frame and the parameter's name.
   /// `root` as the frames' first expansion names it: a local of another
   /// expansion of a frame's function is that frame's local, a caller's
   /// variable given to a parameter of one is what the first expansion
@@ -373,6 +370,9 @@ private:
     return root.str();
   }
 
+  /// A variable of a caller outside the path that a frame on the path
+  /// receives as a parameter it never rebinds (`train(model, loader)`
+  /// called from `main`): that frame and the parameter's name.
   std::optional<std::pair<Frame *, std::string>> parameterFor(StringRef root) {
     for (Frame &f : frames) {
       if (f.instance >= g.instances.size())
@@ -713,7 +713,8 @@ private:
       const std::vector<const ast::Stmt *> &path = frame.path;
       for (size_t i = 0; i < path.size(); ++i) {
         const ast::Stmt *p = path[i];
-        const ast::Stmt *child = i + 1 < path.size() ? path[i + 1] : frame.child;
+        const ast::Stmt *child =
+            i + 1 < path.size() ? path[i + 1] : frame.child;
         if (auto *f = dyn_cast<ast::For>(p)) {
           wrapLoop(f, level++);
         } else if (auto *w = dyn_cast<ast::While>(p)) {
@@ -800,7 +801,8 @@ private:
             if (assignsConstant(s))
               for (const ast::Expr *t : cast<ast::Assign>(s)->targets)
                 ast::appendBoundNames(t, bound);
-            if (llvm::any_of(bound, [&](StringRef b) { return read.contains(b); }))
+            if (llvm::any_of(bound,
+                             [&](StringRef b) { return read.contains(b); }))
               rerun.insert(s);
           }
         });
