@@ -830,17 +830,26 @@ void Builder::constructDataclass(CallSite &cs, Obj cls, Obj inst) {
       for (const KeywordArg &k : site->keywords)
         if (!k.name.empty())
           store(self, k.name, k.value);
-      // Positional arguments in the order of the annotated fields (a
-      // base's fields come first: those are not followed).
+      // Positional arguments in the order of the annotated fields. A
+      // base's fields would come first, and a base is not followed here;
+      // nor are the positions after a `*args`: there, each positional
+      // argument may be any field.
       std::vector<llvm::StringRef> fields;
       for (const ast::Stmt *st : classes[cls].def->body)
         if (auto *a = llvm::dyn_cast<ast::AnnAssign>(st); a && a->simple)
           if (auto *n = llvm::dyn_cast<ast::Name>(a->target))
             fields.push_back(n->id);
-      for (size_t i = 0; i < site->args.size() && i < fields.size(); ++i) {
-        if (site->starred[i])
-          break;
-        store(self, fields[i], site->args[i]);
+      bool known = classes[cls].bases.empty();
+      for (size_t i = 0; i < site->args.size(); ++i) {
+        known = known && !site->starred[i];
+        for (size_t k = 0; k < fields.size(); ++k) {
+          if (known && k != i)
+            continue;
+          if (site->starred[i])
+            elements(site->args[i], field(inst, fields[k]));
+          else
+            store(self, fields[k], site->args[i]);
+        }
       }
     });
 }
