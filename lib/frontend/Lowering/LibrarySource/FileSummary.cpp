@@ -20,7 +20,10 @@
 #include "detc/frontend/Parser.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <functional>
 
 using namespace detc;
 using namespace detc::frontend;
@@ -267,6 +270,9 @@ private:
     }
     for (const auto &g : globals)
       locals.erase(g.getKey());
+    seededGenerators.clear();
+    seededMakers.clear();
+    findSeededGenerators(def);
     ast::forEachChild(def, [&](StringRef field, const ast::Node *c) {
       if (field == "decorator_list" || field == "returns" ||
           field == "type_params" || field == "keywords")
@@ -369,9 +375,87 @@ private:
     });
   }
 
+  /// `g = torch.Generator()` followed at once by `g.manual_seed(...)` in
+  /// the same block (timm's schedulers: `g.manual_seed(self.noise_seed +
+  /// t)` before drawing their noise): a generator made and seeded from the
+  /// function's own values each call, whose draws repeat exactly — no
+  /// generator of the program's, nothing to key. Its construction and the
+  /// draws given `generator=g` are left out of the summary.
+  void findSeededGenerators(const ast::Node *def) {
+    std::function<void(const ast::Node *)> walk = [&](const ast::Node *n) {
+      ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+        if (c)
+          walk(c);
+      });
+      auto check = [&](ast::NodeList<ast::Stmt> body) {
+        for (size_t i = 0; i + 1 < body.size(); ++i) {
+          const auto *a = llvm::dyn_cast<ast::Assign>(body[i]);
+          const auto *target =
+              a && a->targets.size() == 1
+                  ? llvm::dyn_cast<ast::Name>(a->targets[0])
+                  : nullptr;
+          const auto *made =
+              a ? llvm::dyn_cast<ast::Call>(a->value) : nullptr;
+          Event ev;
+          if (!target || !made || !chainEvent(made->func, ev) ||
+              ev.kind != Event::Kind::External ||
+              api.canonicalize(ev.text) != "torch.Generator")
+            continue;
+          const auto *next = llvm::dyn_cast<ast::ExprStmt>(body[i + 1]);
+          const auto *seed =
+              next ? llvm::dyn_cast<ast::Call>(next->value) : nullptr;
+          const auto *method =
+              seed ? llvm::dyn_cast<ast::Attribute>(seed->func) : nullptr;
+          const auto *on =
+              method ? llvm::dyn_cast<ast::Name>(method->value) : nullptr;
+          if (on && on->id == target->id && method->attr == "manual_seed" &&
+              !seed->args.empty()) {
+            seededGenerators.insert(target->id);
+            seededMakers.insert(made);
+          }
+        }
+      };
+      if (const auto *f = llvm::dyn_cast<ast::FunctionDef>(n))
+        check(f->body);
+      else if (const auto *f = llvm::dyn_cast<ast::For>(n))
+        check(f->body);
+      else if (const auto *w = llvm::dyn_cast<ast::While>(n))
+        check(w->body);
+      else if (const auto *x = llvm::dyn_cast<ast::If>(n)) {
+        check(x->body);
+        check(x->orelse);
+      } else if (const auto *x = llvm::dyn_cast<ast::With>(n))
+        check(x->body);
+      else if (const auto *x = llvm::dyn_cast<ast::Try>(n))
+        check(x->body);
+    };
+    walk(def);
+  }
+
+  /// Whether `call` is the making of a seeded generator, or a draw from
+  /// one (`torch.randn(1, generator=g)`).
+  bool fromSeededGenerator(const ast::Call *call) const {
+    if (seededMakers.contains(call))
+      return true;
+    for (const ast::Keyword *k : call->keywords)
+      if (k->arg == "generator")
+        if (const auto *n = llvm::dyn_cast<ast::Name>(k->value))
+          return seededGenerators.contains(n->id);
+    return false;
+  }
+
   void readCall(const ast::Call *call, Definition &d) {
     const ast::Expr *callee = call->func;
     unsigned line = call->getRange().begin.line;
+    if (fromSeededGenerator(call)) {
+      // What it is given still runs; the call itself draws nothing of the
+      // program's.
+      ast::forEachChild(call, [&](StringRef field, const ast::Node *c) {
+        if (field != "func")
+          read(c, d);
+      });
+      return;
+    }
     // A draw on a value of any type (`x.new_empty(s).bernoulli_(p)`).
     if (const auto *attr = llvm::dyn_cast<ast::Attribute>(callee))
       if (const ApiEntry *e = api.lookupAnyReceiver(attr->attr);
@@ -413,6 +497,10 @@ private:
   llvm::StringSet<> defs, values;
   // Per definition being read.
   llvm::StringSet<> locals, globals;
+  /// Generators made and seeded in place, and the calls making them
+  /// (findSeededGenerators).
+  llvm::StringSet<> seededGenerators;
+  llvm::SmallPtrSet<const ast::Call *, 4> seededMakers;
   llvm::StringMap<std::string> imports;
 };
 

@@ -47,7 +47,7 @@ namespace path = llvm::sys::path;
 /// draws the API tables give any receiver (`*.bernoulli_`): the built-in
 /// tables change with detc's version, which is in the key; a table added
 /// with --api-table that declares a new one is not (--no-library-cache).
-static constexpr unsigned kSummariserVersion = 3;
+static constexpr unsigned kSummariserVersion = 4;
 
 /// The most library files one search reads, and definitions it visits: a
 /// name reaching further is Unknown (never reached by torchvision-sized
