@@ -2,6 +2,7 @@
 
 #include "GuardWriter.h"
 #include "StatementIndex.h"
+#include "detc/frontend/ASTDump.h"
 
 using namespace llvm;
 
@@ -72,7 +73,7 @@ void GuardWriter::skipWhole(const ast::Stmt *s) {
     skipAll(x->orelse);
   } else if (isa<ast::With, ast::Try>(s)) {
     // No header to guard: every statement inside is skipped.
-    StatementIndex::forEachBody(
+    ast::forEachBody(
         s, [&](ast::NodeList<ast::Stmt> body) { skipAll(body); });
   } else if (isa<ast::Match>(s)) {
     problem(s, "a `match` statement detc must skip");

@@ -1,6 +1,7 @@
 //===- LineSplit.cpp - Statements sharing a line, put on lines of their own ===//
 
 #include "detc/codegen/LineSplit.h"
+#include "detc/frontend/ASTDump.h"
 
 #include "StatementIndex.h"
 #include "detc/frontend/Parser.h"
@@ -140,7 +141,7 @@ public:
     for (const ast::Stmt *s : body) {
       if (!ownsLineStart(s) && (inlineBody ? any : wanted[lineOf(s)]))
         breaks.push_back({cutBefore(s), s->getRange().begin.offset, indent});
-      StatementIndex::forEachBody(
+      ast::forEachBody(
           s, [&](ast::NodeList<ast::Stmt> inner) { walk(inner, s); });
     }
   }

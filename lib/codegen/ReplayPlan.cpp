@@ -31,6 +31,7 @@
 #include "PlanContext.h"
 #include "StatementIndex.h"
 #include "detc/codegen/PythonScan.h"
+#include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
 
 #include "llvm/ADT/DenseSet.h"
@@ -149,7 +150,7 @@ private:
       }
     };
     if (place.parent)
-      StatementIndex::forEachBody(place.parent, scan);
+      ast::forEachBody(place.parent, scan);
     else
       scan(ctx.tree.body);
     return loops;
@@ -350,7 +351,7 @@ private:
       return false;
     };
     if (place.parent)
-      StatementIndex::forEachBody(place.parent,
+      ast::forEachBody(place.parent,
                                   [&](ast::NodeList<ast::Stmt> body) {
                                     if (llvm::is_contained(body, place.stmt))
                                       scan(body);
@@ -716,7 +717,7 @@ private:
     }
     if (auto *f = dyn_cast<ast::For>(s))
       nameBatchShape(f);
-    StatementIndex::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
+    ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *c : body)
         visit(c);
     });

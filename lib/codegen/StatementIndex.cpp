@@ -2,6 +2,7 @@
 
 #include "StatementIndex.h"
 
+#include "detc/frontend/ASTDump.h"
 #include "llvm/ADT/STLExtras.h"
 
 using namespace llvm;
@@ -17,7 +18,7 @@ void StatementIndex::index(ast::NodeList<ast::Stmt> body,
                            const ast::FunctionDef *fn) {
   for (const ast::Stmt *s : body) {
     places[s->getRange().begin.offset] = {s, parent, fn};
-    forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
+    ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
       auto *def = dyn_cast<ast::FunctionDef>(s);
       index(b, s, def ? def : fn);
     });
@@ -50,32 +51,6 @@ std::vector<const ast::FunctionDef *> StatementIndex::functions() const {
     return x->getRange().begin.offset < y->getRange().begin.offset;
   });
   return defs;
-}
-
-void StatementIndex::forEachBody(
-    const ast::Stmt *s, function_ref<void(ast::NodeList<ast::Stmt>)> f) {
-  if (auto *x = dyn_cast<ast::For>(s)) {
-    f(x->body);
-    f(x->orelse);
-  } else if (auto *x = dyn_cast<ast::While>(s)) {
-    f(x->body);
-    f(x->orelse);
-  } else if (auto *x = dyn_cast<ast::If>(s)) {
-    f(x->body);
-    f(x->orelse);
-  } else if (auto *x = dyn_cast<ast::With>(s)) {
-    f(x->body);
-  } else if (auto *x = dyn_cast<ast::Try>(s)) {
-    f(x->body);
-    for (const ast::ExceptHandler *h : x->handlers)
-      f(h->body);
-    f(x->orelse);
-    f(x->finalbody);
-  } else if (auto *x = dyn_cast<ast::FunctionDef>(s)) {
-    f(x->body);
-  } else if (auto *x = dyn_cast<ast::ClassDef>(s)) {
-    f(x->body);
-  }
 }
 
 } // namespace detc::codegen

@@ -39,10 +39,6 @@ public:
   /// Every `def`, in source order.
   std::vector<const ast::FunctionDef *> functions() const;
 
-  /// Calls `f` on each statement list nested directly in `s`.
-  static void forEachBody(const ast::Stmt *s,
-                          llvm::function_ref<void(ast::NodeList<ast::Stmt>)> f);
-
 private:
   void index(ast::NodeList<ast::Stmt> body, const ast::Stmt *parent,
              const ast::FunctionDef *fn);

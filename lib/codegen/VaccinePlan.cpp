@@ -285,7 +285,7 @@ private:
         continue;
       }
       bool block = false;
-      StatementIndex::forEachBody(st, [&](ast::NodeList<ast::Stmt> b) {
+      ast::forEachBody(st, [&](ast::NodeList<ast::Stmt> b) {
         block = true;
         for (auto it = b.rbegin(); it != b.rend(); ++it)
           work.push_back(*it);
@@ -314,7 +314,7 @@ private:
         });
       ok &= !isa<ast::Global, ast::Nonlocal>(s);
       std::optional<StringRef> h = ctx.indentAt(s->getRange().begin.offset);
-      StatementIndex::forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
+      ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> b) {
         if (b.empty())
           return;
         // An `elif`: a statement at its `if`'s indentation, whose own

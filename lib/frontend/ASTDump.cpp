@@ -596,3 +596,29 @@ void detc::ast::forEachChild(
   ChildSink sink(fn);
   visitFields(node, sink);
 }
+
+void detc::ast::forEachBody(const Stmt *s,
+                            llvm::function_ref<void(NodeList<Stmt>)> f) {
+  if (auto *x = llvm::dyn_cast<For>(s)) {
+    f(x->body);
+    f(x->orelse);
+  } else if (auto *x = llvm::dyn_cast<While>(s)) {
+    f(x->body);
+    f(x->orelse);
+  } else if (auto *x = llvm::dyn_cast<If>(s)) {
+    f(x->body);
+    f(x->orelse);
+  } else if (auto *x = llvm::dyn_cast<With>(s)) {
+    f(x->body);
+  } else if (auto *x = llvm::dyn_cast<Try>(s)) {
+    f(x->body);
+    for (const ExceptHandler *h : x->handlers)
+      f(h->body);
+    f(x->orelse);
+    f(x->finalbody);
+  } else if (auto *x = llvm::dyn_cast<FunctionDef>(s)) {
+    f(x->body);
+  } else if (auto *x = llvm::dyn_cast<ClassDef>(s)) {
+    f(x->body);
+  }
+}

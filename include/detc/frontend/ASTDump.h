@@ -30,6 +30,12 @@ void dumpJSON(const Node *node, const frontend::SourceFile &file,
 void forEachChild(const Node *node,
                   llvm::function_ref<void(llvm::StringRef, const Node *)> fn);
 
+/// Calls `fn` on each statement list nested directly in `s` (the bodies,
+/// `else`s, handlers and `finally` of compound statements, a `def`'s or
+/// `class`'s body).
+void forEachBody(const Stmt *s,
+                 llvm::function_ref<void(NodeList<Stmt>)> fn);
+
 } // namespace detc::ast
 
 #endif // DETC_FRONTEND_ASTDUMP_H

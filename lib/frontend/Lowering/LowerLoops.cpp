@@ -292,7 +292,7 @@ Lowerer::libraryPipelineLoader(const ast::For *loop, const ast::Expr *items) {
       stages.push_back(o);
   if (stages.empty())
     return std::nullopt;
-  FactSet held, instances;
+  FactSet held;
   for (size_t i = 0, level = 0, end = stages.size();
        i < stages.size() && level < 4; ++i) {
     if (i == end) {
@@ -300,8 +300,7 @@ Lowerer::libraryPipelineLoader(const ast::For *loop, const ast::Expr *items) {
       end = stages.size();
     }
     llvm::ArrayRef<PointsToResult::ObjectId> given = heldObjects(stages[i]);
-    addProgramCallables(given, held);
-    addInstanceFacts(given, instances);
+    addCallables(given, held);
     for (PointsToResult::ObjectId g : given)
       if (pointsTo->object(g).kind == AbstractObject::Kind::Library &&
           seen.insert(g).second)
@@ -309,13 +308,11 @@ Lowerer::libraryPipelineLoader(const ast::For *loop, const ast::Expr *items) {
   }
   std::optional<UnreadReason> why = whyObjectsUnread(stages, "");
   std::vector<std::string> fns;
+  std::vector<ObjectInfo::BoundMethod> callables;
   for (const std::string &fact : held)
     if (StringRef(fact).starts_with("func:"))
       fns.push_back(fact.substr(5));
-  std::vector<ObjectInfo::BoundMethod> callables;
-  for (const std::string &fact : instances)
-    if (std::string owner = findMethod(fact.substr(5), "__call__");
-        !owner.empty())
+    else if (StringRef(fact).starts_with("inst:"))
       callables.push_back({fact.substr(5), "__call__", FactSet{fact}});
   if (fns.empty() && callables.empty() && !why)
     return std::nullopt;
@@ -939,18 +936,20 @@ void Lowerer::callHeldCallables(FuncCtx &f, const ast::Call *call,
     for (PointsToResult::ObjectId r : pointsTo->pointsTo(receiver))
       holders.push_back(r);
   FactSet held;
-  for (PointsToResult::ObjectId o : holders) {
-    if (pointsTo->object(o).kind != AbstractObject::Kind::Library)
-      continue;
-    llvm::ArrayRef<PointsToResult::ObjectId> given = heldObjects(o);
-    addProgramCallables(given, held);
-    FactSet instances;
-    addInstanceFacts(given, instances);
-    for (const std::string &fact : instances)
-      if (!findMethod(fact.substr(5), "__call__").empty())
-        held.insert(fact);
-  }
+  for (PointsToResult::ObjectId o : holders)
+    if (pointsTo->object(o).kind == AbstractObject::Kind::Library)
+      addCallables(heldObjects(o), held);
   callProgramParts(call, varPath(f, call->func), held, called, Effects());
+}
+
+void Lowerer::addCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                           FactSet &out) {
+  addProgramCallables(objs, out);
+  FactSet instances;
+  addInstanceFacts(objs, instances);
+  for (const std::string &fact : instances)
+    if (!findMethod(fact.substr(5), "__call__").empty())
+      out.insert(fact);
 }
 
 llvm::ArrayRef<PointsToResult::ObjectId>

@@ -375,6 +375,10 @@ public:
   /// over an iterator of code detc cannot read whose own body trains (calls
   /// `backward`). Its body is a per-batch data-parallel region, as a
   /// loader's loop body is.
+  /// Adds the program's callables among `objs` to `out`: `func:` facts of
+  /// its functions, `inst:` facts of instances whose class has `__call__`.
+  void addCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,
+                    FactSet &out);
   /// The id of a loader object standing for a library pipeline a training
   /// loop iterates (no table models it as a loader), when the pipeline
   /// runs the program's callables or code detc does not read per example.

@@ -381,55 +381,40 @@ private:
   /// function's own values each call, whose draws repeat exactly — no
   /// generator of the program's, nothing to key. Its construction and the
   /// draws given `generator=g` are left out of the summary.
-  void findSeededGenerators(const ast::Node *def) {
-    std::function<void(const ast::Node *)> walk = [&](const ast::Node *n) {
-      ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
-        if (c)
-          walk(c);
-      });
-      auto check = [&](ast::NodeList<ast::Stmt> body) {
-        for (size_t i = 0; i + 1 < body.size(); ++i) {
-          const auto *a = llvm::dyn_cast<ast::Assign>(body[i]);
-          const auto *target =
-              a && a->targets.size() == 1
-                  ? llvm::dyn_cast<ast::Name>(a->targets[0])
-                  : nullptr;
-          const auto *made =
-              a ? llvm::dyn_cast<ast::Call>(a->value) : nullptr;
-          Event ev;
-          if (!target || !made || !chainEvent(made->func, ev) ||
-              ev.kind != Event::Kind::External ||
-              api.canonicalize(ev.text) != "torch.Generator")
-            continue;
-          const auto *next = llvm::dyn_cast<ast::ExprStmt>(body[i + 1]);
-          const auto *seed =
-              next ? llvm::dyn_cast<ast::Call>(next->value) : nullptr;
-          const auto *method =
-              seed ? llvm::dyn_cast<ast::Attribute>(seed->func) : nullptr;
-          const auto *on =
-              method ? llvm::dyn_cast<ast::Name>(method->value) : nullptr;
-          if (on && on->id == target->id && method->attr == "manual_seed" &&
-              !seed->args.empty()) {
-            seededGenerators.insert(target->id);
-            seededMakers.insert(made);
-          }
-        }
-      };
-      if (const auto *f = llvm::dyn_cast<ast::FunctionDef>(n))
-        check(f->body);
-      else if (const auto *f = llvm::dyn_cast<ast::For>(n))
-        check(f->body);
-      else if (const auto *w = llvm::dyn_cast<ast::While>(n))
-        check(w->body);
-      else if (const auto *x = llvm::dyn_cast<ast::If>(n)) {
-        check(x->body);
-        check(x->orelse);
-      } else if (const auto *x = llvm::dyn_cast<ast::With>(n))
-        check(x->body);
-      else if (const auto *x = llvm::dyn_cast<ast::Try>(n))
-        check(x->body);
-    };
-    walk(def);
+  void findSeededGenerators(const ast::Stmt *def) {
+    std::function<void(ast::NodeList<ast::Stmt>)> scan =
+        [&](ast::NodeList<ast::Stmt> body) {
+          for (size_t i = 0; i + 1 < body.size(); ++i)
+            noteSeeded(body[i], body[i + 1]);
+          for (const ast::Stmt *st : body)
+            ast::forEachBody(st, scan);
+        };
+    ast::forEachBody(def, scan);
+  }
+
+  /// `made` is `g = torch.Generator(...)` and `next` is `g.manual_seed(x)`.
+  void noteSeeded(const ast::Stmt *made, const ast::Stmt *next) {
+    const auto *a = llvm::dyn_cast<ast::Assign>(made);
+    const auto *target = a && a->targets.size() == 1
+                             ? llvm::dyn_cast<ast::Name>(a->targets[0])
+                             : nullptr;
+    const auto *call = a ? llvm::dyn_cast<ast::Call>(a->value) : nullptr;
+    Event ev;
+    if (!target || !call || !chainEvent(call->func, ev) ||
+        ev.kind != Event::Kind::External ||
+        api.canonicalize(ev.text) != "torch.Generator")
+      return;
+    const auto *stmt = llvm::dyn_cast<ast::ExprStmt>(next);
+    const auto *seed = stmt ? llvm::dyn_cast<ast::Call>(stmt->value) : nullptr;
+    const auto *method =
+        seed ? llvm::dyn_cast<ast::Attribute>(seed->func) : nullptr;
+    const auto *on =
+        method ? llvm::dyn_cast<ast::Name>(method->value) : nullptr;
+    if (on && on->id == target->id && method->attr == "manual_seed" &&
+        !seed->args.empty()) {
+      seededGenerators.insert(target->id);
+      seededMakers.insert(call);
+    }
   }
 
   /// Whether `call` is the making of a seeded generator, or a draw from
