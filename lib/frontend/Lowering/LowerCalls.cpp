@@ -1017,9 +1017,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     }
     // `get_model()(x)`, `build(cfg)(x)`, `getattr(self, name)(x)`: a model
     // or layer the callee's own call returns (the points-to says what it
-    // builds), held by a temporary.
+    // builds), held by a temporary. Also an entry of a plain dict or list
+    // (`self.heads = {"drop": nn.Dropout(p)}`, then `self.heads["drop"](x)`:
+    // not a module container, so no forward of the container runs it).
     // Lowered only then: otherwise the callee is lowered as before.
-    if (isa<ast::Call>(fn) && !isMethod && q.empty()) {
+    if ((isa<ast::Call>(fn) || isa<ast::Subscript>(fn)) && !isMethod &&
+        q.empty()) {
       FactSet returned;
       addBuildFacts(fn, returned);
       if (!objectsOf(returned, ObjectInfo::Build).empty()) {

@@ -186,11 +186,42 @@ Node Builder::call(Frame &f, const ast::Call *c) {
   return cs->result;
 }
 
-void Builder::updateDict(CallSite &cs, Obj dict, Node dictNode) {
+bool Builder::isMapping(Obj o) const {
+  const AbstractObject &ob = out.objects[o];
+  if (ob.kind == Kind::Dict)
+    return true;
+  if (ob.kind != Kind::Library)
+    return false;
+  const ApiEntry *made = api.lookup(api.canonicalize(ob.label()));
+  return made && made->has("mapping");
+}
+
+void Builder::fillMapping(Node src, Obj dict) {
+  solver.onObject(src, [this, dict](Obj s) {
+    if (s == dict)
+      return;
+    if (isMapping(s)) {
+      solver.onField(s, [this, s, dict](FieldId f) {
+        solver.addCopy(solver.fieldNode(s, f), solver.fieldNode(dict, f));
+      });
+      return;
+    }
+    // Pairs: each element of a pair (its key too, a harmless constant
+    // when written) may be the value of an entry of any key.
+    Node one = solver.newNode();
+    solver.addObject(one, s);
+    Node pair = elementNode(one);
+    Node value = elementNode(pair);
+    solver.addCopy(value, field(dict, "[?]"));
+    solver.addCopy(value, field(dict, "[*]"));
+  });
+}
+
+void Builder::updateDict(CallSite &cs, Obj dict) {
   for (Node a : cs.args)
-    mergeFields(a, dictNode);
+    fillMapping(a, dict);
   for (Node d : cs.doubleStar)
-    mergeFields(d, dictNode);
+    fillMapping(d, dict);
   for (auto &[k, v] : cs.keywords) {
     solver.addCopy(v, field(dict, ("['" + k + "']").str()));
     solver.addCopy(v, field(dict, "[*]"));
@@ -312,7 +343,7 @@ void Builder::dictMethod(CallSite &cs, Obj o, StringRef m) {
   Node self = solver.newNode();
   solver.addObject(self, o);
   if (m == "update") {
-    updateDict(cs, o, self);
+    updateDict(cs, o);
   } else if (m == "setdefault" || m == "get" || m == "pop") {
     std::string key = keyOf(0);
     Node entry = field(o, key.empty() ? "[*]" : key);
@@ -970,16 +1001,18 @@ void Builder::rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o) {
       Kind k = out.objects[part].kind;
       if (k != Kind::List && k != Kind::Tuple)
         solver.addObject(field(o, "[*]"), part);
+      if (!isMapping(part))
+        return;
+      // Sequential(OrderedDict([...])): the entries are the parts.
+      solver.addCopy(field(part, "[*]"), field(o, "[*]"));
       // ModuleDict({"h": ...}) or ModuleDict(dict(h=...)): each entry is
       // also an attribute (`self.transformer.h`).
-      if (k == Kind::Dict)
-        solver.onField(part, [this, part, o](FieldId f) {
-          StringRef name = solver.fieldName(f);
-          if (name.size() > 4 && name.starts_with("['") &&
-              name.ends_with("']"))
-            solver.addCopy(solver.fieldNode(part, f),
-                           field(o, name.drop_front(2).drop_back(2)));
-        });
+      solver.onField(part, [this, part, o](FieldId f) {
+        StringRef name = solver.fieldName(f);
+        if (name.size() > 4 && name.starts_with("['") && name.ends_with("']"))
+          solver.addCopy(solver.fieldNode(part, f),
+                         field(o, name.drop_front(2).drop_back(2)));
+      });
     });
   }
 }
@@ -1049,6 +1082,19 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
       receiver != ~0u)
     solver.addCopy(receiver, cs.result);
   rememberArguments(cs, entry, o);
+  // A library's dict (`OrderedDict([("fc", fc), ("drop", drop)])`, then
+  // `nn.Sequential(that)`): its entries are what it was made from.
+  if (entry && entry->has("mapping")) {
+    for (size_t i = entry->has("factory") ? 1 : 0; i < cs.args.size(); ++i)
+      if (!cs.starred[i])
+        fillMapping(cs.args[i], o);
+    for (auto &[k, v] : cs.keywords) {
+      solver.addCopy(v, field(o, ("['" + k + "']").str()));
+      solver.addCopy(v, field(o, "[*]"));
+    }
+    for (Node d : cs.doubleStar)
+      fillMapping(d, o);
+  }
   // `factory=ARG`: the result's entries are what calling ARG returns
   // (`meters = defaultdict(SmoothedValue)`, then `meters[k].update(v)`).
   if (entry && entry->has("factory"))
@@ -1131,10 +1177,7 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
     return o;
   };
   if (name == "dict") {
-    Obj d = newOf(Kind::Dict, "dict");
-    Node to = solver.newNode();
-    solver.addObject(to, d);
-    updateDict(cs, d, to);
+    updateDict(cs, newOf(Kind::Dict, "dict"));
     return true;
   }
   if (name == "list" || name == "tuple" || name == "set" ||

@@ -264,9 +264,17 @@ private:
   /// for the named ones.
   void iterateParts(CallSite &cs, Obj o, llvm::StringRef m);
   /// `d.update(a, **b, k=v)` and `dict(a, **b, k=v)`: entries of the
-  /// positional mappings, the `**` mappings and the keywords go into
-  /// `dict` (held by `dictNode`).
-  void updateDict(CallSite &cs, Obj dict, Node dictNode);
+  /// positional mappings (or pairs), the `**` mappings and the keywords
+  /// go into `dict`.
+  void updateDict(CallSite &cs, Obj dict);
+  /// The entries `src` gives a mapping made or updated from it
+  /// (`dict(src)`, `OrderedDict(src)`, `d.update(src)`): a mapping's
+  /// entries by their names; an iterable's pairs (`[("fc", nn.Linear(..)),
+  /// ("drop", nn.Dropout(p))]`) as entries whose keys detc does not know.
+  void fillMapping(Node src, Obj dict);
+  /// Whether `o` is a dict: the program's or a library's (table flag
+  /// `mapping`: `collections.OrderedDict`).
+  bool isMapping(Obj o) const;
   bool callBuiltin(CallSite &cs, llvm::StringRef name);
   /// Calls what `function` holds with `args`, at `cs` (a builtin that
   /// calls a function it is given); the node of what the call returns.
