@@ -149,6 +149,12 @@ public:
   void print(llvm::raw_ostream &os) const;
 
   const PointsToStats &getStats() const;
+  /// The local module the import statement `import` found for `dotted`
+  /// (`a.b` of `import a.b`; `pkg`, and `pkg.mod` for a submodule, of
+  /// `from pkg import mod`; without the leading dots of a relative one):
+  /// its file and module name, or nothing when it found none.
+  std::optional<std::pair<std::string, std::string>>
+  importedModule(const ast::Stmt *import, llvm::StringRef dotted) const;
   /// Where the program's local modules were looked for after the script's
   /// directory: `--path`, PYTHONPATH, then the directories the program
   /// adds to `sys.path` (constant or built from `__file__`).

@@ -242,6 +242,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   const ast::Expr *fn = call->func;
   auto *attrFn = llvm::dyn_cast<ast::Attribute>(fn);
   std::string q = qualName(f, fn);
+  // A method of a global of the program's module (`Shake.apply(a, b)`,
+  // Shake an autograd Function imported from the program's `fn.py`): a
+  // method call on that global, not a name of a library called `fn`.
+  if (attrFn && !q.empty())
+    if (StringRef m = programModuleOf(q);
+        !m.empty() && StringRef(q).drop_front(m.size() + 1).contains('.'))
+      q.clear();
   // `InfiniteDataLoader(...)` (a subclass of DataLoader the program
   // defines), `loader = DataLoader if w else InfiniteDataLoader;
   // loader(...)`: a loader is constructed, with DataLoader's arguments
@@ -611,6 +618,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         emitUserCall(f, call, sym, classMethodRef(owner, e->get("method")),
                      receiver, ctxFacts, call, args.posVars, args.kwVars,
                      defs, {}, args.eff);
+        // What the library calls afterwards (`backward`, in the backward
+        // pass), after it here, where its draws count in the same region;
+        // its arguments are the library's, unknown.
+        if (StringRef later = e->get("later"); !later.empty())
+          if (std::string laterOwner = findMethod(cls, later);
+              !laterOwner.empty())
+            emitUserCall(f, call, laterOwner + "::" + later.str(),
+                         classMethodRef(laterOwner, later), receiver,
+                         ctxFacts, ast::NodeList<ast::Expr>(),
+                         ast::NodeList<ast::Keyword>(), {}, {}, {}, {},
+                         Effects());
         auto it = facts.find("ret:" + sym);
         setFacts(it == facts.end() ? FactSet() : it->second);
         return true;

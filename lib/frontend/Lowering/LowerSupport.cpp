@@ -129,10 +129,9 @@ std::string Lowerer::varPath(FuncCtx &f, const ast::Expr *e) {
     // local module is that module's global.
     std::string q = qualName(f, e);
     if (!q.empty()) {
-      StringRef root = StringRef(q).split('.').first;
-      if (unitsByModule.count(root) && StringRef(q).contains('.'))
+      if (!programModuleOf(q).empty())
         return "@" + q;
-      if (!unitsByModule.count(root))
+      if (!unitsByModule.count(q))
         return "";
     }
     return varName(f, n->id);
@@ -140,9 +139,10 @@ std::string Lowerer::varPath(FuncCtx &f, const ast::Expr *e) {
   if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {
     std::string q = qualName(f, e);
     if (!q.empty()) {
-      // An attribute of a local module is that module's global.
-      StringRef root = StringRef(q).split('.').first;
-      if (unitsByModule.count(root))
+      // An attribute of a local module is that module's global (the
+      // module may be a package's, `pkg.sub.mod`, whose package itself
+      // was never imported as a unit).
+      if (!programModuleOf(q).empty() || unitsByModule.count(q))
         return "@" + q;
       return "";
     }

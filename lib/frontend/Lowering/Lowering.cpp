@@ -873,11 +873,18 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     }
     for (size_t i = 0; path.empty() && i < more.size(); ++i)
       path = findLocalModule(more[i].empty() ? "." : more[i], dotted);
+    std::string modName = absoluteName(level, dotted);
+    // Else the module the points-to analysis found for this import (it
+    // also looks in the folder above the importer's outermost package and
+    // in namespace packages: `from RandAugment.networks.shakeshake.
+    // shakeshake import ShakeShake` inside that package), by its name.
+    if (path.empty() && pointsTo)
+      if (auto found = pointsTo->importedModule(s, dotted))
+        std::tie(path, modName) = *found;
     // Installed library code is the tables' or LibrarySource's, as for the
     // points-to analysis (a PYTHONPATH may name a site-packages).
     if (path.empty() || pta::isInstalledLibrary(path))
       return "";
-    std::string modName = absoluteName(level, dotted);
     // An import every run executes (a statement of the module's own
     // body): a module that does not parse stops the script, an error. One
     // inside a function or a branch runs when that does (FixMatch's

@@ -430,6 +430,17 @@ void Builder::callMethod(CallSite &cs, Obj o) {
                       [this, site, ctx](Obj fn) {
                         callFunction(*site, fn, ctx);
                       });
+      // The method the library calls afterwards (autograd's `backward`),
+      // with arguments of its own.
+      if (StringRef later = e.get("later"); !later.empty()) {
+        CallSite *inner = &callSites.emplace_back();
+        inner->call = site->call;
+        inner->frame = site->frame;
+        inner->result = solver.newNode();
+        solver.onObject(methodNode(o, later), [this, inner, ctx](Obj fn) {
+          callFunction(*inner, fn, ctx);
+        });
+      }
     });
     return;
   }
@@ -644,12 +655,15 @@ void Builder::loadSubclassCall(Obj cls, StringRef name, Node dst) {
   onSubclassCall(cls, name, [this, cls, dst, site = site,
                              module = module](const ApiEntry &e) {
     Obj ctx = subclassCallContext(e, site, module);
-    solver.onObject(methodNode(cls, e.get("method")),
-                    [this, ctx, dst, site, module](Obj fn) {
-                      // Bound as a method is, the context first.
-                      if (out.objects[fn].kind == Kind::Function)
-                        bindFirst(fn, ctx, site, module, dst);
-                    });
+    // Bound as a method is, the context first; with the method the library
+    // calls afterwards (`backward`) as another thing the alias may run.
+    for (StringRef method : {e.get("method"), e.get("later")})
+      if (!method.empty())
+        solver.onObject(methodNode(cls, method),
+                        [this, ctx, dst, site, module](Obj fn) {
+                          if (out.objects[fn].kind == Kind::Function)
+                            bindFirst(fn, ctx, site, module, dst);
+                        });
   });
 }
 

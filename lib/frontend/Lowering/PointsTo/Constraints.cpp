@@ -834,7 +834,7 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   if (auto *imp = llvm::dyn_cast<ast::Import>(s)) {
     for (const ast::Alias *a : imp->names) {
       std::vector<std::string> looked;
-      ProgramModule *m = program.resolve(from, a->name, 0, &looked);
+      ProgramModule *m = program.resolveImport(s, from, a->name, 0, &looked);
       if (!m) {
         unresolved(a, a->name, looked);
         StringRef bound = a->asname.empty() ? a->name.split('.').first
@@ -850,7 +850,7 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
       // `import a.b` binds `a`; `a.b` is an attribute of the package.
       StringRef top = a->name.split('.').first;
       ProgramModule *topModule =
-          top == a->name ? m : program.resolve(from, top, 0, nullptr);
+          top == a->name ? m : program.resolveImport(s, from, top, 0, nullptr);
       Obj topObj = topModule ? moduleObject(topModule) : moduleObject(m);
       solver.addObject(bind(top), topObj);
       if (topModule && top != a->name)
@@ -861,7 +861,8 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   }
   auto *imp = llvm::cast<ast::ImportFrom>(s);
   std::vector<std::string> looked;
-  ProgramModule *m = program.resolve(from, imp->module, imp->level, &looked);
+  ProgramModule *m =
+      program.resolveImport(s, from, imp->module, imp->level, &looked);
   if (!m && imp->level == 0 && imp->module == "__future__")
     return;
   for (const ast::Alias *a : imp->names) {
@@ -900,12 +901,28 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
       std::vector<std::string> sub;
       ProgramModule *child =
           m->isPackage ? program.resolve(*m, a->name, 1, nullptr) : nullptr;
+      program.noteImport(s,
+                         imp->module.empty()
+                             ? a->name.str()
+                             : (imp->module + "." + a->name).str(),
+                         child);
       if (child && child != m)
         solver.addObject(bind(local), moduleObject(child));
       solver.addCopy(scopeNode(m->name, a->name), bind(local));
       continue;
     }
     if (imp->level > 0) {
+      // `from . import transforms` in a folder without `__init__.py` (a
+      // namespace package, PEP 420: torchvision's detection references
+      // copied into a project's `tool/tv_reference/`): the module there.
+      std::string dotted = imp->module.empty()
+                               ? a->name.str()
+                               : (imp->module + "." + a->name).str();
+      if (ProgramModule *child =
+              program.resolveImport(s, from, dotted, imp->level, nullptr)) {
+        solver.addObject(bind(local), moduleObject(child));
+        continue;
+      }
       unresolved(a, (std::string(imp->level, '.') + imp->module.str()), looked);
       continue;
     }
@@ -916,8 +933,8 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
     // create_loader` was reported as an import detc cannot resolve.)
     if (!imp->module.empty() && !program.resolvedToLibrary() &&
         !program.resolvedToBrokenFile())
-      if (ProgramModule *child = program.resolve(
-              from, (imp->module + "." + a->name).str(), 0, nullptr)) {
+      if (ProgramModule *child = program.resolveImport(
+              s, from, (imp->module + "." + a->name).str(), 0, nullptr)) {
         solver.addObject(bind(local), moduleObject(child));
         continue;
       }

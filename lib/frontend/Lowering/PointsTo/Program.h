@@ -18,6 +18,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -65,6 +66,29 @@ public:
   ProgramModule *resolve(const ProgramModule &from, llvm::StringRef dotted,
                          unsigned level, std::vector<std::string> *looked);
 
+  /// resolve() for an import statement: the module found is remembered
+  /// for importedModule().
+  ProgramModule *resolveImport(const ast::Stmt *import,
+                               const ProgramModule &from,
+                               llvm::StringRef dotted, unsigned level,
+                               std::vector<std::string> *looked) {
+    ProgramModule *m = resolve(from, dotted, level, looked);
+    noteImport(import, dotted, m);
+    return m;
+  }
+  void noteImport(const ast::Stmt *import, llvm::StringRef dotted,
+                  ProgramModule *m) {
+    if (m)
+      imported[{import, dotted.str()}] = m;
+  }
+  /// The local module `dotted`, written in `import` (`a.b` of `import
+  /// a.b`, `pkg` and `pkg.mod` of `from pkg import mod`), resolved to.
+  const ProgramModule *importedModule(const ast::Stmt *import,
+                                      llvm::StringRef dotted) const {
+    auto it = imported.find({import, dotted.str()});
+    return it == imported.end() ? nullptr : it->second;
+  }
+
   /// True when the last resolve() found the module in installed library
   /// code (the standard library, site/dist-packages), which is not
   /// analysed: the API tables model it.
@@ -94,6 +118,8 @@ private:
                       bool isPackage);
 
   DiagnosticEngine &diags;
+  std::map<std::pair<const ast::Stmt *, std::string>, ProgramModule *>
+      imported;
   std::vector<std::string> searchPath;
   std::unique_ptr<ParseCache> ownCache;
   ParseCache &cache;

@@ -1,6 +1,8 @@
 import dnnlib
 
+from . import augment
+
 
 def run(model, loader):
     for x, y in loader:
-        print(model(dnnlib.util.jitter(x)).sum())
+        print(model(dnnlib.util.jitter(augment.flip(x))).sum())
