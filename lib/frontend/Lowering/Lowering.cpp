@@ -849,39 +849,20 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
                          unsigned level = 0) -> std::string {
     if (!options.followLocalImports)
       return "";
-    std::string path = findLocalModule(dir, dotted);
-    // Then, for an absolute import, the script's directory and the search
-    // path (`--path`, PYTHONPATH), as the points-to analysis finds modules.
-    // The points-to analysis's list also has the directories the program
-    // adds to sys.path.
-    std::vector<std::string> more;
-    if (dir == f.unit->dir) {
-      more.push_back(units.front()->dir);
-      if (pointsTo) {
-        more.insert(more.end(), pointsTo->searchDirs().begin(),
-                    pointsTo->searchDirs().end());
-      } else {
-        more.insert(more.end(), options.searchPath.begin(),
-                    options.searchPath.end());
-        if (const char *env = std::getenv("PYTHONPATH")) {
-          llvm::SmallVector<StringRef> dirs;
-          StringRef(env).split(dirs, ':', -1, false);
-          for (StringRef d : dirs)
-            more.push_back(d.str());
-        }
-      }
-    }
-    for (size_t i = 0; path.empty() && i < more.size(); ++i)
-      path = findLocalModule(more[i].empty() ? "." : more[i], dotted);
-    std::string modName = absoluteName(level, dotted);
-    // Else the module the points-to analysis found for this import (it
-    // also looks in the folder above the importer's outermost package and
-    // in namespace packages: `from RandAugment.networks.shakeshake.
-    // shakeshake import ShakeShake` inside that package), by its name.
-    if (path.empty() && pointsTo)
+    // The module the points-to analysis found for this import, by the
+    // name it gave it: one search, as CPython's (the importer's folder
+    // before installed modules only when it is the script's, the folder
+    // above a package, namespace packages, the folders the program adds
+    // to sys.path), and one name per file.
+    std::string path, modName = absoluteName(level, dotted);
+    if (pointsTo) {
       if (auto found = pointsTo->importedModule(s, dotted))
         std::tie(path, modName) = *found;
-    // Installed library code is the tables' or LibrarySource's, as for the
+    } else {
+      path = findLocalModule(dir, dotted);
+      if (path.empty() && dir == f.unit->dir)
+        path = findLocalModule(units.front()->dir, dotted);
+    }    // Installed library code is the tables' or LibrarySource's, as for the
     // points-to analysis (a PYTHONPATH may name a site-packages).
     if (path.empty() || pta::isInstalledLibrary(path))
       return "";

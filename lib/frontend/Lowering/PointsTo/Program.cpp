@@ -23,6 +23,8 @@ bool pta::isInstalledLibrary(llvm::StringRef file) {
 
 ProgramModule *Program::load(const std::string &file, const std::string &name,
                              bool isPackage) {
+  lastFile = file;
+  lastName = name;
   llvm::SmallString<256> real;
   std::string key = fs::real_path(file, real) ? file : std::string(real);
   if (auto it = byPath.find(key); it != byPath.end()) {
@@ -239,11 +241,18 @@ ProgramModule *Program::resolve(const ProgramModule &from,
   // script's directory, then the search path.
   std::vector<std::string> dirs;
   std::string own = path::parent_path(from.path).str();
-  dirs.push_back(own.empty() ? "." : own);
-  if (mainDir != dirs.front())
+  if (own.empty())
+    own = ".";
+  // But the importer's folder is not on sys.path unless it is the
+  // script's: there an installed module comes first (i-jepa's
+  // src/utils/distributed.py imports the standard library's `logging`,
+  // not its neighbour src/utils/logging.py).
+  if (own == mainDir || !isInstalledModule(dotted.split('.').first))
+    dirs.push_back(own);
+  if (!llvm::is_contained(dirs, mainDir))
     dirs.push_back(mainDir);
   // The project's top folder as seen from a module inside a package.
-  std::string root = packageRoot(dirs.front());
+  std::string root = packageRoot(own);
   if (!root.empty() && !llvm::is_contained(dirs, root))
     dirs.push_back(root);
   for (const std::string &d : searchPath)

@@ -67,7 +67,7 @@ public:
                          unsigned level, std::vector<std::string> *looked);
 
   /// resolve() for an import statement: the module found is remembered
-  /// for importedModule().
+  /// for importedModule() (also a file found that does not parse).
   ProgramModule *resolveImport(const ast::Stmt *import,
                                const ProgramModule &from,
                                llvm::StringRef dotted, unsigned level,
@@ -76,17 +76,22 @@ public:
     noteImport(import, dotted, m);
     return m;
   }
+  /// Remembers what the last resolve(), which gave `m`, found for
+  /// `dotted` in `import`.
   void noteImport(const ast::Stmt *import, llvm::StringRef dotted,
-                  ProgramModule *m) {
+                  const ProgramModule *m) {
     if (m)
-      imported[{import, dotted.str()}] = m;
+      imported[{import, dotted.str()}] = {m->path, m->name};
+    else if (brokenFile)
+      imported[{import, dotted.str()}] = {lastFile, lastName};
   }
-  /// The local module `dotted`, written in `import` (`a.b` of `import
-  /// a.b`, `pkg` and `pkg.mod` of `from pkg import mod`), resolved to.
-  const ProgramModule *importedModule(const ast::Stmt *import,
-                                      llvm::StringRef dotted) const {
+  /// The file and module name of the local module `dotted`, written in
+  /// `import` (`a.b` of `import a.b`, `pkg` and `pkg.mod` of `from pkg
+  /// import mod`), was found at; null when it was not found.
+  const std::pair<std::string, std::string> *
+  importedModule(const ast::Stmt *import, llvm::StringRef dotted) const {
     auto it = imported.find({import, dotted.str()});
-    return it == imported.end() ? nullptr : it->second;
+    return it == imported.end() ? nullptr : &it->second;
   }
 
   /// True when the last resolve() found the module in installed library
@@ -118,8 +123,11 @@ private:
                       bool isPackage);
 
   DiagnosticEngine &diags;
-  std::map<std::pair<const ast::Stmt *, std::string>, ProgramModule *>
+  std::map<std::pair<const ast::Stmt *, std::string>,
+           std::pair<std::string, std::string>>
       imported;
+  /// The file and name the last load() was asked for.
+  std::string lastFile, lastName;
   std::vector<std::string> searchPath;
   std::unique_ptr<ParseCache> ownCache;
   ParseCache &cache;

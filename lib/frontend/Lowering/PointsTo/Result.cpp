@@ -328,10 +328,9 @@ void PointsToResult::print(llvm::raw_ostream &os) const {
 std::optional<std::pair<std::string, std::string>>
 PointsToResult::importedModule(const ast::Stmt *import,
                                llvm::StringRef dotted) const {
-  const pta::ProgramModule *m = impl->program->importedModule(import, dotted);
-  if (!m)
-    return std::nullopt;
-  return std::make_pair(m->path, m->name);
+  if (const auto *found = impl->program->importedModule(import, dotted))
+    return *found;
+  return std::nullopt;
 }
 
 const std::vector<std::string> &PointsToResult::searchDirs() const {

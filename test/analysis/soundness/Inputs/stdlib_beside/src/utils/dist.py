@@ -1,0 +1,7 @@
+from logging import getLogger
+
+logger = getLogger()
+
+
+def init(step):
+    logger.info(f"step {step}")
