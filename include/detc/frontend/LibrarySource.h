@@ -113,6 +113,19 @@ std::string defaultLibraryCacheDir();
 std::vector<std::string> interpreterSearchPath(llvm::StringRef python,
                                                llvm::StringRef cacheDir = "");
 
+/// What else decides which modules the interpreter can import, asked with
+/// its search path (and cached with it).
+struct InterpreterModules {
+  /// sys.builtin_module_names: modules with no file.
+  std::vector<std::string> builtins;
+  /// A sys.path entry that is no folder (a zip or egg) or a meta-path
+  /// finder beyond CPython's own (an editable install's): modules may come
+  /// from where detc does not look.
+  bool elsewhere = true;
+};
+InterpreterModules interpreterModules(llvm::StringRef python,
+                                      llvm::StringRef cacheDir = "");
+
 class LibrarySource {
 public:
   LibrarySource(const ApiModel &api, LibrarySourceOptions options);
@@ -182,6 +195,10 @@ private:
   /// What `start` reaches: a draw, or with `role`, a call of an API
   /// table entry of that role (found: Kind::Draws).
   LibraryEffect reach(const Resolved &start, llvm::StringRef role = "");
+  /// Whether top-level module `top` is nowhere the interpreter imports
+  /// from: no source, no compiled module, not built in, and nothing else
+  /// that could provide it. Code importing it raises ImportError there.
+  bool absentModule(llvm::StringRef top);
 
   const ApiModel &api;
   LibrarySourceOptions options;
@@ -194,6 +211,12 @@ private:
                          llvm::StringRef name);
   /// Per package folder, the compiled modules in it.
   llvm::StringMap<llvm::StringSet<>> extensionModules;
+  /// The top-level names that may be imported though no source of them is
+  /// on the search path (built in, compiled, namespace folders), filled on
+  /// first use; `anyModuleMayExist` when detc cannot know them all.
+  llvm::StringSet<> modulesWithoutSource;
+  bool modulesWithoutSourceKnown = false;
+  bool anyModuleMayExist = false;
   llvm::StringMap<LibraryEffect> memo;
   unsigned summarised = 0;
   unsigned fromCache = 0;

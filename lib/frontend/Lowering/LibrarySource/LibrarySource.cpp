@@ -441,6 +441,11 @@ LibraryEffect LibrarySource::reach(const Resolved &start, StringRef role) {
         noteUnknown(r.why, file, ev.line, int(i));
         break;
       case Resolved::Kind::NotFound:
+        // A module the interpreter cannot import at all (six's Python 2
+        // branch: `import StringIO; BytesIO = StringIO.StringIO`): that
+        // import raised where this code ran, so nothing past it ran.
+        if (absentModule(StringRef(ev.text).split('.').first))
+          break;
         noteUnknown("'" + ev.text + "', which has no Python source on " +
                         options.python + "'s search path",
                     file, ev.line, int(i));
@@ -451,6 +456,32 @@ LibraryEffect LibrarySource::reach(const Resolved &start, StringRef role) {
   if (unknown)
     return *unknown;
   return {LibraryEffect::Kind::Pure, ""};
+}
+
+bool LibrarySource::absentModule(StringRef top) {
+  ensureSearchPath();
+  if (!modulesWithoutSourceKnown) {
+    modulesWithoutSourceKnown = true;
+    InterpreterModules im =
+        interpreterModules(options.python, options.cacheDir);
+    anyModuleMayExist = im.elsewhere || searchPath.empty();
+    for (const std::string &b : im.builtins)
+      modulesWithoutSource.insert(b);
+    for (const std::string &dir : searchPath) {
+      pta::addCompiledModules(dir, modulesWithoutSource);
+      // Folders: packages without `__init__.py` (namespace packages).
+      std::error_code ec;
+      for (fs::directory_iterator it(dir, ec), end; it != end && !ec;
+           it.increment(ec))
+        if (it->type() == fs::file_type::directory_file)
+          modulesWithoutSource.insert(path::filename(it->path()));
+    }
+  }
+  if (anyModuleMayExist || modulesWithoutSource.contains(top))
+    return false;
+  bool found = false;
+  summaryOf(top.str(), &found);
+  return !found;
 }
 
 void LibrarySource::ensureSearchPath() {
@@ -548,14 +579,39 @@ LibraryEffect LibrarySource::effectOfResult(StringRef qualified) {
     return {};
   ensureSearchPath();
   Resolved r = resolve(qualified, 0);
+  std::string name = qualified.str();
+  // A value assigned from one name (six's `BytesIO = io.BytesIO`, its
+  // Python 2 alternative importing a module this interpreter lacks): what
+  // that name returns.
+  for (unsigned depth = 0; depth < 8 && r.kind == Resolved::Kind::Definition;
+       ++depth) {
+    const Definition &d = r.file->definitions.find(r.name)->getValue();
+    if (d.kind != Definition::Kind::Value)
+      break;
+    std::vector<StringRef> names;
+    for (const Event &ev : d.events)
+      if (ev.kind != Event::Kind::External)
+        names.push_back(""); // not a name alone
+      else if (!absentModule(StringRef(ev.text).split('.').first))
+        names.push_back(ev.text);
+    if (names.size() != 1 || names.front().empty())
+      break;
+    name = names.front().str();
+    r = resolve(name, 0);
+  }
   if (r.kind == Resolved::Kind::NotFound)
     return {};
+  // A name the tables decide: a quiet module's value, whose methods run
+  // that module's code, or a described type's.
+  if (r.kind == Resolved::Kind::External &&
+      classifyExternal(r.name).kind == LibraryEffect::Kind::Pure)
+    return {LibraryEffect::Kind::Pure, ""};
   // A class's instance: what constructing it and using it may do (the
   // memoised answer for calling the class).
   if (r.kind == Resolved::Kind::Definition &&
       r.file->definitions.find(r.name)->getValue().kind ==
           Definition::Kind::Class)
-    return effectOfCall(qualified);
+    return effectOfCall(name);
   return {LibraryEffect::Kind::Unknown,
           "a value '" + qualified.str() +
               "' returned, of a type detc does not know"};

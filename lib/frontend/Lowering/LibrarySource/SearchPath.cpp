@@ -35,7 +35,7 @@ using llvm::StringRef;
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
 
-static constexpr StringRef kMagic = "detc-search-path 1";
+static constexpr StringRef kMagic = "detc-search-path 2";
 
 /// What sys.path depends on besides the interpreter's own files.
 static const char *const kEnvironment[] = {
@@ -74,9 +74,17 @@ static std::string cacheKeyFile(StringRef cacheDir, StringRef python,
   return std::string(f);
 }
 
+namespace {
+/// What one interpreter answers: its search path and the rest of
+/// InterpreterModules.
+struct Probe {
+  std::vector<std::string> dirs;
+  InterpreterModules modules;
+};
+} // namespace
+
 /// The cached answer, if every folder of it is as it was.
-static std::optional<std::vector<std::string>>
-readCached(const std::string &file) {
+static std::optional<Probe> readCached(const std::string &file) {
   llvm::Expected<std::string> text = base::readInputFile(file, 1 << 20);
   if (!text) {
     llvm::consumeError(text.takeError());
@@ -86,31 +94,56 @@ readCached(const std::string &file) {
   std::tie(first, rest) = rest.split('\n');
   if (first != kMagic)
     return std::nullopt;
-  std::vector<std::string> dirs;
+  Probe p;
   while (!rest.empty()) {
     StringRef line;
     std::tie(line, rest) = rest.split('\n');
     auto [time, dir] = line.split('\t');
+    if (time == "builtins") {
+      llvm::SmallVector<StringRef> names;
+      dir.split(names, ' ', -1, false);
+      for (StringRef n : names)
+        p.modules.builtins.push_back(n.str());
+      continue;
+    }
+    if (time == "elsewhere") {
+      p.modules.elsewhere = dir == "1";
+      continue;
+    }
     int64_t was;
     if (time.getAsInteger(10, was) || dir.empty() || modified(dir) != was)
       return std::nullopt;
-    dirs.push_back(dir.str());
+    p.dirs.push_back(dir.str());
   }
-  return dirs;
+  return p;
 }
 
-/// Starts `program` to print its sys.path; the absolute folders, in order.
-static std::vector<std::string> askInterpreter(StringRef program) {
-  std::vector<std::string> dirs;
+/// Starts `program` to print its sys.path (the absolute folders, in
+/// order), its built-in modules, and whether modules may come from
+/// elsewhere (a zip or egg on sys.path, a meta-path finder of a package's:
+/// setuptools' editable installs).
+static Probe askInterpreter(StringRef program) {
+  Probe p;
+  std::vector<std::string> &dirs = p.dirs;
   llvm::SmallString<128> out;
   if (fs::createTemporaryFile("detc-sys-path", "txt", out))
-    return dirs;
+    return p;
   // sys.path as the interpreter starts (site-packages, .pth files,
   // PYTHONPATH); no module of the user's is imported (`-c` puts the
   // current folder on sys.path after startup, so a `sitecustomize.py`
   // there is not run either).
   llvm::SmallVector<StringRef, 4> args{
-      program, "-c", "import sys\nfor p in sys.path: print(p)"};
+      program, "-c",
+      "import os, sys\n"
+      "print('\\x01builtins\\t' + ' '.join(sys.builtin_module_names))\n"
+      "own = {'BuiltinImporter', 'FrozenImporter', 'PathFinder',\n"
+      "       'DistutilsMetaFinder'}\n"
+      "other = any(type(f).__name__ not in own and\n"
+      "            getattr(f, '__name__', '') not in own for f in sys.meta_path)\n"
+      "other = other or any(p and os.path.exists(p) and not os.path.isdir(p)\n"
+      "                     for p in sys.path)\n"
+      "print('\\x01elsewhere\\t' + ('1' if other else '0'))\n"
+      "for p in sys.path: print(p)"};
   std::optional<StringRef> redirects[] = {StringRef(""), StringRef(out),
                                           StringRef("")};
   int status = llvm::sys::ExecuteAndWait(program, args, std::nullopt,
@@ -120,17 +153,25 @@ static std::vector<std::string> askInterpreter(StringRef program) {
   if (status != 0 || !text) {
     if (!text)
       llvm::consumeError(text.takeError());
-    return dirs;
+    return p;
   }
   llvm::SmallVector<StringRef> lines;
   StringRef(*text).split(lines, '\n', -1, false);
   for (StringRef l : lines) {
     l = l.rtrim("\r");
-    if (path::is_absolute(l) && fs::is_directory(l) &&
-        !llvm::is_contained(dirs, l))
+    if (l.consume_front("\x01" "builtins\t")) {
+      llvm::SmallVector<StringRef> names;
+      l.split(names, ' ', -1, false);
+      for (StringRef n : names)
+        p.modules.builtins.push_back(n.str());
+    } else if (l.consume_front("\x01" "elsewhere\t")) {
+      p.modules.elsewhere = l == "1";
+    } else if (path::is_absolute(l) && fs::is_directory(l) &&
+               !llvm::is_contained(dirs, l)) {
       dirs.push_back(l.str());
+    }
   }
-  return dirs;
+  return p;
 }
 
 std::string frontend::defaultPythonInterpreter() {
@@ -144,30 +185,43 @@ llvm::ErrorOr<std::string> frontend::findPythonInterpreter(StringRef python) {
                               : llvm::sys::findProgramByName(python);
 }
 
-std::vector<std::string> frontend::interpreterSearchPath(StringRef python,
-                                                         StringRef cacheDir) {
+/// The interpreter's answer, asked once per process and interpreter.
+static const Probe &probe(StringRef python, StringRef cacheDir) {
   static std::mutex lock;
-  static std::map<std::string, std::vector<std::string>> known;
+  static std::map<std::string, Probe> known;
   std::lock_guard<std::mutex> guard(lock);
   if (auto it = known.find(python.str()); it != known.end())
     return it->second;
-  std::vector<std::string> &dirs = known[python.str()];
+  Probe &p = known[python.str()];
   llvm::ErrorOr<std::string> program = findPythonInterpreter(python);
   if (!program)
-    return dirs;
+    return p;
   std::string cached =
       cacheDir.empty() ? "" : cacheKeyFile(cacheDir, python, *program);
   if (!cached.empty())
-    if (std::optional<std::vector<std::string>> c = readCached(cached)) {
-      dirs = std::move(*c);
-      return dirs;
+    if (std::optional<Probe> c = readCached(cached)) {
+      p = std::move(*c);
+      return p;
     }
-  dirs = askInterpreter(*program);
-  if (!cached.empty() && !dirs.empty()) {
+  p = askInterpreter(*program);
+  if (!cached.empty() && !p.dirs.empty()) {
     std::string text = kMagic.str() + "\n";
-    for (const std::string &d : dirs)
+    text += "builtins\t" + llvm::join(p.modules.builtins, " ") + "\n";
+    text += std::string("elsewhere\t") + (p.modules.elsewhere ? "1" : "0") +
+            "\n";
+    for (const std::string &d : p.dirs)
       text += std::to_string(modified(d)) + "\t" + d + "\n";
     library::writeCacheFile(cached, text);
   }
-  return dirs;
+  return p;
+}
+
+std::vector<std::string> frontend::interpreterSearchPath(StringRef python,
+                                                         StringRef cacheDir) {
+  return probe(python, cacheDir).dirs;
+}
+
+InterpreterModules frontend::interpreterModules(StringRef python,
+                                                StringRef cacheDir) {
+  return probe(python, cacheDir).modules;
 }
