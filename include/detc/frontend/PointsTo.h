@@ -155,6 +155,13 @@ public:
   /// its file and module name, or nothing when it found none.
   std::optional<std::pair<std::string, std::string>>
   importedModule(const ast::Stmt *import, llvm::StringRef dotted) const;
+  /// The program's modules (file, name) `importlib.import_module` may load
+  /// at `call` (a name the source shows); empty when none or any.
+  std::vector<std::pair<std::string, std::string>>
+  modulesImportedByName(const ast::Node *call) const;
+  /// The same for every such call, in no particular order.
+  std::vector<std::pair<std::string, std::string>>
+  modulesImportedByName() const;
   /// Where the program's local modules were looked for after the script's
   /// directory: `--path`, PYTHONPATH, then the directories the program
   /// adds to `sys.path` (constant or built from `__file__`).

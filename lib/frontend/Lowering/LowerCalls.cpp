@@ -1090,7 +1090,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       }
     }
     if (q == "importlib.import_module" && !call->args.empty() &&
-        !isa<ast::Constant>(call->args[0]))
+        !isa<ast::Constant>(call->args[0]) &&
+        (!pointsTo || pointsTo->modulesImportedByName(call).empty()))
       warnUnknown(f, call,
                   "modules imported by name at run time are unknown "
                   "to detc");

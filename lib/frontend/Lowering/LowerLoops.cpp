@@ -346,6 +346,21 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   if (objectsOf(itemFacts, ObjectInfo::Loader).empty())
     if (std::optional<std::string> id = libraryPipelineLoader(loop, items))
       itemFacts.insert("obj:" + *id);
+  // An instance of the program's class whose `__iter__` yields a loader's
+  // batches (pix2pix's, CycleGAN's and CUT's CustomDatasetDataLoader:
+  // `for i, data in enumerate(dataset)`): iterating it iterates that
+  // loader, as calling a generator function that yields one does.
+  if (objectsOf(itemFacts, ObjectInfo::Loader).empty()) {
+    FactSet instances = itemFacts;
+    addInstanceFacts(items, instances);
+    for (const auto &[owner, fact] : methodOwners(instances, "__iter__")) {
+      std::string sym = owner + "::__iter__";
+      if (!facts.count("yields-batches:" + sym))
+        continue;
+      if (auto it = facts.find("ret:" + sym); it != facts.end())
+        itemFacts.insert(it->second.begin(), it->second.end());
+    }
+  }
   if (!objectsOf(itemFacts, ObjectInfo::Loader).empty()) {
     // The batch's target, and the other names the loop binds (the index
     // of enumerate, the items zip pairs the batch with).

@@ -153,6 +153,13 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
         diags.add(d);
     }
   }
+  // Modules loaded by a name the source shows (`importlib.import_module(
+  // "models." + name + "_model")`): the program's, lowered as imported
+  // ones are.
+  if (pointsTo && options.followLocalImports)
+    for (const auto &[file, name] : pointsTo->modulesImportedByName())
+      if (!unitsByModule.count(name) && !pta::isInstalledLibrary(file))
+        loadUnit(file, name, /*mustParse=*/false);
   clock.lap("points-to");
   // Lower until the facts stop growing. A pass that changed no fact read
   // only final facts: its IR and its diagnostics (held per pass until

@@ -159,6 +159,19 @@ public:
     if (auto *j = llvm::dyn_cast<JoinedStr>(e))
       return joined(j);
     if (auto *b = llvm::dyn_cast<BinOp>(e)) {
+      // `'models.' + name + '_model'`: the values of the left operand, each
+      // the head of what the sum may be.
+      if (b->op == BinOpKind::Add && !llvm::isa<Constant>(b->left)) {
+        Names left = valueOf(b->left, depth + 1);
+        if (!left)
+          return std::nullopt;
+        for (NameChoice &c : *left) {
+          if (c.text.empty())
+            return std::nullopt; // no head: any name
+          c.prefix = true;
+        }
+        return left;
+      }
       // `'layer' + str(i)`, `'layer%d' % i`: a constant head.
       auto *c = llvm::dyn_cast<Constant>(b->left);
       if (!c || c->kind != ConstantKind::Str)

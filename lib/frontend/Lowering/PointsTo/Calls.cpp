@@ -1033,14 +1033,20 @@ void Builder::rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o) {
 
 void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
                           const ApiEntry *entry) {
-  // A module imported by a name computed at run time
-  // (`importlib.import_module(f"pkg.models.{cfg.name}")`): any module,
-  // the program's or a library's; what it defines may do anything.
+  // A module imported by a name computed at run time: the program's
+  // modules the source shows it may be (`"models." + name + "_model"`:
+  // every module of the package `models` — pix2pix's, CUT's and SPADE's
+  // model and dataset registries); else any module, the program's or a
+  // library's, and what it defines may do anything.
   if ((qualName == "importlib.import_module" ||
        qualName == "builtins.__import__") &&
-      !cs.call->args.empty() && !llvm::isa<ast::Constant>(cs.call->args[0])) {
-    solver.addObject(cs.result, libName(kRuntimeModule));
-    return;
+      !cs.call->args.empty() && !cs.starred[0]) {
+    if (importByName(cs))
+      return;
+    if (!llvm::isa<ast::Constant>(cs.call->args[0])) {
+      solver.addObject(cs.result, libName(kRuntimeModule));
+      return;
+    }
   }
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
   // Library code may call what it is given, now or later (a DataLoader's
@@ -1160,6 +1166,57 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
     });
   }
 
+}
+
+bool Builder::importByName(CallSite &cs) {
+  std::optional<std::vector<NameChoice>> names =
+      possibleNames(cs.call->args[0], cs.frame->def);
+  if (!names || names->empty())
+    return false;
+  ProgramModule &from = *cs.frame->module;
+  std::vector<ProgramModule *> found;
+  for (const NameChoice &c : *names) {
+    if (!c.prefix) {
+      ProgramModule *m = program.resolve(from, c.text, 0, nullptr);
+      if (!m)
+        return false; // a library's module, or one detc cannot find
+      found.push_back(m);
+      continue;
+    }
+    // A head `pkg.stem`: the modules of package `pkg` whose names start
+    // with `stem`.
+    auto [pkg, stem] = StringRef(c.text).rsplit('.');
+    if (!StringRef(c.text).contains('.') || pkg.empty())
+      return false;
+    ProgramModule *p = program.resolve(from, pkg, 0, nullptr);
+    if (!p || !p->isPackage)
+      return false;
+    std::error_code ec;
+    StringRef dir = llvm::sys::path::parent_path(p->path);
+    std::vector<std::string> children;
+    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
+         it.increment(ec)) {
+      StringRef file = llvm::sys::path::filename(it->path());
+      StringRef name = llvm::sys::path::stem(file);
+      if (!name.starts_with(stem) || name == "__init__" ||
+          (!file.ends_with(".py") &&
+           it->type() != llvm::sys::fs::file_type::directory_file))
+        continue;
+      children.push_back(name.str());
+    }
+    llvm::sort(children); // one order, whatever the folder's
+    for (const std::string &name : children)
+      if (ProgramModule *m =
+              program.resolve(from, (pkg + "." + name).str(), 0, nullptr))
+        found.push_back(m);
+  }
+  if (found.empty())
+    return false;
+  for (ProgramModule *m : found) {
+    solver.addObject(cs.result, moduleObject(m));
+    program.noteImportByName(cs.call, m);
+  }
+  return true;
 }
 
 Node Builder::elementNode(Node container) {

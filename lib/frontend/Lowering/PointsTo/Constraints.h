@@ -276,6 +276,11 @@ private:
   /// `mapping`: `collections.OrderedDict`).
   bool isMapping(Obj o) const;
   bool callBuiltin(CallSite &cs, llvm::StringRef name);
+  /// `importlib.import_module(name)` with a name the source shows (a
+  /// constant, or `"models." + name + "_model"`: a head): the program's
+  /// modules it may be, loaded; false when some may be no module of the
+  /// program's (then the call may give any module).
+  bool importByName(CallSite &cs);
   /// Calls what `function` holds with `args`, at `cs` (a builtin that
   /// calls a function it is given); the node of what the call returns.
   Node callWithElements(CallSite &cs, Node function,

@@ -15,6 +15,7 @@
 #include "detc/frontend/Parser.h"
 #include "detc/frontend/SourceFile.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -94,6 +95,24 @@ public:
     return it == imported.end() ? nullptr : &it->second;
   }
 
+  /// A module `importlib.import_module` at `call` may load.
+  void noteImportByName(const ast::Node *call, const ProgramModule *m) {
+    auto &at = importedByName[call];
+    if (!llvm::is_contained(at, std::make_pair(m->path, m->name)))
+      at.push_back({m->path, m->name});
+  }
+  /// The modules (file, name) noteImportByName recorded at `call`.
+  const std::vector<std::pair<std::string, std::string>> *
+  modulesImportedByName(const ast::Node *call) const {
+    auto it = importedByName.find(call);
+    return it == importedByName.end() ? nullptr : &it->second;
+  }
+  const std::map<const ast::Node *,
+                 std::vector<std::pair<std::string, std::string>>> &
+  allImportedByName() const {
+    return importedByName;
+  }
+
   /// True when the last resolve() found the module in installed library
   /// code (the standard library, site/dist-packages), which is not
   /// analysed: the API tables model it.
@@ -126,6 +145,8 @@ private:
   std::map<std::pair<const ast::Stmt *, std::string>,
            std::pair<std::string, std::string>>
       imported;
+  std::map<const ast::Node *, std::vector<std::pair<std::string, std::string>>>
+      importedByName;
   /// The file and name the last load() was asked for.
   std::string lastFile, lastName;
   std::vector<std::string> searchPath;

@@ -333,6 +333,24 @@ PointsToResult::importedModule(const ast::Stmt *import,
   return std::nullopt;
 }
 
+std::vector<std::pair<std::string, std::string>>
+PointsToResult::modulesImportedByName(const ast::Node *call) const {
+  if (const auto *at = impl->program->modulesImportedByName(call))
+    return *at;
+  return {};
+}
+
+std::vector<std::pair<std::string, std::string>>
+PointsToResult::modulesImportedByName() const {
+  std::vector<std::pair<std::string, std::string>> all;
+  for (const auto &[call, modules] : impl->program->allImportedByName())
+    for (const auto &m : modules)
+      if (!llvm::is_contained(all, m))
+        all.push_back(m);
+  llvm::sort(all);
+  return all;
+}
+
 const std::vector<std::string> &PointsToResult::searchDirs() const {
   return impl->program->searchDirs();
 }
