@@ -869,7 +869,8 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
       path = findLocalModule(dir, dotted);
       if (path.empty() && dir == f.unit->dir)
         path = findLocalModule(units.front()->dir, dotted);
-    }    // Installed library code is the tables' or LibrarySource's, as for the
+    }
+    // Installed library code is the tables' or LibrarySource's, as for the
     // points-to analysis (a PYTHONPATH may name a site-packages).
     if (path.empty() || pta::isInstalledLibrary(path))
       return "";

@@ -131,7 +131,9 @@ static Probe askInterpreter(StringRef program) {
   // sys.path as the interpreter starts (site-packages, .pth files,
   // PYTHONPATH); no module of the user's is imported (`-c` puts the
   // current folder on sys.path after startup, so a `sitecustomize.py`
-  // there is not run either).
+  // there is not run either). Of the meta-path finders, CPython's own and
+  // setuptools' distutils shim (it provides `distutils` alone) find modules
+  // only where the search path says.
   llvm::SmallVector<StringRef, 4> args{
       program, "-c",
       "import os, sys\n"
@@ -139,7 +141,8 @@ static Probe askInterpreter(StringRef program) {
       "own = {'BuiltinImporter', 'FrozenImporter', 'PathFinder',\n"
       "       'DistutilsMetaFinder'}\n"
       "other = any(type(f).__name__ not in own and\n"
-      "            getattr(f, '__name__', '') not in own for f in sys.meta_path)\n"
+      "            getattr(f, '__name__', '') not in own\n"
+      "            for f in sys.meta_path)\n"
       "other = other or any(p and os.path.exists(p) and not os.path.isdir(p)\n"
       "                     for p in sys.path)\n"
       "print('\\x01elsewhere\\t' + ('1' if other else '0'))\n"
