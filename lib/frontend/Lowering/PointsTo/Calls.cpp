@@ -1184,30 +1184,40 @@ bool Builder::importByName(CallSite &cs) {
       continue;
     }
     // A head `pkg.stem`: the modules of package `pkg` whose names start
-    // with `stem`.
+    // with `stem`, and, the rest of the name being unknown (it may hold
+    // dots), every module below a subpackage whose name does.
     auto [pkg, stem] = StringRef(c.text).rsplit('.');
     if (!StringRef(c.text).contains('.') || pkg.empty())
       return false;
     ProgramModule *p = program.resolve(from, pkg, 0, nullptr);
     if (!p || !p->isPackage)
       return false;
-    std::error_code ec;
-    StringRef dir = llvm::sys::path::parent_path(p->path);
-    std::vector<std::string> children;
-    for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-         it.increment(ec)) {
-      StringRef file = llvm::sys::path::filename(it->path());
-      StringRef name = llvm::sys::path::stem(file);
-      if (!name.starts_with(stem) || name == "__init__" ||
-          (!file.ends_with(".py") &&
-           it->type() != llvm::sys::fs::file_type::directory_file))
-        continue;
-      children.push_back(name.str());
-    }
-    llvm::sort(children); // one order, whatever the folder's
-    for (const std::string &name : children)
-      if (ProgramModule *m =
-              program.resolve(from, (pkg + "." + name).str(), 0, nullptr))
+    std::vector<std::string> names;
+    std::function<void(StringRef, StringRef, StringRef, unsigned)> collect =
+        [&](StringRef dir, StringRef prefix, StringRef head, unsigned depth) {
+          std::error_code ec;
+          std::vector<std::string> here;
+          for (llvm::sys::fs::directory_iterator it(dir, ec), end;
+               it != end && !ec; it.increment(ec)) {
+            StringRef file = llvm::sys::path::filename(it->path());
+            StringRef name = llvm::sys::path::stem(file);
+            bool isDir =
+                it->type() == llvm::sys::fs::file_type::directory_file;
+            if (!name.starts_with(head) || name == "__init__" ||
+                (!file.ends_with(".py") && !isDir))
+              continue;
+            here.push_back(name.str());
+            if (isDir && depth < 4)
+              collect(it->path(), (prefix + "." + name).str(), "",
+                      depth + 1);
+          }
+          for (const std::string &n : here)
+            names.push_back((prefix + "." + n).str());
+        };
+    collect(llvm::sys::path::parent_path(p->path), pkg, stem, 0);
+    llvm::sort(names); // one order, whatever the folders'
+    for (const std::string &name : names)
+      if (ProgramModule *m = program.resolve(from, name, 0, nullptr))
         found.push_back(m);
   }
   if (found.empty())
