@@ -83,6 +83,31 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
           ? ""
           : "; its source is not on " + options.librarySource.python +
                 "'s search path";
+  // A module of the program's own package that is not there (a git
+  // submodule not checked out: SPADE's models/networks/sync_batchnorm):
+  // named in full, not by the package's top-level name. The package is
+  // the longest head of the name that is a module of the program or holds
+  // one, and the next part no name it defines.
+  for (StringRef head = library.contains('.') ? library.rsplit('.').first
+                                               : StringRef();
+       !head.empty();
+       head = head.contains('.') ? head.rsplit('.').first : StringRef()) {
+    bool isPackage = unitsByModule.count(head) ||
+                     llvm::any_of(unitsByModule, [&](const auto &u) {
+                       return StringRef(u.getKey()).starts_with(
+                           (head + ".").str());
+                     });
+    if (!isPackage)
+      continue;
+    StringRef missing = library.drop_front(head.size() + 1).split('.').first;
+    if (pointsTo && !pointsTo->pointsTo(head, missing).empty())
+      break; // a name the module defines: not a missing module
+    return UnreadReason{("module '" + head + "." + missing +
+                         "' of the program's package '" + head +
+                         "', which detc could not find (its import is "
+                         "unresolved)")
+                            .str()};
+  }
   if (kind == ApiModel::Unmodelled::Unread)
     return UnreadReason{("library '" + top +
                          "', whose code detc does not read (" +
