@@ -554,9 +554,31 @@ static bool movesOrWraps(const StatementGraph &g, NodeId n,
   return false;
 }
 
+/// Whether the move at `move` may run before optimizer `k`'s first step
+/// after its construction at `o`: a path from `o` reaches it through no
+/// step of `k`. A move once the optimizer has stepped (pix2pix's and
+/// CycleGAN's save_networks: `net.cpu()` to save, then `net.cuda()`) is
+/// not the mistake this lint is about: it is a round trip of a model in
+/// training, not a model set up on one device and trained on another.
+static bool beforeFirstStep(const GradientEvents &ev, NodeId o, NodeId move,
+                            unsigned k) {
+  bool reached = false;
+  ev.walkBackwards(move, [&](NodeId p) {
+    if (p == o) {
+      reached = true;
+      return GradientEvents::Walk::Done;
+    }
+    bool ownStep = ev.kind[p] == Kind::Update && ev.slot[p] == k;
+    return ownStep ? GradientEvents::Walk::Stop : GradientEvents::Walk::On;
+  });
+  return reached;
+}
+
 static void optimizerBeforeMoveFindings(const StatementGraph &g,
                                         const ControlFlow &cf,
                                         FindingSet &out) {
+  GradientEvents ev(g);
+  ev.resolve();
   // Moves and wraps by the variables they touch, so each optimizer looks
   // only at the ones on its models.
   llvm::DenseMap<VarId, llvm::SmallVector<NodeId, 2>> byVar;
@@ -583,10 +605,18 @@ static void optimizerBeforeMoveFindings(const StatementGraph &g,
         candidates.insert(candidates.end(), it->second.begin(),
                           it->second.end());
     llvm::sort(candidates);
+    // The optimizer's slot among those that step (none: it never steps).
+    unsigned k = ~0u;
+    for (VarId d : g.node(o).defs)
+      if (auto it = ev.optimizers.find(ev.rootOf(d));
+          it != ev.optimizers.end())
+        k = it->second;
     for (NodeId n : candidates) {
       std::string what;
       movesOrWraps(g, n, {}, what);
       if (!cf.followsInProgramOrder(o, n))
+        continue;
+      if (k != ~0u && !beforeFirstStep(ev, o, n, k))
         continue;
       out.add(g, {"detc-optimizer-before-move",
                   o,
