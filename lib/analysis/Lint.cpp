@@ -428,9 +428,8 @@ static bool accumulatesGradients(const GradientEvents &ev,
 }
 
 static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
-                             const Liveness &live, FindingSet &out) {
-  GradientEvents ev(g);
-  ev.resolve();
+                             const Liveness &live, const GradientEvents &ev,
+                             FindingSet &out) {
   if (ev.optimizers.empty())
     return;
   DataGraph dg = forwardDataGraph(g);
@@ -576,9 +575,8 @@ static bool beforeFirstStep(const GradientEvents &ev, NodeId o, NodeId move,
 
 static void optimizerBeforeMoveFindings(const StatementGraph &g,
                                         const ControlFlow &cf,
+                                        const GradientEvents &ev,
                                         FindingSet &out) {
-  GradientEvents ev(g);
-  ev.resolve();
   // Moves and wraps by the variables they touch, so each optimizer looks
   // only at the ones on its models.
   llvm::DenseMap<VarId, llvm::SmallVector<NodeId, 2>> byVar;
@@ -635,8 +633,11 @@ std::vector<LintFinding> detc::analysis::runLints(const StatementGraph &g,
                                                   const ControlFlow &cf,
                                                   const Liveness &live) {
   FindingSet out;
-  gradientFindings(g, cf, live, out);
-  optimizerBeforeMoveFindings(g, cf, out);
+  // The steps, backwards and zero_grads, found once for both rules.
+  GradientEvents ev(g);
+  ev.resolve();
+  gradientFindings(g, cf, live, ev, out);
+  optimizerBeforeMoveFindings(g, cf, ev, out);
   for (LintFinding &f : trainingChecks(g))
     out.add(g, std::move(f));
   return std::move(out.findings);

@@ -217,9 +217,10 @@ void Builder::fillMapping(Node src, Obj dict) {
   });
 }
 
-void Builder::updateDict(CallSite &cs, Obj dict) {
-  for (Node a : cs.args)
-    fillMapping(a, dict);
+void Builder::updateDict(CallSite &cs, Obj dict, size_t firstArg) {
+  for (size_t i = firstArg; i < cs.args.size(); ++i)
+    if (!cs.starred[i])
+      fillMapping(cs.args[i], dict);
   for (Node d : cs.doubleStar)
     fillMapping(d, dict);
   for (auto &[k, v] : cs.keywords) {
@@ -1104,17 +1105,9 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   rememberArguments(cs, entry, o);
   // A library's dict (`OrderedDict([("fc", fc), ("drop", drop)])`, then
   // `nn.Sequential(that)`): its entries are what it was made from.
-  if (entry && entry->has("mapping")) {
-    for (size_t i = entry->has("factory") ? 1 : 0; i < cs.args.size(); ++i)
-      if (!cs.starred[i])
-        fillMapping(cs.args[i], o);
-    for (auto &[k, v] : cs.keywords) {
-      solver.addCopy(v, field(o, ("['" + k + "']").str()));
-      solver.addCopy(v, field(o, "[*]"));
-    }
-    for (Node d : cs.doubleStar)
-      fillMapping(d, o);
-  }
+  // (defaultdict's first argument is its factory, below.)
+  if (entry && entry->has("mapping"))
+    updateDict(cs, o, entry->has("factory") ? 1 : 0);
   // `factory=ARG`: the result's entries are what calling ARG returns
   // (`meters = defaultdict(SmoothedValue)`, then `meters[k].update(v)`).
   if (entry && entry->has("factory"))

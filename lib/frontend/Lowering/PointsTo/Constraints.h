@@ -264,9 +264,9 @@ private:
   /// for the named ones.
   void iterateParts(CallSite &cs, Obj o, llvm::StringRef m);
   /// `d.update(a, **b, k=v)` and `dict(a, **b, k=v)`: entries of the
-  /// positional mappings (or pairs), the `**` mappings and the keywords
-  /// go into `dict`.
-  void updateDict(CallSite &cs, Obj dict);
+  /// positional mappings (or pairs) from the `firstArg`-th on, the `**`
+  /// mappings and the keywords go into `dict`.
+  void updateDict(CallSite &cs, Obj dict, size_t firstArg = 0);
   /// The entries `src` gives a mapping made or updated from it
   /// (`dict(src)`, `OrderedDict(src)`, `d.update(src)`): a mapping's
   /// entries by their names; an iterable's pairs (`[("fc", nn.Linear(..)),
