@@ -255,13 +255,18 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // (such subclasses pass theirs on). `loaderSubclass` names the program's
   // class, which the transform does not key.
   std::string loaderSubclass;
-  if (q.empty()) {
+  // (Also when imported from the program's module by name: YOLOX's
+  // `from yolox.data import DataLoader` inside get_data_loader.)
+  if (q.empty() || !programModuleOf(q).empty()) {
     FactSet calleeClasses;
     if (std::string path = varPath(f, fn); !path.empty())
       for (const std::string &fact : factsOfVar(f, path))
         if (StringRef(fact).starts_with("class:"))
           calleeClasses.insert(fact.substr(6));
-    q = loaderClassCalled(fn, calleeClasses, loaderSubclass);
+    if (std::string loader =
+            loaderClassCalled(fn, calleeClasses, loaderSubclass);
+        !loader.empty() || q.empty())
+      q = loader;
   } else if (std::string base = librarySource.baseOfRole(q, "loader");
              !base.empty()) {
     // A subclass of DataLoader a library defines, read from its source

@@ -541,9 +541,11 @@ bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
       continue;
     if (ownLoopsOnly && isa<ast::For, ast::While>(x))
       continue;
+    // (With an end: `self.transforms[i:]`, the rest of a list from the
+    // loop's position, is no batch — 3D-ResNets' temporal Compose.)
     if (auto *sub = dyn_cast<ast::Subscript>(x))
       if (auto *sl = dyn_cast<ast::Slice>(sub->slice);
-          sl && sl->lower && offsetOf(sl->lower, vars))
+          sl && sl->lower && sl->upper && offsetOf(sl->lower, vars))
         return true;
     if (auto *c = dyn_cast<ast::Call>(x)) {
       // `x, y = next(it)` (or `it.next()`) of a loader's iterator.

@@ -9,7 +9,9 @@
 # drop-path rates per layer, `dpr[sum(depths[:i]):sum(depths[:i + 1])]`),
 # nor a walk over a model's children calling a function whose name has
 # `batch` in it without fetching one (open_clip's
-# `freeze_batch_norm_2d(child)`: its loop was a region).
+# `freeze_batch_norm_2d(child)`: its loop was a region), nor a loop taking
+# the rest of a list from its position, `self.transforms[i:]` (a slice
+# with no end: 3D-ResNets' temporal Compose was a per-batch region).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # CHECK-DAG: manual_batches.py:[[@LINE+32]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+30]]:9
 # CHECK-DAG: manual_batches.py:[[@LINE+13]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+29]]:9
@@ -77,8 +79,22 @@ def reinit_batch_norm(module):
             nn.init.uniform_(child.weight)
 
 
+class Chain:
+    def __init__(self, steps):
+        self.steps = steps
+
+    def __call__(self, x):
+        for i, step in enumerate(self.steps):
+            if isinstance(x, list):
+                return [Chain(self.steps[i:])(part) for part in x]
+            x = step(x) * torch.rand(1)
+        return x
+
+
 def main():
     Stages([2, 2, 6], 0.1)
+    chain = Chain([abs, abs])
+    chain(torch.randn(3))
     parser = argparse.ArgumentParser()
     parser.add_argument("--bs", type=int, default=32)
     args = parser.parse_args()

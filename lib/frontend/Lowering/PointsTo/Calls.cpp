@@ -175,8 +175,12 @@ Node Builder::call(Frame &f, const ast::Call *c) {
     // for each method call of a program: 40 bytes and a closure each).
     solver.onObject(receiver, [this, cs](Obj o) {
       solver.addCopy(solver.fieldNode(o, cs->method), cs->attribute);
-      if (out.objects[o].kind == Kind::Instance)
+      const AbstractObject &ob = out.objects[o];
+      if (ob.kind == Kind::Instance)
         loadClassData(o, solver.fieldName(cs->method), cs->attribute);
+      if (ob.kind == Kind::LibName && ob.label() == kRuntimeModule)
+        loadRuntimeModuleAttribute(solver.fieldName(cs->method),
+                                   cs->attribute);
       callMethod(*cs, o);
     });
     return cs->result;

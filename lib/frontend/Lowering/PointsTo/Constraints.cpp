@@ -211,6 +211,8 @@ void Builder::loadAttribute(Node base, FieldId fid, Node n) {
     // An attribute of some library value is some library value: the one
     // object (its name would grow with each attribute read, and each
     // name is an object every reader of a variable holding it sees).
+    if (ob.kind == Kind::LibName && ob.label() == kRuntimeModule)
+      loadRuntimeModuleAttribute(attr, n);
     if (ob.kind == Kind::LibName && ob.label() == "<library attribute>")
       solver.addObject(n, o);
     else if (ob.kind == Kind::LibName)
@@ -220,6 +222,15 @@ void Builder::loadAttribute(Node base, FieldId fid, Node n) {
               quietLibrary(ob.label())))
       solver.addObject(n, libName("<library attribute>"));
   });
+}
+
+void Builder::loadRuntimeModuleAttribute(StringRef name, Node n) {
+  // More candidates than this: a name too common to say which (`main`).
+  constexpr size_t kMaxCandidates = 16;
+  for (ProgramModule *m : program.modulesDefining(name, kMaxCandidates)) {
+    solver.addCopy(field(moduleObject(m), name), n);
+    program.noteImportByName(nullptr, m);
+  }
 }
 
 Node Builder::anyNamedAttribute(Obj o) {

@@ -127,6 +127,12 @@ private:
   /// `parser.parse_args()`) or of a quiet library's object is some value:
   /// not absent, not modelled.
   void loadAttribute(Node base, FieldId fid, Node n);
+  /// `mod.<name>` of a module imported by a name detc cannot compute (a
+  /// file or name from the command line): besides some library's
+  /// attribute, the class or function `name` of each of the project's
+  /// modules that defines one (Program::modulesDefining), which that
+  /// module may be — YOLOX's `get_exp(file).Exp()` over exps/*.py.
+  void loadRuntimeModuleAttribute(llvm::StringRef name, Node n);
   /// A node holding every named attribute of `o` (not its `[i]`
   /// elements): what `getattr(o, computed)` may give. One per object,
   /// shared by every such site: a copy edge per site and object instead of

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace detc::frontend;
@@ -85,6 +86,7 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
   mainDir = path::parent_path(file).str();
   if (mainDir.empty())
     mainDir = ".";
+  projectDir = mainDir;
   // A script in a subfolder of a project imports the project's packages
   // as its users have them, installed from the project (`pip install -e
   // .`: minGPT's projects/adder/adder.py imports `mingpt`): the project's
@@ -97,6 +99,7 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
     path::remove_dots(root, /*remove_dot_dot=*/true);
     if (root.empty())
       root = ".";
+    projectDir = std::string(root);
     llvm::SmallString<256> src(root);
     path::append(src, "src");
     for (llvm::StringRef d : {llvm::StringRef(root), llvm::StringRef(src)})
@@ -105,6 +108,109 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
         searchPath.push_back(d.str());
   }
   return load(file.str(), "__main__", false);
+}
+
+/// The top-level class and function names `text` defines (lines
+/// `class N`, `def N`, `async def N` at column 0).
+static void topLevelDefinitions(llvm::StringRef text,
+                                llvm::SmallVectorImpl<llvm::StringRef> &out) {
+  while (!text.empty()) {
+    auto [line, rest] = text.split('\n');
+    text = rest;
+    for (llvm::StringRef kw : {"class ", "def ", "async def "}) {
+      if (!line.consume_front(kw))
+        continue;
+      llvm::StringRef name = line.take_while(
+          [](char c) { return llvm::isAlnum(c) || c == '_'; });
+      if (!name.empty())
+        out.push_back(name);
+      break;
+    }
+  }
+}
+
+std::vector<ProgramModule *> Program::modulesDefining(llvm::StringRef name,
+                                                      size_t limit) {
+  if (!definitionsIndexed) {
+    definitionsIndexed = true;
+    // Bounded: a project is not its virtual environment or its data (a
+    // folder of a million images is walked no further than this).
+    constexpr size_t kMaxFiles = 20000, kMaxEntries = 200000,
+                     kMaxBytes = 4 << 20;
+    size_t files = 0, entries = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(projectDir, ec), end;
+         it != end && !ec && files < kMaxFiles && entries < kMaxEntries;
+         it.increment(ec), ++entries) {
+      llvm::StringRef p = it->path();
+      llvm::StringRef leaf = path::filename(p);
+      if (it->type() == fs::file_type::directory_file) {
+        llvm::SmallString<256> venv(p);
+        path::append(venv, "pyvenv.cfg");
+        if (leaf.starts_with(".") || leaf == "__pycache__" ||
+            leaf == "site-packages" || leaf == "node_modules" ||
+            it.level() > 8 || fs::exists(venv))
+          it.no_push();
+        continue;
+      }
+      if (!leaf.ends_with(".py"))
+        continue;
+      ++files;
+      auto buf = llvm::MemoryBuffer::getFile(p, /*IsText=*/true);
+      if (!buf || (*buf)->getBufferSize() > kMaxBytes)
+        continue;
+      llvm::SmallVector<llvm::StringRef, 32> names;
+      topLevelDefinitions((*buf)->getBuffer(), names);
+      for (llvm::StringRef n : names) {
+        std::vector<std::string> &in = definedIn[n];
+        if (in.empty() || in.back() != p)
+          in.push_back(p.str());
+      }
+    }
+    for (auto &entry : definedIn)
+      llvm::sort(entry.second); // one order, whatever the folders'
+  }
+  std::vector<ProgramModule *> out;
+  auto it = definedIn.find(name);
+  if (it == definedIn.end() || it->second.size() > limit || all.empty())
+    return out;
+  for (const std::string &file : it->second) {
+    // Its name as an import from the script's folder or the search path
+    // finds it; else its file name (the folder put on sys.path first:
+    // `sys.path.append(os.path.dirname(f))`, YOLOX's experiment files).
+    ProgramModule *m = nullptr;
+    llvm::SmallString<256> real;
+    if (fs::real_path(file, real))
+      real = file;
+    std::vector<std::string> bases{mainDir};
+    bases.insert(bases.end(), searchPath.begin(), searchPath.end());
+    bases.push_back(projectDir);
+    for (const std::string &b : bases) {
+      llvm::SmallString<256> base;
+      if (fs::real_path(b, base))
+        continue;
+      llvm::StringRef rel = real;
+      if (!rel.consume_front(base) || !rel.consume_front("/"))
+        continue;
+      rel.consume_back(".py");
+      rel.consume_back("/__init__");
+      if (rel.contains('.') || rel.contains('-'))
+        continue;
+      std::string dotted = rel.str();
+      std::replace(dotted.begin(), dotted.end(), '/', '.');
+      ProgramModule *r = resolve(*all.front(), dotted, 0, nullptr);
+      llvm::SmallString<256> found;
+      if (r && !fs::real_path(r->path, found) && found == real) {
+        m = r;
+        break;
+      }
+    }
+    if (!m && !isInstalledLibrary(file))
+      m = load(file, path::stem(file).str(), false);
+    if (m && !llvm::is_contained(out, m))
+      out.push_back(m);
+  }
+  return out;
 }
 
 void pta::addCompiledModules(llvm::StringRef dir, llvm::StringSet<> &out) {

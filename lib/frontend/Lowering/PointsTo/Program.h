@@ -130,6 +130,15 @@ public:
   /// A directory the program adds to sys.path (relative to the script's).
   void addSearchDir(llvm::StringRef dir);
 
+  /// The project's modules whose top level defines class or function
+  /// `name` (a line `class name` or `def name` at column 0), in the files
+  /// under the project's folder (the script's when it has none), loaded:
+  /// what `getattr(importlib.import_module(unknown), name)` may be when
+  /// the module is the program's. Empty when more than `limit` do (a name
+  /// that common says nothing). The files are read once.
+  std::vector<ProgramModule *> modulesDefining(llvm::StringRef name,
+                                               size_t limit);
+
   const std::vector<std::unique_ptr<ProgramModule>> &modules() const {
     return all;
   }
@@ -153,6 +162,13 @@ private:
   std::unique_ptr<ParseCache> ownCache;
   ParseCache &cache;
   std::string mainDir;
+  /// The project's folder (above the script's, with a project marker), or
+  /// the script's.
+  std::string projectDir;
+  /// modulesDefining's index: top-level class and function names, and
+  /// the files defining each; built on first use.
+  bool definitionsIndexed = false;
+  llvm::StringMap<std::vector<std::string>> definedIn;
   bool skippedLibrary = false;
   std::vector<std::string> installedPath;
   mutable bool compiledListed = false;

@@ -53,8 +53,9 @@ BINARY_WRITER = "io.BufferedWriter."
 LIST = "builtins.list."
 DICT = "builtins.dict."
 SET = "builtins.set."
+PATH = "pathlib.Path."
 RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH, TEXT_FILE, BINARY_READER,
-             BINARY_WRITER, LIST, DICT, SET)
+             BINARY_WRITER, LIST, DICT, SET, PATH)
 
 
 def documented_draw(obj):
@@ -125,14 +126,17 @@ def names_here():
     # which a logger keeps (`self.file.write(...)`, guided-diffusion's).
     # Lists, dicts and sets: the containers a forward fills with what a
     # library call returned (HRNet's `x = self.stage2(x)`, then
-    # `x.append(self.transition2(x[-1]))`).
+    # `x.append(self.transition2(x[-1]))`). Paths: what a dataset joins
+    # its file names to (`(video_dir / name).exists()`, 3D-ResNets').
     import io
+    import pathlib
     receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray),
                  (STRING, str), (MATCH, re.Match),
                  (TEXT_FILE, io.TextIOWrapper),
                  (BINARY_READER, io.BufferedReader),
                  (BINARY_WRITER, io.BufferedWriter),
-                 (LIST, list), (DICT, dict), (SET, set)]
+                 (LIST, list), (DICT, dict), (SET, set),
+                 (PATH, pathlib.Path)]
     try:
         import PIL.Image
         receivers.append((IMAGE, PIL.Image.Image))
@@ -226,7 +230,7 @@ def derive(pythons):
     print()
     print("# The methods of torch.Tensor, numpy.ndarray, PIL.Image.Image,")
     print("# str, re.Match, files (io.TextIOWrapper, io.BufferedReader,")
-    print("# io.BufferedWriter), list, dict and set,")
+    print("# io.BufferedWriter), list, dict, set and pathlib.Path,")
     print("# but those with a random name or a generator in their signature")
     print("# or docstring:")
     print("# a call of one of these names on a value detc cannot trace is")
