@@ -7,8 +7,10 @@
 # libraries and Python themselves: a logger's `tag.replace('.', '/')` over
 # named_parameters(), a text dataset's `m.group(1)`, a log file's
 # `self.log.write(...)`, which were 30 findings in guided-diffusion's
-# logger; HRNet's `x.append(...)` on what a library call returned) is
-# taken as that type's
+# logger; HRNet's `x.append(...)` on what a library call returned), or a
+# pathlib.Path (3D-ResNets' `image_path.exists()`, `path.open('rb')` on
+# paths joined from a lambda's arguments: two findings) is taken as that
+# type's
 # method; one with a random
 # name (Tensor.multinomial) is not on that list and may draw; `super()`'s
 # methods are the bases', which the lowering resolves.
@@ -22,6 +24,8 @@
 # CHECK-NOT: 'self.log.flush'
 # CHECK-NOT: 'outs.append'
 # CHECK-NOT: 'meta.setdefault'
+# CHECK-NOT: 'self.root.exists'
+# CHECK-NOT: 'self.root.open'
 # CHECK-NOT: super
 import re
 
@@ -37,6 +41,7 @@ class Ops(Dataset):
         self.name = cfg.name
         self.pattern = cfg.pattern
         self.log = open(cfg.log_path, "a")
+        self.root = cfg.root
 
     def __len__(self):
         return 8
@@ -53,6 +58,9 @@ class Ops(Dataset):
         outs.append(x)
         meta = self.image.info()
         meta.setdefault("size", 1)
+        if self.root.exists():
+            with self.root.open("rb") as f:
+                f.read()
         for op in self.ops:
 # CHECK: untraced_receivers.py:[[@LINE+2]]:17: warning: may draw: 'op.process' calls code detc could not read, inside the per-example data-parallel region that starts at {{.*}}untraced_receivers.py:[[@LINE+11]]:5 [detc-may-draw]
 # CHECK: note: 'op.process' is method 'process' of a value detc cannot trace (made where detc cannot see); no library type detc knows has a method of that name
