@@ -255,6 +255,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // (such subclasses pass theirs on). `loaderSubclass` names the program's
   // class, which the transform does not key.
   std::string loaderSubclass;
+  // A program class that is a library container with methods added: its
+  // construction is the container's (containerSubclassCalled).
+  bool containerSubclass = false;
   // (Also when imported from the program's module by name: YOLOX's
   // `from yolox.data import DataLoader` inside get_data_loader.)
   if (q.empty() || !programModuleOf(q).empty()) {
@@ -267,6 +270,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             loaderClassCalled(fn, calleeClasses, loaderSubclass);
         !loader.empty() || q.empty())
       q = loader;
+    if (q.empty() || !programModuleOf(q).empty())
+      if (std::string base = containerSubclassCalled(fn, calleeClasses);
+          !base.empty()) {
+        q = base;
+        containerSubclass = true;
+      }
   } else if (std::string base = librarySource.baseOfRole(q, "loader");
              !base.empty()) {
     // A subclass of DataLoader a library defines, read from its source
@@ -820,7 +829,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   for (const std::string &fact : calleeFacts)
     if (StringRef(fact).starts_with("class:"))
       classes.push_back(fact.substr(6));
-  if (!followsAlternatives(f, call, classes.size(), "the callee may be",
+  if (containerSubclass ||
+      !followsAlternatives(f, call, classes.size(), "the callee may be",
                            "classes"))
     classes.clear();
   if (!classes.empty()) {
@@ -2203,6 +2213,36 @@ std::string Lowerer::loaderBaseOf(const std::string &cls) const {
     const ApiEntry *e = api.lookup(lb);
     return e && e->role == "loader";
   });
+}
+
+std::string Lowerer::containerSubclassCalled(
+    const ast::Expr *callee, const FactSet &calleeClasses) const {
+  std::string container;
+  auto subclassOf = [&](const std::string &cls) {
+    for (StringRef own : {"__init__", "__call__", "forward"})
+      if (!findMethod(cls, own).empty())
+        return false;
+    std::string base = libraryBaseOf(cls, [&](const std::string &lb) {
+      const ApiEntry *e = api.lookup(lb);
+      return e && e->role == "container";
+    });
+    if (base.empty() || (!container.empty() && base != container))
+      return false;
+    container = base;
+    return true;
+  };
+  for (const std::string &cls : calleeClasses)
+    if (!subclassOf(cls))
+      return "";
+  if (pointsTo)
+    for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
+      const AbstractObject &ob = pointsTo->object(o);
+      if (ob.kind != AbstractObject::Kind::Class ||
+          !classes.count(ob.label().str()) ||
+          !subclassOf(ob.label().str()))
+        return "";
+    }
+  return container;
 }
 
 std::string Lowerer::loaderClassCalled(const ast::Expr *callee,

@@ -363,6 +363,14 @@ public:
   std::string loaderClassCalled(const ast::Expr *callee,
                                 const FactSet &calleeClasses,
                                 std::string &subclass) const;
+  /// The library container (role `container`: a Compose) that every
+  /// program class `callee` may be (from the points-to, and
+  /// `calleeClasses`) derives from without defining `__init__`,
+  /// `__call__` or `forward` of its own, or "": a subclass adding methods
+  /// only (3D-ResNets' `Compose(transforms.Compose)` with
+  /// `randomize_parameters`) is that container, its calls the container's.
+  std::string containerSubclassCalled(const ast::Expr *callee,
+                                      const FactSet &calleeClasses) const;
   /// The variables a value restores when it is saved in a checkpoint and
   /// loaded back: `X.state_dict()` restores X (`X.module.state_dict()` too),
   /// a variable itself, a dict display or `dict(...)` what its values
