@@ -316,6 +316,20 @@ private:
   /// Generator ids live after each node: a later (stateful or keyed) draw
   /// reads the state or seed.
   InternedSets generatorsLiveAfter;
+  /// The generator objects the variables of each interned live set (by
+  /// its id) may hold, computed when first asked: the taint filter asks
+  /// for each generator member, and passed over the live set each time.
+  llvm::DenseMap<unsigned, BitVector> heldByLiveSet;
+  const BitVector &generatorsHeld(unsigned liveId, IdSetView liveAfter) {
+    auto [it, inserted] = heldByLiveSet.try_emplace(liveId);
+    if (inserted) {
+      it->second.resize(unsigned(gens.objects().size()));
+      for (unsigned holder : liveAfter)
+        for (unsigned object : gens.pointsTo(holder))
+          it->second.set(object);
+    }
+    return it->second;
+  }
 
   void generatorLiveness();
   BitVector prefixOf(ArrayRef<NodeId> instances);
@@ -427,29 +441,36 @@ NeededSolver::TaintFacts &NeededSolver::taintFactsOf(const BitVector &prefix) {
         // reads them). This keeps the sets as small as the live sets
         // instead of growing with every function the program has run.
         IdSetView liveAfter = live.liveAfter(n);
+        unsigned liveId = live.after.idOf(n);
+        const BitVector *held = nullptr;
         auto keep = [&](unsigned v) {
           if (!ids.isGenerator(v))
             return liveAfter.test(v);
           unsigned object = ids.objectOf(v);
           if (gens.objects()[object].kind == GeneratorObject::Global)
             return true;
-          for (unsigned holder : liveAfter)
-            if (llvm::is_contained(gens.pointsTo(holder), object))
-              return true;
-          return false;
+          if (!held)
+            held = &generatorsHeld(liveId, liveAfter);
+          return held->test(object);
         };
         // Every member passed the filter of the live set it was last
         // filtered by (what n adds passes n's): along straight-line code
         // the live set is often the same one, and the filter, a pass over
         // every member, was most of the analysis on large programs.
-        unsigned liveId = live.after.idOf(n);
+        // One merge of the two sorted sequences (members, the live set),
+        // not a search of the live set per member: on YOLOX, 470k
+        // filters of ~750 members against live sets of ~1800.
         if (s.filteredBy != liveId) {
-          llvm::SmallVector<unsigned, 8> dead;
-          for (unsigned v : s.members)
-            if (!keep(v))
-              dead.push_back(v);
-          for (unsigned v : dead)
-            s.members.reset(v);
+          VarSet kept;
+          const unsigned *l = liveAfter.begin(), *lEnd = liveAfter.end();
+          for (unsigned v : s.members) {
+            while (l != lEnd && *l < v)
+              ++l;
+            bool isLive = l != lEnd && *l == v;
+            if (ids.isGenerator(v) ? keep(v) : isLive)
+              kept.set(v);
+          }
+          s.members = std::move(kept);
           s.filteredBy = liveId;
         }
         for (unsigned k : e.kills)
