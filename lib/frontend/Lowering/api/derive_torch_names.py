@@ -30,7 +30,8 @@ import sys
 # (torch.distributed.rpc and its autograd and optimizer are left out: they
 # run functions of the program on other processes.)
 MODULES = ["torch", "torch.linalg", "torch.fft", "torch.special",
-           "torch.cuda", "torch.autograd", "torch.amp", "torch.backends.cudnn",
+           "torch.cuda", "torch.cuda.nvtx", "torch.autograd", "torch.amp",
+           "torch.backends.cudnn",
            "torch.distributed", "torch.nn.utils", "torch.nn.utils.rnn",
            "torch.utils.data", "torchvision.ops",
            "torchvision.utils", "torchvision.io"]
