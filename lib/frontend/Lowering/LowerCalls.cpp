@@ -1166,6 +1166,22 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                !findMethod(fact.substr(5), "__call__").empty()))
             callable.insert(fact);
         callProgramParts(call, varPath(f, a), callable, called, Effects());
+        // A bound method (`retry_call(trainer.train, tries=3)`, `fire.
+        // Fire(obj.run)`): called on its receiver, which it binds.
+        auto *bound = llvm::dyn_cast<ast::Attribute>(a);
+        std::string receiver = bound ? varPath(f, bound->value) : "";
+        if (receiver.empty())
+          return;
+        FactSet receiverFacts = factsOf(f, bound->value);
+        addInstanceFacts(bound->value, receiverFacts);
+        for (const std::string &fact : given) {
+          StringRef sym = fact;
+          if (!sym.consume_front("method:") || !called.insert(fact).second)
+            continue;
+          auto [cls, method] = sym.rsplit("::");
+          if (method == bound->attr)
+            emitMethodCallOn(call, cls.str(), method, receiver, receiverFacts);
+        }
       };
       for (const ast::Expr *a : call->args)
         passOn(a);
