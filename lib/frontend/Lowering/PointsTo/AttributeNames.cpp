@@ -25,7 +25,26 @@ namespace {
 struct Bindings {
   llvm::StringRef name;
   std::vector<const ast::Expr *> values, iterables;
+  /// `for a, name in xs`: xs, and the name's position in each item.
+  std::vector<std::pair<const ast::Expr *, unsigned>> unpacked;
   bool followed = true, otherUses = false;
+  /// Bound at a module's top level (not in the function asked about).
+  bool atModule = false;
+
+  /// The name's position in `target`, a tuple or list of plain names.
+  std::optional<unsigned> positionIn(const ast::Expr *target) const {
+    auto *seq = llvm::dyn_cast<ast::Sequence>(target);
+    if (!seq)
+      return std::nullopt;
+    std::optional<unsigned> at;
+    for (unsigned i = 0; i < seq->elts.size(); ++i) {
+      if (!llvm::isa<ast::Name>(seq->elts[i]))
+        return std::nullopt;
+      if (isName(seq->elts[i]))
+        at = i;
+    }
+    return at;
+  }
 
   /// Whether `target` is exactly the name.
   bool isName(const ast::Expr *target) const {
@@ -63,6 +82,9 @@ struct Bindings {
       auto *f = llvm::cast<For>(n);
       if (!nested && isName(f->target))
         iterables.push_back(f->iter);
+      else if (std::optional<unsigned> at = nested ? std::nullopt
+                                                    : positionIn(f->target))
+        unpacked.push_back({f->iter, *at});
       else
         visit(f->target, nested);
       if (nested || !isName(f->iter)) // `for x in name`: a read
@@ -144,7 +166,8 @@ struct Bindings {
 /// Reads the values of a name and what it iterates over.
 class NameReader {
 public:
-  explicit NameReader(const ast::FunctionDef *def) : def(def) {}
+  NameReader(const ast::FunctionDef *def, const ast::Module *module)
+      : def(def), module(module) {}
 
   /// The strings `e` may be.
   Names valueOf(const ast::Expr *e, unsigned depth) {
@@ -159,6 +182,10 @@ public:
     if (auto *j = llvm::dyn_cast<JoinedStr>(e))
       return joined(j);
     if (auto *b = llvm::dyn_cast<BinOp>(e)) {
+      // `base + "." + name` with both sides known exactly: every sum.
+      if (b->op == BinOpKind::Add)
+        if (Names sums = product(b, depth))
+          return sums;
       // `'models.' + name + '_model'`: the values of the left operand, each
       // the head of what the sum may be.
       if (b->op == BinOpKind::Add && !llvm::isa<Constant>(b->left)) {
@@ -220,6 +247,99 @@ public:
   }
 
 private:
+  /// `a + b` when both operands are known and `a` exactly: each sum (at
+  /// most 256 of them).
+  Names product(const ast::BinOp *b, unsigned depth) {
+    Names left = valueOf(b->left, depth + 1);
+    if (!left || llvm::any_of(*left, [](const NameChoice &c) {
+          return c.prefix;
+        }))
+      return std::nullopt;
+    Names right = valueOf(b->right, depth + 1);
+    if (!right || left->size() * right->size() > 256)
+      return std::nullopt;
+    std::vector<NameChoice> out;
+    for (const NameChoice &l : *left)
+      for (const NameChoice &r : *right)
+        out.push_back({l.text + r.text, r.prefix});
+    return out;
+  }
+
+  /// The expressions at `position` of the items iterating `xs` gives, when
+  /// the source shows them all: a display of displays, or a name bound to
+  /// one (`for base, names in ALL_MODULES`).
+  std::optional<std::vector<const ast::Expr *>>
+  itemsAt(const ast::Expr *xs, unsigned position, unsigned depth) {
+    if (depth > 8)
+      return std::nullopt;
+    if (auto *seq = llvm::dyn_cast<ast::Sequence>(xs)) {
+      std::vector<const ast::Expr *> out;
+      for (const ast::Expr *item : seq->elts) {
+        auto *tuple = llvm::dyn_cast<ast::Sequence>(item);
+        if (!tuple || tuple->elts.size() <= position ||
+            llvm::any_of(tuple->elts, [](const ast::Expr *x) {
+              return llvm::isa<ast::Starred>(x);
+            }))
+          return std::nullopt;
+        out.push_back(tuple->elts[position]);
+      }
+      return out;
+    }
+    auto *n = llvm::dyn_cast<ast::Name>(xs);
+    std::optional<Bindings> b = n ? bindingsOf(n->id) : std::nullopt;
+    // Only a name bound to displays (a list may grow where it is used
+    // otherwise; a tuple cannot).
+    if (!b || !b->iterables.empty() || !b->unpacked.empty() ||
+        b->values.empty())
+      return std::nullopt;
+    // A module's list named as a constant (`ALL_MODULES`, Python's
+    // convention for what is not changed) is taken as written though the
+    // module's functions read it.
+    bool constant = b->atModule && llvm::all_of(n->id, [](char c) {
+      return llvm::isUpper(c) || llvm::isDigit(c) || c == '_';
+    });
+    std::vector<const ast::Expr *> out;
+    for (const ast::Expr *v : b->values) {
+      if (b->otherUses && !llvm::isa<ast::Tuple>(v) && !constant)
+        return std::nullopt;
+      std::optional<std::vector<const ast::Expr *>> at =
+          itemsAt(v, position, depth + 1);
+      if (!at)
+        return std::nullopt;
+      out.insert(out.end(), at->begin(), at->end());
+    }
+    return out;
+  }
+
+  /// How the function (or, for a name it does not bind, the module) binds
+  /// `name`; nullopt when neither is followed.
+  std::optional<Bindings> bindingsOf(llvm::StringRef name) {
+    if (def) {
+      for (llvm::StringRef p : getParamNames(def->args))
+        if (p == name)
+          return std::nullopt;
+      Bindings b{name};
+      for (const ast::Stmt *s : def->body)
+        b.visit(s, /*nested=*/false);
+      if (!b.followed)
+        return std::nullopt;
+      if (!b.values.empty() || !b.iterables.empty() || !b.unpacked.empty())
+        return b;
+    }
+    if (!module)
+      return std::nullopt;
+    // A module's name, bound at its top level only (a function's `global`
+    // statement or a walrus stops it).
+    Bindings b{name};
+    b.atModule = true;
+    for (const ast::Stmt *s : module->body)
+      b.visit(s, /*nested=*/false);
+    if (!b.followed ||
+        (b.values.empty() && b.iterables.empty() && b.unpacked.empty()))
+      return std::nullopt;
+    return b;
+  }
+
   Names joined(const ast::JoinedStr *j) {
     std::string head;
     for (const ast::Expr *v : j->values) {
@@ -251,14 +371,10 @@ private:
       return std::vector<NameChoice>{};
     reading.push_back(key);
     auto done = llvm::make_scope_exit([&] { reading.pop_back(); });
-    for (llvm::StringRef p : getParamNames(def->args))
-      if (p == name)
-        return std::nullopt;
-    Bindings b{name};
-    for (const ast::Stmt *s : def->body)
-      b.visit(s, /*nested=*/false);
-    if (!b.followed || (b.values.empty() && b.iterables.empty()))
+    std::optional<Bindings> found = bindingsOf(name);
+    if (!found)
       return std::nullopt;
+    Bindings &b = *found;
     // A list may have grown where the name was used otherwise; a tuple
     // cannot.
     if (elements && b.otherUses &&
@@ -281,15 +397,30 @@ private:
         return std::nullopt;
       out.insert(out.end(), n->begin(), n->end());
     }
+    for (auto [xs, position] : b.unpacked) {
+      std::optional<std::vector<const ast::Expr *>> items =
+          itemsAt(xs, position, depth + 1);
+      if (!items)
+        return std::nullopt;
+      for (const ast::Expr *item : *items) {
+        Names n = elements ? elementsOf(item, depth + 1)
+                           : valueOf(item, depth + 1);
+        if (!n)
+          return std::nullopt;
+        out.insert(out.end(), n->begin(), n->end());
+      }
+    }
     return out;
   }
 
   const ast::FunctionDef *def;
+  const ast::Module *module;
   std::vector<std::pair<std::string, bool>> reading;
 };
 } // namespace
 
 Names detc::frontend::pta::possibleNames(const ast::Expr *e,
-                                         const ast::FunctionDef *def) {
-  return NameReader(def).valueOf(e, 0);
+                                         const ast::FunctionDef *def,
+                                         const ast::Module *module) {
+  return NameReader(def, module).valueOf(e, 0);
 }

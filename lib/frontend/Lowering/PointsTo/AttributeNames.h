@@ -34,8 +34,13 @@ struct NameChoice {
 /// Every name `e` may evaluate to inside the function `def` (null: module
 /// level, where only literals count — another module may rebind a
 /// global), or std::nullopt when the source does not show them all.
+/// With `module`, a name the function does not bind is read through the
+/// module's top-level bindings (a constant table of module names,
+/// Microsoft's USB: `ALL_MODULES = [('semilearn.algorithms', ['fixmatch',
+/// ...])]`, iterated as `for base, names in ALL_MODULES`).
 std::optional<std::vector<NameChoice>>
-possibleNames(const ast::Expr *e, const ast::FunctionDef *def);
+possibleNames(const ast::Expr *e, const ast::FunctionDef *def,
+              const ast::Module *module = nullptr);
 
 } // namespace detc::frontend::pta
 

@@ -1166,29 +1166,39 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
 }
 
 bool Builder::importByName(CallSite &cs) {
+  const ProgramModule &from = *cs.frame->module;
   std::optional<std::vector<NameChoice>> names =
-      possibleNames(cs.call->args[0], cs.frame->def);
+      possibleNames(cs.call->args[0], cs.frame->def,
+                    from.parsed ? from.parsed->module : nullptr);
   if (!names || names->empty())
     return false;
-  ProgramModule &from = *cs.frame->module;
   std::vector<ProgramModule *> found;
+  // A name that may be a library's module, or one detc cannot find: that
+  // alternative is any module (the others are still the program's).
+  bool unknownToo = false;
   for (const NameChoice &c : *names) {
     if (!c.prefix) {
-      ProgramModule *m = program.resolve(from, c.text, 0, nullptr);
-      if (!m)
-        return false; // a library's module, or one detc cannot find
-      found.push_back(m);
+      if (ProgramModule *m =
+              program.resolve(from, c.text, 0,
+                              nullptr))
+        found.push_back(m);
+      else
+        unknownToo = true;
       continue;
     }
     // A head `pkg.stem`: the modules of package `pkg` whose names start
     // with `stem`, and, the rest of the name being unknown (it may hold
     // dots), every module below a subpackage whose name does.
     auto [pkg, stem] = StringRef(c.text).rsplit('.');
-    if (!StringRef(c.text).contains('.') || pkg.empty())
-      return false;
-    ProgramModule *p = program.resolve(from, pkg, 0, nullptr);
-    if (!p || !p->isPackage)
-      return false;
+    ProgramModule *p =
+        StringRef(c.text).contains('.') && !pkg.empty()
+            ? program.resolve(from, pkg, 0,
+                              nullptr)
+            : nullptr;
+    if (!p || !p->isPackage) {
+      unknownToo = true;
+      continue;
+    }
     std::vector<std::string> names;
     std::function<void(StringRef, StringRef, StringRef, unsigned)> collect =
         [&](StringRef dir, StringRef prefix, StringRef head, unsigned depth) {
@@ -1223,6 +1233,8 @@ bool Builder::importByName(CallSite &cs) {
     solver.addObject(cs.result, moduleObject(m));
     program.noteImportByName(cs.call, m);
   }
+  if (unknownToo)
+    solver.addObject(cs.result, libName(kRuntimeModule));
   return true;
 }
 

@@ -441,6 +441,7 @@ void Builder::stmt(Frame &f, const ast::Stmt *s) {
     pta::Node into = f.isClassBody ? field(f.classObj, d->name)
                               : varNode(f, d->name);
     functionDef(f, d, d->name, d->args, asNodes(d->body), nullptr, into);
+    applyDecorators(f, d->decoratorList, decorators, into);
     // A decorator of a library no table models is given the function
     // (timm's `@register_model` keeps it in a registry that
     // `create_model` calls): it escapes. The name stays bound to the
@@ -775,6 +776,11 @@ void Builder::classDef(Frame &f, const ast::ClassDef *c) {
   ci.def = c;
   classBySymbol[ci.symbol] = co;
   classes[co] = ci;
+  if (!c->decoratorList.empty()) {
+    Node held = solver.newNode();
+    solver.addObject(held, co);
+    applyDecorators(f, c->decoratorList, ci.decorators, held);
+  }
   solver.addObject(f.isClassBody ? field(f.classObj, c->name)
                                  : varNode(f, c->name),
                    co);
@@ -788,6 +794,32 @@ void Builder::classDef(Frame &f, const ast::ClassDef *c) {
   inner->classObj = co;
   inner->scope = computeFunctionScope(nullptr, asNodes(c->body));
   body(*inner, c->body);
+}
+
+void Builder::applyDecorators(Frame &f,
+                              llvm::ArrayRef<const ast::Expr *> exprs,
+                              llvm::ArrayRef<Node> nodes, Node decorated) {
+  for (size_t i = 0; i < exprs.size() && i < nodes.size(); ++i) {
+    // Only a decorator written as a call: its call is the site, one per
+    // decoration (a bare `@register` has none to key the call by).
+    auto *made = llvm::dyn_cast<ast::Call>(exprs[i]);
+    if (!made)
+      continue;
+    CallSite *cs = &callSites.emplace_back();
+    cs->call = made;
+    cs->frame = &f;
+    cs->result = solver.newNode();
+    Node args[] = {decorated};
+    cs->args = keep<Node>(args);
+    bool starred[] = {false};
+    cs->starred = keep<bool>(starred);
+    solver.onObject(nodes[i], [this, cs](Obj o) {
+      const AbstractObject &ob = out.objects[o];
+      if (ob.kind == Kind::Function ||
+          (ob.kind == Kind::Library && ob.label() == "functools.partial"))
+        callObject(*cs, o, ~0u);
+    });
+  }
 }
 
 Obj Builder::moduleObject(ProgramModule *m) {

@@ -164,6 +164,14 @@ private:
                    llvm::ArrayRef<const ast::Node *> bodyNodes,
                    const ast::Expr *lambdaBody, Node into);
   void classDef(Frame &f, const ast::ClassDef *c);
+  /// `@reg.register("name")` above a def or class: the decorator call's
+  /// result, when it is the program's function (a lambda, a nested def, a
+  /// bound method), is called with what `decorated` holds — a registry
+  /// keeps the class there (Microsoft's USB: `@ALGORITHMS.register(
+  /// 'fixmatch')`, looked up as `ALGORITHMS[args.algorithm]`). The name
+  /// stays bound to the definition itself.
+  void applyDecorators(Frame &f, llvm::ArrayRef<const ast::Expr *> exprs,
+                       llvm::ArrayRef<Node> nodes, Node decorated);
   /// Makes the constraints of function `fn`'s body, once: it may run.
   void activate(Obj fn);
   /// What `node` holds may reach code detc does not analyse (a library

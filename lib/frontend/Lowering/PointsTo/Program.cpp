@@ -309,6 +309,45 @@ static std::string packageRoot(llvm::StringRef dir) {
 ProgramModule *Program::resolve(const ProgramModule &from,
                                 llvm::StringRef dotted, unsigned level,
                                 std::vector<std::string> *looked) {
+  ProgramModule *m = resolveOne(from, dotted, level, looked);
+  if (m)
+    loadEnclosingPackages(*m);
+  return m;
+}
+
+void Program::loadEnclosingPackages(const ProgramModule &m) {
+  // Importing `a.b.c` runs `a/__init__.py` and `a/b/__init__.py` too: a
+  // package's `__init__` may register what the program looks up later
+  // (Microsoft's USB imports every algorithm module from
+  // `semilearn/core/__init__.py`). They are the folders above the module
+  // found (a search by the parents' names could find another file:
+  // x-transformers' `x_transformers/x_transformers.py` beside its
+  // importer). What the caller asks of the last resolution stays the
+  // module's.
+  bool library = skippedLibrary, broken = brokenFile;
+  std::string file = lastFile, name = lastName;
+  llvm::StringRef package = m.name;
+  llvm::SmallString<256> dir = path::parent_path(m.path);
+  if (m.isPackage)
+    dir = path::parent_path(dir);
+  while (package.contains('.')) {
+    package = package.rsplit('.').first;
+    llvm::SmallString<256> init(dir);
+    path::append(init, "__init__.py");
+    if (dir.empty() || !fs::is_regular_file(init))
+      break;
+    load(std::string(init), package.str(), true);
+    dir = path::parent_path(dir);
+  }
+  skippedLibrary = library;
+  brokenFile = broken;
+  lastFile = std::move(file);
+  lastName = std::move(name);
+}
+
+ProgramModule *Program::resolveOne(const ProgramModule &from,
+                                   llvm::StringRef dotted, unsigned level,
+                                   std::vector<std::string> *looked) {
   skippedLibrary = false;
   brokenFile = false;
   std::string file;

@@ -149,6 +149,11 @@ public:
 private:
   ProgramModule *load(const std::string &path, const std::string &name,
                       bool isPackage);
+  /// resolve() of `dotted` alone (not its parent packages).
+  ProgramModule *resolveOne(const ProgramModule &from, llvm::StringRef dotted,
+                            unsigned level, std::vector<std::string> *looked);
+  /// Loads the `__init__.py` of each package enclosing `m`.
+  void loadEnclosingPackages(const ProgramModule &m);
 
   DiagnosticEngine &diags;
   std::map<std::pair<const ast::Stmt *, std::string>,
