@@ -108,6 +108,14 @@ public:
   bool isDataKeyword(llvm::StringRef keyword) const {
     return dataKeywords.contains(keyword);
   }
+  /// Whether a `data-argument` line makes positional argument `position`
+  /// of the library method `method` (a type's qualified name and the
+  /// method's) its data: `trainer.fit(model, data)`.
+  bool isDataArgument(llvm::StringRef method, unsigned position) const {
+    auto it = dataArguments.find(method);
+    return it != dataArguments.end() &&
+           llvm::is_contained(it->second, position);
+  }
   /// Whether an `immutable` line names the library type `type`: no method
   /// of its changes the object it is called on (pathlib's paths).
   bool isImmutable(llvm::StringRef type) const {
@@ -151,6 +159,7 @@ private:
   llvm::StringMap<ApiEntry> anyReceiver;
   llvm::StringMap<std::string> receiverMethods;
   llvm::StringSet<> dataKeywords;
+  llvm::StringMap<llvm::SmallVector<unsigned, 1>> dataArguments;
   llvm::StringSet<> immutableTypes;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;

@@ -205,6 +205,16 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       dataKeywords.insert(words[1]);
       continue;
     }
+    if (words[0] == "data-argument") {
+      // `data-argument <method> <position> <why...>`: the positional
+      // argument a training library's method takes its data by
+      // (Lightning's `trainer.fit(model, data)`).
+      unsigned position = 0;
+      if (words.size() < 4 || words[2].getAsInteger(10, position))
+        return fail("expected 'data-argument <method> <position> <use>'");
+      dataArguments[words[1]].push_back(position);
+      continue;
+    }
     if (words[0] == "immutable") {
       // `immutable <type> <why...>`: a library type whose methods never
       // change the object they are called on.

@@ -799,6 +799,22 @@ Lowerer::LibraryGiven Lowerer::libraryGiven(FuncCtx &f, const ast::Call *call,
         s.consume_front("obj:") ? findObject(s.str()) : nullptr;
     return o && o->kind == ObjectInfo::Dataset;
   };
+  // The library methods this call may be (`pytorch_lightning.Trainer.fit`
+  // of `trainer.fit`), for the tables' `data-argument` lines.
+  std::vector<std::string> methods;
+  if (const auto *m = dyn_cast<ast::Attribute>(call->func); m && pointsTo)
+    for (PointsToResult::ObjectId r : pointsTo->pointsTo(m->value))
+      if (pointsTo->object(r).kind == AbstractObject::Kind::Library)
+        methods.push_back(
+            api.canonicalize(pointsTo->object(r).label()) + "." +
+            m->attr.str());
+  auto isDataArgument = [&](size_t i) {
+    if (i >= call->args.size())
+      return api.isDataKeyword(call->keywords[i - call->args.size()]->arg);
+    return llvm::any_of(methods, [&](const std::string &m) {
+      return api.isDataArgument(m, unsigned(i));
+    });
+  };
   for (size_t i = 0; i < given.size(); ++i) {
     const ast::Expr *a = given[i];
     FactSet facts = factsOf(f, a);
@@ -833,12 +849,11 @@ Lowerer::LibraryGiven Lowerer::libraryGiven(FuncCtx &f, const ast::Call *call,
                  return StringRef(fact).starts_with("inst:");
                })) {
       instances.emplace_back(var, facts);
-    } else if (size_t kw = i - call->args.size();
-               i >= call->args.size() && !var.empty() &&
-               api.isDataKeyword(call->keywords[kw]->arg)) {
-      // `trainer.fit(model, datamodule=dm)` with `dm` made where detc
-      // cannot see (hydra's instantiate, a registry): the library
-      // iterates data whose examples may draw.
+    } else if (!var.empty() && isDataArgument(i)) {
+      // `trainer.fit(model, datamodule=dm)` (or `trainer.fit(model, dm)`)
+      // with `dm` made where detc cannot see (hydra's instantiate, a
+      // registry, a config's `target`): the library iterates data whose
+      // examples may draw.
       if (std::optional<UnreadReason> why =
               untraceableValue(f, a, "", "data", nullptr)) {
         why->why += ": its examples may draw";
@@ -848,6 +863,12 @@ Lowerer::LibraryGiven Lowerer::libraryGiven(FuncCtx &f, const ast::Call *call,
         o.datasetFacts.insert("obj:" + unknownDatasetObject(f, a, a, *why));
         loaders.emplace_back(var, FactSet{"obj:" + id});
       }
+    } else {
+      // A model made where detc cannot see (`instantiate_from_config(
+      // config.model)`): the library runs its methods every batch.
+      if (std::optional<UnreadReason> why =
+              untraceableValue(f, a, "", "an object", nullptr))
+        out.untraced.emplace_back(a, why->why);
     }
   }
   // What a library receiver was given when it was made (`Trainer(model=
@@ -924,6 +945,20 @@ void Lowerer::emitLibraryLoop(FuncCtx &f, const ast::Call *call,
         for (Attribute a : unread)
           if (!llvm::is_contained(unreadCalls, a))
             unreadCalls.push_back(a);
+      }
+      // What it was given and detc cannot trace (a model made from a
+      // config) runs here too: the library calls its methods.
+      if (!given.untraced.empty()) {
+        unreadCallsOf = currentStmt;
+        for (const auto &[value, why] : given.untraced) {
+          Attribute a = unreadEntry(
+              *f.unit, value,
+              UnreadReason{why + ", whose methods the library may call "
+                                 "every batch"},
+              false);
+          if (!llvm::is_contained(unreadCalls, a))
+            unreadCalls.push_back(a);
+        }
       }
       Effects e = loopEff;
       e.uses.insert(batches.begin(), batches.end());

@@ -268,6 +268,9 @@ public:
   struct LibraryGiven {
     std::vector<std::pair<std::string, FactSet>> loaders, instances;
     FactSet functions;
+    /// Arguments detc cannot trace (a model instantiated from a config):
+    /// the library may run their code every batch.
+    std::vector<std::pair<const ast::Expr *, std::string>> untraced;
   };
   LibraryGiven libraryGiven(FuncCtx &f, const ast::Call *call,
                             llvm::ArrayRef<std::string> argVars,
