@@ -29,4 +29,7 @@ train_set, val_set = random_split(dataset, [24, 8],
 loader = DataLoader(train_set, batch_size=4, shuffle=True, num_workers=2)
 for x, y in loader:
     pass
+more, _ = torch.utils.data.dataset.random_split(dataset, [16, 16])
+for x, y in DataLoader(more, batch_size=4, num_workers=2):
+    pass
 # CHECK: 1 warning(s)
