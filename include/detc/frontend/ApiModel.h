@@ -11,6 +11,8 @@
 #ifndef DETC_FRONTEND_APIMODEL_H
 #define DETC_FRONTEND_APIMODEL_H
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringRef.h"
