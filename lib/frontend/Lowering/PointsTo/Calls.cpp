@@ -1178,9 +1178,7 @@ bool Builder::importByName(CallSite &cs) {
   bool unknownToo = false;
   for (const NameChoice &c : *names) {
     if (!c.prefix) {
-      if (ProgramModule *m =
-              program.resolve(from, c.text, 0,
-                              nullptr))
+      if (ProgramModule *m = program.resolve(from, c.text, 0, nullptr))
         found.push_back(m);
       else
         unknownToo = true;
@@ -1190,11 +1188,9 @@ bool Builder::importByName(CallSite &cs) {
     // with `stem`, and, the rest of the name being unknown (it may hold
     // dots), every module below a subpackage whose name does.
     auto [pkg, stem] = StringRef(c.text).rsplit('.');
-    ProgramModule *p =
-        StringRef(c.text).contains('.') && !pkg.empty()
-            ? program.resolve(from, pkg, 0,
-                              nullptr)
-            : nullptr;
+    ProgramModule *p = StringRef(c.text).contains('.') && !pkg.empty()
+                           ? program.resolve(from, pkg, 0, nullptr)
+                           : nullptr;
     if (!p || !p->isPackage) {
       unknownToo = true;
       continue;
