@@ -355,7 +355,8 @@ private:
   InternedSets generatorsLiveAfter;
   /// The generator objects the variables of each interned live set (by
   /// its id) may hold, computed when first asked: the taint filter asks
-  /// for each generator member, and passed over the live set each time.
+  /// for each generator member, and a pass over the live set each time
+  /// was most of timm's train.py's Needed (43 s, 18 s with this).
   llvm::DenseMap<unsigned, BitVector> heldByLiveSet;
   const BitVector &generatorsHeld(unsigned liveId, IdSetView liveAfter) {
     auto [it, inserted] = heldByLiveSet.try_emplace(liveId);

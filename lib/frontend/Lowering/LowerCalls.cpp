@@ -2231,77 +2231,73 @@ std::string Lowerer::loaderBaseOf(const std::string &cls) const {
   });
 }
 
-std::string Lowerer::containerSubclassCalled(
-    const ast::Expr *callee, const FactSet &calleeClasses) const {
-  std::string container;
-  auto subclassOf = [&](const std::string &cls) {
-    for (StringRef own : {"__init__", "__call__", "forward"})
-      if (!findMethod(cls, own).empty())
-        return false;
-    std::string base = libraryBaseOf(cls, [&](const std::string &lb) {
-      const ApiEntry *e = api.lookup(lb);
-      return e && e->role == "container";
-    });
-    if (base.empty() || (!container.empty() && base != container))
-      return false;
-    container = base;
-    return true;
-  };
-  for (const std::string &cls : calleeClasses)
-    if (!subclassOf(cls))
-      return "";
-  if (pointsTo)
-    for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
-      const AbstractObject &ob = pointsTo->object(o);
-      if (ob.kind != AbstractObject::Kind::Class ||
-          !classes.count(ob.label().str()) ||
-          !subclassOf(ob.label().str()))
-        return "";
-    }
-  return container;
-}
-
-std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
-                                       const FactSet &calleeClasses,
-                                       std::string &subclass) const {
-  std::string loader;
-  // Every candidate a loader class of one library loader, or none.
+std::string Lowerer::agreedLibraryBase(
+    const ast::Expr *callee, const FactSet &calleeClasses,
+    llvm::function_ref<std::string(const std::string &)> baseOfClass,
+    StringRef libraryRole, std::string *subclass) const {
+  std::string agreed;
+  // Every candidate the same library class, or none.
   auto agree = [&](const std::string &base) {
-    if (base.empty() || (!loader.empty() && base != loader))
+    if (base.empty() || (!agreed.empty() && base != agreed))
       return false;
-    loader = base;
+    agreed = base;
     return true;
   };
   auto programClass = [&](const std::string &cls) {
-    std::string base = loaderBaseOf(cls);
-    if (!base.empty() && subclass.empty())
-      subclass = cls;
+    std::string base = baseOfClass(cls);
+    if (!base.empty() && subclass && subclass->empty())
+      *subclass = cls;
     return agree(base);
   };
+  auto none = [&] {
+    if (subclass)
+      subclass->clear();
+    return std::string();
+  };
   for (const std::string &cls : calleeClasses)
-    if (!programClass(cls)) {
-      subclass.clear();
-      return "";
-    }
+    if (!programClass(cls))
+      return none();
   for (PointsToResult::ObjectId o :
        pointsTo ? pointsTo->pointsTo(callee)
                 : std::vector<PointsToResult::ObjectId>()) {
     const AbstractObject &ob = pointsTo->object(o);
     bool ok = false;
-    if (ob.kind == AbstractObject::Kind::LibName) {
+    if (ob.kind == AbstractObject::Kind::LibName && !libraryRole.empty()) {
       std::string name = api.canonicalize(ob.label());
       const ApiEntry *e = api.lookup(name);
-      ok = e && e->role == "loader" && agree(name);
+      ok = e && e->role == libraryRole && agree(name);
     } else if (ob.kind == AbstractObject::Kind::Class &&
                classes.count(ob.label().str())) {
       ok = programClass(ob.label().str());
     }
-    if (!ok) {
-      subclass.clear();
-      return "";
-    }
+    if (!ok)
+      return none();
   }
-  return loader;
+  return agreed;
+}
+
+std::string Lowerer::containerSubclassCalled(
+    const ast::Expr *callee, const FactSet &calleeClasses) const {
+  auto containerBase = [&](const std::string &cls) -> std::string {
+    for (StringRef own : {"__init__", "__call__", "forward"})
+      if (!findMethod(cls, own).empty())
+        return "";
+    return libraryBaseOf(cls, [&](const std::string &lb) {
+      const ApiEntry *e = api.lookup(lb);
+      return e && e->role == "container";
+    });
+  };
+  return agreedLibraryBase(callee, calleeClasses, containerBase, "",
+                           nullptr);
+}
+
+std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
+                                       const FactSet &calleeClasses,
+                                       std::string &subclass) const {
+  return agreedLibraryBase(
+      callee, calleeClasses,
+      [&](const std::string &cls) { return loaderBaseOf(cls); }, "loader",
+      &subclass);
 }
 
 bool Lowerer::isOptimizerClass(const std::string &cls) const {

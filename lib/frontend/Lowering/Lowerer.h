@@ -374,6 +374,15 @@ public:
   /// `randomize_parameters`) is that container, its calls the container's.
   std::string containerSubclassCalled(const ast::Expr *callee,
                                       const FactSet &calleeClasses) const;
+  /// What both of those ask: the one library class every candidate of
+  /// `callee` is (a library name of role `libraryRole`; none when empty)
+  /// or derives from (`baseOfClass` of a program class, "" when it does
+  /// not), else ""; `subclass`, when given, gets a program class among
+  /// them.
+  std::string agreedLibraryBase(
+      const ast::Expr *callee, const FactSet &calleeClasses,
+      llvm::function_ref<std::string(const std::string &)> baseOfClass,
+      llvm::StringRef libraryRole, std::string *subclass) const;
   /// The variables a value restores when it is saved in a checkpoint and
   /// loaded back: `X.state_dict()` restores X (`X.module.state_dict()` too),
   /// a variable itself, a dict display or `dict(...)` what its values
