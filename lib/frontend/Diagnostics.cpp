@@ -3,6 +3,8 @@
 #include "detc/frontend/Diagnostics.h"
 #include "detc/frontend/SourceFile.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 using namespace detc::frontend;
 
 void DiagnosticEngine::report(Severity severity, const SourceFile *file,
@@ -79,4 +81,11 @@ void DiagnosticEngine::print(llvm::raw_ostream &os, const Diagnostic &d) {
 void DiagnosticEngine::printAll(llvm::raw_ostream &os) const {
   for (const Diagnostic &d : diags)
     print(os, d);
+}
+
+bool DiagnosticEngine::hasInternalErrors() const {
+  return llvm::any_of(diags, [](const Diagnostic &d) {
+    return d.severity == Severity::Error &&
+           llvm::StringRef(d.message).starts_with("internal error");
+  });
 }

@@ -309,8 +309,10 @@ static FileOutcome analyzeFile(const std::string &file,
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
   if (!verified) {
+    // The input parsed and lowered: a module that does not verify is
+    // detc's bug, not the script's.
     verifyDiags.printAll(err);
-    out.status = 2;
+    out.status = 3;
     return out;
   }
   if (!analysed) {

@@ -98,6 +98,7 @@ int detc::tool::runLower() {
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   options.librarySource = libraries.get();
   unsigned failed = 0;
+  bool internal = false; // a failure that is detc's bug: status 3
   for (const std::string &file : files) {
     if (emit == EmitKind::PointsTo) {
       frontend::DiagnosticEngine diags;
@@ -115,10 +116,10 @@ int detc::tool::runLower() {
       if (pointsToStats) {
         const frontend::PointsToStats &s = result->getStats();
         errs() << formatv("points-to: {0} objects, {1} nodes, {2} copy "
-                          "edges, {3} handlers, {4} node visits, {5:f3} s, "
-                          "peak {6:f1} MB\n",
+                          "edges, {3} handlers, {4} node visits, {5} set "
+                          "members, {6:f3} s, peak {7:f1} MB\n",
                           s.objects, s.nodes, s.copyEdges, s.complexConstraints,
-                          s.iterations, s.seconds,
+                          s.iterations, s.members, s.seconds,
                           base::peakResidentBytes() / 1048576.0);
         for (const auto &[where, count] : s.topSources)
           errs() << formatv("  {0,10} constraints made by {1}\n", count,
@@ -135,6 +136,7 @@ int detc::tool::runLower() {
     diags.printAll(errs());
     if (!module) {
       ++failed;
+      internal |= diags.hasInternalErrors();
       continue;
     }
     if (emit == EmitKind::MLIR) {
@@ -148,6 +150,6 @@ int detc::tool::runLower() {
     }
   }
   if (failed)
-    return 2;
+    return internal ? 3 : 2;
   return 0;
 }

@@ -344,7 +344,7 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
                                                     diags),
                          pass > 0 ? "with its statements on lines of their own"
                                   : nullptr))
-      return 2;
+      return diags.hasInternalErrors() ? 3 : 2;
     std::optional<uint32_t> boundaryOffset; // of the hint detc placed
     if (jit) {
       // The script with the minibatch boundary hint, lowered and analysed

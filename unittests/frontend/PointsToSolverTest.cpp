@@ -117,4 +117,24 @@ TEST(PointsToSolver, StopsAtItsLimitAndSaysSo) {
   EXPECT_GT(s.copyEdges + s.handlers, 1000u);
 }
 
+TEST(PointsToSolver, StopsWhenItsSetsGrowPastTheirLimit) {
+  Solver s;
+  // A ring of 64 nodes, each object added anywhere reaching all of them:
+  // few edges, large sets (what a blob of merged objects costs).
+  std::vector<Node> ring;
+  for (int i = 0; i < 64; ++i)
+    ring.push_back(s.newNode());
+  for (int i = 0; i < 64; ++i)
+    s.addCopy(ring[i], ring[(i + 1) % 64]);
+  // Each object makes the next (unbounded without a limit).
+  s.onObject(ring[0], [&](Obj o) { s.addObject(ring[0], o + 1); });
+  s.addObject(ring[0], 0);
+  s.solve(/*limit=*/1000000, /*memberLimit=*/50000);
+  EXPECT_TRUE(s.truncated);
+  EXPECT_LT(s.copyEdges + s.handlers, 1000u);
+  EXPECT_GT(s.members, 50000u);
+  // It stops soon after: one worklist visit adds at most a node's delta.
+  EXPECT_LT(s.members, 60000u);
+}
+
 } // namespace

@@ -46,6 +46,9 @@ public:
   const std::vector<Diagnostic> &getDiagnostics() const { return diags; }
   bool hasErrors() const { return numErrors != 0; }
   unsigned getNumErrors() const { return numErrors; }
+  /// Whether an error is detc's own ("internal error: ..."), not the
+  /// input's: the tools exit with status 3 then, not 2.
+  bool hasInternalErrors() const;
   void clear() {
     diags.clear();
     numErrors = 0;

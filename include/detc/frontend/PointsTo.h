@@ -111,6 +111,7 @@ public:
 struct PointsToStats {
   size_t objects = 0, nodes = 0, copyEdges = 0, complexConstraints = 0;
   size_t iterations = 0; ///< Worklist node visits.
+  size_t members = 0;    ///< The sets' sizes, all nodes together.
   double seconds = 0;    ///< Loading, parsing and solving.
   /// With PointsToOptions::profileSources: the statements that made the
   /// most constraints (copy edges and handlers, including those their

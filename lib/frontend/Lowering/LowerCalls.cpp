@@ -656,21 +656,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         calleeFacts.clear(); // A real method of a user class.
         realMethod = true;
       }
-    // Not a method the receiver's class defines: what the points-to
-    // analysis says the attribute holds — a static or unbound method
-    // through its class (`Data.wiggle(x)`), a callable object kept as a
-    // class attribute (`blur = Blur()` in the class body), a function a
-    // functools.partial wraps.
-    if (!realMethod && llvm::none_of(calleeFacts, [](const std::string &fact) {
-          return StringRef(fact).starts_with("func:") ||
-                 StringRef(fact).starts_with("class:") ||
-                 StringRef(fact).starts_with("inst:");
-        })) {
+    // Not a method the receiver's class defines: also everything the
+    // points-to analysis says the attribute holds — a static or unbound
+    // method through its class (`Data.wiggle(x)`), a callable object kept
+    // as a class attribute (`blur = Blur()` in the class body), a function
+    // or class a functools.partial wraps, an instance (a model). The facts
+    // may name only some of them (`self.norm = get_norm(kind)` returns a
+    // class in one branch, a partial of another in the next: the facts
+    // follow the first), and a pass must not lose what an earlier one
+    // found.
+    if (!realMethod) {
       addCalleeFacts(fn, calleeFacts);
-      addInstanceFacts(fn, calleeFacts);
-    } else if (!realMethod) {
-      // The facts name some of what the attribute holds (a function);
-      // the points-to's instances are the others' (a model).
       addInstanceFacts(fn, calleeFacts);
     }
     // A model kept in a field whose builds the facts lost (a trainer's

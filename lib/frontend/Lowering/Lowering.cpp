@@ -80,7 +80,8 @@ LogicalResult detc::frontend::verifyLoweredModule(ModuleOp module,
   }
   for (const Diagnostic &d : found.getDiagnostics())
     diags.add(d);
-  diags.fileError(path, "internal error: the lowered module does not verify");
+  diags.fileError(path, "internal error: the lowered module does not verify "
+                          "(please report this)");
   return failure();
 }
 

@@ -296,12 +296,19 @@ void Builder::run() {
   solver.releaseConstraints();
   if (solver.truncated)
     warn(program.modules().front().get(), nullptr,
-         "the points-to analysis stopped after " +
-             std::to_string(solver.copyEdges + solver.handlers) +
-             " constraints (its limit is " +
-             std::to_string(Solver::kDefaultLimit) +
-             "): what variables may hold is incomplete "
-             "[detc-points-to-limit]");
+         solver.members > Solver::kDefaultMemberLimit
+             ? "the points-to analysis stopped when its sets held " +
+                   std::to_string(solver.members) +
+                   " objects in all (its limit is " +
+                   std::to_string(Solver::kDefaultMemberLimit) +
+                   "): what variables may hold is incomplete "
+                   "[detc-points-to-limit]"
+             : "the points-to analysis stopped after " +
+                   std::to_string(solver.copyEdges + solver.handlers) +
+                   " constraints (its limit is " +
+                   std::to_string(Solver::kDefaultLimit) +
+                   "): what variables may hold is incomplete "
+                   "[detc-points-to-limit]");
 }
 
 static std::vector<const ast::Node *> asNodes(llvm::ArrayRef<ast::Stmt *> s) {

@@ -57,6 +57,7 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   s.copyEdges = impl.solver.copyEdges;
   s.complexConstraints = impl.solver.handlers;
   s.iterations = impl.solver.visits;
+  s.members = impl.solver.members;
   s.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                             start)
                   .count();

@@ -75,6 +75,7 @@ bool Solver::insert(Node node, Obj obj) {
     if (std::find(items.begin(), items.end(), obj) != items.end())
       return false;
     items.push_back(obj);
+    ++members;
     if (items.size() == kIndexAt)
       index[node].insert(items.begin(), items.end());
     return true;
@@ -82,6 +83,7 @@ bool Solver::insert(Node node, Obj obj) {
   if (!index[node].insert(obj).second)
     return false;
   items.push_back(obj);
+  ++members;
   return true;
 }
 
@@ -188,9 +190,9 @@ std::vector<FieldId> Solver::fieldsOf(Obj obj) const {
                                    : std::vector<FieldId>();
 }
 
-void Solver::solve(size_t limit) {
+void Solver::solve(size_t limit, size_t memberLimit) {
   while (!worklist.empty()) {
-    if (copyEdges + handlers > limit) {
+    if (copyEdges + handlers > limit || members > memberLimit) {
       truncated = true;
       return;
     }

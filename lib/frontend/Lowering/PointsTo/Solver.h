@@ -74,9 +74,11 @@ public:
   }
 
   /// Propagates until nothing changes, or until the constraint graph has
-  /// grown past `limit` edges and handlers (then `truncated` is set and
-  /// the solution is incomplete).
-  void solve(size_t limit = kDefaultLimit);
+  /// grown past `limit` edges and handlers, or the sets past
+  /// `memberLimit` members in all (then `truncated` is set and the
+  /// solution is incomplete).
+  void solve(size_t limit = kDefaultLimit,
+             size_t memberLimit = kDefaultMemberLimit);
 
   /// Frees what only solving needs (copy edges, handlers, the worklist and
   /// the sets' membership indexes) and packs the solution into two arrays
@@ -87,7 +89,14 @@ public:
   void releaseConstraints();
 
   static constexpr size_t kDefaultLimit = 50000000;
-  size_t copyEdges = 0, handlers = 0, visits = 0;
+  /// The sets' members, all nodes together: what the solution's memory
+  /// grows with (4 bytes a member, ~8 more in the hashed index of a large
+  /// set). Few edges may carry large sets everywhere (a library's objects
+  /// merged into one blob by code detc models coarsely: accelerate's
+  /// examples reached 24 GB before their edges reached the limit above);
+  /// at this limit a run peaks near 3 GB. timm's train.py holds 0.24M.
+  static constexpr size_t kDefaultMemberLimit = 100000000;
+  size_t copyEdges = 0, handlers = 0, visits = 0, members = 0;
   bool truncated = false;
 
   /// Where constraints come from (`--points-to-stats`): the caller's id of
