@@ -1570,6 +1570,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       std::vector<PointsToResult::ObjectId> given;
       for (PointsToResult::ObjectId l : pointsToAt(call))
         llvm::append_range(given, pointsTo->field(l, "dataset"));
+      // A loader subclass of the program's (BasicSR's PrefetchDataLoader,
+      // `super().__init__(**kwargs)`) keeps no `dataset` field of its
+      // own: the mapping's `dataset` entry.
+      if (given.empty() && mapping)
+        for (PointsToResult::ObjectId d : pointsTo->pointsTo(mapping))
+          llvm::append_range(given, pointsTo->field(d, "['dataset']"));
       addInstanceFacts(given, o.datasetFacts);
       for (const std::string &d :
            loweredIds(given, 'd', ObjectInfo::Dataset))

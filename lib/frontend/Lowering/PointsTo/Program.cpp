@@ -107,6 +107,22 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
           !llvm::is_contained(searchPath, d))
         searchPath.push_back(d.str());
   }
+  // The `lib/` layout of detection and pose-estimation projects (Detectron,
+  // HRNet, fast_adversarial's ImageNet): `import _init_paths` (or
+  // `init_paths`, a file often left out of the repository) puts a `lib/`
+  // beside the script or beside its folder on sys.path, through a helper
+  // detc does not follow; then `from utils import *` is lib/utils.py. Last:
+  // only what nothing before finds.
+  llvm::SmallVector<llvm::SmallString<256>, 2> libs;
+  libs.emplace_back(mainDir);
+  libs.emplace_back(mainDir);
+  path::append(libs[0], "lib");
+  path::append(libs[1], "..", "lib");
+  for (llvm::SmallString<256> &d : libs) {
+    path::remove_dots(d, /*remove_dot_dot=*/true);
+    if (fs::is_directory(d) && !llvm::is_contained(searchPath, d.str()))
+      searchPath.push_back(d.str().str());
+  }
   return load(file.str(), "__main__", false);
 }
 
