@@ -49,6 +49,10 @@ namespace detc::frontend {
 /// its attributes (`<module imported at run time>.Network`).
 inline constexpr llvm::StringLiteral kRuntimeModule =
     "<module imported at run time>";
+/// The prefix of the label of a part unpacked from what library code no
+/// table describes returned (`<value returned by opacus.X.make_private>`),
+/// and of its attributes' (`...>.step`): a value of unknown type.
+inline constexpr llvm::StringLiteral kReturnedBy = "<value returned by ";
 
 struct PointsToOptions {
   /// Directories searched for local modules after the script's own

@@ -947,6 +947,23 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (entry)
         break;
     }
+    // The facts name a library type, but the receiver may also hold a value
+    // that code no table describes returned (`model, optimizer, loader =
+    // privacy_engine.make_private(...)` rebinds the script's optimizer to
+    // opacus's DPOptimizer, whose step() adds noise): the call may run that
+    // code too (a may-draw in a region), besides the type's method.
+    // (Only those values: the type's method is what the facts found, and
+    // a name a tensor, an array or an image has, or one a table gives any
+    // receiver, is taken as that type's, as on any value of unknown type.)
+    if (entry && owners.empty() && pointsTo && emitIR &&
+        !api.lookupAnyReceiver(method) && api.typeWithMethod(method).empty()) {
+      std::vector<PointsToResult::ObjectId> returned;
+      for (PointsToResult::ObjectId o : pointsTo->pointsTo(attrFn->value))
+        if (pointsTo->object(o).label().starts_with(kReturnedBy))
+          returned.push_back(o);
+      if (std::optional<UnreadReason> why = whyObjectsUnread(returned, ""))
+        recordUnreadCall(*f.unit, call, *why);
+    }
     // `model.forward(x)` written out is the model's forward, as
     // `model(x)` is (without the module's hooks, which detc does not model).
     if (method == "forward" && lowerForward(recvFacts, recvVar))

@@ -540,6 +540,9 @@ public:
   /// emitted from now on carry it (`unread_calls`). Whether it is one.
   bool noteUnreadCall(FuncCtx &f, const ast::Call *call,
                       llvm::StringRef qualified, const ast::Expr *receiver);
+  /// Records `call` as a call of code detc does not read, for `why`.
+  bool recordUnreadCall(const Unit &unit, const ast::Call *call,
+                        const UnreadReason &why);
   /// Why calling something that may be any of `objs` runs code detc does
   /// not read (`qualified`: the callee's imported name, when it has one).
   std::optional<UnreadReason>

@@ -188,6 +188,28 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
                           "run time (importlib.import_module), which may "
                           "be any module: any code, random draws included"};
     if (ob.kind == AbstractObject::Kind::LibName &&
+        label.consume_front(kReturnedBy)) {
+      auto [library, attrs] = label.split('>');
+      if (api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
+        continue;
+      // Its method named as one of torch.Tensor's, numpy.ndarray's or
+      // PIL.Image's, or one a table gives any receiver: taken as that
+      // type's, as on any value detc cannot trace (untracedReceiverMethod;
+      // PIL's `y, cb, cr = img.split()`, then `y.copy()`).
+      StringRef method = attrs.drop_front().split('.').first;
+      if (!method.empty() && (api.lookupAnyReceiver(method) ||
+                              !api.typeWithMethod(method).empty()))
+        continue;
+      std::string by = library.starts_with("*.")
+                           ? ("method '" + library.drop_front(2) +
+                              "' of a value detc cannot trace")
+                                 .str()
+                           : ("'" + library + "'").str();
+      return UnreadReason{"a value " + by +
+                          " returned, whose type detc does not know: its "
+                          "methods may be any code, random draws included"};
+    }
+    if (ob.kind == AbstractObject::Kind::LibName &&
         label.consume_front("<dynamic attribute of ")) {
       StringRef library = label.drop_back();
       if (api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
@@ -323,6 +345,14 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       for (PointsToResult::ObjectId r : receivers)
         for (PointsToResult::ObjectId o : pointsTo->field(r, attr))
           objs.push_back(o);
+      // A value of unknown type a library returned, whose method is named
+      // as one of torch.Tensor's, numpy.ndarray's or PIL.Image's, or one a
+      // table gives any receiver: taken as that type's, as on any value
+      // detc cannot trace (PIL's `y, cb, cr = img.split()`, `y.copy()`).
+      if (api.lookupAnyReceiver(attr) || !api.typeWithMethod(attr).empty())
+        llvm::erase_if(receivers, [&](PointsToResult::ObjectId r) {
+          return pointsTo->object(r).label().starts_with(kReturnedBy);
+        });
       // A method of an unpickled object whose name a library type has
       // (`ckpt.keys()`, `model.eval()`): taken as that type's, as on any
       // value detc cannot trace.
@@ -376,6 +406,13 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
   }
   if (!why)
     return false;
+  return recordUnreadCall(*f.unit, call, *why);
+}
+
+bool Lowerer::recordUnreadCall(const Unit &unit, const ast::Call *call,
+                               const UnreadReason &why) {
+  if (!emitIR || !currentStmt || !currentUnit)
+    return false;
   if (unreadCallsOf != currentStmt) {
     unreadCallsOf = currentStmt;
     unreadCalls.clear();
@@ -388,7 +425,7 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
             at.column + 1)
       return true;
   // A call starts where its callee does: shown there, named by it.
-  unreadCalls.push_back(unreadEntry(*f.unit, call->func, *why, false));
+  unreadCalls.push_back(unreadEntry(unit, call->func, why, false));
   return true;
 }
 

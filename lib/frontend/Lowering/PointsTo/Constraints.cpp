@@ -632,6 +632,13 @@ void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
         const AbstractObject &ob = out.objects[o];
         if (ob.kind == Kind::Library && quietLibrary(ob.label()))
           solver.addObject(part, libName("<library attribute>"));
+        // Of code no table describes (opacus's `model, optimizer, loader
+        // = privacy_engine.make_private(...)`): a value that code returned,
+        // of a type detc does not know. Before, the parts held nothing, and
+        // the variables kept only what they held before (the script's own
+        // optimizer: DPOptimizer's noise was silent).
+        else if (ob.kind == Kind::Library && unmodelledLibraryCode(ob.label()))
+          solver.addObject(part, libName((kReturnedBy + ob.label() + ">").str()));
       });
       assign(f, elt, part);
     }
