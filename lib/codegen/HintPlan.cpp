@@ -470,6 +470,14 @@ private:
           // it held lives on in the variables of the running functions.
           if (!param && StringRef(root).contains('/'))
             continue;
+          // A closure's variable (`^self`: a nested function's `self`,
+          // an enclosing function's) is shown by its name and said so.
+          if (!param && StringRef(shown).starts_with("^"))
+            return fail("'" + shown.substr(1) +
+                        "' (a variable a nested function reads from the "
+                        "function enclosing it) is live there and changed "
+                        "by the loops, but is not a variable of a function "
+                        "on the way to the hint");
           if (!param)
             return fail("'" + shown +
                         "' is live there and changed by the loops, but is "
