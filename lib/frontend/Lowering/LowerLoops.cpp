@@ -98,6 +98,7 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
                  return e;
                }(),
                {strAttr("kind", kind), attr("copy", builder.getUnitAttr())});
+        notePrepared(f, s, targets, value);
         return;
       }
       std::vector<std::string> defs{path};
@@ -118,12 +119,35 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
   // Facts: whole values, tuple unpacking of displays, and dict entries
   // stored by subscript (`kw["num_workers"] = 2`).
   FactSet vf = factsOf(f, value);
+  // A call handing back its arguments in order (`returns=args`:
+  // accelerate's `model, opt = accelerator.prepare(model, opt)`): each
+  // target is its argument.
+  auto *vcall = llvm::dyn_cast<ast::Call>(value);
+  const ApiEntry *ventry =
+      vcall ? api.lookup(qualName(f, vcall->func)) : nullptr;
+  if (vcall && !ventry)
+    if (auto *m = llvm::dyn_cast<ast::Attribute>(vcall->func))
+      for (const std::string &fact : factsOf(f, m->value))
+        if (StringRef(fact).starts_with("type:") &&
+            (ventry = api.lookupMethod(StringRef(fact).drop_front(5),
+                                       m->attr)))
+          break;
+  bool returnsArgs = ventry && ventry->get("returns") == "args" &&
+                     vcall->keywords.empty() &&
+                     llvm::none_of(vcall->args, [](const ast::Expr *a) {
+                       return llvm::isa<ast::Starred>(a);
+                     });
   for (const ast::Expr *t : targets) {
     auto *seq = llvm::dyn_cast<ast::Sequence>(t);
     auto *vseq = llvm::dyn_cast<ast::Sequence>(value);
     if (seq && vseq && seq->elts.size() == vseq->elts.size()) {
       for (size_t i = 0; i < seq->elts.size(); ++i)
         assignFacts(f, seq->elts[i], factsOf(f, vseq->elts[i]));
+      continue;
+    }
+    if (seq && returnsArgs && seq->elts.size() == vcall->args.size()) {
+      for (size_t i = 0; i < seq->elts.size(); ++i)
+        assignFacts(f, seq->elts[i], factsOf(f, vcall->args[i]));
       continue;
     }
     if (auto *sub = llvm::dyn_cast<ast::Subscript>(t)) {

@@ -488,6 +488,8 @@ void Builder::callMethod(CallSite &cs, Obj o) {
       return;
     }
     const ApiEntry *entry = api.lookupMethod(ob.label(), m);
+    if (entry && entry->get("returns") == "args" && returnArguments(cs))
+      return;
     // What a method of an unpickled object returns is unpickled too
     // (`torch.load(f).get("model")`): code detc cannot see, as the object.
     if ((made && made->role == "load") || (entry && entry->has("self")) ||
@@ -511,6 +513,26 @@ void Builder::callMethod(CallSite &cs, Obj o) {
   case Kind::Tuple:
     return;
   }
+}
+
+bool Builder::returnArguments(CallSite &cs) {
+  // `returns=args`: its positional arguments handed back in order, each
+  // itself (accelerate's `model, opt, loader = accelerator.prepare(model,
+  // opt, loader)`): the one argument, or a tuple of them.
+  if (cs.args.empty() || llvm::is_contained(cs.starred, true))
+    return false;
+  if (cs.args.size() == 1) {
+    solver.addCopy(cs.args[0], cs.result);
+    return true;
+  }
+  Obj t = objectAt(Kind::Tuple, "tuple", cs.call, cs.frame->module);
+  exactTuples.insert(t);
+  solver.addObject(cs.result, t);
+  for (size_t i = 0; i < cs.args.size(); ++i) {
+    solver.addCopy(cs.args[i], field(t, "[" + std::to_string(i) + "]"));
+    solver.addCopy(cs.args[i], field(t, "[*]"));
+  }
+  return true;
 }
 
 bool Builder::storeElements(CallSite &cs, Obj o, StringRef m) {
@@ -1071,7 +1093,9 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   // (`nn.SyncBatchNorm.convert_sync_batchnorm(model)` converts the model in
   // place and returns it); where it is not bound at the call (absent, or a
   // `*iterable` or `**mapping` may supply it), any argument it was given.
-  if (entry && entry->role == "call" && entry->has("returns")) {
+  if (entry && entry->role == "call" && entry->get("returns") == "args" &&
+      returnArguments(cs)) {
+  } else if (entry && entry->role == "call" && entry->has("returns")) {
     Node given = argumentNode(cs, entry->getArg("returns"));
     if (given != ~0u) {
       solver.addCopy(given, cs.result);

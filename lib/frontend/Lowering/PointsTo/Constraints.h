@@ -255,6 +255,10 @@ private:
   /// `o.m(...)` as a container's store (append/add/insert/add_module/
   /// register_module, extend/update) into its elements; false for any
   /// other method.
+  /// `returns=args`: the call's result is its positional arguments in
+  /// order (the one, or an exact tuple of them). False, nothing done, for
+  /// a call with none or with a `*iterable`.
+  bool returnArguments(CallSite &cs);
   bool storeElements(CallSite &cs, Obj o, llvm::StringRef m);
   /// A dict's method `m` called on `o` (a dict, or a library mapping).
   void dictMethod(CallSite &cs, Obj o, llvm::StringRef m);
