@@ -1093,9 +1093,11 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   // (`nn.SyncBatchNorm.convert_sync_batchnorm(model)` converts the model in
   // place and returns it); where it is not bound at the call (absent, or a
   // `*iterable` or `**mapping` may supply it), any argument it was given.
-  if (entry && entry->role == "call" && entry->get("returns") == "args" &&
-      returnArguments(cs)) {
-  } else if (entry && entry->role == "call" && entry->has("returns")) {
+  // `returns=args`: all of them in order (returnArguments).
+  bool returnsGiven = entry && entry->role == "call" && entry->has("returns");
+  bool handedBack = returnsGiven && entry->get("returns") == "args" &&
+                    returnArguments(cs);
+  if (returnsGiven && !handedBack) {
     Node given = argumentNode(cs, entry->getArg("returns"));
     if (given != ~0u) {
       solver.addCopy(given, cs.result);
@@ -1111,7 +1113,7 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
           });
         });
     }
-  } else {
+  } else if (!handedBack) {
     solver.addObject(cs.result, o);
     // Code no table describes may return what functions registered with
     // its module return (timm's `create_model(name)`, whose registry

@@ -637,8 +637,10 @@ void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
         // of a type detc does not know. Before, the parts held nothing, and
         // the variables kept only what they held before (the script's own
         // optimizer: DPOptimizer's noise was silent).
-        else if (ob.kind == Kind::Library && unmodelledLibraryCode(ob.label()))
-          solver.addObject(part, libName((kReturnedBy + ob.label() + ">").str()));
+        else if (ob.kind == Kind::Library &&
+                 unmodelledLibraryCode(ob.label()))
+          solver.addObject(part,
+                           libName((kReturnedBy + ob.label() + ">").str()));
       });
       assign(f, elt, part);
     }
