@@ -103,6 +103,12 @@ public:
   /// (`torch.Tensor` for `transpose`), or empty: on a receiver detc cannot
   /// trace, a call of such a name is taken as that type's method.
   llvm::StringRef typeWithMethod(llvm::StringRef method) const;
+  /// Whether a call of `method` on a value of unknown type is taken as a
+  /// known type's: a `*.method` line or a `receiver-method` line names it
+  /// (a tensor's, an array's, an image's `transpose`, `copy`, `filter`).
+  bool isKnownValueMethod(llvm::StringRef method) const {
+    return lookupAnyReceiver(method) || !typeWithMethod(method).empty();
+  }
   /// Whether a `data-keyword` line names `keyword`: a keyword argument
   /// that training libraries take their data by (`datamodule=`,
   /// `train_dataset=`). Given a value detc cannot trace, a library call

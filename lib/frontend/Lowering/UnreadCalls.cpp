@@ -197,8 +197,7 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
       // type's, as on any value detc cannot trace (untracedReceiverMethod;
       // PIL's `y, cb, cr = img.split()`, then `y.copy()`).
       StringRef method = attrs.drop_front().split('.').first;
-      if (!method.empty() && (api.lookupAnyReceiver(method) ||
-                              !api.typeWithMethod(method).empty()))
+      if (!method.empty() && api.isKnownValueMethod(method))
         continue;
       std::string by = library.starts_with("*.")
                            ? ("method '" + library.drop_front(2) +
@@ -349,7 +348,7 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       // as one of torch.Tensor's, numpy.ndarray's or PIL.Image's, or one a
       // table gives any receiver: taken as that type's, as on any value
       // detc cannot trace (PIL's `y, cb, cr = img.split()`, `y.copy()`).
-      if (api.lookupAnyReceiver(attr) || !api.typeWithMethod(attr).empty())
+      if (api.isKnownValueMethod(attr))
         llvm::erase_if(receivers, [&](PointsToResult::ObjectId r) {
           return pointsTo->object(r).label().starts_with(kReturnedBy);
         });
@@ -439,8 +438,7 @@ Lowerer::untracedReceiverMethod(const FuncCtx &f,
   // pipeline's): a derived
   // table lists them, and a tensor's draws have entries of their own; or
   // a name an API table gives any receiver.
-  if (api.lookupAnyReceiver(method->attr) ||
-      !api.typeWithMethod(method->attr).empty())
+  if (api.isKnownValueMethod(method->attr))
     return std::nullopt;
   std::string of = untraceableCallee(f, method->value);
   if (!StringRef(of).starts_with("parameter "))
