@@ -40,7 +40,7 @@ def user_jitter(x):
 # A function of the program that a library object keeps and calls later:
 # called where the object is (its note), in the per-example region.
 # CHECK: library_source.py:[[@LINE+2]]:16: warning: generator 'torch' (global) is used inside the per-example data-parallel region {{.*}}[detc-unsafe-rng]
-# CHECK: library_source.py:[[@LINE+35]]:13: note: reached through the call to 'user_jitter' here
+# CHECK: library_source.py:[[@LINE+36]]:13: note: reached through the call to 'user_jitter' here
     return x + torch.rand(4)
 
 
@@ -64,13 +64,14 @@ class Images(Dataset):
 # CHECK: {{.*}}:13: note: 'self.flip' is library code that draws: 'random.random' at {{.*}}fakeaug{{/|\\}}core.py:14 (through fakeaug.flips.HorizontalFlip -> fakeaug.core.BasicTransform)
         x = self.flip(x)
 # Pure: a class whose code draws nothing (its isinstance check of a
-# drawing class runs none of that class's code).
+# drawing class runs none of that class's code; the torch dtype it
+# converts to is a constant).
         x = self.norm(x)
 # CHECK: library_source.py:[[@LINE+2]]:13: warning: draws: 'self.noise'
-# CHECK: {{.*}}'numpy.random.normal' at {{.*}}pixel.py:18 (through fakeaug.pixel.Noise)
+# CHECK: {{.*}}'numpy.random.normal' at {{.*}}pixel.py:22 (through fakeaug.pixel.Noise)
         x = self.noise(x)
 # CHECK: library_source.py:[[@LINE+3]]:13: warning: draws: 'self.own'
-# CHECK: {{.*}}makes a generator of its own, 'numpy.random.default_rng' at {{.*}}pixel.py:25
+# CHECK: {{.*}}makes a generator of its own, 'numpy.random.default_rng' at {{.*}}pixel.py:29
 # CHECK: note: the library draws from a generator it makes for itself, which detc transform cannot key
         x = self.own(x)
 # Pure: Compose calls what it is given (NoOp, read too).

@@ -85,6 +85,23 @@ def public_callables(owner):
             yield attr, obj
 
 
+def public_constants(owner):
+    """(name, object) of the public attributes of `owner` that are plain
+    values: dtypes, layouts, memory formats, numbers and strings."""
+    import torch
+    kinds = (torch.dtype, torch.layout, torch.memory_format, bool, int,
+             float, str)
+    for attr in sorted(dir(owner)):
+        if attr.startswith("_"):
+            continue
+        try:
+            obj = getattr(owner, attr)
+        except Exception:
+            continue
+        if type(obj) in kinds or isinstance(obj, kinds[:3]):
+            yield attr, obj
+
+
 def why_left_out(attr, obj):
     """Why a callable may draw ('' when nothing says it does)."""
     if RANDOM.search(attr.lower()):
@@ -117,6 +134,12 @@ def names_here():
             layer = isinstance(obj, type) and issubclass(obj, torch.nn.Module)
             found[module + "." + attr] = "a layer" if layer else \
                 why_left_out(attr, obj)
+        # Constants (`torch.float32`, `torch.channels_last`, `torch.pi`):
+        # reading one runs no code, and library code mentions them
+        # everywhere (timm's `DTYPE_INTERMEDIATE = torch.float32`).
+        for attr, obj in public_constants(mod):
+            found[module + "." + attr] = "random name" if RANDOM.search(
+                attr.lower()) else ""
     # The methods of the values a training script handles most (tensors,
     # and the numpy arrays and PIL images of its data pipeline): on a value
     # detc cannot trace, a call of one of these names is taken as that
@@ -223,8 +246,10 @@ def derive(pythons):
     print("# modules that draw nothing, derived from the libraries (torch %s) by"
           % ", ".join(versions))
     print("# derive_torch_names.py: callable, no generator in the signature")
-    print("# or docstring, no random name, described by no other table. Do")
-    print("# not edit; rerun it. A name left out is 'may draw'.")
+    print("# or docstring, no random name, described by no other table; and")
+    print("# their constants (dtypes, layouts, memory formats, numbers,")
+    print("# strings), which run no code. Do not edit; rerun it. A name left")
+    print("# out is 'may draw'.")
     width = max(len(n) for n in pure) + 1
     for n in pure:
         print("%s pure" % n.ljust(width))
