@@ -72,8 +72,9 @@ def documented_draw(obj):
     return "generator" in doc.lower() if isinstance(doc, str) else True
 
 
-def public_callables(owner):
-    """(name, object) of the public callable attributes of `owner`."""
+def public_attributes(owner, keep):
+    """(name, object) of the public attributes of `owner` that `keep`
+    accepts."""
     for attr in sorted(dir(owner)):
         if attr.startswith("_"):
             continue
@@ -81,25 +82,23 @@ def public_callables(owner):
             obj = getattr(owner, attr)
         except Exception:
             continue
-        if callable(obj):
+        if keep(obj):
             yield attr, obj
+
+
+def public_callables(owner):
+    """(name, object) of the public callable attributes of `owner`."""
+    return public_attributes(owner, callable)
 
 
 def public_constants(owner):
     """(name, object) of the public attributes of `owner` that are plain
     values: dtypes, layouts, memory formats, numbers and strings."""
     import torch
-    kinds = (torch.dtype, torch.layout, torch.memory_format, bool, int,
-             float, str)
-    for attr in sorted(dir(owner)):
-        if attr.startswith("_"):
-            continue
-        try:
-            obj = getattr(owner, attr)
-        except Exception:
-            continue
-        if type(obj) in kinds or isinstance(obj, kinds[:3]):
-            yield attr, obj
+    kinds = (torch.dtype, torch.layout, torch.memory_format)
+    plain = (bool, int, float, str)
+    return public_attributes(
+        owner, lambda obj: type(obj) in plain or isinstance(obj, kinds))
 
 
 def why_left_out(attr, obj):
