@@ -1109,7 +1109,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         static const char *const dynamic[] = {
             "exec",    "eval",   "compile", "__import__",
             "globals", "locals", "setattr", "delattr"};
-        if (llvm::is_contained(dynamic, n->id) &&
+        // `eval("models." + name + ".get_cls_net")` the points-to resolved
+        // to the attribute of the modules it may name: no unknown code.
+        bool resolvedEval = n->id == "eval" && pointsTo &&
+                            !pointsTo->modulesImportedByName(call).empty();
+        if (llvm::is_contained(dynamic, n->id) && !resolvedEval &&
             f.unit->moduleScope.locals.count(n->id) == 0)
           warnUnknown(f, call,
                       "'" + n->id +

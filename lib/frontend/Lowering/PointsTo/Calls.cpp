@@ -1075,6 +1075,7 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
       return;
     }
   }
+
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
   // Library code may call what it is given, now or later (a DataLoader's
   // collate_fn, a scheduler's lr_lambda, a Compose's callables). Not a
@@ -1211,43 +1212,17 @@ bool Builder::importByName(CallSite &cs) {
       continue;
     }
     // A head `pkg.stem`: the modules of package `pkg` whose names start
-    // with `stem`, and, the rest of the name being unknown (it may hold
-    // dots), every module below a subpackage whose name does.
+    // with `stem`.
     auto [pkg, stem] = StringRef(c.text).rsplit('.');
-    ProgramModule *p = StringRef(c.text).contains('.') && !pkg.empty()
-                           ? program.resolve(from, pkg, 0, nullptr)
-                           : nullptr;
-    if (!p || !p->isPackage) {
+    std::optional<std::vector<ProgramModule *>> below =
+        StringRef(c.text).contains('.') && !pkg.empty()
+            ? modulesBelow(from, pkg, stem)
+            : std::nullopt;
+    if (!below) {
       unknownToo = true;
       continue;
     }
-    std::vector<std::string> names;
-    std::function<void(StringRef, StringRef, StringRef, unsigned)> collect =
-        [&](StringRef dir, StringRef prefix, StringRef head, unsigned depth) {
-          std::error_code ec;
-          std::vector<std::string> here;
-          for (llvm::sys::fs::directory_iterator it(dir, ec), end;
-               it != end && !ec; it.increment(ec)) {
-            StringRef file = llvm::sys::path::filename(it->path());
-            StringRef name = llvm::sys::path::stem(file);
-            bool isDir =
-                it->type() == llvm::sys::fs::file_type::directory_file;
-            if (!name.starts_with(head) || name == "__init__" ||
-                (!file.ends_with(".py") && !isDir))
-              continue;
-            here.push_back(name.str());
-            if (isDir && depth < 4)
-              collect(it->path(), (prefix + "." + name).str(), "",
-                      depth + 1);
-          }
-          for (const std::string &n : here)
-            names.push_back((prefix + "." + n).str());
-        };
-    collect(llvm::sys::path::parent_path(p->path), pkg, stem, 0);
-    llvm::sort(names); // one order, whatever the folders'
-    for (const std::string &name : names)
-      if (ProgramModule *m = program.resolve(from, name, 0, nullptr))
-        found.push_back(m);
+    found.insert(found.end(), below->begin(), below->end());
   }
   if (found.empty())
     return false;
@@ -1257,6 +1232,104 @@ bool Builder::importByName(CallSite &cs) {
   }
   if (unknownToo)
     solver.addObject(cs.result, libName(kRuntimeModule));
+  return true;
+}
+
+std::optional<std::vector<ProgramModule *>>
+Builder::modulesBelow(const ProgramModule &from, StringRef pkg,
+                      StringRef stem) {
+  ProgramModule *p = program.resolve(from, pkg, 0, nullptr);
+  if (!p || !p->isPackage)
+    return std::nullopt;
+  // The rest of the name being unknown (it may hold dots), every module
+  // below a subpackage whose name starts with `stem` too.
+  std::vector<std::string> names;
+  std::function<void(StringRef, StringRef, StringRef, unsigned)> collect =
+      [&](StringRef dir, StringRef prefix, StringRef head, unsigned depth) {
+        std::error_code ec;
+        std::vector<std::string> here;
+        for (llvm::sys::fs::directory_iterator it(dir, ec), end;
+             it != end && !ec; it.increment(ec)) {
+          StringRef file = llvm::sys::path::filename(it->path());
+          StringRef name = llvm::sys::path::stem(file);
+          bool isDir = it->type() == llvm::sys::fs::file_type::directory_file;
+          if (!name.starts_with(head) || name == "__init__" ||
+              (!file.ends_with(".py") && !isDir))
+            continue;
+          here.push_back(name.str());
+          if (isDir && depth < 4)
+            collect(it->path(), (prefix + "." + name).str(), "", depth + 1);
+        }
+        for (const std::string &n : here)
+          names.push_back((prefix + "." + n).str());
+      };
+  collect(llvm::sys::path::parent_path(p->path), pkg, stem, 0);
+  llvm::sort(names); // one order, whatever the folders'
+  std::vector<ProgramModule *> found;
+  for (const std::string &name : names)
+    if (ProgramModule *m = program.resolve(from, name, 0, nullptr))
+      found.push_back(m);
+  return found;
+}
+
+/// Whether `s` is a dotted name (`a.b_c.d`), allowing an empty one.
+static bool isDottedName(StringRef s) {
+  return llvm::all_of(s, [](char c) {
+    return c == '.' || c == '_' || llvm::isAlnum(c);
+  });
+}
+
+bool Builder::evalByName(CallSite &cs) {
+  // The operands of the sum, left to right.
+  std::vector<const ast::Expr *> parts;
+  std::function<void(const ast::Expr *)> flatten = [&](const ast::Expr *e) {
+    auto *b = llvm::dyn_cast<ast::BinOp>(e);
+    if (b && b->op == ast::BinOpKind::Add) {
+      flatten(b->left);
+      flatten(b->right);
+      return;
+    }
+    parts.push_back(e);
+  };
+  flatten(cs.call->args[0]);
+  auto text = [](const ast::Expr *e) -> std::optional<StringRef> {
+    auto *c = llvm::dyn_cast<ast::Constant>(e);
+    if (!c || c->kind != ast::ConstantKind::Str)
+      return std::nullopt;
+    return StringRef(c->value);
+  };
+  if (parts.size() < 3)
+    return false;
+  std::optional<StringRef> head = text(parts.front()),
+                           tail = text(parts.back());
+  // `"pkg." + ... + ".attr"`: the head names a package, the tail an
+  // attribute path of the module the middle names.
+  if (!head || !tail || !head->ends_with(".") || !tail->starts_with(".") ||
+      !isDottedName(*head) || !isDottedName(*tail) || tail->size() < 2)
+    return false;
+  for (const ast::Expr *middle :
+       llvm::ArrayRef(parts).drop_front().drop_back())
+    if (std::optional<StringRef> t = text(middle); t && !isDottedName(*t))
+      return false;
+  std::optional<std::vector<ProgramModule *>> modules =
+      modulesBelow(*cs.frame->module, head->drop_back(), "");
+  if (!modules || modules->empty())
+    return false;
+  llvm::SmallVector<StringRef, 4> path;
+  tail->drop_front().split(path, '.');
+  for (ProgramModule *m : *modules) {
+    Node at = solver.newNode();
+    solver.addObject(at, moduleObject(m));
+    for (StringRef attr : path) {
+      Node next = solver.newNode();
+      solver.onObject(at, [this, next, attr](Obj o) {
+        solver.addCopy(field(o, attr), next);
+      });
+      at = next;
+    }
+    solver.addCopy(at, cs.result);
+    program.noteImportByName(cs.call, m);
+  }
   return true;
 }
 
@@ -1462,6 +1535,8 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
   }
   if (name == "super")
     return true;
+  if (name == "eval" && !cs.call->args.empty() && !cs.starred[0])
+    evalByName(cs);
   // Every other builtin (len, print, range, isinstance, ...): no object
   // the analysis tracks comes out.
   return true;

@@ -299,6 +299,17 @@ private:
   /// modules it may be, loaded; false when some may be no module of the
   /// program's (then the call may give any module).
   bool importByName(CallSite &cs);
+  /// The program's modules below package `pkg` whose names (the part
+  /// after `pkg.`) start with `stem`, in name order; nullopt when `pkg`
+  /// is no package of the program's.
+  std::optional<std::vector<ProgramModule *>>
+  modulesBelow(const ProgramModule &from, llvm::StringRef pkg,
+               llvm::StringRef stem);
+  /// `eval("models." + name + ".get_cls_net")` (HRNet's model factory): a
+  /// dotted name whose middle is computed is that attribute of each
+  /// module of the package the head names; false when the string is not
+  /// of that shape (eval stays code detc cannot see).
+  bool evalByName(CallSite &cs);
   /// Calls what `function` holds with `args`, at `cs` (a builtin that
   /// calls a function it is given); the node of what the call returns.
   Node callWithElements(CallSite &cs, Node function,

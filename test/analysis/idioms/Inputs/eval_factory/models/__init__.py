@@ -1,0 +1,2 @@
+import models.cls_hrnet
+import models.cls_plain
