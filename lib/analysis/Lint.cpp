@@ -609,6 +609,14 @@ static void optimizerBeforeMoveFindings(const StatementGraph &g,
       if (auto it = ev.optimizers.find(ev.rootOf(d));
           it != ev.optimizers.end())
         k = it->second;
+    // A model moved before the optimizer was built and moved again later
+    // (SCAN's `model = model.cuda()`, then `model.cuda()` once a
+    // checkpoint is loaded) is moved where it already is: the optimizer's
+    // tensors are the model's.
+    if (llvm::any_of(candidates, [&](NodeId p) {
+          return p != o && cf.followsInProgramOrder(p, o);
+        }))
+      continue;
     for (NodeId n : candidates) {
       std::string what;
       movesOrWraps(g, n, {}, what);

@@ -5,7 +5,10 @@
 # rebuild the optimizer after a move at the top of each stage. A move once
 # the optimizer has stepped (a save's `net.cpu()` then `net.to(device)`, as
 # pix2pix's and CycleGAN's save_networks do) is a round trip of a model in
-# training: silent (it was reported).
+# training: silent (it was reported). So is a model moved before the
+# optimizer is built and moved again later (SCAN's: `model = model.cuda()`,
+# the optimizer, then `model.cuda()` after loading a checkpoint): it is
+# moved where it already is.
 # RUN: not detc analyze %s --werror | FileCheck %s
 # RUN: for f in %S/Inputs/move_first.py %S/Inputs/loop_move.py; do detc analyze $f --werror || exit 1; done | FileCheck %s --check-prefix=FIXED
 import torch
@@ -33,8 +36,19 @@ def train_and_save(device):
         net.to(device)
 
 
+def resume(device, path):
+    model = nn.Linear(4, 2)
+    model = model.to(device)
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    if path:
+        model.load_state_dict(torch.load(path))
+        model.to(device)
+    return model, opt
+
+
 model, opt = build("cpu")
 train_and_save("cpu")
+resume("cpu", None)
 net = nn.Linear(4, 2)
 adam = torch.optim.Adam(net.parameters())
 net = DDP(net)
