@@ -1,7 +1,9 @@
 # Module containers filled after they are built, as hifi-gan's generator
 # fills `self.ups = nn.ModuleList()` with `self.ups.append(...)` in a loop
 # and calls `self.ups[i](x)`; `nn.Sequential().add_module(name, layer)`
-# likewise. Their elements are what the indexing and the forward reach:
+# likewise, and `self.streams += [Block(w)]` (OSNet's), iterated in the
+# forward (before: the loop's callee was "a callee detc cannot trace" and
+# the block's dropout was missed). Their elements are what the indexing and the forward reach:
 # the blocks' dropout is found, and a container of layers that draw
 # nothing is not "may draw" (before: three "a callee detc cannot trace"
 # findings on hifi-gan, and the dropout here was one of those).
@@ -37,10 +39,15 @@ class Generator(nn.Module):
             self.blocks.append(Block(w))
         self.post = nn.Sequential()
         self.post.add_module("noise", nn.Dropout(0.2))
+        self.streams = nn.ModuleList()
+        for w in widths:
+            self.streams += [Block(w)]
 
     def forward(self, x):
         for i in range(len(self.ups)):
             x = self.blocks[i](self.ups[i](x))
+        for stream in self.streams:
+            x = stream(x)
         return self.post(x)
 
 

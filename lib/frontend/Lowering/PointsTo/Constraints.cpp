@@ -490,10 +490,15 @@ void Builder::stmt(Frame &f, const ast::Stmt *s) {
     auto *a = llvm::cast<AugAssign>(s);
     pta::Node v = expr(f, a->value);
     pta::Node t = expr(f, a->target);
-    // `lst += xs` extends in place; `d |= e` updates in place.
+    // `lst += xs` extends in place; `d |= e` updates in place; so does
+    // `+=` on a library container (OSNet's `self.conv2 += [block]` on a
+    // ModuleList).
     solver.onObject(t, [this, v](Obj o) {
       Kind k = out.objects[o].kind;
-      if (k == Kind::List || k == Kind::Set)
+      const ApiEntry *entry =
+          k == Kind::Library ? api.lookup(out.objects[o].label()) : nullptr;
+      if (k == Kind::List || k == Kind::Set ||
+          (entry && entry->role == "container"))
         elements(v, field(o, "[*]"));
     });
     if (a->op == BinOpKind::BitOr)
