@@ -167,6 +167,10 @@ public:
   /// The same for every such call, in no particular order.
   std::vector<std::pair<std::string, std::string>>
   modulesImportedByName() const;
+  /// What a call of a function that finds what it calls by a dotted name
+  /// (`construct_class_by_name(class_name='training.loss.Loss', ...)`)
+  /// also calls: the classes and functions the strings given to it name.
+  std::vector<ObjectId> namedDefinitions(const ast::Node *call) const;
   /// Where the program's local modules were looked for after the script's
   /// directory: `--path`, PYTHONPATH, then the directories the program
   /// adds to `sys.path` (constant or built from `__file__`).

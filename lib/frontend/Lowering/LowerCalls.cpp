@@ -565,6 +565,18 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   // the facts keep the last).
   if (!isMethod && loaderSubclass.empty())
     addCalleeFacts(fn, calleeFacts);
+  // A factory given the dotted name of what it builds
+  // (`construct_class_by_name(class_name='training.loss.Loss', ...)`):
+  // the classes and functions the names name are what the call runs (the
+  // factory's own code only looks them up by name; a name detc could not
+  // resolve stays in what the points-to says the result may be).
+  if (pointsTo && loaderSubclass.empty())
+    if (std::vector<PointsToResult::ObjectId> named =
+            pointsTo->namedDefinitions(call);
+        !named.empty()) {
+      calleeFacts.clear();
+      addProgramCallables(named, calleeFacts);
+    }
   // An instance the facts do not know of (`for t in self.transforms:
   // t(img)`, DETR's and torchvision's Compose of the program's own
   // transforms): what the points-to says the callee may be.

@@ -596,6 +596,12 @@ public:
   /// Whether `o` is what a `load`-role call returned (`torch.load`): an
   /// unpickled object, whose code is whatever was pickled.
   bool isUnpickled(PointsToResult::ObjectId o) const;
+  /// Whether `o` is a value code detc cannot read returned: an unpacked
+  /// part of an unmodelled library's result (`<value returned by X>`), or
+  /// what a call of a module imported by a computed name returned (a
+  /// compiled plugin's `_plugin.bias_act(x, ...)`). A method of one named
+  /// as a tensor's, array's or image's is taken as that type's.
+  bool isReturnedByUnreadCode(PointsToResult::ObjectId o) const;
   /// The current statement's unread calls, or null.
   mlir::ArrayAttr unreadCallsOfStmt() const;
   const ast::Node *unreadCallsOf = nullptr;

@@ -129,6 +129,15 @@ bool Lowerer::isUnpickled(PointsToResult::ObjectId o) const {
   return e && e->role == "load";
 }
 
+bool Lowerer::isReturnedByUnreadCode(PointsToResult::ObjectId o) const {
+  const AbstractObject &ob = pointsTo->object(o);
+  // (The module itself, and its attributes, are a LibName; what calling
+  // one returned is an object of the call.)
+  return ob.label().starts_with(kReturnedBy) ||
+         (ob.kind == AbstractObject::Kind::Library &&
+          ob.label().starts_with(kRuntimeModule));
+}
+
 std::optional<Lowerer::UnreadReason> Lowerer::drawingLibraryCandidate(
     llvm::ArrayRef<PointsToResult::ObjectId> objs) const {
   for (PointsToResult::ObjectId o : objs) {
@@ -350,7 +359,7 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       // detc cannot trace (PIL's `y, cb, cr = img.split()`, `y.copy()`).
       if (api.isKnownValueMethod(attr))
         llvm::erase_if(receivers, [&](PointsToResult::ObjectId r) {
-          return pointsTo->object(r).label().starts_with(kReturnedBy);
+          return isReturnedByUnreadCode(r);
         });
       // A method of an unpickled object whose name a library type has
       // (`ckpt.keys()`, `model.eval()`): taken as that type's, as on any

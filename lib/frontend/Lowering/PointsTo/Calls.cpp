@@ -772,6 +772,8 @@ void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
   const ast::Arguments *args = info.args;
   solver.addCopy(info.isGenerator ? solver.newNode() : info.frame->returns,
                  cs.result);
+  if (info.frame && isNameFactory(info.def, info.frame->module))
+    callNamedDefinitions(cs);
   if (info.isGenerator)
     solver.addObject(cs.result, info.generator);
   if (!args)
@@ -858,6 +860,9 @@ void Builder::callFunction(CallSite &cs, Obj fn, Node self) {
         continue;
       load(d, "['" + names[i].str() + "']", info.params[i]);
       load(d, "[?]", info.params[i]);
+      // A dict subclass whose attributes are its entries (dnnlib's and
+      // many projects' EasyDict: `c.G_kwargs = ...`, then `f(**c)`).
+      load(d, names[i], info.params[i]);
     }
     if (kwDict != ~0u) {
       Node to = solver.newNode();
@@ -944,7 +949,27 @@ void Builder::constructLibraryBase(CallSite &cs, Obj cls, Obj inst,
         constructLibraryBase(*site, b, inst, depth + 1);
       else if (const ApiEntry *e = libraryContainer(b))
         rememberArguments(*site, e, inst);
+      else if (bo.kind == Kind::LibName && bo.label() == "builtins.dict")
+        constructDictBase(*site, inst);
     });
+}
+
+void Builder::constructDictBase(CallSite &cs, Obj inst) {
+  Node self = solver.newNode();
+  solver.addObject(self, inst);
+  // Its entries, also as attributes: a dict subclass is most often one
+  // whose attributes are its entries (EasyDict, AttrDict), and one that
+  // is not only gains attributes no code reads.
+  for (const KeywordArg &k : cs.keywords) {
+    if (k.name.empty())
+      continue;
+    store(self, ("['" + k.name + "']").str(), k.value);
+    store(self, k.name, k.value);
+  }
+  if (!cs.args.empty() && !cs.starred[0])
+    fillMapping(cs.args[0], inst);
+  for (Node d : cs.doubleStar)
+    mergeFields(d, self);
 }
 
 void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
@@ -1082,14 +1107,14 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
   // builtin's arguments: those call only the methods of what they are
   // given, and instantiating a class activates its methods; the builtins
   // that call their arguments (map, sorted's key) are modelled as calls.
-  if (!qualName.starts_with("builtins.")) {
-    for (Node a : cs.args)
-      escape(a);
-    for (const KeywordArg &k : cs.keywords)
-      escape(k.value);
-    for (Node d : cs.doubleStar)
-      escape(d);
-  }
+  // Nor, in a name factory, what it calls by the name it looked up: the
+  // factory's callers call what their names name with these arguments
+  // (callNamedDefinitions), and a name detc cannot resolve leaves its
+  // result unknown there.
+  bool looked = qualName == kRuntimeModule &&
+                isNameFactory(cs.frame->def, cs.frame->module);
+  if (!qualName.starts_with("builtins.") && !looked)
+    forEachArgument(cs, [this](Node a) { escape(a); });
   // `returns=ARG`: the call hands back that argument itself
   // (`nn.SyncBatchNorm.convert_sync_batchnorm(model)` converts the model in
   // place and returns it); where it is not bound at the call (absent, or a

@@ -224,6 +224,16 @@ private:
     Node attribute = ~0u;
     FieldId method = ~0u;
   };
+  /// Calls `fn` with the node of each argument of `cs`: the positional
+  /// ones, the keywords' values, the `**` mappings.
+  template <typename Fn> static void forEachArgument(const CallSite &cs, Fn fn) {
+    for (Node a : cs.args)
+      fn(a);
+    for (const KeywordArg &k : cs.keywords)
+      fn(k.value);
+    for (Node d : cs.doubleStar)
+      fn(d);
+  }
   /// A copy of `items` that lives as long as the builder.
   template <typename T> llvm::ArrayRef<T> keep(llvm::ArrayRef<T> items) {
     if (items.empty())
@@ -240,6 +250,24 @@ private:
   /// does (fields by name and position; a container's elements).
   void rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o);
   void callClass(CallSite &cs, Obj cls);
+  /// A program class deriving from dict, without an `__init__` of its
+  /// own, built at `cs` (`EasyDict(class_name='...', lr=0.1)`): the
+  /// arguments are its entries.
+  void constructDictBase(CallSite &cs, Obj inst);
+  /// Whether function `info` finds what it returns by a name computed at
+  /// run time: it imports a module by a computed name, or calls a
+  /// function of its module that does (NVlabs' dnnlib:
+  /// construct_class_by_name -> call_func_by_name -> get_obj_by_name ->
+  /// importlib.import_module). NamedFactories.cpp.
+  bool isNameFactory(const ast::Node *def, const ProgramModule *m);
+  /// At a call of such a factory: each dotted-name string among the
+  /// arguments, or among the entries of what they hold (`**G_kwargs`
+  /// with `G_kwargs.class_name = 'training.networks.Generator'`), that
+  /// names a program module's class or function, or a library name a
+  /// table describes, is called with the call's arguments, and what it
+  /// returns is the call's. What the factory itself returns stays too:
+  /// a name detc cannot read still gives what detc cannot see.
+  void callNamedDefinitions(CallSite &cs);
   /// Binds `self` of every method of `cls` and its bases to `instance`:
   /// a library may call any of them (a DataLoader calls `__getitem__`, a
   /// trainer its hooks), so what they read off `self` is known.
@@ -384,6 +412,8 @@ private:
   llvm::DenseMap<const ast::Node *, Obj> defObjects;
   std::map<std::tuple<const ast::Node *, std::string, int>, Obj> sited;
   llvm::StringMap<Obj> constants, libNames, moduleObjects;
+  /// isNameFactory's answers, by definition.
+  llvm::DenseMap<const ast::Node *, bool> nameFactories;
   llvm::StringSet<> usedSymbols;
   /// Tuples whose every position is known (`(a, b)`, enumerate's pairs).
   llvm::DenseSet<Obj> exactTuples;

@@ -341,6 +341,12 @@ PointsToResult::modulesImportedByName(const ast::Node *call) const {
   return {};
 }
 
+std::vector<PointsToResult::ObjectId>
+PointsToResult::namedDefinitions(const ast::Node *call) const {
+  auto it = impl->namedAt.find(call);
+  return it == impl->namedAt.end() ? std::vector<ObjectId>{} : it->second;
+}
+
 std::vector<std::pair<std::string, std::string>>
 PointsToResult::modulesImportedByName() const {
   std::vector<std::pair<std::string, std::string>> all;

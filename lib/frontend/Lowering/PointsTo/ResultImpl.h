@@ -45,6 +45,9 @@ struct PointsToResult::Impl {
   std::vector<ScopeVars> frozenScopes;
   std::vector<VarEntry> frozenVars;
   std::unique_ptr<pta::Program> program;
+  /// The definitions a call of a name factory also calls, by call
+  /// (NamedFactories.cpp), in the order found.
+  llvm::DenseMap<const ast::Node *, std::vector<ObjectId>> namedAt;
   PointsToStats stats;
   /// The objects with a site, ordered by (file, line, column, id); files
   /// are numbered in `siteFiles` by real path (built lazily).

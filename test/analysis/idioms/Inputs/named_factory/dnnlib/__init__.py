@@ -1,0 +1,1 @@
+from .util import EasyDict
