@@ -602,6 +602,13 @@ public:
   /// compiled plugin's `_plugin.bias_act(x, ...)`). A method of one named
   /// as a tensor's, array's or image's is taken as that type's.
   bool isReturnedByUnreadCode(PointsToResult::ObjectId o) const;
+  /// A method or attribute `attr` called on an instance of a program
+  /// dataset class that neither defines it nor has it set anywhere the
+  /// points-to sees: its library base's (torchvision's VisionDataset sets
+  /// `self.transforms`), unless a table describes it there.
+  std::optional<UnreadReason>
+  libraryBaseAttribute(llvm::ArrayRef<PointsToResult::ObjectId> receivers,
+                       llvm::StringRef attr) const;
   /// The current statement's unread calls, or null.
   mlir::ArrayAttr unreadCallsOfStmt() const;
   const ast::Node *unreadCallsOf = nullptr;

@@ -330,6 +330,38 @@ static bool isSuperCall(const ast::Expr *e) {
   return name && name->id == "super";
 }
 
+std::optional<Lowerer::UnreadReason> Lowerer::libraryBaseAttribute(
+    llvm::ArrayRef<PointsToResult::ObjectId> receivers, StringRef attr) const {
+  if (api.isKnownValueMethod(attr))
+    return std::nullopt;
+  for (PointsToResult::ObjectId r : receivers) {
+    const AbstractObject &ob = pointsTo->object(r);
+    if (ob.kind != AbstractObject::Kind::Instance)
+      continue;
+    for (const std::string &cls : definitionsOf(ob.label(), classes)) {
+      // Datasets only: a model's and an optimizer's library methods
+      // (add_module, named_children, zero_grad) are modelled by name
+      // elsewhere, and a dataset's attributes run per example.
+      const ClassInfo *ci = classOf(cls);
+      if (!ci || ci->role != ir::ClassRole::Dataset ||
+          !findMethod(cls, attr).empty())
+        continue;
+      for (const std::string &base : ci->libBases) {
+        std::string library = StringRef(base).split('.').first.str();
+        if (api.lookupMethod(api.canonicalize(base), attr) ||
+            api.classifyUnmodelled(library) == ApiModel::Unmodelled::Quiet)
+          continue;
+        return UnreadReason{"'" + attr.str() + "', which neither class '" +
+                            ob.label().str() +
+                            "' nor the program sets: its library base '" +
+                            base + "' provides it, in code detc does not "
+                            "model"};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
                              StringRef qualified, const ast::Expr *receiver) {
   if (!emitIR || !currentStmt || !currentUnit)
@@ -339,6 +371,9 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       n && qualified.empty() && !isBoundName(f, n->id))
     return false;
   std::optional<UnreadReason> why;
+  // An attribute of a program instance that only its library base can
+  // provide: said when nothing else is (last).
+  std::optional<UnreadReason> baseAttribute;
   // What the callee may be; for a method whose attribute holds nothing the
   // analysis tracks (`tok.encode`), what its receiver may be.
   std::vector<PointsToResult::ObjectId> objs;
@@ -370,8 +405,10 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
           }) &&
           !untracedReceiverMethod(f, llvm::cast<ast::Attribute>(call->func)))
         return false;
-      if (objs.empty())
+      if (objs.empty()) {
+        baseAttribute = libraryBaseAttribute(receivers, attr);
         objs = std::move(receivers);
+      }
     }
   }
   // A functools.partial runs what it wraps.
@@ -412,6 +449,8 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
         why = UnreadReason{*w};
     }
   }
+  if (!why)
+    why = baseAttribute;
   if (!why)
     return false;
   return recordUnreadCall(*f.unit, call, *why);

@@ -134,19 +134,7 @@ Node Builder::call(Frame &f, const ast::Call *c) {
                 if (const ApiEntry *e =
                         api.lookup(api.canonicalize(out.objects[b].label()));
                     e && e->role == "dataset")
-                  for (StringRef key :
-                       {"transform", "target_transform", "loader"}) {
-                    if (!e->has(key))
-                      continue;
-                    Node given = argumentNode(*cs, e->getArg(key));
-                    StringRef fallback = e->get((key + "_default").str());
-                    if (given == ~0u && !fallback.empty()) {
-                      given = solver.newNode();
-                      solver.addObject(given, libName(fallback));
-                    }
-                    if (given != ~0u)
-                      store(self, key, given);
-                  }
+                  storeDatasetArguments(*cs, *e, self);
             });
         return cs->result;
       }
@@ -997,6 +985,49 @@ void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
       if (out.objects[b].kind == Kind::Class)
         bindSelfOfMethods(b, instance);
     });
+}
+
+void Builder::storeDatasetArguments(CallSite &cs, const ApiEntry &e,
+                                    Node self) {
+  llvm::StringMap<Node> stored;
+  for (StringRef key :
+       {"transform", "target_transform", "loader", "transforms"}) {
+    if (!e.has(key))
+      continue;
+    Node given = argumentNode(cs, e.getArg(key));
+    if (given == ~0u && (llvm::is_contained(cs.starred, true) ||
+                         !cs.doubleStar.empty())) {
+      // Forwarded (`super().__init__(*args, **kwargs)`, DINOv2's
+      // ExtendedVisionDataset): any element of the `*` iterables, or the
+      // `**` mappings' entry of that name.
+      given = solver.newNode();
+      for (size_t i = 0; i < cs.args.size(); ++i)
+        if (cs.starred[i])
+          elements(cs.args[i], given);
+      StringRef name = e.getArg(key).keyword;
+      for (Node d : cs.doubleStar) {
+        load(d, ("['" + (name.empty() ? key : name) + "']").str(), given);
+        load(d, "[?]", given);
+      }
+    }
+    StringRef fallback = e.get((key + "_default").str());
+    if (given == ~0u && !fallback.empty()) {
+      given = solver.newNode();
+      solver.addObject(given, libName(fallback));
+    }
+    // VisionDataset's `transforms`, when none is given, calls the
+    // transform and the target transform (StandardTransform).
+    if (given == ~0u && key == "transforms") {
+      given = solver.newNode();
+      for (StringRef part : {"transform", "target_transform"})
+        if (auto it = stored.find(part); it != stored.end())
+          solver.addCopy(it->second, given);
+    }
+    if (given == ~0u)
+      continue;
+    stored[key] = given;
+    store(self, key, given);
+  }
 }
 
 Node Builder::argumentNode(const CallSite &cs, const ArgRef &ref) const {

@@ -250,6 +250,11 @@ private:
   /// does (fields by name and position; a container's elements).
   void rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o);
   void callClass(CallSite &cs, Obj cls);
+  /// A library dataset's constructor (`super().__init__(root, transform=
+  /// t)` of a VisionDataset subclass) keeps on the instance `self` the
+  /// arguments table `e` names: transform, target_transform, loader (its
+  /// `KEY_default` where none is given), transforms.
+  void storeDatasetArguments(CallSite &cs, const ApiEntry &e, Node self);
   /// A program class deriving from dict, without an `__init__` of its
   /// own, built at `cs` (`EasyDict(class_name='...', lr=0.1)`): the
   /// arguments are its entries.
