@@ -744,6 +744,81 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             }))
           unbound.push_back(fact.substr(7));
       }
+  // A class called: constructed. `AUGS[name]()`, `REGISTRY[k](...)`: the
+  // callee may be any of several classes, each constructed as an
+  // alternative; the result may be an instance of any of them.
+  std::vector<std::string> classes;
+  for (const std::string &fact : calleeFacts)
+    if (StringRef(fact).starts_with("class:"))
+      classes.push_back(fact.substr(6));
+  if (containerSubclass ||
+      !followsAlternatives(f, call, classes.size(), "the callee may be",
+                           "classes"))
+    classes.clear();
+  FactSet made;
+  // Objects made at this call are told apart by class when it may
+  // construct several.
+  auto idFor = [&](char kind, const std::string &cls) {
+    std::string id = objectId(kind, call);
+    return classes.size() > 1 ? id + "_" + cls : id;
+  };
+  // An earlier pass may have seen one class here and named its object
+  // by the call alone: that object is not made in this pass.
+  if (classes.size() > 1)
+    for (char kind : {'b', 'd', 'o'})
+      objects.erase(objectId(kind, call));
+  auto construct = [&](const std::string &cls) {
+    const ClassInfo *ci = classOf(cls);
+    std::string &t = result();
+    if (t.empty())
+      t = newTemp(f);
+    FactSet fs{"inst:" + cls};
+    std::string init = findMethod(cls, "__init__");
+    if (ci && ci->role == ir::ClassRole::Model) {
+      std::string id = idFor('b', cls);
+      object(id, ObjectInfo::Build).cls = cls;
+      fs.insert("obj:" + id);
+      Operation *b = emit(
+          ir::BuildOp::getOperationName(), call, {t}, Effects(),
+          {strAttr("id", id), attr("cls", FlatSymbolRefAttr::get(&ctx, cls))},
+          1);
+      inRegion(b, 0, [&] { emitModelForward(f, cls, t); });
+    } else if (ci && ci->role == ir::ClassRole::Dataset) {
+      std::string id = idFor('d', cls);
+      object(id, ObjectInfo::Dataset).cls = cls;
+      fs.insert("obj:" + id);
+      emit(ir::LoadDataOp::getOperationName(), call, {t}, Effects(),
+           {attr("cls", FlatSymbolRefAttr::get(&ctx, cls))});
+    } else if (isOptimizerClass(cls)) {
+      // An optimizer the script defines (`class Plain(Optimizer)`): its
+      // parameters come first, as torch.optim.Optimizer's own.
+      std::string id = idFor('o', cls);
+      ObjectInfo &o = object(id, ObjectInfo::Optimizer);
+      o.cls = cls;
+      const ast::Expr *params = !call->args.empty() ? call->args[0] : nullptr;
+      for (const ast::Keyword *k : call->keywords)
+        if (k->arg == "params")
+          params = k->value;
+      if (params)
+        o.modelFacts = factsOf(f, params);
+      fs.insert("obj:" + id);
+    }
+    setFacts(fs);
+    made.insert(fs.begin(), fs.end());
+    if (!init.empty()) {
+      bool constructed = ci && (ci->role == ir::ClassRole::Model ||
+                                ci->role == ir::ClassRole::Dataset);
+      std::vector<std::string> defs, updates;
+      (constructed ? updates : defs).push_back(t);
+      emitUserCall(f, call, init + "::__init__",
+                   classMethodRef(init, "__init__"), t, fs, call,
+                   args.posVars, args.kwVars, defs, updates, args.eff);
+    } else if (!(ci && (ci->role == ir::ClassRole::Model ||
+                        ci->role == ir::ClassRole::Dataset))) {
+      emit(ir::StmtOp::getOperationName(), call, {t}, args.eff,
+           {strAttr("kind", "assign")});
+    }
+  };
   size_t plainFuncs = funcs.size();
   funcs.insert(funcs.end(), unbound.begin(), unbound.end());
   if ((!funcs.empty() || !methods.empty()) &&
@@ -774,8 +849,16 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     bool builds = !calleeVar.empty() &&
                   !objectsOf(calleeFacts, ObjectInfo::Build).empty();
     size_t callables = funcs.size() + methods.size() + models.size();
-    emitAlternatives(callables + (builds ? 1 : 0), call, [&](size_t i) {
+    // Classes among the candidates (`globals()[model_type](...)` in EDM's
+    // preconditioners: any class or function of the module): each
+    // constructed, as one more alternative.
+    size_t firstClass = callables + (builds ? 1 : 0);
+    emitAlternatives(firstClass + classes.size(), call, [&](size_t i) {
       std::string sym;
+      if (i >= firstClass) {
+        construct(classes[i - firstClass]);
+        return;
+      }
       if (i == callables) {
         lowerForward(calleeFacts, calleeVar);
         return;
@@ -827,85 +910,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (auto it = facts.find("ret:" + sym); it != facts.end())
         returned.insert(it->second.begin(), it->second.end());
     });
+    returned.insert(made.begin(), made.end());
     setFacts(returned);
     return true;
   }
-  // A class called: constructed. `AUGS[name]()`, `REGISTRY[k](...)`: the
-  // callee may be any of several classes, each constructed as an
-  // alternative; the result may be an instance of any of them.
-  std::vector<std::string> classes;
-  for (const std::string &fact : calleeFacts)
-    if (StringRef(fact).starts_with("class:"))
-      classes.push_back(fact.substr(6));
-  if (containerSubclass ||
-      !followsAlternatives(f, call, classes.size(), "the callee may be",
-                           "classes"))
-    classes.clear();
   if (!classes.empty()) {
-    FactSet made;
-    // Objects made at this call are told apart by class when it may
-    // construct several.
-    auto idFor = [&](char kind, const std::string &cls) {
-      std::string id = objectId(kind, call);
-      return classes.size() > 1 ? id + "_" + cls : id;
-    };
-    // An earlier pass may have seen one class here and named its object
-    // by the call alone: that object is not made in this pass.
-    if (classes.size() > 1)
-      for (char kind : {'b', 'd', 'o'})
-        objects.erase(objectId(kind, call));
-    auto construct = [&](const std::string &cls) {
-      const ClassInfo *ci = classOf(cls);
-      std::string &t = result();
-      if (t.empty())
-        t = newTemp(f);
-      FactSet fs{"inst:" + cls};
-      std::string init = findMethod(cls, "__init__");
-      if (ci && ci->role == ir::ClassRole::Model) {
-        std::string id = idFor('b', cls);
-        object(id, ObjectInfo::Build).cls = cls;
-        fs.insert("obj:" + id);
-        Operation *b = emit(
-            ir::BuildOp::getOperationName(), call, {t}, Effects(),
-            {strAttr("id", id), attr("cls", FlatSymbolRefAttr::get(&ctx, cls))},
-            1);
-        inRegion(b, 0, [&] { emitModelForward(f, cls, t); });
-      } else if (ci && ci->role == ir::ClassRole::Dataset) {
-        std::string id = idFor('d', cls);
-        object(id, ObjectInfo::Dataset).cls = cls;
-        fs.insert("obj:" + id);
-        emit(ir::LoadDataOp::getOperationName(), call, {t}, Effects(),
-             {attr("cls", FlatSymbolRefAttr::get(&ctx, cls))});
-      } else if (isOptimizerClass(cls)) {
-        // An optimizer the script defines (`class Plain(Optimizer)`): its
-        // parameters come first, as torch.optim.Optimizer's own.
-        std::string id = idFor('o', cls);
-        ObjectInfo &o = object(id, ObjectInfo::Optimizer);
-        o.cls = cls;
-        const ast::Expr *params = !call->args.empty() ? call->args[0] : nullptr;
-        for (const ast::Keyword *k : call->keywords)
-          if (k->arg == "params")
-            params = k->value;
-        if (params)
-          o.modelFacts = factsOf(f, params);
-        fs.insert("obj:" + id);
-      }
-      setFacts(fs);
-      made.insert(fs.begin(), fs.end());
-      if (!init.empty()) {
-        bool constructed = ci && (ci->role == ir::ClassRole::Model ||
-                                  ci->role == ir::ClassRole::Dataset);
-        std::vector<std::string> defs, updates;
-        (constructed ? updates : defs).push_back(t);
-        emitUserCall(f, call, init + "::__init__",
-                     classMethodRef(init, "__init__"), t, fs, call,
-                     args.posVars, args.kwVars, defs, updates, args.eff);
-      } else if (!(ci && (ci->role == ir::ClassRole::Model ||
-                          ci->role == ir::ClassRole::Dataset))) {
-        emit(ir::StmtOp::getOperationName(), call, {t}, args.eff,
-             {strAttr("kind", "assign")});
-      }
-    };
     emitAlternatives(classes.size(), call,
                      [&](size_t i) { construct(classes[i]); });
     setFacts(made);
