@@ -1015,6 +1015,13 @@ void Builder::storeDatasetArguments(CallSite &cs, const ApiEntry &e,
       given = solver.newNode();
       solver.addObject(given, libName(fallback));
     }
+    // Not given, and None by the signature (`target_transform=None`): the
+    // attribute holds None.
+    if (given == ~0u && e.getArg(key).defaultValue == "None" &&
+        key != "transforms") {
+      given = solver.newNode();
+      solver.addObject(given, constant("None"));
+    }
     // VisionDataset's `transforms`, when none is given, calls the
     // transform and the target transform (StandardTransform).
     if (given == ~0u && key == "transforms") {
