@@ -411,10 +411,19 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     return;
   }
   case Kind::Class: { // `Cls.method(x)`: through the attribute's load
+    CallSite *site = &cs;
+    // A classmethod (EfficientNet's `from_name(cls, name)`, which returns
+    // `cls(...)`): the class is its first argument.
+    solver.onObject(methodNode(o, m), [this, site, o](Obj fn) {
+      if (isClassMethod(fn)) {
+        Node cls = solver.newNode();
+        solver.addObject(cls, o);
+        callFunction(*site, fn, cls);
+      }
+    });
     // A library base's method that runs one of the class's own (role
     // `subclass_call`): `Checkpointed.apply(fn, x)` runs the class's
     // `forward(ctx, fn, x)`, torch making `ctx`.
-    CallSite *site = &cs;
     onSubclassCall(o, m, [this, site, o](const ApiEntry &e) {
       Node ctx = solver.newNode();
       solver.addObject(ctx, subclassCallContext(e, site->call,
@@ -601,6 +610,18 @@ Node Builder::classAttributeNode(Obj cls, StringRef name) {
         solver.addCopy(classAttributeNode(b, attr), n);
     });
   return n;
+}
+
+bool Builder::isClassMethod(Obj fn) const {
+  auto it = functions.find(fn);
+  const auto *def = it == functions.end()
+                        ? nullptr
+                        : llvm::dyn_cast_or_null<ast::FunctionDef>(
+                              it->second.def);
+  return def && llvm::any_of(def->decoratorList, [](const ast::Expr *d) {
+           auto *n = llvm::dyn_cast<ast::Name>(d);
+           return n && n->id == "classmethod";
+         });
 }
 
 void Builder::loadClassData(Obj instance, StringRef name, Node dst) {

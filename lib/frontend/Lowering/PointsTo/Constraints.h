@@ -246,6 +246,8 @@ private:
   Node call(Frame &f, const ast::Call *c);
   void callObject(CallSite &cs, Obj callee, Node self);
   void callFunction(CallSite &cs, Obj fn, Node self);
+  /// Whether function `fn` is decorated `@classmethod`.
+  bool isClassMethod(Obj fn) const;
   /// `o` holds `cs`'s arguments as a library object `entry` describes
   /// does (fields by name and position; a container's elements).
   void rememberArguments(CallSite &cs, const ApiEntry *entry, Obj o);
