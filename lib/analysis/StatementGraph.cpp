@@ -599,6 +599,17 @@ private:
           NodeId test = stmt(NodeKind::Branch, op, f, c);
           Ctx inner = c;
           inner.control = test;
+          // `if optimizer:` where this expansion's call gave None: only
+          // the branch that runs then.
+          auto param = op->getAttrOfType<StringAttr>("none_param");
+          if (param && c.inst < g.instances.size() &&
+              g.instances[c.inst].noneParams.contains(param.getValue())) {
+            bool thenRuns = op->getAttrOfType<StringAttr>("if_none") &&
+                            op->getAttrOfType<StringAttr>("if_none")
+                                    .getValue() == "then";
+            return region(thenRuns ? i.getThenRegion() : i.getElseRegion(),
+                          {test}, inner);
+          }
           Frontier out = region(i.getThenRegion(), {test}, inner);
           Frontier other = region(i.getElseRegion(), {test}, inner);
           out.append(other.begin(), other.end());
@@ -758,6 +769,10 @@ private:
       }
     }
     const llvm::StringSet<> &reb = rebound(fn);
+    if (auto none = call->getAttrOfType<ArrayAttr>("none_params"))
+      for (Attribute a : none)
+        if (!reb.contains(cast<StringAttr>(a).getValue()))
+          g.instances[inst].noneParams.insert(cast<StringAttr>(a).getValue());
     if (DictionaryAttr bind = call.getBindAttr())
       for (NamedAttribute b : bind) {
         StringRef param = b.getName().getValue();

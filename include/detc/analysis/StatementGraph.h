@@ -38,6 +38,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <memory>
 #include <string>
@@ -138,6 +139,11 @@ struct Instance {
   /// Parameters the callee never rebinds, aliased to the caller's
   /// canonical variable.
   llvm::StringMap<std::string> aliases;
+  /// Parameters the call gives None (a literal `None`, or the default)
+  /// and the callee never rebinds: a test of one (`if optimizer:`,
+  /// `if p is None:`) takes one branch in this expansion (a function
+  /// that trains or evaluates as its optimizer is given or None).
+  llvm::StringSet<> noneParams;
 };
 
 struct StatementGraphOptions {

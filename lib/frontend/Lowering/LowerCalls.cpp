@@ -221,7 +221,57 @@ void Lowerer::emitUserCall(
   llvm::SmallVector<NamedAttribute> attrs{attr("callee", ref)};
   if (!bind.empty())
     attrs.push_back(attr("bind", builder.getDictionaryAttr(bind)));
+  std::vector<std::string> none =
+      noneParameters(sym, first, posArgs, keywords, params);
+  if (!none.empty())
+    attrs.push_back(attr("none_params", strArray(none)));
   emit(ir::CallOp::getOperationName(), at, defs, eff, attrs);
+}
+
+std::vector<std::string>
+Lowerer::noneParameters(const std::string &sym, size_t first,
+                        ast::NodeList<ast::Expr> posArgs,
+                        ast::NodeList<ast::Keyword> keywords,
+                        llvm::ArrayRef<std::string> params) const {
+  auto isNone = [](const ast::Expr *e) {
+    auto *c = llvm::dyn_cast_or_null<ast::Constant>(e);
+    return c && c->kind == ast::ConstantKind::None;
+  };
+  // A `*xs` or `**d` may give any parameter: nothing is known.
+  if (llvm::any_of(posArgs, [](const ast::Expr *a) {
+        return llvm::isa<ast::Starred>(a);
+      }) ||
+      llvm::any_of(keywords,
+                   [](const ast::Keyword *k) { return k->arg.empty(); }))
+    return {};
+  std::vector<std::string> none;
+  llvm::StringSet<> given;
+  for (size_t i = 0; i < posArgs.size() && first + i < params.size(); ++i) {
+    given.insert(params[first + i]);
+    if (isNone(posArgs[i]))
+      none.push_back(params[first + i]);
+  }
+  for (const ast::Keyword *k : keywords) {
+    given.insert(k->arg);
+    if (isNone(k->value) && llvm::is_contained(params, k->arg.str()))
+      none.push_back(k->arg.str());
+  }
+  // Parameters left to their defaults.
+  auto def = funcDefs.find(sym);
+  if (def == funcDefs.end() || !def->second->args)
+    return none;
+  const ast::Arguments &a = *def->second->args;
+  std::vector<const ast::Arg *> positional(a.posonlyargs.begin(),
+                                           a.posonlyargs.end());
+  positional.insert(positional.end(), a.args.begin(), a.args.end());
+  size_t withDefault = positional.size() - a.defaults.size();
+  for (size_t i = withDefault; i < positional.size(); ++i)
+    if (!given.count(positional[i]->arg) && isNone(a.defaults[i - withDefault]))
+      none.push_back(positional[i]->arg.str());
+  for (size_t i = 0; i < a.kwonlyargs.size() && i < a.kwDefaults.size(); ++i)
+    if (!given.count(a.kwonlyargs[i]->arg) && isNone(a.kwDefaults[i]))
+      none.push_back(a.kwonlyargs[i]->arg.str());
+  return none;
 }
 
 /// Which argument of a call of builtin `name` is a function the builtin

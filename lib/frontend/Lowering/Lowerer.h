@@ -760,6 +760,16 @@ public:
   /// carries, uniqued in the context (a std::map of string vectors took
   /// ~150 bytes a function more).
   llvm::StringMap<mlir::ArrayAttr> funcParams;
+  /// The parameters of `sym` a call with these arguments gives None: a
+  /// literal `None`, or a parameter left to its default `None`; none when
+  /// the call has `*xs` or `**d` (either may give any parameter).
+  std::vector<std::string>
+  noneParameters(const std::string &sym, size_t first,
+                 ast::NodeList<ast::Expr> posArgs,
+                 ast::NodeList<ast::Keyword> keywords,
+                 llvm::ArrayRef<std::string> params) const;
+  /// Each function's definition, by symbol (its parameters' defaults).
+  llvm::StringMap<const ast::FunctionDef *> funcDefs;
   /// Parameter `i` of `params` (one of funcParams).
   static llvm::StringRef paramName(mlir::ArrayAttr params, size_t i) {
     return llvm::cast<mlir::StringAttr>(params[i]).getValue();

@@ -269,6 +269,30 @@ void Lowerer::lowerBody(FuncCtx &f, llvm::ArrayRef<ast::Stmt *> body) {
 /// job: a name or attribute spelled like one (`rank`, `args.local_rank`,
 /// `global_rank`), `dist.get_rank()`, `is_main_process()`-style helpers,
 /// `os.environ["RANK"]` (the lint detc-rank-conditional-update reads it).
+/// `if p:`, `if not p:`, `if p is None:`, `if p is not None:` with `p` a
+/// name: `p`, and whether the `then` branch is the one that runs when `p`
+/// is None.
+static std::optional<std::pair<StringRef, bool>>
+testsNone(const ast::Expr *test) {
+  bool negated = false;
+  if (auto *u = llvm::dyn_cast<ast::UnaryOp>(test);
+      u && u->op == ast::UnaryOpKind::Not) {
+    negated = true;
+    test = u->operand;
+  }
+  if (auto *n = llvm::dyn_cast<ast::Name>(test))
+    return std::make_pair(n->id, negated);
+  auto *c = llvm::dyn_cast<ast::Compare>(test);
+  if (negated || !c || c->ops.size() != 1 || c->comparators.size() != 1)
+    return std::nullopt;
+  auto *n = llvm::dyn_cast<ast::Name>(c->left);
+  auto *none = llvm::dyn_cast<ast::Constant>(c->comparators[0]);
+  if (!n || !none || none->kind != ast::ConstantKind::None ||
+      (c->ops[0] != ast::CmpOpKind::Is && c->ops[0] != ast::CmpOpKind::IsNot))
+    return std::nullopt;
+  return std::make_pair(n->id, c->ops[0] == ast::CmpOpKind::Is);
+}
+
 static bool testsRank(const ast::Expr *test) {
   std::vector<const ast::Node *> work{test};
   while (!work.empty()) {
@@ -437,6 +461,18 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     Operation *op = emit(ir::IfOp::getOperationName(), s, {}, eff, {}, 2);
     if (op && testsRank(i->test))
       op->setAttr("per_rank", builder.getUnitAttr());
+    // A test of whether a parameter is None: an expansion of the function
+    // whose call gives it None takes one branch only (StatementGraph).
+    if (auto none = testsNone(i->test); op && none)
+      if (auto params = funcParams.find(f.symbol);
+          params != funcParams.end() &&
+          llvm::any_of(params->second, [&](mlir::Attribute a) {
+            return cast<StringAttr>(a).getValue() == none->first;
+          })) {
+        op->setAttr("none_param", builder.getStringAttr(none->first));
+        op->setAttr("if_none",
+                    builder.getStringAttr(none->second ? "then" : "else"));
+      }
     inRegion(op, 0, [&] { lowerBody(f, i->body); });
     lowerElse(f, op, i->orelse);
     return;
@@ -651,6 +687,7 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   std::vector<std::string> paramStrs(params.begin(), params.end());
   ArrayAttr paramAttr = strArray(paramStrs);
   funcParams[fullSymbol] = paramAttr;
+  funcDefs[fullSymbol] = def;
   ir::FuncKind kind = ir::FuncKind::Function;
   if (isMethod) {
     kind = ir::FuncKind::Method;
