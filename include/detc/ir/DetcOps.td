@@ -491,7 +491,11 @@ def Detc_IfOp : Detc_StmtOp<"if", RegionTraits> {
     the test. `per_rank` (unit): the test depends on the process's rank in
     a distributed job (`rank == 0`, `args.local_rank`, `dist.get_rank()`,
     `is_main_process()`, `os.environ["RANK"]`): what runs under it runs on
-    some ranks only (lint detc-rank-conditional-update).
+    some ranks only (lint detc-rank-conditional-update). `none_param`
+    (string) and `if_none` (`"then"` or `"else"`): the test is whether that
+    parameter of the enclosing function is None (`if optimizer:`, `if p is
+    None:`), and the branch that runs when it is; an expansion whose call
+    gives it None (`none_params`) takes that branch only.
 
     Example:
 
@@ -565,7 +569,11 @@ def Detc_CallOp : Detc_StmtOp<"call",
     known class, `Net.forward` through a build). `bind` maps each parameter
     of the callee to the variable holding the argument passed to it (so a
     generator passed as an argument is the same generator inside the
-    callee); `defs` receives the return value.
+    callee); `defs` receives the return value. `none_params` (string array,
+    optional): the parameters the call gives None — a literal `None`, or a
+    parameter left to its default `None` — where the call has no `*xs` or
+    `**d`; the statement graph takes one branch of a `detc.if` testing one
+    of them (`none_param`).
 
     Example:
 
