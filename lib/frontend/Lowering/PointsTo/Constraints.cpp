@@ -239,9 +239,17 @@ Node Builder::anyNamedAttribute(Obj o) {
     return it->second;
   Node all = solver.newNode();
   it->second = all;
-  solver.onField(o, [this, o, all](FieldId fid) {
-    if (!solver.fieldName(fid).starts_with("["))
-      solver.addCopy(solver.fieldNode(o, fid), all);
+  // Of a class: not its special methods (`__init__`, `__call__`): a name
+  // computed from data (`getattr(self, name)` over the layer names
+  // StyleGAN3's synthesis network keeps) is no dunder, and calling every
+  // constructor from the forward ran every layer's setup code per batch.
+  bool cls = out.objects[o].kind == Kind::Class;
+  solver.onField(o, [this, o, all, cls](FieldId fid) {
+    StringRef name = solver.fieldName(fid);
+    if (name.starts_with("[") ||
+        (cls && name.starts_with("__") && name.ends_with("__")))
+      return;
+    solver.addCopy(solver.fieldNode(o, fid), all);
   });
   return all;
 }
