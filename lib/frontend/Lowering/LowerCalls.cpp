@@ -801,7 +801,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   for (const std::string &fact : calleeFacts)
     if (StringRef(fact).starts_with("class:"))
       classes.push_back(fact.substr(6));
+  // Beside functions (`getattr(module, name)` over a zoo of models and
+  // helpers), too many classes are left to the functions' alternatives
+  // (and the points-to's instances at the result's uses), as before
+  // classes were followed there at all.
+  bool besideFunctions = !funcs.empty() || !methods.empty();
   if (containerSubclass ||
+      (besideFunctions && classes.size() > kMaxClassesBesideFunctions) ||
       !followsAlternatives(f, call, classes.size(), "the callee may be",
                            "classes"))
     classes.clear();

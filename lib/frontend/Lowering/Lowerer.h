@@ -291,6 +291,15 @@ public:
   /// Calls through a variable that may hold more functions than this are
   /// opaque (with a warning).
   static constexpr size_t kMaxCallAlternatives = 64;
+  /// Classes a callee may be beside functions (`globals()[name](...)` of a
+  /// module of a few classes and helpers, EDM's networks.py: 13) that are
+  /// constructed as alternatives; more (a registry module's every model
+  /// and helper, BasicSR's archs: 62 classes and 15 functions) are left
+  /// to the functions' alternatives and the points-to's instances where
+  /// the result is used, as before classes were followed there at all:
+  /// constructing each made every method call on the result a choice
+  /// among them, and the draws the instances' own methods make were lost.
+  static constexpr size_t kMaxClassesBesideFunctions = 16;
   /// Emits the forward region body of a user model class `cls`.
   void emitModelForward(FuncCtx &f, const std::string &cls,
                         const std::string &selfVar);
