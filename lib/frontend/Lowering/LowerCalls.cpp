@@ -228,6 +228,19 @@ void Lowerer::emitUserCall(
   emit(ir::CallOp::getOperationName(), at, defs, eff, attrs);
 }
 
+bool Lowerer::isProperty(const std::string &owner, StringRef method) const {
+  auto def = funcDefs.find(owner + "::" + method.str());
+  return def != funcDefs.end() &&
+         llvm::any_of(def->second->decoratorList, [](const ast::Expr *d) {
+           StringRef name;
+           if (auto *n = llvm::dyn_cast<ast::Name>(d))
+             name = n->id;
+           else if (auto *a = llvm::dyn_cast<ast::Attribute>(d))
+             name = a->attr;
+           return name == "property" || name == "cached_property";
+         });
+}
+
 std::vector<std::string>
 Lowerer::noneParameters(const std::string &sym, size_t first,
                         ast::NodeList<ast::Expr> posArgs,
@@ -713,11 +726,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   if (isMethod) {
     bool realMethod = false;
     for (const std::string &fact : recvFacts)
-      if (StringRef(fact).starts_with("inst:") &&
-          !findMethod(fact.substr(5), attrFn->attr).empty()) {
-        calleeFacts.clear(); // A real method of a user class.
-        realMethod = true;
-      }
+      if (StringRef(fact).starts_with("inst:"))
+        if (std::string owner = findMethod(fact.substr(5), attrFn->attr);
+            !owner.empty() && !isProperty(owner, attrFn->attr)) {
+          calleeFacts.clear(); // A real method of a user class.
+          realMethod = true;
+        }
     // Not a method the receiver's class defines: also everything the
     // points-to analysis says the attribute holds — a static or unbound
     // method through its class (`Data.wiggle(x)`), a callable object kept
@@ -997,7 +1011,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     for (const std::string &fact : recvFacts)
       if (StringRef(fact).starts_with("inst:"))
         if (std::string o = findMethod(fact.substr(5), method);
-            !o.empty() && !llvm::is_contained(owners, o))
+            !o.empty() && !isProperty(o, method) &&
+            !llvm::is_contained(owners, o))
           owners.push_back(o);
     if (!followsAlternatives(f, call, owners.size(),
                              "the receiver may be an instance of", "classes"))

@@ -777,6 +777,9 @@ public:
                  ast::NodeList<ast::Expr> posArgs,
                  ast::NodeList<ast::Keyword> keywords,
                  llvm::ArrayRef<std::string> params) const;
+  /// Whether method `method` of class `owner` is a `@property` (or
+  /// `cached_property`) getter: `obj.method(x)` calls what it returns.
+  bool isProperty(const std::string &owner, llvm::StringRef method) const;
   /// Each function's definition, by symbol (its parameters' defaults).
   llvm::StringMap<const ast::FunctionDef *> funcDefs;
   /// Parameter `i` of `params` (one of funcParams).

@@ -164,8 +164,12 @@ Node Builder::call(Frame &f, const ast::Call *c) {
     solver.onObject(receiver, [this, cs](Obj o) {
       solver.addCopy(solver.fieldNode(o, cs->method), cs->attribute);
       const AbstractObject &ob = out.objects[o];
-      if (ob.kind == Kind::Instance)
+      if (ob.kind == Kind::Instance) {
         loadClassData(o, solver.fieldName(cs->method), cs->attribute);
+        // `self.head(x)` of a property returning a layer: the layer.
+        if (propertyNames.contains(solver.fieldName(cs->method)))
+          loadProperty(o, solver.fieldName(cs->method), cs->attribute);
+      }
       if (ob.kind == Kind::LibName && ob.label() == kRuntimeModule)
         loadRuntimeModuleAttribute(solver.fieldName(cs->method),
                                    cs->attribute);

@@ -205,6 +205,8 @@ void Builder::loadAttribute(Node base, FieldId fid, Node n) {
     if (ob.kind == Kind::Instance) {
       loadClassData(o, attr, n);
       loadBoundMethod(o, attr, n);
+      if (propertyNames.contains(attr))
+        loadProperty(o, attr, n);
     }
     if (ob.kind == Kind::Class)
       loadSubclassCall(o, attr, n);
@@ -231,6 +233,45 @@ void Builder::loadRuntimeModuleAttribute(StringRef name, Node n) {
     solver.addCopy(field(moduleObject(m), name), n);
     program.noteImportByName(nullptr, m);
   }
+}
+
+bool Builder::isPropertyGetter(const ast::FunctionDef *def) {
+  return llvm::any_of(def->decoratorList, [](const ast::Expr *d) {
+    StringRef name;
+    if (auto *n = llvm::dyn_cast<ast::Name>(d))
+      name = n->id;
+    else if (auto *a = llvm::dyn_cast<ast::Attribute>(d))
+      name = a->attr;
+    return name == "property" || name == "cached_property";
+  });
+}
+
+void Builder::loadProperty(Obj instance, StringRef name, Node dst) {
+  Obj cls = classOf(out.objects[instance].label());
+  if (cls == ~0u)
+    return;
+  solver.onObject(methodNode(cls, name), [this, instance, dst](Obj fn) {
+    auto it = functions.find(fn);
+    auto *def = it == functions.end()
+                    ? nullptr
+                    : llvm::dyn_cast_or_null<ast::FunctionDef>(it->second.def);
+    if (!def || !isPropertyGetter(def))
+      return;
+    // The getter runs with the instance (once per instance and getter):
+    // what it returns is the attribute's value (YOLOX's WandbLogger.run,
+    // wandb's run object, made on first read).
+    auto [at, made] = propertyValues.try_emplace({instance, fn}, 0);
+    if (made) {
+      CallSite *cs = &callSites.emplace_back();
+      cs->frame = it->second.frame;
+      cs->result = solver.newNode();
+      at->second = cs->result;
+      Node self = solver.newNode();
+      solver.addObject(self, instance);
+      callFunction(*cs, fn, self);
+    }
+    solver.addCopy(at->second, dst);
+  });
 }
 
 Node Builder::anyNamedAttribute(Obj o) {
@@ -728,6 +769,9 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   info.def = def;
   info.lambdaBody = lambdaBody;
   functions[fo] = info;
+  if (auto *fd = llvm::dyn_cast_or_null<ast::FunctionDef>(def);
+      fd && f.isClassBody && isPropertyGetter(fd))
+    propertyNames.insert(fd->name);
   // The script's own functions are all analysed (findings in a function
   // it never calls are still the user's); a module's, once they may run.
   if (f.module->name == "__main__")

@@ -139,6 +139,10 @@ private:
   /// one per site, object and attribute (timm's `module = getattr(module,
   /// name)` loops made 9.7 million edges and 80 s of resnet.py).
   Node anyNamedAttribute(Obj o);
+  /// `obj.name` where the class of instance `obj` defines `name` as a
+  /// `@property` (or `cached_property`): what its getter returns.
+  void loadProperty(Obj instance, llvm::StringRef name, Node dst);
+  static bool isPropertyGetter(const ast::FunctionDef *def);
   void store(Node base, llvm::StringRef name, Node src);
   /// `setattr(base, name, src)` with a computed `name` (and
   /// `add_module(name, layer)`): into the attributes possibleNames says
@@ -419,6 +423,10 @@ private:
   llvm::DenseMap<const ast::Node *, Obj> defObjects;
   std::map<std::tuple<const ast::Node *, std::string, int>, Obj> sited;
   llvm::StringMap<Obj> constants, libNames, moduleObjects;
+  /// Names of the program's property getters (a load of another name
+  /// looks for none); each getter's value per instance.
+  llvm::StringSet<> propertyNames;
+  std::map<std::pair<Obj, Obj>, Node> propertyValues;
   /// isNameFactory's answers, by definition.
   llvm::DenseMap<const ast::Node *, bool> nameFactories;
   llvm::StringSet<> usedSymbols;
