@@ -84,3 +84,14 @@ void detc::ast::appendBoundNames(const Expr *target,
       work.push_back(st->value);
   }
 }
+
+bool detc::ast::isPropertyGetter(const FunctionDef *def) {
+  return def && llvm::any_of(def->decoratorList, [](const Expr *d) {
+           llvm::StringRef name;
+           if (auto *n = llvm::dyn_cast<Name>(d))
+             name = n->id;
+           else if (auto *a = llvm::dyn_cast<Attribute>(d))
+             name = a->attr;
+           return name == "property" || name == "cached_property";
+         });
+}

@@ -465,6 +465,11 @@ llvm::StringRef getCmpOpName(CmpOpKind op);
 void appendBoundNames(const Expr *target,
                       llvm::SmallVectorImpl<llvm::StringRef> &out);
 
+class FunctionDef;
+/// Whether `def` is decorated `@property` or `@cached_property` (also
+/// `@functools.cached_property`): reading the attribute runs it.
+bool isPropertyGetter(const FunctionDef *def);
+
 class BoolOp : public Expr {
 public:
   BoolOp() : Expr(NodeKind::BoolOp) {}

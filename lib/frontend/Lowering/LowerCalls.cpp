@@ -230,15 +230,7 @@ void Lowerer::emitUserCall(
 
 bool Lowerer::isProperty(const std::string &owner, StringRef method) const {
   auto def = funcDefs.find(owner + "::" + method.str());
-  return def != funcDefs.end() &&
-         llvm::any_of(def->second->decoratorList, [](const ast::Expr *d) {
-           StringRef name;
-           if (auto *n = llvm::dyn_cast<ast::Name>(d))
-             name = n->id;
-           else if (auto *a = llvm::dyn_cast<ast::Attribute>(d))
-             name = a->attr;
-           return name == "property" || name == "cached_property";
-         });
+  return def != funcDefs.end() && ast::isPropertyGetter(def->second);
 }
 
 std::vector<std::string>

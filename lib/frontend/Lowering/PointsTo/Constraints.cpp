@@ -235,17 +235,6 @@ void Builder::loadRuntimeModuleAttribute(StringRef name, Node n) {
   }
 }
 
-bool Builder::isPropertyGetter(const ast::FunctionDef *def) {
-  return llvm::any_of(def->decoratorList, [](const ast::Expr *d) {
-    StringRef name;
-    if (auto *n = llvm::dyn_cast<ast::Name>(d))
-      name = n->id;
-    else if (auto *a = llvm::dyn_cast<ast::Attribute>(d))
-      name = a->attr;
-    return name == "property" || name == "cached_property";
-  });
-}
-
 void Builder::loadProperty(Obj instance, StringRef name, Node dst) {
   Obj cls = classOf(out.objects[instance].label());
   if (cls == ~0u)
@@ -255,7 +244,7 @@ void Builder::loadProperty(Obj instance, StringRef name, Node dst) {
     auto *def = it == functions.end()
                     ? nullptr
                     : llvm::dyn_cast_or_null<ast::FunctionDef>(it->second.def);
-    if (!def || !isPropertyGetter(def))
+    if (!ast::isPropertyGetter(def))
       return;
     // The getter runs with the instance (once per instance and getter):
     // what it returns is the attribute's value (YOLOX's WandbLogger.run,
@@ -770,7 +759,7 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   info.lambdaBody = lambdaBody;
   functions[fo] = info;
   if (auto *fd = llvm::dyn_cast_or_null<ast::FunctionDef>(def);
-      fd && f.isClassBody && isPropertyGetter(fd))
+      fd && f.isClassBody && ast::isPropertyGetter(fd))
     propertyNames.insert(fd->name);
   // The script's own functions are all analysed (findings in a function
   // it never calls are still the user's); a module's, once they may run.

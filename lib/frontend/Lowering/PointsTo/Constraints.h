@@ -142,7 +142,6 @@ private:
   /// `obj.name` where the class of instance `obj` defines `name` as a
   /// `@property` (or `cached_property`): what its getter returns.
   void loadProperty(Obj instance, llvm::StringRef name, Node dst);
-  static bool isPropertyGetter(const ast::FunctionDef *def);
   void store(Node base, llvm::StringRef name, Node src);
   /// `setattr(base, name, src)` with a computed `name` (and
   /// `add_module(name, layer)`): into the attributes possibleNames says
