@@ -8,7 +8,10 @@
 # the generator's, the augmentation's and the loss's draws are found
 # (before: the loss was code detc could not read, nothing else was seen).
 # The factory's own answer stays (a name detc cannot resolve): calls on
-# its results are may-draws too. A value a compiled plugin loaded by a
+# its results are may-draws too, also through `.train().requires_grad_()`
+# (a module's and a tensor's requires_grad_ return the object itself;
+# before, that made the unknown answer a known value, and `self.G(z)` was
+# no may-draw). A value a compiled plugin loaded by a
 # computed name returned is used through tensor methods: those are taken
 # as a tensor's (before: a may-draw per method).
 # RUN: rm -rf %t.dir && cp -r %S/Inputs/named_factory %t.dir
@@ -16,13 +19,14 @@
 # RUN: cd %t.dir && detc analyze train.py --python none 2>&1 | FileCheck %s --implicit-check-not=warning:
 # CHECK-DAG: dnnlib/util.py:17:14: warning: modules imported by name at run time are unknown to detc
 # CHECK-DAG: training/ops.py:10:19: warning: modules imported by name at run time are unknown to detc
-# CHECK-DAG: train.py:[[@LINE+26]]:13: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+25]]:5
-# CHECK-DAG: training/nets.py:10:35: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+24]]:5
-# CHECK-DAG: training/nets.py:19:16: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+23]]:5
+# CHECK-DAG: train.py:[[@LINE+27]]:13: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+26]]:5
+# CHECK-DAG: training/nets.py:10:35: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+25]]:5
+# CHECK-DAG: training/nets.py:19:16: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+24]]:5
+# CHECK-DAG: training/loss.py:11:15: warning: may draw: 'self.G' calls code detc could not read
 # CHECK-DAG: training/loss.py:13:19: warning: may draw: 'self.augment' calls code detc could not read
 # CHECK-DAG: training/ops.py:15:12: warning: may draw: 'plugin().fused_act' calls code detc could not read
 # CHECK-DAG: train.py:[[@LINE+25]]:9: warning: may draw: 'opt.step' calls code detc could not read
-# CHECK: 6 warning(s)
+# CHECK: 7 warning(s)
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 

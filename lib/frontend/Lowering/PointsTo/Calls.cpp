@@ -496,7 +496,7 @@ void Builder::callMethod(CallSite &cs, Obj o) {
     if ((made && made->role == "load") || (entry && entry->has("self")) ||
         m == "to" || m == "cuda" ||
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||
-        m == "double" || m == "half")
+        m == "double" || m == "half" || m == "requires_grad_")
       solver.addObject(cs.result, o);
     else // what the method returns: one library object per call site
       // (labelled by the method alone: `x = x.f()` in a loop must not
