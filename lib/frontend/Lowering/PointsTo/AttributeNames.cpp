@@ -424,3 +424,9 @@ Names detc::frontend::pta::possibleNames(const ast::Expr *e,
                                          const ast::Module *module) {
   return NameReader(def, module).valueOf(e, 0);
 }
+
+bool detc::frontend::pta::isDottedName(llvm::StringRef s) {
+  return llvm::all_of(s, [](char c) {
+    return c == '.' || c == '_' || llvm::isAlnum(c);
+  });
+}

@@ -42,6 +42,11 @@ std::optional<std::vector<NameChoice>>
 possibleNames(const ast::Expr *e, const ast::FunctionDef *def,
               const ast::Module *module = nullptr);
 
+/// Whether `s` holds only identifier characters and dots (`a.b_c.d`; the
+/// empty text too): the shape of a dotted name `eval` or a name factory
+/// may look up.
+bool isDottedName(llvm::StringRef s);
+
 } // namespace detc::frontend::pta
 
 #endif // DETC_LIB_FRONTEND_LOWERING_POINTSTO_ATTRIBUTENAMES_H

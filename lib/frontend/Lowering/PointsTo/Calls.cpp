@@ -1360,13 +1360,6 @@ Builder::modulesBelow(const ProgramModule &from, StringRef pkg,
   return found;
 }
 
-/// Whether `s` is a dotted name (`a.b_c.d`), allowing an empty one.
-static bool isDottedName(StringRef s) {
-  return llvm::all_of(s, [](char c) {
-    return c == '.' || c == '_' || llvm::isAlnum(c);
-  });
-}
-
 bool Builder::evalByName(CallSite &cs) {
   // The operands of the sum, left to right.
   std::vector<const ast::Expr *> parts;

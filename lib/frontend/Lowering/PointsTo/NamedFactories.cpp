@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AttributeNames.h"
 #include "Constraints.h"
 #include "ResultImpl.h"
 
@@ -88,10 +89,7 @@ StringRef dottedName(StringRef label) {
     return {};
   StringRef text = label.drop_front().drop_back();
   if (!text.contains('.') || text.starts_with(".") || text.ends_with(".") ||
-      text.contains("..") ||
-      !llvm::all_of(text, [](char c) {
-        return c == '.' || c == '_' || llvm::isAlnum(c);
-      }))
+      text.contains("..") || !isDottedName(text))
     return {};
   return text;
 }
