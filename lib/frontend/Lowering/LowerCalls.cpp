@@ -1585,24 +1585,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     std::string id = objectId('d', call);
     ObjectInfo &o = object(id, ObjectInfo::Dataset);
     o.api = apiName;
-    if (const ast::Expr *tr = args.find(entry->getArg("transform")))
-      o.transformFacts = factsOf(f, tr);
-    // Transforms the facts lose (kept in a dict, passed through helpers,
-    // stored on the dataset later): what its `transform` may hold.
-    for (PointsToResult::ObjectId d : pointsToAt(call)) {
-      std::vector<PointsToResult::ObjectId> held =
-          pointsTo->field(d, "transform");
-      for (const std::string &id : loweredIds(held, 'b', ObjectInfo::Build))
-        o.transformFacts.insert("obj:" + id);
-      // The program's own transform objects and functions.
-      addProgramCallables(held, o.transformFacts);
-      addInstanceFacts(held, o.transformFacts);
-      // One of a library detc does not read: the dataset calls it on
-      // every example (detc-may-draw in the per-example region).
-      const ast::Expr *tr = args.find(entry->getArg("transform"));
-      if (emitIR && tr && !o.unreadTransform)
-        if (std::optional<UnreadReason> why = whyObjectsUnread(held, ""))
-          o.unreadTransform = unreadEntry(*f.unit, tr, *why, true);
+    // The library's __getitem__ runs each of them on every example: the
+    // transform, the target transform (torchvision's datasets keep both),
+    // or the joint `transforms` given instead.
+    static constexpr llvm::StringLiteral kExampleTransforms[] = {
+        "transform", "target_transform", "transforms"};
+    for (StringRef part : kExampleTransforms) {
+      const ast::Expr *tr = args.find(entry->getArg(part));
+      if (tr) {
+        FactSet given = factsOf(f, tr);
+        o.transformFacts.insert(given.begin(), given.end());
+      }
+      // Transforms the facts lose (kept in a dict, passed through helpers,
+      // stored on the dataset later): what the dataset's field may hold.
+      for (PointsToResult::ObjectId d : pointsToAt(call)) {
+        std::vector<PointsToResult::ObjectId> held = pointsTo->field(d, part);
+        for (const std::string &id :
+             loweredIds(held, 'b', ObjectInfo::Build))
+          o.transformFacts.insert("obj:" + id);
+        // The program's own transform objects and functions.
+        addProgramCallables(held, o.transformFacts);
+        addInstanceFacts(held, o.transformFacts);
+        // One of a library detc does not read: the dataset calls it on
+        // every example (detc-may-draw in the per-example region).
+        if (emitIR && tr && !o.unreadTransform)
+          if (std::optional<UnreadReason> why = whyObjectsUnread(held, ""))
+            o.unreadTransform = unreadEntry(*f.unit, tr, *why, true);
+      }
     }
     // The datasets it wraps (a list of them for ConcatDataset): the
     // program's, or library datasets.
