@@ -1618,6 +1618,10 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
     return true;
   if (name == "eval" && !cs.call->args.empty() && !cs.starred[0])
     evalByName(cs);
+  // `__import__(name)` loads a module by name, as importlib.import_module
+  // does (callLibrary): BigGAN's `model = __import__(config['model'])`.
+  if (name == "__import__")
+    return false;
   // Every other builtin (len, print, range, isinstance, ...): no object
   // the analysis tracks comes out.
   return true;
