@@ -2410,10 +2410,39 @@ std::string Lowerer::containerSubclassCalled(
 std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
                                        const FactSet &calleeClasses,
                                        std::string &subclass) const {
+  // A library loader among the candidates (`train_loader_class =
+  // MyDataLoader if sizes else torch.utils.data.DataLoader`, OFA's): a
+  // program class constructed in its place with the same arguments, its
+  // `__init__` taking the dataset first, is a drop-in loader (OFA's
+  // MyDataLoader is a copy of torch's DataLoader, deriving from object):
+  // its instances are iterated as the library loader's are. Otherwise the
+  // library alternative was lost, and with it the loop's data-parallel
+  // region.
+  std::string library;
+  if (pointsTo)
+    for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
+      const AbstractObject &ob = pointsTo->object(o);
+      if (ob.kind != AbstractObject::Kind::LibName)
+        continue;
+      std::string name = api.canonicalize(ob.label());
+      if (const ApiEntry *e = api.lookup(name); e && e->role == "loader")
+        library = name;
+    }
+  auto dropIn = [&](const std::string &cls) -> std::string {
+    std::string init = findMethod(cls, "__init__");
+    auto params = funcParams.find(init + "::__init__");
+    if (library.empty() || params == funcParams.end() ||
+        params->second.size() < 2 || paramName(params->second, 1) != "dataset")
+      return "";
+    return library;
+  };
   return agreedLibraryBase(
       callee, calleeClasses,
-      [&](const std::string &cls) { return loaderBaseOf(cls); }, "loader",
-      &subclass);
+      [&](const std::string &cls) {
+        std::string base = loaderBaseOf(cls);
+        return base.empty() ? dropIn(cls) : base;
+      },
+      "loader", &subclass);
 }
 
 bool Lowerer::isOptimizerClass(const std::string &cls) const {

@@ -774,6 +774,17 @@ void Lowerer::lowerClassDef(FuncCtx &f, const ast::ClassDef *def) {
   for (const ast::Expr *b : def->bases) {
     eff.merge(lowerExpr(f, b));
     FactSet bf = factsOf(f, b);
+    // A base the facts lose (OFA's `from ofa.utils import MyModule`
+    // through the package's star re-exports, from a module of that
+    // package lowered before the base's): the class the points-to says
+    // the name holds (named as the lowering will name it).
+    if (pointsTo && llvm::none_of(bf, [](const std::string &fact) {
+          return StringRef(fact).starts_with("class:");
+        }))
+      for (PointsToResult::ObjectId o : pointsTo->pointsTo(b))
+        if (const AbstractObject &ob = pointsTo->object(o);
+            ob.kind == AbstractObject::Kind::Class)
+          bf.insert("class:" + ob.label().str());
     std::string userBase;
     for (const std::string &fact : bf)
       if (StringRef(fact).starts_with("class:"))

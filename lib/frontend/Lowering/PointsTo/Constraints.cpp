@@ -263,6 +263,11 @@ void Builder::loadProperty(Obj instance, StringRef name, Node dst) {
   });
 }
 
+const ast::Attribute *Builder::namespaceOf(const ast::Expr *e) {
+  auto *a = llvm::dyn_cast<ast::Attribute>(e);
+  return a && a->attr == "__dict__" ? a : nullptr;
+}
+
 Node Builder::anyNamedAttribute(Obj o) {
   auto [it, inserted] = anyAttributeNodes.try_emplace(o, 0);
   if (!inserted)
@@ -637,6 +642,13 @@ void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
   if (auto *sub = llvm::dyn_cast<Subscript>(target)) {
     pta::Node base = expr(f, sub->value);
     auto *c = llvm::dyn_cast<Constant>(sub->slice);
+    // `obj.__dict__["name"] = v` binds attribute `name` of obj (OFA's run
+    // config caches its data provider so); a computed name may bind any
+    // attribute, which no read by name could then see: such reads stay
+    // what they were, as for setattr with a computed name.
+    if (auto *a = namespaceOf(sub->value); a && c &&
+                                           c->kind == ConstantKind::Str)
+      store(expr(f, a->value), c->value, value);
     if (c && c->kind == ConstantKind::Str) {
       store(base, ("['" + c->value + "']").str(), value);
     } else {
@@ -1202,6 +1214,18 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
         });
       });
       return remember(n);
+    }
+    // `obj.__dict__["name"]` is attribute `name` of obj (its namespace);
+    // `obj.__dict__[key]` with a computed key, any attribute it has.
+    if (auto *a = namespaceOf(sub->value)) {
+      pta::Node owner = expr(f, a->value);
+      if (c && c->kind == ConstantKind::Str)
+        load(owner, c->value, n);
+      else
+        solver.onObject(owner, [this, n](Obj o) {
+          if (out.objects[o].kind == Kind::Instance)
+            solver.addCopy(anyNamedAttribute(o), n);
+        });
     }
     if (c && c->kind == ConstantKind::Str) {
       load(base, ("['" + c->value + "']").str(), n);

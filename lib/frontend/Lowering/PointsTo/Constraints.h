@@ -139,6 +139,9 @@ private:
   /// one per site, object and attribute (timm's `module = getattr(module,
   /// name)` loops made 9.7 million edges and 80 s of resnet.py).
   Node anyNamedAttribute(Obj o);
+  /// `x.__dict__` (the attribute expression), whose entries are the
+  /// attributes of x; null for any other expression.
+  static const ast::Attribute *namespaceOf(const ast::Expr *e);
   /// `obj.name` where the class of instance `obj` defines `name` as a
   /// `@property` (or `cached_property`): what its getter returns.
   void loadProperty(Obj instance, llvm::StringRef name, Node dst);

@@ -1,0 +1,2 @@
+from .my_modules import *
+from .my_loader import *
