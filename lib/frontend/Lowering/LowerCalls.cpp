@@ -331,6 +331,13 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         q = base;
         containerSubclass = true;
       }
+    // A library name held in a variable (`dataset_class =
+    // torchvision.datasets.CIFAR10`, or CIFAR100 in another branch, then
+    // `dataset_class(root, transform=...)`): the call is that library
+    // call (before: a call of nothing detc knew, and the dataset's
+    // transforms were never run in the per-example region).
+    if (q.empty())
+      q = libraryNameHeld(fn);
   } else if (std::string base = librarySource.baseOfRole(q, "loader");
              !base.empty()) {
     // A subclass of DataLoader a library defines, read from its source
@@ -2405,6 +2412,34 @@ std::string Lowerer::containerSubclassCalled(
   };
   return agreedLibraryBase(callee, calleeClasses, containerBase, "",
                            nullptr);
+}
+
+std::string Lowerer::libraryNameHeld(const ast::Expr *callee) const {
+  if (!pointsTo || isa<ast::Attribute>(callee))
+    return "";
+  // Every candidate a library name a table describes: one name, or names
+  // that construct alike (datasets, loaders, optimizers: the role and its
+  // arguments say what the call does; the first name stands for them).
+  std::set<std::string> names;
+  std::set<std::string> roles;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
+    const AbstractObject &ob = pointsTo->object(o);
+    if (ob.kind != AbstractObject::Kind::LibName)
+      return "";
+    std::string name = api.canonicalize(ob.label());
+    const ApiEntry *e = api.lookup(name);
+    if (!e || e->pattern != name)
+      return "";
+    names.insert(name);
+    roles.insert(e->role);
+  }
+  if (names.size() == 1)
+    return *names.begin();
+  static constexpr llvm::StringLiteral kConstructors[] = {"dataset", "loader",
+                                                          "optimizer"};
+  if (roles.size() == 1 && llvm::is_contained(kConstructors, *roles.begin()))
+    return *names.begin();
+  return "";
 }
 
 std::string Lowerer::loaderClassCalled(const ast::Expr *callee,

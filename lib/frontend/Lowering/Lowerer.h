@@ -341,6 +341,11 @@ public:
   /// The loader API (a table entry of role `loader`) program class `cls`
   /// derives from, or "".
   std::string loaderBaseOf(const std::string &cls) const;
+  /// The library name a callee expression that is no attribute holds (a
+  /// variable given a library class or function): the one name the
+  /// points-to says it may be, or the first of names of one constructing
+  /// role (dataset, loader, optimizer); empty otherwise.
+  std::string libraryNameHeld(const ast::Expr *callee) const;
   /// Whether `callee` is code of a library no table describes and the
   /// search path does not have (an unresolved import's name).
   bool callsUnknownCode(const ast::Expr *callee) const;
