@@ -545,6 +545,14 @@ Lowerer::untraceableValue(FuncCtx &f, const ast::Expr *value,
       if (!llvm::is_contained(own, o))
         objs.push_back(o);
   }
+  // An instance of the program's class the facts did not name (`a + b` of
+  // datasets, either of which it may be): known, as the facts' `inst:`.
+  if (llvm::any_of(objs, [&](PointsToResult::ObjectId o) {
+        const AbstractObject &ob = pointsTo->object(o);
+        return ob.kind == AbstractObject::Kind::Instance &&
+               classes.count(ob.label().str());
+      }))
+    return std::nullopt;
   if (std::optional<UnreadReason> why = whyObjectsUnread(objs, "")) {
     why->why = (noun + " that is " + why->why).str();
     return why;

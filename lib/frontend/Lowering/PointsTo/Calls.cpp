@@ -1466,6 +1466,18 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
       solver.addCopy(a, cs.result);
     return true;
   }
+  // `sum(datasets, start)`: the program's instances among the elements and
+  // the start, as `a + b` of them is either (a ConcatDataset of datasets).
+  if (name == "sum") {
+    for (size_t i = 0; i < cs.args.size(); ++i) {
+      Node part = i == 0 ? elementNode(cs.args[0]) : cs.args[i];
+      solver.onObject(part, [this, result = cs.result](Obj o) {
+        if (out.objects[o].kind == Kind::Instance)
+          solver.addObject(result, o);
+      });
+    }
+    return true;
+  }
   // globals(): a dict of the module's names; `globals()[name]` with a
   // computed name may be any of them.
   if (name == "globals" && cs.args.empty()) {

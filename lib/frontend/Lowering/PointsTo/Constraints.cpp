@@ -1419,6 +1419,18 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
           elements(l, field(joined, "[*]"));
           elements(r, field(joined, "[*]"));
         });
+      // `train_a + train_b` of the program's datasets: torch's
+      // Dataset.__add__ makes a ConcatDataset whose examples are either's,
+      // so the sum may be either (deep-person-reid's combined training
+      // sets; before, a dataset detc could not see). Any instance stays
+      // in the sum so: what the program's own `__add__` returns is not
+      // followed.
+      if (b->op == BinOpKind::Add)
+        for (pta::Node side : {l, r})
+          solver.onObject(side, [this, n](Obj o) {
+            if (out.objects[o].kind == Kind::Instance)
+              solver.addObject(n, o);
+          });
     } else if (b->op == BinOpKind::BitOr) {
       // `a | b` of dicts: a new dict with both's entries.
       solver.onObject(l, [this, e, f = &f, n, l, r](Obj o) {
