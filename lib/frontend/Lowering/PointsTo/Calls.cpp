@@ -1379,6 +1379,20 @@ bool Builder::evalByName(CallSite &cs) {
       return std::nullopt;
     return StringRef(c->value);
   };
+  // `eval("pkg." + name)` (HRNet pose's `eval('dataset.' +
+  // cfg.DATASET.DATASET)`, the package re-exporting `coco` and `mpii`):
+  // any name the package defines.
+  if (parts.size() == 2)
+    if (std::optional<StringRef> head = text(parts.front());
+        head && head->ends_with(".") && isDottedName(head->drop_back()) &&
+        !text(parts.back()))
+      if (ProgramModule *pkg =
+              program.resolve(*cs.frame->module, head->drop_back(), 0,
+                              nullptr)) {
+        solver.addCopy(anyNamedAttribute(moduleObject(pkg)), cs.result);
+        program.noteImportByName(cs.call, pkg);
+        return true;
+      }
   if (parts.size() < 3)
     return false;
   std::optional<StringRef> head = text(parts.front()),

@@ -1,0 +1,2 @@
+from .joints import CocoJoints as coco
+from .joints import MpiiJoints as mpii
