@@ -55,8 +55,15 @@ LIST = "builtins.list."
 DICT = "builtins.dict."
 SET = "builtins.set."
 PATH = "pathlib.Path."
+MODULE = "torch.nn.Module."
 RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH, TEXT_FILE, BINARY_READER,
-             BINARY_WRITER, LIST, DICT, SET, PATH)
+             BINARY_WRITER, LIST, DICT, SET, PATH, MODULE)
+# Methods of torch.nn.Module that run code of the module or of the program
+# (its forward; a function applied to every submodule; hooks, which run
+# at later forwards and backwards): never taken as a harmless method of a
+# value detc cannot trace.
+MODULE_RUNS_CODE = re.compile(r"^forward$|^apply$|^_apply$|^register_.*hook|"
+                              r"^_call_impl$|^__call__$")
 
 
 def documented_draw(obj):
@@ -165,8 +172,15 @@ def names_here():
         receivers.append((IMAGE, PIL.Image.Image))
     except ImportError:
         pass
+    # Modules: a layer or model a library built, read through a chain of
+    # attributes (`model.features.children()` of torchvision's VGG, a
+    # perceptual loss's), but the methods that run its or the program's
+    # code.
+    receivers.append((MODULE, torch.nn.Module))
     for prefix, cls in receivers:
         for attr, obj in public_callables(cls):
+            if prefix == MODULE and MODULE_RUNS_CODE.search(attr):
+                continue
             found[prefix + attr] = why_left_out(attr, obj)
     return found
 
@@ -255,7 +269,8 @@ def derive(pythons):
     print()
     print("# The methods of torch.Tensor, numpy.ndarray, PIL.Image.Image,")
     print("# str, re.Match, files (io.TextIOWrapper, io.BufferedReader,")
-    print("# io.BufferedWriter), list, dict, set and pathlib.Path,")
+    print("# io.BufferedWriter), list, dict, set, pathlib.Path and")
+    print("# torch.nn.Module (not forward, apply, hooks: they run code),")
     print("# but those with a random name or a generator in their signature")
     print("# or docstring:")
     print("# a call of one of these names on a value detc cannot trace is")
