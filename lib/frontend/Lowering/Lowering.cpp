@@ -517,6 +517,12 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
         std::string p = varPath(f, item->optionalVars);
         if (!p.empty())
           defs.push_back(p);
+        // `with trange(n) as pbar:` binds what `__enter__` returns: for a
+        // library call whose table gives its result a type (a progress
+        // bar), the object itself, of that type.
+        if (const ApiEntry *e = q.empty() ? nullptr : api.lookup(q);
+            e && !e->get("type").empty())
+          assignVarFacts(f, p, {("type:" + e->get("type")).str()});
       }
     }
     Operation *op = emit(ir::WithOp::getOperationName(), s, defs, eff,
