@@ -459,6 +459,11 @@ private:
         if (StringRef(shown).starts_with("$") ||
             StringRef(shown).starts_with("<") || !changed.count(root))
           continue;
+        // A bar the way in builds again around the restored loader: not
+        // saved (its state is the loader's position).
+        if (const Frame *fr = frameOf(root);
+            fr && bars.count(StringRef(root).drop_front(fr->qualifier.size())))
+          continue;
         if (!frameOf(root) && !StringRef(root).starts_with("@")) {
           std::optional<std::pair<Frame *, std::string>> param =
               parameterFor(root);
@@ -806,12 +811,16 @@ private:
             if (s == child)
               break;
             llvm::SmallVector<StringRef, 4> bound;
-            if (assignsConstant(s))
+            if (assignsConstant(s) || wrapsInBar(s))
               for (const ast::Expr *t : cast<ast::Assign>(s)->targets)
                 ast::appendBoundNames(t, bound);
             if (llvm::any_of(bound,
-                             [&](StringRef b) { return read.contains(b); }))
+                             [&](StringRef b) { return read.contains(b); })) {
               rerun.insert(s);
+              if (wrapsInBar(s))
+                for (StringRef b : bound)
+                  bars[b] = cast<ast::Call>(cast<ast::Assign>(s)->value);
+            }
           }
         });
   }
@@ -831,6 +840,20 @@ private:
     auto *t = dyn_cast<ast::Tuple>(e);
     return t && llvm::all_of(t->elts, namesOnly);
   }
+  /// `bar = tqdm(loader, ...)` each time round the loops (ViT-pytorch's
+  /// `epoch_iterator`): a progress bar over an iterable the loops go
+  /// through, built again on the way in (it cannot be saved, and what it
+  /// yields is the loader's, whose position the restart restores).
+  bool wrapsInBar(const ast::Stmt *s) const {
+    auto *a = dyn_cast<ast::Assign>(s);
+    auto *c = a ? dyn_cast<ast::Call>(a->value) : nullptr;
+    return c && text(c->func).ends_with("tqdm") && !c->args.empty() &&
+           isa<ast::Name>(c->args[0]) &&
+           llvm::all_of(a->targets, [](const ast::Expr *t) {
+             return isa<ast::Name>(t);
+           });
+  }
+
   static bool assignsConstant(const ast::Stmt *s) {
     auto *a = dyn_cast<ast::Assign>(s);
     return a && isConstant(a->value) && llvm::all_of(a->targets, namesOnly);
@@ -871,10 +894,20 @@ private:
           break;
         inner = w->args[0];
       }
-      guards->wrapLater(inner, loop, ")", note);
+      guards->wrapLater(barInput(inner), loop, ")", note);
       return;
     }
-    guards->wrapLater(f->iter, loop, ")", note);
+    guards->wrapLater(barInput(f->iter), loop, ")", note);
+  }
+
+  /// The loader a bar the loops build again wraps (`epoch_iterator =
+  /// tqdm(train_loader)`, then `for step, b in enumerate(epoch_iterator)`):
+  /// the level goes around it, in the bar's construction, so that a
+  /// restart finds the keyed loader; `e` itself otherwise.
+  const ast::Expr *barInput(const ast::Expr *e) const {
+    auto *n = dyn_cast<ast::Name>(e);
+    auto it = n ? bars.find(n->id) : bars.end();
+    return it == bars.end() ? e : it->second->args[0];
   }
 
   // ---- The hint -------------------------------------------------------------
@@ -979,6 +1012,8 @@ private:
   const ast::Stmt *nest = nullptr;
   unsigned site = 0;
   std::set<const ast::Stmt *> rerun;
+  /// The bars built again on the way in, by the names they are bound to.
+  llvm::StringMap<const ast::Call *> bars;
   std::set<std::string> changed, changedOtherwise, rebound;
   /// Changed by the nest other than as a loop's target.
   std::set<std::string> changedBesidesLoopTargets;
