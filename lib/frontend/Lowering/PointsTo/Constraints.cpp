@@ -268,6 +268,13 @@ const ast::Attribute *Builder::namespaceOf(const ast::Expr *e) {
   return a && a->attr == "__dict__" ? a : nullptr;
 }
 
+Node Builder::ownerNode(Frame &f, const ast::Attribute *a) {
+  // Evaluated already with the subscript's base (`obj.__dict__`): its node,
+  // not a second evaluation (a call would be made twice).
+  uint32_t node = a->value->getPointsToNode();
+  return node != ~0u ? node : expr(f, a->value);
+}
+
 Node Builder::anyNamedAttribute(Obj o) {
   auto [it, inserted] = anyAttributeNodes.try_emplace(o, 0);
   if (!inserted)
@@ -648,7 +655,7 @@ void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
     // what they were, as for setattr with a computed name.
     if (auto *a = namespaceOf(sub->value); a && c &&
                                            c->kind == ConstantKind::Str)
-      store(expr(f, a->value), c->value, value);
+      store(ownerNode(f, a), c->value, value);
     if (c && c->kind == ConstantKind::Str) {
       store(base, ("['" + c->value + "']").str(), value);
     } else {
@@ -1218,7 +1225,7 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     // `obj.__dict__["name"]` is attribute `name` of obj (its namespace);
     // `obj.__dict__[key]` with a computed key, any attribute it has.
     if (auto *a = namespaceOf(sub->value)) {
-      pta::Node owner = expr(f, a->value);
+      pta::Node owner = ownerNode(f, a);
       if (c && c->kind == ConstantKind::Str)
         load(owner, c->value, n);
       else

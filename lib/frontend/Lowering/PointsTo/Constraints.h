@@ -142,6 +142,8 @@ private:
   /// `x.__dict__` (the attribute expression), whose entries are the
   /// attributes of x; null for any other expression.
   static const ast::Attribute *namespaceOf(const ast::Expr *e);
+  /// The node of the object `a` (an attribute expression) is read off.
+  Node ownerNode(Frame &f, const ast::Attribute *a);
   /// `obj.name` where the class of instance `obj` defines `name` as a
   /// `@property` (or `cached_property`): what its getter returns.
   void loadProperty(Obj instance, llvm::StringRef name, Node dst);
