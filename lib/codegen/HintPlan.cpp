@@ -846,12 +846,21 @@ private:
   /// yields is the loader's, whose position the restart restores).
   bool wrapsInBar(const ast::Stmt *s) const {
     auto *a = dyn_cast<ast::Assign>(s);
-    auto *c = a ? dyn_cast<ast::Call>(a->value) : nullptr;
-    return c && text(c->func).ends_with("tqdm") && !c->args.empty() &&
-           isa<ast::Name>(c->args[0]) &&
+    const ast::Call *c = a ? barCall(a->value) : nullptr;
+    return c && isa<ast::Name>(c->args[0]) &&
            llvm::all_of(a->targets, [](const ast::Expr *t) {
              return isa<ast::Name>(t);
            });
+  }
+
+  /// `e` when it is a progress bar's call over a plain first argument
+  /// (`tqdm(loader, ...)`), else null.
+  const ast::Call *barCall(const ast::Expr *e) const {
+    auto *c = dyn_cast_or_null<ast::Call>(e);
+    return c && text(c->func).ends_with("tqdm") && !c->args.empty() &&
+                   !isa<ast::Starred>(c->args[0])
+               ? c
+               : nullptr;
   }
 
   static bool assignsConstant(const ast::Stmt *s) {
@@ -863,14 +872,13 @@ private:
     std::string loop =
         formatv("{0}.hints.loop({1}, {2}, ", kRuntimeAlias, site, level).str();
     std::string note = formatv("loop level {0} of hint site {1}", level, site);
+    if (const ast::Call *bar = barCall(f->iter)) {
+      guards->wrapLater(bar->args[0], loop, ")", note);
+      return;
+    }
     auto *c = dyn_cast<ast::Call>(f->iter);
-    StringRef callee = c ? text(c->func) : "";
-    if (c && (callee == "enumerate" || callee.ends_with("tqdm")) &&
-        !c->args.empty() && !isa<ast::Starred>(c->args[0])) {
-      if (callee != "enumerate") {
-        guards->wrapLater(c->args[0], loop, ")", note);
-        return;
-      }
+    if (c && text(c->func) == "enumerate" && !c->args.empty() &&
+        !isa<ast::Starred>(c->args[0])) {
       // enumerate's count restarts too: its start moves to the saved item.
       std::string start =
           formatv("{0}.hints.start({1}, {2}, ", kRuntimeAlias, site, level)
@@ -888,12 +896,8 @@ private:
       // `enumerate(tqdm(loader))`: the level goes around the loader, so
       // a restart finds the keyed loader (its epoch, its position).
       const ast::Expr *inner = c->args[0];
-      while (auto *w = dyn_cast<ast::Call>(inner)) {
-        if (!text(w->func).ends_with("tqdm") || w->args.empty() ||
-            isa<ast::Starred>(w->args[0]))
-          break;
+      while (const ast::Call *w = barCall(inner))
         inner = w->args[0];
-      }
       guards->wrapLater(barInput(inner), loop, ")", note);
       return;
     }

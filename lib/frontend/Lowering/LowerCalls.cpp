@@ -2414,25 +2414,41 @@ std::string Lowerer::containerSubclassCalled(
                            nullptr);
 }
 
+std::vector<std::pair<std::string, const ApiEntry *>>
+Lowerer::libraryNamesOf(const ast::Expr *callee, bool &others) const {
+  std::vector<std::pair<std::string, const ApiEntry *>> names;
+  if (!pointsTo)
+    return names;
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
+    const AbstractObject &ob = pointsTo->object(o);
+    if (ob.kind != AbstractObject::Kind::LibName) {
+      others = true;
+      continue;
+    }
+    std::string name = api.canonicalize(ob.label());
+    const ApiEntry *e = api.lookup(name);
+    names.emplace_back(std::move(name), e);
+  }
+  return names;
+}
+
 std::string Lowerer::libraryNameHeld(const ast::Expr *callee) const {
   if (!pointsTo || isa<ast::Attribute>(callee))
     return "";
   // Every candidate a library name a table describes: one name, or names
   // that construct alike (datasets, loaders, optimizers: the role and its
   // arguments say what the call does; the first name stands for them).
+  bool others = false;
   std::set<std::string> names;
   std::set<std::string> roles;
-  for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
-    const AbstractObject &ob = pointsTo->object(o);
-    if (ob.kind != AbstractObject::Kind::LibName)
-      return "";
-    std::string name = api.canonicalize(ob.label());
-    const ApiEntry *e = api.lookup(name);
+  for (const auto &[name, e] : libraryNamesOf(callee, others)) {
     if (!e || e->pattern != name)
       return "";
     names.insert(name);
     roles.insert(e->role);
   }
+  if (others)
+    return "";
   if (names.size() == 1)
     return *names.begin();
   static constexpr llvm::StringLiteral kConstructors[] = {"dataset", "loader",
@@ -2454,15 +2470,10 @@ std::string Lowerer::loaderClassCalled(const ast::Expr *callee,
   // library alternative was lost, and with it the loop's data-parallel
   // region.
   std::string library;
-  if (pointsTo)
-    for (PointsToResult::ObjectId o : pointsTo->pointsTo(callee)) {
-      const AbstractObject &ob = pointsTo->object(o);
-      if (ob.kind != AbstractObject::Kind::LibName)
-        continue;
-      std::string name = api.canonicalize(ob.label());
-      if (const ApiEntry *e = api.lookup(name); e && e->role == "loader")
-        library = name;
-    }
+  bool others = false;
+  for (const auto &[name, e] : libraryNamesOf(callee, others))
+    if (e && e->role == "loader")
+      library = name;
   auto dropIn = [&](const std::string &cls) -> std::string {
     std::string init = findMethod(cls, "__init__");
     auto params = funcParams.find(init + "::__init__");

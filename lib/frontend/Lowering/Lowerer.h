@@ -346,6 +346,11 @@ public:
   /// points-to says it may be, or the first of names of one constructing
   /// role (dataset, loader, optimizer); empty otherwise.
   std::string libraryNameHeld(const ast::Expr *callee) const;
+  /// The library names (canonical, with their table entries, null when a
+  /// table has none) among what the points-to says `callee` may be;
+  /// `others` is set when it may be anything else too.
+  std::vector<std::pair<std::string, const ApiEntry *>>
+  libraryNamesOf(const ast::Expr *callee, bool &others) const;
   /// Whether `callee` is code of a library no table describes and the
   /// search path does not have (an unresolved import's name).
   bool callsUnknownCode(const ast::Expr *callee) const;
