@@ -506,6 +506,13 @@ private:
       const ast::Node *def = nullptr;
       std::optional<std::string> kind =
           definitionKind(global ? nullptr : f.function, name, def);
+      // An iterator over a loader the loops take batches from with next()
+      // (MixMatch's `labeled_iter = iter(labeled_loader)`, made again in
+      // `except StopIteration:`): saved by its position in the loader's
+      // epoch, and made again there on restart (values.py; an iterator of
+      // a loader detc did not key cannot be saved, said at the failure).
+      if (kind && loaderIterator(global ? nullptr : f.function, name, root))
+        kind.reset();
       if (kind) {
         std::string message =
             formatv("'{0}' ({1}, line {2}) is live at the chosen hint (line "
@@ -524,8 +531,10 @@ private:
           return failAt(def, message + ": the loops advance it (next()), so "
                                        "a restart could not continue where "
                                        "it stood; loop over the loader with "
-                                       "`for` (detc restores a loop's "
-                                       "position) instead");
+                                       "`for`, or take its batches with "
+                                       "next() from `iter(loader)` (detc "
+                                       "restores a loop's position and such "
+                                       "an iterator's) instead");
         if (!quiet)
           ctx.warning(def->getRange().begin.offset,
                       message + "; a restart reopens it (the setup reruns) "
@@ -621,19 +630,17 @@ private:
                                .str());
   }
 
-  /// What `name` is when one of its definitions in `function` (null: the
-  /// module) builds something that cannot be saved (`def` set to it).
-  std::optional<std::string> definitionKind(const ast::FunctionDef *function,
-                                            StringRef name,
-                                            const ast::Node *&def) {
-    std::optional<std::string> found;
+  /// Calls `fn(value, statement)` for each assignment of `name` in
+  /// `function` (null: the module) by a statement that names it alone as
+  /// a target (`x = v`, `x: T = v`, `with v as x`).
+  void forEachDefinition(
+      const ast::FunctionDef *function, StringRef name,
+      llvm::function_ref<void(const ast::Expr *, const ast::Node *)> fn) {
     auto check = [&](const ast::Expr *target, const ast::Expr *value,
                      const ast::Node *at) {
       auto *n = dyn_cast_or_null<ast::Name>(target);
-      if (found || !n || n->id != name)
-        return;
-      if ((found = unsaveableKind(value, src, places)))
-        def = at;
+      if (n && n->id == name)
+        fn(value, at);
     };
     for (const ast::Stmt *s : places.statementsIn(function)) {
       if (auto *a = dyn_cast<ast::Assign>(s))
@@ -645,7 +652,48 @@ private:
         for (const ast::WithItem *item : w->items)
           check(item->optionalVars, item->contextExpr, s);
     }
+  }
+
+  /// What `name` is when one of its definitions in `function` (null: the
+  /// module) builds something that cannot be saved (`def` set to it).
+  std::optional<std::string> definitionKind(const ast::FunctionDef *function,
+                                            StringRef name,
+                                            const ast::Node *&def) {
+    std::optional<std::string> found;
+    forEachDefinition(function, name,
+                      [&](const ast::Expr *value, const ast::Node *at) {
+                        if (!found &&
+                            (found = unsaveableKind(value, src, places)))
+                          def = at;
+                      });
     return found;
+  }
+
+  /// Whether `name` (variable `root`) holds an iterator the loops fetch
+  /// batches from (a FetchOp of the nest advances it: the analysis took
+  /// it for a loader's) and every definition of it is `iter(x)`.
+  bool loaderIterator(const ast::FunctionDef *function, StringRef name,
+                      StringRef root) {
+    bool allIter = true, any = false;
+    forEachDefinition(function, name,
+                      [&](const ast::Expr *value, const ast::Node *) {
+                        auto *call = dyn_cast_or_null<ast::Call>(value);
+                        any = true;
+                        allIter &= call && call->args.size() == 1 &&
+                                   call->keywords.empty() &&
+                                   text(call->func) == "iter";
+                      });
+    if (!any || !allIter)
+      return false;
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const analysis::Node &node = g.node(n);
+      if (!isa_and_nonnull<ir::FetchOp>(node.op) || !inNest(n))
+        continue;
+      for (analysis::VarId v : node.updates)
+        if (primaryRoot(rootOf(g.vars.name(v))) == root)
+          return true;
+    }
+    return false;
   }
 
   /// A `for` on the path re-evaluates its iterable on restart, before the

@@ -531,6 +531,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       setFacts(holds ? lf : FactSet());
       return true;
     }
+    // `next(it)` of any other iterator (a zip of loaders, a list's, a
+    // generator's) advances it as well: state the loops change, which a
+    // checkpoint saves or refuses to (HintPlan), never starts over.
+    if (isName(fn, "next") && arg == call->args[0])
+      if (std::string it = varPath(f, arg); !it.empty() && it[0] != '$')
+        args.eff.updates.insert(it);
   }
 
   // Calls `method` of each of `owners` (methodOwners) on `self`, as

@@ -24,6 +24,7 @@ from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
                      placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
+from .values import UnsavableValue
 
 
 class ExampleKey(int):
@@ -226,8 +227,12 @@ class KeyedDataLoader(DataLoader):
                   else _FastForwardBatches)(self, epoch)
         else:
             fetched = self._detc_fetched_queue()  # before the base iterator
+            # The base iterator draws its workers' seed from the generator:
+            # its state before is where a restart makes this one again.
+            start = (None if sampler.self_counting else
+                     self.generator.get_state())
             it = _KeyedBatches(self._detc_base_iter(), fetched, epoch,
-                               loader=self)
+                               loader=self, start=start)
         REPLAY.loaders[self._detc_site] = it
         return it
 
@@ -269,6 +274,16 @@ class KeyedDataLoader(DataLoader):
 
     def _detc_base_iter(self):
         return super().__iter__()
+
+    def _detc_iter_at(self, epoch, step, samples, start):
+        """An iterator over this loader standing where one made when the
+        loader's generator had state `start` stood after `step` batches
+        (`samples` examples) of `epoch`: a restart's."""
+        self.generator.set_state(start)
+        self._detc_sampler.resume(epoch, samples)
+        it = iter(self)
+        it.step, it.samples = step, samples
+        return it
 
     def _detc_continue(self, epoch, step, samples):
         """The rest of loop epoch `epoch`, after its first `step` batches
@@ -331,14 +346,49 @@ def _enter_batch_scope(loader, epoch, keys):
             STATE.seed_of(gen), site, epoch, first, 2 * slot, 2))
 
 
+class LoaderPosition:
+    """Where an iterator over a keyed loader stands: the loader's site, the
+    epoch, the batches (`step`) and examples (`samples`) it has handed
+    out, and the state of the loader's generator when it was made (its
+    workers' seed comes from there). A checkpoint saves it for an iterator
+    the script keeps across its loops (`it = iter(loader)`, then
+    `next(it)` per step: values.py); the restart makes the iterator again
+    there (KeyedDataLoader._detc_iter_at)."""
+
+    __slots__ = ("site", "epoch", "step", "samples", "start")
+
+    def __init__(self, site, epoch, step, samples, start):
+        self.site, self.epoch = site, epoch
+        self.step, self.samples, self.start = step, samples, start
+
+    def _detc_position(self):
+        return self
+
+
+def _position_of(it, start):
+    loader = it.loader
+    if start is None or getattr(loader, "_detc_pass", None) is not None:
+        raise UnsavableValue(
+            "an iterator over the DataLoader at site %s, which keeps one "
+            "iterator for all epochs, cannot be saved by its position" %
+            getattr(loader, "_detc_site", "?"))
+    return LoaderPosition(loader._detc_site, it.epoch, it.step, it.samples,
+                          start)
+
+
 class _KeyedBatches:
-    def __init__(self, base, fetched, epoch, step=0, samples=0, loader=None):
+    def __init__(self, base, fetched, epoch, step=0, samples=0, loader=None,
+                 start=None):
         self.base, self.fetched, self.epoch = base, fetched, epoch
         self.step, self.samples = step, samples
         self.loader = loader
+        self.start = start
 
     def __iter__(self):
         return self
+
+    def _detc_position(self):
+        return _position_of(self, self.start)
 
     def __len__(self):
         return len(self.base)
@@ -418,6 +468,11 @@ class _FastForwardBatches:
     def __iter__(self):
         return self
 
+    def _detc_position(self):
+        if self.real is not None:
+            return self.real._detc_position()
+        return _position_of(self, self.seed_state)
+
     def __len__(self):
         return self.batches
 
@@ -439,7 +494,7 @@ class _FastForwardBatches:
         fetched = loader._detc_fetched_queue()
         self.real = _KeyedBatches(loader._detc_base_iter(), fetched,
                                   self.epoch, self.step, self.samples,
-                                  loader=loader)
+                                  loader=loader, start=self.seed_state)
         REPLAY.loaders[loader._detc_site] = self.real
 
 
@@ -477,6 +532,11 @@ class _FastForwardRepeating:
 
     def __iter__(self):
         return self
+
+    def _detc_position(self):
+        if self.real is not None:
+            return self.real._detc_position()
+        return _position_of(self, self.seed_state)
 
     def __len__(self):
         return self.batches

@@ -173,6 +173,18 @@ def _walk(value, full, parts, depth, seen):
         parts.append(_array_digest(value, full) if value.dtype.kind in "biufc"
                      else repr(value.tolist()))
         return
+    if getattr(kind, "_detc_position", None) is not None:
+        # An iterator over a keyed loader (or the position a JIT boundary
+        # kept of one): where it stands, whichever of the two it is.
+        try:
+            pos = value._detc_position()
+        except Exception:  # one that cannot say (values.UnsavableValue)
+            parts.append(kind.__name__)
+            return
+        parts.append("loader%s@%d:%d:%d:%s" % (
+            pos.site, pos.epoch, pos.step, pos.samples,
+            _tensor_digest(pos.start, full)))
+        return
     g = _generator_bytes(value)
     if g is not None:
         parts.append("gen:" + _hash(g))
@@ -239,6 +251,13 @@ def _named_generators(frame):
             attrs = getattr(value, "__dict__", None)
             if not isinstance(attrs, dict) or isinstance(
                     value, (torch.Tensor, torch.nn.Module)):
+                continue
+            if "_detc_sampler" in attrs:
+                # A keyed loader's generator is detc's own (data.py): only
+                # making an iterator draws from it, which a minibatch may do
+                # after its boundary (`except StopIteration: it =
+                # iter(loader)`). Its state is saved and checked with each
+                # position of the loader (a loop's, an iterator's).
                 continue
             for attr, inner in list(attrs.items())[:64]:
                 if is_generator(inner):

@@ -239,12 +239,8 @@ class Level:
                           code=3)
                 return self.iterable._detc_continue(
                     loader["epoch"], loader["step"], loader["samples"])
-            self.iterable.generator.set_state(state)
-            self.iterable._detc_sampler.resume(loader["epoch"],
-                                               loader["samples"])
-            it = iter(self.iterable)
-            it.step, it.samples = loader["step"], loader["samples"]
-            return it
+            return self.iterable._detc_iter_at(
+                loader["epoch"], loader["step"], loader["samples"], state)
         if "range" in saved:
             if not isinstance(self.iterable, range):
                 _fail("%s: error: the loop at hint level %d iterates a range "

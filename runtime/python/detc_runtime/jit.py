@@ -263,7 +263,19 @@ def _capture_object(value):
     return value
 
 
+def _capture_position(value):
+    # An iterator over a keyed loader: where it stands now (the minibatch
+    # takes its batch after the boundary). One that cannot be saved so is
+    # kept as it is: the failure's checkpoint says why.
+    try:
+        return value._detc_position()
+    except _values.UnsavableValue:
+        return value
+
+
 def _capture_kind(kind):
+    if getattr(kind, "_detc_position", None) is not None:
+        return _capture_position
     if sinks.is_sink_type(kind):
         return _capture_nothing  # output only: restored as the live one
     if issubclass(kind, torch.nn.Module):

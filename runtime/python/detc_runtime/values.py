@@ -22,6 +22,12 @@ advanced them, generator states. Each value becomes one JSON object:
                                  sums, a progress printer over meters): its
                                  fields, put back into the script's own
                                  object (and the objects it holds) in place
+  {"loader_iterator": {"site", "epoch", "step", "samples", "start"}}
+                                 an iterator over a keyed DataLoader kept
+                                 across the loops (`next(it)` per step):
+                                 its position and its loader's generator
+                                 state when it was made; the restart makes
+                                 the script's iterator again there
   {"sink": "MODULE.QUALNAME"}     an output-only object (sinks.py: a
                                  progress bar, a TensorBoard writer, a
                                  logger): not saved; the restore keeps
@@ -140,6 +146,14 @@ def encode(value, what="value", tensors=None):
         # Its state between epochs is the epoch set_epoch() gave it (the
         # shard and the seed come from the setup that builds it again).
         return {"sampler_epoch": int(value.epoch)}
+    if getattr(type(value), "_detc_position", None) is not None:
+        # An iterator over a keyed loader the script keeps across its loops
+        # (`next(it)` per step): where it stands (data.LoaderPosition).
+        pos = value._detc_position()
+        return {"loader_iterator": {
+            "site": pos.site, "epoch": int(pos.epoch), "step": int(pos.step),
+            "samples": int(pos.samples),
+            "start": encode(pos.start, what, tensors)}}
     if sinks.is_sink(value):
         # Output only (a progress bar, a TensorBoard writer, a logger): the
         # one fast-forward builds again is the one a resumed run uses.
@@ -230,6 +244,21 @@ def decode(encoded, current=None, tensors=None):
                 for m, training in zip(modules, modes):
                     m.training = bool(training)
         return obj
+    if "loader_iterator" in encoded:
+        pos = encoded["loader_iterator"]
+        obj = current() if current is not None else None
+        loader = getattr(obj, "loader", None)
+        if getattr(loader, "_detc_site", None) != pos["site"] or \
+                not callable(getattr(loader, "_detc_iter_at", None)):
+            raise UnsavableValue(
+                "the checkpointed run iterated the DataLoader at site %s "
+                "with next(); the restarted run has made no iterator over "
+                "it where the restore runs (made %s)" % (
+                    pos["site"], "none" if obj is None else
+                    "a %s" % type(obj).__name__))
+        start = decode(pos["start"], None, tensors)
+        return loader._detc_iter_at(int(pos["epoch"]), int(pos["step"]),
+                                    int(pos["samples"]), start)
     if "sampler_epoch" in encoded:
         obj = current() if current is not None else None
         if not isinstance(obj, torch.utils.data.distributed.DistributedSampler):

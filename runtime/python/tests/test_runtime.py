@@ -164,6 +164,38 @@ class SamplerTest(unittest.TestCase):
                                  x.tolist())
                 self.assertLessEqual(len(x), size)
 
+    def test_an_iterator_over_a_keyed_loader_is_saved_by_its_position(self):
+        # `it = iter(loader)` kept across the loops, `next(it)` per step
+        # (MixMatch, FixMatch, SSD): encoded as its position, decoded by
+        # making the script's iterator again there — the same batches
+        # follow, in the same epoch, and the loader's generator ends as it
+        # was; with workers too. The JSON holds no iterator object.
+        import json
+        from torch.utils.data import DataLoader, TensorDataset
+        from detc_runtime import values
+
+        for workers in (0, 2):
+            torch.manual_seed(0)
+            loader = rt.keyed_loader(5, DataLoader)(
+                TensorDataset(torch.arange(10)), batch_size=3, shuffle=True,
+                num_workers=workers)
+            list(loader)  # epoch 0
+            it = iter(loader)  # epoch 1
+            next(it)
+            encoded = json.loads(json.dumps(values.encode(it)))
+            state = loader.generator.get_state()
+            rest = [x.tolist() for (x,) in it]
+            self.assertEqual(len(rest), 3)
+            iter(loader)  # the loader moved on
+            again = values.decode(encoded, lambda: it)
+            self.assertIsNot(again, it)
+            self.assertEqual(again.epoch, 1)
+            self.assertTrue(torch.equal(loader.generator.get_state(), state))
+            self.assertEqual([x.tolist() for (x,) in again], rest)
+            with self.assertRaisesRegex(values.UnsavableValue,
+                                        "no iterator over it"):
+                values.decode(encoded, lambda: None)
+
     def test_a_keyed_sampler_taken_by_an_unkeyed_loader_is_reported(self):
         # What accelerate did where torch's DataLoader was not keyed: a
         # plain DataLoader over the keyed loader's sampler. Its examples
