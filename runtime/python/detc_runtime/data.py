@@ -19,12 +19,12 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               IterableDataset, RandomSampler,
                               SequentialSampler, Sampler)
 
-from . import _core, hints
+from . import _core, hints, values
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
                      placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
-from .values import UnsavableValue
+from .values import Mismatch, UnsavableValue
 
 
 class ExampleKey(int):
@@ -275,10 +275,20 @@ class KeyedDataLoader(DataLoader):
     def _detc_base_iter(self):
         return super().__iter__()
 
-    def _detc_iter_at(self, epoch, step, samples, start):
+    def _detc_iter_at(self, epoch, step, samples, start, shape=None):
         """An iterator over this loader standing where one made when the
         loader's generator had state `start` stood after `step` batches
-        (`samples` examples) of `epoch`: a restart's."""
+        (`samples` examples) of `epoch`: a restart's. `shape`: the
+        loader's (hints._loader_shape) in the checkpointed run, which it
+        must still have."""
+        for key, then in sorted((shape or {}).items()):
+            now = hints._loader_shape(self).get(key)
+            if now is not None and now != then:
+                raise Mismatch(
+                    "the DataLoader at site %s has %s %d now, %d in the "
+                    "checkpointed run: its order and batches differ, and "
+                    "the run cannot continue where it stopped" % (
+                        self._detc_site, key.replace("_", " "), now, then))
         self.generator.set_state(start)
         self._detc_sampler.resume(epoch, samples)
         it = iter(self)
@@ -352,14 +362,16 @@ class LoaderPosition:
     out, and the state of the loader's generator when it was made (its
     workers' seed comes from there). A checkpoint saves it for an iterator
     the script keeps across its loops (`it = iter(loader)`, then
-    `next(it)` per step: values.py); the restart makes the iterator again
-    there (KeyedDataLoader._detc_iter_at)."""
+    `next(it)` per step: values.py), with the loader's dataset length and
+    batch size (`shape`); the restart makes the iterator again there
+    (KeyedDataLoader._detc_iter_at)."""
 
-    __slots__ = ("site", "epoch", "step", "samples", "start")
+    __slots__ = ("site", "epoch", "step", "samples", "start", "shape")
 
-    def __init__(self, site, epoch, step, samples, start):
+    def __init__(self, site, epoch, step, samples, start, shape):
         self.site, self.epoch = site, epoch
         self.step, self.samples, self.start = step, samples, start
+        self.shape = shape
 
     def _detc_position(self):
         return self
@@ -373,7 +385,7 @@ def _position_of(it, start):
             "iterator for all epochs, cannot be saved by its position" %
             getattr(loader, "_detc_site", "?"))
     return LoaderPosition(loader._detc_site, it.epoch, it.step, it.samples,
-                          start)
+                          start, hints._loader_shape(loader))
 
 
 class _KeyedBatches:
@@ -744,6 +756,7 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
                 object.__setattr__(loader, name, value)
             _position_for_restart(loader, sampler, site, made)
         loader.__init__(**options)
+        values.LOADERS[site] = loader
         return loader
 
     return make

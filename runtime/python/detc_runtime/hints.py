@@ -524,6 +524,11 @@ def _loader_shape(loader):
 def _decode(encoded, current=None):
     try:
         return _values.decode(encoded, current, HINT.tensors)
+    except _values.Mismatch as e:
+        from .replay import changed_flags
+        diff = changed_flags(HINT.target.get("argv"))
+        _fail("%s: error: %s%s" % (HINT.checkpoint, e, " (flags that differ: "
+                                   "%s)" % diff if diff else ""), code=3)
     except _values.UnsavableValue as e:
         _fail("%s: error: cannot restore a saved value: %s" %
               (HINT.checkpoint, e))

@@ -22,12 +22,15 @@ advanced them, generator states. Each value becomes one JSON object:
                                  sums, a progress printer over meters): its
                                  fields, put back into the script's own
                                  object (and the objects it holds) in place
-  {"loader_iterator": {"site", "epoch", "step", "samples", "start"}}
+  {"loader_iterator": {"site", "epoch", "step", "samples", "start",
+                       "shape"}}
                                  an iterator over a keyed DataLoader kept
                                  across the loops (`next(it)` per step):
                                  its position and its loader's generator
-                                 state when it was made; the restart makes
-                                 the script's iterator again there
+                                 state when it was made, its dataset length
+                                 and batch size; the restart makes the
+                                 script's iterator again there (exit 3 if
+                                 the loader's shape differs now)
   {"sink": "MODULE.QUALNAME"}     an output-only object (sinks.py: a
                                  progress bar, a TensorBoard writer, a
                                  logger): not saved; the restore keeps
@@ -42,6 +45,7 @@ Anything else (a file, a model object) raises UnsavableValue naming it.
 import base64
 import random
 import sys
+import weakref
 
 import numpy as np
 import torch
@@ -52,6 +56,11 @@ from . import sinks
 
 class UnsavableValue(Exception):
     pass
+
+
+class Mismatch(UnsavableValue):
+    """A saved value that does not fit the restarted run (a loader with
+    another batch size): the run cannot continue as it was (exit 3)."""
 
 
 def _b64(array):
@@ -153,7 +162,8 @@ def encode(value, what="value", tensors=None):
         return {"loader_iterator": {
             "site": pos.site, "epoch": int(pos.epoch), "step": int(pos.step),
             "samples": int(pos.samples),
-            "start": encode(pos.start, what, tensors)}}
+            "start": encode(pos.start, what, tensors),
+            "shape": dict(pos.shape)}}
     if sinks.is_sink(value):
         # Output only (a progress bar, a TensorBoard writer, a logger): the
         # one fast-forward builds again is the one a resumed run uses.
@@ -248,17 +258,22 @@ def decode(encoded, current=None, tensors=None):
         pos = encoded["loader_iterator"]
         obj = current() if current is not None else None
         loader = getattr(obj, "loader", None)
-        if getattr(loader, "_detc_site", None) != pos["site"] or \
-                not callable(getattr(loader, "_detc_iter_at", None)):
+        if getattr(loader, "_detc_site", None) != pos["site"]:
+            # The statement that made it was skipped on the way in (it is
+            # in a function below the loops' outermost one): the loader
+            # made last at its site.
+            loader = LOADERS.get(pos["site"])
+        if not callable(getattr(loader, "_detc_iter_at", None)):
             raise UnsavableValue(
                 "the checkpointed run iterated the DataLoader at site %s "
-                "with next(); the restarted run has made no iterator over "
-                "it where the restore runs (made %s)" % (
+                "with next(); the restarted run has made no such loader, "
+                "and no iterator over it where the restore runs (%s)" % (
                     pos["site"], "none" if obj is None else
                     "a %s" % type(obj).__name__))
         start = decode(pos["start"], None, tensors)
         return loader._detc_iter_at(int(pos["epoch"]), int(pos["step"]),
-                                    int(pos["samples"]), start)
+                                    int(pos["samples"]), start,
+                                    shape=pos.get("shape"))
     if "sampler_epoch" in encoded:
         obj = current() if current is not None else None
         if not isinstance(obj, torch.utils.data.distributed.DistributedSampler):
@@ -318,6 +333,10 @@ def decode(encoded, current=None, tensors=None):
 
 
 _DECODED = {}  # (id(tensor list), saved id) -> the object decoded
+
+# The keyed loader made last at each site (data.py registers them): where
+# a saved iterator over one is made again.
+LOADERS = weakref.WeakValueDictionary()
 
 
 def _assign(obj, fields):

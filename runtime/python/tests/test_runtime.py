@@ -192,9 +192,26 @@ class SamplerTest(unittest.TestCase):
             self.assertEqual(again.epoch, 1)
             self.assertTrue(torch.equal(loader.generator.get_state(), state))
             self.assertEqual([x.tolist() for (x,) in again], rest)
+            # Its variable unbound where the restore runs (made in a
+            # function below the loops' outermost one: skipped on the way
+            # in): made again over the loader made last at its site.
+            again = values.decode(encoded, lambda: None)
+            self.assertEqual([x.tolist() for (x,) in again], rest)
+            # The same site's loader with another batch size (a size flag
+            # changed, style-based-gan's loader rebuilt per resolution):
+            # its batches differ; refused, not continued.
+            other = rt.keyed_loader(5, DataLoader)(
+                TensorDataset(torch.arange(10)), batch_size=4, shuffle=True)
+            with self.assertRaisesRegex(values.Mismatch,
+                                        "batch size 4 now, 3 in the "
+                                        "checkpointed run"):
+                values.decode(encoded, lambda: iter(other))
+            # No loader at its site made in this run: nothing to continue.
+            elsewhere = json.loads(json.dumps(encoded))
+            elsewhere["loader_iterator"]["site"] = 999
             with self.assertRaisesRegex(values.UnsavableValue,
-                                        "no iterator over it"):
-                values.decode(encoded, lambda: None)
+                                        "has made no such loader"):
+                values.decode(elsewhere, lambda: None)
 
     def test_a_keyed_sampler_taken_by_an_unkeyed_loader_is_reported(self):
         # What accelerate did where torch's DataLoader was not keyed: a
