@@ -3,7 +3,8 @@
 // Two steps (docs/jit.md):
 //  1. placeJitBoundary: where a `_checkpoint("detc-jit")` hint goes, as
 //     the first statement of the training loop's minibatch — the body of
-//     the first loop over a DataLoader whose iteration steps an optimizer.
+//     the first loop over a DataLoader (a `for`, or a `while` taking
+//     batches with next()) whose iteration steps an optimizer.
 //     That version of the script is lowered and analysed again, and the
 //     CheckHint machinery (HintPlan.cpp) instruments the hint, in JIT mode:
 //     never written periodically, `_detc_rt.jit.boundary(...)` instead of
@@ -81,17 +82,21 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   // Loops over a loader, in source order; the first whose iterations step
   // an optimizer (directly or in a function they call) is the training
   // loop.
-  std::vector<std::pair<ir::ForOp, bool>> loops;
+  std::vector<std::pair<Operation *, bool>> loops;
   // The first loop over batches in another file (an imported module's
   // `train_one_epoch`), stepping ones first: named when the script has
   // none.
   std::optional<ir::SourceSpan> elsewhere;
   bool elsewhereSteps = false;
-  module.walk([&](ir::ForOp loop) {
+  module.walk([&](Operation *loop) {
     // A loop over a loader, or over batches cut by hand (`range` with a
-    // slice, `get_batch(source, i)`): its body is a per-batch region.
+    // slice, `get_batch(source, i)`), or a `while` taking batches with
+    // next() (minGPT's `while True: batch = next(data_iter)`): its body
+    // is a per-batch region.
+    if (!isa<ir::ForOp, ir::WhileOp>(loop))
+      return;
     bool overLoader = false;
-    for (Operation &op : loop.getBody().front()) {
+    for (Operation &op : loop->getRegion(0).front()) {
       auto region = dyn_cast<ir::ParallelOp>(op);
       overLoader |= isa<ir::FetchOp>(op) ||
                     (region && region.getKind() == ir::ParallelKind::PerBatch);
@@ -133,8 +138,15 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   uint32_t begin = stmtRange(loops.front().first, file.getName())->first;
   StatementIndex places(tree);
   const StmtPlace *place = places.at(begin);
-  auto *loop = place ? dyn_cast<ast::For>(place->stmt) : nullptr;
-  if (!loop || loop->body.empty()) {
+  const ast::Stmt *loop = place ? place->stmt : nullptr;
+  ast::NodeList<ast::Stmt> body;
+  if (auto *f = dyn_cast_or_null<ast::For>(loop))
+    body = f->body;
+  else if (auto *w = dyn_cast_or_null<ast::While>(loop))
+    body = w->body;
+  else
+    loop = nullptr;
+  if (!loop || body.empty()) {
     // A loop a library call runs (`trainer.fit(module, loader)`):
     // the minibatch boundary would be inside the library.
     if (place && place->stmt) {
@@ -147,11 +159,11 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
       return std::nullopt;
     }
     diags.error(&file, {1, 0, 0},
-                "--jit-checkpoint: the training loop is not a `for` "
-                "statement of this script");
+                "--jit-checkpoint: the training loop is not a `for` or "
+                "`while` statement of this script");
     return std::nullopt;
   }
-  uint32_t first = loop->body[0]->getRange().begin.offset;
+  uint32_t first = body[0]->getRange().begin.offset;
   uint32_t lineStart = first;
   while (lineStart > 0 && src[lineStart - 1] != '\n')
     --lineStart;
