@@ -1676,10 +1676,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       // subsets of `train_set, val_set = random_split(dataset, ...)`):
       // what the points-to says the argument holds.
       addInstanceFacts(ds, o.datasetFacts);
-      if (pointsTo)
-        for (const std::string &d : loweredIds(pointsTo->pointsTo(ds), 'd',
-                                               ObjectInfo::Dataset))
+      if (pointsTo) {
+        o.datasetObjects = pointsTo->pointsTo(ds);
+        for (const std::string &d :
+             loweredIds(o.datasetObjects, 'd', ObjectInfo::Dataset))
           o.datasetFacts.insert("obj:" + d);
+      }
       // `get_dataset(name)(root=...)` through a registry of a library
       // detc does not read, as ResNeSt builds its datasets.
       if (emitIR)
@@ -1704,6 +1706,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         for (PointsToResult::ObjectId d : pointsTo->pointsTo(mapping))
           llvm::append_range(given, pointsTo->field(d, "['dataset']"));
       addInstanceFacts(given, o.datasetFacts);
+      o.datasetObjects = given;
       for (const std::string &d :
            loweredIds(given, 'd', ObjectInfo::Dataset))
         o.datasetFacts.insert("obj:" + d);

@@ -1081,6 +1081,69 @@ bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
   return true;
 }
 
+bool Lowerer::emitLibraryGetitem(const ast::Node *at, const std::string &cls,
+                                 const std::string &dsVar,
+                                 llvm::ArrayRef<unsigned> datasetObjects) {
+  std::string base = libraryBaseOf(cls, [&](const std::string &lb) {
+    const ApiEntry *e = api.lookup(api.canonicalize(lb));
+    return e && e->role == "dataset";
+  });
+  if (base.empty() || !pointsTo)
+    return false;
+  // The class's instances (a class defined again in its module is
+  // `Name.2` here, `Name` there: definitionsOf).
+  auto instancesAmong = [&](auto objects) {
+    std::vector<PointsToResult::ObjectId> found;
+    for (PointsToResult::ObjectId o : objects) {
+      const AbstractObject &ob = pointsTo->object(o);
+      if (ob.kind == AbstractObject::Kind::Instance &&
+          llvm::is_contained(definitionsOf(ob.label(), classes), cls))
+        found.push_back(o);
+    }
+    return found;
+  };
+  std::vector<PointsToResult::ObjectId> instances =
+      instancesAmong(datasetObjects);
+  if (instances.empty())
+    instances = instancesAmong(
+        llvm::seq<PointsToResult::ObjectId>(0, pointsTo->getStats().objects));
+  std::set<std::string> called;
+  for (StringRef part : {"transform", "target_transform", "transforms"}) {
+    std::vector<PointsToResult::ObjectId> held;
+    for (PointsToResult::ObjectId inst : instances)
+      llvm::append_range(held, pointsTo->field(inst, part));
+    if (held.empty())
+      continue;
+    std::string var = dsVar + "." + part.str();
+    Effects e;
+    e.uses.insert(var);
+    std::vector<std::string> ids = loweredIds(held, 'b', ObjectInfo::Build);
+    if (!ids.empty())
+      emit(ir::ForwardOp::getOperationName(), at, {}, e,
+           {strAttr("model", var), attr("builds", strArray(ids))});
+    // Kept objects of a library detc does not read: called on every
+    // example (detc-may-draw), shown where they were made.
+    for (PointsToResult::ObjectId h : held) {
+      std::optional<UnreadReason> why = whyObjectsUnread({h}, "");
+      const AbstractObject &ob = pointsTo->object(h);
+      auto *shown = llvm::dyn_cast_or_null<ast::Expr>(ob.site);
+      const Unit *unit = unitOfFile(ob.file());
+      if (!why || !shown || !unit)
+        continue;
+      emit(ir::StmtOp::getOperationName(), at, {}, e,
+           {strAttr("kind", "expr"),
+            attr("unread_calls",
+                 builder.getArrayAttr({unreadEntry(*unit, shown, *why,
+                                                   true)}))});
+    }
+    FactSet facts;
+    addProgramCallables(held, facts);
+    addInstanceFacts(held, facts);
+    callProgramParts(at, var, facts, called, e);
+  }
+  return true;
+}
+
 Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
                         const std::string &loaderVar,
                         const FactSet &loaderFacts,
@@ -1089,6 +1152,7 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
   // What producing one example runs, and with how many workers.
   std::string workers = "0";
   FactSet datasetFacts;
+  std::vector<unsigned> datasetObjects;
   std::vector<std::string> fns;
   std::vector<ObjectInfo::BoundMethod> methods;
   for (const std::string &id : objectsOf(loaderFacts, ObjectInfo::Loader)) {
@@ -1098,6 +1162,7 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
     else if (std::stol(o.workers.str()) > std::stol(workers))
       workers = o.workers.str();
     datasetFacts.insert(o.datasetFacts.begin(), o.datasetFacts.end());
+    llvm::append_range(datasetObjects, o.datasetObjects);
     for (const std::string &fn : o.perExampleFns)
       if (!llvm::is_contained(fns, fn))
         fns.push_back(fn);
@@ -1125,7 +1190,9 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
     for (const std::string &fact : datasetFacts) {
       StringRef s = fact;
       if (s.consume_front("inst:")) {
-        emitMethodCallOn(at, s.str(), "__getitem__", dsVar, datasetFacts);
+        if (!emitMethodCallOn(at, s.str(), "__getitem__", dsVar,
+                              datasetFacts))
+          emitLibraryGetitem(at, s.str(), dsVar, datasetObjects);
       } else if (s.consume_front("obj:")) {
         const ObjectInfo *o = findObject(s.str());
         if (!o || o->kind != ObjectInfo::Dataset)

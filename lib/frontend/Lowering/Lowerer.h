@@ -59,6 +59,9 @@ struct ObjectInfo {
   // Loader: the dataset, the worker count, the shuffle generator (empty: no
   // shuffle) and functions mapped over each example (tf.data).
   FactSet datasetFacts;
+  /// Loader: the points-to objects its dataset may be (the instances whose
+  /// kept transforms a library base's `__getitem__` runs).
+  std::vector<unsigned> datasetObjects;
   PooledString workers = "0";
   PooledString shuffleGen;
   std::vector<std::string> perExampleFns;
@@ -219,6 +222,15 @@ public:
   bool lowerLauncher(FuncCtx &f, const ast::Call *call,
                      const ast::Expr *targetFn, const ast::Expr *argTuple,
                      bool rankFirst, bool shared);
+  /// What the `__getitem__` of a library dataset that the program's class
+  /// `cls` derives from runs on each example, when no class of the program
+  /// defines one (`class MyCelebA(CelebA)`): the transforms its instances
+  /// keep (PointsTo's storeDatasetArguments), called on `dsVar`'s: those
+  /// among `datasetObjects` (the loader's dataset), else every instance of
+  /// `cls`. False when `cls` has no library dataset base.
+  bool emitLibraryGetitem(const ast::Node *at, const std::string &cls,
+                          const std::string &dsVar,
+                          llvm::ArrayRef<unsigned> datasetObjects);
   /// A call of `method` of the program's class `cls` (or a base) on the
   /// object in `selfVar`, as a library makes it (a dataset's
   /// `__getitem__`, a transform's `__call__`): `self` bound, with facts

@@ -964,6 +964,19 @@ void Builder::constructLibraryBase(CallSite &cs, Obj cls, Obj inst,
         rememberArguments(*site, e, inst);
       else if (bo.kind == Kind::LibName && bo.label() == "builtins.dict")
         constructDictBase(*site, inst);
+      else if (const ApiEntry *e =
+                   bo.kind == Kind::LibName
+                       ? api.lookup(api.canonicalize(bo.label()))
+                       : nullptr;
+               e && e->role == "dataset") {
+        // A library dataset's constructor (`class MyCelebA(CelebA)` with
+        // no `__init__` of its own, built as `MyCelebA(root,
+        // transform=t)`): it keeps the transform on the instance, as
+        // `super().__init__(root, transform=t)` does.
+        Node self = solver.newNode();
+        solver.addObject(self, inst);
+        storeDatasetArguments(*site, *e, self);
+      }
     });
 }
 
