@@ -527,10 +527,12 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
 // Optimizer built before the model is moved or wrapped
 //===----------------------------------------------------------------------===//
 
-/// A `.to()`/`.cuda()` on one of `models` (any model when `models` is
-/// empty). A parallel wrapper (DistributedDataParallel, DataParallel) or
-/// `amp.initialize` is not one: the wrapper shares the model's parameters,
-/// so an optimizer built before it is correct.
+/// A move or wrap of one of `models` (any model when `models` is empty)
+/// that makes new parameter tensors (`new_parameters` on the op): a
+/// `.to()` to an XLA device, FullyShardedDataParallel. A parallel wrapper
+/// that shares the model's parameters (DistributedDataParallel,
+/// DataParallel, `amp.initialize`) is not one, so an optimizer built
+/// before it is correct.
 static bool movesOrWraps(const StatementGraph &g, NodeId n,
                          llvm::ArrayRef<VarId> models, std::string &what) {
   const Node &node = g.node(n);
@@ -545,9 +547,20 @@ static bool movesOrWraps(const StatementGraph &g, NodeId n,
         return true;
     return false;
   };
+  // Only what makes new parameter tensors: a move to an XLA device, a
+  // wrapper that flattens them (FSDP). A move to the CPU or CUDA converts
+  // each parameter in place (torch's Module._apply sets `param.data`), so
+  // the optimizer's references stay the module's: it was reported, wrongly
+  // (the image-captioning tutorial's `decoder.to(device)` after its Adam).
   if (auto call = dyn_cast_or_null<ir::LibCallOp>(node.op))
-    if (call.getRole() == "to_device" && touches()) {
-      what = "moved";
+    if (call.getRole() == "to_device" && call.getNewParameters() &&
+        touches()) {
+      what = "moved to an XLA device";
+      return true;
+    }
+  if (auto build = dyn_cast_or_null<ir::BuildOp>(node.op))
+    if (build.getNewParameters() && touches()) {
+      what = "wrapped";
       return true;
     }
   return false;
@@ -628,8 +641,9 @@ static void optimizerBeforeMoveFindings(const StatementGraph &g,
                   o,
                   "the optimizer is created before the model is " + what +
                       " at " + lineOf(g, n) +
-                      ": it keeps references to the old parameter "
-                      "tensors; create it after the model is " +
+                      ", which makes new parameter tensors: the optimizer "
+                      "keeps updating the old ones; create it after the "
+                      "model is " +
                       what,
                   {{n, "the model is " + what + " here"}}});
       break;

@@ -303,7 +303,10 @@ def Detc_BuildOp : Detc_StmtOp<"build", RegionTraits> {
     runs (for a user class, a call of its `forward`; for a dropout layer, its
     draw; for a container, the forwards of its parts). The region does not
     run at construction. `id` names the build so that `detc.forward` ops can
-    say which builds they may run.
+    say which builds they may run. `new_parameters`: a wrapper whose
+    parameters are new tensors, not its module's (FullyShardedDataParallel
+    flattens them): an optimizer built over the module before it updates
+    tensors the wrapper no longer uses (`detc-optimizer-before-move`).
 
     Example:
 
@@ -314,7 +317,8 @@ def Detc_BuildOp : Detc_StmtOp<"build", RegionTraits> {
     ```
   }];
   let arguments = !con((ins StrAttr:$id, OptionalAttr<FlatSymbolRefAttr>:$cls,
-                            OptionalAttr<StrAttr>:$api), varArgs);
+                            OptionalAttr<StrAttr>:$api,
+                            UnitAttr:$new_parameters), varArgs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$id (`cls` $cls^)? " # varFormat #
                        " attr-dict-with-keyword $body";
@@ -374,7 +378,10 @@ def Detc_LibCallOp : Detc_StmtOp<"lib_call"> {
     (`optimizer`, `zero_grad`, `to_device`, `train_mode`, `eval_mode`,
     `no_grad`, `lr_schedule`, `deterministic`, `state_dict`, ...) but that has
     no dedicated op. Lint checks (missing `zero_grad`, optimizer created
-    before the model is moved) read these.
+    before the model is moved) read these. `new_parameters` (a `to_device`
+    move): the move may make new parameter tensors instead of converting
+    them in place — to an XLA device, whose tensors cannot share a CPU
+    tensor's storage.
 
     Example:
 
@@ -382,7 +389,8 @@ def Detc_LibCallOp : Detc_StmtOp<"lib_call"> {
     detc.lib_call "zero_grad" updates ["opt"] uses ["opt"] {api = "torch.optim.Optimizer.zero_grad"}
     ```
   }];
-  let arguments = !con((ins StrAttr:$role, StrAttr:$api), varArgs);
+  let arguments = !con((ins StrAttr:$role, StrAttr:$api,
+                            UnitAttr:$new_parameters), varArgs);
   let assemblyFormat = "$role " # varFormat # " attr-dict";
 }
 

@@ -1496,6 +1496,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // loss, whatever the script calls it (traces name it by that role).
     if (entry->has("loss"))
       buildAttrs.push_back(attr("loss", builder.getUnitAttr()));
+    // A wrapper whose parameters are new tensors (FSDP's flat parameters).
+    if (entry->has("new_parameters"))
+      buildAttrs.push_back(attr("new_parameters", builder.getUnitAttr()));
     Operation *b = emit(ir::BuildOp::getOperationName(), call, {t}, args.eff,
                         buildAttrs, 1);
     inRegion(b, 0, [&] {
@@ -2117,8 +2120,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             args.find(entry->getArg("mode")));
         c && c->kind == ast::ConstantKind::False)
       kind = "eval_mode";
-  emit(ir::LibCallOp::getOperationName(), call, defs, eff,
-       {strAttr("role", kind), apiAttr()});
+  llvm::SmallVector<NamedAttribute> callAttrs{strAttr("role", kind),
+                                              apiAttr()};
+  if (kind == "to_device" && movesToXla(call))
+    callAttrs.push_back(attr("new_parameters", builder.getUnitAttr()));
+  emit(ir::LibCallOp::getOperationName(), call, defs, eff, callAttrs);
   if (entry->has("self")) {
     setFacts(recvFacts);
   } else if (entry->has("returns")) {
@@ -2315,6 +2321,42 @@ void Lowerer::emitOptimizerUpdate(FuncCtx &f, const ast::Call *call,
   eff.updates.insert(optVar);
   emit(ir::UpdateOp::getOperationName(), call, {}, eff,
        {strAttr("optimizer", optVar), strAttr("api", apiName)});
+}
+
+bool Lowerer::movesToXla(const ast::Call *call) const {
+  if (!pointsTo)
+    return false;
+  // A device of type "xla": torch_xla's `xm.xla_device()` /
+  // `torch_xla.device()`, `torch.device("xla")`, or the string itself.
+  auto isXla = [&](PointsToResult::ObjectId o) {
+    const AbstractObject &ob = pointsTo->object(o);
+    StringRef label = ob.label();
+    if (ob.kind == AbstractObject::Kind::Constant)
+      return label.trim("'\"").starts_with("xla");
+    if (ob.kind != AbstractObject::Kind::Library &&
+        ob.kind != AbstractObject::Kind::LibName)
+      return false;
+    if (label.starts_with("torch_xla"))
+      return true;
+    if (label != "torch.device")
+      return false;
+    for (StringRef given : {"arg0", "type"})
+      for (PointsToResult::ObjectId a : pointsTo->field(o, given)) {
+        const AbstractObject &ab = pointsTo->object(a);
+        if (ab.kind == AbstractObject::Kind::Constant &&
+            ab.label().trim("'\"").starts_with("xla"))
+          return true;
+      }
+    return false;
+  };
+  std::vector<const ast::Expr *> given(call->args.begin(), call->args.end());
+  for (const ast::Keyword *k : call->keywords)
+    if (k->arg == "device")
+      given.push_back(k->value);
+  for (const ast::Expr *a : given)
+    if (llvm::any_of(pointsTo->pointsTo(a), isXla))
+      return true;
+  return false;
 }
 
 std::string Lowerer::libraryBaseOf(

@@ -231,6 +231,11 @@ public:
   bool emitLibraryGetitem(const ast::Node *at, const std::string &cls,
                           const std::string &dsVar,
                           llvm::ArrayRef<unsigned> datasetObjects);
+  /// Whether a module move (`model.to(device)`) may go to an XLA device,
+  /// whose tensors cannot share a CPU tensor's storage: the move then makes
+  /// new parameter tensors (torch's Module._apply), where a move to the
+  /// CPU or CUDA converts them in place.
+  bool movesToXla(const ast::Call *call) const;
   /// A call of `method` of the program's class `cls` (or a base) on the
   /// object in `selfVar`, as a library makes it (a dataset's
   /// `__getitem__`, a transform's `__call__`): `self` bound, with facts
