@@ -397,21 +397,22 @@ ProgramModule *Program::resolveOne(const ProgramModule &from,
                            : package + "." + dotted.str();
     return load(file, name, isPackage);
   }
-  // Absolute: the importing file's directory (CPython puts the script's
-  // there; a module next to the importer is what projects mean), the
-  // script's directory, then the search path.
-  std::vector<std::string> dirs;
+  // Absolute: the script's directory (CPython's sys.path[0]), the
+  // importing file's directory (a module next to the importer is what
+  // projects run from elsewhere mean), then the search path.
+  std::vector<std::string> dirs{mainDir};
   std::string own = path::parent_path(from.path).str();
   if (own.empty())
     own = ".";
-  // But the importer's folder is not on sys.path unless it is the
-  // script's: there an installed module comes first (i-jepa's
+  // The importer's folder is not on sys.path unless it is the script's: a
+  // module there comes after the script's folder (FastSpeech2's
+  // utils/model.py imports the package `model` beside the script, not
+  // itself), and after an installed module (i-jepa's
   // src/utils/distributed.py imports the standard library's `logging`,
   // not its neighbour src/utils/logging.py).
-  if (own == mainDir || !isInstalledModule(dotted.split('.').first))
+  if (!isInstalledModule(dotted.split('.').first) &&
+      !llvm::is_contained(dirs, own))
     dirs.push_back(own);
-  if (!llvm::is_contained(dirs, mainDir))
-    dirs.push_back(mainDir);
   // The project's top folder as seen from a module inside a package.
   std::string root = packageRoot(own);
   if (!root.empty() && !llvm::is_contained(dirs, root))
