@@ -1,6 +1,8 @@
 //===- TrainingLoops.h - Which loops train a model --------------*- C++ -*-===//
 //
-// The loops (their header nodes) whose iterations run a backward: the
+// The loops (their header nodes) whose iterations run a backward, up to
+// the innermost loop over batches around it (the epoch loop around that one
+// is no training loop: a forward in its own body is no training step): the
 // training loops, as the lints and the findings' call paths see them. A
 // gradient taken with `torch.autograd.grad` counts only in a loop that
 // also steps an optimizer: alone it is most often a gradient with respect
@@ -34,9 +36,21 @@ public:
       auto grad = llvm::dyn_cast_or_null<ir::GradOp>(g.node(n).op);
       if (!grad)
         continue;
+      // The loops around it up to the innermost loop over batches: an
+      // epoch loop around the batch loop runs the backward only in that
+      // nested loop, and a forward directly in its body (real-nvp's
+      // `sample(net, ...)` after the validation, each epoch) is no training
+      // forward. Loops inside the batch loop (BigGAN's discriminator steps,
+      // gradient accumulation) and a loop over no loader (full-batch
+      // training) count.
       auto &into = grad.getApi() == "torch.autograd.grad" ? inputGradients
                                                           : headers;
-      into.insert(g.loops(n).begin(), g.loops(n).end());
+      const IdList &loops = g.loops(n);
+      for (size_t i = loops.size(); i-- > 0;) {
+        into.insert(loops[i]);
+        if (overBatches(loops[i]))
+          break;
+      }
     }
     for (NodeId loop : inputGradients)
       if (updates.contains(loop))
@@ -48,6 +62,21 @@ public:
   }
 
 private:
+  /// Whether the loop at `header` takes a batch each iteration: its body
+  /// fetches from a loader or is a per-batch region.
+  bool overBatches(NodeId header) const {
+    mlir::Operation *op = g.node(header).op;
+    if (!llvm::isa_and_nonnull<ir::ForOp, ir::WhileOp>(op))
+      return false;
+    for (mlir::Operation &child : op->getRegion(0).front()) {
+      auto region = llvm::dyn_cast<ir::ParallelOp>(child);
+      if (llvm::isa<ir::FetchOp>(child) ||
+          (region && region.getKind() == ir::ParallelKind::PerBatch))
+        return true;
+    }
+    return false;
+  }
+
   const StatementGraph &g;
   llvm::DenseSet<NodeId> headers;
 };

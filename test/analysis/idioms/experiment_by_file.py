@@ -8,13 +8,14 @@
 # Also YOLOX's: a DataLoader subclass imported from the program's package
 # inside the method building the loader (`from detlib.data import Loader`:
 # a loader, its dataset's draws per example), and a prefetcher whose
-# `next()` takes a batch from `iter(loader)`. Before, the experiment was
+# `next()` takes a batch from `iter(loader)` (the finding shows the
+# training loop that calls it). Before, the experiment was
 # unknown, no loop a batch loop, and nothing was found (YOLOX: 0 findings).
 # RUN: rm -rf %t.dir && cp -r %S/Inputs/experiment_by_file %t.dir
 # RUN: mkdir %t.dir/.git && cp %s %t.dir/train.py
 # RUN: cd %t.dir && detc analyze train.py --python none 2>&1 | FileCheck %s --implicit-check-not=warning:
 # CHECK-DAG: detlib/build.py:10:14: warning: modules imported by name at run time are unknown to detc
-# CHECK-DAG: detlib/data.py:12:45: warning: generator 'random' (global) is used inside the per-example data-parallel region that starts at detlib/prefetch.py:8:40
+# CHECK-DAG: detlib/data.py:12:45: warning: generator 'random' (global) is used inside the per-example data-parallel region that starts at train.py:[[@LINE+21]]:5
 # CHECK-DAG: detlib/exp.py:8:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+20]]:5
 # CHECK-DAG: exps/noisy.py:12:34: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+19]]:5
 # CHECK: 3 warning(s)
