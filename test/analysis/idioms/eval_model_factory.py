@@ -11,7 +11,7 @@
 # RUN: cd %t.dir && detc analyze train.py --python none 2>&1 | FileCheck %s --implicit-check-not=warning:
 # CHECK-DAG: models/cls_hrnet.py:8:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+20]]:1
 # CHECK-DAG: models/cls_plain.py:10:36: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at train.py:[[@LINE+19]]:1
-# CHECK-DAG: train.py:[[@LINE+15]]:9: warning: 'eval' changes the program in ways detc cannot see
+# CHECK-DAG: train.py:[[@LINE+15]]:9: warning: 'eval' of a computed string runs code detc cannot see
 # CHECK: 2 warning(s)
 import argparse
 

@@ -1406,6 +1406,25 @@ bool Builder::evalByName(CallSite &cs) {
         program.noteImportByName(cs.call, pkg);
         return true;
       }
+  // `eval(name)` of a computed name (ncsn's `eval(args.runner)(args,
+  // config)` over the runners its module star-imports): any name the
+  // calling module defines or imports. The string may also be any
+  // expression: the call stays a construct detc cannot see (the lowering
+  // warns), and its result may be anything else too.
+  if (parts.size() == 1 && !text(parts.front()) &&
+      !llvm::isa<ast::Constant>(parts.front())) {
+    ProgramModule *self = const_cast<ProgramModule *>(cs.frame->module);
+    solver.addCopy(anyNamedAttribute(moduleObject(self)), cs.result);
+    solver.addObject(cs.result, libName(kRuntimeModule));
+    // Said here, once, in the lowering's stead (the call's candidates
+    // replace the lowering of `eval` itself).
+    program.noteImportByName(cs.call, self);
+    warn(self, cs.call,
+         "'eval' of a computed string runs code detc cannot see: its "
+         "result is taken as any name this module defines or imports, or "
+         "anything else [detc-unknown-construct]");
+    return true;
+  }
   if (parts.size() < 3)
     return false;
   std::optional<StringRef> head = text(parts.front()),

@@ -1,0 +1,2 @@
+from runners.anneal import *
+from runners.plain import *
