@@ -415,6 +415,25 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
   if (pointsTo)
     objs = partialTargets(objs);
   why = whyObjectsUnread(objs, qualified);
+  // A method a declaration names inside a library otherwise quiet (`unread
+  // pycocotools.coco.COCO.showAnns`: it picks colours with numpy's global
+  // generator), called on an object of that library.
+  if (!why && receiver && pointsTo) {
+    StringRef attr = llvm::cast<ast::Attribute>(call->func)->attr;
+    for (PointsToResult::ObjectId r : pointsTo->pointsTo(receiver)) {
+      std::string library = libraryOf(pointsTo->object(r));
+      std::string member = library + "." + attr.str();
+      if (library.empty() ||
+          api.classifyUnmodelled(library) != ApiModel::Unmodelled::Quiet ||
+          api.classifyUnmodelled(member) != ApiModel::Unmodelled::Unread)
+        continue;
+      why = UnreadReason{("code of '" + member +
+                          "' that detc does not read (" +
+                          api.unmodelledReason(member) + ")")
+                             .str()};
+      break;
+    }
+  }
   if (!why && pointsTo)
     why = drawingLibraryCandidate(
         partialTargets(pointsTo->pointsTo(call->func)));
