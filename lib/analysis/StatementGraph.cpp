@@ -610,6 +610,22 @@ private:
             return region(thenRuns ? i.getThenRegion() : i.getElseRegion(),
                           {test}, inner);
           }
+          // `if phase == 'train':` where this expansion's call gave
+          // `phase` a string: the branch that runs with it.
+          auto strParam = op->getAttrOfType<StringAttr>("str_param");
+          if (strParam && c.inst < g.instances.size())
+            if (auto given = g.instances[c.inst].strParams.find(
+                    strParam.getValue());
+                given != g.instances[c.inst].strParams.end()) {
+              auto value = op->getAttrOfType<StringAttr>("str_value");
+              auto ifEqual = op->getAttrOfType<StringAttr>("if_equal");
+              bool equal = value && value.getValue() == given->second;
+              bool thenRuns =
+                  equal == (ifEqual && ifEqual.getValue() == "then");
+              return region(thenRuns ? i.getThenRegion()
+                                     : i.getElseRegion(),
+                            {test}, inner);
+            }
           Frontier out = region(i.getThenRegion(), {test}, inner);
           Frontier other = region(i.getElseRegion(), {test}, inner);
           out.append(other.begin(), other.end());
@@ -773,6 +789,11 @@ private:
       for (Attribute a : none)
         if (!reb.contains(cast<StringAttr>(a).getValue()))
           g.instances[inst].noneParams.insert(cast<StringAttr>(a).getValue());
+    if (auto strs = call->getAttrOfType<DictionaryAttr>("str_params"))
+      for (NamedAttribute a : strs)
+        if (!reb.contains(a.getName().getValue()))
+          g.instances[inst].strParams[a.getName().getValue()] =
+              cast<StringAttr>(a.getValue()).getValue().str();
     if (DictionaryAttr bind = call.getBindAttr())
       for (NamedAttribute b : bind) {
         StringRef param = b.getName().getValue();

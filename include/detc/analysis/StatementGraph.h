@@ -144,6 +144,10 @@ struct Instance {
   /// `if p is None:`) takes one branch in this expansion (a function
   /// that trains or evaluates as its optimizer is given or None).
   llvm::StringSet<> noneParams;
+  /// Parameters the call gives a string (a literal, or the default) and
+  /// the callee never rebinds, with it: a test of one against a string
+  /// (`if phase == 'train':`) takes one branch in this expansion.
+  llvm::StringMap<std::string> strParams;
 };
 
 struct StatementGraphOptions {

@@ -503,7 +503,11 @@ def Detc_IfOp : Detc_StmtOp<"if", RegionTraits> {
     (string) and `if_none` (`"then"` or `"else"`): the test is whether that
     parameter of the enclosing function is None (`if optimizer:`, `if p is
     None:`), and the branch that runs when it is; an expansion whose call
-    gives it None (`none_params`) takes that branch only.
+    gives it None (`none_params`) takes that branch only. `str_param`,
+    `str_value` and `if_equal` (`"then"` or `"else"`): the test compares
+    that parameter with a string (`if phase == 'train':`), and the branch
+    that runs when they are equal; an expansion whose call gives it a
+    string (`str_params`) takes the branch that string selects.
 
     Example:
 
@@ -581,7 +585,9 @@ def Detc_CallOp : Detc_StmtOp<"call",
     optional): the parameters the call gives None — a literal `None`, or a
     parameter left to its default `None` — where the call has no `*xs` or
     `**d`; the statement graph takes one branch of a `detc.if` testing one
-    of them (`none_param`).
+    of them (`none_param`). `str_params` (dictionary, optional): the same
+    for parameters given a string (a literal, or the default), with it
+    (`str_param`).
 
     Example:
 

@@ -221,10 +221,20 @@ void Lowerer::emitUserCall(
   llvm::SmallVector<NamedAttribute> attrs{attr("callee", ref)};
   if (!bind.empty())
     attrs.push_back(attr("bind", builder.getDictionaryAttr(bind)));
-  std::vector<std::string> none =
-      noneParameters(sym, first, posArgs, keywords, params);
+  std::vector<std::string> none;
+  llvm::SmallVector<NamedAttribute> strings;
+  for (const auto &[param, value] :
+       constantParameters(sym, first, posArgs, keywords, params)) {
+    if (value->kind == ast::ConstantKind::None)
+      none.push_back(param);
+    else if (value->kind == ast::ConstantKind::Str)
+      strings.push_back(
+          builder.getNamedAttr(param, builder.getStringAttr(value->value)));
+  }
   if (!none.empty())
     attrs.push_back(attr("none_params", strArray(none)));
+  if (!strings.empty())
+    attrs.push_back(attr("str_params", builder.getDictionaryAttr(strings)));
   emit(ir::CallOp::getOperationName(), at, defs, eff, attrs);
 }
 
@@ -233,14 +243,17 @@ bool Lowerer::isProperty(const std::string &owner, StringRef method) const {
   return def != funcDefs.end() && ast::isPropertyGetter(def->second);
 }
 
-std::vector<std::string>
-Lowerer::noneParameters(const std::string &sym, size_t first,
-                        ast::NodeList<ast::Expr> posArgs,
-                        ast::NodeList<ast::Keyword> keywords,
-                        llvm::ArrayRef<std::string> params) const {
-  auto isNone = [](const ast::Expr *e) {
+std::vector<std::pair<std::string, const ast::Constant *>>
+Lowerer::constantParameters(const std::string &sym, size_t first,
+                            ast::NodeList<ast::Expr> posArgs,
+                            ast::NodeList<ast::Keyword> keywords,
+                            llvm::ArrayRef<std::string> params) const {
+  auto constant = [](const ast::Expr *e) -> const ast::Constant * {
     auto *c = llvm::dyn_cast_or_null<ast::Constant>(e);
-    return c && c->kind == ast::ConstantKind::None;
+    return c && (c->kind == ast::ConstantKind::None ||
+                 c->kind == ast::ConstantKind::Str)
+               ? c
+               : nullptr;
   };
   // A `*xs` or `**d` may give any parameter: nothing is known.
   if (llvm::any_of(posArgs, [](const ast::Expr *a) {
@@ -249,34 +262,37 @@ Lowerer::noneParameters(const std::string &sym, size_t first,
       llvm::any_of(keywords,
                    [](const ast::Keyword *k) { return k->arg.empty(); }))
     return {};
-  std::vector<std::string> none;
+  std::vector<std::pair<std::string, const ast::Constant *>> found;
   llvm::StringSet<> given;
   for (size_t i = 0; i < posArgs.size() && first + i < params.size(); ++i) {
     given.insert(params[first + i]);
-    if (isNone(posArgs[i]))
-      none.push_back(params[first + i]);
+    if (const ast::Constant *c = constant(posArgs[i]))
+      found.push_back({params[first + i], c});
   }
   for (const ast::Keyword *k : keywords) {
     given.insert(k->arg);
-    if (isNone(k->value) && llvm::is_contained(params, k->arg.str()))
-      none.push_back(k->arg.str());
+    if (const ast::Constant *c = constant(k->value);
+        c && llvm::is_contained(params, k->arg.str()))
+      found.push_back({k->arg.str(), c});
   }
   // Parameters left to their defaults.
   auto def = funcDefs.find(sym);
   if (def == funcDefs.end() || !def->second->args)
-    return none;
+    return found;
   const ast::Arguments &a = *def->second->args;
   std::vector<const ast::Arg *> positional(a.posonlyargs.begin(),
                                            a.posonlyargs.end());
   positional.insert(positional.end(), a.args.begin(), a.args.end());
   size_t withDefault = positional.size() - a.defaults.size();
   for (size_t i = withDefault; i < positional.size(); ++i)
-    if (!given.count(positional[i]->arg) && isNone(a.defaults[i - withDefault]))
-      none.push_back(positional[i]->arg.str());
+    if (const ast::Constant *c = constant(a.defaults[i - withDefault]);
+        c && !given.count(positional[i]->arg))
+      found.push_back({positional[i]->arg.str(), c});
   for (size_t i = 0; i < a.kwonlyargs.size() && i < a.kwDefaults.size(); ++i)
-    if (!given.count(a.kwonlyargs[i]->arg) && isNone(a.kwDefaults[i]))
-      none.push_back(a.kwonlyargs[i]->arg.str());
-  return none;
+    if (const ast::Constant *c = constant(a.kwDefaults[i]);
+        c && !given.count(a.kwonlyargs[i]->arg))
+      found.push_back({a.kwonlyargs[i]->arg.str(), c});
+  return found;
 }
 
 /// Which argument of a call of builtin `name` is a function the builtin

@@ -796,14 +796,15 @@ public:
   /// carries, uniqued in the context (a std::map of string vectors took
   /// ~150 bytes a function more).
   llvm::StringMap<mlir::ArrayAttr> funcParams;
-  /// The parameters of `sym` a call with these arguments gives None: a
-  /// literal `None`, or a parameter left to its default `None`; none when
-  /// the call has `*xs` or `**d` (either may give any parameter).
-  std::vector<std::string>
-  noneParameters(const std::string &sym, size_t first,
-                 ast::NodeList<ast::Expr> posArgs,
-                 ast::NodeList<ast::Keyword> keywords,
-                 llvm::ArrayRef<std::string> params) const;
+  /// The parameters of `sym` a call with these arguments gives None or a
+  /// string, with the literal: one given so, or left to such a default;
+  /// none when the call has `*xs` or `**d` (either may give any
+  /// parameter).
+  std::vector<std::pair<std::string, const ast::Constant *>>
+  constantParameters(const std::string &sym, size_t first,
+                     ast::NodeList<ast::Expr> posArgs,
+                     ast::NodeList<ast::Keyword> keywords,
+                     llvm::ArrayRef<std::string> params) const;
   /// Whether method `method` of class `owner` is a `@property` (or
   /// `cached_property`) getter: `obj.method(x)` calls what it returns.
   bool isProperty(const std::string &owner, llvm::StringRef method) const;

@@ -293,6 +293,26 @@ testsNone(const ast::Expr *test) {
   return std::make_pair(n->id, c->ops[0] == ast::CmpOpKind::Is);
 }
 
+/// `if p == "train":`, `if p != "train":` (or the literal first) with `p`
+/// a name: `p`, the literal, and whether the `then` branch is the one that
+/// runs when they are equal.
+static std::optional<std::tuple<StringRef, StringRef, bool>>
+testsString(const ast::Expr *test) {
+  auto *c = llvm::dyn_cast<ast::Compare>(test);
+  if (!c || c->ops.size() != 1 || c->comparators.size() != 1 ||
+      (c->ops[0] != ast::CmpOpKind::Eq && c->ops[0] != ast::CmpOpKind::NotEq))
+    return std::nullopt;
+  const ast::Expr *a = c->left, *b = c->comparators[0];
+  if (llvm::isa<ast::Constant>(a))
+    std::swap(a, b);
+  auto *n = llvm::dyn_cast<ast::Name>(a);
+  auto *k = llvm::dyn_cast<ast::Constant>(b);
+  if (!n || !k || k->kind != ast::ConstantKind::Str)
+    return std::nullopt;
+  return std::make_tuple(n->id, StringRef(k->value),
+                         c->ops[0] == ast::CmpOpKind::Eq);
+}
+
 static bool testsRank(const ast::Expr *test) {
   std::vector<const ast::Node *> work{test};
   while (!work.empty()) {
@@ -472,6 +492,22 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
         op->setAttr("none_param", builder.getStringAttr(none->first));
         op->setAttr("if_none",
                     builder.getStringAttr(none->second ? "then" : "else"));
+      }
+    // A test of a parameter against a string (CenterNet's `if phase ==
+    // 'train':` in the run_epoch that train() and val() call with 'train'
+    // and 'val'): an expansion whose call gives it a string takes one
+    // branch only.
+    if (auto str = testsString(i->test); op && str)
+      if (auto params = funcParams.find(f.symbol);
+          params != funcParams.end() &&
+          llvm::any_of(params->second, [&](mlir::Attribute a) {
+            return cast<StringAttr>(a).getValue() == std::get<0>(*str);
+          })) {
+        op->setAttr("str_param", builder.getStringAttr(std::get<0>(*str)));
+        op->setAttr("str_value", builder.getStringAttr(std::get<1>(*str)));
+        op->setAttr("if_equal", builder.getStringAttr(std::get<2>(*str)
+                                                          ? "then"
+                                                          : "else"));
       }
     inRegion(op, 0, [&] { lowerBody(f, i->body); });
     lowerElse(f, op, i->orelse);
