@@ -24,7 +24,6 @@ from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
                      placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
-from .values import Mismatch, UnsavableValue
 
 
 class ExampleKey(int):
@@ -284,7 +283,7 @@ class KeyedDataLoader(DataLoader):
         for key, then in sorted((shape or {}).items()):
             now = hints._loader_shape(self).get(key)
             if now is not None and now != then:
-                raise Mismatch(
+                raise values.Mismatch(
                     "the DataLoader at site %s has %s %d now, %d in the "
                     "checkpointed run: its order and batches differ, and "
                     "the run cannot continue where it stopped" % (
@@ -380,7 +379,7 @@ class LoaderPosition:
 def _position_of(it, start):
     loader = it.loader
     if start is None or getattr(loader, "_detc_pass", None) is not None:
-        raise UnsavableValue(
+        raise values.UnsavableValue(
             "an iterator over the DataLoader at site %s, which keeps one "
             "iterator for all epochs, cannot be saved by its position" %
             getattr(loader, "_detc_site", "?"))
@@ -546,9 +545,9 @@ class _FastForwardRepeating:
         return self
 
     def _detc_position(self):
-        if self.real is not None:
-            return self.real._detc_position()
-        return _position_of(self, self.seed_state)
+        # Its loader keeps one iterator for all epochs: no position saves
+        # it (_position_of says so).
+        return _position_of(self, None)
 
     def __len__(self):
         return self.batches
