@@ -48,7 +48,7 @@ public:
       const IdList &loops = g.loops(n);
       for (size_t i = loops.size(); i-- > 0;) {
         into.insert(loops[i]);
-        if (overBatches(loops[i]))
+        if (ir::takesBatches(g.node(loops[i]).op))
           break;
       }
     }
@@ -62,21 +62,6 @@ public:
   }
 
 private:
-  /// Whether the loop at `header` takes a batch each iteration: its body
-  /// fetches from a loader or is a per-batch region.
-  bool overBatches(NodeId header) const {
-    mlir::Operation *op = g.node(header).op;
-    if (!llvm::isa_and_nonnull<ir::ForOp, ir::WhileOp>(op))
-      return false;
-    for (mlir::Operation &child : op->getRegion(0).front()) {
-      auto region = llvm::dyn_cast<ir::ParallelOp>(child);
-      if (llvm::isa<ir::FetchOp>(child) ||
-          (region && region.getKind() == ir::ParallelKind::PerBatch))
-        return true;
-    }
-    return false;
-  }
-
   const StatementGraph &g;
   llvm::DenseSet<NodeId> headers;
 };

@@ -93,15 +93,7 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
     // slice, `get_batch(source, i)`), or a `while` taking batches with
     // next() (minGPT's `while True: batch = next(data_iter)`): its body
     // is a per-batch region.
-    if (!isa<ir::ForOp, ir::WhileOp>(loop))
-      return;
-    bool overLoader = false;
-    for (Operation &op : loop->getRegion(0).front()) {
-      auto region = dyn_cast<ir::ParallelOp>(op);
-      overLoader |= isa<ir::FetchOp>(op) ||
-                    (region && region.getKind() == ir::ParallelKind::PerBatch);
-    }
-    if (!overLoader)
+    if (!ir::takesBatches(loop))
       return;
     if (!stmtRange(loop, file.getName())) {
       std::optional<ir::SourceSpan> at = ir::getSourceSpan(loop->getLoc());

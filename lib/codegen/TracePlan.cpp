@@ -57,15 +57,9 @@ StringRef traceKind(Operation *op) {
 /// A training loop: a loop over batches whose iterations step an optimizer
 /// (directly or in a function they call); evaluation loops are not steps.
 bool isTrainingLoop(ir::ForOp loop) {
-  bool overBatches = false;
-  for (Operation &op : loop.getBody().front()) {
-    auto region = dyn_cast<ir::ParallelOp>(op);
-    overBatches |= isa<ir::FetchOp>(op) ||
-                   (region && region.getKind() == ir::ParallelKind::PerBatch);
-  }
   bool steps = false;
   loop.walk([&](Operation *op) { steps |= isa<ir::UpdateOp, ir::CallOp>(op); });
-  return overBatches && steps;
+  return ir::takesBatches(loop) && steps;
 }
 
 /// Whether `op` runs in a training step: inside a training loop's body.

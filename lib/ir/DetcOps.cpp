@@ -61,6 +61,18 @@ bool detc::ir::isValidVarName(StringRef name) {
   return rest.empty();
 }
 
+bool detc::ir::takesBatches(Operation *loop) {
+  if (!isa_and_nonnull<ForOp, WhileOp>(loop))
+    return false;
+  for (Operation &op : loop->getRegion(0).front()) {
+    auto region = dyn_cast<ParallelOp>(op);
+    if (isa<FetchOp>(op) ||
+        (region && region.getKind() == ParallelKind::PerBatch))
+      return true;
+  }
+  return false;
+}
+
 bool detc::ir::isKnownRngLibrary(StringRef library) {
   return library == "torch" || library == "numpy" || library == "random" ||
          library == "tensorflow";

@@ -36,6 +36,10 @@ bool isKnownRngLibrary(llvm::StringRef library);
 /// Name of the implicit global generator variable of `library` ("<torch>").
 std::string globalGeneratorVar(llvm::StringRef library);
 
+/// Whether `loop` (a `detc.for` or `detc.while`) takes a batch each
+/// iteration: its body fetches from a loader or is a per-batch region.
+bool takesBatches(mlir::Operation *loop);
+
 /// Module-wide check that every build a `detc.forward` names exists in the
 /// module (one walk; the per-op verifier would make verification
 /// quadratic). detc runs it on every module it analyses and lowers.

@@ -1114,34 +1114,41 @@ bool Lowerer::emitLibraryGetitem(const ast::Node *at, const std::string &cls,
       llvm::append_range(held, pointsTo->field(inst, part));
     if (held.empty())
       continue;
-    std::string var = dsVar + "." + part.str();
-    Effects e;
-    e.uses.insert(var);
-    std::vector<std::string> ids = loweredIds(held, 'b', ObjectInfo::Build);
-    if (!ids.empty())
-      emit(ir::ForwardOp::getOperationName(), at, {}, e,
-           {strAttr("model", var), attr("builds", strArray(ids))});
     // Kept objects of a library detc does not read: called on every
     // example (detc-may-draw), shown where they were made.
+    std::vector<mlir::Attribute> unread;
     for (PointsToResult::ObjectId h : held) {
       std::optional<UnreadReason> why = whyObjectsUnread({h}, "");
       const AbstractObject &ob = pointsTo->object(h);
       auto *shown = llvm::dyn_cast_or_null<ast::Expr>(ob.site);
-      const Unit *unit = unitOfFile(ob.file());
-      if (!why || !shown || !unit)
-        continue;
-      emit(ir::StmtOp::getOperationName(), at, {}, e,
-           {strAttr("kind", "expr"),
-            attr("unread_calls",
-                 builder.getArrayAttr({unreadEntry(*unit, shown, *why,
-                                                   true)}))});
+      if (const Unit *unit = unitOfFile(ob.file()); why && shown && unit)
+        unread.push_back(unreadEntry(*unit, shown, *why, true));
     }
     FactSet facts;
     addProgramCallables(held, facts);
     addInstanceFacts(held, facts);
-    callProgramParts(at, var, facts, called, e);
+    emitTransformRun(at, dsVar + "." + part.str(),
+                     loweredIds(held, 'b', ObjectInfo::Build), unread, facts,
+                     called);
   }
   return true;
+}
+
+void Lowerer::emitTransformRun(const ast::Node *at, const std::string &var,
+                               llvm::ArrayRef<std::string> builds,
+                               llvm::ArrayRef<mlir::Attribute> unread,
+                               const FactSet &facts,
+                               std::set<std::string> &called) {
+  Effects e;
+  e.uses.insert(var);
+  if (!builds.empty())
+    emit(ir::ForwardOp::getOperationName(), at, {}, e,
+         {strAttr("model", var), attr("builds", strArray(builds))});
+  for (mlir::Attribute u : unread)
+    emit(ir::StmtOp::getOperationName(), at, {}, e,
+         {strAttr("kind", "expr"),
+          attr("unread_calls", builder.getArrayAttr({u}))});
+  callProgramParts(at, var, facts, called, e);
 }
 
 Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
@@ -1199,25 +1206,16 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
           continue;
         if (depth < 4 && !o->wrappedFacts.empty())
           examplesOf(o->wrappedFacts, dsVar + ".dataset", depth + 1);
-        std::vector<std::string> ids =
-            objectsOf(o->transformFacts, ObjectInfo::Build);
-        Effects e;
-        e.uses.insert(dsVar + ".transform");
-        if (!ids.empty())
-          emit(ir::ForwardOp::getOperationName(), at, {}, e,
-               {strAttr("model", dsVar + ".transform"),
-                attr("builds", strArray(ids))});
+        // Its transform: library parts, one of a library detc does not
+        // read, a transform of the program (a class with `__call__`, as
+        // DINO's multi-crop augmentation object, or a function).
+        std::vector<mlir::Attribute> unread;
         if (o->unreadTransform)
-          emit(ir::StmtOp::getOperationName(), at, {}, e,
-               {strAttr("kind", "expr"),
-                attr("unread_calls",
-                     builder.getArrayAttr({o->unreadTransform}))});
-        // A transform of the program (a class with `__call__`, as DINO's
-        // multi-crop augmentation object, or a function) that the library
-        // dataset calls on each example.
+          unread.push_back(o->unreadTransform);
         std::set<std::string> called;
-        callProgramParts(at, dsVar + ".transform", o->transformFacts, called,
-                         e);
+        emitTransformRun(at, dsVar + ".transform",
+                         objectsOf(o->transformFacts, ObjectInfo::Build),
+                         unread, o->transformFacts, called);
       }
     }
   };

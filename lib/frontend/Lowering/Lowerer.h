@@ -236,6 +236,14 @@ public:
   /// new parameter tensors (torch's Module._apply), where a move to the
   /// CPU or CUDA converts them in place.
   bool movesToXla(const ast::Call *call) const;
+  /// A dataset's transform in `var` run on an example: a forward of the
+  /// library `builds` it may be, the `unread` entries (a transform of a
+  /// library detc does not read), and the program's callables among
+  /// `facts` (callProgramParts, each once across `called`).
+  void emitTransformRun(const ast::Node *at, const std::string &var,
+                        llvm::ArrayRef<std::string> builds,
+                        llvm::ArrayRef<mlir::Attribute> unread,
+                        const FactSet &facts, std::set<std::string> &called);
   /// A call of `method` of the program's class `cls` (or a base) on the
   /// object in `selfVar`, as a library makes it (a dataset's
   /// `__getitem__`, a transform's `__call__`): `self` bound, with facts

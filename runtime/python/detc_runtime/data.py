@@ -278,10 +278,10 @@ class KeyedDataLoader(DataLoader):
         """An iterator over this loader standing where one made when the
         loader's generator had state `start` stood after `step` batches
         (`samples` examples) of `epoch`: a restart's. `shape`: the
-        loader's (hints._loader_shape) in the checkpointed run, which it
+        loader's (hints.loader_shape) in the checkpointed run, which it
         must still have."""
         for key, then in sorted((shape or {}).items()):
-            now = hints._loader_shape(self).get(key)
+            now = hints.loader_shape(self).get(key)
             if now is not None and now != then:
                 raise values.Mismatch(
                     "the DataLoader at site %s has %s %d now, %d in the "
@@ -384,7 +384,7 @@ def _position_of(it, start):
             "iterator for all epochs, cannot be saved by its position" %
             getattr(loader, "_detc_site", "?"))
     return LoaderPosition(loader._detc_site, it.epoch, it.step, it.samples,
-                          start, hints._loader_shape(loader))
+                          start, hints.loader_shape(loader))
 
 
 class _KeyedBatches:

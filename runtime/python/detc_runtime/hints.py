@@ -186,7 +186,7 @@ class Level:
                 "epoch": int(self.iterator.epoch), "step": step,
                 "samples": samples,
                 "generator": _values.encode(self.loader_state, "loader",
-                                            tensors)}, **_loader_shape(
+                                            tensors)}, **loader_shape(
                                                 self.iterable))
             passes = getattr(self.iterable, "_detc_pass", None)
             if passes is not None:
@@ -211,7 +211,7 @@ class Level:
                 _fail("%s: error: the loop at hint level %d iterates a "
                       "keyed loader in the checkpointed run but not now" %
                       (HINT.checkpoint, self.level), code=3)
-            shape = _loader_shape(self.iterable)
+            shape = loader_shape(self.iterable)
             for key, now in shape.items():
                 then = loader.get(key)
                 if then is not None and then != now:
@@ -505,7 +505,7 @@ def has_value(name):
     return name in HINT.target["values"]
 
 
-def _loader_shape(loader):
+def loader_shape(loader):
     """What fixes a keyed loader's order and batches besides its seed: its
     dataset's length and its batch size (saved with its position; a
     restart with `--examples 4096` on a 2048-example checkpoint continued
