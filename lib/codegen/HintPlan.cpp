@@ -31,6 +31,7 @@
 #include "detc/codegen/PythonScan.h"
 #include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -102,7 +103,10 @@ std::optional<std::string> unsaveableKind(const ast::Expr *e, StringRef src,
 /// A function on the way to the hint: its statements from the outermost
 /// loop (in the outermost function) or from its start, down to the call
 /// into the next function, or to the hint in the last.
+struct FilePlan;
+
 struct Frame {
+  FilePlan *file = nullptr; ///< The script's, or an imported module's.
   const ast::FunctionDef *function = nullptr; ///< Null: the module.
   std::string qualifier;                      ///< Its locals' prefix.
   std::vector<const ast::Stmt *> path;        ///< Around `child`.
@@ -117,38 +121,57 @@ struct Frame {
   std::vector<std::string> saved, restoreLines;
 };
 
+/// A file the frames are in: the script, or an imported module the
+/// transform edits too (a JIT boundary in DeiT's `engine.py`:
+/// PlanContext::moduleContext).
+struct FilePlan {
+  explicit FilePlan(PlanContext &ctx)
+      : ctx(ctx), src(ctx.src), places(ctx.tree) {}
+  PlanContext &ctx;
+  StringRef src;
+  StatementIndex places;
+  std::optional<GuardWriter> guards;
+};
+
 class HintPlanner {
 public:
   /// `quiet`: only find what a checkpoint there saves (keysToSave), no
   /// diagnostics, no edits.
   HintPlanner(PlanContext &ctx, Operation *hintOp, uint64_t period,
               bool quiet = false, bool jit = false)
-      : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
-        hintOp(hintOp), period(period), quiet(quiet), jit(jit) {}
+      : ctx(ctx), g(ctx.a.graph), hintOp(hintOp), period(period),
+        quiet(quiet), jit(jit) {
+    files.push_back(std::make_unique<FilePlan>(ctx));
+  }
 
   bool run() {
     if (!analyze())
       return false;
     site = ctx.newSite();
-    guards.emplace(
-        ctx,
-        GuardSyntax{
-            formatv("{0}.hints.guard({1})", kRuntimeAlias, site).str(),
-            formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
-            formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
-            "skipped on restart at the hint"});
+    for (std::unique_ptr<FilePlan> &file : files)
+      file->guards.emplace(
+          file->ctx,
+          GuardSyntax{
+              formatv("{0}.hints.guard({1})", kRuntimeAlias, site).str(),
+              formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
+              formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
+              "skipped on restart at the hint"});
     if (!checkIterables())
       return false;
     planEntry();
-    if (!guards->getProblems().empty()) {
-      for (auto &[offset, message] : guards->getProblems())
-        ctx.diags.error(&ctx.file, ctx.posAt(offset),
-                        "cannot restart at the chosen hint: " + message +
-                            " [detc-hint]");
+    bool problems = false;
+    for (std::unique_ptr<FilePlan> &file : files)
+      for (auto &[offset, message] : file->guards->getProblems()) {
+        file->ctx.diags.error(&file->ctx.file, file->ctx.posAt(offset),
+                              "cannot restart at the chosen hint: " + message +
+                                  " [detc-hint]");
+        problems = true;
+      }
+    if (problems)
       return false;
-    }
     instrumentHint();
-    guards->apply();
+    for (std::unique_ptr<FilePlan> &file : files)
+      file->guards->apply();
     return true;
   }
 
@@ -163,23 +186,30 @@ public:
 private:
   /// Finds the hint's statement, path, nest and what it saves.
   bool analyze() {
-    std::optional<Span> span = ctx.spanOf(hintOp);
-    const StmtPlace *place = span ? places.at(span->stmtBegin) : nullptr;
-    if (!place)
+    hintFile = fileOf(hintOp);
+    std::optional<Span> span =
+        hintFile ? hintFile->ctx.spanOf(hintOp) : std::nullopt;
+    const StmtPlace *place =
+        span ? hintFile->places.at(span->stmtBegin) : nullptr;
+    if (!place) {
+      hintFile = nullptr;
       return fail("the chosen checkpoint hint is not in this script");
+    }
     hintSpan = *span;
     hintStmt = place->stmt;
+    fileOfStatement[hintStmt] = hintFile;
+    PlanContext &hc = hintFile->ctx;
     auto *stmt = dyn_cast<ast::ExprStmt>(hintStmt);
     auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return fail("the chosen hint is not a call statement of its own");
-    GuardWriter probe(ctx, {});
-    if (!ctx.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd)) {
-      ctx.needOwnLine(span->stmtBegin);
+    GuardWriter probe(hc, {});
+    if (!hc.indentAt(span->stmtBegin) || !probe.endsLine(span->stmtEnd)) {
+      hc.needOwnLine(span->stmtBegin);
       return fail("the chosen hint shares its line with other statements");
     }
-    if (ctx.edits.lineOf(span->stmtEnd) >=
-        ctx.edits.lineOf(uint32_t(src.size())))
+    if (hc.edits.lineOf(span->stmtEnd) >=
+        hc.edits.lineOf(uint32_t(hintFile->src.size())))
       return fail("the chosen hint ends the file (restore code follows it)");
     for (NodeId n = 0; n < g.numNodes(); ++n)
       if (g.node(n).op == hintOp)
@@ -196,36 +226,62 @@ private:
   bool fail(const Twine &message) {
     if (quiet)
       return false;
-    ctx.diags.error(
-        &ctx.file, ctx.posAt(hintSpan.exprBegin),
+    PlanContext &at = hintFile ? hintFile->ctx : ctx;
+    at.diags.error(
+        &at.file, at.posAt(hintSpan.exprBegin),
         ("cannot checkpoint at the chosen hint: " + message + " [detc-hint]")
             .str());
     return false;
   }
-  bool failAt(const ast::Node *at, const Twine &message) {
+  bool failAt(const FilePlan &file, const ast::Node *at,
+              const Twine &message) {
     if (quiet)
       return false;
-    ctx.diags.error(&ctx.file, ctx.posAt(at->getRange().begin.offset),
-                    (message + " [detc-hint]").str());
+    file.ctx.diags.error(&file.ctx.file,
+                         file.ctx.posAt(at->getRange().begin.offset),
+                         (message + " [detc-hint]").str());
     return false;
   }
-  StringRef text(const ast::Node *n) const {
-    return src.slice(n->getRange().begin.offset, n->getRange().end.offset);
+  static StringRef text(const FilePlan &file, const ast::Node *n) {
+    return file.src.slice(n->getRange().begin.offset,
+                          n->getRange().end.offset);
   }
-  unsigned lineOf(const ast::Node *n) const {
-    return ctx.edits.lineOf(n->getRange().begin.offset);
+  static unsigned lineOf(const FilePlan &file, const ast::Node *n) {
+    return file.ctx.edits.lineOf(n->getRange().begin.offset);
+  }
+
+  /// The file `op` was lowered from, when the transform may edit it (the
+  /// script; an imported module with --jit-checkpoint), else null.
+  FilePlan *fileOf(Operation *op) {
+    std::optional<ir::SourceSpan> s =
+        op ? ir::getSourceSpan(op->getLoc()) : std::nullopt;
+    PlanContext *c =
+        s && s->file ? ctx.moduleContext(s->file.getValue()) : nullptr;
+    if (!c)
+      return nullptr;
+    for (std::unique_ptr<FilePlan> &file : files)
+      if (&file->ctx == c)
+        return file.get();
+    files.push_back(std::make_unique<FilePlan>(*c));
+    return files.back().get();
   }
 
   // ---- The frames from the outermost loop to the hint ----------------------
-  /// The statement an op was lowered from, in this file.
-  const ast::Stmt *statementOf(Operation *op) const {
-    std::optional<Span> s = op ? ctx.spanOf(op) : std::nullopt;
-    const StmtPlace *at = s ? places.at(s->stmtBegin) : nullptr;
-    return at ? at->stmt : nullptr;
+  /// The statement an op was lowered from, in a file the transform edits.
+  const ast::Stmt *statementOf(Operation *op) {
+    FilePlan *file = fileOf(op);
+    std::optional<Span> s = file ? file->ctx.spanOf(op) : std::nullopt;
+    const StmtPlace *at = s ? file->places.at(s->stmtBegin) : nullptr;
+    if (!at)
+      return nullptr;
+    fileOfStatement[at->stmt] = file;
+    return at->stmt;
   }
 
-  /// The statements around `s` in its function, outermost first.
-  std::vector<const ast::Stmt *> enclosing(const ast::Stmt *s) const {
+  /// The statements around `s` (found by statementOf) in its function,
+  /// outermost first.
+  std::vector<const ast::Stmt *> enclosing(const ast::Stmt *s) {
+    const StatementIndex &places = fileOfStatement.lookup(s)->places;
     std::vector<const ast::Stmt *> out;
     for (const ast::Stmt *p = places.of(s)->parent;
          p && !isa<ast::FunctionDef>(p); p = places.of(p)->parent)
@@ -246,7 +302,10 @@ private:
                     : statementOf(g.node(g.instances[at].callSite).op);
       if (!stmt)
         return fail("it is reached through a call detc cannot place in this "
-                    "script");
+                    "script" +
+                    Twine(ctx.options.modules
+                              ? " or the module it imports"
+                              : ""));
       chain.push_back({stmt, inst});
       if (g.instances[inst].parent == ~0u)
         break;
@@ -288,7 +347,8 @@ private:
     for (size_t i = top + 1; i-- > 0;) {
       Frame f;
       f.child = chain[i].first;
-      f.function = places.of(f.child)->function;
+      f.file = fileOfStatement.lookup(f.child);
+      f.function = f.file->places.of(f.child)->function;
       f.qualifier = g.instances[chain[i].second].qualifier + "/";
       f.instance = chain[i].second;
       f.others = others[i];
@@ -299,15 +359,16 @@ private:
           return isa<ast::For, ast::While>(p);
         });
         nest = *loop;
+        nestFile = f.file;
         f.path.erase(f.path.begin(), loop);
       }
       if (!checkPath(f))
         return false;
-      if (i > 0 && !ctx.indentAt(f.child->getRange().begin.offset)) {
-        ctx.needOwnLine(f.child->getRange().begin.offset);
-        return failAt(f.child, "cannot restart at the chosen hint: the call "
-                               "on the way to it shares its line with "
-                               "another statement");
+      if (i > 0 && !f.file->ctx.indentAt(f.child->getRange().begin.offset)) {
+        f.file->ctx.needOwnLine(f.child->getRange().begin.offset);
+        return failAt(*f.file, f.child,
+                      "cannot restart at the chosen hint: the call on the "
+                      "way to it shares its line with another statement");
       }
       frames.push_back(std::move(f));
     }
@@ -322,19 +383,53 @@ private:
         return llvm::is_contained(body, child);
       };
       if (auto *x = dyn_cast<ast::For>(p); x && !inList(x->body))
-        return failAt(child, "cannot restart at the chosen hint: it is in "
+        return failAt(*f.file, child, "cannot restart at the chosen hint: it is in "
                              "the `else` of a `for` loop");
       if (auto *w = dyn_cast<ast::While>(p); w && !inList(w->body))
-        return failAt(child, "cannot restart at the chosen hint: it is in "
+        return failAt(*f.file, child, "cannot restart at the chosen hint: it is in "
                              "the `else` of a `while` loop");
       if (auto *t = dyn_cast<ast::Try>(p); t && !inList(t->body))
-        return failAt(child, "cannot restart at the chosen hint: it is in an "
+        return failAt(*f.file, child, "cannot restart at the chosen hint: it is in an "
                              "`except`, `else` or `finally` part of a `try`");
       if (isa<ast::ClassDef, ast::Match>(p))
-        return failAt(p, "cannot restart at the chosen hint inside this "
+        return failAt(*f.file, p, "cannot restart at the chosen hint inside this "
                          "statement");
     }
     return true;
+  }
+
+  /// rootOf for a variable's canonical name, where a global of an imported
+  /// module the planners edit is named after it (`@engine.steps.x`: the
+  /// variable `steps` of module `engine`, not `@engine`).
+  std::string varRoot(StringRef path) const {
+    for (const std::unique_ptr<FilePlan> &file : files) {
+      if (!file->ctx.isModule())
+        continue;
+      std::string prefix = "@" + file->ctx.moduleName + ".";
+      if (path.starts_with(prefix))
+        return prefix + rootOf(path.drop_front(prefix.size())).str();
+    }
+    return rootOf(path).str();
+  }
+
+  /// The file whose global `root` is (varRoot), or null for a local.
+  FilePlan *globalOwner(StringRef root) const {
+    if (!root.starts_with("@"))
+      return nullptr;
+    for (const std::unique_ptr<FilePlan> &file : files)
+      if (file->ctx.isModule() &&
+          root.starts_with("@" + file->ctx.moduleName + "."))
+        return file.get();
+    return files.front().get();
+  }
+
+  /// The name of global `root` in its own file.
+  std::string globalName(StringRef root) const {
+    FilePlan *owner = globalOwner(root);
+    root = root.drop_front(1);
+    if (owner && owner->ctx.isModule())
+      root = root.drop_front(owner->ctx.moduleName.size() + 1);
+    return root.str();
   }
 
   /// The frame whose locals `root` (a canonical name) is, or null.
@@ -359,11 +454,11 @@ private:
         if (root.starts_with(q))
           return f.qualifier + root.drop_front(q.size()).str();
         for (const auto &alias : inst.aliases) {
-          if (rootOf(alias.getValue()) != root)
+          if (varRoot(alias.getValue()) != root)
             continue;
           const auto &mine = g.instances[f.instance].aliases;
           auto it = mine.find(alias.getKey());
-          return it != mine.end() ? rootOf(it->second).str()
+          return it != mine.end() ? varRoot(it->second)
                                   : f.qualifier + alias.getKey().str();
         }
       }
@@ -378,7 +473,7 @@ private:
       if (f.instance >= g.instances.size())
         continue;
       for (const auto &alias : g.instances[f.instance].aliases)
-        if (rootOf(alias.getValue()) == root)
+        if (varRoot(alias.getValue()) == root)
           return std::make_pair(&f, alias.getKey().str());
     }
     return std::nullopt;
@@ -389,8 +484,10 @@ private:
     for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller) {
       if (!g.node(c).op)
         continue;
-      std::optional<Span> s = ctx.spanOf(g.node(c).op);
-      if (s && s->stmtBegin >= nest->getRange().begin.offset &&
+      std::optional<ir::SourceSpan> s =
+          ir::getSourceSpan(g.node(c).op->getLoc());
+      if (s && s->file == nestFile->ctx.file.getName() &&
+          s->stmtBegin >= nest->getRange().begin.offset &&
           s->stmtBegin < nest->getRange().end.offset)
         return true;
     }
@@ -409,7 +506,7 @@ private:
       // before the loops' iterables are evaluated.
       bool rerunDef = rerun.count(statementOf(node.op)) > 0;
       for (analysis::VarId v : node.defs) {
-        std::string root = rootOf(g.vars.name(v)).str();
+        std::string root = varRoot(g.vars.name(v));
         changed.insert(root);
         if (rerunDef)
           continue;
@@ -430,17 +527,17 @@ private:
       // sets from the saved position (the keyed loader forwards it to the
       // sampler), as iterating it advances it.
       bool samplerEpoch = false;
-      if (std::optional<Span> span =
-              node.op ? ctx.spanOf(node.op) : std::nullopt)
-        samplerEpoch = src.slice(span->exprBegin, span->exprEnd)
-                           .contains(".sampler.set_epoch(");
+      if (FilePlan *file = fileOf(node.op))
+        if (std::optional<Span> span = file->ctx.spanOf(node.op))
+          samplerEpoch = file->src.slice(span->exprBegin, span->exprEnd)
+                             .contains(".sampler.set_epoch(");
       for (analysis::VarId v : node.updates) {
-        changed.insert(rootOf(g.vars.name(v)).str());
+        changed.insert(varRoot(g.vars.name(v)));
         if (samplerEpoch && StringRef(g.vars.name(v)).ends_with(".sampler"))
           continue;
         if (!iterates) {
-          changedOtherwise.insert(rootOf(g.vars.name(v)).str());
-          changedBesidesLoopTargets.insert(rootOf(g.vars.name(v)).str());
+          changedOtherwise.insert(varRoot(g.vars.name(v)));
+          changedBesidesLoopTargets.insert(varRoot(g.vars.name(v)));
         }
       }
     }
@@ -454,7 +551,7 @@ private:
       for (analysis::VarId v : ctx.a.live.liveAfter(n)) {
         for (unsigned o : ctx.a.gens->pointsTo(v))
           generators.insert(o);
-        std::string root = primaryRoot(rootOf(g.vars.name(v)));
+        std::string root = primaryRoot(varRoot(g.vars.name(v)));
         std::string shown = rootOf(g.displayName(v)).str();
         if (StringRef(shown).starts_with("$") ||
             StringRef(shown).starts_with("<") || !changed.count(root))
@@ -464,7 +561,23 @@ private:
         if (const Frame *fr = frameOf(root);
             fr && bars.count(StringRef(root).drop_front(fr->qualifier.size())))
           continue;
-        if (!frameOf(root) && !StringRef(root).starts_with("@")) {
+        // A global of another file than the hint's (the script's `model`
+        // at a boundary in `engine.py`): the function there sees it only
+        // through a parameter that receives it.
+        FilePlan *owner = globalOwner(root);
+        if (owner && owner != hintFrame.file) {
+          std::optional<std::pair<Frame *, std::string>> param =
+              parameterFor(root);
+          if (!param || param->first->file != hintFrame.file)
+            return fail("'" + shown + "' (a global variable of " +
+                        (owner->ctx.isModule()
+                             ? "module '" + owner->ctx.moduleName + "'"
+                             : std::string("the script")) +
+                        ") is live there and changed by the loops, but the "
+                        "function there, in another file, does not receive "
+                        "it as a parameter");
+          parameters[root] = *param;
+        } else if (!frameOf(root) && !StringRef(root).starts_with("@")) {
           std::optional<std::pair<Frame *, std::string>> param =
               parameterFor(root);
           // A local of a function that is not running at the hint (a
@@ -493,42 +606,45 @@ private:
         roots.insert(root);
       }
     for (const std::string &root : roots) {
-      bool global = StringRef(root).starts_with("@");
       auto param = parameters.find(root);
       bool viaParam = param != parameters.end();
+      bool global = StringRef(root).starts_with("@") && !viaParam;
       Frame &f = global ? hintFrame
                  : viaParam ? *param->second.first
                             : *frameOf(root);
-      std::string name = viaParam ? param->second.second
-                         : (global ? StringRef(root).drop_front(1)
-                                   : StringRef(root).rsplit('/').second)
-                               .str();
+      std::string name =
+          viaParam ? param->second.second
+          : global ? globalName(root)
+                   : StringRef(root).rsplit('/').second.str();
       const ast::Node *def = nullptr;
       std::optional<std::string> kind =
-          definitionKind(global ? nullptr : f.function, name, def);
+          definitionKind(*f.file, global ? nullptr : f.function, name, def);
       // An iterator over a loader the loops take batches from with next()
       // (MixMatch's `labeled_iter = iter(labeled_loader)`, made again in
       // `except StopIteration:`): saved by its position in the loader's
       // epoch, and made again there on restart (values.py; an iterator of
       // a loader detc did not key cannot be saved, said at the failure).
-      if (kind && loaderIterator(global ? nullptr : f.function, name, root))
+      if (kind &&
+          loaderIterator(*f.file, global ? nullptr : f.function, name, root))
         kind.reset();
       if (kind) {
         std::string message =
             formatv("'{0}' ({1}, line {2}) is live at the chosen hint (line "
                     "{3}) and cannot be saved",
-                    name, *kind, lineOf(def),
-                    ctx.edits.lineOf(hintSpan.stmtBegin))
+                    name, *kind, lineOf(*f.file, def),
+                    hintFile->ctx.edits.lineOf(hintSpan.stmtBegin))
                 .str();
-        if (encloses(nest, def))
-          return failAt(def, message + ": the loops rebuild it, so a restart "
-                                       "could not resume exactly");
+        if (f.file == nestFile && encloses(nest, def))
+          return failAt(*f.file, def,
+                        message + ": the loops rebuild it, so a restart "
+                                  "could not resume exactly");
         // Live and changed by the loops: an iterator or generator they
         // advance (`batch = next(it)`). Reopened by the setup, a restart
         // would start it over: other batches, other weights, exit 0.
         if (StringRef(*kind).starts_with("an iterator") ||
             StringRef(*kind).starts_with("a generator"))
-          return failAt(def, message + ": the loops advance it (next()), so "
+          return failAt(*f.file, def,
+                        message + ": the loops advance it (next()), so "
                                        "a restart could not continue where "
                                        "it stood; loop over the loader with "
                                        "`for`, or take its batches with "
@@ -536,7 +652,7 @@ private:
                                        "restores a loop's position and such "
                                        "an iterator's) instead");
         if (!quiet)
-          ctx.warning(def->getRange().begin.offset,
+          f.file->ctx.warning(def->getRange().begin.offset,
                       message + "; a restart reopens it (the setup reruns) "
                                 "without the state it had at the checkpoint "
                                 "[detc-hint]");
@@ -575,7 +691,8 @@ private:
     }
     for (unsigned o : generators) {
       const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
-      std::string handle = ctx.generatorHandle(o, hintFrame.qualifier);
+      std::string handle = ctx.generatorHandle(
+          o, hintFrame.qualifier, hintFrame.file->ctx.moduleName);
       if (handle.empty())
         return fail("the state of generator " + obj.describe(g) +
                     " is live there but no variable at the hint holds it");
@@ -634,7 +751,7 @@ private:
   /// `function` (null: the module) by a statement that names it alone as
   /// a target (`x = v`, `x: T = v`, `with v as x`).
   void forEachDefinition(
-      const ast::FunctionDef *function, StringRef name,
+      const FilePlan &file, const ast::FunctionDef *function, StringRef name,
       llvm::function_ref<void(const ast::Expr *, const ast::Node *)> fn) {
     auto check = [&](const ast::Expr *target, const ast::Expr *value,
                      const ast::Node *at) {
@@ -642,7 +759,7 @@ private:
       if (n && n->id == name)
         fn(value, at);
     };
-    for (const ast::Stmt *s : places.statementsIn(function)) {
+    for (const ast::Stmt *s : file.places.statementsIn(function)) {
       if (auto *a = dyn_cast<ast::Assign>(s))
         for (const ast::Expr *t : a->targets)
           check(t, a->value, s);
@@ -656,32 +773,32 @@ private:
 
   /// What `name` is when one of its definitions in `function` (null: the
   /// module) builds something that cannot be saved (`def` set to it).
-  std::optional<std::string> definitionKind(const ast::FunctionDef *function,
+  std::optional<std::string> definitionKind(const FilePlan &file,
+                                            const ast::FunctionDef *function,
                                             StringRef name,
                                             const ast::Node *&def) {
     std::optional<std::string> found;
-    forEachDefinition(function, name,
-                      [&](const ast::Expr *value, const ast::Node *at) {
-                        if (!found &&
-                            (found = unsaveableKind(value, src, places)))
-                          def = at;
-                      });
+    forEachDefinition(
+        file, function, name, [&](const ast::Expr *value, const ast::Node *at) {
+          if (!found && (found = unsaveableKind(value, file.src, file.places)))
+            def = at;
+        });
     return found;
   }
 
   /// Whether `name` (variable `root`) holds an iterator the loops fetch
   /// batches from (a FetchOp of the nest advances it: the analysis took
   /// it for a loader's) and every definition of it is `iter(x)`.
-  bool loaderIterator(const ast::FunctionDef *function, StringRef name,
-                      StringRef root) {
+  bool loaderIterator(const FilePlan &file, const ast::FunctionDef *function,
+                      StringRef name, StringRef root) {
     bool allIter = true, any = false;
-    forEachDefinition(function, name,
+    forEachDefinition(file, function, name,
                       [&](const ast::Expr *value, const ast::Node *) {
                         auto *call = dyn_cast_or_null<ast::Call>(value);
                         any = true;
                         allIter &= call && call->args.size() == 1 &&
                                    call->keywords.empty() &&
-                                   text(call->func) == "iter";
+                                   text(file, call->func) == "iter";
                       });
     if (!any || !allIter)
       return false;
@@ -690,7 +807,7 @@ private:
       if (!isa_and_nonnull<ir::FetchOp>(node.op) || !inNest(n))
         continue;
       for (analysis::VarId v : node.updates)
-        if (primaryRoot(rootOf(g.vars.name(v))) == root)
+        if (primaryRoot(varRoot(g.vars.name(v))) == root)
           return true;
     }
     return false;
@@ -735,7 +852,8 @@ private:
       if (!f)
         return true;
       // A range's bounds are saved with the loop's position.
-      if (auto *c = dyn_cast<ast::Call>(f->iter); c && text(c->func) == "range")
+      if (auto *c = dyn_cast<ast::Call>(f->iter);
+          c && text(*frame.file, c->func) == "range")
         return true;
       std::optional<std::string> bad;
       std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
@@ -752,13 +870,13 @@ private:
       };
       scan(f->iter);
       if (bad)
-        return failAt(f->iter, formatv("cannot restart at the chosen hint: "
-                                       "the loop at line {0} iterates over "
-                                       "'{1}', which the loops change, and a "
-                                       "restart evaluates it before restoring "
-                                       "anything",
-                                       lineOf(f), *bad)
-                                   .str());
+        return failAt(*frame.file, f->iter,
+                      formatv("cannot restart at the chosen hint: the loop "
+                              "at line {0} iterates over '{1}', which the "
+                              "loops change, and a restart evaluates it "
+                              "before restoring anything",
+                              lineOf(*frame.file, f), *bad)
+                          .str());
     }
     return true;
   }
@@ -772,18 +890,19 @@ private:
     unsigned level = 0;
     for (const Frame &frame : frames) {
       const std::vector<const ast::Stmt *> &path = frame.path;
+      GuardWriter &guards = *frame.file->guards;
       for (size_t i = 0; i < path.size(); ++i) {
         const ast::Stmt *p = path[i];
         const ast::Stmt *child =
             i + 1 < path.size() ? path[i + 1] : frame.child;
         if (auto *f = dyn_cast<ast::For>(p)) {
-          wrapLoop(f, level++);
+          wrapLoop(*frame.file, f, level++);
         } else if (auto *w = dyn_cast<ast::While>(p)) {
-          guards->wrapLater(w->test, entering + " or (", ")",
+          guards.wrapLater(w->test, entering + " or (", ")",
                             "entered on restart at the hint");
         } else if (auto *x = dyn_cast<ast::If>(p)) {
           bool inBody = llvm::is_contained(x->body, child);
-          guards->wrapLater(x->test,
+          guards.wrapLater(x->test,
                             inBody ? entering + " or ("
                                    : "not " + entering + " and (",
                             ")", "entered on restart at the hint");
@@ -793,15 +912,15 @@ private:
     // The statements before the path in each body are skipped (in the
     // outer functions, those before the call on the way; an inner
     // function's from its first statement), but for constants (rerun).
-    forEachSkippedBody(
-        [&](ast::NodeList<ast::Stmt> body, const ast::Stmt *child) {
-          for (const ast::Stmt *s : body) {
-            if (s == child)
-              break;
-            if (!rerun.count(s))
-              guards->skipWhole(s);
-          }
-        });
+    forEachSkippedBody([&](const Frame &frame, ast::NodeList<ast::Stmt> body,
+                           const ast::Stmt *child) {
+      for (const ast::Stmt *s : body) {
+        if (s == child)
+          break;
+        if (!rerun.count(s))
+          frame.file->guards->skipWhole(s);
+      }
+    });
   }
 
   /// The bodies on the way in whose statements before the path a restart
@@ -815,20 +934,21 @@ private:
         if (i == 0) {
           if (&frame == &frames.front() || !frame.function)
             continue;
-          fn(frame.function->body, child);
+          fn(frame, frame.function->body, child);
           continue;
         }
         const ast::Stmt *p = path[i - 1];
         if (auto *f = dyn_cast<ast::For>(p))
-          fn(f->body, child);
+          fn(frame, f->body, child);
         else if (auto *w = dyn_cast<ast::While>(p))
-          fn(w->body, child);
+          fn(frame, w->body, child);
         else if (auto *x = dyn_cast<ast::If>(p))
-          fn(llvm::is_contained(x->body, child) ? x->body : x->orelse, child);
+          fn(frame, llvm::is_contained(x->body, child) ? x->body : x->orelse,
+             child);
         else if (auto *x = dyn_cast<ast::With>(p))
-          fn(x->body, child);
+          fn(frame, x->body, child);
         else if (auto *x = dyn_cast<ast::Try>(p))
-          fn(x->body, child);
+          fn(frame, x->body, child);
       }
     }
   }
@@ -853,24 +973,25 @@ private:
       for (const ast::Stmt *p : frame.path)
         if (auto *f = dyn_cast<ast::For>(p))
           names(f->iter);
-    forEachSkippedBody(
-        [&](ast::NodeList<ast::Stmt> body, const ast::Stmt *child) {
-          for (const ast::Stmt *s : body) {
-            if (s == child)
-              break;
-            llvm::SmallVector<StringRef, 4> bound;
-            if (assignsConstant(s) || wrapsInBar(s))
-              for (const ast::Expr *t : cast<ast::Assign>(s)->targets)
-                ast::appendBoundNames(t, bound);
-            if (llvm::any_of(bound,
-                             [&](StringRef b) { return read.contains(b); })) {
-              rerun.insert(s);
-              if (wrapsInBar(s))
-                for (StringRef b : bound)
-                  bars[b] = cast<ast::Call>(cast<ast::Assign>(s)->value);
-            }
-          }
-        });
+    forEachSkippedBody([&](const Frame &frame, ast::NodeList<ast::Stmt> body,
+                           const ast::Stmt *child) {
+      const FilePlan &file = *frame.file;
+      for (const ast::Stmt *s : body) {
+        if (s == child)
+          break;
+        llvm::SmallVector<StringRef, 4> bound;
+        if (assignsConstant(s) || wrapsInBar(file, s))
+          for (const ast::Expr *t : cast<ast::Assign>(s)->targets)
+            ast::appendBoundNames(t, bound);
+        if (llvm::any_of(bound,
+                         [&](StringRef b) { return read.contains(b); })) {
+          rerun.insert(s);
+          if (wrapsInBar(file, s))
+            for (StringRef b : bound)
+              bars[b] = cast<ast::Call>(cast<ast::Assign>(s)->value);
+        }
+      }
+    });
   }
 
   static bool isConstant(const ast::Expr *e) {
@@ -892,9 +1013,9 @@ private:
   /// `epoch_iterator`): a progress bar over an iterable the loops go
   /// through, built again on the way in (it cannot be saved, and what it
   /// yields is the loader's, whose position the restart restores).
-  bool wrapsInBar(const ast::Stmt *s) const {
+  static bool wrapsInBar(const FilePlan &file, const ast::Stmt *s) {
     auto *a = dyn_cast<ast::Assign>(s);
-    const ast::Call *c = a ? barCall(a->value) : nullptr;
+    const ast::Call *c = a ? barCall(file, a->value) : nullptr;
     return c && isa<ast::Name>(c->args[0]) &&
            llvm::all_of(a->targets, [](const ast::Expr *t) {
              return isa<ast::Name>(t);
@@ -903,9 +1024,9 @@ private:
 
   /// `e` when it is a progress bar's call over a plain first argument
   /// (`tqdm(loader, ...)`), else null.
-  const ast::Call *barCall(const ast::Expr *e) const {
+  static const ast::Call *barCall(const FilePlan &file, const ast::Expr *e) {
     auto *c = dyn_cast_or_null<ast::Call>(e);
-    return c && text(c->func).ends_with("tqdm") && !c->args.empty() &&
+    return c && text(file, c->func).ends_with("tqdm") && !c->args.empty() &&
                    !isa<ast::Starred>(c->args[0])
                ? c
                : nullptr;
@@ -916,16 +1037,17 @@ private:
     return a && isConstant(a->value) && llvm::all_of(a->targets, namesOnly);
   }
 
-  void wrapLoop(const ast::For *f, unsigned level) {
+  void wrapLoop(FilePlan &file, const ast::For *f, unsigned level) {
+    GuardWriter &guards = *file.guards;
     std::string loop =
         formatv("{0}.hints.loop({1}, {2}, ", kRuntimeAlias, site, level).str();
     std::string note = formatv("loop level {0} of hint site {1}", level, site);
-    if (const ast::Call *bar = barCall(f->iter)) {
-      guards->wrapLater(bar->args[0], loop, ")", note);
+    if (const ast::Call *bar = barCall(file, f->iter)) {
+      guards.wrapLater(bar->args[0], loop, ")", note);
       return;
     }
     auto *c = dyn_cast<ast::Call>(f->iter);
-    if (c && text(c->func) == "enumerate" && !c->args.empty() &&
+    if (c && text(file, c->func) == "enumerate" && !c->args.empty() &&
         !isa<ast::Starred>(c->args[0])) {
       // enumerate's count restarts too: its start moves to the saved item.
       std::string start =
@@ -936,20 +1058,20 @@ private:
         if (k->arg == "start")
           first = k->value;
       if (first)
-        guards->wrapLater(first, start, ")", note);
+        guards.wrapLater(first, start, ")", note);
       else // from enumerate's `(`: outside every wrap of the argument
-        guards->wrapLater(c->func->getRange().end.offset,
+        guards.wrapLater(c->func->getRange().end.offset,
                           c->args[0]->getRange().end.offset, "",
                           ", " + start + "0)", note);
       // `enumerate(tqdm(loader))`: the level goes around the loader, so
       // a restart finds the keyed loader (its epoch, its position).
       const ast::Expr *inner = c->args[0];
-      while (const ast::Call *w = barCall(inner))
+      while (const ast::Call *w = barCall(file, inner))
         inner = w->args[0];
-      guards->wrapLater(barInput(inner), loop, ")", note);
+      guards.wrapLater(barInput(inner), loop, ")", note);
       return;
     }
-    guards->wrapLater(barInput(f->iter), loop, ")", note);
+    guards.wrapLater(barInput(f->iter), loop, ")", note);
   }
 
   /// The loader a bar the loops build again wraps (`epoch_iterator =
@@ -964,6 +1086,8 @@ private:
 
   // ---- The hint -------------------------------------------------------------
   void instrumentHint() {
+    PlanContext &hc = hintFile->ctx;
+    StringRef src = hintFile->src;
     std::optional<uint32_t> end =
         calleeEnd(src, hintSpan.exprBegin, hintSpan.exprEnd);
     std::string outer;
@@ -980,30 +1104,30 @@ private:
     if (jit) {
       // The callee's name becomes a string: the boundary calls nothing of
       // the script's (which need not define `_checkpoint`).
-      ctx.edits.wrap(hintSpan.exprBegin, *end,
+      hc.edits.wrap(hintSpan.exprBegin, *end,
                      formatv("{0}.jit.boundary({1}, {{{2}}, {3}{4}name=\"",
                              kRuntimeAlias, site, values,
                              outer.empty() ? "" : "outer={" + outer + "}, ",
                              liveArgument()),
                      "\")");
-      ctx.edits.note(
-          ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
+      hc.edits.note(
+          hc.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
           formatv("minibatch boundary: a just-in-time checkpoint on a "
                   "failure (hint site {0})",
                   site)
               .str());
     } else {
-      ctx.edits.wrap(hintSpan.exprBegin, *end,
+      hc.edits.wrap(hintSpan.exprBegin, *end,
                      formatv("{0}.hints.hint({1}, {2}, {{{3}}, ",
                              kRuntimeAlias, site, period, values),
                      outer.empty() ? ")" : ", outer={" + outer + "})");
-      ctx.edits.note(
-          ctx.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
+      hc.edits.note(
+          hc.edits.lineOf(commentableLineEnd(src, hintSpan.stmtBegin, *end)),
           formatv("checkpoint every {0} arrivals (hint site {1})", period,
                   site)
               .str());
     }
-    StringRef indent = *ctx.indentAt(hintSpan.stmtBegin);
+    StringRef indent = *hc.indentAt(hintSpan.stmtBegin);
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
     std::vector<std::string> lines;
     lines.push_back(formatv("{0}if {1}.hints.restoring({2}):", indent,
@@ -1011,7 +1135,7 @@ private:
     for (const std::string &r : restoreLines)
       lines.push_back(inner + r);
     lines.push_back(formatv("{0}{1}.hints.resumed()", inner, kRuntimeAlias));
-    ctx.edits.insertLines(ctx.edits.lineOf(hintSpan.stmtEnd - 1) + 1, lines,
+    hc.edits.insertLines(hc.edits.lineOf(hintSpan.stmtEnd - 1) + 1, lines,
                           formatv("restart here (hint site {0})", site).str());
     // An outer function's values, restored on the way in, before its call
     // (what the call reads; what it changes in place is restored again at
@@ -1019,24 +1143,26 @@ private:
     for (const Frame &f : frames) {
       if (f.restoreLines.empty())
         continue;
-      StringRef indent = *ctx.indentAt(f.child->getRange().begin.offset);
+      PlanContext &fc = f.file->ctx;
+      StringRef indent = *fc.indentAt(f.child->getRange().begin.offset);
       std::string in = indent.str() + (indent.contains('\t') ? "\t" : "    ");
       std::vector<std::string> block{formatv(
           "{0}if {1}.hints.entering({2}):", indent, kRuntimeAlias, site)};
       for (const std::string &r : f.restoreLines)
         block.push_back(in + r);
-      ctx.edits.insertLines(
-          ctx.edits.lineOf(f.child->getRange().begin.offset), block,
+      fc.edits.insertLines(
+          fc.edits.lineOf(f.child->getRange().begin.offset), block,
           formatv("restart: values of this function (hint site {0})", site)
               .str());
     }
   }
 
-  PlanContext &ctx;
+  PlanContext &ctx; ///< The script's.
   const analysis::StatementGraph &g;
-  StringRef src;
-  StatementIndex places;
-  std::optional<GuardWriter> guards;
+  /// The files the frames are in, the script's first (fileOf).
+  std::vector<std::unique_ptr<FilePlan>> files;
+  llvm::DenseMap<const ast::Stmt *, FilePlan *> fileOfStatement;
+  FilePlan *hintFile = nullptr, *nestFile = nullptr;
   Operation *hintOp = nullptr;
   uint64_t period = 0;
   bool quiet = false;

@@ -28,15 +28,6 @@ using namespace mlir;
 
 namespace detc::codegen {
 
-/// The span of `op` when it is in `file` (not an imported module).
-static std::optional<std::pair<uint32_t, uint32_t>>
-stmtRange(Operation *op, StringRef fileName) {
-  std::optional<ir::SourceSpan> s = ir::getSourceSpan(op->getLoc());
-  if (!s || s->file != fileName)
-    return std::nullopt;
-  return std::make_pair(s->stmtBegin, s->stmtEnd);
-}
-
 /// Whether `root` (a loop, a function) steps an optimizer: an update op
 /// (also the `step` of an optimizer class of the script: the lowering adds
 /// its update), or a call of a function in `stepping`.
@@ -76,18 +67,21 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
                                             const ast::Module &tree,
                                             ModuleOp module,
                                             frontend::DiagnosticEngine &diags,
-                                            bool inlineBodyIsError) {
-  StringRef src = file.getBytes();
+                                            bool inlineBodyIsError,
+                                            frontend::ParseCache *modules) {
   llvm::DenseSet<Operation *> stepping = steppingFunctions(module);
   // Loops over a loader, in source order; the first whose iterations step
   // an optimizer (directly or in a function they call) is the training
-  // loop.
-  std::vector<std::pair<Operation *, bool>> loops;
-  // The first loop over batches in another file (an imported module's
-  // `train_one_epoch`), stepping ones first: named when the script has
-  // none.
-  std::optional<ir::SourceSpan> elsewhere;
-  bool elsewhereSteps = false;
+  // loop: the script's first, then an imported module's (DeiT's, MAE's
+  // and DETR's `train_one_epoch` in `engine.py`), where `modules` lets the
+  // planners edit one; a loop that steps nothing (an evaluation's) only
+  // when none steps.
+  struct Candidate {
+    Operation *loop;
+    ir::SourceSpan at;
+    bool steps, inScript;
+  };
+  std::vector<Candidate> loops;
   module.walk([&](Operation *loop) {
     // A loop over a loader, or over batches cut by hand (`range` with a
     // slice, `get_batch(source, i)`), or a `while` taking batches with
@@ -95,40 +89,47 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
     // is a per-batch region.
     if (!ir::takesBatches(loop))
       return;
-    if (!stmtRange(loop, file.getName())) {
-      std::optional<ir::SourceSpan> at = ir::getSourceSpan(loop->getLoc());
-      bool steps = stepsIn(loop, module, stepping);
-      if (at && at->file && (!elsewhere || (steps && !elsewhereSteps))) {
-        elsewhere = at;
-        elsewhereSteps = steps;
-      }
+    std::optional<ir::SourceSpan> at = ir::getSourceSpan(loop->getLoc());
+    if (!at || !at->file)
       return;
-    }
-    loops.push_back({loop, stepsIn(loop, module, stepping)});
+    loops.push_back({loop, *at, stepsIn(loop, module, stepping),
+                     at->file == file.getName()});
   });
-  std::stable_sort(loops.begin(), loops.end(), [](auto &a, auto &b) {
-    return a.second > b.second;
+  std::stable_sort(loops.begin(), loops.end(), [&](auto &a, auto &b) {
+    if (!modules) // the script's loops only; a module's is named below
+      return a.inScript > b.inScript ||
+             (a.inScript == b.inScript && a.steps > b.steps);
+    return a.steps > b.steps || (a.steps == b.steps && a.inScript > b.inScript);
   });
-  if (loops.empty() && elsewhere) {
-    diags.error(&file, {1, 0, 0},
-                ("--jit-checkpoint: the training loop is in another file, " +
-                 elsewhere->file.getValue() + ":" + Twine(elsewhere->line) +
-                 " (a module this script imports); detc puts the minibatch "
-                 "boundary in a loop of the script it transforms and does "
-                 "not edit imported modules: move the loop into the script "
-                 "to use --jit-checkpoint")
-                    .str());
-    return std::nullopt;
-  }
   if (loops.empty()) {
     diags.error(&file, {1, 0, 0},
-                "--jit-checkpoint: no loop over batches in this script (a "
-                "DataLoader, or batches cut by hand): the minibatch boundary "
-                "goes at the start of its body");
+                "--jit-checkpoint: no loop over batches in this script or "
+                "the modules it imports (a DataLoader, or batches cut by "
+                "hand): the minibatch boundary goes at the start of its "
+                "body");
     return std::nullopt;
   }
-  uint32_t begin = stmtRange(loops.front().first, file.getName())->first;
-  StatementIndex places(tree);
+  const Candidate &chosen = loops.front();
+  // The file the loop is in: the script, or an imported module.
+  const frontend::SourceFile *in = &file;
+  const ast::Module *inTree = &tree;
+  if (!chosen.inScript) {
+    const frontend::ParseCache::Entry *entry =
+        modules ? &modules->get(chosen.at.file.getValue(), diags) : nullptr;
+    if (!entry || !entry->file || !entry->parsed || !entry->parsed->module) {
+      diags.error(&file, {1, 0, 0},
+                  ("--jit-checkpoint: the training loop is in another file, " +
+                   chosen.at.file.getValue() + ":" + Twine(chosen.at.line) +
+                   " (a module this script imports), which detc cannot edit")
+                      .str());
+      return std::nullopt;
+    }
+    in = entry->file.get();
+    inTree = entry->parsed->module;
+  }
+  StringRef src = in->getBytes();
+  uint32_t begin = chosen.at.stmtBegin;
+  StatementIndex places(*inTree);
   const StmtPlace *place = places.at(begin);
   const ast::Stmt *loop = place ? place->stmt : nullptr;
   ast::NodeList<ast::Stmt> body;
@@ -143,7 +144,7 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
     // the minibatch boundary would be inside the library.
     if (place && place->stmt) {
       const ast::SourcePos &at = place->stmt->getRange().begin;
-      diags.error(&file, {at.line, at.column, at.offset},
+      diags.error(in, {at.line, at.column, at.offset},
                   "--jit-checkpoint: the training loop runs inside code "
                   "this statement calls (a library's, detc does not edit "
                   "it): the minibatch boundary goes at the start of a "
@@ -160,17 +161,19 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
   while (lineStart > 0 && src[lineStart - 1] != '\n')
     --lineStart;
   StringRef indent = src.slice(lineStart, first);
+  std::string moduleName = chosen.inScript ? "" : in->getName().str();
   if (indent.find_first_not_of(" \t") != StringRef::npos) {
-    if (!inlineBodyIsError)
-      return JitBoundary{0, "", first};
-    diags.error(&file, {loop->getRange().begin.line,
-                        loop->getRange().begin.column,
-                        loop->getRange().begin.offset},
+    // The script's lines are split and planned again; a module's are not.
+    if (!inlineBodyIsError && chosen.inScript)
+      return JitBoundary{moduleName, 0, "", first};
+    diags.error(in, {loop->getRange().begin.line,
+                     loop->getRange().begin.column,
+                     loop->getRange().begin.offset},
                 "--jit-checkpoint: the body of the training loop starts on "
                 "its header's line; put it on lines of its own");
     return std::nullopt;
   }
-  return JitBoundary{lineStart, indent.str(), std::nullopt};
+  return JitBoundary{moduleName, lineStart, indent.str(), std::nullopt};
 }
 
 bool planJitSteps(PlanContext &ctx) {
@@ -183,7 +186,12 @@ bool planJitSteps(PlanContext &ctx) {
       steps.push_back(op);
   });
   for (Operation *step : steps) {
-    if (!ctx.spanOf(step)) {
+    // A step in an imported module detc edits (the training loop's there:
+    // DeiT's `engine.py`) is wrapped there.
+    std::optional<ir::SourceSpan> at = ir::getSourceSpan(step->getLoc());
+    PlanContext *in =
+        at && at->file ? ctx.moduleContext(at->file.getValue()) : nullptr;
+    if (!in || !in->spanOf(step)) {
       analysis::SourcePoint p = analysis::sourcePoint(step);
       ctx.diags.error(&ctx.file, {1, 0, 0},
                       "--jit-checkpoint: the optimizer step at " + p.file +
@@ -194,7 +202,7 @@ bool planJitSteps(PlanContext &ctx) {
       ok = false;
       continue;
     }
-    ok &= ctx.wrapCallee(step, formatv("{0}.jit.step(", kRuntimeAlias).str(),
+    ok &= in->wrapCallee(step, formatv("{0}.jit.step(", kRuntimeAlias).str(),
                          "the optimizer step",
                          "a failure before it writes a just-in-time "
                          "checkpoint");

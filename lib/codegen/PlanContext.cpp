@@ -12,7 +12,10 @@
 #include "StatementIndex.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/SHA256.h"
 #include "llvm/Support/xxhash.h"
 
 using namespace llvm;
@@ -170,8 +173,8 @@ bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
   return true;
 }
 
-std::string PlanContext::generatorHandle(unsigned o,
-                                         StringRef qualifier) const {
+std::string PlanContext::generatorHandle(unsigned o, StringRef qualifier,
+                                         StringRef moduleName) const {
   const analysis::GeneratorObject &obj = a.gens->objects()[o];
   if (obj.kind == analysis::GeneratorObject::Global)
     return "\"" + obj.library + "\"";
@@ -186,10 +189,23 @@ std::string PlanContext::generatorHandle(unsigned o,
       return g.displayName(v);
   // A module variable (`@noise`): seen from the module's own loops and
   // from functions that do not bind a local of that name.
-  for (analysis::VarId v = 0; v < g.vars.size(); ++v)
-    if (g.vars.name(v).starts_with("@") && holds(v) &&
-        g.vars.lookup((qualifier + g.displayName(v)).str()) == ~0u)
-      return g.displayName(v);
+  if (moduleName.empty()) {
+    for (analysis::VarId v = 0; v < g.vars.size(); ++v)
+      if (g.vars.name(v).starts_with("@") && holds(v) &&
+          g.vars.lookup((qualifier + g.displayName(v)).str()) == ~0u)
+        return g.displayName(v);
+    return "";
+  }
+  // An imported module's are named after it (`@engine.noise`): only its
+  // own functions see them, by their name.
+  std::string prefix = ("@" + moduleName + ".").str();
+  for (analysis::VarId v = 0; v < g.vars.size(); ++v) {
+    StringRef name = g.vars.name(v);
+    if (name.consume_front(prefix) && holds(v) &&
+        name.find_first_of("[") == StringRef::npos &&
+        g.vars.lookup((qualifier + name).str()) == ~0u)
+      return name.str();
+  }
   return "";
 }
 
@@ -210,6 +226,149 @@ void PlanContext::flushGuards() {
       edits.note(edits.lineOf(begin), note);
   }
   statementGuards.clear();
+}
+
+unsigned PlanContext::leadingBlockEnd() const {
+  unsigned after = 0;
+  bool first = true;
+  for (ast::Stmt *s : tree.body) {
+    bool docstring = false;
+    if (auto *e = dyn_cast<ast::ExprStmt>(s))
+      if (auto *c = dyn_cast_or_null<ast::Constant>(e->value))
+        docstring = first && c->kind == ast::ConstantKind::Str;
+    bool future = false;
+    if (auto *i = dyn_cast<ast::ImportFrom>(s))
+      future = i->module == "__future__";
+    first = false;
+    if (!docstring && !future)
+      break;
+    after = edits.lineOf(commentableLineEnd(src, s->getRange().begin.offset,
+                                            s->getRange().end.offset));
+  }
+  if (after == 0) // shebang and coding lines are comments on lines 1-2
+    for (unsigned line = 1; line <= 2; ++line) {
+      size_t start = line == 1 ? (src.starts_with("\xEF\xBB\xBF") ? 3 : 0)
+                               : src.find('\n') + 1;
+      if (start == 0 && line == 2)
+        break;
+      if (start < src.size() && src[start] == '#')
+        after = line;
+      else
+        break;
+    }
+  return after;
+}
+
+/// The name the script imports an edited module under, for the runtime
+/// (overlay.py): its dotted path from the script's folder (`engine`,
+/// `util.engine`, a package's `util`), as Python finds it there; outside
+/// that folder, from the top of the packages around it (`mmdet.engine`).
+static std::string importName(StringRef script, StringRef module) {
+  SmallString<256> dir(sys::path::parent_path(script)), path(module);
+  sys::fs::make_absolute(dir);
+  sys::fs::make_absolute(path);
+  sys::path::remove_dots(dir, /*remove_dot_dot=*/true);
+  sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+  std::vector<std::string> parts;
+  if (sys::path::filename(path) != "__init__.py")
+    parts.push_back(sys::path::stem(path).str());
+  bool inside = StringRef(path).starts_with((dir + "/").str());
+  for (SmallString<256> at(sys::path::parent_path(path));
+       !at.empty() && at != dir; at = sys::path::parent_path(at)) {
+    SmallString<256> init(at);
+    sys::path::append(init, "__init__.py");
+    // Outside the script's folder a package ends where `__init__.py`s do
+    // (inside it, a folder without one is a namespace package).
+    if (!inside && !parts.empty() && !sys::fs::exists(init))
+      break;
+    parts.insert(parts.begin(), sys::path::filename(at).str());
+    if (sys::path::parent_path(at) == at)
+      break;
+  }
+  return llvm::join(parts, ".");
+}
+
+/// An imported module's context: its parse (the ParseCache's entry, with
+/// the boundary detc placed), its edits and its options (report lines
+/// the user's: the boundary's line is detc's own).
+struct PlanContext::ModulePlan {
+  std::string path;
+  std::string userSource;
+  TransformOptions options;
+  std::unique_ptr<EditList> edits;
+  std::unique_ptr<PlanContext> ctx;
+};
+
+PlanContext *PlanContext::moduleContext(StringRef fileName) {
+  if (owner)
+    return owner->moduleContext(fileName);
+  if (fileName == file.getName())
+    return this;
+  if (!options.modules)
+    return nullptr;
+  if (!modulePlans)
+    modulePlans =
+        std::make_shared<std::vector<std::unique_ptr<ModulePlan>>>();
+  for (const std::unique_ptr<ModulePlan> &m : *modulePlans)
+    if (m->path == fileName)
+      return m->ctx.get();
+  const frontend::ParseCache::Entry &entry =
+      options.modules->get(fileName, diags);
+  if (!entry.file || !entry.parsed || !entry.parsed->module)
+    return nullptr;
+  auto m = std::make_unique<ModulePlan>();
+  m->path = fileName.str();
+  StringRef bytes = entry.file->getBytes();
+  auto user = options.moduleSources.find(m->path);
+  m->userSource = user != options.moduleSources.end() ? user->second
+                                                      : bytes.str();
+  m->options = options;
+  m->options.userSource.clear();
+  m->options.userLines.clear();
+  m->edits = std::make_unique<EditList>(bytes);
+  // The lines detc put in before planning (the boundary): a line of the
+  // parsed text that is not the user's next line is detc's own.
+  SmallVector<StringRef> mine, users;
+  bytes.split(mine, '\n');
+  StringRef(m->userSource).split(users, '\n');
+  for (size_t line = 0, u = 0; line < mine.size(); ++line) {
+    if (u < users.size() && mine[line] == users[u]) {
+      m->options.userLines.push_back(unsigned(++u));
+      continue;
+    }
+    m->options.userLines.push_back(0);
+    m->edits->markAdded(unsigned(line + 1));
+  }
+  m->ctx = std::make_unique<PlanContext>(*entry.file, *entry.parsed->module,
+                                         module, a, m->options, diags,
+                                         *m->edits);
+  m->ctx->owner = this;
+  m->ctx->moduleName = importName(file.getName(), fileName);
+  modulePlans->push_back(std::move(m));
+  return modulePlans->back()->ctx.get();
+}
+
+std::vector<EditedModule> PlanContext::finishModules() {
+  std::vector<EditedModule> out;
+  if (!modulePlans)
+    return out;
+  for (const std::unique_ptr<ModulePlan> &m : *modulePlans) {
+    PlanContext &c = *m->ctx;
+    c.flushGuards();
+    if (c.edits.empty()) // only read (what a hint's nest changes there)
+      continue;
+    // The module's edits call the runtime the script's header imported
+    // (the script runs first: it installs the edited module).
+    c.edits.insertLines(c.leadingBlockEnd() + 1,
+                        {formatv("import detc_runtime as {0}", kRuntimeAlias)},
+                        "the runtime of the script that installs this "
+                        "edited copy of the module");
+    std::array<uint8_t, 32> digest =
+        SHA256::hash(arrayRefFromStringRef(m->userSource));
+    out.push_back({m->path, c.moduleName, toHex(digest, /*LowerCase=*/true),
+                   c.edits.apply()});
+  }
+  return out;
 }
 
 std::optional<StringRef> PlanContext::indentAt(uint32_t offset) const {

@@ -68,7 +68,10 @@ public:
   /// How the script names generator object `o` where the variables
   /// prefixed `qualifier` are in scope: `"torch"` (a library's global
   /// generator, quoted) or a variable holding it; empty when none does.
-  std::string generatorHandle(unsigned o, llvm::StringRef qualifier) const;
+  /// `moduleName`: the module whose function the variables are in (the
+  /// lowering's name of an imported module; empty: the script).
+  std::string generatorHandle(unsigned o, llvm::StringRef qualifier,
+                              llvm::StringRef moduleName = "") const;
   /// The whitespace before byte `offset` on its line, or None when other
   /// text precedes it there.
   std::optional<llvm::StringRef> indentAt(uint32_t offset) const;
@@ -77,6 +80,10 @@ public:
   /// cannot be): the transform splits its line and plans again
   /// (LineSplit.h).
   void needOwnLine(uint32_t stmtBegin) { ownLineRequests.push_back(stmtBegin); }
+  /// The last line of the file's leading block (its docstring, `from
+  /// __future__` imports, or the shebang and coding comments): imports of
+  /// detc's go after it; 0 when there is none.
+  unsigned leadingBlockEnd() const;
   /// The statements planners asked to have on lines of their own.
   std::vector<uint32_t> ownLineRequests;
   unsigned newSite() { return nextSite++; }
@@ -92,6 +99,23 @@ public:
   unsigned streamSite(mlir::Operation *op, llvm::StringRef role);
   /// Runtime calls a planner needs after `configure(...)` in the header.
   std::vector<std::string> extraHeader;
+
+  /// The context of the imported module `fileName` (the file name its ops
+  /// carry), made on first use, for a planner that edits a module too (a
+  /// JIT boundary in an imported module's training loop: docs/jit.md);
+  /// null where the transform edits the script only
+  /// (TransformOptions::modules unset) or the file is not a module it
+  /// read. Its report lines are the user's.
+  PlanContext *moduleContext(llvm::StringRef fileName);
+  /// An imported module's context: the name the script imports it under
+  /// (`engine`, `util.engine`), as the lowering names its globals
+  /// (`@engine.steps`). Empty: the script's.
+  std::string moduleName;
+  /// Whether this is an imported module's context (moduleContext).
+  bool isModule() const { return owner != nullptr; }
+  /// The modules edited, their guards flushed and the runtime imported at
+  /// their top (the script's context only).
+  std::vector<EditedModule> finishModules();
 
   const frontend::SourceFile &file;
   llvm::StringRef src;
@@ -121,6 +145,11 @@ private:
   unsigned nextSite = 1;
   /// Built on the first streamSite() call.
   std::shared_ptr<StatementIndex> statements;
+  struct ModulePlan;
+  /// The script's context: the modules it edits (moduleContext).
+  std::shared_ptr<std::vector<std::unique_ptr<ModulePlan>>> modulePlans;
+  /// A module's context: the script's.
+  PlanContext *owner = nullptr;
 };
 
 /// Instruments the script for faithful replay (SPEC §5, docs/replay.md):

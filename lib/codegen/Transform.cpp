@@ -18,6 +18,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -82,9 +83,21 @@ public:
         !planTrace(*this))
       return false;
     flushGuards();
+    // Imported modules the planners edited (a JIT boundary in DeiT's
+    // `engine.py`): the header installs each edited text in place of the
+    // file, before the script imports it (runtime overlay.py), and only
+    // over the file detc read: another is exit 3, never the old edits.
+    modules = finishModules();
+    for (const EditedModule &m : modules)
+      extraHeader.push_back(formatv("{0}.overlay.install({1}, \"{2}\", {3})",
+                                    kRuntimeAlias,
+                                    pyString(m.name),
+                                    m.sha256, pyString(m.text))
+                                .str());
     insertHeader();
     return !diags.hasErrors();
   }
+  std::vector<EditedModule> modules;
 
 private:
   // ---- Run-time flags ---------------------------------------------------------
@@ -612,33 +625,7 @@ private:
   /// `import detc_runtime` goes after the shebang, the coding cookie, the
   /// docstring and the `from __future__` imports.
   void insertHeader() {
-    unsigned after = 0; // last line of the leading block
-    bool first = true;
-    for (ast::Stmt *s : tree.body) {
-      bool docstring = false;
-      if (auto *e = dyn_cast<ast::ExprStmt>(s))
-        if (auto *c = dyn_cast_or_null<ast::Constant>(e->value))
-          docstring = first && c->kind == ast::ConstantKind::Str;
-      bool future = false;
-      if (auto *i = dyn_cast<ast::ImportFrom>(s))
-        future = i->module == "__future__";
-      first = false;
-      if (!docstring && !future)
-        break;
-      after = edits.lineOf(commentableLineEnd(src, s->getRange().begin.offset,
-                                              s->getRange().end.offset));
-    }
-    if (after == 0) // shebang and coding lines are comments on lines 1-2
-      for (unsigned line = 1; line <= 2; ++line) {
-        size_t start = line == 1 ? (src.starts_with("\xEF\xBB\xBF") ? 3 : 0)
-                                 : src.find('\n') + 1;
-        if (start == 0 && line == 2)
-          break;
-        if (start < src.size() && src[start] == '#')
-          after = line;
-        else
-          break;
-      }
+    unsigned after = leadingBlockEnd();
     // The import alone: where it fails (ModuleNotFoundError), Python's
     // traceback shows this line, and its note says what to do.
     std::vector<std::string> imports;
@@ -736,6 +723,7 @@ bool planDeterminism(const frontend::SourceFile &file, const ast::Module &tree,
     summary->leftAsIs = planner.left();
     summary->batchKeyed = planner.batchKeyedDraws;
     summary->ownLineRequests = planner.ownLines();
+    summary->modules = planner.modules;
   }
   return ok;
 }

@@ -77,6 +77,9 @@ def main(argv=None):
     os.fsync = wrap(os.fsync, ("io",))
     os.replace = replace
     sys.argv = argv
+    # As `python SCRIPT` does: the script's folder first on the path (its
+    # modules are imported from there).
+    sys.path.insert(0, os.path.dirname(os.path.abspath(argv[0])))
     if ready:
         open(ready, "w").close()
     try:

@@ -22,14 +22,17 @@ and a JIT checkpoint of another script, or a truncated one, is refused
 (exit 2, naming the file) and left as it is.
 
 usage: jit_failures.py --detc BIN --runtime DIR [--trials N] [--seed S]
-                       EXAMPLE [-- SCRIPT_ARGS...]
+                       [--module FILE]... EXAMPLE [-- SCRIPT_ARGS...]
 The script must take --out PATH and honour DETC_TEST_FAIL=PHASE:STEP.
+--module: a module the script imports, copied beside the transformed
+script (its training loop may be there: detc edits it too).
 """
 import argparse
 import concurrent.futures
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -229,6 +232,9 @@ def main():
                         help="--jit-checkpoint=MODE (guard-step)")
     parser.add_argument("--phases", default=",".join(PHASES),
                         help="the failures injected, in turn")
+    parser.add_argument("--module", action="append", default=[],
+                        help="a module the script imports (copied beside "
+                             "the transformed script)")
     parser.add_argument("example")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
@@ -238,6 +244,8 @@ def main():
     rng = random.Random(args.seed)
     with tempfile.TemporaryDirectory() as work:
         script = os.path.join(work, "train.py")
+        for module in args.module:
+            shutil.copy(module, work)
         flag = "--jit-checkpoint" + ("=" + args.mode if args.mode else "")
         out = subprocess.run([args.detc, "transform", args.example,
                               "--emit-python", flag, "-o", script],

@@ -336,6 +336,10 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
     edits.reset();
     summary = {};
     options.hint = chosenHint;
+    // A module the JIT boundary went into on an earlier pass is read as
+    // the user wrote it again.
+    for (auto &[path, text] : options.moduleSources)
+      parseCache.put(path, text, diags);
     // What an earlier pass reported is about a text no longer planned.
     if (pass > 0)
       diags.clear();
@@ -346,12 +350,14 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
                                   : nullptr))
       return diags.hasInternalErrors() ? 3 : 2;
     std::optional<uint32_t> boundaryOffset; // of the hint detc placed
+    std::string boundaryModule;             // its file, when not the script
     if (jit) {
+      options.modules = &parseCache;
       // The script with the minibatch boundary hint, lowered and analysed
       // again; the boundary is instrumented like a CheckHint hint.
-      std::optional<codegen::JitBoundary> boundary =
-          codegen::placeJitBoundary(*file, *parsed->module, *module, diags,
-                                    /*inlineBodyIsError=*/pass == kPasses);
+      std::optional<codegen::JitBoundary> boundary = codegen::placeJitBoundary(
+          *file, *parsed->module, *module, diags,
+          /*inlineBodyIsError=*/pass == kPasses, &parseCache);
       if (!boundary) {
         printDiags();
         return 2;
@@ -362,20 +368,38 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
           pass = kPasses - 1; // the next pass reports it
         continue;
       }
-      codegen::Relayout placed = layout;
-      placed.insertLine(boundary->lineStart,
-                        boundary->indent + codegen::kJitHint.str());
       boundaryOffset = boundary->lineStart + boundary->indent.size();
+      std::string boundaryLine = boundary->indent + codegen::kJitHint.str();
       analysed.reset();
       module = nullptr;
-      layout = std::move(placed);
-      if (!lowerAndAnalyse(parseCache.put(inputFile, layout.text(), diags),
-                           "with the minibatch boundary"))
-        return 2;
+      if (boundary->module.empty()) {
+        codegen::Relayout placed = layout;
+        placed.insertLine(boundary->lineStart, boundaryLine);
+        layout = std::move(placed);
+        if (!lowerAndAnalyse(parseCache.put(inputFile, layout.text(), diags),
+                             "with the minibatch boundary"))
+          return 2;
+      } else {
+        // The training loop is an imported module's (DeiT's `engine.py`):
+        // the module gets the boundary, and the planners edit it too; the
+        // emitted script carries the edited module (docs/jit.md).
+        std::string user =
+            parseCache.get(boundary->module, diags).file->getBytes().str();
+        options.moduleSources[boundary->module] = user;
+        std::string placed = user;
+        placed.insert(boundary->lineStart, boundaryLine + "\n");
+        parseCache.put(boundary->module, placed, diags);
+        if (!lowerAndAnalyse(parseCache.get(inputFile, diags),
+                             "with the minibatch boundary in a module"))
+          return 2;
+      }
+      boundaryModule = boundary->module;
       module->walk([&](ir::HintOp hint) {
         std::optional<ir::SourceSpan> span =
             ir::getSourceSpan(hint->getLoc());
-        if (span && span->exprBegin == *boundaryOffset)
+        if (span && span->exprBegin == *boundaryOffset &&
+            (boundaryModule.empty() ? span->file == file->getName()
+                                    : span->file == boundaryModule))
           options.hint = codegen::HintCheckpoint{
               hint, 0, /*jit=*/true,
               /*guardStep=*/jitCheckpoint == "guard-step"};

@@ -19,10 +19,12 @@
 #include "detc/codegen/SourceEdits.h"
 #include "detc/frontend/AST.h"
 #include "detc/frontend/Diagnostics.h"
+#include "detc/frontend/ParseCache.h"
 #include "detc/frontend/SourceFile.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
+#include <map>
 #include <optional>
 
 namespace detc::codegen {
@@ -46,6 +48,9 @@ inline constexpr llvm::StringLiteral kJitHint = "_checkpoint(\"detc-jit\")";
 /// Where the JIT boundary hint goes (see JitPlan.cpp): a line of its own
 /// before the line starting at byte `lineStart`, indented by `indent`.
 struct JitBoundary {
+  /// The imported module whose loop it is (the file name its ops carry:
+  /// DeiT's `engine.py` `train_one_epoch`); empty: the script.
+  std::string module;
   uint32_t lineStart = 0;
   std::string indent;
   /// The training loop's body starts on its header's line, at this byte:
@@ -54,12 +59,14 @@ struct JitBoundary {
   std::optional<uint32_t> inlineBody;
 };
 /// `inlineBodyIsError`: the script's lines were split already; a body on
-/// its header's line is an error.
-std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
-                                            const ast::Module &tree,
-                                            mlir::ModuleOp module,
-                                            frontend::DiagnosticEngine &diags,
-                                            bool inlineBodyIsError);
+/// its header's line is an error. `modules`: where the imported modules'
+/// parses are, when the boundary may go into a loop of one (null: the
+/// script's loops only).
+std::optional<JitBoundary>
+placeJitBoundary(const frontend::SourceFile &file, const ast::Module &tree,
+                 mlir::ModuleOp module, frontend::DiagnosticEngine &diags,
+                 bool inlineBodyIsError,
+                 frontend::ParseCache *modules = nullptr);
 
 struct TransformOptions {
   /// `--seed`: keys every stream instead of the script's own seeds.
@@ -96,6 +103,24 @@ struct TransformOptions {
   /// With `userSource`: the user's line of each line of the file planned
   /// (0: a line of detc's own), for what the report and the script name.
   std::vector<unsigned> userLines;
+  /// `--jit-checkpoint` with the training loop in an imported module: the
+  /// parses of the modules (the one with the boundary as detc placed it),
+  /// which the hint and step planners then edit too (docs/jit.md, "Loops
+  /// in imported modules"). Null: planners edit the script only.
+  frontend::ParseCache *modules = nullptr;
+  /// With `modules`: the module files as the user wrote them (before the
+  /// boundary was placed), by the file name their ops carry.
+  std::map<std::string, std::string> moduleSources;
+};
+
+/// An imported module a planner edited: the emitted script carries its
+/// edited text and installs it in place of the file when the file is the
+/// one detc read (runtime overlay.py).
+struct EditedModule {
+  std::string path; ///< As the lowering named it.
+  std::string name; ///< The name the script imports it under.
+  std::string sha256; ///< Of the user's file (lowercase hex).
+  std::string text;   ///< As edited.
 };
 
 /// The identifier transformed scripts bind the runtime to (single
@@ -112,6 +137,8 @@ struct TransformSummary {
   /// Statements a planner needs on lines of their own (their begin
   /// offsets): split their lines (Relayout::splitShared) and plan again.
   std::vector<uint32_t> ownLineRequests;
+  /// The imported modules the planners edited (TransformOptions::modules).
+  std::vector<EditedModule> modules;
 };
 
 /// Fills `edits` with the determinism rewrite of `file`. Returns false after

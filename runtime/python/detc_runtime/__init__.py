@@ -70,6 +70,7 @@ from .values import generator_state
 from .scope import ExampleScope, example_scope
 from . import hints
 from . import jit
+from . import overlay
 from . import trace
 from . import vaccine
 from . import compile_hook as _compile_hook

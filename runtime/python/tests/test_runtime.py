@@ -326,6 +326,57 @@ class SamplerTest(unittest.TestCase):
         self.assertEqual(len({d[1] for d in full}), 4)
 
 
+class OverlayTest(unittest.TestCase):
+    """An imported module's edited copy (overlay.py, docs/jit.md): it runs
+    in place of the file detc read, keeps the file's name, and any other
+    file is exit 3, never the edits."""
+
+    def _module(self, folder, name, text):
+        import hashlib
+        path = os.path.join(folder, name + ".py")
+        with open(path, "w") as f:
+            f.write(text)
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def test_the_edited_copy_runs_only_over_the_file_detc_read(self):
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            sha = self._module(d, "detc_overlay_probe", "VALUE = 'file'\n")
+            run = ("import sys; sys.path.insert(0, %r)\n"
+                   "from detc_runtime import overlay\n"
+                   "overlay.install('detc_overlay_probe', %r, "
+                   "\"VALUE = 'edited'\\nWHERE = __file__\\n\")\n"
+                   "import detc_overlay_probe as m\n"
+                   "print(m.VALUE, m.WHERE == m.__file__, "
+                   "m.__file__.endswith('detc_overlay_probe.py'), "
+                   "'detc_overlay_probe' in overlay.APPLIED)\n")
+            env = dict(os.environ, PYTHONPATH=os.path.dirname(
+                os.path.dirname(rt.__file__)))
+            out = subprocess.run([sys.executable, "-c", run % (d, sha)],
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.split(), ["edited", "True", "True",
+                                                  "True"])
+            # The file changed since the transform: exit 3, naming it.
+            self._module(d, "detc_overlay_probe", "VALUE = 'changed'\n")
+            out = subprocess.run([sys.executable, "-c", run % (d, sha)],
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(out.returncode, 3, out.stderr)
+            self.assertIn("detc_overlay_probe.py (module 'detc_overlay_probe') "
+                          "is not the file detc transformed", out.stderr)
+            self.assertNotIn("edited", out.stdout)
+            # Imported before the header installed the copy: exit 3.
+            early = run.replace("from detc_runtime import overlay\n",
+                                "import detc_overlay_probe\n"
+                                "from detc_runtime import overlay\n")
+            out = subprocess.run([sys.executable, "-c", early % (d, sha)],
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(out.returncode, 3, out.stderr)
+            self.assertIn("was imported before", out.stderr)
+
+
 class JitTest(unittest.TestCase):
     def test_failure_writes_the_boundary_before_the_step(self):
         # A failure before the step writes the boundary's checkpoint (with

@@ -1,0 +1,13 @@
+import torch
+
+STEPS = 0
+
+
+def train(model, loader, opt):
+    global STEPS
+    for x in loader:
+        opt.zero_grad()
+        model(x).sum().backward()
+        opt.step()
+        STEPS += 1
+
