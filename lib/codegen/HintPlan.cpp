@@ -161,7 +161,9 @@ public:
     planEntry();
     bool problems = false;
     for (std::unique_ptr<FilePlan> &file : files)
-      for (auto &[offset, message] : file->guards->getProblems()) {
+      for (auto &[offset, message] :
+           file->guards ? file->guards->getProblems()
+                        : decltype(file->guards->getProblems()){}) {
         file->ctx.diags.error(&file->ctx.file, file->ctx.posAt(offset),
                               "cannot restart at the chosen hint: " + message +
                                   " [detc-hint]");
@@ -171,7 +173,8 @@ public:
       return false;
     instrumentHint();
     for (std::unique_ptr<FilePlan> &file : files)
-      file->guards->apply();
+      if (file->guards)
+        file->guards->apply();
     return true;
   }
 
@@ -496,6 +499,19 @@ private:
 
   /// Roots (canonical names) of the variables the nest defines or updates,
   /// those it changes other than by iterating them, and those it rebinds.
+  /// Whether node `n` is, or runs inside, a call `X.sampler.set_epoch(...)`.
+  bool setsSamplerEpoch(NodeId n) {
+    for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller) {
+      FilePlan *file = g.node(c).op ? fileOf(g.node(c).op) : nullptr;
+      std::optional<Span> span =
+          file ? file->ctx.spanOf(g.node(c).op) : std::nullopt;
+      if (span && file->src.slice(span->exprBegin, span->exprEnd)
+                      .contains(".sampler.set_epoch("))
+        return true;
+    }
+    return false;
+  }
+
   void collectChanged() {
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       const analysis::Node &node = g.node(n);
@@ -505,10 +521,17 @@ private:
       // A constant the restart assigns again (rerun) holds its value
       // before the loops' iterables are evaluated.
       bool rerunDef = rerun.count(statementOf(node.op)) > 0;
+      // `train_loader.sampler.set_epoch(epoch)` (SwAV's; DeiT's RASampler
+      // of its own, whose method sets `self.epoch`): the epoch of a
+      // loader's sampler, which re-entering the loader's loop on restart
+      // sets from the saved position (the keyed loader forwards it to the
+      // sampler), as iterating it advances it.
+      bool samplerEpoch = setsSamplerEpoch(n);
       for (analysis::VarId v : node.defs) {
         std::string root = varRoot(g.vars.name(v));
         changed.insert(root);
-        if (rerunDef)
+        if (rerunDef ||
+            (samplerEpoch && StringRef(g.vars.name(v)).contains(".sampler.")))
           continue;
         changedOtherwise.insert(root);
         if (!loopHeader)
@@ -522,18 +545,10 @@ private:
           node.op ? node.op->getAttrOfType<StringAttr>("api") : StringAttr();
       bool iterates = isa_and_nonnull<ir::ForOp, ir::FetchOp>(node.op) ||
                       (api && api.getValue().ends_with(".__iter__"));
-      // `train_loader.sampler.set_epoch(epoch)` (SwAV's): the epoch of a
-      // loader's sampler, which re-entering the loader's loop on restart
-      // sets from the saved position (the keyed loader forwards it to the
-      // sampler), as iterating it advances it.
-      bool samplerEpoch = false;
-      if (FilePlan *file = fileOf(node.op))
-        if (std::optional<Span> span = file->ctx.spanOf(node.op))
-          samplerEpoch = file->src.slice(span->exprBegin, span->exprEnd)
-                             .contains(".sampler.set_epoch(");
       for (analysis::VarId v : node.updates) {
         changed.insert(varRoot(g.vars.name(v)));
-        if (samplerEpoch && StringRef(g.vars.name(v)).ends_with(".sampler"))
+        if (samplerEpoch && (StringRef(g.vars.name(v)).ends_with(".sampler") ||
+                             StringRef(g.vars.name(v)).contains(".sampler.")))
           continue;
         if (!iterates) {
           changedOtherwise.insert(varRoot(g.vars.name(v)));
@@ -857,6 +872,16 @@ private:
         return true;
       std::optional<std::string> bad;
       std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
+        // A generator passing the loader's items through (`metric_logger.
+        // log_every(data_loader, ...)`): which items come depends on the
+        // loader alone; its logger only prints.
+        if (auto *c = dyn_cast<ast::Call>(n)) {
+          const ast::Expr *items = nullptr;
+          if (passThrough(*frame.file, c, items)) {
+            scan(items);
+            return;
+          }
+        }
         if (auto *name = dyn_cast<ast::Name>(n)) {
           std::string var = canonical(frame, name->id);
           if (changedOtherwise.count(var) &&
@@ -980,7 +1005,8 @@ private:
         if (s == child)
           break;
         llvm::SmallVector<StringRef, 4> bound;
-        if (assignsConstant(s) || wrapsInBar(file, s))
+        if (assignsConstant(s) || wrapsInBar(file, s) ||
+            buildsQuietly(file, s))
           for (const ast::Expr *t : cast<ast::Assign>(s)->targets)
             ast::appendBoundNames(t, bound);
         if (llvm::any_of(bound,
@@ -1037,6 +1063,138 @@ private:
     return a && isConstant(a->value) && llvm::all_of(a->targets, namesOnly);
   }
 
+  /// The call op lowered from `c` in `file`.
+  ir::CallOp callOpOf(const FilePlan &file, const ast::Call *c) const {
+    ir::CallOp found;
+    ctx.module.walk([&](ir::CallOp op) {
+      std::optional<Span> s = file.ctx.spanOf(op);
+      if (s && s->exprBegin == c->getRange().begin.offset &&
+          s->exprEnd == c->getRange().end.offset)
+        found = op;
+    });
+    return found;
+  }
+
+  /// `e` when it calls a generator function of the program that yields
+  /// each item of one argument once, in order, whatever else it does
+  /// (DeiT's, DETR's and MAE's `metric_logger.log_every(data_loader,
+  /// print_freq, header)`: `for obj in iterable: ...; yield obj; ...`,
+  /// no other yield, no break or return in the loop); that argument (a
+  /// loader, whose position a restart restores) in `items`.
+  const ast::Call *passThrough(FilePlan &file, const ast::Expr *e,
+                               const ast::Expr *&items) {
+    auto *c = dyn_cast_or_null<ast::Call>(e);
+    ir::CallOp call = c ? callOpOf(file, c) : ir::CallOp();
+    auto fn = call ? dyn_cast_or_null<ir::FuncOp>(
+                         ctx.module.lookupSymbol(call.getCallee()))
+                   : ir::FuncOp();
+    FilePlan *in = fn ? fileOf(fn) : nullptr;
+    std::optional<Span> span = in ? in->ctx.spanOf(fn) : std::nullopt;
+    const StmtPlace *at = span ? in->places.at(span->stmtBegin) : nullptr;
+    auto *def = at ? dyn_cast<ast::FunctionDef>(at->stmt) : nullptr;
+    if (!def)
+      return nullptr;
+    unsigned yields = 0;
+    bool leaves = false;
+    std::function<void(const ast::Node *, bool)> scan = [&](const ast::Node *n,
+                                                             bool inLoop) {
+      yields += isa<ast::Yield, ast::YieldFrom>(n);
+      leaves |= inLoop && isa<ast::Break, ast::Return>(n);
+      if (isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(n) && n != def)
+        return;
+      // A break of a loop nested in the items' loop ends that loop only.
+      bool nested = inLoop && isa<ast::For, ast::While>(n);
+      ast::forEachChild(n, [&](StringRef, const ast::Node *child) {
+        if (child)
+          scan(child, inLoop && !nested);
+      });
+    };
+    scan(def, false);
+    if (yields != 1)
+      return nullptr;
+    for (const ast::Stmt *s : def->body) {
+      auto *loop = dyn_cast<ast::For>(s);
+      auto *param = loop ? dyn_cast<ast::Name>(loop->iter) : nullptr;
+      auto *target = loop ? dyn_cast<ast::Name>(loop->target) : nullptr;
+      if (!param || !target || !loop->orelse.empty())
+        continue;
+      // The loop's body yields its target, unchanged, at its top level.
+      bool yieldsItem = false;
+      for (const ast::Stmt *b : loop->body) {
+        auto *y = dyn_cast<ast::ExprStmt>(b);
+        auto *yield = y ? dyn_cast_or_null<ast::Yield>(y->value) : nullptr;
+        auto *name = yield ? dyn_cast_or_null<ast::Name>(yield->value) : nullptr;
+        if (name && name->id == target->id) {
+          yieldsItem = true;
+          break;
+        }
+        llvm::SmallVector<StringRef, 4> bound;
+        if (auto *a = dyn_cast<ast::Assign>(b))
+          for (const ast::Expr *t : a->targets)
+            ast::appendBoundNames(t, bound);
+        if (llvm::is_contained(bound, target->id))
+          break;
+      }
+      leaves = false;
+      scan(loop, true);
+      if (!yieldsItem || leaves)
+        return nullptr;
+      // The argument the parameter receives.
+      std::vector<StringRef> params;
+      for (const ast::Arg *a : def->args->args)
+        params.push_back(a->arg);
+      auto index = llvm::find(params, param->id);
+      if (index == params.end())
+        return nullptr;
+      size_t position = index - params.begin();
+      if (call.getBind() && call.getBind()->get("self") && position > 0)
+        --position; // a method: `self` is the receiver
+      for (const ast::Keyword *k : c->keywords)
+        if (k->arg == param->id)
+          items = k->value;
+      if (!items && position < c->args.size() &&
+          !llvm::any_of(llvm::ArrayRef(c->args).take_front(position + 1),
+                        [](const ast::Expr *a) { return isa<ast::Starred>(a); }))
+        items = c->args[position];
+      return items ? c : nullptr;
+    }
+    return nullptr;
+  }
+
+  /// `s` assigns names a value whose rerun on a restart gives what the
+  /// skipped statement gave (header strings, a logger the loop's iterable
+  /// calls): a string formatted from names, or an instance of a class of
+  /// the program, drawing nothing.
+  bool buildsQuietly(const FilePlan &file, const ast::Stmt *s) {
+    auto *a = dyn_cast<ast::Assign>(s);
+    if (!a || !llvm::all_of(a->targets, namesOnly))
+      return false;
+    bool fits = isa<ast::JoinedStr>(a->value);
+    if (auto *c = dyn_cast<ast::Call>(a->value)) {
+      auto *attr = dyn_cast<ast::Attribute>(c->func);
+      auto *str = attr ? dyn_cast<ast::Constant>(attr->value) : nullptr;
+      fits |= str && str->kind == ast::ConstantKind::Str &&
+              attr->attr == "format";
+      if (ir::CallOp op = callOpOf(file, c))
+        fits |= op.getCallee().getLeafReference() == "__init__";
+    }
+    if (!fits)
+      return false;
+    // Nothing under it draws.
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      if (g.node(n).kind != analysis::NodeKind::Draw)
+        continue;
+      for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller) {
+        std::optional<Span> at =
+            g.node(c).op ? file.ctx.spanOf(g.node(c).op) : std::nullopt;
+        if (at && at->stmtBegin >= s->getRange().begin.offset &&
+            at->stmtBegin < s->getRange().end.offset)
+          return false;
+      }
+    }
+    return true;
+  }
+
   void wrapLoop(FilePlan &file, const ast::For *f, unsigned level) {
     GuardWriter &guards = *file.guards;
     std::string loop =
@@ -1044,6 +1202,12 @@ private:
     std::string note = formatv("loop level {0} of hint site {1}", level, site);
     if (const ast::Call *bar = barCall(file, f->iter)) {
       guards.wrapLater(bar->args[0], loop, ")", note);
+      return;
+    }
+    // `metric_logger.log_every(data_loader, ...)`: the level goes around
+    // the loader it passes through.
+    if (const ast::Expr *items = nullptr; passThrough(file, f->iter, items)) {
+      guards.wrapLater(barInput(items), loop, ")", note);
       return;
     }
     auto *c = dyn_cast<ast::Call>(f->iter);
@@ -1066,8 +1230,14 @@ private:
       // `enumerate(tqdm(loader))`: the level goes around the loader, so
       // a restart finds the keyed loader (its epoch, its position).
       const ast::Expr *inner = c->args[0];
-      while (const ast::Call *w = barCall(file, inner))
-        inner = w->args[0];
+      for (const ast::Expr *items = nullptr;; items = nullptr) {
+        if (const ast::Call *w = barCall(file, inner))
+          inner = w->args[0];
+        else if (passThrough(file, inner, items))
+          inner = items;
+        else
+          break;
+      }
       guards.wrapLater(barInput(inner), loop, ")", note);
       return;
     }

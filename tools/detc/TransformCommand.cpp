@@ -497,6 +497,16 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
            "report it with the script");
       return 3;
     }
+  // The imported modules the script carries edited copies of: checked too.
+  for (const codegen::EditedModule &m : summary.modules)
+    if (std::optional<std::string> why =
+            codegen::emittedSyntaxError(m.path, m.text)) {
+      fail("internal error: the edited copy of " + m.path +
+           " is not valid Python (" + *why +
+           "); nothing was written. This is a bug in detc: please report "
+           "it with the script");
+      return 3;
+    }
   out.text = std::move(text);
   // The output is never a file the transform read or that configures it.
   std::vector<runtime::ProtectedFile> &protect = out.protect;
