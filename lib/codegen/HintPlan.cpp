@@ -577,21 +577,17 @@ private:
             fr && bars.count(StringRef(root).drop_front(fr->qualifier.size())))
           continue;
         // A global of another file than the hint's (the script's `model`
-        // at a boundary in `engine.py`): the function there sees it only
-        // through a parameter that receives it.
+        // at a boundary in `engine.py`): restored through a parameter of
+        // the function there that receives it, else through its module
+        // (HRNet's `logger` of `dataset/coco.py`, read by the dataset).
         FilePlan *owner = globalOwner(root);
         if (owner && owner != hintFrame.file) {
           std::optional<std::pair<Frame *, std::string>> param =
               parameterFor(root);
-          if (!param || param->first->file != hintFrame.file)
-            return fail("'" + shown + "' (a global variable of " +
-                        (owner->ctx.isModule()
-                             ? "module '" + owner->ctx.moduleName + "'"
-                             : std::string("the script")) +
-                        ") is live there and changed by the loops, but the "
-                        "function there, in another file, does not receive "
-                        "it as a parameter");
-          parameters[root] = *param;
+          if (param && param->first->file == hintFrame.file)
+            parameters[root] = *param;
+          else
+            foreignGlobals.insert(root);
         } else if (!frameOf(root) && !StringRef(root).starts_with("@")) {
           std::optional<std::pair<Frame *, std::string>> param =
               parameterFor(root);
@@ -621,6 +617,10 @@ private:
         roots.insert(root);
       }
     for (const std::string &root : roots) {
+      if (foreignGlobals.count(root)) {
+        addForeignGlobal(root);
+        continue;
+      }
       auto param = parameters.find(root);
       bool viaParam = param != parameters.end();
       bool global = StringRef(root).starts_with("@") && !viaParam;
@@ -721,6 +721,25 @@ private:
                    .str());
     }
     return true;
+  }
+
+  /// Saves and restores global `root` of another file than the hint's
+  /// through its module object (`sys.modules["dataset.coco"].logger`; the
+  /// script's is `__main__`), in place when the loops never rebind it.
+  void addForeignGlobal(StringRef root) {
+    FilePlan *owner = globalOwner(root);
+    std::string module =
+        owner->ctx.isModule() ? owner->ctx.moduleName : "__main__";
+    std::string name = globalName(root);
+    std::string object =
+        formatv("__import__(\"sys\").modules[\"{0}\"]", module).str();
+    std::string key = "@" + module + "." + name;
+    std::string value =
+        formatv("{0}.hints.value(\"{1}\", lambda: {2}.{3}{4})", kRuntimeAlias,
+                key, object, name, rebound.count(root.str()) ? "" : ", inplace=True")
+            .str();
+    addValue(key, object + "." + name,
+             formatv("setattr({0}, \"{1}\", {2})", object, name, value).str());
   }
 
   /// Whether a draw in the loop nest (in the script or a function it
@@ -1363,6 +1382,9 @@ private:
   /// The bars built again on the way in, by the names they are bound to.
   llvm::StringMap<const ast::Call *> bars;
   std::set<std::string> changed, changedOtherwise, rebound;
+  /// Live globals of another file than the hint's that no parameter there
+  /// receives (addForeignGlobal).
+  std::set<std::string> foreignGlobals;
   /// Changed by the nest other than as a loop's target.
   std::set<std::string> changedBesidesLoopTargets;
   std::string values;

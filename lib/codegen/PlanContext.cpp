@@ -343,7 +343,18 @@ PlanContext *PlanContext::moduleContext(StringRef fileName) {
                                          module, a, m->options, diags,
                                          *m->edits);
   m->ctx->owner = this;
-  m->ctx->moduleName = importName(file.getName(), fileName);
+  // The lowering's name of the module (its body is `@"engine.<module>"`):
+  // the prefix of its globals (`@engine.steps`), which is the name the
+  // script imports it under.
+  module.walk([&](ir::FuncOp f) {
+    std::optional<ir::SourceSpan> at = ir::getSourceSpan(f->getLoc());
+    StringRef name = f.getSymName();
+    if (f.getKind() == ir::FuncKind::Module && at && at->file == fileName &&
+        name.consume_back(".<module>"))
+      m->ctx->moduleName = name.str();
+  });
+  if (m->ctx->moduleName.empty())
+    m->ctx->moduleName = importName(file.getName(), fileName);
   modulePlans->push_back(std::move(m));
   return modulePlans->back()->ctx.get();
 }

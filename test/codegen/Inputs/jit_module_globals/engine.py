@@ -1,5 +1,7 @@
 import torch
 
+import counters
+
 STEPS = 0
 
 
@@ -10,4 +12,5 @@ def train(model, loader, opt):
         model(x).sum().backward()
         opt.step()
         STEPS += 1
+        counters.bump(STEPS)
 

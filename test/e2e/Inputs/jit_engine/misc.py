@@ -1,8 +1,12 @@
 """A metric logger shaped like DeiT's, DETR's and MAE's `MetricLogger`:
 `log_every` is a generator that passes the loader's items through, timing
-and printing around each `yield` (jit_engine/train.py)."""
+and printing around each `yield` (jit_engine/train.py). Every value it is
+given is also kept in this module's HISTORY, which the script saves: a
+restart must restore a global of a module the boundary is not in."""
 import time
 from collections import defaultdict, deque
+
+HISTORY = []
 
 
 class SmoothedValue:
@@ -29,6 +33,7 @@ class MetricLogger:
     def update(self, **kwargs):
         for k, v in kwargs.items():
             self.meters[k].update(v)
+            HISTORY.append(v)
 
     def __str__(self):
         return self.delimiter.join(

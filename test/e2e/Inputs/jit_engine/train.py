@@ -16,6 +16,7 @@ import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
 
+import misc
 from engine import evaluate, train_one_epoch
 
 PHASE, _, AT = os.environ.get("DETC_TEST_FAIL", "").partition(":")
@@ -62,7 +63,8 @@ def main():
         correct = evaluate(model, val_loader)
         print("epoch %d loss %.4f correct %d" % (epoch, stats["loss"], correct))
     torch.save({"model": model.state_dict(),
-                "optimizer": optimizer.state_dict()}, args.out)
+                "optimizer": optimizer.state_dict(),
+                "history": torch.tensor(misc.HISTORY)}, args.out)
 
 
 if __name__ == "__main__":
