@@ -376,8 +376,11 @@ std::vector<EditedModule> PlanContext::finishModules() {
                         "edited copy of the module");
     std::array<uint8_t, 32> digest =
         SHA256::hash(arrayRefFromStringRef(m->userSource));
+    StringRef sep = StringRef(m->path).starts_with("/") ? "" : "/";
     out.push_back({m->path, c.moduleName, toHex(digest, /*LowerCase=*/true),
-                   c.edits.apply()});
+                   c.edits.apply(),
+                   c.edits.diff(("a" + sep + m->path).str(),
+                                ("b" + sep + m->path).str())});
   }
   return out;
 }

@@ -489,6 +489,10 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
   std::string text = showDiff ? edits->diff(("a" + sep + inputFile).str(),
                                            ("b" + sep + inputFile).str())
                               : edits->apply();
+  // The edits of the imported modules the script carries copies of.
+  if (showDiff)
+    for (const codegen::EditedModule &m : summary.modules)
+      text += m.diff;
   if (!showDiff)
     if (std::optional<std::string> why =
             codegen::emittedSyntaxError(inputFile, text)) {

@@ -121,6 +121,7 @@ struct EditedModule {
   std::string name; ///< The name the script imports it under.
   std::string sha256; ///< Of the user's file (lowercase hex).
   std::string text;   ///< As edited.
+  std::string diff;   ///< From the user's file, for `--diff`.
 };
 
 /// The identifier transformed scripts bind the runtime to (single
