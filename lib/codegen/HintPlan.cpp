@@ -28,6 +28,7 @@
 #include "GuardWriter.h"
 #include "PlanContext.h"
 #include "StatementIndex.h"
+#include "detc/codegen/GeneratorShapes.h"
 #include "detc/codegen/PythonScan.h"
 #include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
@@ -1097,9 +1098,8 @@ private:
   /// `e` when it calls a generator function of the program that yields
   /// each item of one argument once, in order, whatever else it does
   /// (DeiT's, DETR's and MAE's `metric_logger.log_every(data_loader,
-  /// print_freq, header)`: `for obj in iterable: ...; yield obj; ...`,
-  /// no other yield, no break or return in the loop); that argument (a
-  /// loader, whose position a restart restores) in `items`.
+  /// print_freq, header)`: GeneratorShapes.h); that argument (a loader,
+  /// whose position a restart restores) in `items`.
   const ast::Call *passThrough(FilePlan &file, const ast::Expr *e,
                                const ast::Expr *&items) {
     auto *c = dyn_cast_or_null<ast::Call>(e);
@@ -1113,71 +1113,24 @@ private:
     auto *def = at ? dyn_cast<ast::FunctionDef>(at->stmt) : nullptr;
     if (!def)
       return nullptr;
-    unsigned yields = 0;
-    bool leaves = false;
-    std::function<void(const ast::Node *, bool)> scan = [&](const ast::Node *n,
-                                                             bool inLoop) {
-      yields += isa<ast::Yield, ast::YieldFrom>(n);
-      leaves |= inLoop && isa<ast::Break, ast::Return>(n);
-      if (isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(n) && n != def)
-        return;
-      // A break of a loop nested in the items' loop ends that loop only.
-      bool nested = inLoop && isa<ast::For, ast::While>(n);
-      ast::forEachChild(n, [&](StringRef, const ast::Node *child) {
-        if (child)
-          scan(child, inLoop && !nested);
-      });
-    };
-    scan(def, false);
-    if (yields != 1)
+    std::optional<StringRef> param = passedThroughParameter(*def);
+    if (!param)
       return nullptr;
-    for (const ast::Stmt *s : def->body) {
-      auto *loop = dyn_cast<ast::For>(s);
-      auto *param = loop ? dyn_cast<ast::Name>(loop->iter) : nullptr;
-      auto *target = loop ? dyn_cast<ast::Name>(loop->target) : nullptr;
-      if (!param || !target || !loop->orelse.empty())
-        continue;
-      // The loop's body yields its target, unchanged, at its top level.
-      bool yieldsItem = false;
-      for (const ast::Stmt *b : loop->body) {
-        auto *y = dyn_cast<ast::ExprStmt>(b);
-        auto *yield = y ? dyn_cast_or_null<ast::Yield>(y->value) : nullptr;
-        auto *name = yield ? dyn_cast_or_null<ast::Name>(yield->value) : nullptr;
-        if (name && name->id == target->id) {
-          yieldsItem = true;
-          break;
-        }
-        llvm::SmallVector<StringRef, 4> bound;
-        if (auto *a = dyn_cast<ast::Assign>(b))
-          for (const ast::Expr *t : a->targets)
-            ast::appendBoundNames(t, bound);
-        if (llvm::is_contained(bound, target->id))
-          break;
-      }
-      leaves = false;
-      scan(loop, true);
-      if (!yieldsItem || leaves)
-        return nullptr;
-      // The argument the parameter receives.
-      std::vector<StringRef> params;
-      for (const ast::Arg *a : def->args->args)
-        params.push_back(a->arg);
-      auto index = llvm::find(params, param->id);
-      if (index == params.end())
-        return nullptr;
-      size_t position = index - params.begin();
-      if (call.getBind() && call.getBind()->get("self") && position > 0)
-        --position; // a method: `self` is the receiver
-      for (const ast::Keyword *k : c->keywords)
-        if (k->arg == param->id)
-          items = k->value;
-      if (!items && position < c->args.size() &&
-          !llvm::any_of(llvm::ArrayRef(c->args).take_front(position + 1),
-                        [](const ast::Expr *a) { return isa<ast::Starred>(a); }))
-        items = c->args[position];
-      return items ? c : nullptr;
-    }
-    return nullptr;
+    // The argument the parameter receives.
+    std::vector<StringRef> params;
+    for (const ast::Arg *a : def->args->args)
+      params.push_back(a->arg);
+    size_t position = llvm::find(params, *param) - params.begin();
+    if (call.getBind() && call.getBind()->get("self") && position > 0)
+      --position; // a method: `self` is the receiver
+    for (const ast::Keyword *k : c->keywords)
+      if (k->arg == *param)
+        items = k->value;
+    if (!items && position < c->args.size() &&
+        !llvm::any_of(llvm::ArrayRef(c->args).take_front(position + 1),
+                      [](const ast::Expr *a) { return isa<ast::Starred>(a); }))
+      items = c->args[position];
+    return items ? c : nullptr;
   }
 
   /// `s` assigns names a value whose rerun on a restart gives what the

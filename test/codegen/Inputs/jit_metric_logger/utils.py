@@ -19,10 +19,12 @@ class MetricLogger:
             i += 1
 
     def log_some(self, iterable, print_freq, header=None):
-        for i, obj in enumerate(iterable):
+        i = 0
+        for obj in iterable:
             if i > 3:
                 break
             yield obj
+            i += 1
 
 
 class EpochSampler:
