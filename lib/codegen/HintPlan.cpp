@@ -534,6 +534,7 @@ private:
         if (rerunDef ||
             (samplerEpoch && StringRef(g.vars.name(v)).contains(".sampler.")))
           continue;
+
         changedOtherwise.insert(root);
         if (!loopHeader)
           changedBesidesLoopTargets.insert(root);

@@ -2065,10 +2065,24 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         isMethod ? recvFacts
                  : (call->args.empty() ? FactSet() : factsOf(f, call->args[0]));
     std::vector<std::string> builds;
-    for (const std::string &fact : lf)
-      if (StringRef(fact).starts_with("from:") ||
-          StringRef(fact).starts_with("out:"))
-        builds.push_back(fact.substr(StringRef(fact).find(':') + 1));
+    for (const std::string &fact : lf) {
+      if (!StringRef(fact).starts_with("from:") &&
+          !StringRef(fact).starts_with("out:"))
+        continue;
+      // A value computed with a loader or dataset derives `from:` it too
+      // (MoCo v3's momentum from `len(train_loader)`, passed to the
+      // model), but a backward changes no loader or dataset: only what
+      // holds parameters gets gradients (its `scaler.scale(loss).
+      // backward()` counted as changing `train_loader`, and the JIT
+      // refused the loop over it).
+      std::string id = fact.substr(StringRef(fact).find(':') + 1);
+      auto obj = objects.find(id);
+
+      if (obj != objects.end() && (obj->second.kind == ObjectInfo::Loader ||
+                                   obj->second.kind == ObjectInfo::Dataset))
+        continue;
+      builds.push_back(id);
+    }
     Effects eff = args.eff;
     if (!loss.empty())
       eff.uses.insert(loss);
