@@ -19,7 +19,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               IterableDataset, RandomSampler,
                               SequentialSampler, Sampler)
 
-from . import _core, hints, values
+from . import _core, hints, module_globals, values
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
                      placeholder)
@@ -97,7 +97,11 @@ class _EpochSampler(Sampler):
         order = self._indices(epoch)
         if isinstance(order, np.ndarray):
             order = order.tolist()  # Python ints, converted in one go
-        for i in order[start:]:
+        if isinstance(order, (list, range)):
+            order = order[start:]
+        else:  # a custom sampler's, taken as it comes
+            order = itertools.islice(order, start, None)
+        for i in order:
             yield ExampleKey(i, epoch)
 
 
@@ -176,7 +180,9 @@ class WrappedSampler(_EpochSampler):
         self.base.set_epoch(epoch)
 
     def _indices(self, epoch):
-        return list(self.base)
+        # As it comes: minGPT's RandomSampler(replacement=True,
+        # num_samples=int(1e10)) is an endless stream, not a list.
+        return iter(self.base)
 
     def __len__(self):
         return len(self.base)
@@ -288,8 +294,20 @@ class KeyedDataLoader(DataLoader):
                     "checkpointed run: its order and batches differ, and "
                     "the run cannot continue where it stopped" % (
                         self._detc_site, key.replace("_", " "), now, then))
+        sampler = self._detc_sampler
+        if isinstance(sampler, WrappedSampler) and not isinstance(
+                sampler.base, torch.utils.data.SequentialSampler):
+            # A custom sampler's order may come from its own random state
+            # (RandomSampler draws its seed when its iteration starts):
+            # starting it again here would give other batches, silently.
+            raise values.Mismatch(
+                "the DataLoader at site %s takes its order from a sampler "
+                "detc does not key (a %s): a restart cannot make the "
+                "checkpointed run's order again at epoch %d, batch %d" % (
+                    self._detc_site, type(sampler.base).__name__, epoch,
+                    step))
         self.generator.set_state(start)
-        self._detc_sampler.resume(epoch, samples)
+        sampler.resume(epoch, samples)
         it = iter(self)
         it.step, it.samples = step, samples
         return it
@@ -849,5 +867,7 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
         "_detc_original": original, "__module__": original.__module__,
         "__qualname__": original.__qualname__})
     # Not in torch.utils.data.dataloader: DataLoader's own methods name the
-    # class through that module's globals (super(DataLoader, self)).
+    # class through that module's globals (super(DataLoader, self)). The
+    # program's modules that import it from there get it rebound.
     package.DataLoader = patched
+    module_globals.replace(original, patched)

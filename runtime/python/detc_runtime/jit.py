@@ -260,7 +260,45 @@ def _capture_object(value):
     # memo: a progress printer and the meters it shows stay one graph.
     if _values.plain(value):
         return copy.deepcopy(value, JIT.memo)
-    return value
+    # One holding more (minGPT's Trainer: its model, optimizer, dataset,
+    # callbacks and step counter): each field kept as a value of its own
+    # kind is (its counter copied, its model's buffers kept), read back
+    # field by field at a failure (_resolve).
+    fields = getattr(value, "__dict__", None)
+    if type(fields) is not dict:
+        return value
+    key = ("fields", id(value))
+    if key in JIT.memo:
+        return JIT.memo[key]
+    kept = JIT.memo[key] = _FieldsKept(value, {})
+    for name, field in list(fields.items()):
+        kept.fields[name] = _capture(field)
+    return kept
+
+
+class _FieldsKept:
+    """What _capture_object kept of an object's fields at the boundary."""
+
+    def __init__(self, obj, fields):
+        self.obj, self.fields = obj, fields
+
+
+def _resolve(name, live, kept):
+    """The value a failure's checkpoint saves for `live`, given what the
+    boundary kept of it (_capture)."""
+    if isinstance(live, torch.nn.Module):
+        _check_slots(live)
+        return _AtBoundary(live, kept)
+    if isinstance(kept, _Unchanged):
+        if kept.tensor._version != kept.version:
+            raise ChangedInPlace("tensor %r" % name)
+        return kept.tensor
+    if isinstance(kept, _FieldsKept):
+        return _values.FieldsView(kept.obj, {
+            field: _resolve("%s.%s" % (name, field),
+                            kept.obj.__dict__.get(field), inner)
+            for field, inner in kept.fields.items()})
+    return live if kept is None else kept
 
 
 def _capture_position(value):
@@ -549,15 +587,7 @@ def _boundary_thunks():
         kept = JIT.snapshot[name]
 
         def read(thunk=thunk, kept=kept, name=name):
-            live = thunk()
-            if isinstance(live, torch.nn.Module):
-                _check_slots(live)
-                return _AtBoundary(live, kept)
-            if isinstance(kept, _Unchanged):
-                if kept.tensor._version != kept.version:
-                    raise ChangedInPlace("tensor %r" % name)
-                return kept.tensor
-            return live if kept is None else kept
+            return _resolve(name, thunk(), kept)
         thunks[name] = read
     return thunks
 

@@ -84,4 +84,9 @@ def install(name, sha256, text):
                                               "?")), code=3)
     _MODULES[name] = (sha256, text)
     if _FINDER not in sys.meta_path:
-        sys.meta_path.insert(0, _FINDER)
+        # After finders that wrap what the others find (module_globals.py).
+        at = 0
+        while at < len(sys.meta_path) and \
+                getattr(sys.meta_path[at], "_detc_wraps", False):
+            at += 1
+        sys.meta_path.insert(at, _FINDER)

@@ -172,8 +172,85 @@ def encode(value, what="value", tensors=None):
             type(getattr(value, "__dict__", None)) is dict and plain(value):
         return {"object": _class_name(type(value)), "id": id(value),
                 "fields": encode(dict(value.__dict__), what, tensors)}
+    if isinstance(value, FieldsView):
+        return _encode_fields(value.obj, what, tensors, value.fields)
+    if not isinstance(value, (set, frozenset)) and \
+            type(getattr(value, "__dict__", None)) is dict and \
+            _own_class(type(value)):
+        return _encode_fields(value, what, tensors)
     raise UnsavableValue("%s (a %s) cannot be saved" %
                          (what, type(value).__name__))
+
+
+class FieldsView:
+    """An object's fields as some moment saw them (a JIT boundary: jit.py),
+    saved as the object's (_encode_fields)."""
+
+    def __init__(self, obj, fields):
+        self.obj, self.fields = obj, fields
+
+
+def _encode_fields(value, what, tensors, fields=None):
+    """An object of the script's classes holding more than plain data
+    (minGPT's Trainer: its model, optimizer, dataset, step counter and the
+    callbacks the script registered on it), field by field. A field that
+    cannot be saved but is the setup's — code (functions, methods,
+    classes, the callbacks registered), a dataset or a loader, or
+    containers of those — is kept as the restarted run's setup makes it
+    again, and checked to be the same (_setup_shape) when restored: a
+    difference is exit 3, never a silent continuation."""
+    encoded = []
+    for key, field in (value.__dict__ if fields is None else fields).items():
+        name = "%s.%s" % (what, key)
+        try:
+            encoded.append([key, encode(field, name, tensors)])
+        except Mismatch:
+            raise
+        except UnsavableValue:
+            shape = _setup_shape(field)
+            if shape is None:
+                raise
+            encoded.append([key, {"kept": shape}])
+    return {"object": _class_name(type(value)), "id": id(value),
+            "by_field": encoded}
+
+
+def _setup_shape(value, depth=4):
+    """What a value the setup makes (code, a dataset, a loader, or
+    containers of those) is, as JSON, for the check that the restarted
+    run's setup made the same; None for any other value."""
+    import types
+    import functools
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType,
+                          type, types.ModuleType)):
+        return "%s:%s" % (getattr(value, "__module__", "?"),
+                          getattr(value, "__qualname__",
+                                  getattr(value, "__name__", "?")))
+    if isinstance(value, types.MethodType):
+        return "method " + _setup_shape(value.__func__, depth)
+    if isinstance(value, functools.partial):
+        inner = _setup_shape(value.func, depth)
+        return None if inner is None else "partial " + inner
+    if isinstance(value, (torch.utils.data.Dataset,
+                          torch.utils.data.DataLoader)):
+        size = None
+        try:
+            size = len(value)
+        except Exception:
+            pass
+        return "%s len %s" % (_class_name(type(value)), size)
+    if depth == 0:
+        return None
+    if isinstance(value, (list, tuple)):
+        items = [_setup_shape(v, depth - 1) for v in value]
+        return None if None in items else [type(value).__name__] + items
+    if isinstance(value, dict):
+        items = [[str(k), _setup_shape(v, depth - 1)]
+                 for k, v in value.items()]
+        if any(v is None for _, v in items):
+            return None
+        return [type(value).__name__] + sorted(items)
+    return None
 
 
 def _shape_of(t):
@@ -281,6 +358,8 @@ def decode(encoded, current=None, tensors=None):
                                  "epoch on")
         obj.set_epoch(int(encoded["sampler_epoch"]))
         return obj
+    if "by_field" in encoded:
+        return _decode_fields(encoded, current, tensors)
     if "object" in encoded:
         fields = decode(encoded["fields"], None, tensors)
         # One object saved under two names (a meter, and the progress
@@ -333,6 +412,40 @@ def decode(encoded, current=None, tensors=None):
 
 
 _DECODED = {}  # (id(tensor list), saved id) -> the object decoded
+
+
+def _decode_fields(encoded, current, tensors):
+    """An object _encode_fields saved, restored into the restarted run's
+    own (the setup made it again): each field decoded into the one it has
+    (a model's state into its model), the setup's fields checked."""
+    key = (id(tensors), encoded.get("id"))
+    obj = _DECODED.get(key)
+    if obj is None and current is not None:
+        obj = current()
+    if obj is None or _class_name(type(obj)) != encoded["object"]:
+        raise UnsavableValue(
+            "the checkpointed run's %s is made by the setup, which did not "
+            "make one here" % encoded["object"])
+    _DECODED[key] = obj
+    for name, field in encoded["by_field"]:
+        old = obj.__dict__.get(name)
+        if "kept" in field:
+            shape = _setup_shape(old)
+            if _json_shape(shape) != _json_shape(field["kept"]):
+                raise Mismatch(
+                    "%s.%s is not what the checkpointed run's setup made "
+                    "(%s there, %s here)" % (type(obj).__name__, name,
+                                             field["kept"], shape))
+            continue
+        new = decode(field, lambda: obj.__dict__.get(name), tensors)
+        obj.__dict__[name] = _into(old, new)
+    return obj
+
+
+def _json_shape(shape):
+    # Shapes go through JSON (tuples become lists).
+    import json
+    return json.dumps(shape, sort_keys=True)
 
 # The keyed loader made last at each site (data.py registers them): where
 # a saved iterator over one is made again.

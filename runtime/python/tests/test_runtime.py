@@ -102,6 +102,65 @@ class CoreTest(unittest.TestCase):
 
 
 class SamplerTest(unittest.TestCase):
+    def test_a_custom_sampler_is_taken_as_it_comes_and_never_restarted(self):
+        # minGPT's endless RandomSampler(replacement=True, num_samples=1e10)
+        # under a keyed loader: its indices are taken as they come (they
+        # were made into a list first: MemoryError). A restart at a position
+        # of such a loader is refused (exit 3: Mismatch): the sampler's
+        # order comes from its own seed, drawn when its iteration starts,
+        # and it gave other batches with exit 0. A SequentialSampler's
+        # order is fixed: restarted.
+        from torch.utils.data import (DataLoader, RandomSampler,
+                                      SequentialSampler)
+        from detc_runtime import values
+        data = list(range(10))
+        torch.manual_seed(0)
+        endless = rt.keyed_loader(21, DataLoader)(
+            data, batch_size=4, sampler=RandomSampler(
+                data, replacement=True, num_samples=int(1e10)))
+        it = iter(endless)
+        self.assertEqual(len(next(it)), 4)
+        start = endless.generator.get_state()
+        with self.assertRaises(values.Mismatch) as caught:
+            endless._detc_iter_at(0, 3, 12, start)
+        self.assertIn("a sampler detc does not key (a RandomSampler)",
+                      str(caught.exception))
+        ordered = rt.keyed_loader(22, DataLoader)(
+            data, batch_size=4, sampler=SequentialSampler(data))
+        again = ordered._detc_iter_at(0, 1, 4, ordered.generator.get_state())
+        self.assertEqual(next(again).tolist(), [4, 5, 6, 7])
+
+    def test_program_modules_importing_dataloader_from_its_module_get_it_keyed(self):
+        # `from torch.utils.data.dataloader import DataLoader` in a module
+        # of the program (minGPT's trainer.py) bound torch's own class: its
+        # loaders were not keyed. After key_imported_loaders the module's
+        # global is the keyed class; torch's own module keeps its class.
+        import subprocess
+        import sys
+        import tempfile
+        with tempfile.TemporaryDirectory() as d:
+            with open(os.path.join(d, "detc_probe_trainer.py"), "w") as f:
+                f.write("from torch.utils.data.dataloader import DataLoader\n"
+                        "def make():\n"
+                        "    return DataLoader(list(range(6)), batch_size=2,"
+                        " shuffle=True)\n")
+            run = ("import sys; sys.path.insert(0, %r)\n"
+                   "import detc_runtime as rt\n"
+                   "rt.key_imported_loaders(5)\n"
+                   "import detc_probe_trainer as t\n"
+                   "import torch.utils.data.dataloader as torch_module\n"
+                   "loader = t.make()\n"
+                   "print(isinstance(loader, rt.KeyedDataLoader), "
+                   "torch_module.DataLoader.__module__, "
+                   "len(list(loader)))\n" % d)
+            env = dict(os.environ, PYTHONPATH=os.path.dirname(
+                os.path.dirname(rt.__file__)))
+            out = subprocess.run([sys.executable, "-c", run],
+                                 capture_output=True, text=True, env=env)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.split(),
+                             ["True", "torch.utils.data.dataloader", "3"])
+
     def test_keys_carry_epoch_and_pickle(self):
         key = rt.ExampleKey(12, 3)
         self.assertEqual(key, 12)
@@ -377,6 +436,63 @@ class OverlayTest(unittest.TestCase):
             self.assertIn("was imported before", out.stderr)
 
 
+class _Trainer:
+    """minGPT's Trainer, shortened: a model, a step counter, a dataset and
+    the callbacks the script registered."""
+
+    def __init__(self, model, data, callback):
+        self.model = model
+        self.data = data
+        self.callbacks = {"on_batch_end": [callback]}
+        self.iter_num = 0
+
+
+def _on_batch_end(trainer):
+    pass
+
+
+def _other_callback(trainer):
+    pass
+
+
+class FieldsTest(unittest.TestCase):
+    def test_an_object_holding_the_setups_things_is_saved_field_by_field(self):
+        # Encoded whole it was "cannot be saved" (its callbacks, its
+        # dataset): minGPT's restarts were refused. Field by field: the
+        # counter and the model's state are saved and restored into the
+        # restarted run's object; its callbacks and dataset are the
+        # setup's, kept, and checked to be the same.
+        import json
+        from torch.utils.data import TensorDataset
+        from detc_runtime import values
+        torch.manual_seed(0)
+        data = TensorDataset(torch.arange(6))
+        t = _Trainer(torch.nn.Linear(2, 2), data, _on_batch_end)
+        t.iter_num = 7
+        tensors = []
+        saved = json.loads(json.dumps(values.encode(t, "trainer", tensors)))
+        again = _Trainer(torch.nn.Linear(2, 2), data, _on_batch_end)
+        back = values.decode(saved, lambda: again, tensors)
+        self.assertIs(back, again)
+        self.assertEqual(again.iter_num, 7)
+        self.assertTrue(torch.equal(again.model.weight, t.model.weight))
+        self.assertEqual(again.callbacks["on_batch_end"], [_on_batch_end])
+        # Another callback registered by the restarted run's setup: exit 3.
+        other = _Trainer(torch.nn.Linear(2, 2), data, _other_callback)
+        tensors = []
+        saved = json.loads(json.dumps(values.encode(t, "trainer", tensors)))
+        with self.assertRaises(values.Mismatch) as caught:
+            values.decode(saved, lambda: other, tensors)
+        self.assertIn("_Trainer.callbacks is not what the checkpointed "
+                      "run's setup made", str(caught.exception))
+        # Something else that cannot be saved, and is no setup's: refused.
+        import threading
+        t.lock = threading.Lock()
+        with self.assertRaises(values.UnsavableValue) as caught:
+            values.encode(t, "trainer", [])
+        self.assertIn("trainer.lock", str(caught.exception))
+
+
 class JitTest(unittest.TestCase):
     def test_failure_writes_the_boundary_before_the_step(self):
         # A failure before the step writes the boundary's checkpoint (with
@@ -513,8 +629,10 @@ class JitObjectsTest(unittest.TestCase):
         # A meter the minibatch updates before its step is copied at the
         # boundary: the failure's checkpoint holds its value from then, so
         # a restart does not count the failed minibatch twice. An object
-        # holding a tensor or a module is kept by reference (a copy could
-        # be large).
+        # holding a module too (minGPT's Trainer) is kept field by field:
+        # its counters copied, its module's buffers kept, its parameters
+        # read at the failure (unchanged before the step), so it is saved
+        # as of the boundary as well (it was refused: "unsaved").
         import contextlib
         import io
         import os
@@ -525,7 +643,9 @@ class JitObjectsTest(unittest.TestCase):
         meter = _Meter()
         meter.update(1.0)
         holder = _Meter()
+        holder.update(2.0)
         holder.model = torch.nn.Linear(2, 1)
+        weight = holder.model.weight.detach().clone()
         values = {"meter": lambda: meter, "holder": lambda: holder}
         self.assertTrue(_values_plain(meter))
         self.assertFalse(_values_plain(holder))
@@ -536,8 +656,9 @@ class JitObjectsTest(unittest.TestCase):
             try:
                 jit.boundary(80, values)("detc-jit")
                 self.assertIsNot(jit.JIT.snapshot["meter"], meter)
-                self.assertIs(jit.JIT.snapshot["holder"], holder)
+                self.assertIs(jit.JIT.snapshot["holder"].obj, holder)
                 meter.update(5.0)  # the failing minibatch, before its step
+                holder.update(5.0)
                 with contextlib.redirect_stderr(io.StringIO()):
                     jit._on_failure("test")
                 hints.HINT.tensors = torch.load(hints.HINT.path)
@@ -546,8 +667,15 @@ class JitObjectsTest(unittest.TestCase):
                 kept = hints._decode(body["values"]["meter"], lambda: meter)
                 self.assertIs(kept, meter)
                 self.assertEqual((meter.sum, meter.count), (1.0, 1))
-                # The object holding a module is not plain data: unsaved.
-                self.assertIn("unsaved", body["values"]["holder"])
+                # The object holding a module: its fields as at the
+                # boundary, put back into the restarted run's object.
+                self.assertNotIn("unsaved", body["values"]["holder"])
+                again = _Meter()
+                again.model = torch.nn.Linear(2, 1)
+                back = hints._decode(body["values"]["holder"], lambda: again)
+                self.assertIs(back, again)
+                self.assertEqual((again.sum, again.count), (2.0, 1))
+                self.assertTrue(torch.equal(again.model.weight, weight))
             finally:
                 jit.JIT = saved_jit
                 hints.HINT.path = None
