@@ -179,10 +179,45 @@ class WrappedSampler(_EpochSampler):
         _EpochSampler.set_epoch(self, epoch)
         self.base.set_epoch(epoch)
 
+    # What an epoch's order comes from (`order_origin`): torch's global
+    # generator state and the sampler's own generator's as the epoch's
+    # iteration starts (RandomSampler draws its seed from the first, or
+    # uses the second). A checkpoint saves it with the loader's position;
+    # a restart there (`replay`) makes the same order again.
+    order_origin = None
+    _replay = None
+
+    def replay(self, origin):
+        self._replay = origin
+
+    def _own_generator(self):
+        gen = getattr(self.base, "generator", None)
+        return gen if isinstance(gen, torch.Generator) else None
+
     def _indices(self, epoch):
         # As it comes: minGPT's RandomSampler(replacement=True,
         # num_samples=int(1e10)) is an endless stream, not a list.
-        return iter(self.base)
+        replay, self._replay = self._replay, None
+        own = self._own_generator()
+        if replay is None or int(replay["epoch"]) != epoch:
+            self.order_origin = {"epoch": epoch,
+                                 "torch": torch.get_rng_state(),
+                                 "own": own.get_state() if own is not None
+                                 else None}
+            return iter(self.base)
+        now = torch.get_rng_state()
+        torch.set_rng_state(replay["torch"])
+        if own is not None and replay["own"] is not None:
+            own.set_state(replay["own"])
+        self.order_origin = replay
+        order = iter(self.base)
+        try:
+            first = [next(order)]  # its seed is drawn here
+        except StopIteration:
+            first = []
+        finally:
+            torch.set_rng_state(now)
+        return itertools.chain(first, order)
 
     def __len__(self):
         return len(self.base)
@@ -280,7 +315,17 @@ class KeyedDataLoader(DataLoader):
     def _detc_base_iter(self):
         return super().__iter__()
 
-    def _detc_iter_at(self, epoch, step, samples, start, shape=None):
+    def _detc_origin(self, epoch):
+        """What the order of `epoch` came from, when a custom sampler
+        makes it (WrappedSampler.order_origin), for a checkpoint; else
+        None."""
+        origin = getattr(self._detc_sampler, "order_origin", None)
+        if origin is None or int(origin["epoch"]) != int(epoch):
+            return None
+        return origin
+
+    def _detc_iter_at(self, epoch, step, samples, start, shape=None,
+                      origin=None):
         """An iterator over this loader standing where one made when the
         loader's generator had state `start` stood after `step` batches
         (`samples` examples) of `epoch`: a restart's. `shape`: the
@@ -295,11 +340,14 @@ class KeyedDataLoader(DataLoader):
                     "the run cannot continue where it stopped" % (
                         self._detc_site, key.replace("_", " "), now, then))
         sampler = self._detc_sampler
-        if isinstance(sampler, WrappedSampler) and not isinstance(
+        if isinstance(sampler, WrappedSampler) and origin is not None:
+            sampler.replay(origin)
+        elif isinstance(sampler, WrappedSampler) and not isinstance(
                 sampler.base, torch.utils.data.SequentialSampler):
             # A custom sampler's order may come from its own random state
             # (RandomSampler draws its seed when its iteration starts):
-            # starting it again here would give other batches, silently.
+            # starting it again here without what it started from would
+            # give other batches, silently.
             raise values.Mismatch(
                 "the DataLoader at site %s takes its order from a sampler "
                 "detc does not key (a %s): a restart cannot make the "
@@ -383,12 +431,14 @@ class LoaderPosition:
     batch size (`shape`); the restart makes the iterator again there
     (KeyedDataLoader._detc_iter_at)."""
 
-    __slots__ = ("site", "epoch", "step", "samples", "start", "shape")
+    __slots__ = ("site", "epoch", "step", "samples", "start", "shape",
+                 "origin")
 
-    def __init__(self, site, epoch, step, samples, start, shape):
+    def __init__(self, site, epoch, step, samples, start, shape,
+                 origin=None):
         self.site, self.epoch = site, epoch
         self.step, self.samples, self.start = step, samples, start
-        self.shape = shape
+        self.shape, self.origin = shape, origin
 
     def _detc_position(self):
         return self
@@ -402,7 +452,8 @@ def _position_of(it, start):
             "iterator for all epochs, cannot be saved by its position" %
             getattr(loader, "_detc_site", "?"))
     return LoaderPosition(loader._detc_site, it.epoch, it.step, it.samples,
-                          start, hints.loader_shape(loader))
+                          start, hints.loader_shape(loader),
+                          loader._detc_origin(it.epoch))
 
 
 class _KeyedBatches:

@@ -201,7 +201,10 @@ def _walk(value, full, parts, depth, seen):
         _walk(state, full, parts, depth + 1, seen)
         seen.discard(id(value))
         return
-    parts.append(type(value).__name__)
+    # An object's fields as a JIT boundary kept them (values.FieldsView):
+    # the object's digest, as the restored object's is.
+    view_of = getattr(value, "_detc_view_of", None)
+    parts.append(type(value if view_of is None else view_of).__name__)
 
 
 def digests(named, full=False):

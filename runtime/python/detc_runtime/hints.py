@@ -188,6 +188,10 @@ class Level:
                 "generator": _values.encode(self.loader_state, "loader",
                                             tensors)}, **loader_shape(
                                                 self.iterable))
+            origin = self.iterable._detc_origin(self.iterator.epoch)
+            if origin is not None:
+                saved["loader"]["origin"] = _values.encode(origin, "loader",
+                                                           tensors)
             passes = getattr(self.iterable, "_detc_pass", None)
             if passes is not None:
                 # One iterator for all epochs (data.py): where its
@@ -239,8 +243,10 @@ class Level:
                           code=3)
                 return self.iterable._detc_continue(
                     loader["epoch"], loader["step"], loader["samples"])
+            origin = loader.get("origin")
             return self.iterable._detc_iter_at(
-                loader["epoch"], loader["step"], loader["samples"], state)
+                loader["epoch"], loader["step"], loader["samples"], state,
+                origin=None if origin is None else _decode(origin))
         if "range" in saved:
             if not isinstance(self.iterable, range):
                 _fail("%s: error: the loop at hint level %d iterates a range "

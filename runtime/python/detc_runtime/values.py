@@ -159,11 +159,14 @@ def encode(value, what="value", tensors=None):
         # An iterator over a keyed loader the script keeps across its loops
         # (`next(it)` per step): where it stands (data.LoaderPosition).
         pos = value._detc_position()
-        return {"loader_iterator": {
+        saved = {
             "site": pos.site, "epoch": int(pos.epoch), "step": int(pos.step),
             "samples": int(pos.samples),
             "start": encode(pos.start, what, tensors),
-            "shape": dict(pos.shape)}}
+            "shape": dict(pos.shape)}
+        if getattr(pos, "origin", None) is not None:
+            saved["origin"] = encode(pos.origin, what, tensors)
+        return {"loader_iterator": saved}
     if sinks.is_sink(value):
         # Output only (a progress bar, a TensorBoard writer, a logger): the
         # one fast-forward builds again is the one a resumed run uses.
@@ -188,6 +191,11 @@ class FieldsView:
 
     def __init__(self, obj, fields):
         self.obj, self.fields = obj, fields
+
+    @property
+    def _detc_view_of(self):
+        # fingerprint.py digests the object it stands for (by its type).
+        return self.obj
 
 
 def _encode_fields(value, what, tensors, fields=None):
@@ -348,9 +356,12 @@ def decode(encoded, current=None, tensors=None):
                     pos["site"], "none" if obj is None else
                     "a %s" % type(obj).__name__))
         start = decode(pos["start"], None, tensors)
+        origin = pos.get("origin")
         return loader._detc_iter_at(int(pos["epoch"]), int(pos["step"]),
                                     int(pos["samples"]), start,
-                                    shape=pos.get("shape"))
+                                    shape=pos.get("shape"),
+                                    origin=None if origin is None else
+                                    decode(origin, None, tensors))
     if "sampler_epoch" in encoded:
         obj = current() if current is not None else None
         if not isinstance(obj, torch.utils.data.distributed.DistributedSampler):

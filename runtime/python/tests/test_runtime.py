@@ -102,14 +102,16 @@ class CoreTest(unittest.TestCase):
 
 
 class SamplerTest(unittest.TestCase):
-    def test_a_custom_sampler_is_taken_as_it_comes_and_never_restarted(self):
+    def test_a_custom_sampler_is_taken_as_it_comes_and_restarted_from_its_origin(self):
         # minGPT's endless RandomSampler(replacement=True, num_samples=1e10)
         # under a keyed loader: its indices are taken as they come (they
-        # were made into a list first: MemoryError). A restart at a position
-        # of such a loader is refused (exit 3: Mismatch): the sampler's
-        # order comes from its own seed, drawn when its iteration starts,
-        # and it gave other batches with exit 0. A SequentialSampler's
-        # order is fixed: restarted.
+        # were made into a list first: MemoryError). Its order comes from
+        # a seed it draws from torch's generator when its iteration
+        # starts: a restart at a position makes it again from what the
+        # epoch started from (the loader's origin, which a checkpoint
+        # saves: the same batches follow); without it, it is refused (exit
+        # 3: Mismatch) — it gave other batches with exit 0. A
+        # SequentialSampler's order is fixed: restarted.
         from torch.utils.data import (DataLoader, RandomSampler,
                                       SequentialSampler)
         from detc_runtime import values
@@ -121,6 +123,11 @@ class SamplerTest(unittest.TestCase):
         it = iter(endless)
         self.assertEqual(len(next(it)), 4)
         start = endless.generator.get_state()
+        origin = endless._detc_origin(0)
+        rest = [next(it).tolist() for _ in range(3)]
+        torch.manual_seed(99)  # the restarted run's generator is elsewhere
+        again = endless._detc_iter_at(0, 1, 4, start, origin=origin)
+        self.assertEqual([next(again).tolist() for _ in range(3)], rest)
         with self.assertRaises(values.Mismatch) as caught:
             endless._detc_iter_at(0, 3, 12, start)
         self.assertIn("a sampler detc does not key (a RandomSampler)",

@@ -3,48 +3,19 @@ DeiT's and MAE's main.py (issue 41): the epoch loop calls
 `engine.train_one_epoch` and `engine.evaluate`. A shuffled loader with
 workers, dropout and momentum, so that a restart that loses the loop's
 position, the loader's generator or the running sum shows in the
-weights. DETC_TEST_FAIL=PHASE:STEP (forward, backward, hang) fails the
-minibatch with global number STEP, for the just-in-time tests.
+weights. The model (failing_net.py) fails as DETC_TEST_FAIL=PHASE:STEP
+asks, for the just-in-time tests.
 
 usage: train.py [--epochs N] --out FILE
 """
 import argparse
-import os
-import time
 
 import torch
-import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset
 
 import misc
 from engine import evaluate, train_one_epoch
-
-PHASE, _, AT = os.environ.get("DETC_TEST_FAIL", "").partition(":")
-AT = int(AT) if AT else -1
-
-
-def fail_backward(grad):
-    raise RuntimeError("injected failure in the backward")
-
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.body = nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Dropout(0.3))
-        self.head = nn.Linear(16, 3)
-        self.calls = 0
-
-    def forward(self, x):
-        h = self.body(x)
-        if self.training:
-            self.calls += 1
-            if self.calls == AT and PHASE == "forward":
-                raise RuntimeError("injected failure in the forward")
-            if self.calls == AT and PHASE == "hang":
-                time.sleep(10 ** 6)
-            if self.calls == AT and PHASE == "backward":
-                h.register_hook(fail_backward)
-        return self.head(h)
+from failing_net import Net
 
 
 def main():
