@@ -137,6 +137,36 @@ class SamplerTest(unittest.TestCase):
         again = ordered._detc_iter_at(0, 1, 4, ordered.generator.get_state())
         self.assertEqual(next(again).tolist(), [4, 5, 6, 7])
 
+    def test_a_script_sampler_drawing_from_numpy_is_restarted_from_its_origin(self):
+        # A sampler of the script's that shuffles with numpy's global
+        # generator when its iteration starts: the origin holds numpy's
+        # (and random's) state too, so the restart's order is the
+        # checkpointed run's whatever numpy holds then.
+        import numpy
+        from torch.utils.data import DataLoader
+
+        class NumpyShuffle(torch.utils.data.Sampler):
+            def __init__(self, n):
+                self.n = n
+
+            def __iter__(self):
+                return iter(numpy.random.permutation(self.n).tolist())
+
+            def __len__(self):
+                return self.n
+
+        data = list(range(12))
+        numpy.random.seed(1)
+        loader = rt.keyed_loader(23, DataLoader)(
+            data, batch_size=3, sampler=NumpyShuffle(12))
+        it = iter(loader)
+        next(it)
+        start, origin = loader.generator.get_state(), loader._detc_origin(0)
+        rest = [b.tolist() for b in it]
+        numpy.random.seed(7)
+        again = loader._detc_iter_at(0, 1, 3, start, origin=origin)
+        self.assertEqual([b.tolist() for b in again], rest)
+
     def test_program_modules_importing_dataloader_from_its_module_get_it_keyed(self):
         # `from torch.utils.data.dataloader import DataLoader` in a module
         # of the program (minGPT's trainer.py) bound torch's own class: its
