@@ -12,7 +12,6 @@ epoch, so the keys are recomputed in the main process, not shipped back).
 import collections
 import inspect
 import itertools
-import random
 
 import numpy as np
 import torch
@@ -166,6 +165,10 @@ class KeyedDistributedSampler(_EpochSampler):
         return self.num_samples
 
 
+# The global generators a custom sampler may draw its order from.
+_GLOBALS = ("torch", "numpy", "random")
+
+
 class WrappedSampler(_EpochSampler):
     """A sampler detc cannot key (a custom one): its indices, in its order,
     as ExampleKeys. Deterministic iff the custom sampler is."""
@@ -203,19 +206,14 @@ class WrappedSampler(_EpochSampler):
         if replay is None or int(replay["epoch"]) != epoch:
             # numpy's and random's too: a sampler of the script's may draw
             # its order from them when its iteration starts.
-            self.order_origin = {"epoch": epoch,
-                                 "torch": torch.get_rng_state(),
-                                 "numpy": np.random.get_state(),
-                                 "random": random.getstate(),
-                                 "own": own.get_state() if own is not None
-                                 else None}
+            self.order_origin = dict(
+                {lib: values.generator_state(lib) for lib in _GLOBALS},
+                epoch=epoch,
+                own=own.get_state() if own is not None else None)
             return iter(self.base)
-        now = (torch.get_rng_state(), np.random.get_state(),
-               random.getstate())
-        torch.set_rng_state(replay["torch"])
-        if "numpy" in replay:
-            np.random.set_state(_numpy_state(replay["numpy"]))
-            random.setstate(_random_state(replay["random"]))
+        now = {lib: values.generator_state(lib) for lib in _GLOBALS}
+        for lib in _GLOBALS:
+            values.set_generator_state(lib, replay[lib])
         if own is not None and replay["own"] is not None:
             own.set_state(replay["own"])
         self.order_origin = replay
@@ -225,25 +223,12 @@ class WrappedSampler(_EpochSampler):
         except StopIteration:
             first = []
         finally:
-            torch.set_rng_state(now[0])
-            np.random.set_state(now[1])
-            random.setstate(now[2])
+            for lib in _GLOBALS:
+                values.set_generator_state(lib, now[lib])
         return itertools.chain(first, order)
 
     def __len__(self):
         return len(self.base)
-
-
-def _numpy_state(saved):
-    # Through a checkpoint's JSON the state tuple comes back as a list.
-    kind, keys, pos, has_gauss, cached = saved
-    return (kind, np.asarray(keys, dtype=np.uint32), int(pos),
-            int(has_gauss), float(cached))
-
-
-def _random_state(saved):
-    version, internal, gauss = saved
-    return (int(version), tuple(int(v) for v in internal), gauss)
 
 
 class _WorkerInit:
