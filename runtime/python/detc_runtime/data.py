@@ -9,7 +9,9 @@ Iterating the loader sets the current batch's example keys for the keyed
 draws of the training loop (the batch order is a pure function of the
 epoch, so the keys are recomputed in the main process, not shipped back).
 """
+import array
 import collections
+import hashlib
 import inspect
 import itertools
 
@@ -94,15 +96,17 @@ class _EpochSampler(Sampler):
             self.epoch += 1
             self.start = 0  # a resume's offset is its first pass's only
         epoch = max(self.epoch, 0)
+        for i in self._order(epoch, start):
+            yield ExampleKey(i, epoch)
+
+    def _order(self, epoch, start):
+        """The indices of `epoch` from its `start`-th on."""
         order = self._indices(epoch)
         if isinstance(order, np.ndarray):
             order = order.tolist()  # Python ints, converted in one go
         if isinstance(order, (list, range)):
-            order = order[start:]
-        else:  # a custom sampler's, taken as it comes
-            order = itertools.islice(order, start, None)
-        for i in order:
-            yield ExampleKey(i, epoch)
+            return order[start:]
+        return itertools.islice(order, start, None)
 
 
 class KeyedSampler(_EpochSampler):
@@ -169,6 +173,37 @@ class KeyedDistributedSampler(_EpochSampler):
 _GLOBALS = ("torch", "numpy", "random")
 
 
+class _OrderDigest:
+    """What a custom sampler has yielded in an epoch, in order: how many
+    indices, and a digest of them (8-byte little-endian words, so the
+    digest does not depend on how they were taken: one by one in the
+    checkpointed run, in one go at the restart)."""
+
+    __slots__ = ("count", "_hash", "_pending")
+
+    def __init__(self):
+        self.count = 0
+        self._hash = hashlib.blake2b(digest_size=8)
+        self._pending = array.array("q")
+
+    def add(self, index):
+        self._pending.append(index)
+        self.count += 1
+        if len(self._pending) >= 4096:
+            self._flush()
+
+    def _flush(self):
+        if self._pending:
+            if np.little_endian is False:
+                self._pending.byteswap()
+            self._hash.update(self._pending.tobytes())
+            del self._pending[:]
+
+    def hexdigest(self):
+        self._flush()
+        return self._hash.hexdigest()
+
+
 class WrappedSampler(_EpochSampler):
     """A sampler detc cannot key (a custom one): its indices, in its order,
     as ExampleKeys. Deterministic iff the custom sampler is."""
@@ -183,49 +218,102 @@ class WrappedSampler(_EpochSampler):
         _EpochSampler.set_epoch(self, epoch)
         self.base.set_epoch(epoch)
 
-    # What an epoch's order comes from (`order_origin`): torch's global
-    # generator state and the sampler's own generator's as the epoch's
-    # iteration starts (RandomSampler draws its seed from the first, or
-    # uses the second). A checkpoint saves it with the loader's position;
-    # a restart there (`replay`) makes the same order again.
+    # What an epoch's order comes from (`order_origin`): the global
+    # generators' states and the sampler's own generator's as the epoch's
+    # iteration starts (RandomSampler draws its seed from torch's, or uses
+    # its own; a script's sampler may draw from numpy's or random's, at the
+    # start or index by index). `yielded`: (epoch, _OrderDigest) of the
+    # indices handed out so far. A checkpoint saves both with the loader's
+    # position (KeyedDataLoader._detc_origin); a restart there (`replay`)
+    # makes the order again and checks it is the same.
     order_origin = None
-    _replay = None
-
-    def replay(self, origin):
-        self._replay = origin
+    yielded = None
+    _replayed = None
 
     def _own_generator(self):
         gen = getattr(self.base, "generator", None)
         return gen if isinstance(gen, torch.Generator) else None
 
-    def _indices(self, epoch):
-        # As it comes: minGPT's RandomSampler(replacement=True,
-        # num_samples=int(1e10)) is an endless stream, not a list.
-        replay, self._replay = self._replay, None
+    def replay(self, origin, epoch, samples):
+        """Makes epoch `epoch`'s order again from `origin` (a checkpoint's
+        _detc_origin) for an iteration starting at index `samples`.
+        Every index the checkpointed run had taken from the sampler
+        (`drawn`: those the loop took, the batch it was in, those workers
+        had been sent) is drawn again with the generators as the epoch
+        started, so a sampler drawing index by index from a global
+        generator gives them again; the generators are then set back, and
+        later indices are drawn from what the restore sets them to, as in
+        the checkpointed run. False when the indices drawn again are not
+        the checkpointed run's (their count and digest): the sampler draws
+        from something else too."""
         own = self._own_generator()
-        if replay is None or int(replay["epoch"]) != epoch:
-            # numpy's and random's too: a sampler of the script's may draw
-            # its order from them when its iteration starts.
+        now = {lib: values.generator_state(lib) for lib in _GLOBALS}
+        for lib in _GLOBALS:
+            values.set_generator_state(lib, origin[lib])
+        if own is not None and origin["own"] is not None:
+            own.set_state(origin["own"])
+        order = iter(self.base)
+        digest = _OrderDigest()
+        drawn = origin.get("drawn")
+        skip = samples
+        try:
+            if drawn is None:
+                # Written by an earlier detc: its first index (a seed drawn
+                # as the iteration starts) from the origin, unchecked.
+                ahead = list(itertools.islice(order, 1))
+            else:
+                for index in itertools.islice(order, samples):
+                    digest.add(index)
+                skip = 0
+                ahead = list(itertools.islice(order, max(int(drawn) -
+                                                         samples, 0)))
+        finally:
+            for lib in _GLOBALS:
+                values.set_generator_state(lib, now[lib])
+        rest = itertools.chain(ahead, order)
+        for index in itertools.islice(rest, skip):
+            digest.add(index)
+        if drawn is not None:
+            check = _OrderDigest()
+            check._hash = digest._hash.copy()
+            check._hash.update(digest._pending.tobytes())
+            check.count = digest.count
+            for index in ahead:
+                check.add(index)
+            if check.count != int(drawn) or \
+                    check.hexdigest() != origin.get("digest"):
+                return False
+        self.order_origin = {k: v for k, v in origin.items()
+                             if k not in ("drawn", "digest")}
+        self._replayed = (epoch, digest, rest)
+        return True
+
+    def _order(self, epoch, start):
+        replayed, self._replayed = self._replayed, None
+        if replayed is not None and replayed[0] == epoch:
+            # Made again by replay(), which skipped the first indices.
+            _, digest, order = replayed
+        else:
+            # As it comes: minGPT's RandomSampler(replacement=True,
+            # num_samples=int(1e10)) is an endless stream, not a list.
+            own = self._own_generator()
             self.order_origin = dict(
                 {lib: values.generator_state(lib) for lib in _GLOBALS},
                 epoch=epoch,
                 own=own.get_state() if own is not None else None)
-            return iter(self.base)
-        now = {lib: values.generator_state(lib) for lib in _GLOBALS}
-        for lib in _GLOBALS:
-            values.set_generator_state(lib, replay[lib])
-        if own is not None and replay["own"] is not None:
-            own.set_state(replay["own"])
-        self.order_origin = replay
-        order = iter(self.base)
-        try:
-            first = [next(order)]  # its seed is drawn here
-        except StopIteration:
-            first = []
-        finally:
-            for lib in _GLOBALS:
-                values.set_generator_state(lib, now[lib])
-        return itertools.chain(first, order)
+            digest = _OrderDigest()
+            order = iter(self.base)
+            for index in itertools.islice(order, start):
+                digest.add(index)
+        self.yielded = (epoch, digest)
+        return self._digested(order, digest)
+
+    @staticmethod
+    def _digested(order, digest):
+        add = digest.add
+        for index in order:
+            add(index)
+            yield index
 
     def __len__(self):
         return len(self.base)
@@ -327,9 +415,16 @@ class KeyedDataLoader(DataLoader):
         """What the order of `epoch` came from, when a custom sampler
         makes it (WrappedSampler.order_origin), for a checkpoint; else
         None."""
-        origin = getattr(self._detc_sampler, "order_origin", None)
+        sampler = self._detc_sampler
+        origin = getattr(sampler, "order_origin", None)
         if origin is None or int(origin["epoch"]) != int(epoch):
             return None
+        yielded = getattr(sampler, "yielded", None)
+        if yielded is not None and yielded[0] == origin["epoch"]:
+            # What the loop has taken from it so far: the restart checks
+            # it makes the same indices again.
+            origin = dict(origin, drawn=yielded[1].count,
+                          digest=yielded[1].hexdigest())
         return origin
 
     def _detc_iter_at(self, epoch, step, samples, start, shape=None,
@@ -349,7 +444,17 @@ class KeyedDataLoader(DataLoader):
                         self._detc_site, key.replace("_", " "), now, then))
         sampler = self._detc_sampler
         if isinstance(sampler, WrappedSampler) and origin is not None:
-            sampler.replay(origin)
+            if not sampler.replay(origin, epoch, samples):
+                raise values.Mismatch(
+                    "the DataLoader at site %s takes its order from a "
+                    "sampler detc does not key (a %s): made again from "
+                    "what epoch %d's order started from, its indices up "
+                    "to batch %d are not the checkpointed run's (the "
+                    "sampler draws from a generator other code draws "
+                    "from too, or from a state detc does not save), and "
+                    "the run cannot continue where it stopped" % (
+                        self._detc_site, type(sampler.base).__name__,
+                        epoch, step))
         elif isinstance(sampler, WrappedSampler) and not isinstance(
                 sampler.base, torch.utils.data.SequentialSampler):
             # A custom sampler's order may come from its own random state
@@ -658,9 +763,7 @@ class _SimulatedPasses:
             if rest >= size or (rest > 0 and not loader.drop_last):
                 break
             self.epoch += 1
-            order = loader._detc_sampler._indices(self.epoch)
-            self.order = order.tolist() if isinstance(order, np.ndarray) \
-                else list(order)
+            self.order = list(loader._detc_sampler._order(self.epoch, 0))
             self.at = 0
             if not self.order:
                 raise StopIteration

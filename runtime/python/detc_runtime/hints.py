@@ -244,9 +244,13 @@ class Level:
                 return self.iterable._detc_continue(
                     loader["epoch"], loader["step"], loader["samples"])
             origin = loader.get("origin")
-            return self.iterable._detc_iter_at(
-                loader["epoch"], loader["step"], loader["samples"], state,
-                origin=None if origin is None else _decode(origin))
+            try:
+                return self.iterable._detc_iter_at(
+                    loader["epoch"], loader["step"], loader["samples"],
+                    state, origin=None if origin is None else
+                    _decode(origin))
+            except _values.Mismatch as e:
+                _fail("%s: error: %s" % (HINT.checkpoint, e), code=3)
         if "range" in saved:
             if not isinstance(self.iterable, range):
                 _fail("%s: error: the loop at hint level %d iterates a range "

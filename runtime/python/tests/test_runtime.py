@@ -167,6 +167,56 @@ class SamplerTest(unittest.TestCase):
         again = loader._detc_iter_at(0, 1, 3, start, origin=origin)
         self.assertEqual([b.tolist() for b in again], rest)
 
+    def test_a_sampler_drawing_index_by_index_is_made_again_and_checked(self):
+        # A sampler of the script's that draws each index from numpy's
+        # global generator as the loader asks for it: only its first index
+        # was drawn from the origin at a restart, the skipped ones from
+        # whatever numpy held: other batches, exit 0. Every index the
+        # checkpointed run had taken is now drawn again from the origin and
+        # compared with what that run took (their count and digest); later
+        # indices come from the state the restore sets. An index the
+        # checkpointed run drew after other code moved numpy's generator
+        # cannot be made again: Mismatch (exit 3), not other batches.
+        import numpy
+        from torch.utils.data import DataLoader
+        from detc_runtime import values
+
+        class EachIndex(torch.utils.data.Sampler):
+            def __init__(self, n):
+                self.n = n
+
+            def __iter__(self):
+                for _ in range(self.n):
+                    yield int(numpy.random.randint(self.n))
+
+            def __len__(self):
+                return self.n
+
+        data = list(range(12))
+        numpy.random.seed(1)
+        loader = rt.keyed_loader(24, DataLoader)(
+            data, batch_size=3, sampler=EachIndex(12))
+        it = iter(loader)
+        next(it)
+        start, origin = loader.generator.get_state(), loader._detc_origin(0)
+        self.assertEqual(origin["drawn"], 3)
+        at_checkpoint = numpy.random.get_state()
+        rest = [b.tolist() for b in it]
+        numpy.random.seed(7)
+        again = loader._detc_iter_at(0, 1, 3, start, origin=origin)
+        numpy.random.set_state(at_checkpoint)  # the fingerprint's restore
+        self.assertEqual([b.tolist() for b in again], rest)
+        # Epoch 1: something else draws from numpy between two batches.
+        it = iter(loader)
+        next(it)
+        numpy.random.rand()
+        next(it)
+        start, origin = loader.generator.get_state(), loader._detc_origin(1)
+        with self.assertRaises(values.Mismatch) as caught:
+            loader._detc_iter_at(1, 2, 6, start, origin=origin)
+        self.assertIn("its indices up to batch 2 are not the checkpointed "
+                      "run's", str(caught.exception))
+
     def test_program_modules_importing_dataloader_from_its_module_get_it_keyed(self):
         # `from torch.utils.data.dataloader import DataLoader` in a module
         # of the program (minGPT's trainer.py) bound torch's own class: its
