@@ -45,22 +45,64 @@ static bool stepsIn(Operation *root, ModuleOp module,
   return steps;
 }
 
-/// The script's functions that step an optimizer, directly or through the
-/// functions they call (a fixpoint over the call graph).
-static llvm::DenseSet<Operation *> steppingFunctions(ModuleOp module) {
-  llvm::DenseSet<Operation *> stepping;
+/// The script's functions for which `steps(f, found)` holds, `found` being
+/// those found so far (a fixpoint over the call graph: a function that
+/// calls one of them may be one too).
+static llvm::DenseSet<Operation *> functionsWhere(
+    ModuleOp module,
+    llvm::function_ref<bool(Operation *, const llvm::DenseSet<Operation *> &)>
+        steps) {
+  llvm::DenseSet<Operation *> found;
   std::vector<ir::FuncOp> funcs;
   module.walk([&](ir::FuncOp f) { funcs.push_back(f); });
   for (bool changed = true; changed;) {
     changed = false;
     for (ir::FuncOp f : funcs) {
-      if (stepping.contains(f) || !stepsIn(f, module, stepping))
+      if (found.contains(f) || !steps(f, found))
         continue;
-      stepping.insert(f);
+      found.insert(f);
       changed = true;
     }
   }
-  return stepping;
+  return found;
+}
+
+/// The script's functions that step an optimizer, directly or through the
+/// functions they call.
+static llvm::DenseSet<Operation *> steppingFunctions(ModuleOp module) {
+  return functionsWhere(module, [&](Operation *f, const auto &stepping) {
+    return stepsIn(f, module, stepping);
+  });
+}
+
+/// Whether each iteration of `loop` steps an optimizer itself: an update op
+/// or a call of a function in `steppingOnce` in its body, not inside a
+/// loop nested in it (whose iterations would be the minibatches).
+static bool stepsEachIteration(Operation *loop, ModuleOp module,
+                               const llvm::DenseSet<Operation *> &steppingOnce) {
+  bool steps = false;
+  for (Region &region : loop->getRegions())
+    region.walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<ir::ForOp, ir::WhileOp>(op))
+        return WalkResult::skip();
+      if (isa<ir::UpdateOp>(op)) {
+        steps = true;
+      } else if (auto call = dyn_cast<ir::CallOp>(op)) {
+        Operation *callee = module.lookupSymbol(call.getCallee());
+        steps |= callee && steppingOnce.contains(callee);
+      }
+      return WalkResult::advance();
+    });
+  return steps;
+}
+
+/// The script's functions that step an optimizer outside any loop of
+/// theirs, directly or through the functions they call: a call of one
+/// is one step (`loss = train_step(batch)`).
+static llvm::DenseSet<Operation *> steppingOnceFunctions(ModuleOp module) {
+  return functionsWhere(module, [&](Operation *f, const auto &stepping) {
+    return stepsEachIteration(f, module, stepping);
+  });
 }
 
 std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
@@ -81,20 +123,32 @@ std::optional<JitBoundary> placeJitBoundary(const frontend::SourceFile &file,
     ir::SourceSpan at;
     bool steps, inScript;
   };
-  std::vector<Candidate> loops;
+  std::vector<Candidate> loops, steppingLoops;
+  llvm::DenseSet<Operation *> steppingOnce = steppingOnceFunctions(module);
   module.walk([&](Operation *loop) {
+    std::optional<ir::SourceSpan> at = ir::getSourceSpan(loop->getLoc());
+    if (!at || !at->file)
+      return;
     // A loop over a loader, or over batches cut by hand (`range` with a
     // slice, `get_batch(source, i)`), or a `while` taking batches with
     // next() (minGPT's `while True: batch = next(data_iter)`): its body
     // is a per-batch region.
-    if (!ir::takesBatches(loop))
+    if (ir::takesBatches(loop)) {
+      loops.push_back({loop, *at, stepsIn(loop, module, stepping),
+                       at->file == file.getName()});
       return;
-    std::optional<ir::SourceSpan> at = ir::getSourceSpan(loop->getLoc());
-    if (!at || !at->file)
-      return;
-    loops.push_back({loop, *at, stepsIn(loop, module, stepping),
-                     at->file == file.getName()});
+    }
+    // Else a loop each iteration of which steps an optimizer, whatever its
+    // batches come from (nanoGPT's `while True:` over `X, Y =
+    // get_batch('train')`, which draws the examples' offsets from torch's
+    // generator): its iterations are the minibatches. Only when no loop
+    // takes batches.
+    if (isa<ir::ForOp, ir::WhileOp>(loop) &&
+        stepsEachIteration(loop, module, steppingOnce))
+      steppingLoops.push_back({loop, *at, true, at->file == file.getName()});
   });
+  if (llvm::none_of(loops, [](const Candidate &c) { return c.steps; }))
+    loops.insert(loops.begin(), steppingLoops.begin(), steppingLoops.end());
   std::stable_sort(loops.begin(), loops.end(), [&](auto &a, auto &b) {
     if (!modules) // the script's loops only; a module's is named below
       return a.inScript > b.inScript ||
