@@ -25,15 +25,18 @@ script's --detc-resume does not.
 
 usage: kill_resume.py --detc BIN --runtime DIR [--trials N] [--seed S]
                       [--own-resume FLAG] [--hint FLAGS]
-                      [--transform-flags FLAGS]
+                      [--transform-flags FLAGS] [--module FILE]...
                       EXAMPLE [-- SCRIPT_ARGS...]
 The script must take --out PATH (its checkpoint and final output).
+--module: a module the script imports, copied beside the transformed
+script.
 """
 import argparse
 import concurrent.futures
 import json
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -220,6 +223,7 @@ def main():
     parser.add_argument("--hint", help="detc transform's CheckHint flags")
     parser.add_argument("--transform-flags", default="",
                         help="more detc transform flags (e.g. --vaccinate)")
+    parser.add_argument("--module", action="append", default=[])
     parser.add_argument("example")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
@@ -230,6 +234,8 @@ def main():
                         "-o", script] + (args.hint or "").split() +
                        args.transform_flags.split(),
                        check=True)
+        for module in args.module:
+            shutil.copy(module, tmp)
         runner = Runner(args.runtime, args.extra, hint=bool(args.hint))
         os.mkdir(os.path.join(tmp, "reference"))
         ref = os.path.join(tmp, "reference", "model.pt")

@@ -20,6 +20,7 @@ usage: stable_streams.py --detc BIN --root SRCDIR
 import argparse
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -149,7 +150,16 @@ def main():
                 source = edited(f.read())
             if source is None:
                 continue
-            copy = os.path.join(tmp, name)
+            # Beside copies of the modules it may import (failing_net.py).
+            beside = os.path.join(tmp, "edited")
+            if os.path.isdir(beside):
+                shutil.rmtree(beside)
+            os.mkdir(beside)
+            folder = os.path.dirname(script)
+            for sibling in os.listdir(folder):
+                if sibling.endswith(".py") and sibling != name:
+                    shutil.copy(os.path.join(folder, sibling), beside)
+            copy = os.path.join(beside, name)
             with open(copy, "w") as f:
                 f.write(source)
             after = keys(args.detc, copy, [], tmp)

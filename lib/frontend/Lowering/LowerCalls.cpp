@@ -1790,10 +1790,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       shuffle = (p && !(sf.size() == 1 && *sf.begin() == "const:False")) ||
                 args.starredCovers(sref);
     }
+    // A sampler (or batch sampler) of the program's classes may draw its
+    // order when the loader's iteration starts (a GroupedBatchSampler's
+    // torch.randperm): the loader is keyed with it, and fast-forward
+    // iterates it as the run did.
     for (StringRef key : {"sampler", "batch_sampler"})
-      if (const ast::Expr *s = args.find(entry->getArg(key)))
-        if (factsOf(f, s).count("random-sampler"))
+      if (const ast::Expr *s = args.find(entry->getArg(key))) {
+        FactSet sf = factsOf(f, s);
+        if (sf.count("random-sampler") ||
+            llvm::any_of(sf, [](const std::string &fact) {
+              return StringRef(fact).starts_with("inst:");
+            }))
           shuffle = true;
+      }
     // A collate_fn of the script runs in the workers too, once per batch
     // (after the batch's examples): its draws are theirs.
     if (entry->has("collate"))

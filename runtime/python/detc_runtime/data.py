@@ -96,8 +96,13 @@ class _EpochSampler(Sampler):
             self.epoch += 1
             self.start = 0  # a resume's offset is its first pass's only
         epoch = max(self.epoch, 0)
-        for i in self._order(epoch, start):
-            yield ExampleKey(i, epoch)
+        key = self._key
+        for item in self._order(epoch, start):
+            yield key(item, epoch)
+
+    @staticmethod
+    def _key(index, epoch):
+        return ExampleKey(index, epoch)
 
     def _order(self, epoch, start):
         """The indices of `epoch` from its `start`-th on."""
@@ -171,6 +176,8 @@ class KeyedDistributedSampler(_EpochSampler):
 
 # The global generators a custom sampler may draw its order from.
 _GLOBALS = ("torch", "numpy", "random")
+# The end of an order (WrappedSampler._take).
+_END = object()
 
 
 class _OrderDigest:
@@ -202,6 +209,12 @@ class _OrderDigest:
     def hexdigest(self):
         self._flush()
         return self._hash.hexdigest()
+
+    def copy(self):
+        self._flush()
+        other = _OrderDigest()
+        other.count, other._hash = self.count, self._hash.copy()
+        return other
 
 
 class WrappedSampler(_EpochSampler):
@@ -258,28 +271,23 @@ class WrappedSampler(_EpochSampler):
         skip = samples
         try:
             if drawn is None:
-                # Written by an earlier detc: its first index (a seed drawn
+                # Written by an earlier detc: its first item (a seed drawn
                 # as the iteration starts) from the origin, unchecked.
                 ahead = list(itertools.islice(order, 1))
             else:
-                for index in itertools.islice(order, samples):
-                    digest.add(index)
+                self._take(order, samples, digest)
                 skip = 0
-                ahead = list(itertools.islice(order, max(int(drawn) -
-                                                         samples, 0)))
+                ahead = []
+                self._take(order, max(int(drawn) - samples, 0), None, ahead)
         finally:
             for lib in _GLOBALS:
                 values.set_generator_state(lib, now[lib])
         rest = itertools.chain(ahead, order)
-        for index in itertools.islice(rest, skip):
-            digest.add(index)
+        self._take(rest, skip, digest)
         if drawn is not None:
-            check = _OrderDigest()
-            check._hash = digest._hash.copy()
-            check._hash.update(digest._pending.tobytes())
-            check.count = digest.count
-            for index in ahead:
-                check.add(index)
+            check = digest.copy()
+            for item in ahead:
+                self._add(check, item)
             if check.count != int(drawn) or \
                     check.hexdigest() != origin.get("digest"):
                 return False
@@ -303,20 +311,77 @@ class WrappedSampler(_EpochSampler):
                 own=own.get_state() if own is not None else None)
             digest = _OrderDigest()
             order = iter(self.base)
-            for index in itertools.islice(order, start):
-                digest.add(index)
+            self._take(order, start, digest)
         self.yielded = (epoch, digest)
         return self._digested(order, digest)
 
+    # The items of the order: indices here, lists of them for a batch
+    # sampler (WrappedBatchSampler). Positions count indices.
     @staticmethod
-    def _digested(order, digest):
-        add = digest.add
-        for index in order:
-            add(index)
-            yield index
+    def _add(digest, index):
+        digest.add(index)
+
+    @staticmethod
+    def _size(index):
+        return 1
+
+    def _take(self, order, count, digest, into=None):
+        """Takes items from `order` until they hold `count` indices, into
+        `digest` and the list `into`."""
+        taken = 0
+        while taken < count:
+            item = next(order, _END)
+            if item is _END:
+                return
+            if digest is not None:
+                self._add(digest, item)
+            if into is not None:
+                into.append(item)
+            taken += self._size(item)
+
+    def _digested(self, order, digest):
+        add = self._add
+        for item in order:
+            add(digest, item)
+            yield item
 
     def __len__(self):
         return len(self.base)
+
+
+class WrappedBatchSampler(WrappedSampler):
+    """A batch sampler detc cannot key (a custom one: grouping by aspect
+    ratio, bucketing by length): its batches, in its order, as lists of
+    ExampleKeys. Its order is made again at a restart as a custom
+    sampler's is (WrappedSampler), batch by batch."""
+
+    def __init__(self, base, site):
+        super().__init__(base)
+        self.site = site
+
+    def _add(self, digest, batch):
+        try:
+            for index in batch:
+                digest.add(index)
+        except (TypeError, ValueError, OverflowError):
+            self._not_indices(batch)
+
+    @staticmethod
+    def _size(batch):
+        return len(batch)
+
+    def _key(self, batch, epoch):
+        try:
+            return [ExampleKey(i, epoch) for i in batch]
+        except (TypeError, ValueError):
+            self._not_indices(batch)
+
+    def _not_indices(self, batch):
+        from ._state import fail
+        fail("error: the batch_sampler of the DataLoader at site %s gave "
+             "%r, not a list of dataset indices: detc cannot key its "
+             "examples (please report it with the script)" % (
+                 self.site, batch), 3)
 
 
 class _WorkerInit:
@@ -682,13 +747,43 @@ class _FastForwardBatches:
 
     def _continue_for_real(self):
         loader = self.loader
-        loader._detc_sampler.start = self.samples
+        sampler = loader._detc_sampler
+        if isinstance(sampler, WrappedSampler):
+            self._replay_order(sampler)
+        sampler.start = self.samples
         loader.generator.set_state(self.seed_state)
         fetched = loader._detc_fetched_queue()
         self.real = _KeyedBatches(loader._detc_base_iter(), fetched,
                                   self.epoch, self.step, self.samples,
                                   loader=loader, start=self.seed_state)
         REPLAY.loaders[loader._detc_site] = self.real
+
+
+    def _replay_order(self, sampler):
+        """The rest of the epoch over a custom sampler, where fast-forward
+        ends (at the checkpoint): its order made again from what the
+        checkpointed run's started from (WrappedSampler.replay), not
+        drawn anew from the generators as they are now (a sampler drawing
+        index by index gave other batches, exit 0)."""
+        from ._state import fail
+        saved = REPLAY.target.get("loaders", {}).get(str(
+            self.loader._detc_site)) or {}
+        origin = saved.get("origin")
+        if origin is not None and int(saved.get("epoch", -1)) == self.epoch:
+            if sampler.replay(values.decode(origin), self.epoch,
+                              self.samples):
+                return
+            why = ("its indices up to batch %d are not the checkpointed "
+                   "run's" % self.step)
+        elif isinstance(sampler.base, torch.utils.data.SequentialSampler):
+            return
+        else:
+            why = "the checkpoint does not say what its order came from"
+        fail("%s: error: the DataLoader at site %s takes its order from a "
+             "sampler detc does not key (a %s): %s, and the run cannot "
+             "continue where it stopped" % (
+                 REPLAY.checkpoint, self.loader._detc_site,
+                 type(sampler.base).__name__, why), 3)
 
 
 class _PassPosition:
@@ -890,16 +985,24 @@ def keyed_loader(site, loader_class=DataLoader, gens=ALL_GLOBALS,
             return cls_called(*args, **kwargs)
         _unbatch(bound)
         sampler = _keyed_sampler(bound, dataset, site)
+        batches = None
         if sampler is None:
-            warn_once(("batch_sampler", site), "the DataLoader at site %d "
-                      "has a custom batch_sampler; it is not keyed" % site)
-            return cls_called(*args, **kwargs)
+            batches = bound.arguments.get("batch_sampler")
+            if _repeats_batches(cls_called):
+                warn_once(("batch_sampler", site), "the DataLoader at site "
+                          "%d repeats a custom batch_sampler; it is not "
+                          "keyed" % site)
+                return cls_called(*args, **kwargs)
+            sampler = WrappedBatchSampler(batches, site)
         options = dict(bound.arguments)
         options.pop("self")
         extra = options.pop("kwargs", {})
         options.update(extra)
         options.pop("shuffle", None)
-        options["sampler"] = sampler
+        if batches is None:
+            options["sampler"] = sampler
+        else:
+            options["batch_sampler"] = sampler
         user_init = options.pop("worker_init_fn", None)
         cls = cls_called if issubclass(cls_called, KeyedDataLoader) else (
             _keyed_class(cls_called))

@@ -96,6 +96,13 @@ class Replay:
         if passes is not None:
             position["pass"] = passes.state()
             position["made"] = loader._detc_made
+        # A custom sampler's: what the epoch's order came from and what
+        # the run had taken of it (data.WrappedSampler), which the resume
+        # makes again at this position.
+        origin = loader._detc_origin(it.epoch) if hasattr(
+            loader, "_detc_origin") else None
+        if origin is not None:
+            position["origin"] = _values.encode(origin, "loader")
         return position
 
 

@@ -217,6 +217,52 @@ class SamplerTest(unittest.TestCase):
         self.assertIn("its indices up to batch 2 are not the checkpointed "
                       "run's", str(caught.exception))
 
+    def test_a_custom_batch_sampler_is_keyed_and_restarted_from_its_origin(self):
+        # A batch_sampler of the script's (a permutation drawn from torch's
+        # generator as its iteration starts, grouped): its loader was not
+        # keyed, and a restart in a later epoch drew another permutation.
+        # Keyed now: its batches come as lists of example keys, and a
+        # restart at a position makes the same batches again. Something
+        # other than lists of indices stops the run (exit 3) naming the
+        # loader.
+        from torch.utils.data import DataLoader
+
+        class Grouped(torch.utils.data.Sampler):
+            def __init__(self, n, size):
+                self.n, self.size = n, size
+
+            def __iter__(self):
+                order = torch.randperm(self.n).tolist()
+                return iter([order[i:i + self.size]
+                             for i in range(0, self.n, self.size)])
+
+            def __len__(self):
+                return -(-self.n // self.size)
+
+        data = list(range(12))
+        torch.manual_seed(2)
+        loader = rt.keyed_loader(25, DataLoader)(
+            data, batch_sampler=Grouped(12, 3))
+        self.assertIsInstance(loader, rt.KeyedDataLoader)
+        list(loader)  # epoch 0
+        it = iter(loader)
+        next(it)
+        self.assertEqual(loader._detc_sampler.epoch, 1)
+        start, origin = loader.generator.get_state(), loader._detc_origin(1)
+        rest = [b.tolist() for b in it]
+        torch.manual_seed(5)
+        again = loader._detc_iter_at(1, 1, 3, start, origin=origin)
+        self.assertEqual([b.tolist() for b in again], rest)
+
+        class Pairs(Grouped):
+            def __iter__(self):
+                return iter([[(0, 320), (1, 320)]])
+
+        odd = rt.keyed_loader(26, DataLoader)(data, batch_sampler=Pairs(2, 2))
+        with self.assertRaises(SystemExit) as caught:
+            next(iter(odd))
+        self.assertEqual(caught.exception.code, 3)
+
     def test_program_modules_importing_dataloader_from_its_module_get_it_keyed(self):
         # `from torch.utils.data.dataloader import DataLoader` in a module
         # of the program (minGPT's trainer.py) bound torch's own class: its
