@@ -72,6 +72,8 @@ class _Run:
         self.kept = {}        # (id(owner), slot) -> (owner, reused copy)
         self.slots = {}       # id(module) -> [module, buffer slots, uses]
         self.memo = {}        # deepcopy memo of the current boundary
+        self.modules_kept = []  # the boundary's _ModuleKept
+        self.unseen = False   # parameters changed by a step detc did not see
         # guard-step: a copy of each optimizer's parameters and state from
         # before its step in this minibatch, so a failure in or after the
         # step can still write the boundary's checkpoint.
@@ -183,9 +185,10 @@ def _kept_copy(owner, slot, tensor):
     return pair[1]
 
 
-def _walk(module):
+def _walk(module, params=None):
     """(module, name) of every buffer slot under `module`: a walk of
-    `_modules` without the names and generators of Module.modules()."""
+    `_modules` without the names and generators of Module.modules(). With
+    a list `params`, its parameters are appended to it."""
     seen, stack, out = set(), [module], []
     while stack:
         m = stack.pop()
@@ -193,6 +196,9 @@ def _walk(module):
             continue
         seen.add(id(m))
         out.extend((m, name) for name in m._buffers)
+        if params is not None:
+            params.extend(p for p in m._parameters.values()
+                          if p is not None)
         stack.extend(c for c in m._modules.values() if c is not None)
     return out
 
@@ -203,12 +209,14 @@ _REWALK = 64
 
 
 def _slots(module):
+    """[module, buffer slots, boundaries since the walk, parameters]."""
     entry = JIT.slots.get(id(module))
     if entry is None or entry[0] is not module or entry[2] >= _REWALK:
-        entry = [module, _walk(module), 0]
+        params = []
+        entry = [module, _walk(module, params), 0, params]
         JIT.slots[id(module)] = entry
     entry[2] += 1
-    return entry[1]
+    return entry
 
 
 def _check_slots(module):
@@ -226,15 +234,62 @@ def _slot_key(slot):
     return id(slot[0]), slot[1]
 
 
+class _ModuleKept:
+    """What the boundary kept of a module: its buffers' copies (the forward
+    updates BatchNorm statistics in place), and its parameters with their
+    version counters — a step changes them in place, and one detc did not
+    see (an optimizer of a library it cannot read, a step called through
+    code it cannot see) must not be taken for a failure before the step."""
+
+    __slots__ = ("buffers", "params", "versions")
+
+    def __init__(self, buffers, params, versions):
+        self.buffers, self.params, self.versions = buffers, params, versions
+
+
 def _capture_module(module):
-    # The forward updates buffers (BatchNorm statistics) in place: kept by
-    # value, with the live tensor they replace.
+    entry = _slots(module)
     kept = []
-    for m, name in _slots(module):
+    for m, name in entry[1]:
         b = m._buffers.get(name)
         if b is not None:
             kept.append((b, _kept_copy(m, name, b)))
+    params = entry[3]
+    kept = _ModuleKept(kept, params, [p._version for p in params])
+    JIT.modules_kept.append(kept)
     return kept
+
+
+# The kept modules' parameters may change in place only in the steps detc
+# wraps (jit.step): each records whether they changed since the boundary
+# or the last such step (a step detc did not see), and takes their
+# versions after it as the new expectation; guard-step's undo does too.
+
+def _changed_unseen():
+    """Whether a kept module's parameters changed in place since the
+    boundary or the last step detc saw (remembered in JIT.unseen)."""
+    if not JIT.unseen:
+        JIT.unseen = any(p._version != v for kept in JIT.modules_kept
+                         for p, v in zip(kept.params, kept.versions))
+    return JIT.unseen
+
+
+def _expect_versions():
+    for kept in JIT.modules_kept:
+        kept.versions = [p._version for p in kept.params]
+
+
+def _check_params(name, kept):
+    """At a failure: the module's parameters are the boundary's but for the
+    steps detc saw (their version counters). A step detc did not see
+    changed them: the checkpoint would hold the updated parameters as the
+    minibatch start, and the restart would take the step twice."""
+    if _changed_unseen():
+        raise ChangedInPlace(
+            "the parameters of %r (an optimizer step detc did not see: an "
+            "optimizer of a library it does not read, or a step called "
+            "through code it cannot see; please report it with the "
+            "script)" % name)
 
 
 def _capture_tensor(tensor):
@@ -288,7 +343,8 @@ def _resolve(name, live, kept):
     boundary kept of it (_capture)."""
     if isinstance(live, torch.nn.Module):
         _check_slots(live)
-        return _AtBoundary(live, kept)
+        _check_params(name, kept)
+        return _AtBoundary(live, kept.buffers)
     if isinstance(kept, _Unchanged):
         if kept.tensor._version != kept.version:
             raise ChangedInPlace("tensor %r" % name)
@@ -408,6 +464,8 @@ def _keep(site, count, thunks, now, clean=None, live=(), frame=None):
     covered = None if JIT.clean else set()  # parameters kept (a DDP
     # wrapper and its module share them)
     JIT.memo = {}  # _capture_object's copies of this boundary
+    JIT.modules_kept = []  # _capture_module's, for _changed_unseen
+    JIT.unseen = False
     for name, thunk in thunks.items():
         if name in live:
             snapshot[name] = None  # read at the failure (_boundary_thunks)
@@ -481,10 +539,14 @@ def step(fn):
     guard-step, keeps a copy of what the step changes first."""
 
     def call(*args, **kwargs):
+        _changed_unseen()
         if JIT.guard_step:
             _guard(getattr(fn, "__self__", None))
         JIT.phase = IN_STEP
-        result = fn(*args, **kwargs)
+        try:
+            result = fn(*args, **kwargs)
+        finally:
+            _expect_versions()  # what it changed, also if it failed
         JIT.phase = AFTER_STEP
         return result
 
@@ -565,8 +627,10 @@ def _undo_steps():
     the state is the boundary's again."""
     if not JIT.guard_step or not JIT.guarded:
         return False
+    _changed_unseen()
     for guard in reversed(JIT.guarded):
         guard.put_back()
+    _expect_versions()
     JIT.guarded = []
     JIT.phase = BEFORE_STEP
     return True

@@ -692,6 +692,59 @@ class JitTest(unittest.TestCase):
                 hints.HINT.path = None
 
 
+    def test_a_step_detc_did_not_see_is_not_taken_for_the_boundary(self):
+        # An optimizer detc cannot read (a library's, an unresolved import)
+        # steps without jit.step around it: a failure after that step wrote
+        # the boundary's checkpoint with the updated parameters, and the
+        # restart took the step twice (other weights, exit 0). The
+        # parameters' version counters say they changed: no checkpoint.
+        # Steps detc saw, and guard-step's undo, change them as expected.
+        import contextlib
+        import io
+        import os
+        import tempfile
+        from detc_runtime import hints, jit
+
+        model = torch.nn.Linear(2, 1)
+        seen = torch.optim.SGD(model.parameters(), lr=0.1)
+        unseen = torch.optim.SGD(model.parameters(), lr=0.1)
+        values = {"model": lambda: model, "optimizer": lambda: seen}
+        with tempfile.TemporaryDirectory() as tmp:
+            hints.HINT.path = os.path.join(tmp, "jit.pt")
+            saved_jit = jit.JIT
+            try:
+                def minibatch(steps, guard=False):
+                    jit.JIT = jit._Run()
+                    jit.JIT.guard_step = guard
+                    jit.boundary(82, values)()
+                    model(torch.ones(1, 2)).sum().backward()
+                    for step in steps:
+                        step()
+                    err = io.StringIO()
+                    with contextlib.redirect_stderr(err):
+                        jit._on_failure("test")
+                    wrote = os.path.exists(hints.HINT.path)
+                    if wrote:
+                        os.unlink(hints.HINT.path)
+                    return wrote, err.getvalue()
+
+                wrote, err = minibatch([unseen.step])
+                self.assertFalse(wrote)
+                self.assertIn("an optimizer step detc did not see", err)
+                # Seen, then undone by guard-step: the boundary's again.
+                wrote, err = minibatch([jit.step(seen.step)], guard=True)
+                self.assertTrue(wrote, err)
+                # Seen and undone, but an unseen one too.
+                wrote, err = minibatch([jit.step(seen.step), unseen.step],
+                                       guard=True)
+                self.assertFalse(wrote)
+                self.assertIn("an optimizer step detc did not see", err)
+                wrote, err = minibatch([])
+                self.assertTrue(wrote, err)
+            finally:
+                jit.JIT = saved_jit
+                hints.HINT.path = None
+
     def test_buffer_registered_after_the_boundary_is_not_guessed(self):
         # The boundary reads a cached list of buffer slots; a buffer a
         # module registers after it (a lazy module materializing) was not
