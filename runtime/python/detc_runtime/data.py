@@ -221,9 +221,11 @@ class WrappedSampler(_EpochSampler):
     """A sampler detc cannot key (a custom one): its indices, in its order,
     as ExampleKeys. Deterministic iff the custom sampler is."""
 
-    def __init__(self, base):
+    what = "sampler"  # the loader's argument, for messages
+
+    def __init__(self, base, site=None):
         super().__init__()
-        self.base = base
+        self.base, self.site = base, site
         if hasattr(base, "set_epoch"):
             self.set_epoch = self._forward_set_epoch
 
@@ -317,9 +319,19 @@ class WrappedSampler(_EpochSampler):
 
     # The items of the order: indices here, lists of them for a batch
     # sampler (WrappedBatchSampler). Positions count indices.
-    @staticmethod
-    def _add(digest, index):
-        digest.add(index)
+    def _add(self, digest, index):
+        try:
+            digest.add(int(index))  # what its ExampleKey holds
+        except (TypeError, ValueError, OverflowError):
+            self._not_indices(index)
+
+    def _not_indices(self, item):
+        from ._state import fail
+        fail("error: the %s of the DataLoader at site %s gave %r, not %s: "
+             "detc cannot key its examples (please report it with the "
+             "script)" % (self.what, self.site, item, "a dataset index"
+                          if self.what == "sampler" else
+                          "a list of dataset indices"), 3)
 
     @staticmethod
     def _size(index):
@@ -355,14 +367,12 @@ class WrappedBatchSampler(WrappedSampler):
     ExampleKeys. Its order is made again at a restart as a custom
     sampler's is (WrappedSampler), batch by batch."""
 
-    def __init__(self, base, site):
-        super().__init__(base)
-        self.site = site
+    what = "batch_sampler"
 
     def _add(self, digest, batch):
         try:
             for index in batch:
-                digest.add(index)
+                digest.add(int(index))
         except (TypeError, ValueError, OverflowError):
             self._not_indices(batch)
 
@@ -375,13 +385,6 @@ class WrappedBatchSampler(WrappedSampler):
             return [ExampleKey(i, epoch) for i in batch]
         except (TypeError, ValueError):
             self._not_indices(batch)
-
-    def _not_indices(self, batch):
-        from ._state import fail
-        fail("error: the batch_sampler of the DataLoader at site %s gave "
-             "%r, not a list of dataset indices: detc cannot key its "
-             "examples (please report it with the script)" % (
-                 self.site, batch), 3)
 
 
 class _WorkerInit:
@@ -937,12 +940,12 @@ def _keyed_sampler(bound, dataset, site):
     shuffle = bool(args.get("shuffle"))
     if isinstance(sampler, RandomSampler):
         if sampler.replacement or sampler._num_samples is not None:
-            return WrappedSampler(sampler)
+            return WrappedSampler(sampler, site)
         shuffle = True
     elif isinstance(sampler, SequentialSampler):
         shuffle = False
     elif sampler is not None:
-        return WrappedSampler(sampler)
+        return WrappedSampler(sampler, site)
     seed = 0
     if shuffle:
         seed = (STATE.override if STATE.override is not None else
