@@ -513,28 +513,19 @@ class KeyedDataLoader(DataLoader):
         sampler = self._detc_sampler
         if isinstance(sampler, WrappedSampler) and origin is not None:
             if not sampler.replay(origin, epoch, samples):
-                raise values.Mismatch(
-                    "the DataLoader at site %s takes its order from a "
-                    "sampler detc does not key (a %s): made again from "
-                    "what epoch %d's order started from, its indices up "
-                    "to batch %d are not the checkpointed run's (the "
-                    "sampler draws from a generator other code draws "
-                    "from too, or from a state detc does not save), and "
-                    "the run cannot continue where it stopped" % (
-                        self._detc_site, type(sampler.base).__name__,
-                        epoch, step))
+                raise values.Mismatch(_order_not_made_again(
+                    self._detc_site, sampler, _REPLAYED_OTHERWISE % (
+                        epoch, step)))
         elif isinstance(sampler, WrappedSampler) and not isinstance(
                 sampler.base, torch.utils.data.SequentialSampler):
             # A custom sampler's order may come from its own random state
             # (RandomSampler draws its seed when its iteration starts):
             # starting it again here without what it started from would
             # give other batches, silently.
-            raise values.Mismatch(
-                "the DataLoader at site %s takes its order from a sampler "
-                "detc does not key (a %s): a restart cannot make the "
+            raise values.Mismatch(_order_not_made_again(
+                self._detc_site, sampler, "a restart cannot make the "
                 "checkpointed run's order again at epoch %d, batch %d" % (
-                    self._detc_site, type(sampler.base).__name__, epoch,
-                    step))
+                    epoch, step)))
         self.generator.set_state(start)
         sampler.resume(epoch, samples)
         it = iter(self)
@@ -761,7 +752,6 @@ class _FastForwardBatches:
                                   loader=loader, start=self.seed_state)
         REPLAY.loaders[loader._detc_site] = self.real
 
-
     def _replay_order(self, sampler):
         """The rest of the epoch over a custom sampler, where fast-forward
         ends (at the checkpoint): its order made again from what the
@@ -776,17 +766,31 @@ class _FastForwardBatches:
             if sampler.replay(values.decode(origin), self.epoch,
                               self.samples):
                 return
-            why = ("its indices up to batch %d are not the checkpointed "
-                   "run's" % self.step)
-        elif isinstance(sampler.base, torch.utils.data.SequentialSampler):
+            why = _REPLAYED_OTHERWISE % (self.epoch, self.step)
+        elif self.samples == 0 or isinstance(
+                sampler.base, torch.utils.data.SequentialSampler):
+            # Nothing of the epoch's order was taken yet (it is drawn from
+            # the generators the restore sets), or it is fixed.
             return
         else:
             why = "the checkpoint does not say what its order came from"
-        fail("%s: error: the DataLoader at site %s takes its order from a "
-             "sampler detc does not key (a %s): %s, and the run cannot "
-             "continue where it stopped" % (
-                 REPLAY.checkpoint, self.loader._detc_site,
-                 type(sampler.base).__name__, why), 3)
+        fail("%s: error: %s" % (REPLAY.checkpoint, _order_not_made_again(
+            self.loader._detc_site, sampler, why)), 3)
+
+
+_REPLAYED_OTHERWISE = (
+    "made again from what epoch %d's order started from, its indices up to "
+    "batch %d are not the checkpointed run's (the sampler draws from a "
+    "generator other code draws from too, or from a state detc does not "
+    "save)")
+
+
+def _order_not_made_again(site, sampler, why):
+    """Why a restart or resume over a custom sampler's loader stops."""
+    return ("the DataLoader at site %s takes its order from a %s detc does "
+            "not key (a %s): %s, and the run cannot continue where it "
+            "stopped" % (site, sampler.what.replace("_", " "),
+                         type(sampler.base).__name__, why))
 
 
 class _PassPosition:
