@@ -28,6 +28,21 @@ using namespace mlir;
 
 namespace detc::codegen {
 
+/// Whether `op` calls a method `step` of an object detc cannot read (an
+/// optimizer of a library it does not read: timm's, an unresolved
+/// import's). It may step an optimizer; the JIT runtime sees whether it
+/// did (the parameters' version counters) and refuses the checkpoint then.
+static bool mayStep(Operation *op) {
+  auto calls = op->getAttrOfType<ArrayAttr>("unread_calls");
+  if (!calls)
+    return false;
+  return llvm::any_of(calls, [](Attribute a) {
+    auto d = dyn_cast<DictionaryAttr>(a);
+    auto callee = d ? d.getAs<StringAttr>("callee") : StringAttr();
+    return callee && callee.getValue().ends_with(".step");
+  });
+}
+
 /// Whether `root` (a loop, a function) steps an optimizer: an update op
 /// (also the `step` of an optimizer class of the script: the lowering adds
 /// its update), or a call of a function in `stepping`.
@@ -35,7 +50,7 @@ static bool stepsIn(Operation *root, ModuleOp module,
                     const llvm::DenseSet<Operation *> &stepping) {
   bool steps = false;
   root->walk([&](Operation *op) {
-    if (isa<ir::UpdateOp>(op)) {
+    if (isa<ir::UpdateOp>(op) || mayStep(op)) {
       steps = true;
     } else if (auto call = dyn_cast<ir::CallOp>(op)) {
       Operation *callee = module.lookupSymbol(call.getCallee());
