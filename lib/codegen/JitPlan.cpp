@@ -32,16 +32,21 @@ namespace detc::codegen {
 /// optimizer of a library it does not read: timm's, an unresolved
 /// import's). It may step an optimizer; the JIT runtime sees whether it
 /// did (the parameters' version counters) and refuses the checkpoint then.
-static bool mayStep(Operation *op) {
+/// The callee of such a call, or "".
+static StringRef unreadStep(Operation *op) {
   auto calls = op->getAttrOfType<ArrayAttr>("unread_calls");
   if (!calls)
-    return false;
-  return llvm::any_of(calls, [](Attribute a) {
+    return "";
+  for (Attribute a : calls) {
     auto d = dyn_cast<DictionaryAttr>(a);
     auto callee = d ? d.getAs<StringAttr>("callee") : StringAttr();
-    return callee && callee.getValue().ends_with(".step");
-  });
+    if (callee && callee.getValue().ends_with(".step"))
+      return callee.getValue();
+  }
+  return "";
 }
+
+static bool mayStep(Operation *op) { return !unreadStep(op).empty(); }
 
 /// Whether `root` (a loop, a function) steps an optimizer: an update op
 /// (also the `step` of an optimizer class of the script: the lowering adds
@@ -253,6 +258,13 @@ bool planJitSteps(PlanContext &ctx) {
   ctx.module.walk([&](Operation *op) {
     if (isa<ir::UpdateOp>(op))
       steps.push_back(op);
+    else if (StringRef callee = unreadStep(op); !callee.empty())
+      // Said now rather than at the failure.
+      ctx.warning(op, "--jit-checkpoint: '" + callee +
+                          "' calls code detc cannot read and may step an "
+                          "optimizer, which detc cannot wrap: a failure "
+                          "after it writes no just-in-time checkpoint (the "
+                          "runtime sees the parameters change) [detc-jit]");
   });
   for (Operation *step : steps) {
     // A step in an imported module detc edits (the training loop's there:

@@ -42,6 +42,10 @@ void PlanContext::error(Operation *op, const Twine &message) {
   report(frontend::Severity::Error, op, message);
 }
 
+void PlanContext::warning(Operation *op, const Twine &message) {
+  report(frontend::Severity::Warning, op, message);
+}
+
 void PlanContext::unrewritable(Operation *op, const Twine &message) {
   if (options.strict) {
     error(op, message);

@@ -9,6 +9,7 @@ before a failure and then writes no checkpoint (runtime JitTest)."""
 # RUN: detc transform %s --emit-python --jit-checkpoint -o %t.py 2>&1 | FileCheck %s --check-prefix=DIAG
 # RUN: FileCheck %s < %t.py
 # DIAG: warning: cannot resolve import 'fancyopt'
+# DIAG: jit_unread_optimizer.py:[[@LINE+26]]:9: warning: --jit-checkpoint: 'opt.step' calls code detc cannot read and may step an optimizer, which detc cannot wrap: a failure after it writes no just-in-time checkpoint (the runtime sees the parameters change) [detc-jit]
 # DIAG-NOT: error
 # CHECK: {{^}}def evaluate(model, loader):
 # CHECK-NOT: jit{{[.]}}boundary
