@@ -28,11 +28,9 @@ using namespace mlir;
 
 namespace detc::codegen {
 
-/// Whether `op` calls a method `step` of an object detc cannot read (an
-/// optimizer of a library it does not read: timm's, an unresolved
-/// import's). It may step an optimizer; the JIT runtime sees whether it
-/// did (the parameters' version counters) and refuses the checkpoint then.
-/// The callee of such a call, or "".
+/// The callee when `op` calls a method `step` of an object detc cannot
+/// read (an optimizer of a library it does not read: timm's, an
+/// unresolved import's), else "".
 static StringRef unreadStep(Operation *op) {
   auto calls = op->getAttrOfType<ArrayAttr>("unread_calls");
   if (!calls)
@@ -46,6 +44,9 @@ static StringRef unreadStep(Operation *op) {
   return "";
 }
 
+/// Whether `op` may step an optimizer detc cannot wrap: the JIT runtime
+/// sees whether it did (the parameters' version counters) and then writes
+/// no checkpoint.
 static bool mayStep(Operation *op) { return !unreadStep(op).empty(); }
 
 /// Whether `root` (a loop, a function) steps an optimizer: an update op
