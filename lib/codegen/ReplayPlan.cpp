@@ -506,9 +506,19 @@ private:
           formatv("if {0}.has_value(\"{1}\"): {2}", kRuntimeAlias, key, restore)
               .str());
     };
+    // An attribute path whose object is saved whole goes with it: values
+    // of the script's classes are saved field by field (CycleGAN's replay
+    // buffer `fake_A_buffer` and its `fake_A_buffer.data`).
+    llvm::StringSet<> savedWhole;
+    for (auto [v, from] : p.cp->notRederivable)
+      if (inScope(v))
+        savedWhole.insert(g.displayName(v));
     for (auto [v, from] : p.cp->notRederivable) {
       std::string name = g.displayName(v);
       if (StringRef(name).starts_with("$"))
+        continue;
+      StringRef root = StringRef(name).split('.').first;
+      if (root.size() != name.size() && savedWhole.contains(root))
         continue;
       if (!inScope(v)) {
         why = "'" + name +

@@ -4,6 +4,7 @@
 #include "detc/frontend/SourceFile.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 
 using namespace detc::frontend;
 
@@ -28,6 +29,45 @@ void DiagnosticEngine::fileError(llvm::StringRef file, std::string message) {
   d.message = std::move(message);
   ++numErrors;
   diags.push_back(std::move(d));
+}
+
+void DiagnosticEngine::dropRepeatsSince(size_t start) {
+  start = std::min(start, diags.size());
+  // [begin, end) of each diagnostic with the notes after it.
+  auto groups = [&](size_t begin, size_t end) {
+    std::vector<std::pair<size_t, size_t>> out;
+    for (size_t i = begin; i < end;) {
+      size_t j = i + 1;
+      while (j < end && diags[j].severity == Severity::Note)
+        ++j;
+      out.emplace_back(i, j);
+      i = j;
+    }
+    return out;
+  };
+  auto key = [&](std::pair<size_t, size_t> group) {
+    std::string k;
+    for (size_t i = group.first; i < group.second; ++i)
+      k += std::to_string(static_cast<int>(diags[i].severity)) + '\0' +
+           diags[i].file + '\0' + diags[i].message + '\x1f';
+    return k;
+  };
+  llvm::StringMap<unsigned> earlier;
+  for (auto group : groups(0, start))
+    ++earlier[key(group)];
+  std::vector<Diagnostic> kept(diags.begin(), diags.begin() + start);
+  for (auto group : groups(start, diags.size())) {
+    auto it = earlier.find(key(group));
+    if (it != earlier.end() && it->second) {
+      --it->second;
+      continue;
+    }
+    for (size_t i = group.first; i < group.second; ++i)
+      kept.push_back(std::move(diags[i]));
+  }
+  diags = std::move(kept);
+  numErrors = llvm::count_if(
+      diags, [](const Diagnostic &d) { return d.severity == Severity::Error; });
 }
 
 void DiagnosticEngine::print(llvm::raw_ostream &os, const Diagnostic &d) {

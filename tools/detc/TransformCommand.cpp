@@ -318,8 +318,12 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
                              const char *version) {
     file = entry.file.get();
     parsed = entry.parsed.get();
+    // A second lowering in a pass (with the JIT boundary) says again what
+    // the first said about the same program.
+    size_t reported = diags.getDiagnostics().size();
     if (parsed && parsed->module && !diags.hasErrors())
       module = frontend::lowerScript(ctx, inputFile, diags, loweringOptions);
+    diags.dropRepeatsSince(reported);
     if (!module || diags.hasErrors()) {
       printDiags();
       if (version)

@@ -88,6 +88,44 @@ TEST(ParserTest, UndecodableFileIsADiagnostic) {
   ASSERT_EQ(p->diags.getNumErrors(), 1u);
 }
 
+// What a second lowering of the same program says again is dropped, each
+// earlier diagnostic (with its notes) standing for one repeat; what is new
+// stays, also a note repeated under another diagnostic.
+TEST(DiagnosticEngineTest, RepeatsOfEarlierDiagnosticsAreDropped) {
+  auto make = [](Severity s, const char *file, unsigned line,
+                 const char *msg) {
+    Diagnostic d;
+    d.severity = s;
+    d.file = file;
+    d.pos.line = line;
+    d.message = msg;
+    return d;
+  };
+  DiagnosticEngine diags;
+  diags.add(make(Severity::Warning, "a.py", 3, "cannot resolve 'x'"));
+  diags.add(make(Severity::Note, "a.py", 3, "looked in ."));
+  diags.add(make(Severity::Warning, "a.py", 4, "cannot resolve 'x'"));
+  diags.add(make(Severity::Note, "a.py", 4, "looked in ."));
+  size_t start = diags.getDiagnostics().size();
+  diags.add(make(Severity::Warning, "a.py", 3, "cannot resolve 'x'"));
+  diags.add(make(Severity::Note, "a.py", 3, "looked in ."));
+  diags.add(make(Severity::Warning, "a.py", 9, "new"));
+  diags.add(make(Severity::Note, "a.py", 9, "looked in ."));
+  diags.add(make(Severity::Warning, "a.py", 4, "cannot resolve 'x'"));
+  diags.add(make(Severity::Note, "a.py", 4, "looked in ."));
+  diags.add(make(Severity::Warning, "a.py", 5, "cannot resolve 'x'"));
+  diags.add(make(Severity::Error, "a.py", 6, "bad"));
+  diags.dropRepeatsSince(start);
+  const auto &kept = diags.getDiagnostics();
+  ASSERT_EQ(kept.size(), 8u);
+  EXPECT_EQ(kept[4].message, "new");
+  EXPECT_EQ(kept[5].message, "looked in .");
+  // A third warning with the same text but no note: another group.
+  EXPECT_EQ(kept[6].pos.line, 5u);
+  EXPECT_EQ(kept[7].message, "bad");
+  EXPECT_EQ(diags.getNumErrors(), 1u);
+}
+
 } // namespace
 
 namespace {

@@ -49,6 +49,12 @@ public:
   /// Whether an error is detc's own ("internal error: ..."), not the
   /// input's: the tools exit with status 3 then, not 2.
   bool hasInternalErrors() const;
+  /// Drops what was reported from index `start` on that repeats what was
+  /// reported before it: a diagnostic with its notes, by file, severity
+  /// and text, each earlier one standing for one repeat (the JIT transform
+  /// lowers the script a second time, with its minibatch boundary, and the
+  /// lowering says again what it said the first time).
+  void dropRepeatsSince(size_t start);
   void clear() {
     diags.clear();
     numErrors = 0;

@@ -40,7 +40,7 @@ import types
 import numpy as np
 import torch
 
-from . import _core, global_generators
+from . import _core, global_generators, values as _values
 
 _SAMPLE_WINDOWS = 64
 _SAMPLE_BYTES = 256
@@ -199,6 +199,9 @@ def _walk(value, full, parts, depth, seen):
             return
         seen.add(id(value))
         _walk(state, full, parts, depth + 1, seen)
+        for key, field in _values.state_beyond(value):
+            parts.append(key)
+            _walk(field, full, parts, depth + 1, seen)
         seen.discard(id(value))
         return
     # An object's fields as a JIT boundary kept them (values.FieldsView):

@@ -286,10 +286,11 @@ def _check_params(name, kept):
     minibatch start, and the restart would take the step twice."""
     if _changed_unseen():
         raise ChangedInPlace(
-            "the parameters of %r (an optimizer step detc did not see: an "
-            "optimizer of a library it does not read, or a step called "
-            "through code it cannot see; please report it with the "
-            "script)" % name)
+            "the parameters of %r (outside an optimizer step detc wraps: "
+            "an in-place update the script makes itself — SAM's "
+            "first_step, a `p.add_()` under no_grad —, an optimizer of a "
+            "library detc does not read, or a step called through code it "
+            "cannot see)" % name)
 
 
 def _capture_tensor(tensor):

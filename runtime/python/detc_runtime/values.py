@@ -106,6 +106,73 @@ def plain(value, depth=4):
     return all(plain(v, depth - 1) for v in fields.values())
 
 
+# The fields torch's Optimizer keeps its own state in, which its
+# state_dict() covers (`defaults`: the configuration its constructor got).
+_BASE_FIELDS = frozenset(("defaults", "state", "param_groups"))
+
+
+def state_beyond(value):
+    """[(field, value)] of an object of the script's classes that its
+    state_dict(), inherited from a library class, does not hold: what the
+    script's subclass added — another optimizer it wraps (SAM's
+    `base_optimizer`, whose momentum buffers SAM's state_dict leaves out),
+    a tensor, a counter. Saved and restored with the state_dict, and
+    digested with it (fingerprint.py): a class that writes its own
+    state_dict() is taken at its word. Not a module's: its other fields
+    are mostly the configuration its constructor got (a resume with more
+    epochs must not get the old count back)."""
+    kind = type(value)
+    if not _own_class(kind) or isinstance(value, torch.nn.Module):
+        return []
+    for base in kind.__mro__:
+        if "state_dict" in base.__dict__:
+            if _own_class(base):
+                return []
+            break
+    fields = getattr(value, "__dict__", None)
+    if type(fields) is not dict:
+        return []
+    out = []
+    for key, field in fields.items():
+        if key.startswith("_") or key in _BASE_FIELDS:
+            continue
+        if isinstance(field, torch.Tensor) or plain(field) or (
+                callable(getattr(field, "state_dict", None)) and
+                callable(getattr(field, "load_state_dict", None)) and
+                not isinstance(field, torch.nn.Module)):
+            out.append((key, field))
+    return out
+
+
+def _shared_fields(obj, beyond):
+    """{field of `obj` state_beyond() saved: [(its attribute, the field of
+    `obj` that is the same object)]}, read before the restore: SAM and
+    the base optimizer it wraps share `param_groups`, and each one's
+    load_state_dict() gives it a copy of its own."""
+    own = {id(v): k for k, v in obj.__dict__.items()
+           if not isinstance(v, _PLAIN)}
+    links = {}
+    for name, _ in beyond:
+        inner = getattr(obj.__dict__.get(name), "__dict__", None)
+        if type(inner) is dict:
+            links[name] = [(k, own[id(v)]) for k, v in inner.items()
+                           if id(v) in own]
+    return links
+
+
+def _restore_beyond(obj, beyond, links, tensors):
+    """Restores the fields state_beyond() saved into `obj`, after its
+    state_dict: each into the object it has; what they shared with `obj`
+    (_shared_fields) they share again."""
+    for name, field in beyond:
+        old = obj.__dict__.get(name)
+        new = decode(field, lambda: obj.__dict__.get(name), tensors)
+        obj.__dict__[name] = new = _into(old, new)
+        for attr, outer in links.get(name, ()):
+            if type(getattr(new, "__dict__", None)) is dict:
+                new.__dict__[attr] = obj.__dict__[outer]
+
+
 def _class_name(kind):
     return "%s:%s" % (kind.__module__, kind.__qualname__)
 
@@ -150,6 +217,10 @@ def encode(value, what="value", tensors=None):
         if isinstance(value, torch.nn.Module):
             # train()/eval() modes are not in the state_dict.
             encoded["training"] = [m.training for m in value.modules()]
+        beyond = state_beyond(value)
+        if beyond:
+            encoded["beyond"] = [[k, encode(v, "%s.%s" % (what, k), tensors)]
+                                 for k, v in beyond]
         return encoded
     if isinstance(value, torch.utils.data.distributed.DistributedSampler):
         # Its state between epochs is the epoch set_epoch() gave it (the
@@ -331,6 +402,8 @@ def decode(encoded, current=None, tensors=None):
             raise UnsavableValue("no object to load the saved state into")
         state = decode(encoded["state_dict"], None, tensors)
         _check_shapes(obj, state)
+        beyond = encoded.get("beyond") or []
+        links = _shared_fields(obj, beyond)
         obj.load_state_dict(state)
         modes = encoded.get("training")
         if modes is not None and isinstance(obj, torch.nn.Module):
@@ -338,6 +411,8 @@ def decode(encoded, current=None, tensors=None):
             if len(modules) == len(modes):
                 for m, training in zip(modules, modes):
                     m.training = bool(training)
+        if beyond:
+            _restore_beyond(obj, beyond, links, tensors)
         return obj
     if "loader_iterator" in encoded:
         pos = encoded["loader_iterator"]

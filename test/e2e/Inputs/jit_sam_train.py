@@ -1,0 +1,112 @@
+"""Sharpness-aware minimization in the shape of davda54/sam, for
+just-in-time checkpointing: an optimizer of the script's classes climbs
+the parameters in place (first_step), a second forward and backward, then
+second_step puts them back and steps the base optimizer it wraps. SAM's
+inherited state_dict() leaves out the base optimizer's momentum: JIT
+restarts continued without it (exit 0, other weights) until detc saved
+what an optimizer subclass holds beyond its state_dict (values.py).
+
+DETC_TEST_FAIL=PHASE:STEP fails minibatch STEP in the first forward or
+backward (before first_step: a failure after it is refused, the
+parameters having changed outside a step detc wraps; unit-tested).
+
+usage: jit_sam_train.py [--workers N] [--epochs N] --out FILE"""
+import argparse
+import os
+import sys
+import time
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+from torch.utils.data import DataLoader, TensorDataset
+
+FAIL = os.environ.get("DETC_TEST_FAIL", "")
+PHASE, _, AT = FAIL.partition(":")
+AT = int(AT) if AT else -1
+
+
+class SAM(torch.optim.Optimizer):
+    def __init__(self, params, base_optimizer, rho=0.05, **kwargs):
+        defaults = dict(rho=rho, **kwargs)
+        super(SAM, self).__init__(params, defaults)
+        self.base_optimizer = base_optimizer(self.param_groups, **kwargs)
+        self.param_groups = self.base_optimizer.param_groups
+
+    @torch.no_grad()
+    def first_step(self, zero_grad=False):
+        norm = torch.norm(torch.stack([p.grad.norm(p=2) for g in self.param_groups
+                                       for p in g["params"] if p.grad is not None]), p=2)
+        for group in self.param_groups:
+            scale = group["rho"] / (norm + 1e-12)
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                self.state[p]["old_p"] = p.data.clone()
+                p.add_(p.grad * scale.to(p))
+        if zero_grad:
+            self.zero_grad()
+
+    @torch.no_grad()
+    def second_step(self, zero_grad=False):
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                p.data = self.state[p]["old_p"]
+        self.base_optimizer.step()
+        if zero_grad:
+            self.zero_grad()
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 32)
+        self.drop = nn.Dropout(0.2)
+        self.fc2 = nn.Linear(32, 3)
+        self.calls = 0
+
+    def forward(self, x):
+        h = self.drop(F.relu(self.fc1(x)))
+        self.calls += 1
+        time.sleep(0.01)
+        if self.calls == 2 * AT - 1 and PHASE == "forward":
+            raise RuntimeError("injected failure in the forward")
+        if self.calls == 2 * AT - 1 and PHASE == "hang":
+            time.sleep(10 ** 6)
+        if self.calls == 2 * AT - 1 and PHASE == "backward":
+            h.register_hook(_fail_backward)
+        return self.fc2(h)
+
+
+def _fail_backward(grad):
+    raise RuntimeError("injected failure in the backward")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--workers", type=int, default=0)
+    parser.add_argument("--epochs", type=int, default=3)
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args()
+    torch.manual_seed(0)
+    data = TensorDataset(torch.randn(128, 8), torch.randint(0, 3, (128,)))
+    loader = DataLoader(data, batch_size=16, shuffle=True,
+                        num_workers=args.workers)
+    model = Net()
+    optimizer = SAM(model.parameters(), torch.optim.SGD, lr=0.05, momentum=0.9)
+    for epoch in range(args.epochs):
+        for step, (x, y) in enumerate(loader):
+            F.cross_entropy(model(x), y).backward()
+            optimizer.first_step(zero_grad=True)
+            F.cross_entropy(model(x), y).backward()
+            optimizer.second_step(zero_grad=True)
+            print("done %d:%d" % (epoch, step), flush=True)
+        torch.save({"model": model.state_dict(),
+                    "optimizer": optimizer.state_dict(), "epoch": epoch},
+                   args.out)
+
+
+if __name__ == "__main__":
+    main()
