@@ -284,7 +284,10 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="detc audit",
         description="Run a training script for a few batches and report "
-                    "every random draw made inside a data-parallel region.")
+                    "every random draw made inside a data-parallel region.",
+        epilog="The interpreter that runs the script is chosen before "
+               "these options: detc audit --python=PATH ... (default: "
+               "$DETC_PYTHON, else python3).")
     parser.add_argument("--steps", type=int, default=2,
                         help="loader batches to run before stopping "
                              "(default 2; 0 runs to the end)")

@@ -354,6 +354,16 @@ def _batch_words(site, gen):
     return _core.stream_words(seed, site, NO_EPOCH, NO_EXAMPLE, 2 * n, 2)
 
 
+def _unwrapped(fn):
+    """The function another layer wrapped with functools.wraps (`detc
+    audit` records the global generators' draws so): the one it wraps
+    says whose generator it draws from."""
+    while getattr(fn, "__wrapped__", None) is not None and \
+            getattr(fn, "__self__", None) is None:
+        fn = fn.__wrapped__
+    return fn
+
+
 def batch_keyed(site, gen, fn):
     """The per-batch keyed version of a random function that has no
     per-example form: a mixup/cutmix λ (`np.random.beta(a, a)`),
@@ -362,6 +372,10 @@ def batch_keyed(site, gen, fn):
     seeded from the batch's stream (_batch_words): the value depends on the
     batch (its epoch and examples), not on the worker count, the thread
     count or a resume."""
+    # A function another layer wrapped (`detc audit` records the global
+    # generators' draws through functools.wraps wrappers): the one it wraps
+    # says whose generator it draws from.
+    fn = _unwrapped(fn)
     owner = getattr(fn, "__self__", None)
     name = getattr(fn, "__name__", "")
     if owner is np.random.mtrand._rand:
@@ -376,7 +390,8 @@ def batch_keyed(site, gen, fn):
             return getattr(_random.Random(w[0] | w[1] << 32), name)(
                 *args, **kwargs)
         return draw
-    if name in _TORCH_GENERATOR_FUNCTIONS and getattr(torch, name, None) is fn:
+    if name in _TORCH_GENERATOR_FUNCTIONS and \
+            _unwrapped(getattr(torch, name, None)) is fn:
         def draw(*args, **kwargs):
             w = _batch_words(site, gen)
             g = torch.Generator().manual_seed(w[0] | w[1] << 32)
