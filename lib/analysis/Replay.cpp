@@ -88,6 +88,16 @@ NodeEffects detc::analysis::nodeEffects(const StatementGraph &g,
         add(e.lhs, id);
         add(e.kills, id);
       }
+  // A call starts a fresh frame: the callee's locals hold nothing from an
+  // earlier run of the same expansion (a loop around the call). A local
+  // read before it is bound (YOLOv3's `except: print(img_path)` when
+  // computing img_path raised) is unbound there, not the last call's value
+  // that a checkpoint before the call would have to save.
+  if (node.kind == NodeKind::CallEnter)
+    if (auto it = g.enteredAt.find(n); it != g.enteredAt.end())
+      for (VarId v : vars.localsOf(g.instances[it->second].qualifier))
+        if (!llvm::is_contained(e.reads, v) && !llvm::is_contained(e.lhs, v))
+          add(e.kills, v);
   // A variable defined without being read is new, with all its attributes.
   for (VarId d : node.defs) {
     if (llvm::is_contained(e.reads, d))

@@ -43,10 +43,13 @@ VarId VarTable::lookup(StringRef name) const {
 void VarTable::computeObjects() {
   object.resize(names.size());
   attrs.assign(names.size(), {});
+  locals.clear();
   for (VarId v = 0; v < names.size(); ++v) {
     object[v] = v;
     StringRef name = names[v];
     size_t slash = name.find('/');
+    if (slash != StringRef::npos)
+      locals[name.take_front(slash)].push_back(v);
     size_t dot = name.find('.', slash == StringRef::npos ? 0 : slash);
     if (dot == StringRef::npos)
       continue;
@@ -1078,6 +1081,9 @@ StatementGraph StatementGraph::build(ModuleOp module,
   StatementGraph g;
   GraphBuilder(g, module, options).run();
   g.vars.computeObjects();
+  for (unsigned i = 0; i < g.instances.size(); ++i)
+    if (g.instances[i].callSite != kNoNode)
+      g.enteredAt[g.instances[i].callSite] = i;
   g.indexEdges();
   switchOffEvalDropout(g);
   return g;

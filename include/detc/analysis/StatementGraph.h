@@ -63,6 +63,12 @@ public:
   /// when that variable exists. Computed by computeObjects().
   VarId objectOf(VarId id) const { return object[id]; }
   llvm::ArrayRef<VarId> attributesOf(VarId id) const { return attrs[id]; }
+  /// The locals of the instance with `qualifier` (`f#2/x`, `f#2/x.y`).
+  /// Computed by computeObjects().
+  llvm::ArrayRef<VarId> localsOf(llvm::StringRef qualifier) const {
+    auto it = locals.find(qualifier);
+    return it == locals.end() ? llvm::ArrayRef<VarId>() : it->second;
+  }
   void computeObjects();
 
 private:
@@ -71,6 +77,7 @@ private:
   std::vector<llvm::StringRef> names;
   std::vector<VarId> object;
   std::vector<llvm::SmallVector<VarId, 0>> attrs;
+  llvm::StringMap<llvm::SmallVector<VarId, 0>> locals;
 };
 
 enum class NodeKind : uint8_t {
@@ -188,6 +195,8 @@ std::string entryDisplayName(llvm::StringRef symbol);
 class StatementGraph {
 public:
   std::vector<Instance> instances;
+  /// The instance each CallEnter node starts (Instance::callSite).
+  llvm::DenseMap<NodeId, unsigned> enteredAt;
   VarTable vars;
   NodeId entry = kNoNode, exit = kNoNode;
   /// Set when the expansion hit StatementGraphOptions::maxNodes; then the
