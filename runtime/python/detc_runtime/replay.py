@@ -425,6 +425,7 @@ def checkpoint(site, save, values=None):
         fp = fingerprint.capture(sys._getframe(1))
         if fp["mode"] != "off":
             fp["state"] = _state_digests(obj, fp["mode"] == "full")
+        beyond = _beyond_state_dicts(sys._getframe(1))
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),
             lambda: {
@@ -444,7 +445,8 @@ def checkpoint(site, save, values=None):
                 "fingerprint": fp,
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.
-                "pickled": not _plain_state(obj)})
+                "pickled": not _plain_state(obj),
+                **({"beyond": beyond} if beyond else {})})
         if done is None:
             warn_once(("not-a-file", at), "the checkpoint at site %d is "
                       "written to %s, not a regular file; detc writes no "
@@ -612,6 +614,78 @@ def saved_value(name, current=None):
     return saved
 
 
+def _beyond_state_dicts(frame):
+    """{variable: encoded} of the objects bound to the variables of
+    `frame`'s function and module whose state_dict() leaves state out
+    (values.state_beyond: an optimizer subclass of the script's, SAM's
+    base optimizer and its momentum), with a digest of it. A checkpoint
+    saving `optimizer.state_dict()` does not hold that state; the sidecar
+    does, and resumed() sets it back after the script's own restore."""
+    found = {}
+    if frame is None:
+        return found
+    scopes = [frame.f_locals]
+    if frame.f_globals is not frame.f_locals:
+        scopes.append(frame.f_globals)
+    for variables in scopes:
+        for name, value in list(variables.items()):
+            if name in found or type(value) in _NO_STATE_BEYOND or \
+                    not _values.own_object(value):
+                continue
+            try:
+                extra = _values.encode_beyond(value, name)
+            except _values.UnsavableValue as e:
+                found[name] = {"unsaved": str(e)}
+                continue
+            if extra is not None:
+                extra["digest"] = fingerprint.digest(
+                    dict(_values.state_beyond(value)))
+                found[name] = extra
+    return found
+
+
+# Values no state_beyond() finds anything in (most of a script's
+# variables): skipped at a glance.
+_NO_STATE_BEYOND = frozenset((
+    bool, int, float, complex, str, bytes, type(None), dict, list, tuple,
+    set, frozenset, type, torch.Tensor, torch.nn.Parameter))
+
+
+def _restore_beyond_state_dicts(frame):
+    """At the end of fast-forward, after the script's own restore: sets
+    back what _beyond_state_dicts() saved into the same variables' objects
+    and checks that it digests as it did (exit 3 naming it otherwise)."""
+    saved = REPLAY.target.get("beyond") or {}
+    for name, encoded in saved.items():
+        if frame is not None and name in frame.f_locals:
+            obj = frame.f_locals[name]
+        elif frame is not None and name in frame.f_globals:
+            obj = frame.f_globals[name]
+        else:
+            fail("%s: error: cannot resume: %r held state beyond its "
+                 "state_dict() when the checkpoint was written, and is not "
+                 "bound where the run resumes" % (REPLAY.checkpoint, name),
+                 3)
+        if not isinstance(encoded, dict) or "unsaved" in encoded:
+            fail("%s: error: cannot resume: %r: %s" % (
+                REPLAY.checkpoint, name, (encoded or {}).get("unsaved")), 3)
+        try:
+            _values.restore_beyond(obj, encoded)
+        except _values.UnsavableValue as e:
+            fail("%s: error: cannot restore %r: %s" % (REPLAY.checkpoint,
+                                                       name, e), 3)
+        except (KeyError, TypeError, ValueError, RuntimeError,
+                AttributeError) as e:
+            fail("%s: error: the sidecar's state of %r is malformed (%s)" %
+                 (REPLAY.checkpoint, name, e))
+        if fingerprint.mode() != "off" and fingerprint.digest(dict(
+                _values.state_beyond(obj))) != encoded.get("digest"):
+            fail("%s: error: the restored run is not the checkpointed one — "
+                 "refusing to continue: what %r holds beyond its "
+                 "state_dict() differs from the checkpointed run's" % (
+                     REPLAY.checkpoint, name), 3)
+
+
 def restore_generator(name, gen):
     """Sets generator `gen` to the state saved under `name`."""
     _values.set_generator_state(gen, saved_value(name))
@@ -623,6 +697,7 @@ def resumed(state=None):
     sequential streams) and checked: `state` maps the names of the saved
     entries to thunks reading the restored objects' state; any difference
     stops the run with exit status 3, naming it."""
+    _restore_beyond_state_dicts(sys._getframe(1))
     fingerprint.settle(REPLAY.target, REPLAY.checkpoint,
                        {_state_name(k): v for k, v in (state or {}).items()},
                        sys._getframe(1))

@@ -129,6 +129,8 @@ def state_beyond(value):
             if _own_class(base):
                 return []
             break
+    else:
+        return []  # no state_dict() at all
     fields = getattr(value, "__dict__", None)
     if type(fields) is not dict:
         return []
@@ -144,33 +146,47 @@ def state_beyond(value):
     return out
 
 
-def _shared_fields(obj, beyond):
-    """{field of `obj` state_beyond() saved: [(its attribute, the field of
-    `obj` that is the same object)]}, read before the restore: SAM and
-    the base optimizer it wraps share `param_groups`, and each one's
-    load_state_dict() gives it a copy of its own."""
-    own = {id(v): k for k, v in obj.__dict__.items()
+def own_object(value):
+    """Whether `value` may hold state beyond its state_dict() (a cheap
+    test before state_beyond()): an object of the script's classes, not a
+    module."""
+    return _own_class(type(value)) and not isinstance(value, torch.nn.Module)
+
+
+def encode_beyond(value, what="value", tensors=None):
+    """What state_beyond() finds in `value`, as JSON, with what those
+    fields share with `value` (SAM and the base optimizer it wraps share
+    `param_groups`); None when there is nothing. The sharing is read here,
+    where it is intact: each load_state_dict() gives its optimizer a copy
+    of its own, and a restore sets it up again (restore_beyond)."""
+    beyond = state_beyond(value)
+    if not beyond:
+        return None
+    own = {id(v): k for k, v in value.__dict__.items()
            if not isinstance(v, _PLAIN)}
-    links = {}
-    for name, _ in beyond:
-        inner = getattr(obj.__dict__.get(name), "__dict__", None)
-        if type(inner) is dict:
-            links[name] = [(k, own[id(v)]) for k, v in inner.items()
-                           if id(v) in own]
-    return links
-
-
-def _restore_beyond(obj, beyond, links, tensors):
-    """Restores the fields state_beyond() saved into `obj`, after its
-    state_dict: each into the object it has; what they shared with `obj`
-    (_shared_fields) they share again."""
+    shared = []
     for name, field in beyond:
+        inner = getattr(field, "__dict__", None)
+        if type(inner) is dict:
+            shared += [[name, k, own[id(v)]] for k, v in inner.items()
+                       if id(v) in own]
+    return {"beyond": [[k, encode(v, "%s.%s" % (what, k), tensors)]
+                       for k, v in beyond],
+            "shared": shared}
+
+
+def restore_beyond(obj, encoded, tensors=None):
+    """Restores what encode_beyond() saved into `obj` (after its
+    state_dict): each field into the object `obj` has, then what they
+    shared with `obj` shared again."""
+    for name, field in encoded["beyond"]:
         old = obj.__dict__.get(name)
         new = decode(field, lambda: obj.__dict__.get(name), tensors)
-        obj.__dict__[name] = new = _into(old, new)
-        for attr, outer in links.get(name, ()):
-            if type(getattr(new, "__dict__", None)) is dict:
-                new.__dict__[attr] = obj.__dict__[outer]
+        obj.__dict__[name] = _into(old, new)
+    for name, attr, outer in encoded.get("shared") or ():
+        inner = getattr(obj.__dict__.get(name), "__dict__", None)
+        if type(inner) is dict and outer in obj.__dict__:
+            inner[attr] = obj.__dict__[outer]
 
 
 def _class_name(kind):
@@ -217,10 +233,7 @@ def encode(value, what="value", tensors=None):
         if isinstance(value, torch.nn.Module):
             # train()/eval() modes are not in the state_dict.
             encoded["training"] = [m.training for m in value.modules()]
-        beyond = state_beyond(value)
-        if beyond:
-            encoded["beyond"] = [[k, encode(v, "%s.%s" % (what, k), tensors)]
-                                 for k, v in beyond]
+        encoded.update(encode_beyond(value, what, tensors) or {})
         return encoded
     if isinstance(value, torch.utils.data.distributed.DistributedSampler):
         # Its state between epochs is the epoch set_epoch() gave it (the
@@ -402,8 +415,6 @@ def decode(encoded, current=None, tensors=None):
             raise UnsavableValue("no object to load the saved state into")
         state = decode(encoded["state_dict"], None, tensors)
         _check_shapes(obj, state)
-        beyond = encoded.get("beyond") or []
-        links = _shared_fields(obj, beyond)
         obj.load_state_dict(state)
         modes = encoded.get("training")
         if modes is not None and isinstance(obj, torch.nn.Module):
@@ -411,8 +422,8 @@ def decode(encoded, current=None, tensors=None):
             if len(modules) == len(modes):
                 for m, training in zip(modules, modes):
                     m.training = bool(training)
-        if beyond:
-            _restore_beyond(obj, beyond, links, tensors)
+        if encoded.get("beyond"):
+            restore_beyond(obj, encoded, tensors)
         return obj
     if "loader_iterator" in encoded:
         pos = encoded["loader_iterator"]

@@ -676,6 +676,9 @@ class StateBeyondTest(unittest.TestCase):
         # A library optimizer, and a module: their state_dict() is all.
         self.assertEqual(values.state_beyond(opt.base_optimizer), [])
         self.assertEqual(values.state_beyond(model), [])
+        # An object with no state_dict() at all (a module global such as
+        # `__loader__`, which the replay's scan of a frame meets).
+        self.assertEqual(values.state_beyond(_Meter()), [])
 
 
 class JitTest(unittest.TestCase):
