@@ -834,7 +834,9 @@ private:
                         any = true;
                         allIter &= call && call->args.size() == 1 &&
                                    call->keywords.empty() &&
-                                   text(file, call->func) == "iter";
+                                   (text(file, call->func) == "iter" ||
+                                    repeatsLoader(moduleFunction(
+                                        file, text(file, call->func))));
                       });
     if (!any || !allIter)
       return false;
@@ -847,6 +849,63 @@ private:
           return true;
     }
     return false;
+  }
+
+  /// The function `name` that `file`'s module defines at its top level.
+  static const ast::FunctionDef *moduleFunction(const FilePlan &file,
+                                                StringRef name) {
+    const ast::FunctionDef *found = nullptr;
+    for (const ast::Stmt *s : file.ctx.tree.body)
+      if (auto *fn = dyn_cast<ast::FunctionDef>(s); fn && fn->name == name)
+        found = fn; // the last definition is the one called
+    return found;
+  }
+
+  /// A generator function whose only state is where a loader's iteration
+  /// stands (`def sample_data(loader): while True: for batch in loader:
+  /// yield batch`, rosinality's stylegan2 and many GANs; also without the
+  /// `while True`, or with `yield from loader`): a restart makes it again
+  /// and the runtime starts its loader's iteration where it stood
+  /// (values.py, `loader_generator`; it checks the function's shape too).
+  static bool repeatsLoader(const ast::FunctionDef *fn) {
+    if (!fn || fn->isAsync || !fn->decoratorList.empty() || !fn->args ||
+        fn->args->args.size() != 1 || !fn->args->posonlyargs.empty() ||
+        fn->args->vararg || fn->args->kwarg ||
+        !fn->args->kwonlyargs.empty())
+      return false;
+    StringRef param = fn->args->args[0]->arg;
+    llvm::ArrayRef<ast::Stmt *> body(fn->body.begin(), fn->body.end());
+    if (body.size() == 2)
+      if (auto *doc = dyn_cast<ast::ExprStmt>(body[0]))
+        if (auto *c = dyn_cast_or_null<ast::Constant>(doc->value);
+            c && c->kind == ast::ConstantKind::Str)
+          body = body.drop_front();
+    if (body.size() != 1)
+      return false;
+    if (auto *w = dyn_cast<ast::While>(body[0])) {
+      auto *test = dyn_cast_or_null<ast::Constant>(w->test);
+      if (!test || test->kind != ast::ConstantKind::True || !w->orelse.empty())
+        return false;
+      body = llvm::ArrayRef<ast::Stmt *>(w->body.begin(), w->body.end());
+      if (body.size() != 1)
+        return false;
+    }
+    auto isName = [](const ast::Expr *e, StringRef id) {
+      auto *n = dyn_cast_or_null<ast::Name>(e);
+      return n && n->id == id;
+    };
+    if (auto *e = dyn_cast<ast::ExprStmt>(body[0])) {
+      auto *from = dyn_cast_or_null<ast::YieldFrom>(e->value);
+      return from && isName(from->value, param);
+    }
+    auto *loop = dyn_cast<ast::For>(body[0]);
+    auto *target = loop ? dyn_cast_or_null<ast::Name>(loop->target) : nullptr;
+    if (!target || loop->isAsync || !loop->orelse.empty() ||
+        !isName(loop->iter, param) || loop->body.size() != 1)
+      return false;
+    auto *e = dyn_cast<ast::ExprStmt>(loop->body[0]);
+    auto *yield = e ? dyn_cast_or_null<ast::Yield>(e->value) : nullptr;
+    return yield && isName(yield->value, target->id);
   }
 
   /// A `for` on the path re-evaluates its iterable on restart, before the

@@ -416,6 +416,12 @@ def _draw_seed(generator):
 
 class KeyedDataLoader(DataLoader):
     def __iter__(self):
+        armed = self.__dict__.pop("_detc_armed", None)
+        if armed is not None:
+            # A restart of a generator that repeats this loader: its first
+            # iteration starts where the checkpointed one stood
+            # (values.GeneratorAt).
+            return self._detc_iter_at(**armed)
         sampler = self._detc_sampler
         sampler.begin_epoch()
         self.worker_init_fn = _WorkerInit(STATE.snapshot(),
@@ -438,6 +444,9 @@ class KeyedDataLoader(DataLoader):
             it = _KeyedBatches(self._detc_base_iter(), fetched, epoch,
                                loader=self, start=start)
         REPLAY.loaders[self._detc_site] = it
+        # The iteration a generator repeating this loader is in
+        # (values.generator_at).
+        self._detc_latest = it
         return it
 
     # The state a checkpoint at a hint saves when the loops iterate this

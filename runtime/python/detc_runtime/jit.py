@@ -35,6 +35,7 @@ import statistics
 import sys
 import threading
 import time
+import types
 
 import torch
 
@@ -368,9 +369,21 @@ def _capture_position(value):
         return value
 
 
+def _capture_generator(value):
+    # A generator that repeats a keyed loader: where the loader stands now.
+    # One of another shape is kept as it is: the failure's checkpoint says
+    # why it cannot be saved.
+    try:
+        return _values.generator_at(value)
+    except _values.UnsavableValue:
+        return value
+
+
 def _capture_kind(kind):
     if getattr(kind, "_detc_position", None) is not None:
         return _capture_position
+    if issubclass(kind, types.GeneratorType):
+        return _capture_generator
     if sinks.is_sink_type(kind):
         return _capture_nothing  # output only: restored as the live one
     if issubclass(kind, torch.nn.Module):

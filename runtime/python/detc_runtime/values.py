@@ -43,8 +43,10 @@ advanced them, generator states. Each value becomes one JSON object:
 Anything else (a file, a model object) raises UnsavableValue naming it.
 """
 import base64
+import inspect
 import random
 import sys
+import types
 import weakref
 
 import numpy as np
@@ -242,15 +244,15 @@ def encode(value, what="value", tensors=None):
     if getattr(type(value), "_detc_position", None) is not None:
         # An iterator over a keyed loader the script keeps across its loops
         # (`next(it)` per step): where it stands (data.LoaderPosition).
-        pos = value._detc_position()
-        saved = {
-            "site": pos.site, "epoch": int(pos.epoch), "step": int(pos.step),
-            "samples": int(pos.samples),
-            "start": encode(pos.start, what, tensors),
-            "shape": dict(pos.shape)}
-        if getattr(pos, "origin", None) is not None:
-            saved["origin"] = encode(pos.origin, what, tensors)
-        return {"loader_iterator": saved}
+        return {"loader_iterator": _encode_position(value._detc_position(),
+                                                    what, tensors)}
+    if isinstance(value, types.GeneratorType):
+        value = generator_at(value, what)
+    if isinstance(value, GeneratorAt):
+        return {"loader_generator": {
+            "function": value.gen.gi_code.co_name,
+            "position": None if value.position is None else
+            _encode_position(value.position, what, tensors)}}
     if sinks.is_sink(value):
         # Output only (a progress bar, a TensorBoard writer, a logger): the
         # one fast-forward builds again is the one a resumed run uses.
@@ -267,6 +269,99 @@ def encode(value, what="value", tensors=None):
         return _encode_fields(value, what, tensors)
     raise UnsavableValue("%s (a %s) cannot be saved" %
                          (what, type(value).__name__))
+
+
+def _encode_position(pos, what, tensors):
+    saved = {
+        "site": pos.site, "epoch": int(pos.epoch), "step": int(pos.step),
+        "samples": int(pos.samples),
+        "start": encode(pos.start, what, tensors),
+        "shape": dict(pos.shape)}
+    if getattr(pos, "origin", None) is not None:
+        saved["origin"] = encode(pos.origin, what, tensors)
+    return saved
+
+
+# ---- Generators that repeat a loader ----------------------------------------
+
+class GeneratorAt:
+    """A generator that repeats a keyed loader (`def sample_data(loader):
+    while True: for batch in loader: yield batch`) as some moment saw it:
+    where its loader's iteration stood (None: not started). Its frame holds
+    nothing else, so that position is its whole state: a restart makes the
+    generator again (the setup does) and starts the loader's iteration
+    there (KeyedDataLoader._detc_armed)."""
+
+    def __init__(self, gen, position):
+        self.gen, self.position = gen, position
+
+    @property
+    def _detc_view_of(self):
+        # fingerprint.py digests the generator it stands for.
+        return self.gen
+
+
+def _repeated_loader(gen, what="value"):
+    """The keyed loader generator `gen` repeats; UnsavableValue when it is
+    not of that shape (its one argument a keyed loader, no other state
+    than the item it yields)."""
+    code = gen.gi_code
+    if code.co_argcount != 1 or code.co_nlocals > 2 or code.co_flags & (
+            inspect.CO_VARARGS | inspect.CO_VARKEYWORDS) or code.co_freevars:
+        raise UnsavableValue(
+            "%s (a generator of %s) cannot be saved: only a generator that "
+            "repeats one loader (`while True: for batch in loader: yield "
+            "batch`) can" % (what, code.co_name))
+    frame = gen.gi_frame
+    loader = None if frame is None else frame.f_locals.get(code.co_varnames[0])
+    if not callable(getattr(loader, "_detc_iter_at", None)):
+        raise UnsavableValue(
+            "%s (a generator of %s) %s" % (what, code.co_name,
+                                           "has finished" if frame is None
+                                           else "does not repeat a "
+                                           "DataLoader detc keyed"))
+    return loader
+
+
+def generator_at(gen, what="value"):
+    """`gen` (of the repeating shape) with where its loader stands now."""
+    loader = _repeated_loader(gen, what)
+    if inspect.getgeneratorstate(gen) == inspect.GEN_CREATED:
+        return GeneratorAt(gen, None)
+    it = getattr(loader, "_detc_latest", None)
+    if it is None:
+        raise UnsavableValue("%s (a generator of %s): its loader has no "
+                             "iteration to save" % (what, gen.gi_code.co_name))
+    return GeneratorAt(gen, it._detc_position())
+
+
+def _decode_generator(saved, current, tensors):
+    gen = current() if current is not None else None
+    if not isinstance(gen, types.GeneratorType) or \
+            gen.gi_code.co_name != saved["function"]:
+        raise UnsavableValue(
+            "the checkpointed run's generator of %s is made by the setup, "
+            "which made %s here" % (saved["function"], "none" if gen is None
+                                    else "a %s" % type(gen).__name__))
+    if inspect.getgeneratorstate(gen) != inspect.GEN_CREATED:
+        raise Mismatch("the generator of %s has started already where the "
+                       "restart restores it" % saved["function"])
+    loader = _repeated_loader(gen)
+    pos = saved["position"]
+    if pos is not None:
+        if getattr(loader, "_detc_site", None) != pos["site"]:
+            raise Mismatch("the generator of %s repeats the DataLoader at "
+                           "site %s, in the checkpointed run the one at site "
+                           "%s" % (saved["function"],
+                                   getattr(loader, "_detc_site", "?"),
+                                   pos["site"]))
+        origin = pos.get("origin")
+        loader._detc_armed = dict(
+            epoch=int(pos["epoch"]), step=int(pos["step"]),
+            samples=int(pos["samples"]),
+            start=decode(pos["start"], None, tensors), shape=pos.get("shape"),
+            origin=None if origin is None else decode(origin, None, tensors))
+    return gen
 
 
 class FieldsView:
@@ -448,6 +543,9 @@ def decode(encoded, current=None, tensors=None):
                                     shape=pos.get("shape"),
                                     origin=None if origin is None else
                                     decode(origin, None, tensors))
+    if "loader_generator" in encoded:
+        return _decode_generator(encoded["loader_generator"], current,
+                                 tensors)
     if "sampler_epoch" in encoded:
         obj = current() if current is not None else None
         if not isinstance(obj, torch.utils.data.distributed.DistributedSampler):

@@ -681,6 +681,59 @@ class StateBeyondTest(unittest.TestCase):
         self.assertEqual(values.state_beyond(_Meter()), [])
 
 
+def _repeat(loader):
+    while True:
+        for batch in loader:
+            yield batch
+
+
+def _counting(loader):
+    count = 0
+    for batch in loader:
+        count += 1
+        yield batch
+
+
+class GeneratorAtTest(unittest.TestCase):
+    def test_a_generator_repeating_a_keyed_loader_is_saved_by_its_position(
+            self):
+        # rosinality's stylegan2: `loader = sample_data(loader)`, next() per
+        # iteration. Saved as where its loader's iteration stands; a fresh
+        # generator of the restarted setup continues there, across the
+        # epoch's end. Another shape (state of its own) is refused.
+        import json
+        from torch.utils.data import DataLoader
+        from detc_runtime import values
+
+        def loader():
+            torch.manual_seed(0)
+            return rt.keyed_loader(91, DataLoader)(
+                list(range(10)), batch_size=3, shuffle=True)
+
+        gen = _repeat(loader())
+        fresh = values.encode(gen, "loader")
+        self.assertIsNone(fresh["loader_generator"]["position"])
+        for _ in range(5):  # into the second epoch
+            next(gen)
+        tensors = []
+        saved = json.loads(json.dumps(values.encode(gen, "loader", tensors)))
+        want = [next(gen).tolist() for _ in range(4)]
+        torch.manual_seed(99)  # the restarted run's generator is elsewhere
+        again = _repeat(loader())
+        back = values.decode(saved, lambda: again, tensors)
+        self.assertIs(back, again)
+        self.assertEqual([next(again).tolist() for _ in range(4)], want)
+        with self.assertRaises(values.UnsavableValue) as caught:
+            values.encode(_counting(loader()), "it")
+        self.assertIn("only a generator that repeats one loader",
+                      str(caught.exception))
+        # The restarted setup started it already: refused.
+        started = _repeat(loader())
+        next(started)
+        with self.assertRaises(values.UnsavableValue):
+            values.decode(saved, lambda: started, tensors)
+
+
 class JitTest(unittest.TestCase):
     def test_failure_writes_the_boundary_before_the_step(self):
         # A failure before the step writes the boundary's checkpoint (with
