@@ -1238,8 +1238,20 @@ Operation *Lowerer::emitFetch(FuncCtx &f, const ast::Node *at,
       emitMethodCallOn(at, m.cls, m.method, self, m.selfFacts);
     }
   };
+  // A fetch inside a minibatch's region (`x = next(it)` in the loop's
+  // body, not its header) with no workers: its examples are still made
+  // one by one in the keyed loader's example scopes, not by the
+  // minibatch — a per-example region (with "0" workers), as a loop over
+  // the loader would have them outside its body. In the batch region,
+  // stylegan2's RandomHorizontalFlip was "left nondeterministic".
+  bool inBatchRegion = false;
+  for (Operation *op = builder.getInsertionBlock()->getParentOp(); op;
+       op = op->getParentOp())
+    if (auto par = dyn_cast<ir::ParallelOp>(op);
+        par && par.getKind() == ir::ParallelKind::PerBatch)
+      inBatchRegion = true;
   inRegion(fetch, 0, [&] {
-    if (workers == "0")
+    if (workers == "0" && !inBatchRegion)
       return perExample();
     Effects pe;
     pe.uses.insert(loaderVar);
