@@ -492,9 +492,17 @@ private:
       if (!name.starts_with("@") || name.contains('.'))
         return false;
       StringRef bare = name.drop_front();
+      // A parameter of the same name that the function never rebinds and
+      // every call passes this global (stylegan2's `train(args, loader,
+      // generator, ...)` called with the module's `generator`): the same
+      // object, saved and restored in place through the parameter.
+      if (fnScope && llvm::is_contained(fnScope->params, bare)) {
+        const analysis::Instance &inst = g.instances[at.instance];
+        auto alias = inst.aliases.find(bare);
+        return alias != inst.aliases.end() && alias->second == name;
+      }
       return moduleLevel ||
-             (fnScope && !llvm::is_contained(fnScope->params, bare) &&
-              !fnScope->locals.contains(bare) &&
+             (fnScope && !fnScope->locals.contains(bare) &&
               !fnScope->nonlocals.contains(bare));
     };
     std::string values;
