@@ -118,7 +118,7 @@ def state_beyond(value):
     state_dict(), inherited from a library class, does not hold: what the
     script's subclass added — another optimizer it wraps (SAM's
     `base_optimizer`, whose momentum buffers SAM's state_dict leaves out),
-    a tensor, a counter. Saved and restored with the state_dict, and
+    tensors (alone, or in a list, tuple or dict), a counter. Saved and restored with the state_dict, and
     digested with it (fingerprint.py): a class that writes its own
     state_dict() is taken at its word. Not a module's: its other fields
     are mostly the configuration its constructor got (a resume with more
@@ -140,12 +140,25 @@ def state_beyond(value):
     for key, field in fields.items():
         if key.startswith("_") or key in _BASE_FIELDS:
             continue
-        if isinstance(field, torch.Tensor) or plain(field) or (
+        if isinstance(field, torch.Tensor) or plain(field) or \
+                _tensors_in(field) or (
                 callable(getattr(field, "state_dict", None)) and
                 callable(getattr(field, "load_state_dict", None)) and
                 not isinstance(field, torch.nn.Module)):
             out.append((key, field))
     return out
+
+
+def _tensors_in(value):
+    """Whether `value` is a list, tuple or dict of tensors (a Lookahead's
+    slow weights kept as `self.slow = [p.clone() for p in ...]`)."""
+    if isinstance(value, (list, tuple)):
+        items = value
+    elif isinstance(value, dict):
+        items = value.values()
+    else:
+        return False
+    return len(value) > 0 and all(isinstance(v, torch.Tensor) for v in items)
 
 
 def own_object(value):

@@ -629,14 +629,17 @@ class FieldsTest(unittest.TestCase):
 class _SAM(torch.optim.Optimizer):
     """davda54/sam's shape: an optimizer of the script's classes wrapping a
     base optimizer that shares its param_groups; the inherited
-    state_dict() holds neither the base optimizer's momentum nor `rho`'s
-    counterpart `climbs` (a counter of the subclass's own)."""
+    state_dict() holds neither the base optimizer's momentum, nor a
+    counter of the subclass's own (`climbs`), nor tensors it keeps in a
+    list (`slow`, as a Lookahead keeps its slow weights)."""
 
     def __init__(self, params, base, **kwargs):
         super().__init__(params, dict(rho=0.05, **kwargs))
         self.base_optimizer = base(self.param_groups, **kwargs)
         self.param_groups = self.base_optimizer.param_groups
         self.climbs = 0
+        self.slow = [p.detach().clone() for p in self.param_groups[0][
+            "params"]]
 
 
 class StateBeyondTest(unittest.TestCase):
@@ -658,6 +661,7 @@ class StateBeyondTest(unittest.TestCase):
         model(torch.ones(1, 3)).sum().backward()
         opt.base_optimizer.step()
         opt.climbs = 4
+        opt.slow[0].add_(1.0)
         tensors = []
         saved = json.loads(json.dumps(values.encode(opt, "opt", tensors)))
         digest = fingerprint.digest(opt)
@@ -666,6 +670,8 @@ class StateBeyondTest(unittest.TestCase):
         back = values.decode(saved, lambda: again, tensors)
         self.assertIs(back, again)
         self.assertEqual(again.climbs, 4)
+        self.assertTrue(all(torch.equal(a, b)
+                            for a, b in zip(again.slow, opt.slow)))
         buf = [again.base_optimizer.state[p]["momentum_buffer"]
                for p in again_model.parameters()]
         want = [opt.base_optimizer.state[p]["momentum_buffer"]
