@@ -656,6 +656,9 @@ def _restore_beyond_state_dicts(frame):
     back what _beyond_state_dicts() saved into the same variables' objects
     and checks that it digests as it did (exit 3 naming it otherwise)."""
     saved = REPLAY.target.get("beyond") or {}
+    if not isinstance(saved, dict):
+        fail("%s: error: the sidecar's \"beyond\" is malformed" %
+             REPLAY.checkpoint)
     for name, encoded in saved.items():
         if frame is not None and name in frame.f_locals:
             obj = frame.f_locals[name]
@@ -666,9 +669,13 @@ def _restore_beyond_state_dicts(frame):
                  "state_dict() when the checkpoint was written, and is not "
                  "bound where the run resumes" % (REPLAY.checkpoint, name),
                  3)
-        if not isinstance(encoded, dict) or "unsaved" in encoded:
+        if not isinstance(encoded, dict) or not isinstance(
+                encoded.get("beyond", encoded.get("unsaved")), (list, str)):
+            fail("%s: error: the sidecar's state of %r is malformed" % (
+                REPLAY.checkpoint, name))
+        if "unsaved" in encoded:
             fail("%s: error: cannot resume: %r: %s" % (
-                REPLAY.checkpoint, name, (encoded or {}).get("unsaved")), 3)
+                REPLAY.checkpoint, name, encoded["unsaved"]), 3)
         try:
             _values.restore_beyond(obj, encoded)
         except _values.UnsavableValue as e:

@@ -120,11 +120,13 @@ def state_beyond(value):
     `base_optimizer`, whose momentum buffers SAM's state_dict leaves out),
     tensors (alone, or in a list, tuple or dict), a counter. Saved and restored with the state_dict, and
     digested with it (fingerprint.py): a class that writes its own
-    state_dict() is taken at its word. Not a module's: its other fields
-    are mostly the configuration its constructor got (a resume with more
-    epochs must not get the old count back)."""
+    state_dict() is taken at its word. Only an optimizer's: a module's
+    other fields are mostly the configuration its constructor got (a
+    resume with more epochs must not get the old count back), and a
+    scheduler's state_dict() holds all its fields but the optimizer (which
+    would be saved twice)."""
     kind = type(value)
-    if not _own_class(kind) or isinstance(value, torch.nn.Module):
+    if not _own_class(kind) or not isinstance(value, torch.optim.Optimizer):
         return []
     for base in kind.__mro__:
         if "state_dict" in base.__dict__:
@@ -163,9 +165,9 @@ def _tensors_in(value):
 
 def own_object(value):
     """Whether `value` may hold state beyond its state_dict() (a cheap
-    test before state_beyond()): an object of the script's classes, not a
-    module."""
-    return _own_class(type(value)) and not isinstance(value, torch.nn.Module)
+    test before state_beyond()): an optimizer of the script's classes."""
+    return isinstance(value, torch.optim.Optimizer) and \
+        _own_class(type(value))
 
 
 def encode_beyond(value, what="value", tensors=None):

@@ -679,9 +679,19 @@ class StateBeyondTest(unittest.TestCase):
         self.assertTrue(all(torch.equal(a, b) for a, b in zip(buf, want)))
         self.assertIs(again.base_optimizer.param_groups, again.param_groups)
         self.assertEqual(fingerprint.digest(again), digest)
-        # A library optimizer, and a module: their state_dict() is all.
+        # A library optimizer, a module, and a scheduler of the script's
+        # (its library state_dict() holds its fields; its optimizer would
+        # be saved twice): nothing beyond.
         self.assertEqual(values.state_beyond(opt.base_optimizer), [])
         self.assertEqual(values.state_beyond(model), [])
+
+        class Warmup(torch.optim.lr_scheduler.LambdaLR):
+            def __init__(self, optimizer, steps):
+                self.steps = steps
+                super().__init__(optimizer, lambda i: min(1, i / steps))
+
+        self.assertEqual(values.state_beyond(Warmup(opt.base_optimizer, 4)),
+                         [])
         # An object with no state_dict() at all (a module global such as
         # `__loader__`, which the replay's scan of a frame meets).
         self.assertEqual(values.state_beyond(_Meter()), [])
