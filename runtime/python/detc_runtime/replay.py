@@ -660,6 +660,13 @@ def _restore_beyond_state_dicts(frame):
         fail("%s: error: the sidecar's \"beyond\" is malformed" %
              REPLAY.checkpoint)
     for name, encoded in saved.items():
+        if not isinstance(encoded, dict) or not isinstance(
+                encoded.get("beyond", encoded.get("unsaved")), (list, str)):
+            fail("%s: error: the sidecar's state of %r is malformed" % (
+                REPLAY.checkpoint, name))
+        if "unsaved" in encoded:
+            fail("%s: error: cannot resume: %r: %s" % (
+                REPLAY.checkpoint, name, encoded["unsaved"]), 3)
         if frame is not None and name in frame.f_locals:
             obj = frame.f_locals[name]
         elif frame is not None and name in frame.f_globals:
@@ -669,13 +676,6 @@ def _restore_beyond_state_dicts(frame):
                  "state_dict() when the checkpoint was written, and is not "
                  "bound where the run resumes" % (REPLAY.checkpoint, name),
                  3)
-        if not isinstance(encoded, dict) or not isinstance(
-                encoded.get("beyond", encoded.get("unsaved")), (list, str)):
-            fail("%s: error: the sidecar's state of %r is malformed" % (
-                REPLAY.checkpoint, name))
-        if "unsaved" in encoded:
-            fail("%s: error: cannot resume: %r: %s" % (
-                REPLAY.checkpoint, name, encoded["unsaved"]), 3)
         try:
             _values.restore_beyond(obj, encoded)
         except _values.UnsavableValue as e:

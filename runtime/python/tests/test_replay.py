@@ -189,8 +189,9 @@ class ReplayTest(unittest.TestCase):
 
     def test_hostile_sidecars(self):
         """NaN, nesting 100k deep, a re-hashed sidecar without its
-        generators' seeds or with a malformed loader position: exit 2 with
-        a message, never a ValueError, RecursionError or KeyError."""
+        generators' seeds, with a malformed loader position or a malformed
+        state beyond an optimizer's state_dict: exit 2 with a message,
+        never a ValueError, RecursionError, KeyError or AttributeError."""
         out = self.fresh("hostile")
         ckpt = os.path.join(out, "ckpt-9.pt")
         side = sidecar.sidecar_path(ckpt)
@@ -209,7 +210,11 @@ class ReplayTest(unittest.TestCase):
                     "override": None, "generators": {"0": "x"}})),
                  "no valid 'seeds'"),
                 (sidecar.encode(dict(body, loaders={"1": {"epoch": 0}})),
-                 "loader position")):
+                 "loader position"),
+                (sidecar.encode(dict(body, beyond=["optimizer"])),
+                 "\"beyond\" is malformed"),
+                (sidecar.encode(dict(body, beyond={"optimizer": 7})),
+                 "state of 'optimizer' is malformed")):
             with open(side, "wb") as f:
                 f.write(data)
             self.expect_error(out, ["--detc-resume", ckpt], message)
