@@ -14,6 +14,7 @@ import collections
 import hashlib
 import inspect
 import itertools
+import sys
 
 import numpy as np
 import torch
@@ -201,7 +202,7 @@ class _OrderDigest:
 
     def _flush(self):
         if self._pending:
-            if np.little_endian is False:
+            if sys.byteorder != "little":  # as global_generators does
                 self._pending.byteswap()
             self._hash.update(self._pending.tobytes())
             del self._pending[:]
