@@ -629,8 +629,7 @@ def _beyond_state_dicts(frame):
         scopes.append(frame.f_globals)
     for variables in scopes:
         for name, value in list(variables.items()):
-            if name in found or type(value) in _NO_STATE_BEYOND or \
-                    not _values.own_object(value):
+            if name in found or not _values.own_object(value):
                 continue
             try:
                 extra = _values.encode_beyond(value, name)
@@ -642,13 +641,6 @@ def _beyond_state_dicts(frame):
                     dict(_values.state_beyond(value)))
                 found[name] = extra
     return found
-
-
-# Values no state_beyond() finds anything in (most of a script's
-# variables): skipped at a glance.
-_NO_STATE_BEYOND = frozenset((
-    bool, int, float, complex, str, bytes, type(None), dict, list, tuple,
-    set, frozenset, type, torch.Tensor, torch.nn.Parameter))
 
 
 def _restore_beyond_state_dicts(frame):

@@ -6,24 +6,25 @@ inherited state_dict() leaves out the base optimizer's momentum: JIT
 restarts continued without it (exit 0, other weights) until detc saved
 what an optimizer subclass holds beyond its state_dict (values.py).
 
-DETC_TEST_FAIL=PHASE:STEP fails minibatch STEP in the first forward or
-backward (before first_step: a failure after it is refused, the
-parameters having changed outside a step detc wraps; unit-tested).
+Its model is failing_net.Net; DETC_TEST_FAIL=PHASE:STEP fails minibatch
+STEP in its first forward or backward (before first_step: a failure
+after it is refused, the parameters having changed outside a step detc
+wraps; unit-tested).
 
 usage: jit_sam_train.py [--workers N] [--epochs N] --out FILE"""
 import argparse
-import os
-import sys
 import time
 
 import torch
 import torch.nn.functional as F
-from torch import nn
 from torch.utils.data import DataLoader, TensorDataset
 
-FAIL = os.environ.get("DETC_TEST_FAIL", "")
-PHASE, _, AT = FAIL.partition(":")
-AT = int(AT) if AT else -1
+import failing_net
+
+# Two training forwards a minibatch: the failure goes into the first
+# (failing_net counts forwards, DETC_TEST_FAIL counts minibatches).
+if failing_net.AT > 0:
+    failing_net.AT = 2 * failing_net.AT - 1
 
 
 class SAM(torch.optim.Optimizer):
@@ -59,31 +60,6 @@ class SAM(torch.optim.Optimizer):
             self.zero_grad()
 
 
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc1 = nn.Linear(8, 32)
-        self.drop = nn.Dropout(0.2)
-        self.fc2 = nn.Linear(32, 3)
-        self.calls = 0
-
-    def forward(self, x):
-        h = self.drop(F.relu(self.fc1(x)))
-        self.calls += 1
-        time.sleep(0.01)
-        if self.calls == 2 * AT - 1 and PHASE == "forward":
-            raise RuntimeError("injected failure in the forward")
-        if self.calls == 2 * AT - 1 and PHASE == "hang":
-            time.sleep(10 ** 6)
-        if self.calls == 2 * AT - 1 and PHASE == "backward":
-            h.register_hook(_fail_backward)
-        return self.fc2(h)
-
-
-def _fail_backward(grad):
-    raise RuntimeError("injected failure in the backward")
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--workers", type=int, default=0)
@@ -91,10 +67,10 @@ def main():
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     torch.manual_seed(0)
-    data = TensorDataset(torch.randn(128, 8), torch.randint(0, 3, (128,)))
+    data = TensorDataset(torch.randn(128, 6), torch.randint(0, 3, (128,)))
     loader = DataLoader(data, batch_size=16, shuffle=True,
                         num_workers=args.workers)
-    model = Net()
+    model = failing_net.Net()
     optimizer = SAM(model.parameters(), torch.optim.SGD, lr=0.05, momentum=0.9)
     for epoch in range(args.epochs):
         for step, (x, y) in enumerate(loader):
@@ -102,6 +78,7 @@ def main():
             optimizer.first_step(zero_grad=True)
             F.cross_entropy(model(x), y).backward()
             optimizer.second_step(zero_grad=True)
+            time.sleep(0.01)  # so that a SIGTERM lands inside the loop
             print("done %d:%d" % (epoch, step), flush=True)
         torch.save({"model": model.state_dict(),
                     "optimizer": optimizer.state_dict(), "epoch": epoch},
