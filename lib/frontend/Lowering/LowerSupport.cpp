@@ -180,15 +180,28 @@ void Lowerer::addFacts(const std::string &key, const FactSet &newFacts) {
   if (newFacts.empty())
     return;
   FactSet &set = facts[key];
+  // A temporary's facts are made again in each pass from the others (it is
+  // defined before it is used, in one pass): they cannot change the fixpoint.
+  bool temporary = isTemporaryKey(key);
   for (const std::string &fact : newFacts) {
     if (set.size() >= kMaxFacts)
       break;
     if (!set.insert(fact).second)
       continue;
-    factsChanged = true;
+    if (!temporary)
+      factsChanged = true;
     if (StringRef(fact).starts_with("obj:"))
       holders[fact].insert(key);
   }
+}
+
+void Lowerer::forgetTemporaryFacts() {
+  llvm::SmallVector<StringRef, 0> temporaries;
+  for (const auto &entry : facts)
+    if (isTemporaryKey(entry.getKey()))
+      temporaries.push_back(entry.getKey());
+  for (StringRef key : temporaries)
+    facts.erase(key);
 }
 
 FactSet Lowerer::factsOfVar(FuncCtx &f, const std::string &var) {

@@ -770,8 +770,17 @@ public:
   /// The points-to objects allocated by `call` (in the current unit).
   std::vector<PointsToResult::ObjectId> pointsToAt(const ast::Node *call) const;
 
-  // Persistent across passes: facts only grow.
+  // Persistent across passes: facts only grow. Except a temporary's
+  // (`symbol|$N`): temporaries are numbered in lowering order, which moves
+  // when a pass resolves a call differently, so `$3` of one pass is not the
+  // `$3` of the next; forgetTemporaryFacts() drops them before each pass.
   llvm::StringMap<FactSet> facts;
+  /// Whether `key` is a temporary's fact key (see `facts`).
+  static bool isTemporaryKey(llvm::StringRef key) {
+    return key.contains("|$");
+  }
+  /// Drops the facts of temporaries (see `facts`) before a pass.
+  void forgetTemporaryFacts();
   /// Reverse index of the `obj:ID` facts: the keys holding each object.
   llvm::StringMap<FactSet> holders;
   /// Hashed, never iterated (the lowering asks for ids many times a pass).

@@ -169,6 +169,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   // Past the pass limit, one more pass gives the result.
   for (passNumber = 0; passNumber < kMaxPasses; ++passNumber) {
     factsChanged = false;
+    forgetTemporaryFacts();
     emitIR = passNumber > 0;
     passDiags = DiagnosticEngine();
     lowerProgram();
@@ -177,6 +178,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
       break;
   }
   if (factsChanged || !emitIR) {
+    forgetTemporaryFacts();
     emitIR = true;
     passDiags = DiagnosticEngine();
     lowerProgram();
