@@ -536,6 +536,7 @@ private:
           continue;
 
         changedOtherwise.insert(root);
+        changedPaths.insert(g.vars.name(v).str());
         if (!loopHeader)
           changedBesidesLoopTargets.insert(root);
         if (root == g.vars.name(v))
@@ -554,6 +555,7 @@ private:
           continue;
         if (!iterates) {
           changedOtherwise.insert(varRoot(g.vars.name(v)));
+          changedPaths.insert(g.vars.name(v).str());
           changedBesidesLoopTargets.insert(varRoot(g.vars.name(v)));
         }
       }
@@ -931,6 +933,21 @@ private:
     return true;
   }
 
+  /// Whether the nest changes `path` (a canonical attribute path) other
+  /// than by iterating it: the path itself, an object on the way to it
+  /// (`self` rebound), or a part of what it holds.
+  bool changesPath(StringRef path) const {
+    for (const std::string &p : changedPaths) {
+      StringRef changedPath = p;
+      if (changedPath == path ||
+          (path.starts_with(changedPath) && path[changedPath.size()] == '.') ||
+          (changedPath.starts_with(path) &&
+           changedPath[path.size()] == '.'))
+        return true;
+    }
+    return false;
+  }
+
   /// The canonical name of `name` in `frame` (a parameter the function
   /// never rebinds is its caller's variable).
   std::string canonical(const Frame &frame, StringRef name) const {
@@ -959,6 +976,40 @@ private:
           const ast::Expr *items = nullptr;
           if (passThrough(*frame.file, c, items)) {
             scan(items);
+            return;
+          }
+          // A method may read anything its receiver holds.
+          if (auto *method = dyn_cast<ast::Attribute>(c->func)) {
+            scan(method->value);
+            for (const ast::Expr *arg : c->args)
+              if (!bad)
+                scan(arg);
+            for (const ast::Keyword *kw : c->keywords)
+              if (!bad)
+                scan(kw->value);
+            return;
+          }
+        }
+        // An attribute path (`self.train_data`, the DDP tutorial's
+        // Trainer): what the nest changes through the same root elsewhere
+        // (`self.model`, `self.optimizer`) is not what the loop iterates.
+        if (auto *path = dyn_cast<ast::Attribute>(n)) {
+          llvm::SmallVector<StringRef, 4> attrs;
+          const ast::Expr *base = path;
+          while (auto *a = dyn_cast<ast::Attribute>(base)) {
+            attrs.push_back(a->attr);
+            base = a->value;
+          }
+          if (auto *name = dyn_cast<ast::Name>(base)) {
+            std::string var = canonical(frame, name->id);
+            std::string full = var;
+            for (StringRef attr : llvm::reverse(attrs))
+              full += "." + attr.str();
+            if (changedOtherwise.count(var) &&
+                (!reentered.count(var) ||
+                 changedBesidesLoopTargets.count(var)) &&
+                changesPath(full))
+              bad = text(*frame.file, path).str();
             return;
           }
         }
@@ -1400,6 +1451,8 @@ private:
   std::set<std::string> foreignGlobals;
   /// Changed by the nest other than as a loop's target.
   std::set<std::string> changedBesidesLoopTargets;
+  /// The full canonical names (attribute paths) behind changedOtherwise.
+  std::set<std::string> changedPaths;
   std::string values;
   std::vector<std::string> restoreLines;
 };
