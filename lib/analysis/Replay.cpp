@@ -623,90 +623,131 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   cp.seeds = seeds;
 
   // Solve, then add control dependences of what is re-executed, until
-  // nothing new is forced.
+  // nothing new is forced. `logged`: `if` tests on the way to L that
+  // fast-forward does not evaluate: it takes the decisions the run logged
+  // (CheckpointReplay::logged).
   DataGraph dg = backwardDataGraph(g, &cp.prefix);
   BitVector isInstance(g.numNodes());
   for (NodeId n : instances)
     isInstance.set(n);
-  BitVector forced(g.numNodes());
-  // The nodes forced since the last solve: only their chains' equations
-  // changed, so the next solve starts from them.
-  std::vector<NodeId> newlyForced;
-  auto forceChain = [&](NodeId n) {
-    bool grew = false;
-    for (NodeId c = g.node(n).control; c != kNoNode; c = g.node(c).control) {
-      if (forced.test(c))
-        break;
-      forced.set(c);
-      newlyForced.push_back(c);
-      grew = true;
-    }
-    return grew;
+  struct Solution {
+    std::vector<NodeId> reexecuted, skipped;
+    DataflowResult<VarSet> needed;
+    /// Forward, backward or optimizer steps re-executed.
+    bool trains = false;
   };
-  for (NodeId n : instances)
-    forceChain(n);
-  // A `break` or `continue` decides which statements run after it: the
-  // tests guarding it re-run like those of a re-executed statement (a
-  // `break` itself may not reach L: it leaves the loop).
-  for (NodeId n = 0; n < g.numNodes(); ++n)
-    if (isJump(g, n) && g.node(n).control != kNoNode &&
-        cp.prefix.test(g.node(n).control))
+  auto solve = [&](const BitVector &logged) {
+    BitVector forced(g.numNodes());
+    // The nodes forced since the last solve: only their chains' equations
+    // changed, so the next solve starts from them.
+    std::vector<NodeId> newlyForced;
+    auto forceChain = [&](NodeId n) {
+      bool grew = false;
+      for (NodeId c = g.node(n).control; c != kNoNode;
+           c = g.node(c).control) {
+        if (logged.test(c))
+          continue; // reached, not evaluated: its controllers still run
+        if (forced.test(c))
+          break;
+        forced.set(c);
+        newlyForced.push_back(c);
+        grew = true;
+      }
+      return grew;
+    };
+    for (NodeId n : instances)
       forceChain(n);
-  // In place: needed after n becomes needed before it.
-  auto transfer = [&](NodeId n, VarSet &needed) {
-    if (isInstance.test(n)) {
-      needed |= seeds;
-      return;
-    }
-    EffectsTable::View e = effects[n];
-    bool sel = selected(n, needed, forced);
-    for (unsigned k : e.kills)
-      needed.reset(k);
-    if (sel)
-      for (unsigned r : e.reads)
-        needed.set(r);
-  };
-  // Forcing more tests only adds to what is needed: each solve starts
-  // from the last one's states, at the chains of the tests it forced.
-  std::vector<VarSet> start;
-  for (;;) {
-    std::vector<NodeId> changed = std::move(newlyForced);
-    newlyForced.clear();
-    bool resumed = !start.empty();
-    auto needed = solveDataflow<VarSet>(
-        dg, VarSet(), [](NodeId, VarSet &) {},
-        [](VarSet &acc, const VarSet &o) { acc |= o; }, transfer,
-        std::move(start), resumed ? &changed : nullptr);
-    // Statements selected under the current control dependences; forcing
-    // their tests may select more, so solve again until nothing grows
-    // (every test forced is forced in the least solution: all of it is
-    // monotone). When nothing grows, this pass's answer is the result.
-    std::vector<NodeId> selectedNodes, skipped;
-    needed.forEach([&](NodeId n, const VarSet &after) {
-      if (isInstance.test(n))
+    // A `break` or `continue` decides which statements run after it: the
+    // tests guarding it re-run like those of a re-executed statement (a
+    // `break` itself may not reach L: it leaves the loop).
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (isJump(g, n) && g.node(n).control != kNoNode &&
+          cp.prefix.test(g.node(n).control))
+        forceChain(n);
+    // In place: needed after n becomes needed before it.
+    auto transfer = [&](NodeId n, VarSet &needed) {
+      if (isInstance.test(n)) {
+        needed |= seeds;
         return;
-      if (selected(n, after, forced))
-        selectedNodes.push_back(n);
-      else if (g.node(n).expensive && g.node(n).op &&
-               isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp, ir::FetchOp>(
-                   g.node(n).op))
-        skipped.push_back(n);
-    });
-    bool grew = false;
-    for (NodeId n : selectedNodes)
-      grew |= forceChain(n);
-    if (grew) {
-      start = needed.takeTails();
-      continue;
+      }
+      EffectsTable::View e = effects[n];
+      bool sel = selected(n, needed, forced);
+      for (unsigned k : e.kills)
+        needed.reset(k);
+      if (sel)
+        for (unsigned r : e.reads)
+          needed.set(r);
+    };
+    // Forcing more tests only adds to what is needed: each solve starts
+    // from the last one's states, at the chains of the tests it forced.
+    std::vector<VarSet> start;
+    for (;;) {
+      std::vector<NodeId> changed = std::move(newlyForced);
+      newlyForced.clear();
+      bool resumed = !start.empty();
+      auto needed = solveDataflow<VarSet>(
+          dg, VarSet(), [](NodeId, VarSet &) {},
+          [](VarSet &acc, const VarSet &o) { acc |= o; }, transfer,
+          std::move(start), resumed ? &changed : nullptr);
+      // Statements selected under the current control dependences; forcing
+      // their tests may select more, so solve again until nothing grows
+      // (every test forced is forced in the least solution: all of it is
+      // monotone). When nothing grows, this pass's answer is the result.
+      std::vector<NodeId> selectedNodes, skipped;
+      needed.forEach([&](NodeId n, const VarSet &after) {
+        if (isInstance.test(n))
+          return;
+        if (selected(n, after, forced))
+          selectedNodes.push_back(n);
+        else if (g.node(n).expensive && g.node(n).op &&
+                 isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp, ir::FetchOp>(
+                     g.node(n).op))
+          skipped.push_back(n);
+      });
+      bool grew = false;
+      for (NodeId n : selectedNodes)
+        grew |= forceChain(n);
+      if (grew) {
+        start = needed.takeTails();
+        continue;
+      }
+      Solution sol;
+      for (NodeId n : selectedNodes)
+        if (mlir::Operation *op = g.node(n).op) {
+          sol.reexecuted.push_back(n);
+          sol.trains |= g.node(n).expensive &&
+                        isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp>(op);
+        }
+      sol.skipped = std::move(skipped);
+      // The solution reads `forced`: materialized while it lives.
+      if (keepSolutions)
+        sol.needed = needed.materialize();
+      return sol;
     }
-    for (NodeId n : selectedNodes)
-      if (g.node(n).op)
-        cp.reexecuted.push_back(n);
-    cp.skipped = std::move(skipped);
-    if (keepSolutions)
-      cp.needed = needed.materialize();
-    break;
+  };
+  BitVector logged(g.numNodes());
+  Solution sol = solve(logged);
+  // A test on the way to L that only the training decides (pytorch-cifar's
+  // `if acc > best_acc:` around its save): evaluating it would re-run the
+  // training, which fast-forward skips. The run logs its decisions instead
+  // and fast-forward takes them from the sidecar.
+  if (sol.trains) {
+    for (NodeId n : instances)
+      for (NodeId c = g.node(n).control; c != kNoNode; c = g.node(c).control)
+        if (g.node(c).op && isa<ir::IfOp>(g.node(c).op))
+          logged.set(c);
+    if (logged.any()) {
+      Solution withLog = solve(logged);
+      if (!withLog.trains) {
+        sol = std::move(withLog);
+        for (NodeId c : logged.set_bits())
+          cp.logged.push_back(c);
+      }
+    }
   }
+  cp.reexecuted = std::move(sol.reexecuted);
+  cp.skipped = std::move(sol.skipped);
+  cp.needed = std::move(sol.needed);
   auto byPosition = [](std::vector<NodeId> &v) { llvm::sort(v); };
   byPosition(cp.reexecuted);
   byPosition(cp.skipped);

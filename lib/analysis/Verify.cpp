@@ -342,6 +342,10 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
                                         (row.count(n) || isJump(g, n)))
         controlled[c].push_back(n);
 
+    // A logged test (CheckpointReplay::logged) is reached when what it
+    // decides re-runs, but fast-forward takes its decision from the log:
+    // it is not evaluated, so forced does not select it.
+    llvm::DenseSet<NodeId> logged(cp.logged.begin(), cp.logged.end());
     std::vector<z3::expr> selected;
     selected.reserve(prefix.size());
     for (NodeId n : prefix) {
@@ -351,8 +355,10 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
       z3::expr_vector why(sys.ctx);
       for (unsigned v : effects[n].lhs)
         why.push_back(sys[after[r * width + column[v]]]);
-      why.push_back(sys[forced[r]]);
-      selected.push_back(z3::mk_or(why));
+      if (!logged.count(n))
+        why.push_back(sys[forced[r]]);
+      selected.push_back(why.empty() ? sys.ctx.bool_val(false)
+                                     : z3::mk_or(why));
     }
     for (NodeId n : prefix) {
       unsigned r = row[n];
@@ -377,6 +383,8 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
           // it), are always decided.
           decided.push_back(isInstance.test(m) || isJump(g, m)
                                 ? sys.ctx.bool_val(true)
+                            : logged.count(m)
+                                ? selected[row[m]] || sys[forced[row[m]]]
                                 : selected[row[m]]);
       sys.require(sys[forced[r]] == (decided.empty() ? sys.ctx.bool_val(false)
                                                      : z3::mk_or(decided)),

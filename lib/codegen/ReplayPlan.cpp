@@ -77,6 +77,11 @@ struct SitePlan {
   /// `state = {...}` that a save of `state` names: it runs in
   /// fast-forward too (the save's argument must exist there).
   const ast::Stmt *dictAssign = nullptr;
+  /// A save behind a logged test (CheckpointReplay::logged): what it saves
+  /// is computed by the training fast-forward skips, so the save is
+  /// announced on the line before it (as a helper's is) and skipped in
+  /// fast-forward, its argument unevaluated.
+  bool announced = false;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
@@ -100,6 +105,10 @@ public:
     for (const ast::Stmt *root : nestRoots())
       visit(root);
     guardCallees();
+    for (const SitePlan &p : sites)
+      if (p.announced)
+        if (const StmtPlace *save = places.at(p.span.stmtBegin))
+          guards.guardSimple(save->stmt);
     if (!guards.getProblems().empty()) {
       for (auto &[offset, message] : guards.getProblems())
         ctx.warning(offset, "detc writes no checkpoint sidecars for this "
@@ -156,6 +165,26 @@ private:
     return loops;
   }
 
+  /// The loops around the calls that lead to a save in a function
+  /// (pytorch-cifar's module-level `for epoch ...: train(epoch);
+  /// test(epoch)`, the save in `test`): fast-forward goes through them as
+  /// through a nest around the save, skipping `train(epoch)`.
+  void addCallerNests(const analysis::CheckpointReplay &cp,
+                      std::vector<const ast::Stmt *> &roots) const {
+    for (NodeId i : cp.instances)
+      for (NodeId c = g.node(i).caller; c != analysis::kNoNode;
+           c = g.node(c).caller) {
+        std::optional<Span> s =
+            g.node(c).op ? ctx.spanOf(g.node(c).op) : std::nullopt;
+        const StmtPlace *call = s ? places.at(s->stmtBegin) : nullptr;
+        if (!call)
+          continue;
+        if (const ast::Stmt *nest = nestOf(*call);
+            nest && !llvm::is_contained(roots, nest))
+          roots.push_back(nest);
+      }
+  }
+
   /// Whether detc can put its own lines before or after the statement
   /// (after the file's last line too: the edit list appends them).
   bool ownLines(const Span &s) const {
@@ -188,6 +217,7 @@ private:
     SitePlan p{&cp,     0, *span, call, *span, nestOf(place), {},
                analysis::kNoNode, "", {}};
     p.roots = rootsOf(place, p.nest);
+    addCallerNests(cp, p.roots);
     // `state = {...}; torch.save(state, path)`: the dict's entries are
     // restored, and the variable holds the loaded dict.
     const ast::Expr *dict = resolveLocalDict(place, obj, &p.dictAssign);
@@ -196,9 +226,50 @@ private:
     std::string why;
     if (!planRestore(p, dict, why) || !planValues(p, why))
       return skip(span->exprBegin, why);
+    if (!cp.logged.empty()) {
+      if (!logTests(cp, why))
+        return skip(span->exprBegin, why);
+      p.announced = true;
+    }
     p.site = ctx.newSite();
     sites.push_back(std::move(p));
   }
+
+  /// Logs the decisions of the tests fast-forward takes from the sidecar
+  /// (CheckpointReplay::logged): `if T:` becomes `if _detc_rt.decide(K,
+  /// (T)) if _detc_rt.guard() else _detc_rt.decision(K):`.
+  bool logTests(const analysis::CheckpointReplay &cp, std::string &why) {
+    std::vector<const ast::If *> tests;
+    for (NodeId n : cp.logged) {
+      std::optional<Span> s =
+          g.node(n).op ? ctx.spanOf(g.node(n).op) : std::nullopt;
+      const StmtPlace *place = s ? places.at(s->stmtBegin) : nullptr;
+      auto *test = place ? dyn_cast<ast::If>(place->stmt) : nullptr;
+      if (!test || !test->test) {
+        why = "whether it is written depends on a test that only the "
+              "training decides, in a file detc does not edit";
+        return false;
+      }
+      tests.push_back(test);
+    }
+    for (const ast::If *test : tests) {
+      if (loggedTests.count(test))
+        continue;
+      unsigned k = ctx.newSite();
+      loggedTests[test] = k;
+      guards.wrapLater(
+          test->test, formatv("{0}.decide({1}, (", kRuntimeAlias, k).str(),
+          formatv(")) if {0}.guard() else {0}.decision({1})", kRuntimeAlias,
+                  k)
+              .str(),
+          formatv("the run logs this decision; fast-forward takes it from "
+                  "the sidecar (test {0})",
+                  k)
+              .str());
+    }
+    return true;
+  }
+  std::map<const ast::If *, unsigned> loggedTests;
 
   /// What `torch.save(obj, f)` saves.
   static const ast::Expr *savedObject(const ast::Call *call) {
@@ -566,19 +637,25 @@ private:
     if (!end)
       return;
     bool helper = p.caller != analysis::kNoNode;
+    bool announced = helper || p.announced;
     // A helper's save is wrapped once; the site its caller announced (and
     // the values read in the caller's scope) replace the default.
     if (!helper || wrappedSaves.insert(p.span.exprBegin).second) {
       ctx.edits.wrap(p.span.exprBegin, *end,
                      formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
-                     p.values.empty() || helper ? ")" : ", " + p.values + ")");
+                     p.values.empty() || announced ? ")"
+                                                   : ", " + p.values + ")");
       ctx.edits.note(
           ctx.edits.lineOf(commentableLineEnd(src, p.span.stmtBegin, *end)),
           helper ? "checkpoint with sidecar (the site its caller announces)"
-                 : formatv("checkpoint with sidecar (site {0})", p.site).str());
+          : p.announced
+              ? formatv("checkpoint with sidecar (site {0}, announced above)",
+                        p.site)
+                    .str()
+              : formatv("checkpoint with sidecar (site {0})", p.site).str());
     }
     StringRef indent = *ctx.indentAt(p.resume.stmtBegin);
-    if (helper)
+    if (announced)
       ctx.edits.insertLines(
           ctx.edits.lineOf(p.resume.stmtBegin),
           {formatv("{0}{1}.announce_checkpoint({2}{3})", indent,
@@ -664,7 +741,7 @@ private:
              c = g.node(c).caller)
           if (g.node(c).op)
             ops.insert(g.node(c).op);
-      if (p.dictAssign)
+      if (p.dictAssign && !p.announced)
         mustRun.push_back(p.dictAssign->getRange().begin.offset);
       for (NodeId n : p.cp->reexecuted)
         for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller)
@@ -729,12 +806,18 @@ private:
         guards.guardSimple(s);
       return;
     }
-    if (!runsInside(s)) {
+    // A loop over a keyed loader goes round in fast-forward even when
+    // nothing in it runs (a validation pass): its placeholder batches
+    // advance the loader as the run did (`enumerate(val_loader)` starts
+    // an epoch of it even when skipped), so the resumed run draws the
+    // loader's next epochs, and fast-forward's positions, as the run did.
+    auto *loop = dyn_cast<ast::For>(s);
+    if (!runsInside(s) && !holdsLoaderLoop(s)) {
       guards.skipWhole(s);
       return;
     }
-    if (auto *f = dyn_cast<ast::For>(s))
-      nameBatchShape(f);
+    if (loop)
+      nameBatchShape(loop);
     ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *c : body)
         visit(c);
@@ -808,13 +891,30 @@ private:
   /// variable that wraps it (`pbar = enumerate(loader)`), the lowering's
   /// count of the batch's parts, and the loader itself (an `enumerate`
   /// does not show what it iterates): `batches(pbar, 4, lambda: loader)`.
-  void nameBatchShape(const ast::For *f) {
+  /// Whether `s` is a loop over a loader, or a `with` around one
+  /// (`with torch.no_grad(): for x, y in val_loader:`).
+  bool holdsLoaderLoop(const ast::Stmt *s) const {
+    if (auto *loop = dyn_cast<ast::For>(s))
+      return bool(fetchOf(loop));
+    auto *with = dyn_cast<ast::With>(s);
+    return with && llvm::any_of(with->body, [&](const ast::Stmt *c) {
+             return holdsLoaderLoop(c);
+           });
+  }
+
+  /// The fetch of the loop over a loader `f` is, or null.
+  ir::FetchOp fetchOf(const ast::For *f) const {
     ir::FetchOp fetch;
     for (Operation *op : opsAt.lookup(f->getRange().begin.offset))
       if (auto loop = dyn_cast<ir::ForOp>(op))
         for (Operation &inner : loop.getBody().front())
           if (auto fe = dyn_cast<ir::FetchOp>(inner))
             fetch = fe;
+    return fetch;
+  }
+
+  void nameBatchShape(const ast::For *f) {
+    ir::FetchOp fetch = fetchOf(f);
     if (!fetch)
       return;
     if (isa<ast::Name, ast::Attribute>(f->iter)) {

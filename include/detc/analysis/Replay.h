@@ -210,6 +210,12 @@ struct CheckpointReplay {
   VarSet seeds;
   /// Statements fast-forward re-executes / skips (expensive ones only).
   std::vector<NodeId> reexecuted, skipped;
+  /// `if` tests on the way to L that fast-forward does not evaluate: only
+  /// re-running the training could (`if acc > best_acc:` around the save).
+  /// The run logs their decisions, and fast-forward takes them from the
+  /// sidecar. Empty unless evaluating them would re-execute a training
+  /// step.
+  std::vector<NodeId> logged;
   /// Needed: `in` after each node, `out` before it (ids: ReplayVars).
   DataflowResult<VarSet> needed;
 };

@@ -475,7 +475,7 @@ def write(site, count, values, path=None, jit=None, moment=None):
     levels = [] if probe else [
         lvl.position(tensors) if lvl is not None else {"index": -1}
         for lvl in HINT.levels.get(site, [])]
-    from .replay import run_flags
+    from .replay import decisions_made, run_flags
 
     def save(tmp):
         torch.save(tensors, tmp)
@@ -494,7 +494,11 @@ def write(site, count, values, path=None, jit=None, moment=None):
         # written after a restart must number them as the first run did.
         "hint": dict({"levels": levels, "replay_counts": {
             str(k): int(v) for k, v in REPLAY.counts.items()}},
-            **({"jit": jit} if jit else {}))})
+            **({"jit": jit} if jit else {})),
+        # So do the decisions logged at tests fast-forward cannot evaluate
+        # (replay.decide): a replay sidecar written after a restart holds
+        # the first run's too.
+        **({"decisions": decisions_made()} if REPLAY.decisions else {})})
     if done is None:
         _fail("error: the hint checkpoint path %s is not a regular file" %
               path)
@@ -625,6 +629,9 @@ def resumed():
     HINT.entering = None
     counts = HINT.target["hint"].get("replay_counts") or {}
     REPLAY.counts.update({int(k): int(v) for k, v in counts.items()})
+    # (checked by sidecar.decode: digits to strings of 0 and 1)
+    REPLAY.decisions.update({int(k): list(v) for k, v in (
+        HINT.target.get("decisions") or {}).items()})
     print("detc-runtime: resumed from %s (hint site %d, arrival %d)" % (
         HINT.checkpoint, site, HINT.target["instance"]), file=sys.stderr)
     if HINT.from_replica:

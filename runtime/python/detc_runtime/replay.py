@@ -82,6 +82,10 @@ class Replay:
         # time.monotonic() when fast-forward began, and of its last
         # progress line
         self.ff_started = self.ff_said = None
+        # logged test -> the run's decisions there, in order ('0'/'1'),
+        # and how many of the checkpointed run's fast-forward took
+        self.decisions = {}
+        self.decided = {}
 
     def position(self, site):
         it = self.loaders.get(site)
@@ -442,6 +446,8 @@ def checkpoint(site, save, values=None):
                 # period.
                 "hint_arrivals": {str(k): int(v)
                                   for k, v in hints.HINT.arrivals.items()},
+                **({"decisions": decisions_made()}
+                   if REPLAY.decisions else {}),
                 "fingerprint": fp,
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.
@@ -712,6 +718,44 @@ def resumed(state=None):
 def guard():
     """True when the statement detc guarded must run (not fast-forwarding)."""
     return not REPLAY.ff
+
+
+def decide(test, value):
+    """The run's decision at logged test `test`: an `if` on the way to a
+    checkpoint that only the training decides (pytorch-cifar's `if acc >
+    best_acc:` around its save), which fast-forward cannot evaluate. Logged
+    for the sidecars of the checkpoints that follow."""
+    value = bool(value)
+    REPLAY.decisions.setdefault(test, []).append("1" if value else "0")
+    return value
+
+
+def decision(test):
+    """Fast-forward's decision at logged test `test`: the checkpointed
+    run's, in the order it took them."""
+    logged = (REPLAY.target or {}).get("decisions", {}).get(str(test), "")
+    taken = REPLAY.decided.get(test, 0)
+    if taken >= len(logged):
+        fail("%s: error: fast-forward reached the test logged as %d for the "
+             "%d%s time, but the checkpointed run decided it %d time(s) "
+             "before writing it (the script's control flow differs from "
+             "the checkpointed run)" % (REPLAY.checkpoint, test, taken + 1,
+                                        _ordinal(taken + 1), len(logged)),
+             code=3)
+    REPLAY.decided[test] = taken + 1
+    REPLAY.decisions.setdefault(test, []).append(logged[taken])
+    return logged[taken] == "1"
+
+
+def decisions_made():
+    """The decisions logged so far, for a sidecar."""
+    return {str(k): "".join(v) for k, v in REPLAY.decisions.items()}
+
+
+def _ordinal(n):
+    if n % 100 in (11, 12, 13):
+        return "th"
+    return {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
 
 
 def batches(loader, arity=None, source=None):

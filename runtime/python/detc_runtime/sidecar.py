@@ -17,6 +17,8 @@ Format (docs/replay.md): one JSON object, UTF-8, no pickle, at
      "values": {"<name>": encoded value},
      "hint_arrivals": {"<hint site>": int}   (optional; arrivals at the
                   CheckHint hint, docs/checkhint.md),
+     "decisions": {"<test>": "0110..."}   (optional; the run's decisions at
+                  each logged test before the save, docs/replay.md),
      "hint": {...}   (hint checkpoints only: loop positions, user
                   checkpoints' run counts),
      "body_sha256": hex of the canonical JSON of everything above}
@@ -146,6 +148,12 @@ def decode(data, path):
                 isinstance(position.get("made"), int)):
             raise SidecarError(path, "the sidecar's loader position %r is "
                                "not valid" % site)
+    decisions = body.get("decisions", {})
+    if not isinstance(decisions, dict) or not all(
+            isinstance(k, str) and k.isdigit() and isinstance(v, str) and
+            not v.strip("01") for k, v in decisions.items()):
+        raise SidecarError(path, "the sidecar's logged decisions are not "
+                           "valid")
     return body
 
 

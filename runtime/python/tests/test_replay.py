@@ -189,8 +189,9 @@ class ReplayTest(unittest.TestCase):
 
     def test_hostile_sidecars(self):
         """NaN, nesting 100k deep, a re-hashed sidecar without its
-        generators' seeds, with a malformed loader position or a malformed
-        state beyond an optimizer's state_dict: exit 2 with a message,
+        generators' seeds, with a malformed loader position, a malformed
+        state beyond an optimizer's state_dict or malformed logged
+        decisions: exit 2 with a message,
         never a ValueError, RecursionError, KeyError or AttributeError."""
         out = self.fresh("hostile")
         ckpt = os.path.join(out, "ckpt-9.pt")
@@ -214,7 +215,13 @@ class ReplayTest(unittest.TestCase):
                 (sidecar.encode(dict(body, beyond=["optimizer"])),
                  "\"beyond\" is malformed"),
                 (sidecar.encode(dict(body, beyond={"optimizer": 7})),
-                 "state of 'optimizer' is malformed")):
+                 "state of 'optimizer' is malformed"),
+                (sidecar.encode(dict(body, decisions={"1": "0120"})),
+                 "logged decisions are not valid"),
+                (sidecar.encode(dict(body, decisions={"x": "01"})),
+                 "logged decisions are not valid"),
+                (sidecar.encode(dict(body, decisions=["01"])),
+                 "logged decisions are not valid")):
             with open(side, "wb") as f:
                 f.write(data)
             self.expect_error(out, ["--detc-resume", ckpt], message)

@@ -2122,3 +2122,39 @@ class TraceWriterTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LoggedDecisionsTest(unittest.TestCase):
+    """The decisions of a test fast-forward cannot evaluate (an `if acc >
+    best_acc:` around a save): logged by the run, taken back in order by
+    fast-forward, which stops with exit 3 past the end of the log."""
+
+    def setUp(self):
+        from detc_runtime.replay import REPLAY
+        self.saved = (REPLAY.decisions, REPLAY.decided, REPLAY.target,
+                      STATE.failed)
+        REPLAY.decisions, REPLAY.decided = {}, {}
+
+    def tearDown(self):
+        from detc_runtime.replay import REPLAY
+        (REPLAY.decisions, REPLAY.decided, REPLAY.target,
+         STATE.failed) = self.saved
+
+    def test_logged_then_taken_back(self):
+        from detc_runtime import replay
+        self.assertIs(replay.decide(4, torch.tensor(0.7) > 0.5), True)
+        self.assertIs(replay.decide(4, 0), False)
+        self.assertIs(replay.decide(9, [1]), True)
+        self.assertEqual(replay.decisions_made(), {"4": "10", "9": "1"})
+        replay.REPLAY.target = {"decisions": replay.decisions_made()}
+        replay.REPLAY.decisions = {}
+        self.assertEqual([replay.decision(4), replay.decision(4)],
+                         [True, False])
+        # What fast-forward took is logged again: later sidecars hold it.
+        self.assertEqual(replay.decisions_made(), {"4": "10"})
+        with self.assertRaises(SystemExit) as stop:
+            replay.decision(4)
+        self.assertEqual(stop.exception.code, 3)
+        with self.assertRaises(SystemExit) as stop:
+            replay.decision(5)
+        self.assertEqual(stop.exception.code, 3)
