@@ -109,6 +109,7 @@ public:
       if (p.announced)
         if (const StmtPlace *save = places.at(p.span.stmtBegin))
           guards.guardSimple(save->stmt);
+    loadRealBatchesElsewhere();
     if (!guards.getProblems().empty()) {
       for (auto &[offset, message] : guards.getProblems())
         ctx.warning(offset, "detc writes no checkpoint sidecars for this "
@@ -547,6 +548,13 @@ private:
     const analysis::Node &at = g.node(
         p.caller == analysis::kNoNode ? p.cp->instances.front() : p.caller);
     std::string qualifier = g.instances[at.instance].qualifier + "/";
+    // The restore code is the function's, whichever call got there: the
+    // locals of every instance of it are visible (ImageNet's main_worker,
+    // called directly and through mp.spawn).
+    llvm::SmallVector<std::string, 2> qualifiers;
+    for (const analysis::Instance &inst : g.instances)
+      if (inst.function == g.instances[at.instance].function)
+        qualifiers.push_back(inst.qualifier + "/");
     // A module global is read and assigned by name where the restore code
     // runs at module level (in a function, assigning would make it local).
     const StmtPlace *resumeAt = places.at(p.resume.stmtBegin);
@@ -558,7 +566,8 @@ private:
       fnScope = scopeOf(resumeAt->function, ctx.tree);
     auto inScope = [&](analysis::VarId v) {
       StringRef name = g.vars.name(v);
-      if (name.starts_with(qualifier))
+      if (llvm::any_of(qualifiers,
+                       [&](StringRef q) { return name.starts_with(q); }))
         return true;
       if (!name.starts_with("@") || name.contains('.'))
         return false;
@@ -592,9 +601,13 @@ private:
     for (auto [v, from] : p.cp->notRederivable)
       if (inScope(v))
         savedWhole.insert(g.displayName(v));
+    llvm::StringSet<> added;
     for (auto [v, from] : p.cp->notRederivable) {
       std::string name = g.displayName(v);
       if (StringRef(name).starts_with("$"))
+        continue;
+      // The same local of two instances of the function.
+      if (inScope(v) && !added.insert(name).second)
         continue;
       StringRef root = StringRef(name).split('.').first;
       if (root.size() != name.size() && savedWhole.contains(root))
@@ -814,6 +827,7 @@ private:
     auto *loop = dyn_cast<ast::For>(s);
     if (!runsInside(s) && !holdsLoaderLoop(s)) {
       guards.skipWhole(s);
+      skippedWhole.push_back(s);
       return;
     }
     if (loop)
@@ -827,13 +841,19 @@ private:
   /// Functions whose statements fast-forward partly runs, called only from
   /// the loop nests: guarded like the nests. A function also called
   /// elsewhere runs in full in fast-forward.
-  void guardCallees() {
+  /// The graph nodes of the nests' loops.
+  llvm::DenseSet<NodeId> nestLoopNodes() const {
     llvm::DenseSet<NodeId> nestLoops;
     for (const ast::Stmt *root : nestRoots())
       for (Operation *op : opsAt.lookup(root->getRange().begin.offset))
         for (NodeId n = 0; n < g.numNodes(); ++n)
           if (g.node(n).op == op)
             nestLoops.insert(n);
+    return nestLoops;
+  }
+
+  void guardCallees() {
+    llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
     for (const ast::FunctionDef *def : places.functions()) {
       if (!runsInside(def) || containsNest(def))
         continue;
@@ -913,7 +933,48 @@ private:
     return fetch;
   }
 
+  /// The loops over a loader that fast-forward runs in full (in setup
+  /// code, or in a function also called outside the training loop:
+  /// ImageNet's `validate`, called before the loop with --evaluate): their
+  /// bodies are not skipped, so they get real batches in fast-forward too
+  /// (placeholders there crashed the resume). Slower, never wrong.
+  void loadRealBatchesElsewhere() {
+    llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
+    std::vector<const ast::FunctionDef *> scopes = places.functions();
+    scopes.push_back(nullptr);
+    for (const ast::FunctionDef *fn : scopes) {
+      // A function only the nests call runs in fast-forward only as they
+      // run it: its loops were planned with them, or its calls skipped.
+      if (fn && !containsNest(fn) &&
+          nestUse(fn, nestLoops) == NestUse::Only)
+        continue;
+      for (const ast::Stmt *s : places.statementsIn(fn)) {
+        auto *loop = dyn_cast<ast::For>(s);
+        if (!loop || plannedLoops.count(loop) || !fetchOf(loop) ||
+            llvm::any_of(skippedWhole, [&](const ast::Stmt *skipped) {
+              return encloses(skipped, loop);
+            }))
+          continue;
+        const ast::Expr *iter = loop->iter;
+        if (auto *c = dyn_cast<ast::Call>(iter)) {
+          StringRef callee = text(c->func);
+          if ((callee == "enumerate" || callee.ends_with("tqdm")) &&
+              !c->args.empty())
+            iter = c->args[0];
+        }
+        // A wrapper made earlier (`pbar = tqdm(loader)`) began its
+        // iteration where it was made: left as it is.
+        guards.wrapLater(iter, formatv("{0}.real_batches(", kRuntimeAlias),
+                         ")", "real batches in fast-forward (it runs in full)");
+      }
+    }
+  }
+  llvm::DenseSet<const ast::For *> plannedLoops;
+  /// Statements fast-forward skips whole: the loops in them never run there.
+  std::vector<const ast::Stmt *> skippedWhole;
+
   void nameBatchShape(const ast::For *f) {
+    plannedLoops.insert(f);
     ir::FetchOp fetch = fetchOf(f);
     if (!fetch)
       return;

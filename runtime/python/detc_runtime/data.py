@@ -433,7 +433,11 @@ class KeyedDataLoader(DataLoader):
             # ahead): the loop's epoch is how often it began one.
             self._detc_loop_epochs += 1
             epoch = self._detc_loop_epochs
-        if REPLAY.ff:
+        # A loop fast-forward runs in full (in setup code, or in a function
+        # also called outside the training loop: replay.real_batches)
+        # loads its batches for real.
+        real = self.__dict__.pop("_detc_real_next", False)
+        if REPLAY.ff and not real:
             it = (_FastForwardRepeating if sampler.self_counting
                   else _FastForwardBatches)(self, epoch)
         else:

@@ -771,16 +771,32 @@ def batches(loader, arity=None, source=None):
         if hasattr(held, "_detc_sampler"):
             held._detc_arity = arity
             return loader
-    inner = loader
-    # Through a hint's loop level, a traced loop's fetches and the
-    # iterator wrappers scripts put around a loader (`tqdm(loader)`: they
-    # keep it as `.iterable`) to the loader.
+    inner = _keyed_loader_in(loader)
+    if inner is not None:
+        inner._detc_arity = arity
+    return loader
+
+
+def _keyed_loader_in(iterable):
+    """The keyed loader `iterable` iterates, or None: through a hint's loop
+    level, a traced loop's fetches and the iterator wrappers scripts put
+    around a loader (`tqdm(loader)`: they keep it as `.iterable`)."""
+    inner = iterable
     for _ in range(8):
         if hasattr(inner, "_detc_sampler") or not hasattr(inner, "iterable"):
             break
         inner = inner.iterable
-    if hasattr(inner, "_detc_sampler"):
-        inner._detc_arity = arity
+    return inner if hasattr(inner, "_detc_sampler") else None
+
+
+def real_batches(loader):
+    """A loop over a keyed loader that fast-forward runs in full (setup
+    code, or a function also called outside the training loop: its body
+    is not skipped): its next iteration loads real batches, also in
+    fast-forward, where the loader hands out placeholders otherwise."""
+    inner = _keyed_loader_in(loader)
+    if inner is not None:
+        inner._detc_real_next = True
     return loader
 
 
