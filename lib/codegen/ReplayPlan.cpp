@@ -817,6 +817,15 @@ private:
       if ((!runsItself(s) || announcedCall(s)) &&
           !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s))
         guards.guardSimple(s);
+      // A return whose value nothing fast-forward runs needs (nanoGPT's
+      // `return out` of estimate_loss, its loss dict built by skipped
+      // statements; the call still runs, for the model's train/eval
+      // mode): it returns, with None, without reading that value.
+      if (auto *r = dyn_cast<ast::Return>(s); r && r->value && !runsItself(s))
+        guards.wrapLater(r->value, "(",
+                         formatv(") if {0}.guard() else None", kRuntimeAlias)
+                             .str(),
+                         "its value is not computed in fast-forward");
       return;
     }
     // A loop over a keyed loader goes round in fast-forward even when
