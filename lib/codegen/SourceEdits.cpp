@@ -99,6 +99,15 @@ std::string EditList::linesBefore(unsigned line) const {
 }
 
 void EditList::note(unsigned line, StringRef text) {
+  // A line continued with a backslash cannot end in a comment (simsiam's
+  // `k_pre = ... \` guarded in fast-forward made the emitted script
+  // invalid): the note goes on the line the statement continues to.
+  while (line < lineStarts.size()) {
+    uint32_t b = lineStarts[line - 1], e = lineStarts[line];
+    if (!src.slice(b, e).rtrim(" \t\r\n\f").ends_with("\\"))
+      break;
+    ++line;
+  }
   for (LineNote &n : notes)
     if (n.line == line) {
       if (StringRef(n.text).contains(text))

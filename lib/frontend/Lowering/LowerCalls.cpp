@@ -9,6 +9,8 @@
 
 #include "Lowerer.h"
 
+#include "detc/frontend/ASTDump.h"
+
 using namespace detc;
 using namespace detc::frontend;
 using namespace mlir;
@@ -200,8 +202,10 @@ void Lowerer::emitUserCall(
         break;
       if (first + i >= params.size())
         break;
-      bindParam(params[first + i], i < argVars.size() ? argVars[i] : "",
-                factsOf(f, posArgs[i]));
+      std::string var = i < argVars.size() ? argVars[i] : "";
+      if (var.empty())
+        var = expressionArgument(f, posArgs[i], argEff);
+      bindParam(params[first + i], var, factsOf(f, posArgs[i]));
     }
     for (const ast::Keyword *k : keywords) {
       if (k->arg.empty() || !llvm::is_contained(params, k->arg.str()))
@@ -210,6 +214,8 @@ void Lowerer::emitUserCall(
       for (const auto &[name, v] : kwVars)
         if (name == k->arg)
           var = v;
+      if (var.empty())
+        var = expressionArgument(f, k->value, argEff);
       bindParam(k->arg.str(), var, factsOf(f, k->value));
     }
   }
@@ -2320,6 +2326,50 @@ void Lowerer::emitAlternatives(size_t n, const ast::Node *at,
     if (op) // Null in a pass that only gathers facts.
       builder.setInsertionPoint(op->getRegion(1).front().getTerminator());
   }
+}
+
+std::string Lowerer::expressionArgument(FuncCtx &f, const ast::Expr *e,
+                                        const Effects &callReads) {
+  // An expression argument of the program's function (`top1.update(
+  // prec1.item(), n)`, the meters of WRN's and ImageNet's scripts): a
+  // temporary carries what it reads into the parameter, so what the callee
+  // makes of the parameter derives from those variables. (Unbound, the
+  // parameter came from nowhere: fast-forward re-ran the call without
+  // computing `prec1`, and the resume crashed.)
+  if (!e || isa<ast::Constant, ast::Lambda>(e))
+    return "";
+  std::set<std::string> reads;
+  std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
+    if (isa<ast::Name, ast::Attribute>(n)) {
+      std::string path = varPath(f, cast<ast::Expr>(n));
+      auto *name = dyn_cast<ast::Name>(n);
+      if (!path.empty() && (!name || isBoundName(f, name->id))) {
+        reads.insert(path);
+        return;
+      }
+    }
+    if (isa<ast::Lambda>(n))
+      return;
+    ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+      if (c)
+        scan(c);
+    });
+  };
+  scan(e);
+  // The values of the calls inside it (`i + random.random()`: the draw's
+  // temporary) were lowered with the call's other arguments: all of them
+  // count (more than it reads, never less).
+  for (const std::string &v : callReads.uses)
+    if (StringRef(v).starts_with("$"))
+      reads.insert(v);
+  if (reads.empty())
+    return "";
+  Effects eff;
+  eff.uses.insert(reads.begin(), reads.end());
+  std::string t = newTemp(f);
+  emit(ir::StmtOp::getOperationName(), e, {t}, eff,
+       {strAttr("kind", "assign")});
+  return t;
 }
 
 std::string Lowerer::lowerArgToVar(FuncCtx &f, const ast::Expr *e,

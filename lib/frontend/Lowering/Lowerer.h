@@ -505,6 +505,11 @@ public:
   std::string varPath(FuncCtx &f, const ast::Expr *e);
   /// The qualified library or local-module name `e` denotes, if any.
   std::string qualName(FuncCtx &f, const ast::Expr *e);
+  /// A temporary assigned from the variables expression argument `e`
+  /// reads (and the temporaries among `callReads`, the call's), for the
+  /// parameter it binds; empty when it reads none.
+  std::string expressionArgument(FuncCtx &f, const ast::Expr *e,
+                                 const Effects &callReads);
   std::string factKey(FuncCtx &f, const std::string &var);
   FactSet factsOfVar(FuncCtx &f, const std::string &var);
   void addFacts(const std::string &key, const FactSet &facts);

@@ -67,6 +67,8 @@ for step, (x, y) in enumerate(from_cli):
 # CHECK-LABEL: detc.class @Squares role dataset
 # CHECK: detc.func @__getitem__ kind method params ["self", "i"]
 # CHECK: detc.draw "<random>" dist "sample" defs ["$0"] {api = "random.random"}
-# CHECK: detc.call @Jitter::@__call__ bind {self = "self.transform"}
+# The expression argument reaches the parameter through a temporary.
+# CHECK-NEXT: detc.stmt "assign" defs ["[[ARG:[$][0-9]+]]"] uses ["$0", "i"]
+# CHECK-NEXT: detc.call @Jitter::@__call__ bind {self = "self.transform", v = "[[ARG]]"}
 # CHECK-LABEL: detc.class @Jitter role transform
 # CHECK: detc.draw "<random>" dist "sample" defs ["$0"] {api = "random.gauss"}
