@@ -731,11 +731,22 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // `if acc > best_acc:` around its save): evaluating it would re-run the
   // training, which fast-forward skips. The run logs its decisions instead
   // and fast-forward takes them from the sidecar.
+  // Only tests that read what skipped work derives (the taint problem's
+  // facts) are logged: a test of the epoch number re-runs as before, and a
+  // program whose re-executed training has another cause is not solved
+  // again (retinanet: a second solve for nothing).
   if (sol.trains) {
+    TaintFacts &facts = taintFactsOf(cp.prefix);
     for (NodeId n : instances)
-      for (NodeId c = g.node(n).control; c != kNoNode; c = g.node(c).control)
-        if (g.node(c).op && isa<ir::IfOp>(g.node(c).op))
+      for (NodeId c = g.node(n).control; c != kNoNode;
+           c = g.node(c).control) {
+        if (!g.node(c).op || !isa<ir::IfOp>(g.node(c).op))
+          continue;
+        VarSet tainted = facts.inAt(c);
+        if (llvm::any_of(effects[c].reads,
+                         [&](unsigned r) { return tainted.test(r); }))
           logged.set(c);
+      }
     if (logged.any()) {
       Solution withLog = solve(logged);
       if (!withLog.trains) {

@@ -214,7 +214,7 @@ struct CheckpointReplay {
   /// re-running the training could (`if acc > best_acc:` around the save).
   /// The run logs their decisions, and fast-forward takes them from the
   /// sidecar. Empty unless evaluating them would re-execute a training
-  /// step.
+  /// step; only tests that read what skipped work derives are logged.
   std::vector<NodeId> logged;
   /// Needed: `in` after each node, `out` before it (ids: ReplayVars).
   DataflowResult<VarSet> needed;
