@@ -931,6 +931,15 @@ private:
            });
   }
 
+  /// `enumerate(loader)` or `tqdm(loader)` around a loop's loader, or null.
+  const ast::Call *iteratorWrapper(const ast::Expr *iter) const {
+    auto *c = dyn_cast<ast::Call>(iter);
+    if (!c || c->args.empty())
+      return nullptr;
+    StringRef callee = text(c->func);
+    return callee == "enumerate" || callee.ends_with("tqdm") ? c : nullptr;
+  }
+
   /// The fetch of the loop over a loader `f` is, or null.
   ir::FetchOp fetchOf(const ast::For *f) const {
     ir::FetchOp fetch;
@@ -965,12 +974,8 @@ private:
             }))
           continue;
         const ast::Expr *iter = loop->iter;
-        if (auto *c = dyn_cast<ast::Call>(iter)) {
-          StringRef callee = text(c->func);
-          if ((callee == "enumerate" || callee.ends_with("tqdm")) &&
-              !c->args.empty())
-            iter = c->args[0];
-        }
+        if (const ast::Call *c = iteratorWrapper(iter))
+          iter = c->args[0];
         // A wrapper made earlier (`pbar = tqdm(loader)`) began its
         // iteration where it was made: left as it is.
         guards.wrapLater(iter, formatv("{0}.real_batches(", kRuntimeAlias),
@@ -1007,15 +1012,11 @@ private:
       }
     }
     const ast::Expr *iter = f->iter, *target = f->target;
-    if (auto *c = dyn_cast<ast::Call>(iter)) {
-      StringRef callee = text(c->func);
-      if ((callee == "enumerate" || callee.ends_with("tqdm")) &&
-          !c->args.empty()) {
-        iter = c->args[0];
-        if (callee == "enumerate") {
-          auto *t = dyn_cast<ast::Tuple>(target);
-          target = t && t->elts.size() == 2 ? t->elts[1] : nullptr;
-        }
+    if (const ast::Call *c = iteratorWrapper(iter)) {
+      iter = c->args[0];
+      if (text(c->func) == "enumerate") {
+        auto *t = dyn_cast<ast::Tuple>(target);
+        target = t && t->elts.size() == 2 ? t->elts[1] : nullptr;
       }
     }
     std::string arity = "None";
