@@ -6,8 +6,9 @@
 #   e2e    test/e2e/cuda.py (keyed values on CUDA == the core's; determinism
 #          across workers, kill/resume and JIT restarts on CUDA), beside the
 #          runtime's unit tests under that machine's torch
-#   bench  keyed draw cost on CUDA (bench/device_draw_cost.py) and the
-#          transformed GPU example's steady-state overhead
+#   bench  keyed draw cost on CUDA (bench/device_draw_cost.py), a
+#          checkpoint fingerprint's cost on CUDA (bench/fingerprint_cost.py)
+#          and the transformed GPU example's steady-state overhead
 #          (bench/transform_overhead.py)
 #   profile  where the transformed GPU example's main process spends its
 #          time (cProfile, top functions of detc_runtime and overall)
@@ -16,6 +17,8 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 log="${OUT:-build}/device-check.log"
+# The runtime tests' whole log comes back beside it (a failure's traceback).
+tests_log="${OUT:-build}/runtime-tests.log"
 py=${PYTHON:-python3}
 rt=build/device-python
 stages=" ${*:-core e2e bench} "
@@ -41,18 +44,21 @@ cp runtime/python/detc_runtime/*.py "$rt/detc_runtime/"
   if [[ $stages == *" e2e "* ]]; then
     echo "== e2e on CUDA, runtime tests beside it $(date -u +%T)"
     (PYTHONPATH=$rt timeout 240 $py runtime/python/tests/test_runtime.py \
-       > build/runtime-tests.log 2>&1
-     echo "runtime tests: exit $?" >> build/runtime-tests.log) &
+       > "$tests_log" 2>&1
+     echo "runtime tests: exit $?" >> "$tests_log") &
     DETC_E2E_PYTHON=$py timeout 300 $py test/e2e/cuda.py --detc $shim \
       --runtime "$rt"
     echo "e2e: exit $?"
     wait
-    tail -4 build/runtime-tests.log
+    tail -4 "$tests_log"
   fi
   if [[ $stages == *" bench "* ]]; then
     echo "== keyed draw cost $(date -u +%T)"
     PYTHONPATH=$rt timeout 90 $py bench/device_draw_cost.py --repeat 10 \
       --cuda-only
+    echo "== checkpoint fingerprint vs its write, state on CUDA $(date -u +%T)"
+    PYTHONPATH=$rt timeout 120 $py bench/fingerprint_cost.py --repeat 3 \
+      --device cuda
     echo "== transformed GPU example, steady-state overhead $(date -u +%T)"
     # Against the original as it is, then against the original with the
     # deterministic kernels the transform turns on: what detc's runtime

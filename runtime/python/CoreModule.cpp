@@ -433,4 +433,15 @@ PYBIND11_MODULE(_core, m) {
       "XXH3-64 of `windows` evenly spaced windows of `window` bytes of the "
       "`size` bytes at `address` (all of them when they fit), seeded with "
       "the size.");
+  m.def(
+      "memory_hash_seeded",
+      [](uintptr_t address, size_t size, uint64_t seed) {
+        const void *data = reinterpret_cast<const void *>(address);
+        return memoryHashWithSeed(data, size, seed);
+      },
+      py::arg("address"), py::arg("size"), py::arg("seed"),
+      "XXH3-64 of the `size` bytes at `address` seeded with `seed`: "
+      "memory_sample_hash's value of a tensor of `seed` bytes, from its "
+      "windows gathered into one buffer (fingerprint.py, tensors on a "
+      "GPU).");
 }

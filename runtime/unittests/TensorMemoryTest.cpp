@@ -86,6 +86,26 @@ TEST(TensorMemory, SampleHashSeesTheSampledBytesAndTheSize) {
             memorySampleHash(a.data(), 5001, 4, 256));
 }
 
+TEST(TensorMemory, SampleHashOfGatheredWindowsIsSeededWithTheSize) {
+  // What fingerprint.py computes for a tensor on a GPU: the windows
+  // gathered there into one buffer, hashed here seeded with the size.
+  std::vector<uint8_t> a(1000003);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = static_cast<uint8_t>((i * 2654435761u) >> 13);
+  for (size_t size : {size_t(16385), size_t(70000), a.size()}) {
+    std::vector<uint8_t> gathered;
+    size_t span = size - 256;
+    for (size_t i = 0; i < 64; ++i) {
+      size_t at = span * i / 63;
+      gathered.insert(gathered.end(), a.begin() + at, a.begin() + at + 256);
+    }
+    EXPECT_EQ(memorySampleHash(a.data(), size, 64, 256),
+              memoryHashWithSeed(gathered.data(), gathered.size(), size));
+  }
+  EXPECT_EQ(memorySampleHash(a.data(), 16384, 64, 256),
+            memoryHashWithSeed(a.data(), 16384, 16384));
+}
+
 TEST(TensorMemory, RangeOfFiniteElements) {
   std::vector<float> f = {0.5f, -3.25f, 7.0f, 0.0f, -0.0f, 1e-30f};
   ValueRange r = valueRange(f.data(), f.size(), FloatKind::Float32);

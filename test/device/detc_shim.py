@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`detc transform SCRIPT --emit-python [--jit-checkpoint] -o OUT` on a
+"""`detc transform SCRIPT --emit-python [--jit-checkpoint] [--python PY] -o OUT` on a
 machine without detc: copies the transform made beforehand by
 scripts/device-kit.sh (build/device-kit/transformed/NAME, or NAME's stem +
 `.jit.py` for --jit-checkpoint), so the e2e harnesses and benches run
@@ -17,7 +17,24 @@ KIT = os.environ.get("DETC_DEVICE_KIT", os.path.join(
 SERVED = {(): "", ("--jit-checkpoint",): ".jit"}
 
 
+def drop_python(argv):
+    """The harnesses name the interpreter whose libraries detc reads
+    (`--python PATH`); the kit's transforms were made beforehand with the
+    libraries of the machine that made them, so the option is dropped."""
+    out = []
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--python":
+            skip = True
+        elif not arg.startswith("--python="):
+            out.append(arg)
+    return out
+
+
 def main(argv):
+    argv = drop_python(argv)
     flags = tuple(argv[3:-2])
     if len(argv) < 5 or argv[0] != "transform" or argv[2] != \
             "--emit-python" or argv[-2] != "-o" or flags not in SERVED:

@@ -25,7 +25,9 @@ refusal naming what differs:
 
 Tensors are digested from a sample (core.memory_sample_hash: up to 64
 windows of 256 bytes, the whole tensor when smaller) plus dtype and shape,
-so the cost grows with the number of tensors, not their size: under 1% of
+so the cost grows with the number of tensors, not their size (a GPU's
+tensors have their windows gathered on the device and copied together:
+_device_digests): under 1% of
 writing a checkpoint from ~30 MB of state, a fixed ~0.2 ms after the write
 below that (10% of a 1.6 MB checkpoint's; bench/fingerprint_cost.py;
 global_generators.py reads and encodes the global generators). DETC_VERIFY=full
@@ -76,11 +78,108 @@ def _tensor_digest(t, full):
     else:
         h = _core.memory_sample_hash(t.data_ptr(), size, _SAMPLE_WINDOWS,
                                      _SAMPLE_BYTES)
-    dtype = t.dtype
+    return "%s%s:%016x" % (_dtype_name(t.dtype), tuple(t.shape), h)
+
+
+def _dtype_name(dtype):
     name = _DTYPE_NAMES.get(dtype)
     if name is None:
         name = _DTYPE_NAMES[dtype] = str(dtype)[6:]
-    return "%s%s:%016x" % (name, tuple(t.shape), h)
+    return name
+
+
+class _Parts(list):
+    """A digest's parts. A tensor on a GPU (any device but the CPU) waits
+    in `pending` as (index, tensor) with None at its index, so that one
+    digest reads all of them from the device in one copy
+    (_device_digests) instead of copying each tensor whole."""
+
+    __slots__ = ("pending",)
+
+    def __init__(self):
+        super().__init__()
+        self.pending = []
+
+
+def _add_tensor(parts, t, full):
+    if full or t.device.type == "cpu" or t.is_sparse:
+        parts.append(_tensor_digest(t, full))
+    else:
+        parts.pending.append((len(parts), t))
+        parts.append(None)
+
+
+# (device, size in bytes) -> the byte offsets of a tensor's windows, made
+# on the device: a model's tensors come in few sizes (a parameter and its
+# optimizer moments share one), so a digest launches one gather per tensor
+# rather than the five operations that compute the offsets. Bounded: 64
+# entries of 128 KB.
+_WINDOW_OFFSETS = {}
+
+
+def _window_offsets(device, size):
+    key = (device, size)
+    found = _WINDOW_OFFSETS.get(key)
+    if found is None:
+        if len(_WINDOW_OFFSETS) >= 64:
+            _WINDOW_OFFSETS.clear()
+        span = size - _SAMPLE_BYTES
+        # The core's i * span / (windows - 1), in int64: exact below 2^57
+        # bytes.
+        starts = torch.arange(_SAMPLE_WINDOWS, dtype=torch.int64) * span \
+            // (_SAMPLE_WINDOWS - 1)
+        offsets = (starts[:, None] + torch.arange(
+            _SAMPLE_BYTES, dtype=torch.int64)).reshape(-1)
+        found = _WINDOW_OFFSETS[key] = offsets.to(device)
+    return found
+
+
+def _sample_bytes(t):
+    """The bytes memory_sample_hash reads of `t` (its windows, or all of
+    it), gathered on t's device, and t's size in bytes; None where torch
+    cannot view t as bytes."""
+    try:
+        flat = t.detach().contiguous().reshape(-1).view(torch.uint8)
+    except RuntimeError:
+        return None
+    size = flat.numel()
+    if size <= _SAMPLE_WINDOWS * _SAMPLE_BYTES:
+        return flat, size
+    return flat.index_select(0, _window_offsets(flat.device, size)), size
+
+
+def _device_digests(tensors):
+    """_tensor_digest's text of each tensor (sampled, not full), its
+    windows gathered on its device and copied to the host together: one
+    copy per device and digest, of at most 16 KB per tensor, where
+    copying each tensor whole cost a transfer per tensor (a third of the
+    transformed GPU example's overhead). The same digests as
+    _tensor_digest's of the tensors' CPU copies (XXH3 streamed over the
+    windows equals XXH3 of them gathered, seeded with the size)."""
+    out = [None] * len(tensors)
+    by_device = {}
+    for i, t in enumerate(tensors):
+        by_device.setdefault(t.device, []).append(i)
+    for indices in by_device.values():
+        gathered, pieces = [], []
+        for i in indices:
+            sample = _sample_bytes(tensors[i])
+            if sample is None:
+                out[i] = _tensor_digest(tensors[i], False)
+            else:
+                gathered.append(sample[0])
+                pieces.append((i, sample[0].numel(), sample[1]))
+        if not pieces:
+            continue
+        host = torch.cat(gathered).cpu() if len(gathered) > 1 \
+            else gathered[0].cpu().contiguous()
+        at = host.data_ptr()
+        for i, count, size in pieces:
+            t = tensors[i]
+            h = _core.memory_hash_seeded(at, count, size) if size else 0
+            at += count
+            out[i] = "%s%s:%016x" % (_dtype_name(t.dtype), tuple(t.shape), h)
+    return out
 
 
 def _generator_bytes(gen):
@@ -111,8 +210,12 @@ _TENSORS = frozenset((torch.Tensor, torch.nn.Parameter))
 def digest(value, full=False):
     """A short text that changes when `value`'s state does (as far as
     detc can see: an object it does not know is its type only)."""
-    parts = []
+    parts = _Parts()
     _walk(value, full, parts, 0, set())
+    if parts.pending:
+        done = _device_digests([t for _, t in parts.pending])
+        for (index, _), text in zip(parts.pending, done):
+            parts[index] = text
     if len(parts) == 1 and len(parts[0]) <= 64:
         return parts[0]
     return _hash("\x1f".join(parts).encode("utf-8", "surrogatepass"))
@@ -125,7 +228,7 @@ def _entry(v, full, parts, depth, seen):
     if t in _SCALARS:
         parts.append(repr(v))
     elif t in _TENSORS:
-        parts.append(_tensor_digest(v, full))
+        _add_tensor(parts, v, full)
     else:
         _walk(v, full, parts, depth + 1, seen)
 
@@ -167,7 +270,7 @@ def _walk(value, full, parts, depth, seen):
         seen.discard(id(value))
         return
     if isinstance(value, torch.Tensor):
-        parts.append(_tensor_digest(value, full))
+        _add_tensor(parts, value, full)
         return
     if isinstance(value, np.ndarray):
         parts.append(_array_digest(value, full) if value.dtype.kind in "biufc"

@@ -1792,6 +1792,54 @@ class FingerprintTest(unittest.TestCase):
         self.assertEqual(fingerprint.verify(fp), [])
         STATE.sequential = {}
 
+    def test_gathered_windows_digest_like_the_whole_tensor(self):
+        # What a digest does for tensors on a GPU (their windows gathered
+        # there, one copy for all), run on the CPU: the same text as the
+        # core's sampled digest of each tensor, for every dtype, a size on
+        # each side of the 16 KB that is hashed whole, empty, 0-dim and
+        # non-contiguous tensors.
+        from detc_runtime import fingerprint
+        g = torch.Generator().manual_seed(3)
+        base = torch.randint(0, 2 ** 31, (1 << 18,), generator=g)
+        tensors = []
+        for dtype in (torch.float32, torch.float16, torch.bfloat16,
+                      torch.float64, torch.int64, torch.int32, torch.uint8,
+                      torch.bool, torch.complex64):
+            for n in (0, 1, 4095, 4096, 4097, 16384, 16385, 100003):
+                tensors.append((base[:n] % 251).to(dtype))
+        tensors += [base[:12].reshape(3, 4).t(),      # non-contiguous
+                    base[:300000 // 8].reshape(-1, 3)[:, 1],
+                    torch.tensor(2.5), torch.zeros(0, 5)]
+        expected = [fingerprint._tensor_digest(t, False) for t in tensors]
+        self.assertEqual(fingerprint._device_digests(tensors), expected)
+        # Windows matter: a byte in the last window changes the digest.
+        t = base.clone()
+        t[-1] += 1
+        self.assertNotEqual(fingerprint._device_digests([t]),
+                            fingerprint._device_digests([base]))
+
+    @unittest.skipUnless(torch.cuda.is_available(), "no CUDA device")
+    def test_state_on_the_gpu_digests_like_its_cpu_copy(self):
+        from detc_runtime import fingerprint
+        model = torch.nn.Sequential(torch.nn.Linear(300, 200),
+                                    torch.nn.Linear(200, 3)).cuda()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+        model(torch.randn(4, 300, device="cuda")).sum().backward()
+        opt.step()
+        state = {"model": model.state_dict(), "opt": opt.state_dict()}
+        on_cpu = {"model": {k: v.cpu() for k, v in
+                            model.state_dict().items()},
+                  "opt": torch.optim.SGD(
+                      [p.detach().cpu() for p in model.parameters()],
+                      lr=0.1, momentum=0.9).state_dict()}
+        on_cpu["opt"]["state"] = {
+            k: {n: v.cpu() for n, v in s.items()}
+            for k, s in opt.state_dict()["state"].items()}
+        self.assertEqual(fingerprint.digest(state["model"]),
+                         fingerprint.digest(on_cpu["model"]))
+        self.assertEqual(fingerprint.digest(state["opt"]),
+                         fingerprint.digest(on_cpu["opt"]))
+
     def test_verify_names_a_generator_and_state_that_differ(self):
         from detc_runtime import fingerprint
         import sys

@@ -156,6 +156,15 @@ inline uint64_t memoryHash(const void *data, size_t size) {
   return XXH3_64bits(data, size);
 }
 
+/// XXH3-64 of `size` bytes at `data`, seeded with `seed`. A sample's
+/// windows gathered into one buffer elsewhere (on a GPU) hash with the
+/// tensor's size as the seed to memorySampleHash's value: XXH3's streaming
+/// digest equals its one-shot digest of the same bytes.
+inline uint64_t memoryHashWithSeed(const void *data, size_t size,
+                                   uint64_t seed) {
+  return XXH3_64bits_withSeed(data, size, seed);
+}
+
 /// XXH3-64 of a sample of the `size` bytes at `data`: `windows` evenly
 /// spaced windows of `window` bytes (the first at the start, the last
 /// ending at the end), streamed together with the size; all of the bytes
