@@ -735,9 +735,17 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // facts) are logged: a test of the epoch number re-runs as before, and a
   // program whose re-executed training has another cause is not solved
   // again (retinanet: a second solve for nothing).
+  // The tests that decide a `break` or `continue` before L decide whether L
+  // is reached too (pytorch-cifar100: `if best_acc < acc: save best;
+  // continue` before the regular save): they are logged alike.
   if (sol.trains) {
     TaintFacts &facts = taintFactsOf(cp.prefix);
-    for (NodeId n : instances)
+    std::vector<NodeId> decidedFrom(instances.begin(), instances.end());
+    for (NodeId n = 0; n < g.numNodes(); ++n)
+      if (isJump(g, n) && g.node(n).control != kNoNode &&
+          cp.prefix.test(g.node(n).control))
+        decidedFrom.push_back(n);
+    for (NodeId n : decidedFrom)
       for (NodeId c = g.node(n).control; c != kNoNode;
            c = g.node(c).control) {
         if (!g.node(c).op || !isa<ir::IfOp>(g.node(c).op))

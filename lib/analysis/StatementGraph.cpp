@@ -224,6 +224,56 @@ public:
       symbolOf[entry.second] = entry.first().str();
   }
 
+  /// What each statement with `restores` restores (the flow-sensitive
+  /// view of `restores`).
+  llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> restoresAt;
+
+  /// The statement that defines `v` last on the straight line before `n`
+  /// (each node on the way has one predecessor), or kNoNode.
+  NodeId straightDefinition(NodeId n, VarId v) const {
+    for (unsigned steps = 0; steps < 64; ++steps) {
+      llvm::ArrayRef<NodeId> preds = g.predecessors(n);
+      if (preds.size() != 1)
+        return kNoNode;
+      n = preds.front();
+      const Node &node = g.node(n);
+      if (llvm::is_contained(node.defs, v))
+        return n;
+      if (llvm::is_contained(node.updates, v))
+        return kNoNode;
+    }
+    return kNoNode;
+  }
+
+  /// A checkpoint saving `state` saves what `state` restores, transitively
+  /// (`state = {"model": model.state_dict(), ...}` built by the caller of
+  /// the helper that saves it). Where the dict is built on the straight
+  /// line before the save, what that assignment restores (RepDistiller
+  /// builds `state` twice in its epoch loop, a best and a regular one: each
+  /// save saves its own dict, not both).
+  void addRestoredBySaved() {
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      Node &node = g.node(n);
+      if (node.kind != NodeKind::Checkpoint)
+        continue;
+      llvm::SetVector<VarId> saved(g.saved(n).begin(), g.saved(n).end());
+      size_t direct = saved.size();
+      for (size_t i = 0; i < saved.size(); ++i) {
+        if (i < direct) {
+          NodeId def = straightDefinition(n, saved[i]);
+          auto it = def == kNoNode ? restoresAt.end() : restoresAt.find(def);
+          if (it != restoresAt.end()) {
+            saved.insert(it->second.begin(), it->second.end());
+            continue;
+          }
+        }
+        if (auto it = restores.find(saved[i]); it != restores.end())
+          saved.insert(it->second.begin(), it->second.end());
+      }
+      g.saved(n).assign(saved.begin(), saved.end());
+    }
+  }
+
   void run() {
     g.entry = add(NodeKind::Entry, nullptr, rootCtx());
     g.exit = kNoNode;
@@ -239,7 +289,6 @@ public:
     Ctx c = rootCtx();
     g.exit = add(NodeKind::Exit, nullptr, c);
     connect(f, g.exit);
-    addRestoredBySaved();
     if (g.truncated)
       for (const auto &e : instanceCount)
         if (e.getValue() > g.mostExpandedTimes) {
@@ -268,22 +317,6 @@ private:
   /// What a variable's value restores when saved (`restores` of the
   /// statements defining or updating it; flow-insensitive per instance).
   llvm::DenseMap<VarId, llvm::SetVector<VarId>> restores;
-
-  /// A checkpoint saving `state` saves what `state` restores, transitively
-  /// (`state = {"model": model.state_dict(), ...}` built by the caller of
-  /// the helper that saves it).
-  void addRestoredBySaved() {
-    for (NodeId n = 0; n < g.numNodes(); ++n) {
-      Node &node = g.node(n);
-      if (node.kind != NodeKind::Checkpoint)
-        continue;
-      llvm::SetVector<VarId> saved(g.saved(n).begin(), g.saved(n).end());
-      for (size_t i = 0; i < saved.size(); ++i)
-        if (auto it = restores.find(saved[i]); it != restores.end())
-          saved.insert(it->second.begin(), it->second.end());
-      g.saved(n).assign(saved.begin(), saved.end());
-    }
-  }
 
   /// Library-style code: the entries run after the module body, each any
   /// number of times in any order (a loop over a choice), their parameters
@@ -435,6 +468,7 @@ private:
       const Node &node = g.node(n);
       for (Attribute a : s.getRestoresAttr()) {
         VarId r = g.vars.intern(canonical(c.inst, cast<StringAttr>(a).getValue()));
+        restoresAt[n].push_back(r);
         for (VarId v : node.defs)
           restores[v].insert(r);
         for (VarId v : node.updates)
@@ -1079,12 +1113,15 @@ std::string StatementGraph::truncationMessage() const {
 StatementGraph StatementGraph::build(ModuleOp module,
                                      const StatementGraphOptions &options) {
   StatementGraph g;
-  GraphBuilder(g, module, options).run();
+  GraphBuilder builder(g, module, options);
+  builder.run();
   g.vars.computeObjects();
   for (unsigned i = 0; i < g.instances.size(); ++i)
     if (g.instances[i].callSite != kNoNode)
       g.enteredAt[g.instances[i].callSite] = i;
   g.indexEdges();
+  // Walks predecessors: after the edges are indexed.
+  builder.addRestoredBySaved();
   switchOffEvalDropout(g);
   return g;
 }

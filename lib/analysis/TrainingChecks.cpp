@@ -462,13 +462,54 @@ void optimizerNotOnModel(const StatementGraph &g,
                          std::vector<LintFinding> &out) {
   ModelRelation rel(g);
   // The models each loop's iterations run forwards of (by loop header).
+  // Not the dataset's transforms, which a batch fetch runs in the loader.
   llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> forwardsIn;
-  for (NodeId n = 0; n < g.numNodes(); ++n)
-    if (g.node(n).kind != NodeKind::CallEnter)
-      if (VarId m = forwardModel(g, n); m != ~0u)
-        for (NodeId loop : g.loops(n))
-          if (!llvm::is_contained(forwardsIn[loop], m))
-            forwardsIn[loop].push_back(m);
+  // The modules (builds) each variable's forwards may run, by the points-
+  // to: `model_s = module_list[0]` and a ModuleList the same model was
+  // appended to (RepDistiller's trainable_list) share one.
+  llvm::DenseMap<VarId, llvm::SmallVector<mlir::Attribute, 2>> buildsOf;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    if (g.node(n).kind == NodeKind::CallEnter)
+      continue;
+    VarId m = forwardModel(g, n);
+    if (m == ~0u)
+      continue;
+    auto fw = llvm::cast<ir::ForwardOp>(g.node(n).op);
+    for (mlir::Attribute b : fw.getBuilds())
+      if (!llvm::is_contained(buildsOf[m], b))
+        buildsOf[m].push_back(b);
+    if (fw->getParentOfType<ir::FetchOp>())
+      continue;
+    for (NodeId loop : g.loops(n))
+      if (!llvm::is_contained(forwardsIn[loop], m))
+        forwardsIn[loop].push_back(m);
+  }
+  // What a module built into a variable holds: its build, and the builds
+  // its forward may run (a ModuleList's appended elements).
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    auto build = dyn_cast_or_null<ir::BuildOp>(g.node(n).op);
+    if (!build || g.node(n).kind == NodeKind::CallEnter)
+      continue;
+    for (VarId d : g.node(n).defs) {
+      llvm::SmallVector<mlir::Attribute, 2> &held = buildsOf[d];
+      auto add = [&](mlir::Attribute b) {
+        if (!llvm::is_contained(held, b))
+          held.push_back(b);
+      };
+      add(build.getIdAttr());
+      build.walk([&](ir::ForwardOp fw) {
+        for (mlir::Attribute b : fw.getBuilds())
+          add(b);
+      });
+    }
+  }
+  auto runsSameModule = [&](VarId a, VarId b) {
+    auto ia = buildsOf.find(a), ib = buildsOf.find(b);
+    return ia != buildsOf.end() && ib != buildsOf.end() &&
+           llvm::any_of(ia->second, [&](mlir::Attribute x) {
+             return llvm::is_contained(ib->second, x);
+           });
+  };
   // The optimizers' constructions: what their parameters came from.
   std::map<VarId, NodeId> built;
   for (NodeId n = 0; n < g.numNodes(); ++n) {
@@ -502,8 +543,9 @@ void optimizerNotOnModel(const StatementGraph &g,
           models.push_back(u);
       if (models.empty() ||
           llvm::any_of(models, [&](VarId u) {
-            return llvm::any_of(loopModels,
-                                [&](VarId m) { return rel.related(u, m); });
+            return llvm::any_of(loopModels, [&](VarId m) {
+              return rel.related(u, m) || runsSameModule(u, m);
+            });
           }))
         continue;
       // Name the model as the user wrote it (`features`), not a layer its

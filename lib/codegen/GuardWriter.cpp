@@ -69,7 +69,7 @@ void GuardWriter::skipWhole(const ast::Stmt *s) {
     wrapLater(x->test, syntax.test, ")", syntax.note);
     skipAll(x->orelse);
   } else if (auto *x = dyn_cast<ast::For>(s)) {
-    wrapLater(x->iter, syntax.iter, ")", syntax.note);
+    wrapLater(x->iter, syntax.iter, syntax.iterEnd, syntax.note);
     skipAll(x->orelse);
   } else if (isa<ast::With, ast::Try>(s)) {
     // No header to guard: every statement inside is skipped.

@@ -26,8 +26,12 @@ namespace detc::codegen {
 struct GuardSyntax {
   std::string simple; ///< A simple statement runs when: `rt.guard()`.
   std::string test;   ///< Before an `if`/`while` test: `rt.guard() and (`.
-  std::string iter;   ///< Before a `for` iterable: `rt.skippable(`.
-  std::string note;   ///< The `# detc:` note on guarded lines.
+  /// Around a `for` iterable: `(` and `) if rt.guard() else ()`. The
+  /// iterable is not evaluated while skipped: it may read what skipped
+  /// statements would have assigned (`last_layer.named_parameters()`).
+  std::string iter;
+  std::string iterEnd;
+  std::string note; ///< The `# detc:` note on guarded lines.
 };
 
 class GuardWriter {

@@ -155,7 +155,10 @@ public:
           GuardSyntax{
               formatv("{0}.hints.guard({1})", kRuntimeAlias, site).str(),
               formatv("{0}.hints.guard({1}) and (", kRuntimeAlias, site).str(),
-              formatv("{0}.hints.skippable({1}, ", kRuntimeAlias, site).str(),
+              "(",
+              formatv(") if {0}.hints.guard({1}) else ()", kRuntimeAlias,
+                      site)
+                  .str(),
               "skipped on restart at the hint"});
     if (!checkIterables())
       return false;

@@ -1,6 +1,7 @@
 //===- ProjectLayout.cpp - What `detc transform PATH... -o DIR` writes ----===//
 
 #include "detc/codegen/ProjectLayout.h"
+#include "detc/frontend/ASTDump.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
@@ -9,30 +10,9 @@ using namespace llvm;
 using namespace detc;
 using namespace detc::ast;
 
-static bool isName(const Expr *e) {
-  const auto *n = dyn_cast_or_null<Name>(e);
-  return n && n->id == "__name__";
-}
-
-static bool isMain(const Expr *e) {
-  const auto *c = dyn_cast_or_null<Constant>(e);
-  return c && c->kind == ConstantKind::Str && c->value == "__main__";
-}
-
 bool codegen::runsAsScript(const Module &module) {
-  for (const Stmt *s : module.body) {
-    const auto *branch = dyn_cast<If>(s);
-    if (!branch)
-      continue;
-    const auto *test = dyn_cast_or_null<Compare>(branch->test);
-    if (!test || test->ops.size() != 1 || test->ops[0] != CmpOpKind::Eq ||
-        test->comparators.size() != 1)
-      continue;
-    const Expr *left = test->left, *right = test->comparators[0];
-    if ((isName(left) && isMain(right)) || (isMain(left) && isName(right)))
-      return true;
-  }
-  return false;
+  return llvm::any_of(module.body,
+                      [](const Stmt *s) { return isMainGuard(s); });
 }
 
 bool codegen::writtenByDetc(const Module &module) {

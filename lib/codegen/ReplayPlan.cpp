@@ -92,7 +92,8 @@ public:
       : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
         guards(ctx, {formatv("{0}.guard()", kRuntimeAlias).str(),
                      formatv("{0}.guard() and (", kRuntimeAlias).str(),
-                     formatv("{0}.skippable(", kRuntimeAlias).str(),
+                     "(",
+                     formatv(") if {0}.guard() else ()", kRuntimeAlias).str(),
                      "skipped in fast-forward"}) {}
 
   void run() {

@@ -622,3 +622,26 @@ void detc::ast::forEachBody(const Stmt *s,
     f(x->body);
   }
 }
+
+static bool isDunderName(const detc::ast::Expr *e) {
+  const auto *n = llvm::dyn_cast_or_null<detc::ast::Name>(e);
+  return n && n->id == "__name__";
+}
+
+static bool isMainString(const detc::ast::Expr *e) {
+  const auto *c = llvm::dyn_cast_or_null<detc::ast::Constant>(e);
+  return c && c->kind == detc::ast::ConstantKind::Str && c->value == "__main__";
+}
+
+bool detc::ast::isMainGuard(const Stmt *s) {
+  const auto *branch = llvm::dyn_cast_or_null<If>(s);
+  if (!branch)
+    return false;
+  const auto *test = llvm::dyn_cast_or_null<Compare>(branch->test);
+  if (!test || test->ops.size() != 1 || test->ops[0] != CmpOpKind::Eq ||
+      test->comparators.size() != 1)
+    return false;
+  const Expr *left = test->left, *right = test->comparators[0];
+  return (isDunderName(left) && isMainString(right)) ||
+         (isMainString(left) && isDunderName(right));
+}

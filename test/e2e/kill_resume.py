@@ -141,7 +141,10 @@ def same(a, b):
 def load(path):
     import torch
 
-    return torch.load(path)
+    # The runs' own outputs: a script's checkpoint may hold an
+    # argparse.Namespace (RepDistiller's `'opt': opt`), which torch >= 2.6
+    # refuses to unpickle by default.
+    return torch.load(path, weights_only=False)
 
 
 def trial(i, args, runner, script, reference, events, work, tmp):

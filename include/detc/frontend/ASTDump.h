@@ -36,6 +36,11 @@ void forEachChild(const Node *node,
 void forEachBody(const Stmt *s,
                  llvm::function_ref<void(NodeList<Stmt>)> fn);
 
+/// Whether `s` is `if __name__ == "__main__":` (either operand order): its
+/// body runs only when the file runs as the program, not when it is
+/// imported.
+bool isMainGuard(const Stmt *s);
+
 } // namespace detc::ast
 
 #endif // DETC_FRONTEND_ASTDUMP_H

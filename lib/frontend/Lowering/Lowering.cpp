@@ -243,11 +243,23 @@ void Lowerer::lowerUnit(Unit &unit) {
   f.unit = &unit;
   f.symbol = symbol;
   f.isModule = true;
-  llvm::SmallVector<const ast::Node *> nodes(unit.parsed->module->body.begin(),
-                                             unit.parsed->module->body.end());
+  // An imported module's `if __name__ == "__main__":` block does not run
+  // (RepDistiller's models/ShuffleNetv1.py builds a `net` there: counted as
+  // running, it was a module global the checkpoints had to save); its
+  // `else` does.
+  std::vector<ast::Stmt *> stmts;
+  for (ast::Stmt *s : unit.parsed->module->body) {
+    if (isMain || !ast::isMainGuard(s)) {
+      stmts.push_back(s);
+      continue;
+    }
+    auto *guard = llvm::cast<ast::If>(s);
+    stmts.insert(stmts.end(), guard->orelse.begin(), guard->orelse.end());
+  }
+  llvm::SmallVector<const ast::Node *> nodes(stmts.begin(), stmts.end());
   unit.moduleScope = computeFunctionScope(nullptr, nodes);
   Block *body = builder.getInsertionBlock();
-  lowerBody(f, unit.parsed->module->body);
+  lowerBody(f, stmts);
 
   // The global generators of the libraries the program imports exist from
   // the start: put them first in the main body.

@@ -24,8 +24,8 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
 
 from . import _core, hints, module_globals, values
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
-from .replay import (REPLAY, check_until, fast_forward_progress, note_batch,
-                     placeholder)
+from .replay import (REPLAY, check_loop_edited, check_until,
+                     fast_forward_progress, note_batch, placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
 
 
@@ -438,6 +438,7 @@ class KeyedDataLoader(DataLoader):
         # loads its batches for real.
         real = self.__dict__.pop("_detc_real_next", False)
         if REPLAY.ff and not real:
+            check_loop_edited()
             it = (_FastForwardRepeating if sampler.self_counting
                   else _FastForwardBatches)(self, epoch)
         else:

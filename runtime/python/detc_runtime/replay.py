@@ -33,6 +33,7 @@ status 3 and names the flags that differ from the checkpointed run's
 """
 import atexit
 import errno
+import inspect
 import os
 import sys
 import time
@@ -787,6 +788,50 @@ def _keyed_loader_in(iterable):
             break
         inner = inner.iterable
     return inner if hasattr(inner, "_detc_sampler") else None
+
+
+_RUNTIME_DIR = os.path.dirname(os.path.abspath(__file__))
+
+
+def _library_file(name):
+    """Code of Python itself or of an installed package (tqdm's wrapper,
+    accelerate's loader shard), not of the user's project."""
+    return (name.startswith("<") or name.startswith(_RUNTIME_DIR) or
+            "/site-packages/" in name or "/dist-packages/" in name or
+            name.startswith(os.path.dirname(os.__file__)))
+
+
+def check_loop_edited():
+    """Fast-forward starts an epoch of a keyed loader: the loop doing it
+    must be code detc edited (the transformed script, or a module copy its
+    header installed), whose guards skip what the placeholder batches
+    cannot feed. A loop in a module detc did not edit (a training loop in
+    an imported `engine.py`) would run its forward on placeholders and
+    crash with a TypeError far from the cause: exit 3 naming it instead.
+    A generator that yields the loader's batches (`def infinite(loader):
+    ... yield batch`) passes them on: its consumer is the loop."""
+    from . import overlay
+    main = sys.modules.get("__main__")
+    main_globals = getattr(main, "__dict__", None)
+    frame = sys._getframe(1)
+    while frame is not None:
+        code = frame.f_code
+        if _library_file(code.co_filename):
+            frame = frame.f_back
+            continue
+        if frame.f_globals is main_globals or \
+                frame.f_globals.get("__name__") in overlay.APPLIED:
+            return
+        if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
+            frame = frame.f_back
+            continue
+        fail("%s:%d: error: fast-forward reached a loop over a keyed loader "
+             "in '%s', code detc did not edit (a module the script "
+             "imports): it cannot skip that loop's forward and backward, "
+             "so the resume from %s stops here. Move the training loop "
+             "into the script, or resume with the script's own mechanism"
+             % (code.co_filename, frame.f_lineno, code.co_name,
+                REPLAY.checkpoint), code=3)
 
 
 def real_batches(loader):

@@ -17,7 +17,9 @@ import time
 import torch
 import torch.nn as nn
 import torch.optim as optim
-from torch.utils.data import DataLoader, Dataset
+from torch.utils.data import DataLoader
+
+from points_data import Points
 
 parser = argparse.ArgumentParser()
 parser.add_argument('--workers', type=int, default=2)
@@ -27,26 +29,6 @@ args = parser.parse_args()
 
 best_acc = 0  # best test accuracy
 start_epoch = 0
-
-
-class Points(Dataset):
-    """A learnable toy task; training examples get noise drawn from the
-    global generator (the transforms' role)."""
-
-    def __init__(self, n, train):
-        g = torch.Generator().manual_seed(1 if train else 2)
-        self.x = torch.randn(n, 6, generator=g)
-        self.y = (self.x[:, :3].sum(1) > 0).long() + (self.x[:, 3] > 1).long()
-        self.train = train
-
-    def __len__(self):
-        return len(self.x)
-
-    def __getitem__(self, i):
-        x = self.x[i]
-        if self.train:
-            x = x + 0.3 * torch.randn(6)
-        return x, self.y[i]
 
 
 torch.manual_seed(0)
