@@ -539,6 +539,7 @@ private:
           continue;
 
         changedOtherwise.insert(root);
+        changerOf.emplace(root, n);
         changedPaths.insert(g.vars.name(v).str());
         if (!loopHeader)
           changedBesidesLoopTargets.insert(root);
@@ -558,6 +559,7 @@ private:
           continue;
         if (!iterates) {
           changedOtherwise.insert(varRoot(g.vars.name(v)));
+          changerOf.emplace(varRoot(g.vars.name(v)), n);
           changedPaths.insert(g.vars.name(v).str());
           changedBesidesLoopTargets.insert(varRoot(g.vars.name(v)));
         }
@@ -971,6 +973,7 @@ private:
           c && text(*frame.file, c->func) == "range")
         return true;
       std::optional<std::string> bad;
+      std::string badVar; // its canonical root
       std::function<void(const ast::Node *)> scan = [&](const ast::Node *n) {
         // A generator passing the loader's items through (`metric_logger.
         // log_every(data_loader, ...)`): which items come depends on the
@@ -1011,16 +1014,20 @@ private:
             if (changedOtherwise.count(var) &&
                 (!reentered.count(var) ||
                  changedBesidesLoopTargets.count(var)) &&
-                changesPath(full))
+                changesPath(full)) {
               bad = text(*frame.file, path).str();
+              badVar = var;
+            }
             return;
           }
         }
         if (auto *name = dyn_cast<ast::Name>(n)) {
           std::string var = canonical(frame, name->id);
           if (changedOtherwise.count(var) &&
-              (!reentered.count(var) || changedBesidesLoopTargets.count(var)))
+              (!reentered.count(var) || changedBesidesLoopTargets.count(var))) {
             bad = name->id.str();
+            badVar = var;
+          }
         }
         ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
           if (c && !bad)
@@ -1028,14 +1035,26 @@ private:
         });
       };
       scan(f->iter);
-      if (bad)
+      if (bad) {
+        // Where: what detc saw changing it (a call it cannot see into may
+        // be the reason, which the user can judge).
+        std::string where;
+        if (auto it = changerOf.find(badVar); it != changerOf.end())
+          if (Operation *op = g.node(it->second).op)
+            if (std::optional<ir::SourceSpan> at =
+                    ir::getSourceSpan(op->getLoc()))
+              where = formatv(" (at {0}:{1})",
+                              llvm::sys::path::filename(at->file.getValue()),
+                              at->line)
+                          .str();
         return failAt(*frame.file, f->iter,
                       formatv("cannot restart at the chosen hint: the loop "
                               "at line {0} iterates over '{1}', which the "
-                              "loops change, and a restart evaluates it "
+                              "loops change{2}, and a restart evaluates it "
                               "before restoring anything",
-                              lineOf(*frame.file, f), *bad)
+                              lineOf(*frame.file, f), *bad, where)
                           .str());
+      }
     }
     return true;
   }
@@ -1449,6 +1468,9 @@ private:
   /// The bars built again on the way in, by the names they are bound to.
   llvm::StringMap<const ast::Call *> bars;
   std::set<std::string> changed, changedOtherwise, rebound;
+  /// The first statement of the nest found changing each changedOtherwise
+  /// root (named in a refusal, so the user sees what detc saw).
+  std::map<std::string, NodeId> changerOf;
   /// Live globals of another file than the hint's that no parameter there
   /// receives (addForeignGlobal).
   std::set<std::string> foreignGlobals;
