@@ -735,16 +735,25 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // facts) are logged: a test of the epoch number re-runs as before, and a
   // program whose re-executed training has another cause is not solved
   // again (retinanet: a second solve for nothing).
-  // The tests that decide a `break` or `continue` before L decide whether L
-  // is reached too (pytorch-cifar100: `if best_acc < acc: save best;
-  // continue` before the regular save): they are logged alike.
+  // The tests that decide a `break` or `continue` of a loop around L
+  // decide whether L is reached too (pytorch-cifar100: `if best_acc < acc:
+  // save best; continue` before the regular save): they are logged alike.
+  // A jump of a loop L is not in (a batch loop's `continue` on a NaN loss,
+  // the save after that loop) decides nothing about L: not a candidate
+  // (retinanet paid a second solve for them).
   if (sol.trains) {
     TaintFacts &facts = taintFactsOf(cp.prefix);
     std::vector<NodeId> decidedFrom(instances.begin(), instances.end());
-    for (NodeId n = 0; n < g.numNodes(); ++n)
-      if (isJump(g, n) && g.node(n).control != kNoNode &&
-          cp.prefix.test(g.node(n).control))
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      if (!isJump(g, n) || g.node(n).control == kNoNode ||
+          !cp.prefix.test(g.node(n).control) || g.loops(n).empty())
+        continue;
+      NodeId loop = g.loops(n).back();
+      if (llvm::any_of(instances, [&](NodeId i) {
+            return llvm::is_contained(g.loops(i), loop);
+          }))
         decidedFrom.push_back(n);
+    }
     for (NodeId n : decidedFrom)
       for (NodeId c = g.node(n).control; c != kNoNode;
            c = g.node(c).control) {
