@@ -224,10 +224,6 @@ public:
       symbolOf[entry.second] = entry.first().str();
   }
 
-  /// What each statement with `restores` restores (the flow-sensitive
-  /// view of `restores`).
-  llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> restoresAt;
-
   /// The statement that defines `v` last on the straight line before `n`
   /// (each node on the way has one predecessor), or kNoNode.
   NodeId straightDefinition(NodeId n, VarId v) const {
@@ -317,6 +313,9 @@ private:
   /// What a variable's value restores when saved (`restores` of the
   /// statements defining or updating it; flow-insensitive per instance).
   llvm::DenseMap<VarId, llvm::SetVector<VarId>> restores;
+  /// What each statement with `restores` restores (the flow-sensitive
+  /// view of `restores`).
+  llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> restoresAt;
 
   /// Library-style code: the entries run after the module body, each any
   /// number of times in any order (a loop over a choice), their parameters
