@@ -376,7 +376,18 @@ void Builder::module(ProgramModule &m) {
   frame->module = &m;
   frame->isModule = true;
   const ast::Module *tree = m.parsed->module;
-  frame->scope = computeFunctionScope(nullptr, asNodes(tree->body));
+  // An imported module's `if __name__ == "__main__":` block does not run
+  // (its `else` does): as the lowering reads it (Lowerer::lowerUnit).
+  std::vector<ast::Stmt *> stmts;
+  for (ast::Stmt *s : tree->body) {
+    if (m.name == "__main__" || !ast::isMainGuard(s)) {
+      stmts.push_back(s);
+      continue;
+    }
+    auto *guard = llvm::cast<ast::If>(s);
+    stmts.insert(stmts.end(), guard->orelse.begin(), guard->orelse.end());
+  }
+  frame->scope = computeFunctionScope(nullptr, asNodes(stmts));
   // Names a star import of a program module binds are this module's
   // globals (not builtins, which every module shares).
   for (const std::string &name : starImported(m))
@@ -394,7 +405,7 @@ void Builder::module(ProgramModule &m) {
   Obj names = objectAt(Kind::Dict, "dict", tree, &m);
   fillGlobals(names, *f);
   solver.addObject(field(mo, "__dict__"), names);
-  body(*f, tree->body);
+  body(*f, stmts);
 }
 
 void Builder::fillGlobals(Obj dict, const Frame &module) {
