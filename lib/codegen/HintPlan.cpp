@@ -538,8 +538,7 @@ private:
             (samplerEpoch && StringRef(g.vars.name(v)).contains(".sampler.")))
           continue;
 
-        changedOtherwise.insert(root);
-        changerOf.emplace(root, n);
+        changedOtherwise.emplace(root, n);
         changedPaths.insert(g.vars.name(v).str());
         if (!loopHeader)
           changedBesidesLoopTargets.insert(root);
@@ -558,8 +557,7 @@ private:
                              StringRef(g.vars.name(v)).contains(".sampler.")))
           continue;
         if (!iterates) {
-          changedOtherwise.insert(varRoot(g.vars.name(v)));
-          changerOf.emplace(varRoot(g.vars.name(v)), n);
+          changedOtherwise.emplace(varRoot(g.vars.name(v)), n);
           changedPaths.insert(g.vars.name(v).str());
           changedBesidesLoopTargets.insert(varRoot(g.vars.name(v)));
         }
@@ -1039,7 +1037,8 @@ private:
         // Where: what detc saw changing it (a call it cannot see into may
         // be the reason, which the user can judge).
         std::string where;
-        if (auto it = changerOf.find(badVar); it != changerOf.end())
+        if (auto it = changedOtherwise.find(badVar);
+            it != changedOtherwise.end())
           if (Operation *op = g.node(it->second).op)
             if (std::optional<ir::SourceSpan> at =
                     ir::getSourceSpan(op->getLoc()))
@@ -1467,10 +1466,11 @@ private:
   std::set<const ast::Stmt *> rerun;
   /// The bars built again on the way in, by the names they are bound to.
   llvm::StringMap<const ast::Call *> bars;
-  std::set<std::string> changed, changedOtherwise, rebound;
-  /// The first statement of the nest found changing each changedOtherwise
-  /// root (named in a refusal, so the user sees what detc saw).
-  std::map<std::string, NodeId> changerOf;
+  std::set<std::string> changed, rebound;
+  /// Roots the nest changes other than by iterating them, each with the
+  /// first statement found changing it (named in a refusal, so the user
+  /// sees what detc saw).
+  std::map<std::string, NodeId> changedOtherwise;
   /// Live globals of another file than the hint's that no parameter there
   /// receives (addForeignGlobal).
   std::set<std::string> foreignGlobals;

@@ -645,3 +645,17 @@ bool detc::ast::isMainGuard(const Stmt *s) {
   return (isDunderName(left) && isMainString(right)) ||
          (isMainString(left) && isDunderName(right));
 }
+
+std::vector<detc::ast::Stmt *>
+detc::ast::runningBody(const Module &module, bool isProgram) {
+  std::vector<Stmt *> stmts;
+  for (Stmt *s : module.body) {
+    if (isProgram || !isMainGuard(s)) {
+      stmts.push_back(s);
+      continue;
+    }
+    auto *guard = llvm::cast<If>(s);
+    stmts.insert(stmts.end(), guard->orelse.begin(), guard->orelse.end());
+  }
+  return stmts;
+}

@@ -7,6 +7,8 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <vector>
+
 namespace detc::frontend {
 class SourceFile;
 } // namespace detc::frontend
@@ -40,6 +42,12 @@ void forEachBody(const Stmt *s,
 /// body runs only when the file runs as the program, not when it is
 /// imported.
 bool isMainGuard(const Stmt *s);
+
+/// The statements of `module`'s body that run: all of them for the
+/// program (`isProgram`), and for an imported module the body with each
+/// `if __name__ == "__main__":` replaced by its `else` (the lowering and
+/// the points-to analysis read modules alike).
+std::vector<Stmt *> runningBody(const Module &module, bool isProgram);
 
 } // namespace detc::ast
 

@@ -247,15 +247,8 @@ void Lowerer::lowerUnit(Unit &unit) {
   // (RepDistiller's models/ShuffleNetv1.py builds a `net` there: counted as
   // running, it was a module global the checkpoints had to save); its
   // `else` does.
-  std::vector<ast::Stmt *> stmts;
-  for (ast::Stmt *s : unit.parsed->module->body) {
-    if (isMain || !ast::isMainGuard(s)) {
-      stmts.push_back(s);
-      continue;
-    }
-    auto *guard = llvm::cast<ast::If>(s);
-    stmts.insert(stmts.end(), guard->orelse.begin(), guard->orelse.end());
-  }
+  std::vector<ast::Stmt *> stmts =
+      ast::runningBody(*unit.parsed->module, isMain);
   llvm::SmallVector<const ast::Node *> nodes(stmts.begin(), stmts.end());
   unit.moduleScope = computeFunctionScope(nullptr, nodes);
   Block *body = builder.getInsertionBlock();

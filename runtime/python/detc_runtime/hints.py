@@ -356,7 +356,10 @@ def start(site, level, first=0):
 
 
 def skippable(site, iterable):
-    """A loop before the hint: no iterations while re-entering it."""
+    """A loop before the hint: no iterations while re-entering it.
+    Scripts transformed before session 59 call it; detc now emits `(it) if
+    _detc_rt.hints.guard(site) else ()`, leaving the iterable
+    unevaluated."""
     return () if HINT.entering == site else iterable
 
 

@@ -869,7 +869,9 @@ def fast_forward_progress(site, epoch, step):
 
 def skippable(iterable):
     """A loop fast-forward skips as a whole: no iterations while
-    fast-forwarding."""
+    fast-forwarding. Scripts transformed before session 59 call it; detc
+    now emits `(it) if _detc_rt.guard() else ()`, which does not evaluate
+    the iterable (it may read what skipped statements assign)."""
     return () if REPLAY.ff else iterable
 
 

@@ -378,15 +378,8 @@ void Builder::module(ProgramModule &m) {
   const ast::Module *tree = m.parsed->module;
   // An imported module's `if __name__ == "__main__":` block does not run
   // (its `else` does): as the lowering reads it (Lowerer::lowerUnit).
-  std::vector<ast::Stmt *> stmts;
-  for (ast::Stmt *s : tree->body) {
-    if (m.name == "__main__" || !ast::isMainGuard(s)) {
-      stmts.push_back(s);
-      continue;
-    }
-    auto *guard = llvm::cast<ast::If>(s);
-    stmts.insert(stmts.end(), guard->orelse.begin(), guard->orelse.end());
-  }
+  std::vector<ast::Stmt *> stmts =
+      ast::runningBody(*tree, m.name == "__main__");
   frame->scope = computeFunctionScope(nullptr, asNodes(stmts));
   // Names a star import of a program module binds are this module's
   // globals (not builtins, which every module shares).
