@@ -33,9 +33,12 @@
 #include "detc/codegen/PythonScan.h"
 #include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
+#include "detc/ir/SourceSpans.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <functional>
@@ -74,27 +77,64 @@ struct SitePlan {
   /// `{key: lambda: X.state_dict(), ...}` (`None` for a whole-object save):
   /// what the restore loaded, re-read for the runtime's digest check.
   std::string verify;
-  /// `state = {...}` that a save of `state` names: it runs in
-  /// fast-forward too (the save's argument must exist there).
-  const ast::Stmt *dictAssign = nullptr;
-  /// A save behind a logged test (CheckpointReplay::logged): what it saves
-  /// is computed by the training fast-forward skips, so the save is
-  /// announced on the line before it (as a helper's is) and skipped in
-  /// fast-forward, its argument unevaluated.
+  /// The save is announced on the line before it (as a helper's is) and
+  /// skipped in fast-forward, its argument unevaluated: a save behind a
+  /// logged test (CheckpointReplay::logged: what it saves is computed by
+  /// the training fast-forward skips), or of a dict built just before it
+  /// (`state = {..., 'accuracy': test_acc}; torch.save(state, path)`:
+  /// building it there would read what skipped work computes —
+  /// RepDistiller's regular save read a validation accuracy fast-forward
+  /// never computed).
   bool announced = false;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
 
-class ReplayPlanner {
-public:
-  explicit ReplayPlanner(PlanContext &ctx)
-      : ctx(ctx), g(ctx.a.graph), src(ctx.src), places(ctx.tree),
+/// A file whose statements fast-forward skips: the script, or a module it
+/// imports that holds a training loop the nests call (DeiT's, MAE's and
+/// DETR's `train_one_epoch` in `engine.py`, RepDistiller's
+/// `helper/loops.py`), edited as a copy the script's header installs
+/// (PlanContext::moduleContext, runtime overlay.py).
+struct FilePlan {
+  explicit FilePlan(PlanContext &ctx)
+      : ctx(ctx), places(ctx.tree),
         guards(ctx, {formatv("{0}.guard()", kRuntimeAlias).str(),
                      formatv("{0}.guard() and (", kRuntimeAlias).str(),
                      "(",
                      formatv(") if {0}.guard() else ()", kRuntimeAlias).str(),
                      "skipped in fast-forward"}) {}
+
+  PlanContext &ctx;
+  StatementIndex places;
+  GuardWriter guards;
+  /// The ops lowered from each statement (by its begin offset).
+  llvm::DenseMap<uint32_t, SmallVector<Operation *, 2>> opsAt;
+  /// Statements (by begin offset) with an op fast-forward runs.
+  std::vector<uint32_t> mustRun;
+  llvm::DenseSet<const ast::For *> plannedLoops;
+  /// Statements fast-forward skips whole: the loops in them never run there.
+  std::vector<const ast::Stmt *> skippedWhole;
+
+  StringRef text(const ast::Node *n) const {
+    return ctx.src.slice(n->getRange().begin.offset, n->getRange().end.offset);
+  }
+  bool runsItself(const ast::Stmt *s) const {
+    return std::binary_search(mustRun.begin(), mustRun.end(),
+                              s->getRange().begin.offset);
+  }
+  bool runsInside(const ast::Stmt *s) const {
+    auto it = std::lower_bound(mustRun.begin(), mustRun.end(),
+                               s->getRange().begin.offset);
+    return it != mustRun.end() && *it < s->getRange().end.offset;
+  }
+};
+
+class ReplayPlanner {
+public:
+  explicit ReplayPlanner(PlanContext &ctx)
+      : ctx(ctx), g(ctx.a.graph), src(ctx.src),
+        script(*files.emplace_back(std::make_unique<FilePlan>(ctx))),
+        places(script.places), guards(script.guards) {}
 
   void run() {
     indexOps();
@@ -103,33 +143,72 @@ public:
     if (sites.empty())
       return;
     collectMustRun();
+    for (const std::unique_ptr<FilePlan> &f : files)
+      keepIterableInputs(*f);
     for (const ast::Stmt *root : nestRoots())
-      visit(root);
+      visit(script, root);
     guardCallees();
     for (const SitePlan &p : sites)
       if (p.announced)
         if (const StmtPlace *save = places.at(p.span.stmtBegin))
           guards.guardSimple(save->stmt);
     loadRealBatchesElsewhere();
-    if (!guards.getProblems().empty()) {
-      for (auto &[offset, message] : guards.getProblems())
-        ctx.warning(offset, "detc writes no checkpoint sidecars for this "
-                            "script: " +
-                                message + " [detc-replay]");
+    bool problems = false;
+    for (const std::unique_ptr<FilePlan> &f : files)
+      for (auto &[offset, message] : f->guards.getProblems()) {
+        f->ctx.warning(offset, "detc writes no checkpoint sidecars for this "
+                               "script: " +
+                                   message + " [detc-replay]");
+        problems = true;
+      }
+    if (problems)
       return;
-    }
     for (SitePlan &p : sites)
       instrumentSite(p);
-    guards.apply();
+    for (const std::unique_ptr<FilePlan> &f : files)
+      f->guards.apply();
   }
 
 private:
   // ---- Indexes --------------------------------------------------------------
+  /// Indexes the ops of the script and of the modules detc may edit
+  /// (TransformOptions::modules; a module lowered from an installed
+  /// package is never edited).
   void indexOps() {
     ctx.module.walk([&](Operation *op) {
-      if (std::optional<Span> s = ctx.spanOf(op))
-        opsAt[s->stmtBegin].push_back(op);
+      std::optional<ir::SourceSpan> s = ir::getSourceSpan(op->getLoc());
+      if (!s || !s->file)
+        return;
+      if (FilePlan *f = fileNamed(s->file.getValue()))
+        f->opsAt[s->stmtBegin].push_back(op);
     });
+  }
+
+  /// The plan of the file named `name`, made on first use; null for a file
+  /// detc does not edit.
+  FilePlan *fileNamed(StringRef name) {
+    auto [it, inserted] = fileByName.try_emplace(name, nullptr);
+    if (!inserted)
+      return it->second;
+    if (name == ctx.file.getName())
+      return it->second = &script;
+    if (name.contains("/site-packages/") || name.contains("/dist-packages/"))
+      return nullptr;
+    PlanContext *c = ctx.moduleContext(name);
+    if (!c || c == &ctx)
+      return nullptr;
+    files.push_back(std::make_unique<FilePlan>(*c));
+    return it->second = files.back().get();
+  }
+
+  /// The file and statement `op` was lowered from, in a file detc edits.
+  std::pair<FilePlan *, const StmtPlace *> placeOf(Operation *op) {
+    std::optional<ir::SourceSpan> s =
+        op ? ir::getSourceSpan(op->getLoc()) : std::nullopt;
+    FilePlan *f = s && s->file ? fileNamed(s->file.getValue()) : nullptr;
+    if (!f)
+      return {nullptr, nullptr};
+    return {f, f->places.at(s->stmtBegin)};
   }
 
   // ---- Sites ----------------------------------------------------------------
@@ -221,10 +300,13 @@ private:
     p.roots = rootsOf(place, p.nest);
     addCallerNests(cp, p.roots);
     // `state = {...}; torch.save(state, path)`: the dict's entries are
-    // restored, and the variable holds the loaded dict.
-    const ast::Expr *dict = resolveLocalDict(place, obj, &p.dictAssign);
-    if (dict != obj)
+    // restored, and the variable holds the loaded dict; fast-forward does
+    // not build it (announced).
+    const ast::Expr *dict = resolveLocalDict(place, obj);
+    if (dict != obj) {
       p.restore.push_back((text(obj) + " = _detc_ckpt").str());
+      p.announced = true;
+    }
     std::string why;
     if (!planRestore(p, dict, why) || !planValues(p, why))
       return skip(span->exprBegin, why);
@@ -400,14 +482,11 @@ private:
   /// `state = {...}` right before the statement at `place` in its block,
   /// for a name `e` passed there; otherwise `e`.
   const ast::Expr *resolveLocalDict(const StmtPlace &place,
-                                    const ast::Expr *e,
-                                    const ast::Stmt **assignment = nullptr)
-      const {
+                                    const ast::Expr *e) const {
     auto *name = dyn_cast_or_null<ast::Name>(e);
     if (!name)
       return e;
     const ast::Expr *found = e;
-    const ast::Stmt *foundAt = nullptr;
     auto scan = [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *s : body) {
         if (s == place.stmt)
@@ -416,25 +495,20 @@ private:
         if (!assign || assign->targets.size() != 1)
           continue;
         auto *target = dyn_cast<ast::Name>(assign->targets[0]);
-        if (target && target->id == name->id) {
+        if (target && target->id == name->id)
           found = assign->value;
-          foundAt = s;
-        }
       }
       return false;
     };
     if (place.parent)
-      ast::forEachBody(place.parent,
-                                  [&](ast::NodeList<ast::Stmt> body) {
-                                    if (llvm::is_contained(body, place.stmt))
-                                      scan(body);
-                                  });
+      ast::forEachBody(place.parent, [&](ast::NodeList<ast::Stmt> body) {
+        if (llvm::is_contained(body, place.stmt))
+          scan(body);
+      });
     else
       scan(ctx.tree.body);
     if (!isa_and_nonnull<ast::Dict>(found))
       return e;
-    if (assignment)
-      *assignment = foundAt;
     return found;
   }
 
@@ -742,8 +816,9 @@ private:
   llvm::DenseSet<uint32_t> wrappedSaves;
 
   // ---- What fast-forward runs ----------------------------------------------
-  /// Statements (by begin offset) with an op fast-forward runs: the
-  /// re-executed ones, the calls leading to them, and the checkpoints.
+  /// Statements (by begin offset, in their file) with an op fast-forward
+  /// runs: the re-executed ones, the calls leading to them, and the
+  /// checkpoints.
   void collectMustRun() {
     llvm::DenseSet<Operation *> ops;
     for (const SitePlan &p : sites) {
@@ -755,37 +830,126 @@ private:
              c = g.node(c).caller)
           if (g.node(c).op)
             ops.insert(g.node(c).op);
-      if (p.dictAssign && !p.announced)
-        mustRun.push_back(p.dictAssign->getRange().begin.offset);
       for (NodeId n : p.cp->reexecuted)
         for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller)
           if (g.node(c).op)
             ops.insert(g.node(c).op);
     }
+    // A call into code detc does not read that is given a loader (a
+    // training loop in a module detc could not find, a library's `fit`)
+    // may iterate it: skipping it, fast-forward left the loader's epochs
+    // behind the run's and the resume gave other weights with exit 0. It
+    // runs; a loop over a keyed loader in code detc did not edit then
+    // stops the resume with exit 3 naming it (replay.check_loop_edited).
+    ctx.module.walk([&](ir::ForOp loop) {
+      if (loop->hasAttr("library_loop"))
+        ops.insert(loop);
+    });
     for (Operation *op : ops)
-      if (std::optional<Span> s = ctx.spanOf(op))
-        mustRun.push_back(s->stmtBegin);
-    llvm::sort(mustRun);
+      if (auto [file, place] = placeOf(op); place)
+        file->mustRun.push_back(place->stmt->getRange().begin.offset);
+    for (const std::unique_ptr<FilePlan> &f : files)
+      llvm::sort(f->mustRun);
+  }
+
+  /// A loop over a loader goes round in fast-forward (visit), so its
+  /// iterable is evaluated there: the assignments before it that bind the
+  /// names the iterable reads run too, and those their values read
+  /// (DeiT's and MAE's `metric_logger = utils.MetricLogger(...)` before
+  /// `for samples, targets in metric_logger.log_every(data_loader, ...)`:
+  /// skipped, the resume stopped with a NameError). Only plain
+  /// assignments in the blocks around the loop, in its function; a name
+  /// bound otherwise is left as the run binds it.
+  void keepIterableInputs(FilePlan &f) {
+    // The loops fast-forward reaches: in the nests, and in the functions
+    // it runs part of (a function it skips whole stays skipped).
+    std::vector<const ast::FunctionDef *> scopes;
+    for (const ast::FunctionDef *fn : f.places.functions())
+      if (f.runsInside(fn))
+        scopes.push_back(fn);
+    scopes.push_back(nullptr);
+    std::vector<const ast::Stmt *> roots = nestRoots();
+    for (const ast::FunctionDef *fn : scopes)
+      for (const ast::Stmt *s : f.places.statementsIn(fn)) {
+        auto *loop = dyn_cast<ast::For>(s);
+        if (!loop || isa<ast::Name, ast::Attribute>(loop->iter) ||
+            !fetchOf(f, loop) ||
+            (!fn && (&f != &script ||
+                     llvm::none_of(roots, [&](const ast::Stmt *r) {
+                       return encloses(r, loop);
+                     }))))
+          continue;
+        llvm::SmallVector<StringRef, 8> names;
+        namesIn(loop->iter, names);
+        llvm::StringSet<> seen;
+        while (!names.empty()) {
+          StringRef name = names.pop_back_val();
+          if (!seen.insert(name).second)
+            continue;
+          const ast::Assign *bound = lastAssignmentBefore(f, loop, name);
+          if (!bound)
+            continue;
+          uint32_t at = bound->getRange().begin.offset;
+          auto it = llvm::lower_bound(f.mustRun, at);
+          if (it == f.mustRun.end() || *it != at)
+            f.mustRun.insert(it, at);
+          namesIn(bound->value, names);
+        }
+      }
+  }
+
+  /// Every name `n` reads (a lambda's parameters too: over-approximate).
+  static void namesIn(const ast::Node *n, SmallVectorImpl<StringRef> &out) {
+    if (auto *name = dyn_cast<ast::Name>(n))
+      out.push_back(name->id);
+    ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+      if (c)
+        namesIn(c, out);
+    });
+  }
+
+  /// The last `name = ...` (a plain assignment to that name) before `s` in
+  /// the blocks around it, up to its function; null when none.
+  static const ast::Assign *lastAssignmentBefore(const FilePlan &f,
+                                                 const ast::Stmt *s,
+                                                 StringRef name) {
+    for (const StmtPlace *at = f.places.of(s); at;
+         at = at->parent && !isa<ast::FunctionDef>(at->parent)
+                  ? f.places.of(at->parent)
+                  : nullptr) {
+      const ast::Assign *found = nullptr;
+      auto scan = [&](ast::NodeList<ast::Stmt> body) {
+        if (!llvm::is_contained(body, at->stmt))
+          return;
+        for (const ast::Stmt *b : body) {
+          if (b == at->stmt)
+            break;
+          auto *assign = dyn_cast<ast::Assign>(b);
+          if (assign && llvm::any_of(assign->targets, [&](const ast::Expr *t) {
+                auto *target = dyn_cast<ast::Name>(t);
+                return target && target->id == name;
+              }))
+            found = assign;
+        }
+      };
+      if (at->parent)
+        ast::forEachBody(at->parent, scan);
+      else
+        scan(f.ctx.tree.body);
+      if (found)
+        return found;
+    }
+    return nullptr;
   }
 
   /// A helper's call whose checkpoint is announced: fast-forward skips it
   /// (the announcement stands for it; the arguments, such as a dict display
   /// of the state, need not be computed).
-  bool announcedCall(const ast::Stmt *s) const {
-    return llvm::any_of(sites, [&](const SitePlan &p) {
-      return p.caller != analysis::kNoNode &&
-             p.resume.stmtBegin == s->getRange().begin.offset;
-    });
-  }
-
-  bool runsItself(const ast::Stmt *s) const {
-    return std::binary_search(mustRun.begin(), mustRun.end(),
-                              s->getRange().begin.offset);
-  }
-  bool runsInside(const ast::Stmt *s) const {
-    auto it = std::lower_bound(mustRun.begin(), mustRun.end(),
-                               s->getRange().begin.offset);
-    return it != mustRun.end() && *it < s->getRange().end.offset;
+  bool announcedCall(const FilePlan &f, const ast::Stmt *s) const {
+    return &f == &script && llvm::any_of(sites, [&](const SitePlan &p) {
+             return p.caller != analysis::kNoNode &&
+                    p.resume.stmtBegin == s->getRange().begin.offset;
+           });
   }
 
   std::vector<const ast::Stmt *> nestRoots() const {
@@ -806,8 +970,9 @@ private:
   }
 
   // ---- Guards ---------------------------------------------------------------
-  /// `s` is in a loop nest (or a function only the nests call).
-  void visit(const ast::Stmt *s) {
+  /// `s` (of file `f`) is in a loop nest (or a function only the nests
+  /// call).
+  void visit(FilePlan &f, const ast::Stmt *s) {
     if (isa<ast::FunctionDef, ast::ClassDef>(s))
       return;
     bool compound =
@@ -815,18 +980,37 @@ private:
     if (!compound) {
       // A jump reached in fast-forward is taken as in the original run:
       // the tests before it decide (Needed re-runs them).
-      if ((!runsItself(s) || announcedCall(s)) &&
-          !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s))
-        guards.guardSimple(s);
+      // A generator's `yield` hands the loop consuming it its next batch
+      // (DeiT's `metric_logger.log_every(data_loader, ...)`): skipped, the
+      // consumer went round no times in fast-forward.
+      if ((!f.runsItself(s) || announcedCall(f, s)) &&
+          !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s) &&
+          !isYield(s))
+        f.guards.guardSimple(s);
       // A return whose value nothing fast-forward runs needs (nanoGPT's
       // `return out` of estimate_loss, its loss dict built by skipped
       // statements; the call still runs, for the model's train/eval
-      // mode): it returns, with None, without reading that value.
-      if (auto *r = dyn_cast<ast::Return>(s); r && r->value && !runsItself(s))
-        guards.wrapLater(r->value, "(",
-                         formatv(") if {0}.guard() else None", kRuntimeAlias)
-                             .str(),
-                         "its value is not computed in fast-forward");
+      // mode): it returns, with None, without reading that value — or a
+      // tuple of as many Nones as its tuple display has items, which a
+      // caller unpacking it (`train_acc, train_loss = train(...)`,
+      // RepDistiller's loops) unpacks as before.
+      if (auto *r = dyn_cast<ast::Return>(s); r && r->value && !f.runsItself(s)) {
+        std::string none = "None";
+        if (auto *t = dyn_cast<ast::Tuple>(r->value);
+            t && !t->elts.empty() &&
+            llvm::none_of(t->elts, [](const ast::Expr *e) {
+              return isa<ast::Starred>(e);
+            }))
+          none = "(" +
+                 llvm::join(std::vector<std::string>(t->elts.size(), "None"),
+                            ", ") +
+                 (t->elts.size() == 1 ? ",)" : ")");
+        f.guards.wrapLater(r->value, "(",
+                           formatv(") if {0}.guard() else {1}", kRuntimeAlias,
+                                   none)
+                               .str(),
+                           "its value is not computed in fast-forward");
+      }
       return;
     }
     // A loop over a keyed loader goes round in fast-forward even when
@@ -835,54 +1019,65 @@ private:
     // an epoch of it even when skipped), so the resumed run draws the
     // loader's next epochs, and fast-forward's positions, as the run did.
     auto *loop = dyn_cast<ast::For>(s);
-    if (!runsInside(s) && !holdsLoaderLoop(s)) {
-      guards.skipWhole(s);
-      skippedWhole.push_back(s);
+    if (!f.runsInside(s) && !holdsLoaderLoop(f, s)) {
+      f.guards.skipWhole(s);
+      f.skippedWhole.push_back(s);
       return;
     }
     if (loop)
-      nameBatchShape(loop);
+      nameBatchShape(f, loop);
     ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *c : body)
-        visit(c);
+        visit(f, c);
     });
   }
 
-  /// Functions whose statements fast-forward partly runs, called only from
-  /// the loop nests: guarded like the nests. A function also called
-  /// elsewhere runs in full in fast-forward.
+  static bool isYield(const ast::Stmt *s) {
+    auto *e = dyn_cast<ast::ExprStmt>(s);
+    return e && isa_and_nonnull<ast::Yield, ast::YieldFrom>(e->value);
+  }
+
   /// The graph nodes of the nests' loops.
   llvm::DenseSet<NodeId> nestLoopNodes() const {
     llvm::DenseSet<NodeId> nestLoops;
     for (const ast::Stmt *root : nestRoots())
-      for (Operation *op : opsAt.lookup(root->getRange().begin.offset))
+      for (Operation *op : script.opsAt.lookup(root->getRange().begin.offset))
         for (NodeId n = 0; n < g.numNodes(); ++n)
           if (g.node(n).op == op)
             nestLoops.insert(n);
     return nestLoops;
   }
 
+  /// Functions whose statements fast-forward partly runs, called only from
+  /// the loop nests — in the script or in a module it imports (a training
+  /// loop in `engine.py`): guarded like the nests. A function also called
+  /// elsewhere runs in full in fast-forward.
   void guardCallees() {
     llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
-    for (const ast::FunctionDef *def : places.functions()) {
-      if (!runsInside(def) || containsNest(def))
-        continue;
-      NestUse use = nestUse(def, nestLoops);
-      if (use == NestUse::Never)
-        continue; // setup code: runs as in the original run
-      if (use == NestUse::Partly) {
-        ctx.warning(def->getRange().begin.offset,
-                    "fast-forward runs '" + def->name.str() +
-                        "' in full: it is also called outside the training "
-                        "loop [detc-replay]");
-        continue;
+    for (size_t i = 0; i < files.size(); ++i) {
+      FilePlan &f = *files[i];
+      for (const ast::FunctionDef *def : f.places.functions()) {
+        if (!f.runsInside(def) || containsNest(f, def))
+          continue;
+        NestUse use = nestUse(f, def, nestLoops);
+        if (use == NestUse::Never)
+          continue; // setup code: runs as in the original run
+        if (use == NestUse::Partly) {
+          f.ctx.warning(def->getRange().begin.offset,
+                        "fast-forward runs '" + def->name.str() +
+                            "' in full: it is also called outside the "
+                            "training loop [detc-replay]");
+          continue;
+        }
+        for (const ast::Stmt *s : def->body)
+          visit(f, s);
       }
-      for (const ast::Stmt *s : def->body)
-        visit(s);
     }
   }
 
-  bool containsNest(const ast::FunctionDef *def) const {
+  bool containsNest(const FilePlan &f, const ast::FunctionDef *def) const {
+    if (&f != &script)
+      return false; // the nests are the script's
     for (const SitePlan &p : sites)
       for (const ast::Stmt *r : p.roots)
         if (encloses(def, r))
@@ -891,8 +1086,9 @@ private:
   }
 
   enum class NestUse { Never, Partly, Only };
-  /// Whether the statements of `def` run inside the loop nests.
-  NestUse nestUse(const ast::FunctionDef *def,
+  /// Whether the statements of `def` (of file `f`) run inside the loop
+  /// nests.
+  NestUse nestUse(const FilePlan &f, const ast::FunctionDef *def,
                   const llvm::DenseSet<NodeId> &nestLoops) const {
     uint32_t b = def->getRange().begin.offset, e = def->getRange().end.offset;
     bool inside = false, outside = false;
@@ -905,7 +1101,7 @@ private:
       // statement of `def` running there.
       if (node.op->getParentOfType<ir::BuildOp>())
         continue;
-      std::optional<Span> s = ctx.spanOf(node.op);
+      std::optional<Span> s = f.ctx.spanOf(node.op);
       if (!s || s->stmtBegin <= b || s->stmtBegin >= e)
         continue;
       bool in = llvm::any_of(g.loops(n),
@@ -917,36 +1113,33 @@ private:
     return outside ? NestUse::Partly : NestUse::Only;
   }
 
-  /// `for x, y in loader` over a DataLoader: `batches(loader, 2)`. Over a
-  /// variable that wraps it (`pbar = enumerate(loader)`), the lowering's
-  /// count of the batch's parts, and the loader itself (an `enumerate`
-  /// does not show what it iterates): `batches(pbar, 4, lambda: loader)`.
   /// Whether `s` is a loop over a loader, or a `with` around one
   /// (`with torch.no_grad(): for x, y in val_loader:`).
-  bool holdsLoaderLoop(const ast::Stmt *s) const {
+  bool holdsLoaderLoop(const FilePlan &f, const ast::Stmt *s) const {
     if (auto *loop = dyn_cast<ast::For>(s))
-      return bool(fetchOf(loop));
+      return bool(fetchOf(f, loop));
     auto *with = dyn_cast<ast::With>(s);
     return with && llvm::any_of(with->body, [&](const ast::Stmt *c) {
-             return holdsLoaderLoop(c);
+             return holdsLoaderLoop(f, c);
            });
   }
 
   /// `enumerate(loader)` or `tqdm(loader)` around a loop's loader, or null.
-  const ast::Call *iteratorWrapper(const ast::Expr *iter) const {
+  static const ast::Call *iteratorWrapper(const FilePlan &f,
+                                          const ast::Expr *iter) {
     auto *c = dyn_cast<ast::Call>(iter);
     if (!c || c->args.empty())
       return nullptr;
-    StringRef callee = text(c->func);
+    StringRef callee = f.text(c->func);
     return callee == "enumerate" || callee.ends_with("tqdm") ? c : nullptr;
   }
 
-  /// The fetch of the loop over a loader `f` is, or null.
-  ir::FetchOp fetchOf(const ast::For *f) const {
+  /// The fetch of the loop over a loader `loop` is, or null.
+  static ir::FetchOp fetchOf(const FilePlan &f, const ast::For *loop) {
     ir::FetchOp fetch;
-    for (Operation *op : opsAt.lookup(f->getRange().begin.offset))
-      if (auto loop = dyn_cast<ir::ForOp>(op))
-        for (Operation &inner : loop.getBody().front())
+    for (Operation *op : f.opsAt.lookup(loop->getRange().begin.offset))
+      if (auto l = dyn_cast<ir::ForOp>(op))
+        for (Operation &inner : l.getBody().front())
           if (auto fe = dyn_cast<ir::FetchOp>(inner))
             fetch = fe;
     return fetch;
@@ -956,53 +1149,60 @@ private:
   /// code, or in a function also called outside the training loop:
   /// ImageNet's `validate`, called before the loop with --evaluate): their
   /// bodies are not skipped, so they get real batches in fast-forward too
-  /// (placeholders there crashed the resume). Slower, never wrong.
+  /// (placeholders there crashed the resume). Slower, never wrong. In a
+  /// module detc edits too (the copy the script installs loads them).
   void loadRealBatchesElsewhere() {
     llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
-    std::vector<const ast::FunctionDef *> scopes = places.functions();
-    scopes.push_back(nullptr);
-    for (const ast::FunctionDef *fn : scopes) {
-      // A function only the nests call runs in fast-forward only as they
-      // run it: its loops were planned with them, or its calls skipped.
-      if (fn && !containsNest(fn) &&
-          nestUse(fn, nestLoops) == NestUse::Only)
-        continue;
-      for (const ast::Stmt *s : places.statementsIn(fn)) {
-        auto *loop = dyn_cast<ast::For>(s);
-        if (!loop || plannedLoops.count(loop) || !fetchOf(loop) ||
-            llvm::any_of(skippedWhole, [&](const ast::Stmt *skipped) {
-              return encloses(skipped, loop);
-            }))
+    for (size_t i = 0; i < files.size(); ++i) {
+      FilePlan &f = *files[i];
+      std::vector<const ast::FunctionDef *> scopes = f.places.functions();
+      scopes.push_back(nullptr);
+      for (const ast::FunctionDef *fn : scopes) {
+        // A function only the nests call runs in fast-forward only as they
+        // run it: its loops were planned with them, or its calls skipped.
+        if (fn && !containsNest(f, fn) &&
+            nestUse(f, fn, nestLoops) == NestUse::Only)
           continue;
-        const ast::Expr *iter = loop->iter;
-        if (const ast::Call *c = iteratorWrapper(iter))
-          iter = c->args[0];
-        // A wrapper made earlier (`pbar = tqdm(loader)`) began its
-        // iteration where it was made: left as it is.
-        guards.wrapLater(iter, formatv("{0}.real_batches(", kRuntimeAlias),
-                         ")", "real batches in fast-forward (it runs in full)");
+        for (const ast::Stmt *s : f.places.statementsIn(fn)) {
+          auto *loop = dyn_cast<ast::For>(s);
+          if (!loop || f.plannedLoops.count(loop) || !fetchOf(f, loop) ||
+              llvm::any_of(f.skippedWhole, [&](const ast::Stmt *skipped) {
+                return encloses(skipped, loop);
+              }))
+            continue;
+          const ast::Expr *iter = loop->iter;
+          if (const ast::Call *c = iteratorWrapper(f, iter))
+            iter = c->args[0];
+          // A wrapper made earlier (`pbar = tqdm(loader)`) began its
+          // iteration where it was made: left as it is.
+          f.guards.wrapLater(iter,
+                             formatv("{0}.real_batches(", kRuntimeAlias),
+                             ")",
+                             "real batches in fast-forward (it runs in full)");
+        }
       }
     }
   }
-  llvm::DenseSet<const ast::For *> plannedLoops;
-  /// Statements fast-forward skips whole: the loops in them never run there.
-  std::vector<const ast::Stmt *> skippedWhole;
 
-  void nameBatchShape(const ast::For *f) {
-    plannedLoops.insert(f);
-    ir::FetchOp fetch = fetchOf(f);
+  /// `for x, y in loader` over a DataLoader: `batches(loader, 2)`. Over a
+  /// variable that wraps it (`pbar = enumerate(loader)`), the lowering's
+  /// count of the batch's parts, and the loader itself (an `enumerate`
+  /// does not show what it iterates): `batches(pbar, 4, lambda: loader)`.
+  void nameBatchShape(FilePlan &f, const ast::For *loop) {
+    f.plannedLoops.insert(loop);
+    ir::FetchOp fetch = fetchOf(f, loop);
     if (!fetch)
       return;
-    if (isa<ast::Name, ast::Attribute>(f->iter)) {
+    if (isa<ast::Name, ast::Attribute>(loop->iter)) {
       StringRef loader = fetch.getLoader();
       auto arity = fetch->getAttrOfType<IntegerAttr>("arity");
       std::string source;
       if (loader.consume_front("@") ? !loader.contains('.')
                                     : !loader.starts_with("$"))
         source = loader.str();
-      if (arity && !source.empty() && source != text(f->iter)) {
-        guards.wrapLater(
-            f->iter, formatv("{0}.batches(", kRuntimeAlias).str(),
+      if (arity && !source.empty() && source != f.text(loop->iter)) {
+        f.guards.wrapLater(
+            loop->iter, formatv("{0}.batches(", kRuntimeAlias).str(),
             formatv(", {0}, lambda: {1})",
                     arity.getInt() < 0 ? std::string("None")
                                        : std::to_string(arity.getInt()),
@@ -1012,10 +1212,10 @@ private:
         return;
       }
     }
-    const ast::Expr *iter = f->iter, *target = f->target;
-    if (const ast::Call *c = iteratorWrapper(iter)) {
+    const ast::Expr *iter = loop->iter, *target = loop->target;
+    if (const ast::Call *c = iteratorWrapper(f, iter)) {
       iter = c->args[0];
-      if (text(c->func) == "enumerate") {
+      if (f.text(c->func) == "enumerate") {
         auto *t = dyn_cast<ast::Tuple>(target);
         target = t && t->elts.size() == 2 ? t->elts[1] : nullptr;
       }
@@ -1025,18 +1225,22 @@ private:
       arity = std::to_string(t->elts.size());
     else if (auto *l = dyn_cast_or_null<ast::List>(target))
       arity = std::to_string(l->elts.size());
-    guards.wrapLater(iter, formatv("{0}.batches(", kRuntimeAlias).str(),
-                     ", " + arity + ")", "placeholder batches in fast-forward");
+    f.guards.wrapLater(iter, formatv("{0}.batches(", kRuntimeAlias).str(),
+                       ", " + arity + ")",
+                       "placeholder batches in fast-forward");
   }
 
   PlanContext &ctx;
   const analysis::StatementGraph &g;
   StringRef src;
-  StatementIndex places;
-  GuardWriter guards;
-  llvm::DenseMap<uint32_t, SmallVector<Operation *, 2>> opsAt;
+  /// The script's plan first, then the modules' (fileNamed).
+  std::vector<std::unique_ptr<FilePlan>> files;
+  llvm::StringMap<FilePlan *> fileByName;
+  FilePlan &script;
+  /// The script's statements and guards (the checkpoint sites are there).
+  StatementIndex &places;
+  GuardWriter &guards;
   std::vector<SitePlan> sites;
-  std::vector<uint32_t> mustRun;
 };
 
 } // namespace

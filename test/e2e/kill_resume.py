@@ -28,8 +28,8 @@ usage: kill_resume.py --detc BIN --runtime DIR [--trials N] [--seed S]
                       [--transform-flags FLAGS] [--module FILE]...
                       EXAMPLE [-- SCRIPT_ARGS...]
 The script must take --out PATH (its checkpoint and final output).
---module: a module the script imports, copied beside the transformed
-script.
+--module: a module or package (a folder) the script imports, copied beside
+the transformed script.
 """
 import argparse
 import concurrent.futures
@@ -148,7 +148,24 @@ def load(path):
     # The runs' own outputs: a script's checkpoint may hold an
     # argparse.Namespace (RepDistiller's `'opt': opt`), which torch >= 2.6
     # refuses to unpickle by default.
-    return torch.load(path, weights_only=False)
+    return own_paths(torch.load(path, weights_only=False),
+                     os.path.dirname(os.path.abspath(path)))
+
+
+def own_paths(value, folder):
+    """`value` with the paths into the run's own folder (`--out PATH` in a
+    saved argparse.Namespace) written relative to it: each run of a trial
+    writes into a folder of its own, which is not a difference."""
+    if isinstance(value, str):
+        return ("<run>" + value[len(folder):] if value.startswith(folder)
+                else value)
+    if isinstance(value, dict):
+        return {k: own_paths(v, folder) for k, v in value.items()}
+    if isinstance(value, (list, tuple)) and type(value) in (list, tuple):
+        return type(value)(own_paths(v, folder) for v in value)
+    if isinstance(value, argparse.Namespace):
+        return {k: own_paths(v, folder) for k, v in vars(value).items()}
+    return value
 
 
 def trial(i, args, runner, script, reference, events, work, tmp):
@@ -255,7 +272,11 @@ def main():
                        args.transform_flags.split(),
                        check=True)
         for module in args.module:
-            shutil.copy(module, tmp)
+            if os.path.isdir(module):  # a package
+                shutil.copytree(module, os.path.join(
+                    tmp, os.path.basename(os.path.normpath(module))))
+            else:
+                shutil.copy(module, tmp)
         runner = Runner(args.runtime, args.extra, hint=bool(args.hint))
         os.mkdir(os.path.join(tmp, "reference"))
         ref = os.path.join(tmp, "reference", "model.pt")

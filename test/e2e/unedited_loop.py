@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """A training loop in a module detc does not edit (Inputs/unedited_loop:
-`train_one_epoch` in `engine.py`): the transformed script runs and writes
-its checkpoints, and resuming from one stops with exit 3, naming the
-module's loop, instead of running its forward on fast-forward's
-placeholder batches (a TypeError, exit 1, with the session-59 first
-runtime). docs/replay.md, "Loops detc does not edit".
+`train_one_epoch` in `engine.py`, which is not beside the script when it
+is transformed, only when it runs; a module detc reads is edited instead:
+e2e-kill-resume-module-loop): the transformed script runs
+and writes its checkpoints, and resuming from one stops with exit 3,
+naming the module's loop, instead of running its forward on
+fast-forward's placeholder batches (a TypeError, exit 1, with the
+session-59 first runtime). docs/replay.md, "Loops in imported modules".
 
 usage: unedited_loop.py --detc BIN --runtime DIR"""
 import argparse
@@ -28,11 +30,14 @@ def main():
                DETC_QUIET="1",
                OMP_NUM_THREADS="1", PYTHONWARNINGS="ignore")
     with tempfile.TemporaryDirectory() as tmp:
-        shutil.copy(os.path.join(INPUTS, "engine.py"), tmp)
+        source = os.path.join(tmp, "source")
+        os.mkdir(source)
+        shutil.copy(os.path.join(INPUTS, "train.py"), source)
         script = os.path.join(tmp, "train.det.py")
         subprocess.run([args.detc, "transform",
-                        os.path.join(INPUTS, "train.py"), "--emit-python",
+                        os.path.join(source, "train.py"), "--emit-python",
                         "-o", script], check=True, capture_output=True)
+        shutil.copy(os.path.join(INPUTS, "engine.py"), tmp)
         out = os.path.join(tmp, "model.pt")
         run = subprocess.run([PY, script, "--out", out], env=env, cwd=tmp,
                              capture_output=True, text=True)

@@ -355,8 +355,11 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
       return diags.hasInternalErrors() ? 3 : 2;
     std::optional<uint32_t> boundaryOffset; // of the hint detc placed
     std::string boundaryModule;             // its file, when not the script
+    // The planners may edit the modules the script imports (a training
+    // loop in `engine.py`: its fast-forward guards, a JIT boundary); the
+    // script carries the edited copies (runtime overlay.py).
+    options.modules = &parseCache;
     if (jit) {
-      options.modules = &parseCache;
       // The script with the minibatch boundary hint, lowered and analysed
       // again; the boundary is instrumented like a CheckHint hint.
       std::optional<codegen::JitBoundary> boundary = codegen::placeJitBoundary(

@@ -14,7 +14,9 @@ import collections
 import hashlib
 import inspect
 import itertools
+import os
 import sys
+import zlib
 
 import numpy as np
 import torch
@@ -1128,21 +1130,42 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
 
     original = getattr(package.DataLoader, "_detc_original",
                        package.DataLoader)
-    make = keyed_loader(site, original, gens, scope_site,
-                        batch_scope=batch_scope)
-
     makers = {}
+    made = {}
+    runtime_dir = os.path.dirname(os.path.abspath(__file__))
+
+    def construction_site():
+        """A site of its own for each loader the modules construct (a
+        training and a validation loader made by one helper): what the
+        call is — its file's name, function and line — and how many
+        loaders that line made before, never the construction order of
+        the whole program. Sharing one site, the two loaders' positions
+        overwrote each other in the sidecar, and a resume whose
+        fast-forward skipped the validation pass was refused
+        (RepDistiller's get_cifar100_dataloaders)."""
+        frame = sys._getframe(2)
+        while frame is not None and frame.f_code.co_filename.startswith(
+                runtime_dir):
+            frame = frame.f_back
+        if frame is None:
+            return site
+        code = frame.f_code
+        where = "%s:%s:%d" % (os.path.basename(code.co_filename),
+                              code.co_name, frame.f_lineno)
+        n = made[where] = made.get(where, -1) + 1
+        digest = zlib.crc32(("%s#%d" % (where, n)).encode())
+        return (site ^ digest) | 0x80000000
 
     class _Meta(type(original)):
         def __call__(cls, *args, **kwargs):
-            if cls is patched:
-                return make(*args, **kwargs)
-            if issubclass(cls, KeyedDataLoader):
+            if cls is not patched and issubclass(cls, KeyedDataLoader):
                 return super().__call__(*args, **kwargs)
-            maker = makers.get(cls)
+            at = construction_site()
+            maker = makers.get((cls, at))
             if maker is None:
-                maker = makers[cls] = keyed_loader(
-                    site, cls, gens, scope_site, batch_scope=batch_scope)
+                maker = makers[(cls, at)] = keyed_loader(
+                    at, original if cls is patched else cls, gens,
+                    scope_site, batch_scope=batch_scope)
             return maker(*args, **kwargs)
 
         def __instancecheck__(cls, obj):

@@ -775,7 +775,19 @@ def batches(loader, arity=None, source=None):
     inner = _keyed_loader_in(loader)
     if inner is not None:
         inner._detc_arity = arity
+        return loader
+    if arity is not None and hasattr(type(loader), "__next__"):
+        # A generator passing a keyed loader's batches on (DeiT's
+        # `metric_logger.log_every(data_loader, ...)`, `for obj in
+        # iterable: yield obj`): its placeholders have the shape of its
+        # own loop's target, shaped here like this loop's.
+        return _shaped(loader, arity)
     return loader
+
+
+def _shaped(iterator, arity):
+    for item in iterator:
+        yield placeholder(arity) if item is SKIPPED else item
 
 
 def _keyed_loader_in(iterable):

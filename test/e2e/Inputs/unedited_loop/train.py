@@ -1,9 +1,12 @@
-"""A script whose training loop lives in `engine.py`, a module detc does
-not edit when it transforms the script: fast-forward cannot skip that
-loop's forward, so resuming from the script's checkpoint stops with exit
-3 naming the loop (test/e2e/unedited_loop.py). The session-59 first
-binary wrote sidecars, and the resume crashed in the module with
-`TypeError: cannot unpack non-iterable Skipped object`.
+"""A script whose training loop lives in `engine.py`, a module that is not
+beside the script when detc transforms it (only when it runs): detc
+cannot edit that loop, so resuming from the script's checkpoint stops
+with exit 3 naming the loop (test/e2e/unedited_loop.py). The session-59
+first binary wrote sidecars, and the resume crashed in the module with
+`TypeError: cannot unpack non-iterable Skipped object`; the session-60
+first one skipped the call in fast-forward, and resumes gave other
+weights with exit 0. A module detc reads is edited instead
+(Inputs/module_loop).
 
 usage: train.py --out FILE [--epochs N]"""
 import argparse
