@@ -53,6 +53,8 @@ namespace {
 
 using analysis::NodeId;
 
+struct FilePlan;
+
 /// One checkpoint site that will be instrumented.
 struct SitePlan {
   const analysis::CheckpointReplay *cp;
@@ -86,6 +88,16 @@ struct SitePlan {
   /// RepDistiller's regular save read a validation accuracy fast-forward
   /// never computed).
   bool announced = false;
+  /// The file of the save call: the script, or a module holding the helper
+  /// (its edited copy wraps the save).
+  FilePlan *saveFile = nullptr;
+  /// What is saved was built in a module's function that the script's
+  /// call reaches (MAE's `misc.save_model(args=args, model=model, ...)`
+  /// building `to_save = {...}` for `save_on_master(to_save, path)`): the
+  /// file of that dict, and the script's argument for each parameter of
+  /// the function it reads (restore code names the script's variables).
+  const FilePlan *objFile = nullptr;
+  std::map<std::string, std::string, std::less<>> rename;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
@@ -268,41 +280,56 @@ private:
 
   /// Whether detc can put its own lines before or after the statement
   /// (after the file's last line too: the edit list appends them).
-  bool ownLines(const Span &s) const {
-    return ctx.indentAt(s.stmtBegin) && guards.endsLine(s.stmtEnd);
+  static bool ownLines(const FilePlan &f, const Span &s) {
+    return f.ctx.indentAt(s.stmtBegin) && f.guards.endsLine(s.stmtEnd);
   }
 
   void planSites(const analysis::CheckpointReplay &cp) {
-    std::optional<Span> span = ctx.spanOf(cp.op);
-    if (!span || !places.at(span->stmtBegin))
+    // The save is in the script, or in a module it imports (a helper the
+    // script calls: DeiT's `utils.save_on_master`, whose save the edited
+    // copy of the module wraps).
+    auto [saveFile, at] = placeOf(cp.op);
+    if (!at)
       return;
-    const StmtPlace &place = *places.at(span->stmtBegin);
+    FilePlan &sf = *saveFile;
+    std::optional<Span> span = sf.ctx.spanOf(cp.op);
+    const StmtPlace &place = *at;
     // A checkpoint outside the loops (a final save) is written atomically
     // with a sidecar too: the user's file is never torn, and resuming from
     // it fast-forwards through the loops to the end.
     auto skip = [&](uint32_t at, const Twine &why) {
-      ctx.warning(at, "detc writes no sidecar for this checkpoint: " + why +
-                          " [detc-replay]");
+      sf.ctx.warning(at, "detc writes no sidecar for this checkpoint: " +
+                             why + " [detc-replay]");
     };
     auto *stmt = dyn_cast<ast::ExprStmt>(place.stmt);
     auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
     if (!call || call->getRange().begin.offset != span->exprBegin)
       return skip(span->exprBegin, "it is not a call statement of its own");
-    if (!ownLines(*span)) {
-      ctx.needOwnLine(span->stmtBegin);
+    if (!ownLines(sf, *span)) {
+      if (&sf == &script)
+        ctx.needOwnLine(span->stmtBegin);
       return skip(span->exprBegin, "it shares its line with other statements");
     }
     const ast::Expr *obj = savedObject(call);
     if (std::optional<unsigned> param = parameterIndex(place.function, obj))
-      return planHelperSites(cp, *span, call, *param, skip);
+      return planHelperSites(cp, sf, *span, call, *param, skip);
+    if (&sf != &script && savesIntoMemory(sf, place, call))
+      return; // DeiT's `torch.save(state, mem_file)` (an io.BytesIO)
+    if (&sf != &script)
+      return skip(span->exprBegin,
+                  "it saves what a module the script imports holds; detc "
+                  "restores the script's checkpoints and those of helpers "
+                  "the script calls with what they save "
+                  "(`save_checkpoint(state, path)`)");
     SitePlan p{&cp,     0, *span, call, *span, nestOf(place), {},
                analysis::kNoNode, "", {}};
+    p.saveFile = &script;
     p.roots = rootsOf(place, p.nest);
     addCallerNests(cp, p.roots);
     // `state = {...}; torch.save(state, path)`: the dict's entries are
     // restored, and the variable holds the loaded dict; fast-forward does
     // not build it (announced).
-    const ast::Expr *dict = resolveLocalDict(place, obj);
+    const ast::Expr *dict = resolveLocalDict(script, place, obj);
     if (dict != obj) {
       p.restore.push_back((text(obj) + " = _detc_ckpt").str());
       p.announced = true;
@@ -355,6 +382,28 @@ private:
   }
   std::map<const ast::If *, unsigned> loggedTests;
 
+  /// Whether `torch.save(obj, f)` at `place` writes into memory: `f` is
+  /// `io.BytesIO()`, or a name assigned it before in the function (a copy
+  /// kept in memory, not a checkpoint; the runtime passes such saves
+  /// through too).
+  static bool savesIntoMemory(const FilePlan &f, const StmtPlace &place,
+                              const ast::Call *call) {
+    const ast::Expr *file = call->args.size() > 1 ? call->args[1] : nullptr;
+    for (const ast::Keyword *k : call->keywords)
+      if (k->arg == "f")
+        file = k->value;
+    auto isBuffer = [&](const ast::Expr *e) {
+      auto *c = dyn_cast_or_null<ast::Call>(e);
+      return c && f.text(c->func).ends_with("BytesIO");
+    };
+    if (isBuffer(file))
+      return true;
+    auto *name = dyn_cast_or_null<ast::Name>(file);
+    const ast::Assign *bound =
+        name ? lastAssignmentBefore(f, place.stmt, name->id) : nullptr;
+    return bound && isBuffer(bound->value);
+  }
+
   /// What `torch.save(obj, f)` saves.
   static const ast::Expr *savedObject(const ast::Call *call) {
     const ast::Expr *obj = call->args.empty() ? nullptr : call->args[0];
@@ -398,52 +447,125 @@ private:
   /// restore after it. All of the helper's calls get sites, or none: a
   /// save reached without an announcement would count under another site.
   template <typename Skip>
-  void planHelperSites(const analysis::CheckpointReplay &cp, Span span,
-                       const ast::Call *save, unsigned param, Skip skip) {
-    const ast::FunctionDef *helper = places.at(span.stmtBegin)->function;
-    llvm::SmallVector<NodeId, 2> callers;
+  void planHelperSites(const analysis::CheckpointReplay &cp, FilePlan &sf,
+                       Span span, const ast::Call *save, unsigned param,
+                       Skip skip) {
+    const ast::FunctionDef *helper = sf.places.at(span.stmtBegin)->function;
+    // At the helper's calls, in the script.
+    auto skipCall = [&](uint32_t at, const Twine &why) {
+      ctx.warning(at, "detc writes no sidecar for this checkpoint: " + why +
+                          " [detc-replay]");
+    };
+    // (the script's call, the module's call of the helper when the
+    // script's call reaches it through a module's function, else none)
+    llvm::SmallVector<std::pair<NodeId, NodeId>, 2> callers;
     for (NodeId i : cp.instances) {
-      NodeId c = g.node(i).caller;
-      std::optional<Span> at =
-          c == analysis::kNoNode || !g.node(c).op
-              ? std::nullopt
-              : ctx.spanOf(g.node(c).op);
-      if (!at)
+      NodeId c = g.node(i).caller, inner = analysis::kNoNode;
+      auto inScript = [&](NodeId n) {
+        return n != analysis::kNoNode && g.node(n).op &&
+               ctx.spanOf(g.node(n).op);
+      };
+      if (!inScript(c) && c != analysis::kNoNode &&
+          inScript(g.node(c).caller)) {
+        inner = c;
+        c = g.node(c).caller;
+      }
+      if (!inScript(c))
         return skip(span.exprBegin,
                     "'" + helper->name.str() +
                         "' is called where detc cannot place the restore");
-      if (llvm::none_of(callers, [&](NodeId o) {
-            return g.node(o).op == g.node(c).op;
+      if (llvm::none_of(callers, [&](auto &o) {
+            return g.node(o.first).op == g.node(c).op;
           }))
-        callers.push_back(c);
+        callers.push_back({c, inner});
     }
     std::vector<SitePlan> planned;
-    for (NodeId c : callers) {
+    for (auto [c, inner] : callers) {
       Span at = *ctx.spanOf(g.node(c).op);
       const StmtPlace *place = places.at(at.stmtBegin);
       auto *stmt = place ? dyn_cast<ast::ExprStmt>(place->stmt) : nullptr;
       auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
-      if (!call || !ownLines(at))
-        return skip(at.stmtBegin, "the call of '" + helper->name.str() +
-                                      "' is not a statement of its own");
-      const ast::Expr *obj = argumentFor(helper, call, param);
-      const ast::Expr *dict = resolveLocalDict(*place, obj);
+      if (!call || !ownLines(script, at))
+        return skipCall(at.stmtBegin, "the call of '" + helper->name.str() +
+                                          "' is not a statement of its own");
       SitePlan p{&cp, 0, span, save, at, nestOf(*place), {}, c, "", {}};
+      const ast::Expr *obj, *dict;
+      if (inner == analysis::kNoNode) {
+        obj = argumentFor(helper, call, param);
+        dict = resolveLocalDict(script, *place, obj);
+      } else if (!reachedThrough(p, inner, call, helper, param, obj, dict)) {
+        return skipCall(at.stmtBegin,
+                        "what it saves is built in '" +
+                            text(call->func) +
+                            "' from values other than its parameters");
+      }
       p.roots = rootsOf(*place, p.nest);
       // `state = {...}; save_checkpoint(state, ...)`: its entries are
       // restored, and the variable holds the loaded dict.
-      if (dict != obj)
+      if (dict != obj && inner == analysis::kNoNode)
         p.restore.push_back((text(obj) + " = _detc_ckpt").str());
+      p.saveFile = &sf;
       std::string why;
-      if (!planRestore(p, dict, why) ||
-          !planValues(p, why))
-        return skip(at.stmtBegin, why);
+      if (!planRestore(p, dict, why) || !planValues(p, why))
+        return skipCall(at.stmtBegin, why);
       planned.push_back(std::move(p));
     }
     for (SitePlan &p : planned) {
       p.site = ctx.newSite();
       sites.push_back(std::move(p));
     }
+  }
+
+  /// A helper's save reached through a module's function `fn` (MAE's
+  /// `save_model(args, epoch, model, model_without_ddp, ...)`, which
+  /// builds `to_save = {...}` and calls `save_on_master(to_save, path)`)
+  /// from the script's `call`: `dict` is the display built there, `obj`
+  /// what the helper's call passes, and `p.rename` maps each parameter of
+  /// `fn` the display reads to the script's argument. False when the
+  /// display reads anything else (a restore in the script could not name
+  /// it).
+  bool reachedThrough(SitePlan &p, NodeId inner, const ast::Call *call,
+                      const ast::FunctionDef *helper, unsigned param,
+                      const ast::Expr *&obj, const ast::Expr *&dict) {
+    auto [mf, at] = placeOf(g.node(inner).op);
+    auto *stmt = at ? dyn_cast<ast::ExprStmt>(at->stmt) : nullptr;
+    auto *innerCall = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+    const ast::FunctionDef *fn = at ? at->function : nullptr;
+    if (!innerCall || !fn)
+      return false;
+    obj = argumentFor(helper, innerCall, param);
+    dict = resolveLocalDict(*mf, *at, obj);
+    auto *display = dyn_cast_or_null<ast::Dict>(dict);
+    if (!display)
+      return false;
+    unsigned i = 0;
+    for (const ast::NodeList<ast::Arg> *list :
+         {&fn->args->posonlyargs, &fn->args->args})
+      for (const ast::Arg *a : *list) {
+        const ast::Expr *arg = argumentFor(fn, call, i++);
+        if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
+          p.rename[a->arg.str()] = text(arg).str();
+      }
+    for (const ast::Expr *value : display->values) {
+      const ast::Expr *e = stateDictOf(value) ? stateDictOf(value) : value;
+      if (!isa_and_nonnull<ast::Name, ast::Attribute>(e))
+        continue; // not restored (planRestore)
+      if (!p.rename.count(rootName(mf->text(e))))
+        return false;
+    }
+    p.objFile = mf;
+    return true;
+  }
+
+  /// The source of `n` of what a site saves, naming the script's variables
+  /// (SitePlan::rename).
+  std::string objText(const SitePlan &p, const ast::Node *n) const {
+    StringRef t = (p.objFile ? *p.objFile : script).text(n);
+    StringRef root = rootName(t);
+    auto it = p.rename.find(root);
+    if (it == p.rename.end())
+      return t.str();
+    return it->second + t.drop_front(root.size()).str();
   }
 
   /// The argument `call` passes for parameter `param` of `fn` (null when
@@ -481,8 +603,9 @@ private:
 
   /// `state = {...}` right before the statement at `place` in its block,
   /// for a name `e` passed there; otherwise `e`.
-  const ast::Expr *resolveLocalDict(const StmtPlace &place,
-                                    const ast::Expr *e) const {
+  static const ast::Expr *resolveLocalDict(const FilePlan &f,
+                                           const StmtPlace &place,
+                                           const ast::Expr *e) {
     auto *name = dyn_cast_or_null<ast::Name>(e);
     if (!name)
       return e;
@@ -506,7 +629,7 @@ private:
           scan(body);
       });
     else
-      scan(ctx.tree.body);
+      scan(f.ctx.tree.body);
     if (!isa_and_nonnull<ast::Dict>(found))
       return e;
     return found;
@@ -538,23 +661,24 @@ private:
       restored.push_back(rootName(r.split(" = ").first).str());
     std::vector<std::string> verify;
     if (const ast::Expr *recv = stateDictOf(obj)) {
-      p.restore.push_back((text(recv) + ".load_state_dict(_detc_ckpt)").str());
-      restored.push_back(rootName(text(recv)).str());
-      verify.push_back(("None: lambda: " + text(obj)).str());
+      p.restore.push_back(objText(p, recv) + ".load_state_dict(_detc_ckpt)");
+      restored.push_back(rootName(objText(p, recv)).str());
+      verify.push_back("None: lambda: " + objText(p, obj));
     } else if (auto *dict = dyn_cast_or_null<ast::Dict>(obj)) {
       for (size_t i = 0; i < dict->keys.size(); ++i) {
         const ast::Expr *key = dict->keys[i], *value = dict->values[i];
         if (!key)
           continue; // `**mapping`: what it holds is not restored
-        std::string item = ("_detc_ckpt[" + text(key) + "]").str();
+        std::string item = "_detc_ckpt[" + objText(p, key) + "]";
         if (const ast::Expr *recv = stateDictOf(value)) {
-          p.restore.push_back(
-              (text(recv) + ".load_state_dict(" + item + ")").str());
-          restored.push_back(rootName(text(recv)).str());
-          verify.push_back((text(key) + ": lambda: " + text(value)).str());
+          p.restore.push_back(objText(p, recv) + ".load_state_dict(" + item +
+                              ")");
+          restored.push_back(rootName(objText(p, recv)).str());
+          verify.push_back(objText(p, key) + ": lambda: " +
+                           objText(p, value));
         } else if (isa<ast::Name, ast::Attribute>(value)) {
-          p.restore.push_back((text(value) + " = " + item).str());
-          restored.push_back(rootName(text(value)).str());
+          p.restore.push_back(objText(p, value) + " = " + item);
+          restored.push_back(rootName(objText(p, value)).str());
         }
       }
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
@@ -562,11 +686,11 @@ private:
       // state goes into the script's own object, which the optimizer
       // holds the parameters of (restore_object; other values are
       // assigned).
-      p.restore.push_back((text(obj) + " = " + kRuntimeAlias +
-                           ".restore_object(" + text(obj) + ", _detc_ckpt)")
-                              .str());
-      restored.push_back(rootName(text(obj)).str());
-      verify.push_back(("None: lambda: " + text(obj)).str());
+      p.restore.push_back(objText(p, obj) + " = " + kRuntimeAlias.str() +
+                          ".restore_object(" + objText(p, obj) +
+                          ", _detc_ckpt)");
+      restored.push_back(rootName(objText(p, obj)).str());
+      verify.push_back("None: lambda: " + objText(p, obj));
     } else {
       why = "detc restores a checkpoint saved as a variable, `X.state_dict()` "
             "or a dict literal of those and variables";
@@ -581,7 +705,9 @@ private:
     if (p.caller != analysis::kNoNode) {
       saved.clear();
       for (NodeId i : p.cp->instances)
-        if (g.node(i).caller == p.caller)
+        if (NodeId c = g.node(i).caller;
+            c == p.caller ||
+            (c != analysis::kNoNode && g.node(c).caller == p.caller))
           for (analysis::VarId v : g.saved(i))
             if (!llvm::is_contained(saved, v))
               saved.push_back(v);
@@ -720,21 +846,24 @@ private:
   }
 
   void instrumentSite(const SitePlan &p) {
+    PlanContext &saveCtx = p.saveFile->ctx;
     std::optional<uint32_t> end =
-        calleeEnd(src, p.span.exprBegin, p.span.exprEnd);
+        calleeEnd(saveCtx.src, p.span.exprBegin, p.span.exprEnd);
     if (!end)
       return;
     bool helper = p.caller != analysis::kNoNode;
     bool announced = helper || p.announced;
     // A helper's save is wrapped once; the site its caller announced (and
     // the values read in the caller's scope) replace the default.
-    if (!helper || wrappedSaves.insert(p.span.exprBegin).second) {
-      ctx.edits.wrap(p.span.exprBegin, *end,
+    if (!helper ||
+        wrappedSaves.insert({p.saveFile, p.span.exprBegin}).second) {
+      saveCtx.edits.wrap(p.span.exprBegin, *end,
                      formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
                      p.values.empty() || announced ? ")"
                                                    : ", " + p.values + ")");
-      ctx.edits.note(
-          ctx.edits.lineOf(commentableLineEnd(src, p.span.stmtBegin, *end)),
+      saveCtx.edits.note(
+          saveCtx.edits.lineOf(
+              commentableLineEnd(saveCtx.src, p.span.stmtBegin, *end)),
           helper ? "checkpoint with sidecar (the site its caller announces)"
           : p.announced
               ? formatv("checkpoint with sidecar (site {0}, announced above)",
@@ -813,7 +942,7 @@ private:
   std::map<const ast::FunctionDef *, std::set<std::string>> declared;
 
   /// Helper saves already wrapped (by the begin offset of the call).
-  llvm::DenseSet<uint32_t> wrappedSaves;
+  std::set<std::pair<const FilePlan *, uint32_t>> wrappedSaves;
 
   // ---- What fast-forward runs ----------------------------------------------
   /// Statements (by begin offset, in their file) with an op fast-forward

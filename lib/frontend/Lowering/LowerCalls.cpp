@@ -196,20 +196,42 @@ void Lowerer::emitUserCall(
     bindParam(params[0], selfVar, selfFacts);
     first = 1;
   }
+  // The parameters a call fills by position and by name: those before
+  // `*args` and the keyword-only ones (all of `params` when the def is not
+  // known).
+  const ast::FunctionDef *def = funcDefs.lookup(sym);
+  const ast::Arguments *sig = def ? def->args : nullptr;
+  size_t positional =
+      sig ? sig->posonlyargs.size() + sig->args.size() : params.size();
+  auto byName = [&](StringRef name) {
+    if (!llvm::is_contained(params, name.str()))
+      return false;
+    return !sig || ((!sig->vararg || sig->vararg->arg != name) &&
+                    (!sig->kwarg || sig->kwarg->arg != name));
+  };
+  // What `*args` and `**kwargs` receive: the arguments no other parameter
+  // takes, through a temporary reading them all, so what the callee makes
+  // of them derives from those variables. (Unbound, DeiT's
+  // `metric_logger.update(loss=loss_value)` read nothing: fast-forward
+  // re-ran it without computing `loss_value`, a NameError.)
+  std::vector<const ast::Expr *> toVararg, toKwarg;
   {
     for (size_t i = 0; i < posArgs.size(); ++i) {
-      if (llvm::isa<ast::Starred>(posArgs[i]))
-        break;
-      if (first + i >= params.size())
-        break;
+      if (llvm::isa<ast::Starred>(posArgs[i]) ||
+          first + i >= std::min(positional, params.size())) {
+        toVararg.push_back(posArgs[i]);
+        continue;
+      }
       std::string var = i < argVars.size() ? argVars[i] : "";
       if (var.empty())
         var = expressionArgument(f, posArgs[i], argEff);
       bindParam(params[first + i], var, factsOf(f, posArgs[i]));
     }
     for (const ast::Keyword *k : keywords) {
-      if (k->arg.empty() || !llvm::is_contained(params, k->arg.str()))
+      if (k->arg.empty() || !byName(k->arg)) {
+        toKwarg.push_back(k->value);
         continue;
+      }
       std::string var;
       for (const auto &[name, v] : kwVars)
         if (name == k->arg)
@@ -217,6 +239,28 @@ void Lowerer::emitUserCall(
       if (var.empty())
         var = expressionArgument(f, k->value, argEff);
       bindParam(k->arg.str(), var, factsOf(f, k->value));
+    }
+    auto gather = [&](const ast::Arg *param,
+                      llvm::ArrayRef<const ast::Expr *> values) {
+      if (!param || values.empty() || bound.count(param->arg))
+        return;
+      Effects reads;
+      for (const ast::Expr *e : values)
+        if (std::string v = expressionArgument(f, e, argEff); !v.empty())
+          reads.uses.insert(v);
+      if (reads.uses.empty())
+        return;
+      std::string var = *reads.uses.begin();
+      if (reads.uses.size() > 1) {
+        var = newTemp(f);
+        emit(ir::StmtOp::getOperationName(), values.front(), {var}, reads,
+             {strAttr("kind", "assign")});
+      }
+      bindParam(param->arg.str(), var, {});
+    };
+    if (sig) {
+      gather(sig->vararg, toVararg);
+      gather(sig->kwarg, toKwarg);
     }
   }
   // A call of a function that fetches one batch fetches one batch.

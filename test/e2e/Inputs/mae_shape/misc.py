@@ -1,0 +1,17 @@
+"""MAE's `util/misc.py` in small: `save_model` builds the checkpoint dict
+from its parameters and hands it to `save_on_master`."""
+import torch
+
+
+def save_on_master(*args, **kwargs):
+    torch.save(*args, **kwargs)
+
+
+def save_model(args, epoch, model, model_without_ddp, optimizer):
+    to_save = {
+        'model': model_without_ddp.state_dict(),
+        'optimizer': optimizer.state_dict(),
+        'epoch': epoch,
+        'args': args,
+    }
+    save_on_master(to_save, args.out)
