@@ -9,11 +9,13 @@
 //    user's own state is loaded back the way it was saved (`X.state_dict()`
 //    under a key becomes `X.load_state_dict(ckpt[key])`, a plain variable
 //    is reassigned), then detc's values, then fast-forward ends;
-//  * in the loops around it (and in the functions only they call), every
-//    statement fast-forward does not re-execute is guarded: a simple
-//    statement becomes `if _detc_rt.guard(): stmt` on its own line, a
-//    compound one skipped as a whole gets its header guarded (`if`/`while`
-//    tests and `for` iterables), so that its `else` parts are skipped too;
+//  * in the loops around it (and in the functions only they call, also in
+//    the modules the script imports, whose edited copies the script's
+//    header installs), every statement fast-forward does not re-execute
+//    is guarded: a simple statement becomes `if _detc_rt.guard(): stmt`
+//    on its own line, a compound one skipped as a whole gets its header
+//    guarded (`if`/`while` tests and `for` iterables), so that its `else`
+//    parts are skipped too;
 //  * loops over a keyed loader name their target's shape
 //    (`_detc_rt.batches(loader, 2)`), so placeholder batches unpack.
 // Guards are shared by all sites: a statement runs in fast-forward when any
@@ -798,12 +800,20 @@ private:
     // An attribute path whose object is saved whole goes with it: values
     // of the script's classes are saved field by field (CycleGAN's replay
     // buffer `fake_A_buffer` and its `fake_A_buffer.data`).
+    // A factory's local stands for the variable its caller assigns
+    // (returnedAs).
+    std::vector<analysis::VarId> needed;
+    for (auto [v, from] : p.cp->notRederivable) {
+      std::optional<analysis::VarId> w =
+          inScope(v) ? std::nullopt : returnedAs(v, inScope);
+      needed.push_back(w ? *w : v);
+    }
     llvm::StringSet<> savedWhole;
-    for (auto [v, from] : p.cp->notRederivable)
+    for (analysis::VarId v : needed)
       if (inScope(v))
         savedWhole.insert(g.displayName(v));
     llvm::StringSet<> added;
-    for (auto [v, from] : p.cp->notRederivable) {
+    for (analysis::VarId v : needed) {
       std::string name = g.displayName(v);
       if (StringRef(name).starts_with("$"))
         continue;
@@ -814,9 +824,17 @@ private:
       if (root.size() != name.size() && savedWhole.contains(root))
         continue;
       if (!inScope(v)) {
-        why = "'" + name +
-              "' must be saved but is not visible where the "
-              "checkpoint is written";
+        // Name the function it belongs to (a factory's local the analysis
+        // cannot tie to the script's variable: MAE's
+        // `models_mae.__dict__[args.model](...)`).
+        StringRef owner = g.vars.name(v).rsplit('/').first;
+        owner = owner.take_until([](char c) { return c == '#'; });
+        why = "'" + name + "'" +
+              (owner.empty() || owner == g.vars.name(v)
+                   ? std::string()
+                   : " (of '" + owner.str() + "')") +
+              " must be saved but is not visible where the checkpoint is "
+              "written";
         return false;
       }
       // The thunk hands over the script's own object: a saved state_dict
@@ -843,6 +861,75 @@ private:
     if (!values.empty())
       p.values = "{" + values + "}";
     return true;
+  }
+
+  /// The variable a function's returned local becomes in its caller
+  /// (`def net_small(): model = Net(16); return model` and the script's
+  /// `model = models.net_small()`), up the calls until `visible` holds for
+  /// it: the same object. A model built in a factory runs its forwards as
+  /// the factory's local, so what they change is named after that local
+  /// (DeiT's and MAE's timm-registered factories: the sidecar was refused,
+  /// "'model' must be saved but is not visible").
+  std::optional<analysis::VarId>
+  returnedAs(analysis::VarId v,
+             llvm::function_ref<bool(analysis::VarId)> visible) const {
+    for (int hop = 0; hop < 8; ++hop) {
+      auto [qualifier, path] = g.vars.name(v).rsplit('/');
+      if (path.empty())
+        return std::nullopt; // a global
+      StringRef local = rootName(path);
+      // The instance the local is of; one a forward made to run the build
+      // region of the factory (no call of its own) stands for the
+      // factory's one call.
+      const analysis::Instance *inst = nullptr;
+      for (const analysis::Instance &i : g.instances)
+        if (i.qualifier == qualifier)
+          inst = &i;
+      if (inst && inst->callSite == analysis::kNoNode) {
+        const analysis::Instance *called = nullptr;
+        for (const analysis::Instance &i : g.instances)
+          if (i.function == inst->function &&
+              i.callSite != analysis::kNoNode) {
+            if (called)
+              return std::nullopt; // several calls: which one is unknown
+            called = &i;
+          }
+        inst = called;
+      }
+      if (!inst || inst->callSite == analysis::kNoNode || inst->parent == ~0u)
+        return std::nullopt;
+      auto call = dyn_cast_or_null<ir::CallOp>(g.node(inst->callSite).op);
+      auto defs = call ? call->getAttrOfType<ArrayAttr>("defs") : ArrayAttr();
+      auto callee =
+          call ? SymbolTable::lookupNearestSymbolFrom<ir::FuncOp>(
+                     call, call.getCallee())
+               : ir::FuncOp();
+      if (!defs || defs.size() != 1 || !callee)
+        return std::nullopt;
+      // Every `return` of the callee returns that local.
+      bool returnsIt = false, other = false;
+      callee.walk([&](ir::ReturnOp r) {
+        ArrayAttr uses = r->getAttrOfType<ArrayAttr>("uses");
+        bool it = uses && uses.size() == 1 &&
+                  cast<StringAttr>(uses[0]).getValue() == local;
+        (it ? returnsIt : other) = true;
+      });
+      if (!returnsIt || other)
+        return std::nullopt;
+      StringRef def = cast<StringAttr>(defs[0]).getValue();
+      std::string outer =
+          (def.starts_with("@") ? def.str()
+                                : g.instances[inst->parent].qualifier + "/" +
+                                      def.str()) +
+          path.drop_front(local.size()).str();
+      analysis::VarId w = g.vars.lookup(outer);
+      if (w == ~0u)
+        return std::nullopt;
+      if (visible(w))
+        return w;
+      v = w;
+    }
+    return std::nullopt;
   }
 
   void instrumentSite(const SitePlan &p) {
