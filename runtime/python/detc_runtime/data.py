@@ -1131,15 +1131,15 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
     original = getattr(package.DataLoader, "_detc_original",
                        package.DataLoader)
     makers = {}
-    made = {}
     runtime_dir = os.path.dirname(os.path.abspath(__file__))
 
     def construction_site():
-        """A site of its own for each loader the modules construct (a
-        training and a validation loader made by one helper): what the
-        call is — its file's name, function and line — and how many
-        loaders that line made before, never the construction order of
-        the whole program. Sharing one site, the two loaders' positions
+        """A site of its own for each place the modules construct loaders
+        (a training and a validation loader made by one helper): what the
+        call is — its file's name, function and line — never the order or
+        the number of constructions (a loader a helper builds again every
+        epoch keeps its site, also where fast-forward skips a
+        construction). Sharing one site, the two loaders' positions
         overwrote each other in the sidecar, and a resume whose
         fast-forward skipped the validation pass was refused
         (RepDistiller's get_cifar100_dataloaders)."""
@@ -1152,9 +1152,7 @@ def key_imported_loaders(site, gens=ALL_GLOBALS, scope_site=None,
         code = frame.f_code
         where = "%s:%s:%d" % (os.path.basename(code.co_filename),
                               code.co_name, frame.f_lineno)
-        n = made[where] = made.get(where, -1) + 1
-        digest = zlib.crc32(("%s#%d" % (where, n)).encode())
-        return (site ^ digest) | 0x80000000
+        return (site ^ zlib.crc32(where.encode())) | 0x80000000
 
     class _Meta(type(original)):
         def __call__(cls, *args, **kwargs):

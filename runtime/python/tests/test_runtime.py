@@ -263,36 +263,66 @@ class SamplerTest(unittest.TestCase):
             next(iter(odd))
         self.assertEqual(caught.exception.code, 3)
 
-    def test_program_modules_importing_dataloader_from_its_module_get_it_keyed(self):
-        # `from torch.utils.data.dataloader import DataLoader` in a module
-        # of the program (minGPT's trainer.py) bound torch's own class: its
-        # loaders were not keyed. After key_imported_loaders the module's
-        # global is the keyed class; torch's own module keeps its class.
+    def _run_after_header(self, module, text, lines):
+        """Runs `lines` in a fresh interpreter after the transformed
+        script's header call `key_imported_loaders(5)`, with `module`
+        (source `text`) importable; returns what it printed, split."""
         import subprocess
         import sys
         import tempfile
         with tempfile.TemporaryDirectory() as d:
-            with open(os.path.join(d, "detc_probe_trainer.py"), "w") as f:
-                f.write("from torch.utils.data.dataloader import DataLoader\n"
-                        "def make():\n"
-                        "    return DataLoader(list(range(6)), batch_size=2,"
-                        " shuffle=True)\n")
+            with open(os.path.join(d, module + ".py"), "w") as f:
+                f.write(text)
             run = ("import sys; sys.path.insert(0, %r)\n"
                    "import detc_runtime as rt\n"
-                   "rt.key_imported_loaders(5)\n"
-                   "import detc_probe_trainer as t\n"
-                   "import torch.utils.data.dataloader as torch_module\n"
-                   "loader = t.make()\n"
-                   "print(isinstance(loader, rt.KeyedDataLoader), "
-                   "torch_module.DataLoader.__module__, "
-                   "len(list(loader)))\n" % d)
+                   "rt.key_imported_loaders(5)\n" % d) + lines
             env = dict(os.environ, PYTHONPATH=os.path.dirname(
                 os.path.dirname(rt.__file__)))
             out = subprocess.run([sys.executable, "-c", run],
                                  capture_output=True, text=True, env=env)
             self.assertEqual(out.returncode, 0, out.stderr)
-            self.assertEqual(out.stdout.split(),
-                             ["True", "torch.utils.data.dataloader", "3"])
+            return out.stdout.split()
+
+    def test_program_modules_importing_dataloader_from_its_module_get_it_keyed(self):
+        # `from torch.utils.data.dataloader import DataLoader` in a module
+        # of the program (minGPT's trainer.py) bound torch's own class: its
+        # loaders were not keyed. After key_imported_loaders the module's
+        # global is the keyed class; torch's own module keeps its class.
+        printed = self._run_after_header(
+            "detc_probe_trainer",
+            "from torch.utils.data.dataloader import DataLoader\n"
+            "def make():\n"
+            "    return DataLoader(list(range(6)), batch_size=2,"
+            " shuffle=True)\n",
+            "import detc_probe_trainer as t\n"
+            "import torch.utils.data.dataloader as torch_module\n"
+            "loader = t.make()\n"
+            "print(isinstance(loader, rt.KeyedDataLoader), "
+            "torch_module.DataLoader.__module__, len(list(loader)))\n")
+        self.assertEqual(printed,
+                         ["True", "torch.utils.data.dataloader", "3"])
+
+    def test_loaders_modules_construct_have_a_site_per_line(self):
+        # A helper building a training and a validation loader
+        # (RepDistiller's get_cifar100_dataloaders) gave both the header's
+        # one site: their positions overwrote each other in the sidecar,
+        # and a resume was refused. Each line constructing loaders has a
+        # site of its own; a loader built again on the same line (every
+        # epoch) keeps it.
+        printed = self._run_after_header(
+            "detc_probe_loaders",
+            "from torch.utils.data import DataLoader\n"
+            "def make():\n"
+            "    train = DataLoader(list(range(6)), batch_size=2,"
+            " shuffle=True)\n"
+            "    val = DataLoader(list(range(4)), batch_size=2)\n"
+            "    return train, val\n",
+            "import detc_probe_loaders as m\n"
+            "a, b = m.make()\n"
+            "c, _ = m.make()\n"
+            "print(a._detc_site != b._detc_site, "
+            "a._detc_site == c._detc_site)\n")
+        self.assertEqual(printed, ["True", "True"])
 
     def test_keys_carry_epoch_and_pickle(self):
         key = rt.ExampleKey(12, 3)
