@@ -609,29 +609,10 @@ private:
                                            const StmtPlace &place,
                                            const ast::Expr *e) {
     auto *name = dyn_cast_or_null<ast::Name>(e);
-    if (!name)
-      return e;
-    const ast::Expr *found = e;
-    auto scan = [&](ast::NodeList<ast::Stmt> body) {
-      for (const ast::Stmt *s : body) {
-        if (s == place.stmt)
-          return true;
-        auto *assign = dyn_cast<ast::Assign>(s);
-        if (!assign || assign->targets.size() != 1)
-          continue;
-        auto *target = dyn_cast<ast::Name>(assign->targets[0]);
-        if (target && target->id == name->id)
-          found = assign->value;
-      }
-      return false;
-    };
-    if (place.parent)
-      ast::forEachBody(place.parent, [&](ast::NodeList<ast::Stmt> body) {
-        if (llvm::is_contained(body, place.stmt))
-          scan(body);
-      });
-    else
-      scan(f.ctx.tree.body);
+    const ast::Assign *bound =
+        name ? assignmentInBlock(f, place, name->id, /*singleTarget=*/true)
+             : nullptr;
+    const ast::Expr *found = bound ? bound->value : nullptr;
     if (!isa_and_nonnull<ast::Dict>(found))
       return e;
     return found;
@@ -1132,30 +1113,40 @@ private:
     for (const StmtPlace *at = f.places.of(s); at;
          at = at->parent && !isa<ast::FunctionDef>(at->parent)
                   ? f.places.of(at->parent)
-                  : nullptr) {
-      const ast::Assign *found = nullptr;
-      auto scan = [&](ast::NodeList<ast::Stmt> body) {
-        if (!llvm::is_contained(body, at->stmt))
-          return;
-        for (const ast::Stmt *b : body) {
-          if (b == at->stmt)
-            break;
-          auto *assign = dyn_cast<ast::Assign>(b);
-          if (assign && llvm::any_of(assign->targets, [&](const ast::Expr *t) {
-                auto *target = dyn_cast<ast::Name>(t);
-                return target && target->id == name;
-              }))
-            found = assign;
-        }
-      };
-      if (at->parent)
-        ast::forEachBody(at->parent, scan);
-      else
-        scan(f.ctx.tree.body);
-      if (found)
+                  : nullptr)
+      if (const ast::Assign *found = assignmentInBlock(f, *at, name))
         return found;
-    }
     return nullptr;
+  }
+
+  /// The last `name = ...` before `at`'s statement in its own block (with
+  /// `singleTarget`, only one assigning that name alone); null when none.
+  static const ast::Assign *assignmentInBlock(const FilePlan &f,
+                                              const StmtPlace &at,
+                                              StringRef name,
+                                              bool singleTarget = false) {
+    const ast::Assign *found = nullptr;
+    auto scan = [&](ast::NodeList<ast::Stmt> body) {
+      if (!llvm::is_contained(body, at.stmt))
+        return;
+      for (const ast::Stmt *b : body) {
+        if (b == at.stmt)
+          break;
+        auto *assign = dyn_cast<ast::Assign>(b);
+        if (!assign || (singleTarget && assign->targets.size() != 1))
+          continue;
+        if (llvm::any_of(assign->targets, [&](const ast::Expr *t) {
+              auto *target = dyn_cast<ast::Name>(t);
+              return target && target->id == name;
+            }))
+          found = assign;
+      }
+    };
+    if (at.parent)
+      ast::forEachBody(at.parent, scan);
+    else
+      scan(f.ctx.tree.body);
+    return found;
   }
 
   /// A helper's call whose checkpoint is announced: fast-forward skips it
