@@ -100,6 +100,14 @@ struct SitePlan {
   /// the function it reads (restore code names the script's variables).
   const FilePlan *objFile = nullptr;
   std::map<std::string, std::string, std::less<>> rename;
+  /// What the checkpoint holds in a form the restore cannot load back
+  /// (DINO's `save_dict['fp16_scaler'] = fp16_scaler.state_dict()` after
+  /// the display): saved in the sidecar too, where the checkpoint can see
+  /// them.
+  std::vector<analysis::VarId> unloaded;
+  /// The variable holding the dict display whose entries the restore
+  /// loads (`to_save` of MAE's `save_model`): nothing else to load for it.
+  std::string loadedDict;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
@@ -116,11 +124,19 @@ struct FilePlan {
                      formatv("{0}.guard() and (", kRuntimeAlias).str(),
                      "(",
                      formatv(") if {0}.guard() else ()", kRuntimeAlias).str(),
-                     "skipped in fast-forward"}) {}
+                     "skipped in fast-forward"}),
+        fedGuards(ctx,
+                  {formatv("{0}.fed()", kRuntimeAlias).str(),
+                   formatv("{0}.fed() and (", kRuntimeAlias).str(), "(",
+                   formatv(") if {0}.fed() else ()", kRuntimeAlias).str(),
+                   "skipped while it feeds a loop fast-forward skips"}) {}
 
   PlanContext &ctx;
   StatementIndex places;
   GuardWriter guards;
+  /// Statements of a generator fast-forward runs in full, around its
+  /// `yield` (ReplayPlanner::guardFeedingGenerators).
+  GuardWriter fedGuards;
   /// The ops lowered from each statement (by its begin offset).
   llvm::DenseMap<uint32_t, SmallVector<Operation *, 2>> opsAt;
   /// Statements (by begin offset) with an op fast-forward runs.
@@ -166,21 +182,25 @@ public:
       if (p.announced)
         if (const StmtPlace *save = places.at(p.span.stmtBegin))
           guards.guardSimple(save->stmt);
+    guardFeedingGenerators();
     loadRealBatchesElsewhere();
     bool problems = false;
     for (const std::unique_ptr<FilePlan> &f : files)
-      for (auto &[offset, message] : f->guards.getProblems()) {
-        f->ctx.warning(offset, "detc writes no checkpoint sidecars for this "
-                               "script: " +
-                                   message + " [detc-replay]");
-        problems = true;
-      }
+      for (GuardWriter *w : {&f->guards, &f->fedGuards})
+        for (auto &[offset, message] : w->getProblems()) {
+          f->ctx.warning(offset, "detc writes no checkpoint sidecars for "
+                                 "this script: " +
+                                     message + " [detc-replay]");
+          problems = true;
+        }
     if (problems)
       return;
     for (SitePlan &p : sites)
       instrumentSite(p);
-    for (const std::unique_ptr<FilePlan> &f : files)
+    for (const std::unique_ptr<FilePlan> &f : files) {
       f->guards.apply();
+      f->fedGuards.apply();
+    }
   }
 
 private:
@@ -501,6 +521,8 @@ private:
                             text(call->func) +
                             "' from values other than its parameters");
       }
+      if (auto *n = dyn_cast_or_null<ast::Name>(obj); n && dict != obj)
+        p.loadedDict = n->id.str();
       p.roots = rootsOf(*place, p.nest);
       // `state = {...}; save_checkpoint(state, ...)`: its entries are
       // restored, and the variable holds the loaded dict.
@@ -702,10 +724,8 @@ private:
       if (StringRef(name).starts_with("$"))
         continue;
       if (!llvm::is_contained(restored, rootName(name)) &&
-          changedInside(v, p.nest)) {
-        why = "'" + name + "' is saved in a form detc cannot load back";
-        return false;
-      }
+          rootName(name) != p.loadedDict && changedInside(v, p.nest))
+        p.unloaded.push_back(v);
     }
     return true;
   }
@@ -784,10 +804,21 @@ private:
     // A factory's local stands for the variable its caller assigns
     // (returnedAs).
     std::vector<analysis::VarId> needed;
+    for (analysis::VarId v : p.unloaded) {
+      if (!inScope(v)) {
+        why = "'" + g.displayName(v) +
+              "' is saved in a form detc cannot load back";
+        return false;
+      }
+      needed.push_back(v);
+    }
     for (auto [v, from] : p.cp->notRederivable) {
-      std::optional<analysis::VarId> w =
-          inScope(v) ? std::nullopt : returnedAs(v, inScope);
-      needed.push_back(w ? *w : v);
+      SmallVector<analysis::VarId, 2> ws;
+      if (!inScope(v))
+        ws = returnedAs(v, inScope);
+      if (ws.empty())
+        ws.push_back(v);
+      needed.insert(needed.end(), ws.begin(), ws.end());
     }
     llvm::StringSet<> savedWhole;
     for (analysis::VarId v : needed)
@@ -844,73 +875,159 @@ private:
     return true;
   }
 
-  /// The variable a function's returned local becomes in its caller
+  /// The variables a function's returned local becomes in its callers
   /// (`def net_small(): model = Net(16); return model` and the script's
   /// `model = models.net_small()`), up the calls until `visible` holds for
-  /// it: the same object. A model built in a factory runs its forwards as
+  /// each: the same object. A model built in a factory runs its forwards as
   /// the factory's local, so what they change is named after that local
-  /// (DeiT's and MAE's timm-registered factories: the sidecar was refused,
-  /// "'model' must be saved but is not visible").
-  std::optional<analysis::VarId>
+  /// (MAE's `models_mae.__dict__[args.model](...)`: the sidecar was
+  /// refused, "'model' must be saved but is not visible"). Empty when one
+  /// of them cannot be named.
+  SmallVector<analysis::VarId, 2>
   returnedAs(analysis::VarId v,
-             llvm::function_ref<bool(analysis::VarId)> visible) const {
-    for (int hop = 0; hop < 8; ++hop) {
-      auto [qualifier, path] = g.vars.name(v).rsplit('/');
-      if (path.empty())
-        return std::nullopt; // a global
-      StringRef local = rootName(path);
-      // The instance the local is of; one a forward made to run the build
-      // region of the factory (no call of its own) stands for the
-      // factory's one call.
-      const analysis::Instance *inst = nullptr;
-      for (const analysis::Instance &i : g.instances)
-        if (i.qualifier == qualifier)
-          inst = &i;
-      if (inst && inst->callSite == analysis::kNoNode) {
-        const analysis::Instance *called = nullptr;
-        for (const analysis::Instance &i : g.instances)
-          if (i.function == inst->function &&
-              i.callSite != analysis::kNoNode) {
-            if (called)
-              return std::nullopt; // several calls: which one is unknown
-            called = &i;
-          }
-        inst = called;
+             llvm::function_ref<bool(analysis::VarId)> visible,
+             int depth = 0) const {
+    SmallVector<analysis::VarId, 2> out;
+    if (depth > 8)
+      return out;
+    auto [qualifier, path] = g.vars.name(v).rsplit('/');
+    if (path.empty())
+      return out; // a global
+    StringRef local = rootName(path);
+    StringRef suffix = path.drop_front(local.size());
+    // The instance the local is of; one a forward made to run the build
+    // region of the factory (no call of its own) stands for the factory's
+    // one call.
+    const analysis::Instance *inst = nullptr;
+    unsigned instId = ~0u;
+    for (auto [k, i] : llvm::enumerate(g.instances))
+      if (i.qualifier == qualifier) {
+        inst = &i;
+        instId = k;
       }
-      if (!inst || inst->callSite == analysis::kNoNode || inst->parent == ~0u)
-        return std::nullopt;
-      auto call = dyn_cast_or_null<ir::CallOp>(g.node(inst->callSite).op);
+    if (!inst)
+      return out;
+    SmallVector<std::string, 2> outers;
+    ir::FuncOp callee;
+    // The variable a call of the function assigns its result to, in the
+    // caller's instance.
+    auto assignedBy = [&](const analysis::Instance &i) -> bool {
+      if (i.callSite == analysis::kNoNode || i.parent == ~0u)
+        return false;
+      auto call = dyn_cast_or_null<ir::CallOp>(g.node(i.callSite).op);
       auto defs = call ? call->getAttrOfType<ArrayAttr>("defs") : ArrayAttr();
-      auto callee =
-          call ? SymbolTable::lookupNearestSymbolFrom<ir::FuncOp>(
-                     call, call.getCallee())
-               : ir::FuncOp();
-      if (!defs || defs.size() != 1 || !callee)
-        return std::nullopt;
-      // Every `return` of the callee returns that local.
-      bool returnsIt = false, other = false;
-      callee.walk([&](ir::ReturnOp r) {
-        ArrayAttr uses = r->getAttrOfType<ArrayAttr>("uses");
-        bool it = uses && uses.size() == 1 &&
-                  cast<StringAttr>(uses[0]).getValue() == local;
-        (it ? returnsIt : other) = true;
-      });
-      if (!returnsIt || other)
-        return std::nullopt;
+      if (!defs || defs.size() != 1)
+        return false;
+      if (!callee)
+        callee = SymbolTable::lookupNearestSymbolFrom<ir::FuncOp>(
+            call, call.getCallee());
       StringRef def = cast<StringAttr>(defs[0]).getValue();
       std::string outer =
-          (def.starts_with("@") ? def.str()
-                                : g.instances[inst->parent].qualifier + "/" +
-                                      def.str()) +
-          path.drop_front(local.size()).str();
+          (def.starts_with("@")
+               ? def.str()
+               : g.instances[i.parent].qualifier + "/" + def.str()) +
+          suffix.str();
+      if (!llvm::is_contained(outers, outer))
+        outers.push_back(outer);
+      return true;
+    };
+    if (inst->callSite != analysis::kNoNode) {
+      if (!assignedBy(*inst))
+        return out;
+    } else {
+      // A forward made the factory's build region run (no call of its
+      // own): the local stands for what every call of the factory
+      // assigns (DINO's student and teacher, both built by
+      // `vits.__dict__[args.arch](...)`: each is saved).
+      bool called = false;
+      for (const analysis::Instance &i : g.instances)
+        if (i.function == inst->function && i.callSite != analysis::kNoNode) {
+          if (!assignedBy(i))
+            return out;
+          called = true;
+        }
+      if (!called) {
+        // No call at all: a factory only a registry reaches (timm's
+        // `create_model(args.model)` picking one of DeiT's
+        // `@register_model` functions). The object it returns is what the
+        // forwards that ran its build region were called on.
+        for (std::string &m : forwardedAs(instId))
+          outers.push_back(m + suffix.str());
+        if (outers.empty())
+          return out;
+        callee = lookupFunc(inst->function);
+      }
+    }
+    if (!callee)
+      return out;
+    // Every `return` of the callee returns that local.
+    bool returnsIt = false, other = false;
+    callee.walk([&](ir::ReturnOp r) {
+      ArrayAttr uses = r->getAttrOfType<ArrayAttr>("uses");
+      bool it = uses && uses.size() == 1 &&
+                cast<StringAttr>(uses[0]).getValue() == local;
+      (it ? returnsIt : other) = true;
+    });
+    if (!returnsIt || other)
+      return out;
+    for (const std::string &outer : outers) {
       analysis::VarId w = g.vars.lookup(outer);
       if (w == ~0u)
-        return std::nullopt;
-      if (visible(w))
-        return w;
-      v = w;
+        return {};
+      if (visible(w)) {
+        out.push_back(w);
+        continue;
+      }
+      SmallVector<analysis::VarId, 2> up = returnedAs(w, visible, depth + 1);
+      if (up.empty())
+        return {};
+      out.append(up.begin(), up.end());
     }
-    return std::nullopt;
+    return out;
+  }
+
+  /// The function or method an instance runs (`f`, `C::m`).
+  ir::FuncOp lookupFunc(StringRef sym) const {
+    ModuleOp module = ctx.module;
+    auto [cls, method] = sym.split("::");
+    if (method.empty())
+      return module.lookupSymbol<ir::FuncOp>(cls);
+    auto c = module.lookupSymbol<ir::ClassOp>(cls);
+    return c ? c.lookupSymbol<ir::FuncOp>(method) : ir::FuncOp();
+  }
+
+  /// The variables the forwards that ran a build region in instance
+  /// `instId` were called on (`model(samples)` in the caller's instance).
+  std::vector<std::string> forwardedAs(unsigned instId) const {
+    llvm::SetVector<analysis::NodeId> enters;
+    for (analysis::NodeId n = 0; n < g.numNodes(); ++n) {
+      const analysis::Node &node = g.node(n);
+      if (node.instance == instId && node.caller != analysis::kNoNode &&
+          isa_and_nonnull<ir::ForwardOp>(g.node(node.caller).op))
+        enters.insert(node.caller);
+    }
+    std::vector<std::string> names;
+    for (analysis::NodeId e : enters) {
+      auto fw = cast<ir::ForwardOp>(g.node(e).op);
+      // The forward's own statement, with its variables resolved in the
+      // caller's instance.
+      for (analysis::NodeId n = 0; n < g.numNodes(); ++n) {
+        const analysis::Node &node = g.node(n);
+        if (node.op != fw.getOperation() ||
+            node.kind != analysis::NodeKind::Stmt ||
+            node.instance != g.node(e).instance)
+          continue;
+        for (auto [k, u] : llvm::enumerate(fw.getUsesAttr()))
+          if (cast<StringAttr>(u).getValue() == fw.getModel() &&
+              k < node.uses.size()) {
+            std::string name = g.vars.name(node.uses[k]).str();
+            if (!llvm::is_contained(names, name))
+              names.push_back(name);
+          }
+        break;
+      }
+    }
+    return names;
   }
 
   void instrumentSite(const SitePlan &p) {
@@ -1280,6 +1397,45 @@ private:
           visit(f, s);
       }
     }
+  }
+
+  /// A generator fast-forward runs in full (also called outside the
+  /// training loop) that feeds a loop it skips: the statements of the
+  /// generator's loops around a `yield` run only as the consumer's loop
+  /// does (`fed`). After its `yield`, DeiT's `log_every` prints meters the
+  /// skipped loop body never updated: the resume died dividing by zero.
+  /// Statements the Needed analysis re-executes still run.
+  void guardFeedingGenerators() {
+    llvm::DenseSet<NodeId> nestLoops;
+    for (size_t i = 0; i < files.size(); ++i) {
+      FilePlan &f = *files[i];
+      for (const ast::FunctionDef *def : f.places.functions()) {
+        if (containsNest(f, def))
+          continue;
+        for (const ast::Stmt *s : f.places.statementsIn(def)) {
+          auto *loop = dyn_cast<ast::For>(s);
+          if (!loop || llvm::none_of(loop->body, isYield))
+            continue;
+          if (nestLoops.empty())
+            nestLoops = nestLoopNodes();
+          if (nestUse(f, def, nestLoops) != NestUse::Partly)
+            break; // guarded with the nests, or setup code
+          for (const ast::Stmt *c : loop->body)
+            if (!isYield(c) && !f.runsInside(c) && !holdsYield(c))
+              f.fedGuards.skipWhole(c);
+        }
+      }
+    }
+  }
+
+  /// Whether a `yield` is among the statements in `s`.
+  static bool holdsYield(const ast::Stmt *s) {
+    bool found = isYield(s);
+    ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
+      for (const ast::Stmt *c : body)
+        found = found || holdsYield(c);
+    });
+    return found;
   }
 
   bool containsNest(const FilePlan &f, const ast::FunctionDef *def) const {

@@ -443,8 +443,17 @@ def main():
     if names.returncode != 0 and "FAIL: " not in names.stdout:
         wrong.append("derive_torch_names.py --check failed:\n" +
                      names.stdout + names.stderr)
+    # stdlib.api, derived from sys.stdlib_module_names: every module it
+    # lists is this interpreter's standard library.
+    stdlib = subprocess.run(
+        [sys.executable, os.path.join(API_DIR, "derive_stdlib_names.py"),
+         "--check", os.path.join(API_DIR, "stdlib.api")],
+        capture_output=True, text=True)
+    if stdlib.returncode != 0:
+        wrong.append("derive_stdlib_names.py --check failed:\n" +
+                     stdlib.stdout + stdlib.stderr)
     checked = ["torch.nn (torch %s)" % torch.__version__,
-               "torch.names.api",
+               "torch.names.api", "stdlib.api",
                "torch.nn.functional",
                "torch's functions and Tensor methods taking a generator",
                "%d classes of torch.distributions" % distributions,

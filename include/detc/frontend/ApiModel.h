@@ -141,6 +141,10 @@ public:
   bool isKnownModule(llvm::StringRef module) const;
   /// True if `name` is a known module or lies under one (`torch.foo.bar`).
   bool isLibraryName(llvm::StringRef name) const;
+  /// Whether calls of `name` change none of the objects they are given: a
+  /// name of the standard library (a `stdlib` module) that no
+  /// `changes-arguments` line names (`os.path.join`, not `heapq.heappush`).
+  bool keepsArguments(llvm::StringRef name) const;
   /// True if a table describes `name`: a known module, a name with an
   /// entry (exact or wildcard), or a method of a described type
   /// (`torch.Tensor.view` through `*.view`). A library name no table
@@ -169,6 +173,8 @@ private:
   llvm::StringSet<> dataKeywords;
   llvm::StringMap<llvm::SmallVector<unsigned, 1>> dataArguments;
   llvm::StringSet<> immutableTypes;
+  llvm::StringSet<> stdlibModules;
+  llvm::StringSet<> changesArguments;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;

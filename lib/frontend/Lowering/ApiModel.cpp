@@ -215,6 +215,22 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       dataArguments[words[1]].push_back(position);
       continue;
     }
+    if (words[0] == "stdlib") {
+      // `stdlib <module>`: a top-level module of Python's standard library
+      // (stdlib.api, derived from sys.stdlib_module_names).
+      if (words.size() != 2)
+        return fail("expected 'stdlib <module>'");
+      stdlibModules.insert(words[1]);
+      continue;
+    }
+    if (words[0] == "changes-arguments") {
+      // `changes-arguments <name> <why...>`: a function of the standard
+      // library that changes an object it is given (heapq's heappush).
+      if (words.size() < 3)
+        return fail("expected 'changes-arguments <name> <why>'");
+      changesArguments.insert(words[1]);
+      continue;
+    }
     if (words[0] == "immutable") {
       // `immutable <type> <why...>`: a library type whose methods never
       // change the object they are called on.
@@ -368,6 +384,18 @@ std::string ApiModel::canonicalize(StringRef qualName) const {
 
 bool ApiModel::isKnownModule(StringRef module) const {
   return modules.count(module);
+}
+
+bool ApiModel::keepsArguments(StringRef name) const {
+  if (!stdlibModules.contains(name.split('.').first))
+    return false;
+  for (StringRef n = name; !n.empty(); n = n.rsplit('.').first) {
+    if (changesArguments.contains(n))
+      return false;
+    if (!n.contains('.'))
+      break;
+  }
+  return true;
 }
 
 bool ApiModel::isLibraryName(StringRef name) const {

@@ -214,12 +214,15 @@ void Lowerer::emitUserCall(
   // of them derives from those variables. (Unbound, DeiT's
   // `metric_logger.update(loss=loss_value)` read nothing: fast-forward
   // re-ran it without computing `loss_value`, a NameError.)
-  std::vector<const ast::Expr *> toVararg, toKwarg;
+  // (With the variable the caller lowered an argument to, if any: a dict
+  // display's temporary restores what it holds, lowerArgToVar.)
+  std::vector<std::pair<const ast::Expr *, std::string>> toVararg, toKwarg;
   {
     for (size_t i = 0; i < posArgs.size(); ++i) {
       if (llvm::isa<ast::Starred>(posArgs[i]) ||
           first + i >= std::min(positional, params.size())) {
-        toVararg.push_back(posArgs[i]);
+        toVararg.push_back(
+            {posArgs[i], i < argVars.size() ? argVars[i] : std::string()});
         continue;
       }
       std::string var = i < argVars.size() ? argVars[i] : "";
@@ -229,7 +232,11 @@ void Lowerer::emitUserCall(
     }
     for (const ast::Keyword *k : keywords) {
       if (k->arg.empty() || !byName(k->arg)) {
-        toKwarg.push_back(k->value);
+        std::string given;
+        for (const auto &[name, v] : kwVars)
+          if (name == k->arg)
+            given = v;
+        toKwarg.push_back({k->value, given});
         continue;
       }
       std::string var;
@@ -240,21 +247,54 @@ void Lowerer::emitUserCall(
         var = expressionArgument(f, k->value, argEff);
       bindParam(k->arg.str(), var, factsOf(f, k->value));
     }
-    auto gather = [&](const ast::Arg *param,
-                      llvm::ArrayRef<const ast::Expr *> values) {
+    auto gather =
+        [&](const ast::Arg *param,
+            llvm::ArrayRef<std::pair<const ast::Expr *, std::string>> values) {
       if (!param || values.empty() || bound.count(param->arg))
         return;
       Effects reads;
-      for (const ast::Expr *e : values)
-        if (std::string v = expressionArgument(f, e, argEff); !v.empty())
+      // (A dict display's own temporary; any other value through one that
+      // reads it: `**kwargs` is a new dict, no alias of the caller's.)
+      for (const auto &[e, given] : values)
+        if (std::string v = !given.empty() && isa<ast::Dict>(e)
+                                 ? given
+                                 : expressionArgument(f, e, argEff);
+            !v.empty())
           reads.uses.insert(v);
       if (reads.uses.empty())
         return;
       std::string var = *reads.uses.begin();
       if (reads.uses.size() > 1) {
         var = newTemp(f);
-        emit(ir::StmtOp::getOperationName(), values.front(), {var}, reads,
-             {strAttr("kind", "assign")});
+        // What the gathered values restore, it restores: DeiT's
+        // `save_on_master({'model': ..., 'optimizer': ...}, path)` saves
+        // the dict through `torch.save(*args, **kwargs)`, and what the
+        // dict holds is restored from the checkpoint (not saved twice in
+        // its sidecar).
+        llvm::SmallVector<NamedAttribute> attrs{strAttr("kind", "assign")};
+        // (A dict display's temporary, or a variable holding a dict:
+        // DINO's `save_on_master(save_dict, path)`; not the path.)
+        std::vector<std::string> restoring;
+        for (const auto &[e, given] : values) {
+          if (!given.empty() && isa<ast::Dict>(e)) {
+            restoring.push_back(given);
+            continue;
+          }
+          if (!isa<ast::Name, ast::Attribute>(e) || !pointsTo)
+            continue;
+          std::string v = varPath(f, e);
+          if (!v.empty() &&
+              llvm::any_of(pointsTo->pointsTo(e),
+                           [&](PointsToResult::ObjectId o) {
+                             return pointsTo->object(o).kind ==
+                                    AbstractObject::Kind::Dict;
+                           }))
+            restoring.push_back(v);
+        }
+        if (!restoring.empty())
+          attrs.push_back(attr("restores", strArray(restoring)));
+        emit(ir::StmtOp::getOperationName(), values.front().first, {var},
+             reads, attrs);
       }
       bindParam(param->arg.str(), var, {});
     };
@@ -440,7 +480,26 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   bool isMethod = attrFn && q.empty();
   if (isMethod) {
     recvVar = lowerToVar(f, attrFn->value, args.eff);
+    // An instance of the program's classes held in a container (DeiT's and
+    // MAE's `self.meters[k].update(v)`): the container stands for it, as
+    // the object the method changes and the `self` it binds. (With no receiver variable, the call bound
+    // its first argument to `self`, and what the meters summed was lost to
+    // the analysis: a resume re-ran the epoch's return with meters never
+    // updated and divided by zero.)
     recvFacts = factsOf(f, attrFn->value);
+    if (recvVar.empty() && isa<ast::Subscript>(attrFn->value) && pointsTo &&
+        llvm::any_of(pointsTo->pointsTo(attrFn->value),
+                     [&](PointsToResult::ObjectId o) {
+                       return pointsTo->object(o).kind ==
+                              AbstractObject::Kind::Instance;
+                     })) {
+      const ast::Expr *base = attrFn->value;
+      while (auto *s = dyn_cast<ast::Subscript>(base))
+        base = s->value;
+      if (std::string p = varPath(f, base);
+          !p.empty() && args.eff.uses.count(p))
+        recvVar = p;
+    }
     // Instances of the program's classes the facts do not know of (`self`
     // of a method a library calls, as a DataLoader calls `__getitem__`):
     // what the points-to analysis says the receiver is.
@@ -449,6 +508,11 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         }))
       addInstanceFacts(attrFn->value, recvFacts);
   }
+  // A call that may be the program's (a local name, a method, or a
+  // function of one of its modules: DeiT's `utils.save_on_master({...},
+  // path)`) gets its dict displays as temporaries that restore what they
+  // hold (lowerArgToVar).
+  bool programCall = q.empty() || !programModuleOf(q).empty();
   for (const ast::Expr *a : call->args) {
     std::vector<std::string> elems;
     Effects &ae = args.argEffects[a];
@@ -457,8 +521,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         elems.push_back(lowerToVar(f, el, ae));
       args.posVars.push_back("");
     } else {
-      args.posVars.push_back(q.empty() ? lowerArgToVar(f, a, ae)
-                                       : lowerToVar(f, a, ae));
+      args.posVars.push_back(programCall ? lowerArgToVar(f, a, ae)
+                                         : lowerToVar(f, a, ae));
       elems.push_back(args.posVars.back());
     }
     args.eff.merge(ae);
@@ -472,9 +536,9 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       args.doubleStar.push_back(k->value);
       continue;
     }
-    args.kwVars.emplace_back(k->arg.str(), q.empty()
-                                               ? lowerArgToVar(f, k->value, ae)
-                                               : lowerToVar(f, k->value, ae));
+    args.kwVars.emplace_back(k->arg.str(),
+                             programCall ? lowerArgToVar(f, k->value, ae)
+                                         : lowerToVar(f, k->value, ae));
     args.eff.merge(ae);
   }
 
@@ -1375,15 +1439,37 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // Code detc does not read given a loader may iterate it (code it
     // reads and finds free of draws, `list.append`, `os.path.join`, is
     // taken at its word).
-    if (noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr) &&
-        (!q.empty() || isMethod)) {
+    bool unread = noteUnreadCall(f, call, q, isMethod ? attrFn->value : nullptr);
+    if (unread && (!q.empty() || isMethod)) {
       std::vector<std::string> argVars = args.posVars;
       for (const auto &kw : args.kwVars)
         argVars.push_back(kw.second);
       emitLibraryLoop(f, call, argVars, recvVar, recvFacts);
     }
-    return opaque(isMethod && !recvVar.empty() &&
-                  !immutableReceiver(attrFn->value));
+    bool result = opaque(isMethod && !recvVar.empty() &&
+                         !immutableReceiver(attrFn->value));
+    // Code detc does not read may change the objects it is given, and a
+    // callable object itself: timm's `loss_scaler(loss, optimizer,
+    // parameters=model.parameters())` runs the backward and the
+    // optimizer's step (`quiet`: it draws nothing, which says nothing of
+    // what it changes). Without this, what DeiT's `model_ema.update(model)`
+    // read was taken for the model as it was before the training, and a
+    // resume re-derived the EMA from it. Not a builtin (`print(model)`),
+    // a tensor's, array's or image's own method (`x.add_(y)` changes `x`,
+    // the receiver), nor the standard library's (`os.path.join(folder,
+    // name)`, stdlib.api).
+    auto *name = dyn_cast<ast::Name>(fn);
+    bool builtin = !isMethod && q.empty() && name && !isBoundName(f, name->id);
+    bool valueMethod = isMethod && api.isKnownValueMethod(attrFn->attr);
+    if ((unread || (!builtin && !valueMethod)) &&
+        !keepsArguments(call, q, isMethod ? attrFn->value : nullptr)) {
+      for (const std::string &v : mutableArguments(f, call))
+        out.updates.insert(v);
+      if (!isMethod)
+        for (const std::string &v : mutableRoots(f, fn))
+          out.updates.insert(v);
+    }
+    return result;
   }
 
   // ---- The API model's roles ----
@@ -2166,6 +2252,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
             saved.push_back(v);
     } else if (!recvVar.empty()) {
       saved.push_back(recvVar);
+    } else if (!call->args.empty() && isa<ast::Starred>(call->args[0])) {
+      // `torch.save(*args, **kwargs)` in a helper (DeiT's, DINO's and
+      // MAE's save_on_master): what its callers gather into `args` (their
+      // dict display's temporary restores what it holds).
+      if (std::string v =
+              varPath(f, cast<ast::Starred>(call->args[0])->value);
+          !v.empty())
+        saved.push_back(v);
     }
     Effects eff = args.eff;
     if (!recvVar.empty())

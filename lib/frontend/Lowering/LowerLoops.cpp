@@ -413,6 +413,14 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   collectTargets(*this, f, loop->target, defs, eff);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
   bool batches = isManualBatchLoop(f, loop, items);
+  // Its variables stand for parameters of the objects it goes over, while
+  // its body is lowered (elementRoots).
+  auto outer = elementRoots;
+  if (std::vector<std::string> roots = elementRootsOf(f, loop->iter);
+      !roots.empty())
+    for (const std::string &d : defs)
+      if (!d.empty() && d[0] != '$')
+        elementRoots[d].append(roots.begin(), roots.end());
   lowerLoopRegions(
       f, op,
       [&] {
@@ -423,6 +431,51 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
         emitBatchRegion(loop, defs, [&] { lowerBody(f, loop->body); });
       },
       loop->orelse);
+  elementRoots = std::move(outer);
+}
+
+std::vector<std::string> Lowerer::elementRootsOf(FuncCtx &f,
+                                                 const ast::Expr *iter) {
+  // The methods of a module or optimizer whose items are its own tensors
+  // or submodules (in place, a change of one changes the object), and the
+  // views of a state dict.
+  static constexpr llvm::StringLiteral kParts[] = {
+      "parameters", "named_parameters", "buffers", "named_buffers",
+      "modules",    "named_modules",    "children", "named_children",
+      "state_dict", "values",           "items"};
+  std::vector<std::string> roots;
+  std::function<void(const ast::Expr *)> visit = [&](const ast::Expr *e) {
+    // An optimizer's groups (`for g in optimizer.param_groups: g['lr'] =
+    // lr`, the learning-rate schedules written by hand).
+    if (auto *a = llvm::dyn_cast_or_null<ast::Attribute>(e);
+        a && a->attr == "param_groups") {
+      std::string v = varPath(f, a->value);
+      if (!v.empty() && v[0] != '$' && !llvm::is_contained(roots, v))
+        roots.push_back(v);
+      return;
+    }
+    auto *c = llvm::dyn_cast_or_null<ast::Call>(e);
+    if (!c)
+      return;
+    if (auto *m = llvm::dyn_cast<ast::Attribute>(c->func);
+        m && llvm::is_contained(kParts, m->attr)) {
+      if (llvm::isa<ast::Call>(m->value))
+        return visit(m->value); // `model.state_dict().values()`
+      std::string v = varPath(f, m->value);
+      if (!v.empty() && v[0] != '$' && !llvm::is_contained(roots, v))
+        roots.push_back(v);
+      return;
+    }
+    // Through the builtins that pair or count items.
+    if (auto *n = llvm::dyn_cast<ast::Name>(c->func);
+        n && !isBoundName(f, n->id) &&
+        (n->id == "zip" || n->id == "enumerate" || n->id == "list" ||
+         n->id == "reversed"))
+      for (const ast::Expr *a : c->args)
+        visit(a);
+  };
+  visit(iter);
+  return roots;
 }
 
 void Lowerer::emitBatchRegion(const ast::Node *at,

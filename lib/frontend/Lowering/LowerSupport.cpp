@@ -478,7 +478,26 @@ Operation *Lowerer::emit(StringRef opName, const ast::Node *at,
     state.addAttribute(name, strArray(unique.getArrayRef()));
   };
   addList("defs", defs);
-  addList("updates", eff.updates.getArrayRef());
+  // A change of a loop variable over an object's parameters is a change of
+  // that object (elementRoots): a hand-written EMA (`for e, p in
+  // zip(ema.parameters(), model.parameters()): e.mul_(d).add_(p)`, MoCo's
+  // momentum encoder, a mean teacher) changes the EMA model.
+  if (!elementRoots.empty()) {
+    VarSet changed(eff.updates.begin(), eff.updates.end());
+    auto through = [&](StringRef v) {
+      auto it = elementRoots.find(v.split('.').first);
+      if (it != elementRoots.end())
+        changed.insert(it->second.begin(), it->second.end());
+    };
+    for (const std::string &v : eff.updates)
+      through(v);
+    for (const std::string &v : defs)
+      if (StringRef(v).contains('.'))
+        through(v);
+    addList("updates", changed.getArrayRef());
+  } else {
+    addList("updates", eff.updates.getArrayRef());
+  }
   addList("uses", eff.uses.getArrayRef());
   for (const NamedAttribute &a : attrs)
     state.addAttribute(a.getName(), a.getValue());

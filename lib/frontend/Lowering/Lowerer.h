@@ -503,6 +503,17 @@ public:
   std::string varName(FuncCtx &f, llvm::StringRef id);
   /// The variable path of `a.b.c` ("" if not a pure attribute chain).
   std::string varPath(FuncCtx &f, const ast::Expr *e);
+  /// The variables holding the objects `call` is given that it may change:
+  /// the arguments' roots (`model` of `model.parameters()`) that may hold
+  /// a mutable object (an instance, a library object, a container).
+  std::vector<std::string> mutableArguments(FuncCtx &f, const ast::Call *call);
+  /// The same for one expression.
+  std::vector<std::string> mutableRoots(FuncCtx &f, const ast::Expr *e);
+  /// Whether `call` (of `qualified`, or of what the callee or `receiver`
+  /// holds) is the standard library's, which changes no object it is given
+  /// (ApiModel::keepsArguments).
+  bool keepsArguments(const ast::Call *call, llvm::StringRef qualified,
+                      const ast::Expr *receiver) const;
   /// The qualified library or local-module name `e` denotes, if any.
   std::string qualName(FuncCtx &f, const ast::Expr *e);
   /// A temporary assigned from the variables expression argument `e`
@@ -658,6 +669,15 @@ public:
   std::optional<UnreadReason>
   libraryBaseAttribute(llvm::ArrayRef<PointsToResult::ObjectId> receivers,
                        llvm::StringRef attr) const;
+  /// The loop variables of the loops being lowered that go over an
+  /// object's parameters or state (`for e, p in zip(ema.parameters(),
+  /// model.parameters())`), with the variables holding those objects: a
+  /// change of a loop variable (`e.mul_(d).add_(p)`, `e.data = ...`) is a
+  /// change of them (emit).
+  llvm::StringMap<llvm::SmallVector<std::string, 2>> elementRoots;
+  /// The variables holding the objects whose parameters or state `iter`
+  /// goes over (ElementRoots).
+  std::vector<std::string> elementRootsOf(FuncCtx &f, const ast::Expr *iter);
   /// The current statement's unread calls, or null.
   mlir::ArrayAttr unreadCallsOfStmt() const;
   const ast::Node *unreadCallsOf = nullptr;

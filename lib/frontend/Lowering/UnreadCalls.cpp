@@ -590,3 +590,90 @@ ArrayAttr Lowerer::unreadCallsOfStmt() const {
     return nullptr;
   return ArrayAttr::get(builder.getContext(), unreadCalls);
 }
+
+bool Lowerer::keepsArguments(const ast::Call *call, StringRef qualified,
+                             const ast::Expr *receiver) const {
+  if (!qualified.empty())
+    return api.keepsArguments(api.canonicalize(qualified));
+  if (!pointsTo)
+    return false;
+  std::vector<PointsToResult::ObjectId> objs =
+      pointsTo->pointsTo(receiver ? receiver : call->func);
+  return !objs.empty() &&
+         llvm::all_of(objs, [&](PointsToResult::ObjectId o) {
+           std::string library = libraryOf(pointsTo->object(o));
+           return !library.empty() &&
+                  api.keepsArguments(api.canonicalize(library));
+         });
+}
+
+std::vector<std::string> Lowerer::mutableArguments(FuncCtx &f,
+                                                   const ast::Call *call) {
+  std::vector<std::string> out;
+  auto add = [&](const ast::Expr *e) {
+    for (std::string &v : mutableRoots(f, e))
+      if (!llvm::is_contained(out, v))
+        out.push_back(std::move(v));
+  };
+  for (const ast::Expr *a : call->args)
+    add(a);
+  for (const ast::Keyword *k : call->keywords)
+    add(k->value);
+  return out;
+}
+
+std::vector<std::string> Lowerer::mutableRoots(FuncCtx &f,
+                                               const ast::Expr *e) {
+  std::vector<std::string> out;
+  if (!pointsTo || !e)
+    return out;
+  if (auto *st = llvm::dyn_cast<ast::Starred>(e))
+    return mutableRoots(f, st->value);
+  // What a method of an object gives (`model.parameters()`,
+  // `model.module.state_dict()`) reaches that object.
+  if (auto *c = llvm::dyn_cast<ast::Call>(e)) {
+    if (auto *m = llvm::dyn_cast<ast::Attribute>(c->func))
+      return mutableRoots(f, m->value);
+    return out;
+  }
+  if (auto *seq = llvm::dyn_cast<ast::Sequence>(e)) {
+    for (const ast::Expr *x : seq->elts)
+      for (std::string &v : mutableRoots(f, x))
+        if (!llvm::is_contained(out, v))
+          out.push_back(std::move(v));
+    return out;
+  }
+  if (!llvm::isa<ast::Name, ast::Attribute>(e))
+    return out;
+  std::string v = varPath(f, e);
+  if (v.empty() || v[0] == '$')
+    return out;
+  // Only what may hold a mutable object: a value of unknown provenance
+  // here is a number, a string or a tensor far more often than a model,
+  // and each would become one more value a resume must save.
+  using Kind = AbstractObject::Kind;
+  bool isMutable =
+      llvm::any_of(pointsTo->pointsTo(e), [&](PointsToResult::ObjectId o) {
+        const AbstractObject &ob = pointsTo->object(o);
+        switch (ob.kind) {
+        case Kind::Instance:
+        case Kind::List:
+        case Kind::Dict:
+        case Kind::Set:
+        case Kind::Generator:
+          return true;
+        case Kind::Library: {
+          // A value the standard library made (a path, a string, a date).
+          std::string library = libraryOf(ob);
+          return !api.isImmutable(api.canonicalize(ob.label())) &&
+                 (library.empty() ||
+                  !api.keepsArguments(api.canonicalize(library)));
+        }
+        default:
+          return false;
+        }
+      });
+  if (isMutable)
+    out.push_back(std::move(v));
+  return out;
+}

@@ -62,7 +62,7 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    KeyedSampler, keyed_loader)
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
-                     checkpoint, decide, decision, guard, has_value,
+                     checkpoint, decide, decision, fed, guard, has_value,
                      real_batches,
                      restore_generator, restore_object, restoring, resumed,
                      saved_value,
@@ -215,7 +215,7 @@ __all__ = ["configure", "seeding", "keyed", "keyed_module", "batch_keyed",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
            "FORMAT_VERSION", "REPLAY", "SKIPPED", "announce_checkpoint", "batches",
-           "checkpoint", "decide", "decision", "real_batches",
+           "checkpoint", "decide", "decision", "fed", "real_batches",
            "generator_state", "guard", "has_value", "restore_generator",
            "restoring", "resumed", "saved_value", "skippable",
            "user_checkpoint", "hints", "jit"]

@@ -66,6 +66,9 @@ class Replay:
     def __init__(self):
         self.script_sha256 = None  # of the original script (transform time)
         self.ff = False  # fast-forwarding now
+        # next() calls on a generator a loop fast-forward skips is taking
+        # its batches from, under way now (_shaped)
+        self.feeding = 0
         self.checkpoint = None  # path of the checkpoint resumed from
         self.target = None  # its sidecar body
         self.counts = {}  # checkpoint site -> times it ran
@@ -721,6 +724,16 @@ def guard():
     return not REPLAY.ff
 
 
+def fed():
+    """True when a statement of a generator's loop around its `yield` must
+    run: not while fast-forward skips the loop taking the generator's items
+    (DeiT's `metric_logger.log_every(data_loader, ...)`: after its `yield`
+    it prints meters the skipped loop body never updated, and the resume
+    died dividing by zero). The same generator feeding a loop that runs
+    (a validation pass) runs in full."""
+    return not (REPLAY.ff and REPLAY.feeding)
+
+
 def decide(test, value):
     """The run's decision at logged test `test`: an `if` on the way to a
     checkpoint that only the training decides (pytorch-cifar's `if acc >
@@ -776,7 +789,7 @@ def batches(loader, arity=None, source=None):
     if inner is not None:
         inner._detc_arity = arity
         return loader
-    if arity is not None and hasattr(type(loader), "__next__"):
+    if hasattr(type(loader), "__next__"):
         # A generator passing a keyed loader's batches on (DeiT's
         # `metric_logger.log_every(data_loader, ...)`, `for obj in
         # iterable: yield obj`): its placeholders have the shape of its
@@ -786,7 +799,16 @@ def batches(loader, arity=None, source=None):
 
 
 def _shaped(iterator, arity):
-    for item in iterator:
+    """The items of a generator feeding a loop fast-forward skips, while
+    it runs (`fed` tells the generator's statements around its yield)."""
+    while True:
+        REPLAY.feeding += 1
+        try:
+            item = next(iterator)
+        except StopIteration:
+            return
+        finally:
+            REPLAY.feeding -= 1
         yield placeholder(arity) if item is SKIPPED else item
 
 
@@ -852,7 +874,9 @@ def real_batches(loader):
     is not skipped): its next iteration loads real batches, also in
     fast-forward, where the loader hands out placeholders otherwise."""
     inner = _keyed_loader_in(loader)
-    if inner is not None:
+    # Not for a generator's loop feeding a loop fast-forward skips: its
+    # batches would be loaded for nothing.
+    if inner is not None and not (REPLAY.ff and REPLAY.feeding):
         inner._detc_real_next = True
     return loader
 

@@ -43,6 +43,7 @@ advanced them, generator states. Each value becomes one JSON object:
 Anything else (a file, a model object) raises UnsavableValue naming it.
 """
 import base64
+import collections
 import inspect
 import random
 import sys
@@ -95,7 +96,7 @@ def plain(value, depth=4):
         return True
     if depth == 0:
         return False
-    if isinstance(value, (list, tuple, set, frozenset)):
+    if isinstance(value, (list, tuple, set, frozenset, collections.deque)):
         return len(value) <= 64 and all(plain(v, depth - 1) for v in value)
     if isinstance(value, dict):
         return len(value) <= 64 and all(
@@ -227,6 +228,10 @@ def encode(value, what="value", tensors=None):
     if isinstance(value, (list, tuple)):
         return {"list": [encode(v, what, tensors) for v in value],
                 "tuple": isinstance(value, tuple)}
+    if isinstance(value, collections.deque):
+        # DeiT's, DETR's and MAE's SmoothedValue keep their window so.
+        return {"deque": [encode(v, what, tensors) for v in value],
+                "maxlen": value.maxlen}
     if isinstance(value, dict):
         return {"dict": [[encode(k, what, tensors), encode(v, what, tensors)]
                          for k, v in value.items()]}
@@ -244,6 +249,12 @@ def encode(value, what="value", tensors=None):
             raise UnsavableValue("%s is a numpy array of objects" % what)
         return {"ndarray": _b64(array), "dtype": array.dtype.str,
                 "shape": list(array.shape), "scalar": np.isscalar(value)}
+    if isinstance(value, _GENERATORS):
+        # A generator object a variable holds (one the analysis saw change
+        # through code it does not read): its state, restored into the one
+        # the setup made again.
+        return {"generator_state": encode(generator_state(value), what,
+                                          tensors)}
     if callable(getattr(value, "state_dict", None)) and callable(
             getattr(value, "load_state_dict", None)):
         encoded = {"state_dict": encode(value.state_dict(), what, tensors)}
@@ -535,6 +546,14 @@ def decode(encoded, current=None, tensors=None):
         if encoded.get("beyond"):
             restore_beyond(obj, encoded, tensors)
         return obj
+    if "generator_state" in encoded:
+        obj = current() if current is not None else None
+        if not isinstance(obj, _GENERATORS):
+            raise UnsavableValue("no generator to restore the saved state "
+                                 "into")
+        set_generator_state(obj, decode(encoded["generator_state"], None,
+                                        tensors))
+        return obj
     if "loader_iterator" in encoded:
         pos = encoded["loader_iterator"]
         obj = current() if current is not None else None
@@ -611,6 +630,11 @@ def decode(encoded, current=None, tensors=None):
     if "list" in encoded:
         items = [decode(v, None, tensors) for v in encoded["list"]]
         return tuple(items) if encoded["tuple"] else items
+    if "deque" in encoded:
+        maxlen = encoded.get("maxlen")
+        return collections.deque(
+            [decode(v, None, tensors) for v in encoded["deque"]],
+            None if maxlen is None else int(maxlen))
     if "dict" in encoded:
         return {decode(k, None, tensors): decode(v, None, tensors)
                 for k, v in encoded["dict"]}
@@ -680,10 +704,22 @@ def _into(old, new):
             len(old) == len(new):
         old[:] = [_into(o, n) for o, n in zip(old, new)]
         return old
+    if isinstance(old, dict) and type(new) is dict:
+        # The setup's own dict, refilled: a defaultdict keeps its factory
+        # (DeiT's `MetricLogger.meters = defaultdict(SmoothedValue)`: a plain
+        # dict in its place raised KeyError on the next new meter).
+        items = {k: _into(old.get(k), v) for k, v in new.items()}
+        old.clear()
+        old.update(items)
+        return old
     return new
 
 
 # ---- Generator states -------------------------------------------------------
+
+_GENERATORS = (torch.Generator, np.random.RandomState, np.random.Generator,
+               random.Random)
+
 
 def generator_state(gen):
     """The state of `gen`: a library name ("torch", "numpy", "random") for

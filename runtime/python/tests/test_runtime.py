@@ -656,6 +656,61 @@ class FieldsTest(unittest.TestCase):
         self.assertIn("trainer.lock", str(caught.exception))
 
 
+class _WindowMeter:
+    """DeiT's SmoothedValue: a window in a deque, a count and a total."""
+
+    def __init__(self):
+        import collections
+        self.deque = collections.deque(maxlen=3)
+        self.count = 0
+        self.total = 0.0
+
+    def update(self, v):
+        self.deque.append(v)
+        self.count += 1
+        self.total += v
+
+
+class ValuesTest(unittest.TestCase):
+    def test_meters_in_a_defaultdict_and_generators_round_trip(self):
+        # A JIT checkpoint of DeiT's metric logger (`meters =
+        # defaultdict(SmoothedValue)`, each a deque window): a deque was
+        # "cannot be saved", and the restored dict was a plain one (a new
+        # meter then raised KeyError). A generator a variable holds is saved
+        # by its state, into the restarted run's own.
+        import collections
+        import json
+        from detc_runtime import values
+        meters = collections.defaultdict(_WindowMeter)
+        for v in (1.0, 2.0, 3.0, 4.0):
+            meters["loss"].update(v)
+        g = torch.Generator().manual_seed(5)
+        torch.randn(3, generator=g)
+        r = random.Random(3)
+        r.random()
+        tensors = []
+        saved = json.loads(json.dumps(values.encode(
+            {"meters": meters, "g": g, "r": r}, "state", tensors)))
+        again = collections.defaultdict(_WindowMeter)
+        g2, r2 = torch.Generator().manual_seed(1), random.Random(0)
+        restored = values._into(
+            again, values.decode(saved["dict"][0][1], None, tensors))
+        self.assertIs(restored, again)
+        self.assertEqual(list(again["loss"].deque), [2.0, 3.0, 4.0])
+        self.assertEqual(again["loss"].deque.maxlen, 3)
+        self.assertEqual((again["loss"].count, again["loss"].total), (4, 10.0))
+        again["acc"].update(1.0)  # still a defaultdict
+        g_saved = saved["dict"][1][1]
+        self.assertIs(values.decode(g_saved, lambda: g2, tensors), g2)
+        self.assertTrue(torch.equal(torch.randn(3, generator=g),
+                                    torch.randn(3, generator=g2)))
+        r_saved = saved["dict"][2][1]
+        self.assertIs(values.decode(r_saved, lambda: r2, tensors), r2)
+        self.assertEqual(r.random(), r2.random())
+        with self.assertRaises(values.UnsavableValue):
+            values.decode(g_saved, lambda: None, tensors)
+
+
 class _SAM(torch.optim.Optimizer):
     """davda54/sam's shape: an optimizer of the script's classes wrapping a
     base optimizer that shares its param_groups; the inherited
@@ -2017,6 +2072,44 @@ class ReplayHelpersTest(unittest.TestCase):
         wrapped = Wrapper(Wrapper(loader))
         self.assertIs(rt.batches(wrapped, 2), wrapped)
         self.assertEqual(loader._detc_arity, 2)
+
+    def test_a_generator_feeding_a_skipped_loop_is_told_so(self):
+        # DeiT's `log_every`: fast-forward runs it in full (the evaluation
+        # calls it too), but while it feeds a loop fast-forward skips, the
+        # statements around its yield do not run (`fed`), nor does its
+        # loader load real batches for nothing (`real_batches`).
+        class Loader:
+            _detc_sampler = object()
+
+            def __iter__(self):
+                return iter([rt.SKIPPED, rt.SKIPPED])
+
+        seen = []
+
+        def log_every(iterable):
+            for obj in rt.real_batches(iterable):
+                seen.append(("real", hasattr(loader, "_detc_real_next")))
+                yield obj
+                seen.append(("fed", rt.fed()))
+
+        loader = Loader()
+        saved = rt.REPLAY.ff
+        rt.REPLAY.ff = True
+        try:
+            shaped = [b for b in rt.batches(log_every(loader), 2)]
+            self.assertEqual(shaped, [(rt.SKIPPED, rt.SKIPPED)] * 2)
+            self.assertEqual(seen, [("real", False), ("fed", False),
+                                    ("real", False), ("fed", False)])
+            self.assertTrue(rt.fed())  # not feeding now
+            # The same generator feeding a loop that runs (a validation
+            # pass, not planned: no `batches`): its statements run.
+            seen.clear()
+            list(log_every(loader))
+            self.assertEqual(seen[1], ("fed", True))
+            self.assertTrue(loader.__dict__.pop("_detc_real_next"))
+        finally:
+            rt.REPLAY.ff = saved
+        self.assertEqual(rt.REPLAY.feeding, 0)
 
     def test_seed_globals_makes_unseeded_draws_repeat(self):
         rt.seed_globals(7)

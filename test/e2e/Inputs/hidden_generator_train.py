@@ -1,6 +1,9 @@
-"""A training step that draws noise from a generator object, both made
-through dynamic lookups (`getattr(torch, name)`): detc's analysis cannot
-see the draw or the generator, so no checkpoint saves the generator. A resume
+"""A training step that draws noise from a generator object made through a
+dynamic lookup (`getattr(torch, name)`), by a function `eval` makes that
+holds it: detc's analysis cannot see the draw or the generator, so no
+checkpoint saves the generator. (Given to the drawing call as an argument,
+it was hidden too until session 61: code detc does not read may change
+what it is given, and the generator is saved: unread_generator_train.py.) A resume
 skips the steps that advanced it; the runtime's fingerprint check must
 notice that `g` is not as it was and stop with exit 3 naming it, never
 continue with other noise.
@@ -34,13 +37,14 @@ def main():
     model = nn.Linear(4, 2)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     g = getattr(torch, args.generator)().manual_seed(9)
-    draw = getattr(torch, args.noise)
+    draw = eval("lambda shape: torch.%s(shape, generator=g)" % args.noise,
+                {"torch": torch, "g": g})
     step = 0
     for epoch in range(args.epochs):
         for x, y in loader:
             if step == args.raise_at:
                 raise RuntimeError("injected failure at step %d" % step)
-            noisy = x + 0.1 * draw(x.shape, generator=g)
+            noisy = x + 0.1 * draw(x.shape)
             loss = F.cross_entropy(model(noisy), y)
             optimizer.zero_grad()
             loss.backward()
