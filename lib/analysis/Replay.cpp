@@ -773,6 +773,7 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
       }
     }
   }
+  cp.retrains = sol.trains;
   cp.reexecuted = std::move(sol.reexecuted);
   cp.skipped = std::move(sol.skipped);
   cp.needed = std::move(sol.needed);

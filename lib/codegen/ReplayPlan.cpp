@@ -333,10 +333,28 @@ private:
       return skip(span->exprBegin, "it shares its line with other statements");
     }
     const ast::Expr *obj = savedObject(call);
-    if (std::optional<unsigned> param = parameterIndex(place.function, obj))
-      return planHelperSites(cp, sf, *span, call, *param, skip);
     if (&sf != &script && savesIntoMemory(sf, place, call))
       return; // DeiT's `torch.save(state, mem_file)` (an io.BytesIO)
+    // What fast-forward must re-derive needs a forward or backward it
+    // would run on placeholder batches: the resume would crash there
+    // (DINO's main_dino.py; refused, naming the step). (An optimizer step
+    // re-executed alone, SAM's `base_optimizer.step()` over parameters
+    // without gradients, changes nothing: e2e-kill-resume-sam.)
+    if (cp.retrains)
+      for (NodeId n : cp.reexecuted)
+        if (Operation *op = g.node(n).op;
+            g.node(n).expensive && isa<ir::ForwardOp, ir::GradOp>(op)) {
+          auto [stepFile, stepPlace] = placeOf(op);
+          std::string where =
+              stepPlace ? stepFile->ctx.where(op) : ctx.where(op);
+          return skip(span->exprBegin,
+                      "fast-forward would run the training again to "
+                      "re-derive what the run needs after it (the forward "
+                      "or backward at " +
+                          where + ")");
+        }
+    if (std::optional<unsigned> param = parameterIndex(place.function, obj))
+      return planHelperSites(cp, sf, *span, call, *param, skip);
     if (&sf != &script)
       return skip(span->exprBegin,
                   "it saves what a module the script imports holds; detc "
