@@ -354,7 +354,20 @@ Lowerer::constantParameters(const std::string &sym, size_t first,
     return {};
   std::vector<std::pair<std::string, const ast::Constant *>> found;
   llvm::StringSet<> given;
-  for (size_t i = 0; i < posArgs.size() && first + i < params.size(); ++i) {
+  // Only the parameters a call fills by position (not `*args` and
+  // `**kwargs`, which `params` lists too: `save(state, "out.pt")` of
+  // `def save(*args, **kwargs)` gave `kwargs` the string).
+  auto def = funcDefs.find(sym);
+  const ast::Arguments *sig =
+      def == funcDefs.end() ? nullptr : def->second->args;
+  size_t byPosition =
+      sig ? std::min(params.size(), sig->posonlyargs.size() + sig->args.size())
+          : params.size();
+  auto starName = [&](StringRef name) {
+    return sig && ((sig->vararg && sig->vararg->arg == name) ||
+                   (sig->kwarg && sig->kwarg->arg == name));
+  };
+  for (size_t i = 0; i < posArgs.size() && first + i < byPosition; ++i) {
     given.insert(params[first + i]);
     if (const ast::Constant *c = constant(posArgs[i]))
       found.push_back({params[first + i], c});
@@ -362,14 +375,13 @@ Lowerer::constantParameters(const std::string &sym, size_t first,
   for (const ast::Keyword *k : keywords) {
     given.insert(k->arg);
     if (const ast::Constant *c = constant(k->value);
-        c && llvm::is_contained(params, k->arg.str()))
+        c && llvm::is_contained(params, k->arg.str()) && !starName(k->arg))
       found.push_back({k->arg.str(), c});
   }
   // Parameters left to their defaults.
-  auto def = funcDefs.find(sym);
-  if (def == funcDefs.end() || !def->second->args)
+  if (!sig)
     return found;
-  const ast::Arguments &a = *def->second->args;
+  const ast::Arguments &a = *sig;
   std::vector<const ast::Arg *> positional(a.posonlyargs.begin(),
                                            a.posonlyargs.end());
   positional.insert(positional.end(), a.args.begin(), a.args.end());
