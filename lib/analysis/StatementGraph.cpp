@@ -1081,16 +1081,18 @@ private:
 };
 } // namespace
 
+ir::FuncOp detc::analysis::findFunction(ModuleOp module, StringRef symbol) {
+  auto [cls, method] = symbol.split("::");
+  if (method.empty())
+    return module.lookupSymbol<ir::FuncOp>(cls);
+  auto c = module.lookupSymbol<ir::ClassOp>(cls);
+  return c ? c.lookupSymbol<ir::FuncOp>(method) : ir::FuncOp();
+}
+
 std::string detc::analysis::findEntry(ModuleOp module, StringRef name) {
   auto [cls, method] = name.contains("::") ? name.split("::") : name.split('.');
-  if (method.empty()) {
-    auto f = module.lookupSymbol<ir::FuncOp>(cls);
-    return f ? cls.str() : "";
-  }
-  auto c = module.lookupSymbol<ir::ClassOp>(cls);
-  if (!c || !c.lookupSymbol<ir::FuncOp>(method))
-    return "";
-  return (cls + "::" + method).str();
+  std::string symbol = method.empty() ? cls.str() : (cls + "::" + method).str();
+  return findFunction(module, symbol) ? symbol : "";
 }
 
 std::string detc::analysis::entryDisplayName(StringRef symbol) {

@@ -973,7 +973,7 @@ private:
           outers.push_back(m + suffix.str());
         if (outers.empty())
           return out;
-        callee = lookupFunc(inst->function);
+        callee = analysis::findFunction(ctx.module, inst->function);
       }
     }
     if (!callee)
@@ -1002,16 +1002,6 @@ private:
       out.append(up.begin(), up.end());
     }
     return out;
-  }
-
-  /// The function or method an instance runs (`f`, `C::m`).
-  ir::FuncOp lookupFunc(StringRef sym) const {
-    ModuleOp module = ctx.module;
-    auto [cls, method] = sym.split("::");
-    if (method.empty())
-      return module.lookupSymbol<ir::FuncOp>(cls);
-    auto c = module.lookupSymbol<ir::ClassOp>(cls);
-    return c ? c.lookupSymbol<ir::FuncOp>(method) : ir::FuncOp();
   }
 
   /// The variables the forwards that ran a build region in instance

@@ -33,6 +33,7 @@
 #define DETC_ANALYSIS_STATEMENTGRAPH_H
 
 #include "detc/analysis/IdList.h"
+#include "detc/ir/DetcOps.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -189,6 +190,9 @@ struct StatementGraphOptions {
 /// The symbol of the function or method `name` of the script (`f`,
 /// `Cls.method` or `Cls::method`), or "" when there is none.
 std::string findEntry(mlir::ModuleOp module, llvm::StringRef name);
+/// The function or method whose symbol is `symbol` (`f`, `Cls::method`:
+/// Instance::function), or null.
+ir::FuncOp findFunction(mlir::ModuleOp module, llvm::StringRef symbol);
 /// `Cls::method` as the user writes it (`Cls.method`).
 std::string entryDisplayName(llvm::StringRef symbol);
 
