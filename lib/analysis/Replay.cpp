@@ -630,6 +630,23 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   BitVector isInstance(g.numNodes());
   for (NodeId n : instances)
     isInstance.set(n);
+  // Loops fast-forward runs whatever Needed selects: those around L, and
+  // loops over a loader (they go round on placeholder batches, and the
+  // loader's position at L is checked). A `break` in one decides how far
+  // the loop goes; a `continue` does not change how many times it goes
+  // round.
+  BitVector runLoops(g.numNodes()), batchLoops(g.numNodes());
+  for (NodeId n : instances)
+    for (NodeId loop : g.loops(n))
+      runLoops.set(loop);
+  for (NodeId n = 0; n < g.numNodes(); ++n)
+    if (g.node(n).op && isa<ir::FetchOp>(g.node(n).op) && !g.loops(n).empty())
+      batchLoops.set(g.loops(n).back());
+  auto breaksRunLoop = [&](NodeId jump) {
+    NodeId loop = g.loops(jump).back();
+    return runLoops.test(loop) ||
+           (batchLoops.test(loop) && isa<ir::BreakOp>(g.node(jump).op));
+  };
   struct Solution {
     std::vector<NodeId> reexecuted, skipped;
     DataflowResult<VarSet> needed;
@@ -657,13 +674,30 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     };
     for (NodeId n : instances)
       forceChain(n);
-    // A `break` or `continue` decides which statements run after it: the
-    // tests guarding it re-run like those of a re-executed statement (a
-    // `break` itself may not reach L: it leaves the loop).
+    // A `break` or `continue` decides which statements of its loop run
+    // after it: the tests guarding it re-run like those of a re-executed
+    // statement (a `break` itself may not reach L: it leaves the loop) —
+    // when its loop runs in fast-forward (`breaksRunLoop`), or a statement
+    // in it re-runs (its head is then forced) or its variable is needed.
+    // A `continue` in a loop of a skipped forward (DINO's loss) re-ran the
+    // whole training step.
+    BitVector liveLoops(g.numNodes());
+    std::vector<NodeId> pendingJumps;
     for (NodeId n = 0; n < g.numNodes(); ++n)
       if (isJump(g, n) && g.node(n).control != kNoNode &&
-          cp.prefix.test(g.node(n).control))
-        forceChain(n);
+          cp.prefix.test(g.node(n).control) && !g.loops(n).empty())
+        pendingJumps.push_back(n);
+    auto forceJumpsOfLiveLoops = [&]() {
+      bool grew = false;
+      llvm::erase_if(pendingJumps, [&](NodeId n) {
+        if (!breaksRunLoop(n) && !liveLoops.test(g.loops(n).back()))
+          return false;
+        grew |= forceChain(n);
+        return true;
+      });
+      return grew;
+    };
+    forceJumpsOfLiveLoops();
     // In place: needed after n becomes needed before it.
     auto transfer = [&](NodeId n, VarSet &needed) {
       if (isInstance.test(n)) {
@@ -705,8 +739,11 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
           skipped.push_back(n);
       });
       bool grew = false;
-      for (NodeId n : selectedNodes)
+      for (NodeId n : selectedNodes) {
         grew |= forceChain(n);
+        liveLoops.set(n); // only loop heads are asked about (forced too)
+      }
+      grew |= forceJumpsOfLiveLoops();
       if (grew) {
         start = needed.takeTails();
         continue;
@@ -738,8 +775,10 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // The tests that decide a `break` or `continue` of a loop around L
   // decide whether L is reached too (pytorch-cifar100: `if best_acc < acc:
   // save best; continue` before the regular save): they are logged alike.
-  // A jump of a loop L is not in (a batch loop's `continue` on a NaN loss,
-  // the save after that loop) decides nothing about L: not a candidate
+  // So are those of a `break` of a batch loop (a loss that stops the
+  // epoch early: the loader's position at L depends on it). A `continue`
+  // of a loop L is not in (a batch loop's `continue` on a NaN loss, the
+  // save after that loop) decides nothing about L: not a candidate
   // (retinanet paid a second solve for them).
   if (sol.trains) {
     TaintFacts &facts = taintFactsOf(cp.prefix);
@@ -748,10 +787,7 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
       if (!isJump(g, n) || g.node(n).control == kNoNode ||
           !cp.prefix.test(g.node(n).control) || g.loops(n).empty())
         continue;
-      NodeId loop = g.loops(n).back();
-      if (llvm::any_of(instances, [&](NodeId i) {
-            return llvm::is_contained(g.loops(i), loop);
-          }))
+      if (breaksRunLoop(n))
         decidedFrom.push_back(n);
     }
     for (NodeId n : decidedFrom)

@@ -360,6 +360,25 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
       selected.push_back(why.empty() ? sys.ctx.bool_val(false)
                                      : z3::mk_or(why));
     }
+    // Loops fast-forward runs whatever is selected: around the checkpoint,
+    // and loader loops for a `break` (how far they go is checked at L).
+    llvm::BitVector runLoops(g.numNodes()), batchLoops(g.numNodes());
+    for (NodeId n : cp.instances)
+      for (NodeId loop : g.loops(n))
+        runLoops.set(loop);
+    for (NodeId n : prefix)
+      if (g.node(n).op && llvm::isa<ir::FetchOp>(g.node(n).op) &&
+          !g.loops(n).empty())
+        batchLoops.set(g.loops(n).back());
+    auto jumpDecided = [&](NodeId jump) {
+      if (g.loops(jump).empty())
+        return sys.ctx.bool_val(false);
+      NodeId loop = g.loops(jump).back();
+      bool runs = runLoops.test(loop) ||
+                  (batchLoops.test(loop) &&
+                   llvm::isa<ir::BreakOp>(g.node(jump).op));
+      return runs ? sys.ctx.bool_val(true) : selected[row[loop]];
+    };
     for (NodeId n : prefix) {
       unsigned r = row[n];
       const NodeEffects &e = effects[n];
@@ -379,10 +398,11 @@ VerifyOutcome detc::analysis::verifyNeeded(const StatementGraph &g,
       z3::expr_vector decided(sys.ctx);
       if (auto it = controlled.find(n); it != controlled.end())
         for (NodeId m : it->second)
-          // The checkpoint, and jumps (a `break` decides what runs after
-          // it), are always decided.
-          decided.push_back(isInstance.test(m) || isJump(g, m)
-                                ? sys.ctx.bool_val(true)
+          // The checkpoint is always decided; a jump (a `break` decides
+          // what runs after it) when its loop runs in fast-forward: a
+          // loop around the checkpoint, or one whose head re-runs.
+          decided.push_back(isInstance.test(m) ? sys.ctx.bool_val(true)
+                            : isJump(g, m)     ? jumpDecided(m)
                             : logged.count(m)
                                 ? selected[row[m]] || sys[forced[row[m]]]
                                 : selected[row[m]]);

@@ -643,18 +643,39 @@ private:
     return nullptr;
   }
 
-  /// `state = {...}` right before the statement at `place` in its block,
-  /// for a name `e` passed there; otherwise `e`.
+  /// `state = {...}` before the statement at `place`: in its block or the
+  /// blocks around it, up to its function (DINO's `if args.saveckp_freq
+  /// ...: save_on_master(save_dict, ...)` of the dict built before the
+  /// `if`); otherwise `e`. Not across a loop that binds the name again
+  /// anywhere in its body: an earlier iteration may have rebound it.
   static const ast::Expr *resolveLocalDict(const FilePlan &f,
                                            const StmtPlace &place,
                                            const ast::Expr *e) {
     auto *name = dyn_cast_or_null<ast::Name>(e);
-    const ast::Assign *bound =
-        name ? assignmentInBlock(f, place, name->id, /*singleTarget=*/true)
-             : nullptr;
-    const ast::Expr *found = bound ? bound->value : nullptr;
-    if (!isa_and_nonnull<ast::Dict>(found))
+    if (!name)
       return e;
+    for (const StmtPlace *at = &place; at;) {
+      if (const ast::Assign *bound =
+              assignmentInBlock(f, *at, name->id, /*singleTarget=*/true))
+        return isa<ast::Dict>(bound->value) ? bound->value : e;
+      if (!at->parent || isa<ast::FunctionDef, ast::ClassDef>(at->parent))
+        break;
+      if (isa<ast::For, ast::While>(at->parent) &&
+          bindsName(at->parent, name->id))
+        break;
+      at = f.places.of(at->parent);
+    }
+    return e;
+  }
+
+  /// Whether `n` stores to `name` anywhere inside it.
+  static bool bindsName(const ast::Node *n, StringRef name) {
+    if (auto *target = dyn_cast<ast::Name>(n))
+      return target->id == name && target->ctx == ast::ExprContext::Store;
+    bool found = false;
+    ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+      found = found || (c && bindsName(c, name));
+    });
     return found;
   }
 

@@ -406,7 +406,11 @@ def restart_mismatches(env, tmp):
                         os.path.join(work, "pgd.py"))
     je = env.transform(os.path.join(HERE, "Inputs", "jit_examples_train.py"),
                        os.path.join(work, "je.py"), "--jit-checkpoint")
+    rp = env.transform(os.path.join(HERE, "Inputs",
+                                    "rank_prefixed_stderr_train.py"),
+                       os.path.join(work, "rp.py"))
     first = [
+        ([env.py, rp, "--out", "rp8.pt"], 0),
         ([env.py, ch, "--epochs", "1", "--steps", "300", "--width", "16",
           "--out", "a.pt"], 0),
         ([env.py, pgd, "--epochs", "1", "--out", "h32.pt"], 0),
@@ -429,7 +433,13 @@ def restart_mismatches(env, tmp):
          "the checkpoint does not fit this run: restoring it raised "
          "RuntimeError"),
         ([env.py, je, "--examples", "128", "--detc-restart"], 3,
-         "has dataset length 128 now, 64 in the checkpointed run")]
+         "has dataset length 128 now, 64 in the checkpointed run"),
+        # An exception hook that captures stderr (torch.distributed's) does
+        # not swallow the refusal: os._exit follows it.
+        ([env.py, rp, "--hidden", "16", "--out", "rp16.pt",
+          "--detc-resume", "rp8.pt"], 2,
+         "the checkpoint does not fit this run: restoring it raised "
+         "RuntimeError")]
     for cmd, code, message in cases:
         p = env.run(cmd, cwd=work)
         what = "restart %s" % " ".join(cmd[2:])

@@ -108,6 +108,21 @@ def warn_once(key, message):
     print("detc-runtime: warning: " + message, file=sys.stderr)
 
 
+def exit_stream():
+    """Where a message printed right before os._exit must go: the process's
+    own stderr when sys.stderr is an in-memory stand-in. torch.distributed's
+    excepthook (init_process_group) swaps in a StringIO around the hooks it
+    wraps, to prefix their lines with the rank; os._exit loses it."""
+    import sys
+
+    stream = sys.stderr
+    try:
+        stream.fileno()
+        return stream
+    except (AttributeError, OSError, ValueError):
+        return sys.__stderr__ or stream
+
+
 def fail(message, code=2):
     """Stops the run with detc's own error (exit 2: unusable input; 3: a
     guarantee that does not hold); the end-of-run check adds nothing."""

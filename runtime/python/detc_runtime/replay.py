@@ -42,7 +42,7 @@ import torch
 
 from . import fingerprint, hints, holders, jit_replicas, sidecar, trace
 from . import values as _values
-from ._state import STATE, fail, warn_once
+from ._state import STATE, exit_stream, fail, warn_once
 
 
 class Skipped:
@@ -261,14 +261,15 @@ def _refuse_failed_restores():
         path, target = at
         diff = changed_flags((target or {}).get("argv"))
         first = str(value).strip().splitlines()
+        err = exit_stream()
         print("detc-runtime: %s: error: the checkpoint does not fit this run: "
               "restoring it raised %s: %s%s" % (
                   path, kind.__name__, first[0] if first else "",
                   " (flags that differ: %s)" % diff if diff else
-                  " (same flags: was the script edited?)"), file=sys.stderr)
+                  " (same flags: was the script edited?)"), file=err)
         STATE.failed = True
         sys.stdout.flush()
-        sys.stderr.flush()
+        err.flush()
         holders.release()  # os._exit skips atexit
         os._exit(2)
 

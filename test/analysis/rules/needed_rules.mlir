@@ -152,3 +152,39 @@ detc.func @__main__ kind module {
     detc.checkpoint saved ["m"] uses ["m"] loc("r":76:3)
   } loc("r":72:1)
 }
+
+// -----
+
+// JUMPS of a loop fast-forward does not run: the loop's statements are
+// not needed (a loss's loop over pairs of views, in a forward fast-forward
+// skips: DINO's), so its `continue` decides nothing there and its test
+// does not re-run. A loop with a statement that re-runs (`acc`, read
+// after L) runs, and so does the test of its `break`.
+// CHECK-LABEL: checkpoint r:91:3
+// CHECK: [1] stmt r:80:1 rerun: before {} after {acc}
+// CHECK: [3] branch r:82:3: before {acc} after {acc}
+// CHECK: [4] branch r:83:5: before {acc} after {acc}
+// CHECK: [6] stmt r:85:5: before {acc} after {acc}
+// CHECK: [7] branch r:86:3 rerun: before {acc} after {acc, w}
+// CHECK: [8] branch r:87:5 rerun: before {acc, w} after {acc, w}
+// CHECK: [10] stmt r:89:5 rerun: before {acc, w} after {acc}
+// CHECK: fast-forwarded {acc} detc-saved {}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["acc"] loc("r":80:1)
+  detc.for defs ["epoch"] {
+    detc.for defs ["v"] {
+      detc.if uses ["v"] {
+        detc.continue loc("r":84:7)
+      } loc("r":83:5)
+      detc.stmt "assign" defs ["t"] uses ["v"] loc("r":85:5)
+    } loc("r":82:3)
+    detc.for defs ["w"] {
+      detc.if uses ["w", "acc"] {
+        detc.break loc("r":88:7)
+      } loc("r":87:5)
+      detc.stmt "augassign" updates ["acc"] uses ["acc", "w"] loc("r":89:5)
+    } loc("r":86:3)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":91:3)
+    detc.stmt "expr" uses ["acc"] loc("r":92:3)
+  } loc("r":81:1)
+}
