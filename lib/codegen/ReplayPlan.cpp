@@ -721,8 +721,9 @@ private:
           verify.push_back(objText(p, key) + ": lambda: " +
                            objText(p, value));
         } else if (isa<ast::Name, ast::Attribute>(value)) {
-          p.restore.push_back(objText(p, value) + " = " + item);
           restored.push_back(rootName(objText(p, value)).str());
+          if (!rederived(*p.cp, objText(p, value)))
+            p.restore.push_back(objText(p, value) + " = " + item);
         }
       }
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
@@ -767,6 +768,49 @@ private:
         p.unloaded.push_back(v);
     }
     return true;
+  }
+
+  /// Whether the variable `name` a checkpoint's dict saves already holds,
+  /// when fast-forward reaches it, what it held when the run wrote it:
+  /// every statement before L that writes it (or an attribute of it)
+  /// re-runs. Such an entry is not assigned from the checkpoint: DINO's,
+  /// DeiT's and MAE's `'args': args` would replace the command line of the
+  /// resumed run by the checkpointed one's (a resume with another --out
+  /// overwrote the first run's output).
+  bool rederived(const analysis::CheckpointReplay &cp, StringRef name) const {
+    const analysis::VarId *v =
+        llvm::find_if(cp.userSaved, [&](analysis::VarId u) {
+          return g.displayName(u) == name;
+        });
+    if (v == cp.userSaved.end())
+      return false;
+    std::string full = g.vars.name(*v).str(), prefix = full + ".";
+    auto writesIt = [&](analysis::VarId w) {
+      StringRef n = g.vars.name(w);
+      return n == full || n.starts_with(prefix);
+    };
+    for (NodeId n : cp.prefix.set_bits()) {
+      const analysis::Node &node = g.node(n);
+      if (!node.op || (llvm::none_of(node.defs, writesIt) &&
+                       llvm::none_of(node.updates, writesIt)))
+        continue;
+      if (!std::binary_search(cp.reexecuted.begin(), cp.reexecuted.end(), n))
+        return false;
+    }
+    return true;
+  }
+
+  /// Whether `w` is what the user's checkpoint at `cp` saves, or a part of
+  /// it (the analysis' restored set: NeededSolver::checkedAt).
+  bool userRestores(const analysis::CheckpointReplay &cp,
+                    analysis::VarId w) const {
+    StringRef name = g.vars.name(w);
+    return llvm::any_of(cp.userSaved, [&](analysis::VarId u) {
+      StringRef root = g.vars.name(u);
+      return name == root || (name.starts_with(root) &&
+                              name.size() > root.size() &&
+                              name[root.size()] == '.');
+    });
   }
 
   /// Whether a statement inside `nest` (or a function it calls) writes v.
@@ -853,8 +897,19 @@ private:
     }
     for (auto [v, from] : p.cp->notRederivable) {
       SmallVector<analysis::VarId, 2> ws;
-      if (!inScope(v))
+      if (!inScope(v)) {
         ws = returnedAs(v, inScope);
+        // The variables the checkpoint itself restores are restored like
+        // any other the user saves (DINO's student and teacher, built by
+        // one factory: a second copy of each model went into the sidecar).
+        if (!ws.empty()) {
+          llvm::erase_if(ws, [&](analysis::VarId w) {
+            return userRestores(*p.cp, w);
+          });
+          if (ws.empty())
+            continue;
+        }
+      }
       if (ws.empty())
         ws.push_back(v);
       needed.insert(needed.end(), ws.begin(), ws.end());

@@ -446,6 +446,18 @@ def restart_mismatches(env, tmp):
         if p.returncode != code or message not in p.stderr or \
                 "Traceback" in p.stderr:
             fail(what, "expected exit %d and %r" % (code, message), p)
+    # A resume keeps its own command line: the checkpoint's saved
+    # arguments do not send the output back to the first run's file.
+    with open(os.path.join(work, "rp8.pt"), "rb") as f:
+        before = f.read()
+    p = env.run([env.py, rp, "--out", "rp8b.pt", "--detc-resume",
+                 "rp8.pt.epoch0"], cwd=work)
+    with open(os.path.join(work, "rp8.pt"), "rb") as f:
+        after = f.read()
+    if p.returncode != 0 or before != after or \
+            not os.path.exists(os.path.join(work, "rp8b.pt")):
+        fail("resume with another --out",
+             "expected exit 0, rp8b.pt written and rp8.pt left alone", p)
     # The same restarts with the checkpointed flags still work.
     p = env.run([env.py, je, "--examples", "64", "--detc-restart"], cwd=work)
     if p.returncode != 0:

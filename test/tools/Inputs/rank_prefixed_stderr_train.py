@@ -7,6 +7,11 @@ of another --hidden) ends the process with os._exit: printed into that
 StringIO, its message was lost, and the run stopped with exit 2 and no
 word (DINO's main_dino.py, session 62).
 
+The checkpoint holds the parsed arguments (`"args": args`, as DINO's, DeiT's
+and MAE's do): a resume keeps its own command line. The session-62 first
+binary assigned them from the checkpoint, so a resume (from an epoch's
+copy) with another --out overwrote the first run's file.
+
 usage: rank_prefixed_stderr_train.py --out FILE [--hidden N] [--epochs N]
 """
 import argparse
@@ -55,8 +60,10 @@ def main():
             opt.zero_grad()
             loss.backward()
             opt.step()
-        torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
-                    "epoch": epoch}, args.out)
+        state = {"model": model.state_dict(), "opt": opt.state_dict(),
+                 "epoch": epoch, "args": args}
+        torch.save(state, "%s.epoch%d" % (args.out, epoch))
+        torch.save(state, args.out)
 
 
 if __name__ == "__main__":
