@@ -2,6 +2,8 @@
 
 #include "detc/analysis/Replay.h"
 
+#include "RestoredAliases.h"
+
 #include "detc/ir/DetcOps.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -618,6 +620,11 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     }
     seeds.intersectWithComplement(bad);
   }
+  // What detc would save may be another name of what the user's checkpoint
+  // holds (ReplayPlan asks, for the roots its restore loads in place).
+  if (!cp.notRederivable.empty())
+    for (auto pair : restoredAliases(g, cp.prefix, instances, cp.userSaved))
+      cp.restoredAliases.push_back(pair);
   for (unsigned v : seeds)
     cp.fastForwarded.push_back(v);
   cp.seeds = seeds;

@@ -162,6 +162,13 @@ struct TestNeeded : public impl::TestNeededBase<TestNeeded> {
       for (auto &[o, from] : cp.generators)
         saved.push_back(replay.ids.generator(o));
       printSet(os, saved, name);
+      if (!cp.restoredAliases.empty()) {
+        os << " aliases {";
+        llvm::interleaveComma(cp.restoredAliases, os, [&](auto pair) {
+          os << name(pair.first) << " ~ " << name(pair.second);
+        });
+        os << "}";
+      }
       os << "\n";
     }
   }

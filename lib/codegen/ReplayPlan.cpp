@@ -108,6 +108,9 @@ struct SitePlan {
   /// The variable holding the dict display whose entries the restore
   /// loads (`to_save` of MAE's `save_model`): nothing else to load for it.
   std::string loadedDict;
+  /// The variables whose objects the restore loads in place
+  /// (`X.load_state_dict(...)`): their other names are restored with them.
+  llvm::StringSet<> inPlace;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
@@ -707,6 +710,7 @@ private:
     if (const ast::Expr *recv = stateDictOf(obj)) {
       p.restore.push_back(objText(p, recv) + ".load_state_dict(_detc_ckpt)");
       restored.push_back(rootName(objText(p, recv)).str());
+      p.inPlace.insert(restored.back());
       verify.push_back("None: lambda: " + objText(p, obj));
     } else if (auto *dict = dyn_cast_or_null<ast::Dict>(obj)) {
       for (size_t i = 0; i < dict->keys.size(); ++i) {
@@ -718,6 +722,7 @@ private:
           p.restore.push_back(objText(p, recv) + ".load_state_dict(" + item +
                               ")");
           restored.push_back(rootName(objText(p, recv)).str());
+          p.inPlace.insert(restored.back());
           verify.push_back(objText(p, key) + ": lambda: " +
                            objText(p, value));
         } else if (isa<ast::Name, ast::Attribute>(value)) {
@@ -800,17 +805,41 @@ private:
     return true;
   }
 
-  /// Whether `w` is what the user's checkpoint at `cp` saves, or a part of
-  /// it (the analysis' restored set: NeededSolver::checkedAt).
-  bool userRestores(const analysis::CheckpointReplay &cp,
-                    analysis::VarId w) const {
-    StringRef name = g.vars.name(w);
-    return llvm::any_of(cp.userSaved, [&](analysis::VarId u) {
-      StringRef root = g.vars.name(u);
-      return name == root || (name.starts_with(root) &&
-                              name.size() > root.size() &&
-                              name[root.size()] == '.');
+  /// Whether `w` is (a part of) an object the restore of `p` loads in
+  /// place: what it holds is the checkpoint's after the restore.
+  bool loadedInPlace(const SitePlan &p, analysis::VarId w) const {
+    return p.inPlace.contains(rootName(g.displayName(w)));
+  }
+
+  /// Whether `v` (or the object it is an attribute of) is another name of
+  /// an object the restore of `p` loads in place (RestoredAliases).
+  bool aliasLoadedInPlace(const SitePlan &p, analysis::VarId v) const {
+    StringRef name = g.vars.name(v);
+    return llvm::any_of(p.cp->restoredAliases, [&](auto pair) {
+      StringRef alias = g.vars.name(pair.first);
+      return (name == alias ||
+              (name.starts_with(alias) && name.size() > alias.size() &&
+               name[alias.size()] == '.')) &&
+             loadedInPlace(p, pair.second);
     });
+  }
+
+  /// The variables holding the object an attribute path of a factory's
+  /// local (`model.cls_token`) belongs to, where the factory returns it.
+  SmallVector<analysis::VarId, 2>
+  ownersOf(analysis::VarId v,
+           llvm::function_ref<bool(analysis::VarId)> inScope) const {
+    StringRef path = g.vars.name(v);
+    while (path.contains('.')) {
+      path = path.rsplit('.').first;
+      analysis::VarId owner = g.vars.lookup(path);
+      if (owner == ~0u)
+        continue;
+      SmallVector<analysis::VarId, 2> ws = returnedAs(owner, inScope);
+      if (!ws.empty())
+        return ws;
+    }
+    return {};
   }
 
   /// Whether a statement inside `nest` (or a function it calls) writes v.
@@ -896,16 +925,27 @@ private:
       needed.push_back(v);
     }
     for (auto [v, from] : p.cp->notRederivable) {
+      // Another name of what the restore loads in place (`model` of
+      // `model_without_ddp = model`, with the checkpoint holding
+      // `model_without_ddp.state_dict()`): restored with it.
+      if (aliasLoadedInPlace(p, v))
+        continue;
       SmallVector<analysis::VarId, 2> ws;
       if (!inScope(v)) {
+        // The variables whose objects the restore loads in place hold the
+        // factory's object (DINO's student and teacher, built by one
+        // factory: a second copy of each model went into the sidecar), and
+        // so do the parts of them (RepDistiller's `model.block2.layer`).
+        auto restored = [&](analysis::VarId w) {
+          return loadedInPlace(p, w) || aliasLoadedInPlace(p, w);
+        };
         ws = returnedAs(v, inScope);
-        // The variables the checkpoint itself restores are restored like
-        // any other the user saves (DINO's student and teacher, built by
-        // one factory: a second copy of each model went into the sidecar).
+        // An attribute path of it (`model.cls_token`): what holds its
+        // object; saved whole, unless restored.
+        if (ws.empty())
+          ws = ownersOf(v, inScope);
         if (!ws.empty()) {
-          llvm::erase_if(ws, [&](analysis::VarId w) {
-            return userRestores(*p.cp, w);
-          });
+          llvm::erase_if(ws, restored);
           if (ws.empty())
             continue;
         }

@@ -190,6 +190,18 @@ LogicalResult BatchesOp::verify() {
 LogicalResult BuildOp::verify() {
   if (getId().empty())
     return emitOpError("needs a non-empty id");
+  // The module a wrapper wraps is read by the build (the analysis finds it
+  // among the reads: RestoredAliases).
+  if (std::optional<StringRef> wraps = getWraps()) {
+    if (getNewParameters())
+      return emitOpError("a wrapper with new parameters does not share its "
+                         "module's state: no 'wraps'");
+    if (llvm::none_of(detail::getVarList(*this, "uses"), [&](Attribute a) {
+          return cast<StringAttr>(a).getValue() == *wraps;
+        }))
+      return emitOpError() << "wraps '" << *wraps
+                           << "', which it does not read";
+  }
   return success();
 }
 

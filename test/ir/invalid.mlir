@@ -124,6 +124,22 @@ detc.func @__main__ kind module {
   }
 }
 
+// -----
+
+detc.func @__main__ kind module {
+  // expected-error @+1 {{wraps 'net', which it does not read}}
+  detc.build "b1" defs ["m"] uses ["other"] attributes {wraps = "net"} {
+  }
+}
+
+// -----
+
+detc.func @__main__ kind module {
+  // expected-error @+1 {{a wrapper with new parameters does not share its module's state}}
+  detc.build "b1" defs ["m"] uses ["net"] attributes {new_parameters, wraps = "net"} {
+  }
+}
+
 
 // -----
 

@@ -201,6 +201,11 @@ struct CheckpointReplay {
   /// Variables needed after L but derived through skipped work: detc saves
   /// them, with the skipped statement they come from.
   llvm::SmallVector<std::pair<VarId, NodeId>, 2> notRederivable;
+  /// Other names at L of what the user saves (alias, saved variable):
+  /// `model` of `model_without_ddp = model` when the checkpoint holds
+  /// `model_without_ddp.state_dict()` (RestoredAliases). A restore that
+  /// loads the saved object in place restores them too.
+  llvm::SmallVector<std::pair<VarId, VarId>, 2> restoredAliases;
   /// Needed after L and re-derived by fast-forward (variables and
   /// generator ids).
   llvm::SmallVector<unsigned, 4> fastForwarded;

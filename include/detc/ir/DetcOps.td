@@ -307,6 +307,9 @@ def Detc_BuildOp : Detc_StmtOp<"build", RegionTraits> {
     parameters are new tensors, not its module's (FullyShardedDataParallel
     flattens them): an optimizer built over the module before it updates
     tensors the wrapper no longer uses (`detc-optimizer-before-move`).
+    `wraps`: the variable holding the module a parallel wrapper wraps, whose
+    state is the wrapper's (its state_dict is the module's, under
+    `module.`): a checkpoint of either restores both.
 
     Example:
 
@@ -318,7 +321,8 @@ def Detc_BuildOp : Detc_StmtOp<"build", RegionTraits> {
   }];
   let arguments = !con((ins StrAttr:$id, OptionalAttr<FlatSymbolRefAttr>:$cls,
                             OptionalAttr<StrAttr>:$api,
-                            UnitAttr:$new_parameters), varArgs);
+                            UnitAttr:$new_parameters,
+                            OptionalAttr<StrAttr>:$wraps), varArgs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "$id (`cls` $cls^)? " # varFormat #
                        " attr-dict-with-keyword $body";

@@ -188,3 +188,32 @@ detc.func @__main__ kind module {
     detc.stmt "expr" uses ["acc"] loc("r":92:3)
   } loc("r":81:1)
 }
+
+// -----
+
+// ALIASES: of what Needed would have detc save, the other names of an
+// object the checkpoint saves, at L on every path (RestoredAliases):
+// `m2 = m` (a copy), the wrapper `w` of `m` and `inner = w.module`. `m3`
+// was a copy too but holds another object since; `half` is one only on
+// one path. A restore that loads `m` in place restores the aliases
+// (ReplayPlan does not save them).
+// CHECK-LABEL: checkpoint r:111:5
+// CHECK: detc-saved {half, inner, m2, m3, w} aliases {m2 ~ m, w ~ m, inner ~ m}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["m"] loc("r":100:1)
+  detc.stmt "assign" copy defs ["m2"] uses ["m"] loc("r":101:1)
+  detc.stmt "assign" copy defs ["m3"] uses ["m"] loc("r":102:1)
+  detc.stmt "assign" defs ["m3"] uses ["x"] loc("r":103:1)
+  detc.build "b1" defs ["w"] uses ["m"] attributes {wraps = "m"} {
+  } loc("r":104:1)
+  detc.stmt "assign" copy defs ["inner"] uses ["w.module"] loc("r":105:1)
+  detc.stmt "assign" defs ["half"] loc("r":106:1)
+  detc.if uses ["x"] {
+    detc.stmt "assign" copy defs ["half"] uses ["m"] loc("r":108:3)
+  } loc("r":107:1)
+  detc.for defs ["i"] {
+    detc.grad updates ["m", "m2", "m3", "w", "inner", "half"] uses ["x"] loc("r":110:3)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":111:5)
+    detc.stmt "expr" uses ["m2", "m3", "w", "inner", "half"] loc("r":112:3)
+  } loc("r":109:1)
+}

@@ -1,6 +1,7 @@
 # Models: a user nn.Module is a build whose forward region calls its
 # forward; library layers are builds; dropout draws in the layer's forward;
-# containers run their parts; DDP wraps the forward in a per-batch region.
+# containers run their parts; DDP wraps the forward in a per-batch region
+# and names the module it wraps (`wraps`: its state is the wrapper's).
 # RUN: detc %s | FileCheck %s
 import torch.nn as nn
 import torch.nn.functional as F
@@ -37,7 +38,7 @@ out = wrapped(seq(None))
 # CHECK: detc.build "[[SEQ:b[0-9_]+]]" defs ["@seq"] uses ["$0", "$1"] attributes {api = "torch.nn.Sequential"} {
 # CHECK-NEXT: detc.forward "$0" builds ["[[LIN]]"]
 # CHECK-NEXT: detc.forward "$1" builds ["[[DROP]]"]
-# CHECK: detc.build "[[DDP:b[0-9_]+]]" defs ["@wrapped"] uses ["@net"] attributes {api = "torch.nn.parallel.DistributedDataParallel"} {
+# CHECK: detc.build "[[DDP:b[0-9_]+]]" defs ["@wrapped"] uses ["@net"] attributes {api = "torch.nn.parallel.DistributedDataParallel", wraps = "@net"} {
 # CHECK-NEXT: detc.parallel per_batch uses ["@net"] {
 # CHECK-NEXT: detc.forward "@net" builds ["[[NET]]"] uses ["@net"]
 # CHECK: detc.forward "@seq" builds ["[[SEQ]]"] defs ["$2"] uses ["@seq"]
