@@ -654,10 +654,17 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     return runLoops.test(loop) ||
            (batchLoops.test(loop) && isa<ir::BreakOp>(g.node(jump).op));
   };
+  // A forward, backward or step in a loop is the training (or an
+  // evaluation): re-run in fast-forward, it would run on placeholder
+  // batches, or all over again (nanoGPT's `get_batch`). One outside any
+  // loop runs once in the setup (RepDistiller's `model_t(torch.randn(2,
+  // 3, 32, 32), is_feat=True)`, sizing the distillation heads): it re-runs
+  // on what it ran on.
+  auto inLoop = [&](NodeId n) { return !g.loops(n).empty(); };
   struct Solution {
     std::vector<NodeId> reexecuted, skipped;
     DataflowResult<VarSet> needed;
-    /// Forward, backward or optimizer steps re-executed.
+    /// Forward, backward or optimizer steps re-executed in a loop.
     bool trains = false;
   };
   auto solve = [&](const BitVector &logged) {
@@ -760,7 +767,8 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
         if (mlir::Operation *op = g.node(n).op) {
           sol.reexecuted.push_back(n);
           sol.trains |= g.node(n).expensive &&
-                        isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp>(op);
+                        isa<ir::ForwardOp, ir::GradOp, ir::UpdateOp>(op) &&
+                        inLoop(n);
         }
       sol.skipped = std::move(skipped);
       // The solution reads `forced`: materialized while it lives.

@@ -221,9 +221,10 @@ struct CheckpointReplay {
   /// sidecar. Empty unless evaluating them would re-execute a training
   /// step; only tests that read what skipped work derives are logged.
   std::vector<NodeId> logged;
-  /// Fast-forward would run a forward, backward or optimizer step again to
-  /// re-derive what is needed (the training it exists to skip): no sidecar
-  /// can make this checkpoint a resume point (ReplayPlan refuses it).
+  /// Fast-forward would run a forward, backward or optimizer step in a loop
+  /// again to re-derive what is needed (the training it exists to skip; a
+  /// forward outside any loop re-runs): no sidecar can make this
+  /// checkpoint a resume point (ReplayPlan refuses it).
   bool retrains = false;
   /// Needed: `in` after each node, `out` before it (ids: ReplayVars).
   DataflowResult<VarSet> needed;
