@@ -789,10 +789,9 @@ private:
         });
     if (v == cp.userSaved.end())
       return false;
-    std::string full = g.vars.name(*v).str(), prefix = full + ".";
+    // The variable, or an attribute path of its object (VarTable::objectOf).
     auto writesIt = [&](analysis::VarId w) {
-      StringRef n = g.vars.name(w);
-      return n == full || n.starts_with(prefix);
+      return w == *v || g.vars.objectOf(w) == *v;
     };
     for (NodeId n : cp.prefix.set_bits()) {
       const analysis::Node &node = g.node(n);
