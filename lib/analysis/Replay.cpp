@@ -343,6 +343,9 @@ Liveness detc::analysis::computeLiveness(const StatementGraph &g,
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The outermost loops around a checkpoint's expansions.
+using Nests = llvm::SmallVector<NodeId, 2>;
+
 class NeededSolver {
 public:
   NeededSolver(const StatementGraph &g, const GeneratorAliases &gens,
@@ -390,13 +393,14 @@ private:
     VarSet atL;
     const llvm::DenseMap<unsigned, NodeId> *sources = nullptr;
   };
-  Taint taint(const BitVector &prefix, ArrayRef<NodeId> instances,
-              const VarSet &seeds);
+  Taint taint(const BitVector &prefix, const Nests &nests,
+              ArrayRef<NodeId> instances, const VarSet &seeds);
   /// The taint problem solved on one prefix; checkpoints in the same loop
   /// share their prefix (everything that may run before them), so it is
   /// solved once for them (on yolov5's train.py, 1.2 s a checkpoint).
   struct TaintFacts {
     BitVector prefix;
+    Nests nests;
     std::unique_ptr<DataGraph> dg;
     /// The tainted ids before a node.
     std::function<VarSet(NodeId)> inAt;
@@ -406,7 +410,41 @@ private:
     std::optional<llvm::DenseMap<unsigned, NodeId>> sources;
   };
   std::vector<std::unique_ptr<TaintFacts>> taintFacts;
-  TaintFacts &taintFactsOf(const BitVector &prefix);
+  TaintFacts &taintFactsOf(const BitVector &prefix, const Nests &nests);
+  /// The outermost loop around each expansion of a checkpoint (ImageNet's
+  /// `main_worker` runs directly and through mp.spawn: two epoch loops);
+  /// empty when one expansion is in no loop.
+  Nests nestsOf(ArrayRef<NodeId> instances) const {
+    Nests nests;
+    for (NodeId n : instances) {
+      auto outer = llvm::find_if(g.loops(n), [&](NodeId loop) {
+        return g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op);
+      });
+      if (outer == g.loops(n).end())
+        return {};
+      if (!llvm::is_contained(nests, *outer))
+        nests.push_back(*outer);
+    }
+    return nests;
+  }
+  /// Whether node `n` runs inside the loops around the checkpoint (in any
+  /// loop, when some expansion of it is in none).
+  bool inNest(NodeId n, const Nests &nests) const {
+    if (nests.empty())
+      return !g.loops(n).empty();
+    return llvm::any_of(g.loops(n), [&](NodeId loop) {
+      return llvm::is_contained(nests, loop);
+    });
+  }
+  /// Whether fast-forward skips the expensive node `n` (so what it writes
+  /// cannot be re-derived) for a checkpoint in `nests`: the rewrite guards
+  /// statements in the loops around a checkpoint only, so work before them
+  /// (RepDistiller's setup forward `model_s(torch.randn(2, 3, 32, 32))`,
+  /// which sizes `opt.s_dim`) runs again as it ran. With no loop around the
+  /// checkpoint, every expensive node counts.
+  bool skippedWork(NodeId n, const Nests &nests) const {
+    return g.node(n).expensive && (nests.empty() || inNest(n, nests));
+  }
   bool selected(NodeId n, const VarSet &after, const BitVector &forced) {
     if (forced.test(n))
       return true;
@@ -465,12 +503,14 @@ VarSet NeededSolver::checkedAt(const CheckpointReplay &cp) {
 }
 
 /// Forward may-analysis: which values (may) come from skipped work.
-NeededSolver::TaintFacts &NeededSolver::taintFactsOf(const BitVector &prefix) {
+NeededSolver::TaintFacts &
+NeededSolver::taintFactsOf(const BitVector &prefix, const Nests &nests) {
   for (auto &facts : taintFacts)
-    if (facts->prefix == prefix)
+    if (facts->nests == nests && facts->prefix == prefix)
       return *facts;
   auto facts = std::make_unique<TaintFacts>();
   facts->prefix = prefix;
+  facts->nests = nests;
   facts->dg = std::make_unique<DataGraph>(forwardDataGraph(g, &prefix));
   const DataGraph &dg = *facts->dg;
   auto solution = solveDataflow<TaintSet>(
@@ -480,9 +520,9 @@ NeededSolver::TaintFacts &NeededSolver::taintFactsOf(const BitVector &prefix) {
         acc.filteredBy = TaintSet::kUnfiltered;
       },
       // In place: tainted before n becomes tainted after it.
-      [this](NodeId n, TaintSet &s) {
+      [this, nests](NodeId n, TaintSet &s) {
         EffectsTable::View e = effects[n];
-        bool tainted = g.node(n).expensive;
+        bool tainted = skippedWork(n, nests);
         for (unsigned r : e.reads)
           tainted |= s.members.test(r);
         // Only what may still be read matters: a variable dead after n
@@ -532,7 +572,7 @@ NeededSolver::TaintFacts &NeededSolver::taintFactsOf(const BitVector &prefix) {
       });
   auto solved = std::make_shared<decltype(solution)>(std::move(solution));
   facts->inAt = [solved](NodeId n) { return solved->inAt(n).members; };
-  facts->findSources = [this, solved, &dg]() {
+  facts->findSources = [this, solved, &dg, nests]() {
     // The reads each node takes tainted, then sources by propagation
     // along the program order until nothing changes.
     llvm::DenseMap<NodeId, llvm::SmallVector<unsigned, 1>> taintedReads;
@@ -547,7 +587,7 @@ NeededSolver::TaintFacts &NeededSolver::taintFactsOf(const BitVector &prefix) {
       for (NodeId n : dg.order) {
         EffectsTable::View e = effects[n];
         NodeId from = kNoNode;
-        if (g.node(n).expensive && g.node(n).op)
+        if (skippedWork(n, nests) && g.node(n).op)
           from = n;
         else if (auto it = taintedReads.find(n); it != taintedReads.end())
           for (unsigned r : it->second)
@@ -568,9 +608,10 @@ NeededSolver::TaintFacts &NeededSolver::taintFactsOf(const BitVector &prefix) {
 }
 
 NeededSolver::Taint NeededSolver::taint(const BitVector &prefix,
+                                        const Nests &nests,
                                         ArrayRef<NodeId> instances,
                                         const VarSet &seeds) {
-  TaintFacts &facts = taintFactsOf(prefix);
+  TaintFacts &facts = taintFactsOf(prefix, nests);
   Taint t;
   for (NodeId n : instances)
     t.atL |= facts.inAt(n);
@@ -605,7 +646,8 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   }
   seeds.intersectWithComplement(checked);
 
-  Taint tainted = taint(cp.prefix, instances, seeds);
+  Nests nests = nestsOf(instances);
+  Taint tainted = taint(cp.prefix, nests, instances, seeds);
   const VarSet &bad = tainted.atL;
   if (!bad.empty()) {
     const llvm::DenseMap<unsigned, NodeId> &src = *tainted.sources;
@@ -654,13 +696,14 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     return runLoops.test(loop) ||
            (batchLoops.test(loop) && isa<ir::BreakOp>(g.node(jump).op));
   };
-  // A forward, backward or step in a loop is the training (or an
-  // evaluation): re-run in fast-forward, it would run on placeholder
-  // batches, or all over again (nanoGPT's `get_batch`). One outside any
-  // loop runs once in the setup (RepDistiller's `model_t(torch.randn(2,
-  // 3, 32, 32), is_feat=True)`, sizing the distillation heads): it re-runs
-  // on what it ran on.
-  auto inLoop = [&](NodeId n) { return !g.loops(n).empty(); };
+  // A forward, backward or step in the loops around L is the training (or
+  // an evaluation): re-run in fast-forward, it would run on placeholder
+  // batches, or all over again (nanoGPT's `get_batch`). One before them
+  // runs in the setup, as fast-forward runs it anyway (RepDistiller's
+  // `model_t(torch.randn(2, 3, 32, 32), is_feat=True)`, sizing the
+  // distillation heads, with the loops of the model's own forward): it
+  // re-runs on what it ran on. With no loop around L, any loop counts.
+  auto inLoop = [&](NodeId n) { return inNest(n, nests); };
   struct Solution {
     std::vector<NodeId> reexecuted, skipped;
     DataflowResult<VarSet> needed;
@@ -796,7 +839,7 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // save after that loop) decides nothing about L: not a candidate
   // (retinanet paid a second solve for them).
   if (sol.trains) {
-    TaintFacts &facts = taintFactsOf(cp.prefix);
+    TaintFacts &facts = taintFactsOf(cp.prefix, nests);
     std::vector<NodeId> decidedFrom(instances.begin(), instances.end());
     for (NodeId n = 0; n < g.numNodes(); ++n) {
       if (!isJump(g, n) || g.node(n).control == kNoNode ||

@@ -129,6 +129,30 @@ void StatementGraph::indexEdges() {
   fill(pred, /*bySource=*/false);
 }
 
+std::string StatementGraph::canonicalName(unsigned inst, StringRef raw) const {
+  if (raw.starts_with("@") || raw.starts_with("<"))
+    return raw.str();
+  auto [root, rest] = raw.split('.');
+  std::string suffix = rest.empty() ? "" : ("." + rest).str();
+  if (root.starts_with("^")) {
+    // A closure variable: the nearest enclosing function's instance on
+    // the call chain.
+    StringRef fn = instances[inst].function;
+    for (unsigned i = instances[inst].parent; i != ~0u;
+         i = instances[i].parent) {
+      StringRef outer = instances[i].function;
+      if (fn.starts_with(outer) && fn.size() > outer.size() &&
+          fn[outer.size()] == '.')
+        return canonicalName(i, (root.drop_front() + suffix).str());
+    }
+    return raw.str();
+  }
+  const Instance &in = instances[inst];
+  if (auto it = in.aliases.find(root); it != in.aliases.end())
+    return it->second + suffix;
+  return in.qualifier + "/" + raw.str();
+}
+
 VarId StatementGraph::spelledIn(NodeId n, llvm::ArrayRef<VarId> vars,
                                 llvm::StringRef name) const {
   llvm::StringRef bare = name.ltrim('@');
@@ -423,29 +447,8 @@ private:
     return g.instances.size() - 1;
   }
 
-  /// Canonical name of `raw` read or written in instance `inst`.
   std::string canonical(unsigned inst, StringRef raw) {
-    if (raw.starts_with("@") || raw.starts_with("<"))
-      return raw.str();
-    auto [root, rest] = raw.split('.');
-    std::string suffix = rest.empty() ? "" : ("." + rest).str();
-    if (root.starts_with("^")) {
-      // A closure variable: the nearest enclosing function's instance on
-      // the call chain.
-      StringRef fn = g.instances[inst].function;
-      for (unsigned i = g.instances[inst].parent; i != ~0u;
-           i = g.instances[i].parent) {
-        StringRef outer = g.instances[i].function;
-        if (fn.starts_with(outer) && fn.size() > outer.size() &&
-            fn[outer.size()] == '.')
-          return canonical(i, (root.drop_front() + suffix).str());
-      }
-      return raw.str();
-    }
-    const Instance &in = g.instances[inst];
-    if (auto it = in.aliases.find(root); it != in.aliases.end())
-      return it->second + suffix;
-    return in.qualifier + "/" + raw.str();
+    return g.canonicalName(inst, raw);
   }
 
   void fillVars(Node &node, Operation *op, unsigned inst) {
@@ -943,6 +946,8 @@ private:
       inner.inst = it->second;
       auto d = dyn_cast<ir::DrawOp>(op);
       NodeId n = stmt(d ? NodeKind::Draw : NodeKind::Stmt, op, f, inner);
+      if (fn)
+        dropFrameLocals(g.node(n), inner.inst, fn);
       if (d)
         g.node(n).genVar = g.vars.intern(canonical(inner.inst, d.getGen()));
     }
@@ -954,6 +959,35 @@ private:
       f = {end};
     }
     return f;
+  }
+
+  /// Removes from a summarized event's variables the locals of its
+  /// function's frame (not a parameter it keeps): a value of that one
+  /// call, which no node of the stand-in namespace defines. Read, it would
+  /// stay live back to the program's start, a value a checkpoint must save
+  /// (RepDistiller's `out` of a WideResNet block, read in
+  /// `out if self.equalInOut else x` where another branch binds it). The
+  /// parameters' objects (`self.memory`) are the callers' (CallerNames).
+  void dropFrameLocals(Node &node, unsigned inst, ir::FuncOp fn) {
+    std::string prefix = g.instances[inst].qualifier + "/";
+    const llvm::StringSet<> &reb = rebound(fn);
+    auto kept = [&](VarId v) {
+      StringRef name = g.vars.name(v);
+      if (!name.starts_with(prefix))
+        return true;
+      StringRef root = name.drop_front(prefix.size()).take_until(
+          [](char c) { return c == '.' || c == '['; });
+      return !reb.contains(root) &&
+             llvm::any_of(fn.getParams(), [&](Attribute a) {
+               return cast<StringAttr>(a).getValue() == root;
+             });
+    };
+    for (IdList *list : {&node.defs, &node.updates, &node.uses})
+      if (!llvm::all_of(*list, kept)) {
+        SmallVector<VarId, 4> left;
+        llvm::copy_if(*list, std::back_inserter(left), kept);
+        *list = ArrayRef<unsigned>(left);
+      }
   }
 
   /// The summary of `fn`'s code, with the functions it calls and the

@@ -28,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CallerNames.h"
 #include "FunctionScope.h"
 #include "GuardWriter.h"
 #include "PlanContext.h"
@@ -823,24 +824,6 @@ private:
     });
   }
 
-  /// The variables holding the object an attribute path of a factory's
-  /// local (`model.cls_token`) belongs to, where the factory returns it.
-  SmallVector<analysis::VarId, 2>
-  ownersOf(analysis::VarId v,
-           llvm::function_ref<bool(analysis::VarId)> inScope) const {
-    StringRef path = g.vars.name(v);
-    while (path.contains('.')) {
-      path = path.rsplit('.').first;
-      analysis::VarId owner = g.vars.lookup(path);
-      if (owner == ~0u)
-        continue;
-      SmallVector<analysis::VarId, 2> ws = returnedAs(owner, inScope);
-      if (!ws.empty())
-        return ws;
-    }
-    return {};
-  }
-
   /// Whether a statement inside `nest` (or a function it calls) writes v.
   bool changedInside(analysis::VarId v, const ast::Stmt *nest) {
     if (!nest)
@@ -913,7 +896,7 @@ private:
     // of the script's classes are saved field by field (CycleGAN's replay
     // buffer `fake_A_buffer` and its `fake_A_buffer.data`).
     // A factory's local stands for the variable its caller assigns
-    // (returnedAs).
+    // (CallerNames).
     std::vector<analysis::VarId> needed;
     for (analysis::VarId v : p.unloaded) {
       if (!inScope(v)) {
@@ -938,11 +921,11 @@ private:
         auto restored = [&](analysis::VarId w) {
           return loadedInPlace(p, w) || aliasLoadedInPlace(p, w);
         };
-        ws = returnedAs(v, inScope);
+        ws = names.namesOf(v, inScope);
         // An attribute path of it (`model.cls_token`): what holds its
         // object; saved whole, unless restored.
         if (ws.empty())
-          ws = ownersOf(v, inScope);
+          ws = names.ownersOf(v, inScope);
         if (!ws.empty()) {
           llvm::erase_if(ws, restored);
           if (ws.empty())
@@ -1006,151 +989,6 @@ private:
     if (!values.empty())
       p.values = "{" + values + "}";
     return true;
-  }
-
-  /// The variables a function's returned local becomes in its callers
-  /// (`def net_small(): model = Net(16); return model` and the script's
-  /// `model = models.net_small()`), up the calls until `visible` holds for
-  /// each: the same object. A model built in a factory runs its forwards as
-  /// the factory's local, so what they change is named after that local
-  /// (MAE's `models_mae.__dict__[args.model](...)`: the sidecar was
-  /// refused, "'model' must be saved but is not visible"). Empty when one
-  /// of them cannot be named.
-  SmallVector<analysis::VarId, 2>
-  returnedAs(analysis::VarId v,
-             llvm::function_ref<bool(analysis::VarId)> visible,
-             int depth = 0) const {
-    SmallVector<analysis::VarId, 2> out;
-    if (depth > 8)
-      return out;
-    auto [qualifier, path] = g.vars.name(v).rsplit('/');
-    if (path.empty())
-      return out; // a global
-    StringRef local = rootName(path);
-    StringRef suffix = path.drop_front(local.size());
-    // The instance the local is of; one a forward made to run the build
-    // region of the factory (no call of its own) stands for the factory's
-    // one call.
-    const analysis::Instance *inst = nullptr;
-    unsigned instId = ~0u;
-    for (auto [k, i] : llvm::enumerate(g.instances))
-      if (i.qualifier == qualifier) {
-        inst = &i;
-        instId = k;
-      }
-    if (!inst)
-      return out;
-    SmallVector<std::string, 2> outers;
-    ir::FuncOp callee;
-    // The variable a call of the function assigns its result to, in the
-    // caller's instance.
-    auto assignedBy = [&](const analysis::Instance &i) -> bool {
-      if (i.callSite == analysis::kNoNode || i.parent == ~0u)
-        return false;
-      auto call = dyn_cast_or_null<ir::CallOp>(g.node(i.callSite).op);
-      auto defs = call ? call->getAttrOfType<ArrayAttr>("defs") : ArrayAttr();
-      if (!defs || defs.size() != 1)
-        return false;
-      if (!callee)
-        callee = SymbolTable::lookupNearestSymbolFrom<ir::FuncOp>(
-            call, call.getCallee());
-      StringRef def = cast<StringAttr>(defs[0]).getValue();
-      std::string outer =
-          (def.starts_with("@")
-               ? def.str()
-               : g.instances[i.parent].qualifier + "/" + def.str()) +
-          suffix.str();
-      if (!llvm::is_contained(outers, outer))
-        outers.push_back(outer);
-      return true;
-    };
-    if (inst->callSite != analysis::kNoNode) {
-      if (!assignedBy(*inst))
-        return out;
-    } else {
-      // A forward made the factory's build region run (no call of its
-      // own): the local stands for what every call of the factory
-      // assigns (DINO's student and teacher, both built by
-      // `vits.__dict__[args.arch](...)`: each is saved).
-      bool called = false;
-      for (const analysis::Instance &i : g.instances)
-        if (i.function == inst->function && i.callSite != analysis::kNoNode) {
-          if (!assignedBy(i))
-            return out;
-          called = true;
-        }
-      if (!called) {
-        // No call at all: a factory only a registry reaches (timm's
-        // `create_model(args.model)` picking one of DeiT's
-        // `@register_model` functions). The object it returns is what the
-        // forwards that ran its build region were called on.
-        for (std::string &m : forwardedAs(instId))
-          outers.push_back(m + suffix.str());
-        if (outers.empty())
-          return out;
-        callee = analysis::findFunction(ctx.module, inst->function);
-      }
-    }
-    if (!callee)
-      return out;
-    // Every `return` of the callee returns that local.
-    bool returnsIt = false, other = false;
-    callee.walk([&](ir::ReturnOp r) {
-      ArrayAttr uses = r->getAttrOfType<ArrayAttr>("uses");
-      bool it = uses && uses.size() == 1 &&
-                cast<StringAttr>(uses[0]).getValue() == local;
-      (it ? returnsIt : other) = true;
-    });
-    if (!returnsIt || other)
-      return out;
-    for (const std::string &outer : outers) {
-      analysis::VarId w = g.vars.lookup(outer);
-      if (w == ~0u)
-        return {};
-      if (visible(w)) {
-        out.push_back(w);
-        continue;
-      }
-      SmallVector<analysis::VarId, 2> up = returnedAs(w, visible, depth + 1);
-      if (up.empty())
-        return {};
-      out.append(up.begin(), up.end());
-    }
-    return out;
-  }
-
-  /// The variables the forwards that ran a build region in instance
-  /// `instId` were called on (`model(samples)` in the caller's instance).
-  std::vector<std::string> forwardedAs(unsigned instId) const {
-    llvm::SetVector<analysis::NodeId> enters;
-    for (analysis::NodeId n = 0; n < g.numNodes(); ++n) {
-      const analysis::Node &node = g.node(n);
-      if (node.instance == instId && node.caller != analysis::kNoNode &&
-          isa_and_nonnull<ir::ForwardOp>(g.node(node.caller).op))
-        enters.insert(node.caller);
-    }
-    std::vector<std::string> names;
-    for (analysis::NodeId e : enters) {
-      auto fw = cast<ir::ForwardOp>(g.node(e).op);
-      // The forward's own statement, with its variables resolved in the
-      // caller's instance.
-      for (analysis::NodeId n = 0; n < g.numNodes(); ++n) {
-        const analysis::Node &node = g.node(n);
-        if (node.op != fw.getOperation() ||
-            node.kind != analysis::NodeKind::Stmt ||
-            node.instance != g.node(e).instance)
-          continue;
-        for (auto [k, u] : llvm::enumerate(fw.getUsesAttr()))
-          if (cast<StringAttr>(u).getValue() == fw.getModel() &&
-              k < node.uses.size()) {
-            std::string name = g.vars.name(node.uses[k]).str();
-            if (!llvm::is_contained(names, name))
-              names.push_back(name);
-          }
-        break;
-      }
-    }
-    return names;
   }
 
   void instrumentSite(const SitePlan &p) {
@@ -1718,6 +1556,8 @@ private:
 
   PlanContext &ctx;
   const analysis::StatementGraph &g;
+  /// Factory locals and constructor `self`s under their callers' names.
+  CallerNames names{g, ctx.module};
   StringRef src;
   /// The script's plan first, then the modules' (fileNamed).
   std::vector<std::unique_ptr<FilePlan>> files;

@@ -250,6 +250,11 @@ public:
   /// A variable as the user wrote it: without the instance qualifier and
   /// the global marker (`main/x` -> `x`, `@g` -> `g`).
   std::string displayName(VarId v) const;
+  /// The canonical variable name of `raw` read or written in instance
+  /// `inst`: a parameter its function never rebinds is the caller's
+  /// variable, a closure variable the enclosing function's, a global
+  /// `@name`, else `qualifier/raw`.
+  std::string canonicalName(unsigned inst, llvm::StringRef raw) const;
   /// The variable among `vars` that node `n`'s source spells `name`
   /// (`optimizer`, `self`, `@model`): a parameter its function never
   /// rebinds is the caller's variable (`self` of `D.compute_loss(x)` is

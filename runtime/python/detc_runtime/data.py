@@ -25,7 +25,7 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               SequentialSampler, Sampler)
 
 from . import _core, hints, module_globals, values
-from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
+from ._state import MASK64, NO_EPOCH, STATE, KeyContext, fail, warn_once
 from .replay import (REPLAY, check_loop_edited, check_until,
                      fast_forward_progress, note_batch, placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
@@ -419,6 +419,9 @@ def _draw_seed(generator):
 
 class KeyedDataLoader(DataLoader):
     def __iter__(self):
+        stale = REPLAY.stale_loaders.get(self._detc_site)
+        if stale is not None:
+            fail(stale, code=3)
         armed = self.__dict__.pop("_detc_armed", None)
         if armed is not None:
             # A restart of a generator that repeats this loader: its first
@@ -468,6 +471,9 @@ class KeyedDataLoader(DataLoader):
     def load_state_dict(self, state):
         self._detc_sampler.epoch = int(state["epoch"])
         self.generator.set_state(state["generator"])
+        # Its position between passes is set: fast-forward need not have
+        # reached it (replay._check_positions).
+        REPLAY.stale_loaders.pop(self._detc_site, None)
 
     def _get_iterator(self):
         # The iterator (and the workers it starts) read `self.dataset` once:

@@ -79,6 +79,9 @@ class Replay:
         self.until = None  # (epoch, step) where --detc-replay stops
         self.until_reached = False
         self.loaders = {}  # loader site -> the loader's current iteration
+        # loader site -> why its position after fast-forward is not the
+        # checkpointed run's (_check_positions), until a restore sets it
+        self.stale_loaders = {}
         # loader site -> how many loaders that keep one iterator for all
         # epochs were made there (data.py)
         self.made = {}
@@ -527,11 +530,37 @@ def announce_checkpoint(site, values=None):
     REPLAY.announced = (site, count, values)
 
 
+def _between_passes(it, step):
+    """Whether a loader whose last iteration is `it` stands between two
+    passes at batch `step` of one: none under way, or at its end."""
+    try:
+        return step >= len(it)
+    except TypeError:  # no length (an iterable dataset)
+        return False
+
+
 def _check_positions(target):
     for s, saved in target["loaders"].items():
         now = REPLAY.position(int(s))
         if now is not None and saved is not None and (
                 now["epoch"], now["step"]) != (saved["epoch"], saved["step"]):
+            it = REPLAY.loaders.get(int(s))
+            if _between_passes(it, now["step"]) and _between_passes(
+                    it, saved["step"]):
+                # Fast-forward skipped whole passes over the loader (a
+                # validation after each epoch, whose results the sidecar
+                # holds; every pass before a final save): its position
+                # matters only if the run iterates it again. The sidecar
+                # restores it (KeyedDataLoader.load_state_dict) when the
+                # run does; a pass begun over a loader still stale stops
+                # the run (data.py).
+                REPLAY.stale_loaders[int(s)] = (
+                    "%s: error: the run iterates the DataLoader at site %s "
+                    "again, but fast-forward left it at epoch %d and the "
+                    "checkpoint restores no position for it (written at "
+                    "epoch %d)" % (REPLAY.checkpoint, s, now["epoch"],
+                                   saved["epoch"]))
+                continue
             fail("%s: error: fast-forward reached the checkpoint at epoch "
                  "%d step %d, but it was written at epoch %d step %d (the "
                  "script's control flow differs from the checkpointed run)"

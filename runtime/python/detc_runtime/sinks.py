@@ -25,6 +25,7 @@ SINK_CLASSES = (
     ("wandb.sdk.wandb_run", "Run"),
     ("mlflow.tracking.client", "MlflowClient"),
     ("csv", "DictWriter"),
+    ("tensorboard_logger.tensorboard_logger", "Logger"),
 )
 
 # Standard-library bases, checked with isinstance.

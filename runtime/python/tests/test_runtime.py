@@ -711,6 +711,29 @@ class ValuesTest(unittest.TestCase):
             values.decode(g_saved, lambda: None, tensors)
 
 
+    def test_output_only_objects_are_sinks_not_saved(self):
+        # tensorboard_logger's Logger (RepDistiller's `logger`, given the
+        # training's accuracies): its fields were encoded one by one until
+        # a set among them made the sidecar "unsaved", and every resume
+        # stopped. A sink is saved as its class name; the restore keeps the
+        # one fast-forward built. A script's own class is not a sink.
+        from detc_runtime import sinks, values
+
+        class Logger:
+            def __init__(self):
+                self.tags = {"train_acc"}
+
+        Logger.__module__ = "tensorboard_logger.tensorboard_logger"
+        Logger.__qualname__ = "Logger"
+        logger = Logger()
+        self.assertEqual(values.encode(logger, "logger"), {
+            "sink": "tensorboard_logger.tensorboard_logger.Logger"})
+        kept = Logger()
+        self.assertIs(values.decode({"sink": sinks.name_of(logger)},
+                                    lambda: kept), kept)
+        self.assertFalse(sinks.is_sink(_WindowMeter()))
+
+
 class _SAM(torch.optim.Optimizer):
     """davda54/sam's shape: an optimizer of the script's classes wrapping a
     base optimizer that shares its param_groups; the inherited
