@@ -631,8 +631,25 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   cp.op = op;
   cp.instances.assign(instances.begin(), instances.end());
   cp.prefix = prefixOf(instances);
-  cp.userSaved.assign(g.saved(instances.front()).begin(),
-                      g.saved(instances.front()).end());
+  // What the user's checkpoint saves: the same dict in each expansion's
+  // namespace (ImageNet's and SimSiam's `main_worker`, run directly and
+  // through mp.spawn, saves `model` of both: the second was saved again in
+  // the sidecar, the whole model a second time). An expansion saving
+  // other names (a helper called with another dict) adds nothing: what it
+  // saves is not taken as restored.
+  auto namesOf = [&](NodeId n) {
+    llvm::SmallVector<std::string, 4> names;
+    for (VarId v : g.saved(n))
+      names.push_back(g.displayName(v));
+    llvm::sort(names);
+    return names;
+  };
+  auto firstNames = namesOf(instances.front());
+  for (NodeId n : instances)
+    if (n == instances.front() || namesOf(n) == firstNames)
+      for (VarId v : g.saved(n))
+        if (!llvm::is_contained(cp.userSaved, v))
+          cp.userSaved.push_back(v);
   for (NodeId loop : g.loops(instances.front()))
     if (g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op))
       cp.loops.push_back(loop);

@@ -112,7 +112,9 @@ def configure(seed=None, deterministic_kernels=True, script_sha256=None,
         os.environ.get("DETC_PROFILE")
     # Checkpoints are tied to the code that runs: an edit of the emitted
     # script (a hyperparameter changed in train.det.py) is another script.
-    resuming = _replay.start(_running_script_sha256() or script_sha256)
+    _replay.REPLAY.script_globals = sys._getframe(1).f_globals
+    resuming = _replay.start(_running_script_sha256(sys._getframe(1)) or
+                             script_sha256)
     _say_what_detc_added(resuming, profile_path)
     if deterministic_kernels:
         os.environ.setdefault("CUBLAS_WORKSPACE_CONFIG", ":4096:8")
@@ -176,12 +178,18 @@ def seed_globals(seed):
     random.seed(seed)
 
 
-def _running_script_sha256():
+def _running_script_sha256(frame):
     """sha256 of the running script's file (the transformed script), or
-    None when it has no file (python -c, stdin)."""
+    None when it has no file (python -c, stdin). `frame` is the script's
+    own (configure's caller): a worker torch.multiprocessing.spawn starts
+    runs the script as `__mp_main__` while `__main__` is still its
+    bootstrap (no file), and its checkpoints carried the original script's
+    hash, which the resuming parent, hashing its file, refused."""
     import __main__
     import hashlib
-    path = getattr(__main__, "__file__", None)
+    path = frame.f_code.co_filename if frame is not None else None
+    if not path or not os.path.isfile(path):
+        path = getattr(__main__, "__file__", None)
     if not path:
         return None
     try:

@@ -86,6 +86,12 @@ class Replay:
         # epochs were made there (data.py)
         self.made = {}
         self.crashed = False  # an exception ended the script
+        # The transformed script's globals (configure's caller): in a worker
+        # torch.multiprocessing spawns, its functions' globals are not
+        # `__main__`'s (the worker runs it as `__mp_main__`, then copies it).
+        self.script_globals = None
+        # workers torch.multiprocessing started resume in its place
+        self.delegated = False
         # time.monotonic() when fast-forward began, and of its last
         # progress line
         self.ff_started = self.ff_said = None
@@ -223,6 +229,8 @@ def _unfinished_message():
 def _at_exit():
     if REPLAY.crashed or STATE.failed:
         return  # the traceback or detc's error and exit status say it all
+    if REPLAY.delegated:
+        return  # its workers resumed (_resume_in_spawned_workers)
     unfinished = _unfinished_message()
     if unfinished is None:
         return
@@ -335,8 +343,12 @@ def start(script_sha256, argv=None):
         resume = replay
     elif until is not None:
         fail("error: --detc-until is for --detc-replay")
+    # Taken, not read: processes this one starts (DataLoader workers that
+    # run the script again under the spawn start method) are not resumes
+    # (each loaded the checkpoint and stopped with exit 3 at its end).
+    env_resume = os.environ.pop("DETC_RESUME", None)
     if resume is None:
-        resume = os.environ.get("DETC_RESUME") or None
+        resume = env_resume or None
     if resume is None:
         return None
     try:
@@ -368,8 +380,40 @@ def start(script_sha256, argv=None):
     REPLAY.checkpoint = os.fspath(resume)
     REPLAY.target = body
     REPLAY.ff = True
+    if REPLAY.until is None:
+        _resume_in_spawned_workers(REPLAY.checkpoint)
     _watch_for_crash()
     return resume
+
+
+def _resume_in_spawned_workers(path):
+    """A script that trains in workers torch.multiprocessing starts
+    (ImageNet's and SimSiam's `mp.spawn(main_worker, ...)`): the workers
+    resume, from the same checkpoint (DETC_RESUME, which they inherit), and
+    the parent, which only waits for them, does not reach the checkpoint
+    itself. A worker that does not reach it stops with exit 3, and spawn
+    raises in the parent. (Workers got no resume: they trained from the
+    start, and the parent then stopped with exit 3.)"""
+    spawn = sys.modules.get("torch.multiprocessing.spawn")
+    if spawn is None or not callable(getattr(spawn, "start_processes", None)):
+        return
+    original = spawn.start_processes
+    path = os.path.abspath(path)
+
+    def start_processes(*args, **kwargs):
+        REPLAY.delegated = True
+        before = os.environ.get("DETC_RESUME")
+        os.environ["DETC_RESUME"] = path
+        try:
+            return original(*args, **kwargs)
+        finally:
+            if before is None:
+                os.environ.pop("DETC_RESUME", None)
+            else:
+                os.environ["DETC_RESUME"] = before
+
+    spawn.start_processes = start_processes
+    torch.multiprocessing.start_processes = start_processes
 
 
 def _save_values(site, thunks):
@@ -884,6 +928,7 @@ def check_loop_edited():
             frame = frame.f_back
             continue
         if frame.f_globals is main_globals or \
+                frame.f_globals is REPLAY.script_globals or \
                 frame.f_globals.get("__name__") in overlay.APPLIED:
             return
         if code.co_flags & (inspect.CO_GENERATOR | inspect.CO_ASYNC_GENERATOR):
