@@ -307,9 +307,10 @@ def Detc_BuildOp : Detc_StmtOp<"build", RegionTraits> {
     parameters are new tensors, not its module's (FullyShardedDataParallel
     flattens them): an optimizer built over the module before it updates
     tensors the wrapper no longer uses (`detc-optimizer-before-move`).
-    `wraps`: the variable holding the module a parallel wrapper wraps, whose
-    state is the wrapper's (its state_dict is the module's, under
-    `module.`): a checkpoint of either restores both.
+    `wraps`: the variable holding the module a parallel wrapper (or
+    `torch.compile`) wraps, whose state is the wrapper's (its state_dict is
+    the module's, under `module.` or `_orig_mod.`): a checkpoint of either
+    restores both.
 
     Example:
 

@@ -1663,9 +1663,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // A wrapper whose parameters are new tensors (FSDP's flat parameters).
     if (entry->has("new_parameters"))
       buildAttrs.push_back(attr("new_parameters", builder.getUnitAttr()));
-    // A wrapper whose state is its module's (DDP, DataParallel).
-    else if (role == "wrapper" && !args.posVars.empty() &&
-             !args.posVars[0].empty())
+    // A wrapper whose state is its module's (DDP, DataParallel), or a
+    // container that is one (torch.compile's OptimizedModule).
+    else if ((role == "wrapper" || entry->has("same_state")) &&
+             !args.posVars.empty() && !args.posVars[0].empty())
       buildAttrs.push_back(strAttr("wraps", args.posVars[0]));
     Operation *b = emit(ir::BuildOp::getOperationName(), call, {t}, args.eff,
                         buildAttrs, 1);
