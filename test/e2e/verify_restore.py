@@ -12,6 +12,11 @@ names what differs; it never continues.
      would write it): exit 3 naming the torch generator. The same sidecar
      unaltered resumes (exit 0).
   3. A sidecar with a malformed fingerprint: exit 2, nothing trained.
+  4. distill_train.py (fast-forward skips each epoch's validation pass,
+     whose loader the sidecar restores), resumed from a sidecar without
+     that loader's state: the run stops with exit 3 naming the loader's
+     site where it begins a pass over it again, not with the checkpointed
+     run's epochs of it skipped.
 
 usage: verify_restore.py --detc BIN --runtime DIR --inputs DIR
 """
@@ -123,6 +128,34 @@ def main():
         expect("malformed fingerprint", resume_with(sidecar.encode(body)), 2,
                "fingerprint is malformed")
         expect("intact sidecar", resume_with(good), 0, "resumed from")
+
+        dist = os.path.join(tmp, "distill.det.py")
+        transform("distill_train.py", dist)
+        dck = os.path.join(tmp, "distill.pt")
+        expect("distill, run that crashes after epoch 1",
+               run(dist, "--epochs", "3", "--crash-after", "1", "--out",
+                   dck), 1, "crash after epoch 1")
+        dside = sidecar.sidecar_path(dck)
+        if os.path.exists(dside + ".tmp"):
+            os.replace(dside + ".tmp", dside)
+        with open(dside, "rb") as f:
+            dgood = f.read()
+        body = sidecar.decode(dgood, dside)
+        if "val_loader" not in body["values"]:
+            failures.append("distill: the sidecar holds no 'val_loader'")
+        else:
+            del body["values"]["val_loader"]
+            with open(dside, "wb") as f:
+                f.write(sidecar.encode(body))
+            expect("loader state left out of the sidecar",
+                   run(dist, "--epochs", "3", "--out", dck, "--detc-resume",
+                       dck), 3, "a pass over the DataLoader at site",
+                   "distill.det.py:")
+            with open(dside, "wb") as f:
+                f.write(dgood)
+            expect("distill, intact sidecar",
+                   run(dist, "--epochs", "3", "--out", dck, "--detc-resume",
+                       dck), 0, "resumed from")
 
     for f in failures:
         print("FAIL: " + f)

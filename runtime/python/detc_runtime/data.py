@@ -25,9 +25,10 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               SequentialSampler, Sampler)
 
 from . import _core, hints, module_globals, values
-from ._state import MASK64, NO_EPOCH, STATE, KeyContext, fail, warn_once
-from .replay import (REPLAY, check_loop_edited, check_until,
-                     fast_forward_progress, note_batch, placeholder)
+from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
+from .replay import (REPLAY, check_loop_edited, check_not_stale,
+                     check_until, fast_forward_progress, note_batch,
+                     placeholder)
 from .scope import ScopedDataset, reseed_library, restore_states
 
 
@@ -419,9 +420,7 @@ def _draw_seed(generator):
 
 class KeyedDataLoader(DataLoader):
     def __iter__(self):
-        stale = REPLAY.stale_loaders.get(self._detc_site)
-        if stale is not None:
-            fail(stale, code=3)
+        check_not_stale(self._detc_site)
         armed = self.__dict__.pop("_detc_armed", None)
         if armed is not None:
             # A restart of a generator that repeats this loader: its first

@@ -79,8 +79,9 @@ class Replay:
         self.until = None  # (epoch, step) where --detc-replay stops
         self.until_reached = False
         self.loaders = {}  # loader site -> the loader's current iteration
-        # loader site -> why its position after fast-forward is not the
-        # checkpointed run's (_check_positions), until a restore sets it
+        # loader site -> (epoch fast-forward left it at, the checkpointed
+        # run's) for a loader behind between passes (_check_positions),
+        # until a restore sets its position
         self.stale_loaders = {}
         # loader site -> how many loaders that keep one iterator for all
         # epochs were made there (data.py)
@@ -598,12 +599,8 @@ def _check_positions(target):
                 # restores it (KeyedDataLoader.load_state_dict) when the
                 # run does; a pass begun over a loader still stale stops
                 # the run (data.py).
-                REPLAY.stale_loaders[int(s)] = (
-                    "%s: error: the run iterates the DataLoader at site %s "
-                    "again, but fast-forward left it at epoch %d and the "
-                    "checkpoint restores no position for it (written at "
-                    "epoch %d)" % (REPLAY.checkpoint, s, now["epoch"],
-                                   saved["epoch"]))
+                REPLAY.stale_loaders[int(s)] = (now["epoch"],
+                                                saved["epoch"])
                 continue
             fail("%s: error: fast-forward reached the checkpoint at epoch "
                  "%d step %d, but it was written at epoch %d step %d (the "
@@ -907,6 +904,25 @@ def _library_file(name):
     return (name.startswith("<") or name.startswith(_RUNTIME_DIR) or
             "/site-packages/" in name or "/dist-packages/" in name or
             name.startswith(os.path.dirname(os.__file__)))
+
+
+def check_not_stale(site):
+    """A pass begins over the keyed loader at `site`: stops the run (exit 3)
+    when fast-forward left the loader behind the checkpointed run's and
+    nothing restored its position (_check_positions), naming the loop."""
+    stale = REPLAY.stale_loaders.get(site)
+    if stale is None:
+        return
+    frame = sys._getframe(1)
+    while frame is not None and _library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    where = "%s:%d: " % (frame.f_code.co_filename, frame.f_lineno) \
+        if frame is not None else ""
+    fail("%s: error: %sa pass over the DataLoader at site %s begins, but "
+         "fast-forward left that loader at epoch %d and the checkpoint "
+         "restores no position for it (the run had it at epoch %d): its "
+         "order and keys would not be the checkpointed run's" % (
+             REPLAY.checkpoint, where, site, stale[0], stale[1]), code=3)
 
 
 def check_loop_edited():

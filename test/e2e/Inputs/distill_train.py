@@ -14,7 +14,7 @@ is). Then fast-forward skips the epoch's training and validation whole
 at the position check of the validation loader; so did a resume from the
 final save, after which no loader is used again.
 
-usage: distill_train.py --out FILE [--epochs N]
+usage: distill_train.py --out FILE [--epochs N] [--crash-after EPOCH]
 """
 import argparse
 import os
@@ -112,6 +112,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", required=True)
     parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--crash-after", type=int, default=0)
     opt = parser.parse_args()
     torch.manual_seed(0)
     train_set = Pairs(40, 6, seed=1)
@@ -148,6 +149,8 @@ def main():
         state = {"epoch": epoch, "model": student.state_dict(),
                  "accuracy": correct}
         torch.save(state, opt.out)
+        if epoch == opt.crash_after:
+            raise RuntimeError("crash after epoch %d" % epoch)
 
     state = {"model": student.state_dict()}
     torch.save(state, opt.out)
