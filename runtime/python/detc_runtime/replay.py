@@ -231,7 +231,7 @@ def _at_exit():
     if REPLAY.crashed or STATE.failed:
         return  # the traceback or detc's error and exit status say it all
     if REPLAY.delegated:
-        return  # its workers resumed (_resume_in_spawned_workers)
+        return  # its workers resumed (_hand_to_spawned_workers)
     unfinished = _unfinished_message()
     if unfinished is None:
         return
@@ -311,7 +311,8 @@ def start(script_sha256, argv=None):
     resume = _take_flag(argv, "--detc-resume")
     replay = _take_flag(argv, "--detc-replay")
     until = _take_flag(argv, "--detc-until")
-    shared_hint_path = _take_flag(argv, "--detc-checkpoint") or os.environ.get(
+    given_hint_path = _take_flag(argv, "--detc-checkpoint")
+    shared_hint_path = given_hint_path or os.environ.get(
         "DETC_CHECKPOINT") or hints.default_path(argv[0] if argv else None)
     hint_path = hints.rank_local(shared_hint_path)
     hints.set_path(hint_path)
@@ -351,6 +352,7 @@ def start(script_sha256, argv=None):
     if resume is None:
         resume = env_resume or None
     if resume is None:
+        _hand_to_spawned_workers(None, given_hint_path)
         return None
     try:
         body = sidecar.load(resume)
@@ -376,42 +378,54 @@ def start(script_sha256, argv=None):
             if problem:
                 fail(problem)
         hints.begin(resume, body)
+        _hand_to_spawned_workers(resume, given_hint_path)
         _watch_for_crash()
         return resume
     REPLAY.checkpoint = os.fspath(resume)
     REPLAY.target = body
     REPLAY.ff = True
-    if REPLAY.until is None:
-        _resume_in_spawned_workers(REPLAY.checkpoint)
+    _hand_to_spawned_workers(
+        REPLAY.checkpoint if REPLAY.until is None else None, given_hint_path)
     _watch_for_crash()
     return resume
 
 
-def _resume_in_spawned_workers(path):
+def _hand_to_spawned_workers(resume, hint_path):
     """A script that trains in workers torch.multiprocessing starts
-    (ImageNet's and SimSiam's `mp.spawn(main_worker, ...)`): the workers
-    resume, from the same checkpoint (DETC_RESUME, which they inherit), and
-    the parent, which only waits for them, does not reach the checkpoint
-    itself. A worker that does not reach it stops with exit 3, and spawn
-    raises in the parent. (Workers got no resume: they trained from the
-    start, and the parent then stopped with exit 3.)"""
+    (ImageNet's and SimSiam's `mp.spawn(main_worker, ...)`): detc's flags
+    are taken off the parent's command line, which the workers get, so
+    what they say is handed over in the workers' environment. `resume`:
+    the workers resume from it (DETC_RESUME), and the parent, which only
+    waits for them, does not reach the checkpoint itself; a worker that
+    does not reach it stops with exit 3, and spawn raises in the parent.
+    (Workers got no resume: they trained from the start, and the parent
+    then stopped with exit 3.) `hint_path`: where --detc-checkpoint said
+    hint and just-in-time checkpoints go (DETC_CHECKPOINT; workers wrote
+    them to the default path)."""
     spawn = sys.modules.get("torch.multiprocessing.spawn")
     if spawn is None or not callable(getattr(spawn, "start_processes", None)):
         return
+    handed = {}
+    if resume is not None:
+        handed["DETC_RESUME"] = os.path.abspath(resume)
+    if hint_path is not None:
+        handed["DETC_CHECKPOINT"] = os.path.abspath(hint_path)
+    if not handed:
+        return
     original = spawn.start_processes
-    path = os.path.abspath(path)
 
     def start_processes(*args, **kwargs):
-        REPLAY.delegated = True
-        before = os.environ.get("DETC_RESUME")
-        os.environ["DETC_RESUME"] = path
+        REPLAY.delegated |= resume is not None
+        before = {k: os.environ.get(k) for k in handed}
+        os.environ.update(handed)
         try:
             return original(*args, **kwargs)
         finally:
-            if before is None:
-                os.environ.pop("DETC_RESUME", None)
-            else:
-                os.environ["DETC_RESUME"] = before
+            for k, v in before.items():
+                if v is None:
+                    os.environ.pop(k, None)
+                else:
+                    os.environ[k] = v
 
     spawn.start_processes = start_processes
     torch.multiprocessing.start_processes = start_processes

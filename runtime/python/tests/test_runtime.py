@@ -599,6 +599,43 @@ class OverlayTest(unittest.TestCase):
             self.assertIn("was imported before", out.stderr)
 
 
+class SpawnHandoverTest(unittest.TestCase):
+    def test_spawned_workers_get_what_detc_flags_said(self):
+        # detc takes its flags off the parent's command line, which the
+        # workers torch.multiprocessing spawns get: --detc-checkpoint went
+        # nowhere (workers wrote hint checkpoints to the default path).
+        # They get it in their environment, only while spawning; the
+        # parent's own environment is left as it was.
+        import subprocess
+        import sys
+        import tempfile
+        script = ("import os, sys\n"
+                  "import detc_runtime as _detc_rt\n"
+                  "_detc_rt.configure()\n"
+                  "import torch.multiprocessing as mp\n"
+                  "def worker(rank):\n"
+                  "    print('worker', os.environ.get('DETC_CHECKPOINT'),\n"
+                  "          os.environ.get('DETC_RESUME'), sys.argv[1:])\n"
+                  "if __name__ == '__main__':\n"
+                  "    mp.spawn(worker, nprocs=1)\n"
+                  "    print('parent', os.environ.get('DETC_CHECKPOINT'))\n")
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "s.py")
+            with open(path, "w") as f:
+                f.write(script)
+            env = dict(os.environ, DETC_QUIET="1", PYTHONPATH=os.path.dirname(
+                os.path.dirname(rt.__file__)))
+            env.pop("DETC_CHECKPOINT", None)
+            out = subprocess.run([sys.executable, path, "--detc-checkpoint",
+                                  "h.ckpt", "--x"], capture_output=True,
+                                 text=True, env=env, cwd=d)
+            self.assertEqual(out.returncode, 0, out.stderr)
+            self.assertEqual(out.stdout.splitlines(), [
+                "worker %s None ['--x']" % os.path.join(
+                    os.path.realpath(d), "h.ckpt"),
+                "parent None"])
+
+
 class _Trainer:
     """minGPT's Trainer, shortened: a model, a step counter, a dataset and
     the callbacks the script registered."""
