@@ -447,6 +447,8 @@ private:
     return g.instances.size() - 1;
   }
 
+  /// Canonical name of `raw` read or written in instance `inst`
+  /// (StatementGraph::canonicalName, which CallerNames reads too).
   std::string canonical(unsigned inst, StringRef raw) {
     return g.canonicalName(inst, raw);
   }
