@@ -411,6 +411,11 @@ private:
   };
   std::vector<std::unique_ptr<TaintFacts>> taintFacts;
   TaintFacts &taintFactsOf(const BitVector &prefix, const Nests &nests);
+  /// A `for` or `while` statement's header among a node's loop positions
+  /// (CheckpointReplay::loops; not a comprehension's).
+  bool isStatementLoop(NodeId loop) const {
+    return g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op);
+  }
   /// The outermost loop around each expansion of a checkpoint (ImageNet's
   /// `main_worker` runs directly and through mp.spawn: two epoch loops);
   /// empty when one expansion is in no loop.
@@ -418,7 +423,7 @@ private:
     Nests nests;
     for (NodeId n : instances) {
       auto outer = llvm::find_if(g.loops(n), [&](NodeId loop) {
-        return g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op);
+        return isStatementLoop(loop);
       });
       if (outer == g.loops(n).end())
         return {};
@@ -651,7 +656,7 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
         if (!llvm::is_contained(cp.userSaved, v))
           cp.userSaved.push_back(v);
   for (NodeId loop : g.loops(instances.front()))
-    if (g.node(loop).op && isa<ir::ForOp, ir::WhileOp>(g.node(loop).op))
+    if (isStatementLoop(loop))
       cp.loops.push_back(loop);
 
   VarSet checked = checkedAt(cp);

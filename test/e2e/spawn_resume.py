@@ -28,6 +28,8 @@ import sys
 import tempfile
 import time
 
+from kill_resume import load, same
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "Inputs", "validate_in_full_train.py")
 FLAGS = ["--spawn", "--workers", "0"]
@@ -35,19 +37,6 @@ FLAGS = ["--spawn", "--workers", "0"]
 
 def fail(why, proc=None):
     sys.exit("FAIL: %s%s" % (why, "\n" + proc.stderr if proc else ""))
-
-
-def same(a, b):
-    import torch
-    if isinstance(a, torch.Tensor):
-        return isinstance(b, torch.Tensor) and a.dtype == b.dtype and \
-            a.shape == b.shape and torch.equal(a, b)
-    if isinstance(a, dict):
-        return isinstance(b, dict) and list(a) == list(b) and \
-            all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b
 
 
 def main():
@@ -76,8 +65,7 @@ def main():
             return p
 
         run("--out", "ref.pt")
-        import torch
-        ref = torch.load(os.path.join(tmp, "ref.pt"))
+        ref = load(os.path.join(tmp, "ref.pt"))
         for trial, instance in enumerate((1, 2)):
             out = os.path.join(tmp, "t%d.pt" % trial)
             sidecar = out + ".detc.json"
@@ -103,7 +91,7 @@ def main():
             p = run("--out", out, "--detc-resume", out)
             if "resumed from" not in p.stderr:
                 fail("trial %d: the worker did not resume" % trial, p)
-            if not same(ref, torch.load(out)):
+            if not same(ref, load(out)):
                 fail("trial %d: resumed from run %d of the checkpoint: "
                      "final weights differ" % (trial, written))
             print("trial %d: killed after checkpoint run %d, resumed in "
