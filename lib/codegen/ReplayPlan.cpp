@@ -39,6 +39,7 @@
 #include "detc/ir/SourceSpans.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -66,7 +67,8 @@ struct SitePlan {
   const ast::Call *call; ///< The save call.
   /// The statement the restore code follows: the save's own, or, for a
   /// helper that saves its parameter (`save_checkpoint(state, is_best)`),
-  /// the helper's call in its caller.
+  /// the helper's call in its caller; or the `if` around either that only
+  /// decides whether it runs (hoistOverTests: `if rank == 0: ...`).
   Span resume;
   /// Outermost loop around `resume` in its function (null: none).
   const ast::Stmt *nest;
@@ -91,6 +93,12 @@ struct SitePlan {
   /// RepDistiller's regular save read a validation accuracy fast-forward
   /// never computed).
   bool announced = false;
+  /// The announcement and the restore go around the `if`s the save (or the
+  /// helper's call) is the last statement of (hoistOverTests); the save
+  /// itself reads detc's values, where it runs.
+  bool hoisted = false;
+  /// The helper's call statement in the caller (fast-forward skips it).
+  uint32_t callStmt = 0;
   /// The file of the save call: the script, or a module holding the helper
   /// (its edited copy wraps the save).
   FilePlan *saveFile = nullptr;
@@ -183,7 +191,7 @@ public:
       visit(script, root);
     guardCallees();
     for (const SitePlan &p : sites)
-      if (p.announced)
+      if (p.announced || p.hoisted)
         if (const StmtPlace *save = places.at(p.span.stmtBegin))
           guards.guardSimple(save->stmt);
     guardFeedingGenerators();
@@ -284,6 +292,47 @@ private:
     return loops;
   }
 
+  /// The statement around `at` (a save, or a helper's call) whose
+  /// announcement and restore every process reaches: the outermost `if`
+  /// that only decides whether `at` runs — `at` is the last statement of
+  /// its body (with `alone`, the only one), it has no `else`, and fast-forward
+  /// evaluates its test as the run did (not a logged one). Under DDP only
+  /// rank 0 writes (`if rank == 0: torch.save(...)`): announced inside the
+  /// test, the other ranks never counted the site's instances nor reached
+  /// the restore, and every resume of theirs failed. Nothing after the save
+  /// runs between it and the restore, so the restore still follows the
+  /// state the checkpoint holds.
+  Span hoistOverTests(const analysis::CheckpointReplay &cp, Span at,
+                      bool alone) const {
+    llvm::SmallPtrSet<const ast::Stmt *, 4> logged;
+    for (NodeId n : cp.logged)
+      if (std::optional<Span> s =
+              g.node(n).op ? ctx.spanOf(g.node(n).op) : std::nullopt)
+        if (const StmtPlace *p = places.at(s->stmtBegin))
+          logged.insert(p->stmt);
+    const StmtPlace *place = places.at(at.stmtBegin);
+    while (place && place->parent) {
+      auto *test = dyn_cast<ast::If>(place->parent);
+      if (!test || test->isElif || !test->orelse.empty() ||
+          test->body.empty() || test->body.back() != place->stmt ||
+          (alone && test->body.size() != 1) || logged.contains(test) ||
+          // The script's entry (`if __name__ == "__main__":`): what a
+          // worker that imports the script runs is not the run.
+          text(test->test).contains("__name__"))
+        break;
+      ast::SourceRange r = test->getRange();
+      Span s{static_cast<uint32_t>(r.begin.offset),
+             static_cast<uint32_t>(r.end.offset),
+             static_cast<uint32_t>(r.begin.offset),
+             static_cast<uint32_t>(r.end.offset)};
+      if (!ownLines(script, s))
+        break;
+      at = s;
+      place = places.of(test);
+    }
+    return at;
+  }
+
   /// The loops around the calls that lead to a save in a function
   /// (pytorch-cifar's module-level `for epoch ...: train(epoch);
   /// test(epoch)`, the save in `test`): fast-forward goes through them as
@@ -365,10 +414,13 @@ private:
                   "restores the script's checkpoints and those of helpers "
                   "the script calls with what they save "
                   "(`save_checkpoint(state, path)`)");
-    SitePlan p{&cp,     0, *span, call, *span, nestOf(place), {},
+    Span resume = hoistOverTests(cp, *span, /*alone=*/false);
+    const StmtPlace &resumePlace = *places.at(resume.stmtBegin);
+    SitePlan p{&cp,     0, *span, call, resume, nestOf(resumePlace), {},
                analysis::kNoNode, "", {}};
     p.saveFile = &script;
-    p.roots = rootsOf(place, p.nest);
+    p.hoisted = resume.stmtBegin != span->stmtBegin;
+    p.roots = rootsOf(resumePlace, p.nest);
     addCallerNests(cp, p.roots);
     // `state = {...}; torch.save(state, path)`: the dict's entries are
     // restored, and the variable holds the loaded dict; fast-forward does
@@ -532,7 +584,15 @@ private:
       if (!call || !ownLines(script, at))
         return skipCall(at.stmtBegin, "the call of '" + helper->name.str() +
                                           "' is not a statement of its own");
-      SitePlan p{&cp, 0, span, save, at, nestOf(*place), {}, c, "", {}};
+      // Its values are read in the caller where it is announced: over an
+      // `if` whose body is the call alone (nothing before it changes
+      // them).
+      Span resume = hoistOverTests(cp, at, /*alone=*/true);
+      const StmtPlace *resumePlace = places.at(resume.stmtBegin);
+      SitePlan p{&cp, 0, span, save, resume, nestOf(*resumePlace), {}, c, "",
+                 {}};
+      p.callStmt = at.stmtBegin;
+      p.hoisted = resume.stmtBegin != at.stmtBegin;
       const ast::Expr *obj, *dict;
       if (inner == analysis::kNoNode) {
         obj = argumentFor(helper, call, param);
@@ -545,7 +605,7 @@ private:
       }
       if (auto *n = dyn_cast_or_null<ast::Name>(obj); n && dict != obj)
         p.loadedDict = n->id.str();
-      p.roots = rootsOf(*place, p.nest);
+      p.roots = rootsOf(*resumePlace, p.nest);
       // `state = {...}; save_checkpoint(state, ...)`: its entries are
       // restored, and the variable holds the loaded dict.
       if (dict != obj && inner == analysis::kNoNode)
@@ -998,20 +1058,23 @@ private:
     if (!end)
       return;
     bool helper = p.caller != analysis::kNoNode;
-    bool announced = helper || p.announced;
+    bool announced = helper || p.announced || p.hoisted;
+    // A helper's values are read by its caller's announcement; a save in
+    // the script reads them itself (and the announcement for the record of
+    // a rank that does not save: ranks.py).
+    bool valuesAtSave = !helper && !p.values.empty();
     // A helper's save is wrapped once; the site its caller announced (and
     // the values read in the caller's scope) replace the default.
     if (!helper ||
         wrappedSaves.insert({p.saveFile, p.span.exprBegin}).second) {
       saveCtx.edits.wrap(p.span.exprBegin, *end,
                      formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
-                     p.values.empty() || announced ? ")"
-                                                   : ", " + p.values + ")");
+                     valuesAtSave ? ", " + p.values + ")" : ")");
       saveCtx.edits.note(
           saveCtx.edits.lineOf(
               commentableLineEnd(saveCtx.src, p.span.stmtBegin, *end)),
           helper ? "checkpoint with sidecar (the site its caller announces)"
-          : p.announced
+          : p.announced || p.hoisted
               ? formatv("checkpoint with sidecar (site {0}, announced above)",
                         p.site)
                     .str()
@@ -1019,13 +1082,16 @@ private:
     }
     StringRef indent = *ctx.indentAt(p.resume.stmtBegin);
     if (announced)
-      ctx.edits.insertLines(
+      ctx.edits.insertLinesOfNext(
           ctx.edits.lineOf(p.resume.stmtBegin),
           {formatv("{0}{1}.announce_checkpoint({2}{3})", indent,
                    kRuntimeAlias, p.site,
                    p.values.empty() ? "" : ", " + p.values)
                .str()},
-          formatv("the checkpoint it writes is site {0}", p.site).str());
+          formatv(p.hoisted ? "the checkpoint written below is site {0}"
+                            : "the checkpoint it writes is site {0}",
+                  p.site)
+              .str());
     declareGlobals(p);
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
     std::vector<std::string> lines;
@@ -1080,10 +1146,12 @@ private:
         ctx.indentAt(first->getRange().begin.offset);
     if (!indent)
       return; // the body shares the `def` line: the emit check refuses
-    ctx.edits.insertLines(
+    // Ahead of any line put before the first statement (an announcement
+    // reading these names: Python refuses a name used before its `global`).
+    ctx.edits.insertNotedLines(
         ctx.edits.lineOf(first->getRange().begin.offset),
-        {(*indent + "global " + llvm::join(names, ", ")).str()},
-        "the restore below assigns these module-level variables");
+        {{(*indent + "global " + llvm::join(names, ", ")).str(),
+          "the restore below assigns these module-level variables"}});
   }
   std::map<const ast::FunctionDef *, std::set<std::string>> declared;
 
@@ -1233,7 +1301,7 @@ private:
   bool announcedCall(const FilePlan &f, const ast::Stmt *s) const {
     return &f == &script && llvm::any_of(sites, [&](const SitePlan &p) {
              return p.caller != analysis::kNoNode &&
-                    p.resume.stmtBegin == s->getRange().begin.offset;
+                    p.callStmt == s->getRange().begin.offset;
            });
   }
 

@@ -51,12 +51,26 @@ void EditList::insertLines(unsigned line, std::vector<std::string> lines,
   newLines.push_back({line, std::move(lines), note.str()});
 }
 
+void EditList::insertLinesOfNext(unsigned line, std::vector<std::string> lines,
+                                 StringRef note) {
+  newLines.push_back({line, std::move(lines), note.str(), true});
+}
+
+std::vector<const EditList::NewLines *>
+EditList::linesAt(unsigned line) const {
+  std::vector<const NewLines *> out;
+  for (bool ofNext : {false, true})
+    for (const NewLines &n : newLines)
+      if (n.line == line && n.ofNext == ofNext)
+        out.push_back(&n);
+  return out;
+}
+
 std::vector<EditList::NotedLine> EditList::takeLines(unsigned line) {
   std::vector<NotedLine> out;
-  for (const NewLines &n : newLines)
-    if (n.line == line)
-      for (const std::string &l : n.lines)
-        out.push_back({l, n.note});
+  for (const NewLines *n : linesAt(line))
+    for (const std::string &l : n->lines)
+      out.push_back({l, n->note});
   llvm::erase_if(newLines, [&](const NewLines &n) { return n.line == line; });
   return out;
 }
@@ -91,10 +105,9 @@ void EditList::appendSource(std::string &out, uint32_t from,
 
 std::string EditList::linesBefore(unsigned line) const {
   std::string out;
-  for (const NewLines &n : newLines)
-    if (n.line == line)
-      for (const std::string &l : n.lines)
-        out += l + "  # detc: " + n.note + eol;
+  for (const NewLines *n : linesAt(line))
+    for (const std::string &l : n->lines)
+      out += l + "  # detc: " + n->note + eol;
   return out;
 }
 

@@ -837,12 +837,22 @@ private:
     });
     std::vector<EditList::NotedLine> out;
     std::vector<bool> placed(theirs.size(), false);
+    // A block another planner inserts (a restore: `if restoring(K):` and
+    // the lines it guards, all with one note) goes where its first line's
+    // level puts it, whole: split by the levels of its lines, its body
+    // landed inside a closing cell and its header after it.
     auto placeTheirs = [&](size_t minLevel) {
-      for (size_t i = 0; i < theirs.size(); ++i)
-        if (!placed[i] && indentWidth(theirs[i].first) >= minLevel) {
-          out.push_back(theirs[i]);
-          placed[i] = true;
-        }
+      for (size_t i = 0; i < theirs.size();) {
+        size_t end = i + 1;
+        while (end < theirs.size() && theirs[end].second == theirs[i].second)
+          ++end;
+        if (!placed[i] && indentWidth(theirs[i].first) >= minLevel)
+          for (size_t j = i; j < end; ++j) {
+            out.push_back(theirs[j]);
+            placed[j] = true;
+          }
+        i = end;
+      }
     };
     bool opensBody = llvm::any_of(
         mine, [](const Line &l) { return l.role == Line::OpensBody; });

@@ -21,7 +21,7 @@
 # CHECK: {{^ *}}if _detc_rt.decide([[TEST:[0-9]+]], (epoch > 2 and best_acc < acc)) if _detc_rt.guard() else _detc_rt.decision([[TEST]]):
 # CHECK: {{^ *}}continue
 # CHECK-NEXT: {{^ *}}_detc_rt.announce_checkpoint([[SITE:[0-9]+]],
-# CHECK-NEXT: {{^ *}}if _detc_rt.guard(): _detc_rt.checkpoint([[SITE]], torch.save)(net.state_dict(), "regular.pt")
+# CHECK-NEXT: {{^ *}}if _detc_rt.guard(): _detc_rt.checkpoint([[SITE]], torch.save, {"optimizer": lambda: optimizer, "norms": lambda: norms, "best_acc": lambda: best_acc})(net.state_dict(), "regular.pt")
 import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset

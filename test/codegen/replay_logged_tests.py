@@ -16,7 +16,7 @@
 # DIAG-NOT: detc writes no sidecar
 # The Z3 check of the Needed solution knows logged tests (not evaluated:
 # they select nothing they read).
-# VERIFY: verify: Needed at {{.*}}replay_logged_tests.py:[[@LINE+51]]:9: {{.*}} the solution satisfies every constraint and is the least
+# VERIFY: verify: Needed at {{.*}}replay_logged_tests.py:[[@LINE+56]]:9: {{.*}} the solution satisfies every constraint and is the least
 # CHECK-LABEL: {{^}}def train(epoch):
 # CHECK: {{^ *}}for batch_idx, (inputs, targets) in enumerate(_detc_rt.batches(trainloader, 2)):
 # CHECK-NEXT: {{^ *}}if _detc_rt.guard(): optimizer.zero_grad()
@@ -27,11 +27,16 @@
 # CHECK-NEXT: {{^ *}}if _detc_rt.decide([[TEST:[0-9]+]], (acc > best_acc)) if _detc_rt.guard() else _detc_rt.decision([[TEST]]):
 # CHECK-NEXT: {{^ *}}if _detc_rt.guard(): state = {
 # CHECK: {{^ *}}_detc_rt.announce_checkpoint([[SITE:[0-9]+]], {"criterion": lambda: criterion, "optimizer": lambda: optimizer})
-# CHECK-NEXT: {{^ *}}if _detc_rt.guard(): _detc_rt.checkpoint([[SITE]], torch.save)(state, "best.pt")
+# CHECK-NEXT: {{^ *}}if _detc_rt.guard(): _detc_rt.checkpoint([[SITE]], torch.save, {"criterion": lambda: criterion, "optimizer": lambda: optimizer})(state, "best.pt")
 # CHECK-NEXT: {{^ *}}if _detc_rt.restoring([[SITE]]):
+# A cheap test whose body is the save: announced before it, restored after
+# it (the `global` the restore needs comes first).
 # CHECK-LABEL: {{^}}def save_last(epoch):
-# CHECK: {{^ *}}if epoch % 2 == 0:
-# CHECK-NEXT: {{^ *}}_detc_rt.checkpoint({{[0-9]+}}, torch.save, {"best_acc": lambda: best_acc, "criterion": lambda: criterion, "optimizer": lambda: optimizer})({"net": net.state_dict(), "epoch": epoch}, "last.pt")
+# CHECK-NEXT: {{^ *}}global best_acc, criterion, optimizer
+# CHECK-NEXT: {{^ *}}_detc_rt.announce_checkpoint([[LAST:[0-9]+]], {"best_acc": lambda: best_acc, "criterion": lambda: criterion, "optimizer": lambda: optimizer})
+# CHECK-NEXT: {{^ *}}if epoch % 2 == 0:
+# CHECK-NEXT: {{^ *}}if _detc_rt.guard(): _detc_rt.checkpoint([[LAST]], torch.save, {"best_acc": lambda: best_acc, "criterion": lambda: criterion, "optimizer": lambda: optimizer})({"net": net.state_dict(), "epoch": epoch}, "last.pt")
+# CHECK-NEXT: {{^    }}if _detc_rt.restoring([[LAST]]):
 import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset

@@ -123,6 +123,31 @@ class Runner:
         return False, err
 
 
+def kill_after_commit(cmd, sidecar, instance, cwd, env, limit=300):
+    """Runs `cmd` (in a session of its own, output discarded) until the
+    sidecar at `sidecar` records checkpoint run `instance` or later, then
+    SIGKILLs its whole process group (spawned workers too). Returns the
+    run the sidecar records."""
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, start_new_session=True)
+    deadline = time.monotonic() + limit
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            with open(sidecar) as f:
+                if json.load(f)["instance"] >= instance:
+                    break
+        except (OSError, ValueError, KeyError):
+            pass
+        time.sleep(0.01)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    proc.wait()
+    with open(sidecar) as f:
+        return json.load(f)["instance"]
+
+
 def same(a, b):
     import torch
 

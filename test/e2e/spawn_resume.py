@@ -19,16 +19,13 @@ usage: spawn_resume.py --detc BIN --runtime DIR
 (DETC_E2E_PYTHON: the interpreter that runs the script)
 """
 import argparse
-import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
-import time
 
-from kill_resume import load, same
+from kill_resume import kill_after_commit, load, same
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "Inputs", "validate_in_full_train.py")
@@ -68,26 +65,9 @@ def main():
         ref = load(os.path.join(tmp, "ref.pt"))
         for trial, instance in enumerate((1, 2)):
             out = os.path.join(tmp, "t%d.pt" % trial)
-            sidecar = out + ".detc.json"
-            proc = subprocess.Popen([python, script] + FLAGS + ["--out", out],
-                                    cwd=tmp, env=env,
-                                    stderr=subprocess.DEVNULL,
-                                    start_new_session=True)
-            deadline = time.monotonic() + 300
-            while proc.poll() is None and time.monotonic() < deadline:
-                try:
-                    with open(sidecar) as f:
-                        if json.load(f)["instance"] >= instance:
-                            break
-                except (OSError, ValueError, KeyError):
-                    pass
-                time.sleep(0.01)
-            try:
-                os.killpg(proc.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            proc.wait()
-            written = json.load(open(sidecar))["instance"]
+            written = kill_after_commit(
+                [python, script] + FLAGS + ["--out", out], out + ".detc.json",
+                instance, tmp, env)
             p = run("--out", out, "--detc-resume", out)
             if "resumed from" not in p.stderr:
                 fail("trial %d: the worker did not resume" % trial, p)

@@ -42,6 +42,26 @@ TEST(SourceEdits, InsertedLinesAndNotesKeepLineBreaks) {
                        "x = os.sep  # detc: one; two\r\n");
 }
 
+TEST(SourceEdits, LinesOfTheNextStatementComeAfterTheOthers) {
+  // A checkpoint's announcement belongs to the statement it precedes; the
+  // restore code after a hint (inserted at the same line, even later)
+  // belongs to the statement before, and runs first. `global` goes ahead
+  // of both.
+  EditList e("hint()\nif t:\n    save()\n");
+  e.insertLinesOfNext(2, {"announce()"}, "a");
+  e.insertLines(2, {"if restoring():", "    load()"}, "r");
+  e.insertNotedLines(2, {{"global g", "g"}});
+  EXPECT_EQ(e.apply(), "hint()\n"
+                       "global g  # detc: g\n"
+                       "if restoring():  # detc: r\n"
+                       "    load()  # detc: r\n"
+                       "announce()  # detc: a\n"
+                       "if t:\n    save()\n");
+  std::vector<EditList::NotedLine> taken = e.takeLines(2);
+  ASSERT_EQ(taken.size(), 4u);
+  EXPECT_EQ(taken.back().first, "announce()");
+}
+
 TEST(SourceEdits, DiffShowsOnlyTheEdits) {
   std::string src;
   for (int i = 1; i <= 20; ++i)

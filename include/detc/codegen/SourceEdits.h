@@ -35,6 +35,12 @@ public:
   /// (1-based), each ending with `# detc: note`.
   void insertLines(unsigned line, std::vector<std::string> lines,
                    llvm::StringRef note);
+  /// Inserts `lines` that belong to the statement on line `line` (the
+  /// announcement of the checkpoint it writes) before it, after every line
+  /// inserted there otherwise: those belong to the statement before it
+  /// (the restore code after a hint), and run first.
+  void insertLinesOfNext(unsigned line, std::vector<std::string> lines,
+                         llvm::StringRef note);
   /// A line to insert and the note of its `# detc:` comment.
   using NotedLine = std::pair<std::string, std::string>;
   /// Removes and returns the lines inserted before `line` so far (a planner
@@ -92,7 +98,10 @@ private:
     unsigned line;
     std::vector<std::string> lines;
     std::string note;
+    bool ofNext = false; ///< By insertLinesOfNext(): after the others.
   };
+  /// The lines inserted before `line`, in the order they are written.
+  std::vector<const NewLines *> linesAt(unsigned line) const;
   /// Appends src[from, to) to `out`, without the replaced bytes.
   void appendSource(std::string &out, uint32_t from, uint32_t to) const;
   /// The inserted lines before `line`, each with its note and break.

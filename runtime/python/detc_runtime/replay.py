@@ -40,7 +40,7 @@ import time
 
 import torch
 
-from . import fingerprint, hints, holders, jit_replicas, sidecar, trace
+from . import fingerprint, hints, holders, jit_replicas, ranks, sidecar, trace
 from . import values as _values
 from ._state import STATE, exit_stream, fail, warn_once
 
@@ -75,6 +75,10 @@ class Replay:
         # (site, instance, values) a helper's caller announced for the
         # checkpoint the helper writes next
         self.announced = None
+        # the values announced with the target instance in fast-forward
+        self.reached_values = None
+        # the target has this rank's record in place (ranks.for_this_rank)
+        self.rank_adopted = False
         self.pending = None  # site whose restore code runs now
         self.until = None  # (epoch, step) where --detc-replay stops
         self.until_reached = False
@@ -470,12 +474,19 @@ def checkpoint(site, save, values=None):
                           "sidecar for it, so a run cannot resume from it "
                           "(save to the path instead)" % (site, f.name))
             return save(obj, f, *args, **kwargs)
-        at, thunks = site, values
+        at, thunks, job = site, values, {}
         if REPLAY.announced is not None:
-            at, count, thunks = REPLAY.announced
+            # Announced where every process of a job counts it (a helper's
+            # call, or the `if` only rank 0 passes): a save reads detc's
+            # values itself where it has them (the script's own save).
+            at, count, announced = REPLAY.announced
             REPLAY.announced = None
+            if thunks is None:
+                thunks = announced
+            announced = True
         else:
             count = _count(at)
+            announced = False
         if REPLAY.ff:
             _reached(at, count)
             return None
@@ -496,15 +507,20 @@ def checkpoint(site, save, values=None):
         fp = fingerprint.capture(sys._getframe(1))
         if fp["mode"] != "off":
             fp["state"] = _state_digests(obj, fp["mode"] == "full")
+        # In a job, the other ranks' records (ranks.py): they announced
+        # this instance too. An unannounced save that ranks make each on
+        # their own leaves the others' unrecorded (a resume of theirs
+        # stops, naming it).
+        w = ranks.world()
+        job = ranks.gather(at, count) if announced else (
+            {"rank": w[0], "world_size": w[1], "ranks": {}} if w else {})
         beyond = _beyond_state_dicts(sys._getframe(1))
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),
             lambda: {
                 "script_sha256": REPLAY.script_sha256 or "",
                 "argv": run_flags(),
-                "seeds": {"override": STATE.override,
-                          "generators": {str(k): int(v)
-                                         for k, v in STATE.seeds.items()}},
+                "seeds": _seeds_now(),
                 "site": at, "instance": count,
                 "loaders": {str(s): REPLAY.position(s)
                             for s in REPLAY.loaders},
@@ -519,7 +535,7 @@ def checkpoint(site, save, values=None):
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.
                 "pickled": not _plain_state(obj),
-                **({"beyond": beyond} if beyond else {})})
+                **({"beyond": beyond} if beyond else {}), **job})
         if done is None:
             warn_once(("not-a-file", at), "the checkpoint at site %d is "
                       "written to %s, not a regular file; detc writes no "
@@ -528,6 +544,11 @@ def checkpoint(site, save, values=None):
         return done[0]
 
     return call
+
+
+def _seeds_now():
+    return {"override": STATE.override,
+            "generators": {str(k): int(v) for k, v in STATE.seeds.items()}}
 
 
 def _plain_state(obj, depth=0):
@@ -572,6 +593,7 @@ def _reached(site, count):
     target, the restore code after it runs."""
     target = REPLAY.target
     if target["site"] == site and target["instance"] == count:
+        target = _target_of_this_rank()
         _check_positions(target)
         REPLAY.pending = site
 
@@ -584,9 +606,22 @@ def announce_checkpoint(site, values=None):
     instance is reached."""
     count = _count(site)
     if REPLAY.ff:
+        REPLAY.reached_values = values
         _reached(site, count)
         return
+    frame = sys._getframe(1)
+    ranks.publish(site, count, lambda: ranks.record(
+        frame, _seeds_now(), decisions_made(), values))
     REPLAY.announced = (site, count, values)
+
+
+def _target_of_this_rank():
+    """The sidecar body as this process resumes from it: in a job, with
+    its own rank's record (ranks.py), once its process group is up."""
+    if not REPLAY.rank_adopted:
+        REPLAY.target = ranks.for_this_rank(REPLAY.target, REPLAY.checkpoint)
+        REPLAY.rank_adopted = True
+    return REPLAY.target
 
 
 def _between_passes(it, step):
@@ -629,7 +664,11 @@ def _check_positions(target):
 
 
 def restoring(site):
-    """True while the restore code after checkpoint `site` must run."""
+    """True while the restore code after checkpoint `site` must run. (Its
+    announcement is spent: a save the rank did not make leaves none for
+    the next.)"""
+    if REPLAY.announced is not None and REPLAY.announced[0] == site:
+        REPLAY.announced = None
     return REPLAY.pending == site
 
 
@@ -795,6 +834,11 @@ def resumed(state=None):
     fingerprint.settle(REPLAY.target, REPLAY.checkpoint,
                        {_state_name(k): v for k, v in (state or {}).items()},
                        sys._getframe(1))
+    differ = ranks.value_differences(REPLAY.target, REPLAY.reached_values)
+    if differ:
+        fail("%s: error: the restored run is not the checkpointed one — "
+             "refusing to continue:\n  %s" % (REPLAY.checkpoint,
+                                               "\n  ".join(differ)), 3)
     REPLAY.pending = None
     REPLAY.ff = False
     arrivals = REPLAY.target.get("hint_arrivals") or {}
@@ -832,7 +876,8 @@ def decide(test, value):
 def decision(test):
     """Fast-forward's decision at logged test `test`: the checkpointed
     run's, in the order it took them."""
-    logged = (REPLAY.target or {}).get("decisions", {}).get(str(test), "")
+    target = _target_of_this_rank() if REPLAY.target else {}
+    logged = target.get("decisions", {}).get(str(test), "")
     taken = REPLAY.decided.get(test, 0)
     if taken >= len(logged):
         fail("%s: error: fast-forward reached the test logged as %d for the "

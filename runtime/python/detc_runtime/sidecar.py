@@ -127,12 +127,7 @@ def decode(data, path):
     # The parts a resume reads by key: a sidecar re-hashed after an edit
     # that dropped one is refused here, not a KeyError mid-resume.
     seeds = body["seeds"]
-    generators = seeds.get("generators")
-    if not isinstance(generators, dict) or not all(
-            isinstance(v, int) and not isinstance(v, bool)
-            for v in generators.values()) or not (
-            seeds.get("override") is None or
-            isinstance(seeds.get("override"), int)):
+    if not _valid_seeds(seeds):
         raise SidecarError(path, "the sidecar has no valid 'seeds' "
                            "(override and generators)")
     for site, position in body["loaders"].items():
@@ -148,13 +143,45 @@ def decode(data, path):
                 isinstance(position.get("made"), int)):
             raise SidecarError(path, "the sidecar's loader position %r is "
                                "not valid" % site)
-    decisions = body.get("decisions", {})
-    if not isinstance(decisions, dict) or not all(
-            isinstance(k, str) and k.isdigit() and isinstance(v, str) and
-            not v.strip("01") for k, v in decisions.items()):
+    if not _valid_decisions(body.get("decisions", {})):
         raise SidecarError(path, "the sidecar's logged decisions are not "
                            "valid")
+    if "world_size" in body and not _valid_job(body):
+        raise SidecarError(path, "the sidecar's job (world_size, rank and "
+                           "the other ranks' records) is not valid")
     return body
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _valid_seeds(seeds):
+    generators = seeds.get("generators") if isinstance(seeds, dict) else None
+    return isinstance(generators, dict) and all(
+        _is_int(v) for v in generators.values()) and (
+        seeds.get("override") is None or _is_int(seeds.get("override")))
+
+
+def _valid_decisions(decisions):
+    return isinstance(decisions, dict) and all(
+        isinstance(k, str) and k.isdigit() and isinstance(v, str) and
+        not v.strip("01") for k, v in decisions.items())
+
+
+def _valid_job(body):
+    """The fields of a checkpoint written in a job of several processes
+    (ranks.py); each rank's fingerprint is checked where it is read."""
+    size, rank, records = body["world_size"], body.get("rank"), \
+        body.get("ranks")
+    return _is_int(size) and size >= 2 and _is_int(rank) and \
+        0 <= rank < size and isinstance(records, dict) and all(
+            k.isdigit() and int(k) < size and int(k) != rank and
+            isinstance(r, dict) and _valid_seeds(r.get("seeds")) and
+            _valid_decisions(r.get("decisions", {})) and
+            isinstance(r.get("values", {}), dict) and all(
+                isinstance(v, str) for v in r.get("values", {}).values())
+            for k, r in records.items())
 
 
 def real_path(checkpoint):

@@ -2181,6 +2181,61 @@ class ReplayHelpersTest(unittest.TestCase):
         rt.seed_globals(8)
         self.assertFalse(torch.equal(first[0], torch.rand(2)))
 
+class RanksTest(unittest.TestCase):
+    """A checkpoint one rank of a job writes (ranks.py); the 2-rank runs
+    are e2e-ddp-resume's."""
+
+    def _body(self, **job):
+        fp = rt.fingerprint.capture(None)
+        body = {"script_sha256": "", "checkpoint": {}, "site": 1,
+                "instance": 1, "seeds": {"override": None,
+                                         "generators": {"1": 5}},
+                "loaders": {}, "values": {}, "fingerprint": fp}
+        body.update(job)
+        return body
+
+    def test_a_jobs_sidecar_is_validated(self):
+        from detc_runtime import sidecar
+        record = {"seeds": {"override": None, "generators": {"1": 6}},
+                  "decisions": {"3": "01"}, "values": {"best": "x"},
+                  "fingerprint": rt.fingerprint.capture(None)}
+        good = self._body(rank=0, world_size=2, ranks={"1": record})
+        self.assertEqual(sidecar.decode(sidecar.encode(good), "s")["ranks"],
+                         {"1": record})
+        for bad in ({"rank": 2}, {"world_size": 1}, {"ranks": {"0": record}},
+                    {"ranks": {"1": dict(record, seeds={})}},
+                    {"ranks": {"1": dict(record, decisions={"3": "2"})}},
+                    {"ranks": []}, {"rank": True}):
+            with self.assertRaises(sidecar.SidecarError):
+                sidecar.decode(sidecar.encode(dict(good, **bad)), "s")
+
+    def test_outside_a_job_a_jobs_checkpoint_is_refused(self):
+        from detc_runtime import ranks
+        self.assertIsNone(ranks.world())
+        plain = self._body()
+        self.assertIs(ranks.for_this_rank(plain, "ck.pt"), plain)
+        with self.assertRaises(SystemExit) as stop:
+            ranks.for_this_rank(self._body(rank=0, world_size=2, ranks={}),
+                                "ck.pt")
+        self.assertEqual(stop.exception.code, 3)
+        # outside a job nothing is published or gathered
+        ranks.publish(1, 1, lambda: self.fail("no record outside a job"))
+        self.assertEqual(ranks.gather(1, 1), {})
+
+    def test_an_announcement_no_save_took_is_spent_at_the_restore(self):
+        # `if rank == 0: torch.save(...)` on rank 1: the announcement before
+        # the test is not taken by a later unannounced save elsewhere.
+        saved = rt.REPLAY.announced, rt.REPLAY.counts
+        rt.REPLAY.counts = {}
+        try:
+            rt.announce_checkpoint(7)
+            self.assertEqual(rt.REPLAY.announced[:2], (7, 1))
+            self.assertFalse(rt.restoring(7))
+            self.assertIsNone(rt.REPLAY.announced)
+        finally:
+            rt.REPLAY.announced, rt.REPLAY.counts = saved
+
+
 class TraceWriterTest(unittest.TestCase):
     def test_flush_returns_after_every_record_is_checked(self):
         from detc_runtime import trace

@@ -1,0 +1,177 @@
+"""Checkpoints one rank writes for a whole torch.distributed job.
+
+Under DDP only rank 0 usually writes (`if rank == 0: torch.save(...)`,
+`save_on_master(...)`), yet every rank resumes from that file. What a
+bit-identical continuation of a process depends on is partly its own: its
+seeds (`seed + rank`), its global generators, detc's stream offsets, the
+generators its variables hold. A sidecar holding only the writer's would
+set rank 0's generators into every rank and continue with exit 0.
+
+So every rank announces each instance of a checkpoint site (detc places
+the announcement outside the rank test: ReplayPlan's hoistOverTests), and
+a rank records its own state there — as it is at the restore, since the
+test it fails runs nothing in between — and publishes it in the job's
+c10d store. The rank that writes gathers the others' records into its
+sidecar ("ranks"), with the job's size. A resumed rank continues from its
+own record; a record the sidecar lacks, or a job of another size, stops
+the run with exit 3 naming it. detc-saved values are the writer's: each
+rank's record holds their digests, and a rank whose own differ stops too.
+"""
+import datetime
+import json
+import time
+
+from . import fingerprint
+
+_KEY = "detc-replay/%d/%d/%d"  # site, instance, rank
+
+
+def world():
+    """(rank, world size) in an initialized group of two or more
+    processes, else None."""
+    try:
+        import torch.distributed as dist
+        if not dist.is_available() or not dist.is_initialized():
+            return None
+        size = dist.get_world_size()
+        return (dist.get_rank(), size) if size > 1 else None
+    except (ImportError, RuntimeError, ValueError):
+        return None
+
+
+def _store():
+    import torch.distributed as dist
+    return dist.distributed_c10d._get_default_store()
+
+
+def wait_seconds():
+    """DETC_RANK_WAIT: how long the writing rank waits for another rank's
+    record (the ranks of a DDP job are within a step of each other)."""
+    from . import env
+    return env.number("DETC_RANK_WAIT", 120.0, maximum=7 * 86400,
+                      positive=True)
+
+
+def record(frame, seeds, decisions, values):
+    """This rank's state at a checkpoint instance: `values` maps the names
+    of detc's saved values to thunks (their digests are recorded)."""
+    digests = {}
+    for name, thunk in (values or {}).items():
+        try:
+            digests[name] = fingerprint.digest(thunk())
+        except Exception:  # unbound here (NameError), or not digestible
+            continue
+    return {"seeds": seeds, "decisions": decisions,
+            "fingerprint": fingerprint.capture(frame), "values": digests}
+
+
+def publish(site, count, make_record):
+    """In a job of several processes, puts this rank's record of instance
+    `count` of `site` in the store (the writer, if any rank writes, reads
+    it at its save)."""
+    w = world()
+    if w is None:
+        return
+    rank = w[0]
+    try:
+        store = _store()
+        store.set(_KEY % (site, count, rank), json.dumps(make_record()))
+        if count > 2:  # read by now: the writer saved before going on
+            store.delete_key(_KEY % (site, count - 2, rank))
+    except Exception as e:  # the group destroyed, the store gone
+        from ._state import warn_once
+        warn_once(("rank-record", site), "checkpoint site %d: rank %d "
+                  "cannot publish its state (%s: %s); a resume of this rank "
+                  "from checkpoints written by another stops" % (
+                      site, rank, type(e).__name__, e))
+
+
+def gather(site, count):
+    """The sidecar fields of a job of several processes: this rank, the
+    job's size and the other ranks' records of instance `count` of `site`
+    (those that published within wait_seconds()); {} outside a job."""
+    w = world()
+    if w is None:
+        return {}
+    rank, size = w
+    keys = {r: _KEY % (site, count, r) for r in range(size) if r != rank}
+    records = {}
+    try:
+        store = _store()
+    except Exception:
+        store = None
+    # One wait in all; once it has run out, a second each for the rest.
+    deadline = time.monotonic() + wait_seconds()
+    for r, key in keys.items():
+        left = max(1.0, deadline - time.monotonic())
+        try:
+            store.wait([key], datetime.timedelta(seconds=left))
+            records[str(r)] = json.loads(store.get(key))
+        except Exception:  # not there in time, or the store gone
+            continue
+    missing = sorted(set(keys) - {int(r) for r in records})
+    if missing:
+        from ._state import warn_once
+        warn_once(("rank-missing", site), "checkpoint site %d: rank(s) %s "
+                  "did not record their state within %gs (DETC_RANK_WAIT); "
+                  "resuming them from this checkpoint stops" % (
+                      site, ", ".join(map(str, missing)), wait_seconds()))
+    return {"rank": rank, "world_size": size, "ranks": records}
+
+
+def for_this_rank(target, checkpoint):
+    """The sidecar body `target` as this rank resumes from it: the writer's,
+    with this rank's own seeds, fingerprint and decisions when another rank
+    wrote it. Stops the run (exit 3) on a job of another size or a rank the
+    sidecar has no record of. A sidecar without a job size (one process, or
+    an earlier detc) is taken as it is."""
+    from ._state import fail
+    if "world_size" not in target:
+        return target
+    w = world()
+    rank, size = w if w else (0, 1)
+    if size != target["world_size"]:
+        fail("%s: error: the checkpoint was written by a job of %d "
+             "process(es), this one has %d; a resume continues each rank "
+             "from its own state, so the job must have the same size" % (
+                 checkpoint, target["world_size"], size), 3)
+    if rank == target.get("rank", 0):
+        return target
+    mine = (target.get("ranks") or {}).get(str(rank))
+    if mine is not None and not fingerprint.valid(mine.get("fingerprint")):
+        fail("%s: error: rank %d's fingerprint in the sidecar is malformed"
+             % (checkpoint, rank), 2)
+    if mine is None:
+        fail("%s: error: rank %d's state when the checkpoint was written is "
+             "not in its sidecar (rank %d wrote it and rank %d recorded "
+             "nothing: it never reached the checkpoint, or did not within "
+             "DETC_RANK_WAIT); this rank cannot resume from it" % (
+                 checkpoint, rank, target.get("rank", 0), rank), 3)
+    fp = dict(mine["fingerprint"])
+    if "state" in (target.get("fingerprint") or {}):
+        fp["state"] = target["fingerprint"]["state"]
+    return dict(target, seeds=mine.get("seeds", target.get("seeds")),
+                decisions=mine.get("decisions") or {}, fingerprint=fp,
+                rank_values=mine.get("values") or {})
+
+
+def value_differences(target, values):
+    """The detc-saved values whose digest after the restore (the writer's
+    values) differs from this rank's own when the checkpoint was written."""
+    mine = target.get("rank_values")
+    if not mine:
+        return []
+    problems = []
+    for name, d in mine.items():
+        thunk = (values or {}).get(name)
+        if thunk is None:
+            continue
+        try:
+            now = fingerprint.digest(thunk())
+        except Exception:
+            continue
+        if now != d:
+            problems.append("%r: this rank's value differs from the value "
+                            "of rank %d, which wrote the checkpoint" % (
+                                name, target.get("rank", 0)))
+    return problems
