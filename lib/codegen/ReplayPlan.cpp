@@ -614,6 +614,13 @@ private:
       std::string why;
       if (!planRestore(p, dict, why) || !planValues(p, why))
         return skipCall(at.stmtBegin, why);
+      // The tests on the way to it that only the training decides (DeiT's
+      // `if max_accuracy < test_stats["acc1"]:` around its best save): the
+      // run logs their decisions as for a save in the script. Not logged,
+      // fast-forward evaluated them on its untrained model and announced
+      // the best checkpoint at other epochs than the run did.
+      if (!cp.logged.empty() && !logTests(cp, why))
+        return skipCall(at.stmtBegin, why);
       planned.push_back(std::move(p));
     }
     for (SitePlan &p : planned) {
