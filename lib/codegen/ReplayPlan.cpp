@@ -141,7 +141,16 @@ struct FilePlan {
                   {formatv("{0}.fed()", kRuntimeAlias).str(),
                    formatv("{0}.fed() and (", kRuntimeAlias).str(), "(",
                    formatv(") if {0}.fed() else ()", kRuntimeAlias).str(),
-                   "skipped while it feeds a loop fast-forward skips"}) {}
+                   "skipped while it feeds a loop fast-forward skips"}),
+        nestGuards(ctx, {formatv("{0}.nest_guard()", kRuntimeAlias).str(),
+                         formatv("{0}.nest_guard() and (", kRuntimeAlias)
+                             .str(),
+                         "(",
+                         formatv(") if {0}.nest_guard() else ()",
+                                 kRuntimeAlias)
+                             .str(),
+                         "skipped in fast-forward when the training loop "
+                         "calls it"}) {}
 
   PlanContext &ctx;
   StatementIndex places;
@@ -149,6 +158,13 @@ struct FilePlan {
   /// Statements of a generator fast-forward runs in full, around its
   /// `yield` (ReplayPlanner::guardFeedingGenerators).
   GuardWriter fedGuards;
+  /// Statements of a function called both in the loop nests and outside
+  /// them (ImageNet's and DeiT's validation): skipped only in a call the
+  /// nests make (ReplayPlanner::guardCallees).
+  GuardWriter nestGuards;
+  /// Statements (by begin offset) with an op fast-forward runs in a call
+  /// the nests make (of mustRun, those of the nests' expansions).
+  std::vector<uint32_t> nestMustRun;
   /// The ops lowered from each statement (by its begin offset).
   llvm::DenseMap<uint32_t, SmallVector<Operation *, 2>> opsAt;
   /// Statements (by begin offset) with an op fast-forward runs.
@@ -160,14 +176,16 @@ struct FilePlan {
   StringRef text(const ast::Node *n) const {
     return ctx.src.slice(n->getRange().begin.offset, n->getRange().end.offset);
   }
-  bool runsItself(const ast::Stmt *s) const {
-    return std::binary_search(mustRun.begin(), mustRun.end(),
+  bool runsItself(const ast::Stmt *s, bool nested = false) const {
+    const std::vector<uint32_t> &run = nested ? nestMustRun : mustRun;
+    return std::binary_search(run.begin(), run.end(),
                               s->getRange().begin.offset);
   }
-  bool runsInside(const ast::Stmt *s) const {
-    auto it = std::lower_bound(mustRun.begin(), mustRun.end(),
+  bool runsInside(const ast::Stmt *s, bool nested = false) const {
+    const std::vector<uint32_t> &run = nested ? nestMustRun : mustRun;
+    auto it = std::lower_bound(run.begin(), run.end(),
                                s->getRange().begin.offset);
-    return it != mustRun.end() && *it < s->getRange().end.offset;
+    return it != run.end() && *it < s->getRange().end.offset;
   }
 };
 
@@ -198,7 +216,7 @@ public:
     loadRealBatchesElsewhere();
     bool problems = false;
     for (const std::unique_ptr<FilePlan> &f : files)
-      for (GuardWriter *w : {&f->guards, &f->fedGuards})
+      for (GuardWriter *w : {&f->guards, &f->fedGuards, &f->nestGuards})
         for (auto &[offset, message] : w->getProblems()) {
           f->ctx.warning(offset, "detc writes no checkpoint sidecars for "
                                  "this script: " +
@@ -212,6 +230,7 @@ public:
     for (const std::unique_ptr<FilePlan> &f : files) {
       f->guards.apply();
       f->fedGuards.apply();
+      f->nestGuards.apply();
     }
   }
 
@@ -407,7 +426,14 @@ private:
                           where + ")");
         }
     if (std::optional<unsigned> param = parameterIndex(place.function, obj))
-      return planHelperSites(cp, sf, *span, call, *param, skip);
+      return planHelperSites(cp, sf, *span, call, param, skip);
+    // A module's helper saving a dict it builds from its parameters
+    // (Swin's `save_checkpoint(config, epoch, model, max_accuracy,
+    // optimizer, ...)`): restored in the script after each call, in the
+    // names the call passes.
+    if (&sf != &script && place.function &&
+        isa_and_nonnull<ast::Dict>(resolveLocalDict(sf, place, obj)))
+      return planHelperSites(cp, sf, *span, call, std::nullopt, skip);
     if (&sf != &script)
       return skip(span->exprBegin,
                   "it saves what a module the script imports holds; detc "
@@ -445,9 +471,17 @@ private:
   /// Logs the decisions of the tests fast-forward takes from the sidecar
   /// (CheckpointReplay::logged): `if T:` becomes `if _detc_rt.decide(K,
   /// (T)) if _detc_rt.guard() else _detc_rt.decision(K):`.
-  bool logTests(const analysis::CheckpointReplay &cp, std::string &why) {
+  /// `aroundCalls`: the save is a helper's, announced where the script
+  /// calls it: fast-forward skips the call, so only the tests around the
+  /// calls (in the script) decide what it reaches; a test inside the
+  /// helper (MAE's `if loss_scaler is not None:` in `save_model`) is
+  /// never evaluated there.
+  bool logTests(const analysis::CheckpointReplay &cp, std::string &why,
+                bool aroundCalls = false) {
     std::vector<const ast::If *> tests;
     for (NodeId n : cp.logged) {
+      if (aroundCalls && placeOf(g.node(n).op).first != &script)
+        continue;
       std::optional<Span> s =
           g.node(n).op ? ctx.spanOf(g.node(n).op) : std::nullopt;
       const StmtPlace *place = s ? places.at(s->stmtBegin) : nullptr;
@@ -544,8 +578,8 @@ private:
   /// save reached without an announcement would count under another site.
   template <typename Skip>
   void planHelperSites(const analysis::CheckpointReplay &cp, FilePlan &sf,
-                       Span span, const ast::Call *save, unsigned param,
-                       Skip skip) {
+                       Span span, const ast::Call *save,
+                       std::optional<unsigned> param, Skip skip) {
     const ast::FunctionDef *helper = sf.places.at(span.stmtBegin)->function;
     // At the helper's calls, in the script.
     auto skipCall = [&](uint32_t at, const Twine &why) {
@@ -593,11 +627,20 @@ private:
                  {}};
       p.callStmt = at.stmtBegin;
       p.hoisted = resume.stmtBegin != at.stmtBegin;
-      const ast::Expr *obj, *dict;
-      if (inner == analysis::kNoNode) {
-        obj = argumentFor(helper, call, param);
+      const ast::Expr *obj = nullptr, *dict = nullptr;
+      if (!param) {
+        // The helper builds what it saves (a dict of its parameters).
+        obj = savedObject(save);
+        if (inner != analysis::kNoNode ||
+            !displayOfParameters(p, sf, *sf.places.at(span.stmtBegin), obj,
+                                 helper, call, dict))
+          return skipCall(at.stmtBegin,
+                          "what it saves is built in '" + helper->name.str() +
+                              "' from values other than its parameters");
+      } else if (inner == analysis::kNoNode) {
+        obj = argumentFor(helper, call, *param);
         dict = resolveLocalDict(script, *place, obj);
-      } else if (!reachedThrough(p, inner, call, helper, param, obj, dict)) {
+      } else if (!reachedThrough(p, inner, call, helper, *param, obj, dict)) {
         return skipCall(at.stmtBegin,
                         "what it saves is built in '" +
                             text(call->func) +
@@ -608,7 +651,7 @@ private:
       p.roots = rootsOf(*resumePlace, p.nest);
       // `state = {...}; save_checkpoint(state, ...)`: its entries are
       // restored, and the variable holds the loaded dict.
-      if (dict != obj && inner == analysis::kNoNode)
+      if (dict != obj && inner == analysis::kNoNode && param)
         p.restore.push_back((text(obj) + " = _detc_ckpt").str());
       p.saveFile = &sf;
       std::string why;
@@ -619,7 +662,7 @@ private:
       // run logs their decisions as for a save in the script. Not logged,
       // fast-forward evaluated them on its untrained model and announced
       // the best checkpoint at other epochs than the run did.
-      if (!cp.logged.empty() && !logTests(cp, why))
+      if (!cp.logged.empty() && !logTests(cp, why, /*aroundCalls=*/true))
         return skipCall(at.stmtBegin, why);
       planned.push_back(std::move(p));
     }
@@ -647,7 +690,16 @@ private:
     if (!innerCall || !fn)
       return false;
     obj = argumentFor(helper, innerCall, param);
-    dict = resolveLocalDict(*mf, *at, obj);
+    return displayOfParameters(p, *mf, *at, obj, fn, call, dict);
+  }
+
+  /// Whether `obj` (at `at` in `fn` of file `mf`) is a dict display whose
+  /// restorable entries read only `fn`'s parameters (`dict`); `p.rename`
+  /// then maps each of them to what the script's `call` of `fn` passes.
+  bool displayOfParameters(SitePlan &p, FilePlan &mf, const StmtPlace &at,
+                           const ast::Expr *obj, const ast::FunctionDef *fn,
+                           const ast::Call *call, const ast::Expr *&dict) {
+    dict = resolveLocalDict(mf, at, obj);
     auto *display = dyn_cast_or_null<ast::Dict>(dict);
     if (!display)
       return false;
@@ -663,10 +715,10 @@ private:
       const ast::Expr *e = stateDictOf(value) ? stateDictOf(value) : value;
       if (!isa_and_nonnull<ast::Name, ast::Attribute>(e))
         continue; // not restored (planRestore)
-      if (!p.rename.count(rootName(mf->text(e))))
+      if (!p.rename.count(rootName(mf.text(e))))
         return false;
     }
-    p.objFile = mf;
+    p.objFile = &mf;
     return true;
   }
 
@@ -770,6 +822,26 @@ private:
 
   /// The saved object's restore statements; every variable the analysis
   /// counts as saved must be restored by them.
+  /// The argument `value` (a call in a checkpoint's dict) is a library's
+  /// state dict of (`get_state_dict(model_ema)`), or null: its only
+  /// positional argument, a variable the lowering counts as saved by the
+  /// checkpoint where `value` is the call of a function whose API entry
+  /// says `state_of` (Lowerer::restoredBy).
+  const ast::Expr *stateOfArgument(const SitePlan &p,
+                                   const ast::Expr *value) const {
+    auto *c = dyn_cast<ast::Call>(value);
+    if (!c || c->args.size() != 1 || !c->keywords.empty() ||
+        !isa<ast::Name, ast::Attribute>(c->args[0]) ||
+        isa<ast::Attribute>(c->func) && stateDictOf(value))
+      return nullptr;
+    std::string name = (p.objFile ? *p.objFile : script).text(c->args[0]).str();
+    for (NodeId i : p.cp->instances)
+      for (analysis::VarId v : g.saved(i))
+        if (StringRef(g.displayName(v)) == name)
+          return c->args[0];
+    return nullptr;
+  }
+
   bool planRestore(SitePlan &p, const ast::Expr *obj, std::string &why) {
     std::vector<std::string> restored;
     for (StringRef r : p.restore) // `state = _detc_ckpt`
@@ -797,6 +869,18 @@ private:
           restored.push_back(rootName(objText(p, value)).str());
           if (!rederived(*p.cp, objText(p, value)))
             p.restore.push_back(objText(p, value) + " = " + item);
+        } else if (const ast::Expr *of = stateOfArgument(p, value)) {
+          // A library's state dict of its argument (timm's
+          // `get_state_dict(model_ema)`: the lowering counts the argument
+          // saved, API key `state_of`): loaded into the model it unwraps
+          // to, and checked against the checkpoint's digest of the entry.
+          p.restore.push_back(formatv("{0}.load_unwrapped({1}, {2})",
+                                      kRuntimeAlias, objText(p, of), item)
+                                  .str());
+          restored.push_back(rootName(objText(p, of)).str());
+          p.inPlace.insert(restored.back());
+          verify.push_back(objText(p, key) + ": lambda: " +
+                           objText(p, value));
         }
       }
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
@@ -1171,6 +1255,14 @@ private:
   /// checkpoints.
   void collectMustRun() {
     llvm::DenseSet<Operation *> ops;
+    // Of those, the ones the nests' expansions run: what a call the nests
+    // make of a function also called outside them must run.
+    llvm::DenseSet<Operation *> nestOps;
+    llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
+    auto inNest = [&](NodeId n) {
+      return llvm::any_of(g.loops(n),
+                          [&](NodeId l) { return nestLoops.count(l); });
+    };
     for (const SitePlan &p : sites) {
       ops.insert(p.cp->op);
       // The calls leading to a save in a function (`save_all(epoch)`
@@ -1182,8 +1274,11 @@ private:
             ops.insert(g.node(c).op);
       for (NodeId n : p.cp->reexecuted)
         for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller)
-          if (g.node(c).op)
+          if (g.node(c).op) {
             ops.insert(g.node(c).op);
+            if (inNest(n))
+              nestOps.insert(g.node(c).op);
+          }
     }
     // A call into code detc does not read that is given a loader (a
     // training loop in a module detc could not find, a library's `fit`)
@@ -1192,9 +1287,16 @@ private:
     // runs; a loop over a keyed loader in code detc did not edit then
     // stops the resume with exit 3 naming it (replay.check_loop_edited).
     ctx.module.walk([&](ir::ForOp loop) {
-      if (loop->hasAttr("library_loop"))
+      if (loop->hasAttr("library_loop")) {
         ops.insert(loop);
+        nestOps.insert(loop);
+      }
     });
+    for (Operation *op : nestOps)
+      if (auto [file, place] = placeOf(op); place)
+        file->nestMustRun.push_back(place->stmt->getRange().begin.offset);
+    for (const std::unique_ptr<FilePlan> &f : files)
+      llvm::sort(f->nestMustRun);
     for (Operation *op : ops)
       if (auto [file, place] = placeOf(op); place)
         file->mustRun.push_back(place->stmt->getRange().begin.offset);
@@ -1240,9 +1342,11 @@ private:
           if (!bound)
             continue;
           uint32_t at = bound->getRange().begin.offset;
-          auto it = llvm::lower_bound(f.mustRun, at);
-          if (it == f.mustRun.end() || *it != at)
-            f.mustRun.insert(it, at);
+          for (std::vector<uint32_t> *run : {&f.mustRun, &f.nestMustRun}) {
+            auto it = llvm::lower_bound(*run, at);
+            if (it == run->end() || *it != at)
+              run->insert(it, at);
+          }
           namesIn(bound->value, names);
         }
       }
@@ -1332,9 +1436,13 @@ private:
   // ---- Guards ---------------------------------------------------------------
   /// `s` (of file `f`) is in a loop nest (or a function only the nests
   /// call).
-  void visit(FilePlan &f, const ast::Stmt *s) {
+  /// `nested`: `s` is in a function also called outside the nests, whose
+  /// statements are skipped only in a call the nests make (nestGuards).
+  void visit(FilePlan &f, const ast::Stmt *s, bool nested = false) {
     if (isa<ast::FunctionDef, ast::ClassDef>(s))
       return;
+    GuardWriter &guards = nested ? f.nestGuards : f.guards;
+    StringRef guardCall = nested ? "nest_guard" : "guard";
     bool compound =
         isa<ast::For, ast::While, ast::If, ast::With, ast::Try, ast::Match>(s);
     if (!compound) {
@@ -1343,10 +1451,10 @@ private:
       // A generator's `yield` hands the loop consuming it its next batch
       // (DeiT's `metric_logger.log_every(data_loader, ...)`): skipped, the
       // consumer went round no times in fast-forward.
-      if ((!f.runsItself(s) || announcedCall(f, s)) &&
+      if ((!f.runsItself(s, nested) || announcedCall(f, s)) &&
           !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s) &&
           !isYield(s))
-        f.guards.guardSimple(s);
+        guards.guardSimple(s);
       // A return whose value nothing fast-forward runs needs (nanoGPT's
       // `return out` of estimate_loss, its loss dict built by skipped
       // statements; the call still runs, for the model's train/eval
@@ -1354,7 +1462,8 @@ private:
       // tuple of as many Nones as its tuple display has items, which a
       // caller unpacking it (`train_acc, train_loss = train(...)`,
       // RepDistiller's loops) unpacks as before.
-      if (auto *r = dyn_cast<ast::Return>(s); r && r->value && !f.runsItself(s)) {
+      if (auto *r = dyn_cast<ast::Return>(s);
+          r && r->value && !f.runsItself(s, nested)) {
         std::string none = "None";
         if (auto *t = dyn_cast<ast::Tuple>(r->value);
             t && !t->elts.empty() &&
@@ -1365,11 +1474,11 @@ private:
                  llvm::join(std::vector<std::string>(t->elts.size(), "None"),
                             ", ") +
                  (t->elts.size() == 1 ? ",)" : ")");
-        f.guards.wrapLater(r->value, "(",
-                           formatv(") if {0}.guard() else {1}", kRuntimeAlias,
-                                   none)
-                               .str(),
-                           "its value is not computed in fast-forward");
+        guards.wrapLater(r->value, "(",
+                         formatv(") if {0}.{1}() else {2}", kRuntimeAlias,
+                                 guardCall, none)
+                             .str(),
+                         "its value is not computed in fast-forward");
       }
       return;
     }
@@ -1379,16 +1488,19 @@ private:
     // an epoch of it even when skipped), so the resumed run draws the
     // loader's next epochs, and fast-forward's positions, as the run did.
     auto *loop = dyn_cast<ast::For>(s);
-    if (!f.runsInside(s) && !holdsLoaderLoop(f, s)) {
-      f.guards.skipWhole(s);
-      f.skippedWhole.push_back(s);
+    if (!f.runsInside(s, nested) && !holdsLoaderLoop(f, s)) {
+      guards.skipWhole(s);
+      // (Run whole in a call from outside the nests: its loops over a
+      // loader get real batches there, loadRealBatchesElsewhere.)
+      if (!nested)
+        f.skippedWhole.push_back(s);
       return;
     }
     if (loop)
-      nameBatchShape(f, loop);
+      nameBatchShape(f, loop, nested);
     ast::forEachBody(s, [&](ast::NodeList<ast::Stmt> body) {
       for (const ast::Stmt *c : body)
-        visit(f, c);
+        visit(f, c, nested);
     });
   }
 
@@ -1414,6 +1526,13 @@ private:
   /// elsewhere runs in full in fast-forward.
   void guardCallees() {
     llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
+    // Functions only the nests call are guarded like the nests; those also
+    // called outside them (ImageNet's `validate`, DeiT's `evaluate`, called
+    // before the loop with --evaluate) are guarded for the calls the nests
+    // make only: each such call says so (`from_nest`), and their
+    // statements run unless a nest's call is under way in fast-forward.
+    // Run in full there, a resume at epoch N re-ran N validation passes.
+    std::vector<std::pair<FilePlan *, const ast::FunctionDef *>> only, partly;
     for (size_t i = 0; i < files.size(); ++i) {
       FilePlan &f = *files[i];
       for (const ast::FunctionDef *def : f.places.functions()) {
@@ -1422,18 +1541,78 @@ private:
         NestUse use = nestUse(f, def, nestLoops);
         if (use == NestUse::Never)
           continue; // setup code: runs as in the original run
-        if (use == NestUse::Partly) {
+        if (use == NestUse::Partly && holdsYieldIn(def)) {
+          // A generator (DeiT's `log_every`): its items are taken after
+          // its call returns; the loops it feeds tell it (`fed`).
           f.ctx.warning(def->getRange().begin.offset,
                         "fast-forward runs '" + def->name.str() +
                             "' in full: it is also called outside the "
                             "training loop [detc-replay]");
           continue;
         }
-        for (const ast::Stmt *s : def->body)
-          visit(f, s);
+        (use == NestUse::Partly ? partly : only).push_back({&f, def});
       }
     }
+    for (auto [f, def] : only)
+      for (const ast::Stmt *s : def->body)
+        visit(*f, s);
+    for (auto [f, def] : partly) {
+      for (const ast::Stmt *s : def->body)
+        visit(*f, s, /*nested=*/true);
+      markNestCalls(*f, def, nestLoops, only);
+    }
   }
+
+  static bool holdsYieldIn(const ast::FunctionDef *def) {
+    return llvm::any_of(def->body,
+                        [](const ast::Stmt *s) { return holdsYield(s); });
+  }
+
+  /// Wraps the calls of `def` (of `f`) that the nests make — in a nest, or
+  /// in a function only the nests call — in `from_nest(...)`.
+  void markNestCalls(
+      FilePlan &f, const ast::FunctionDef *def,
+      const llvm::DenseSet<NodeId> &nestLoops,
+      ArrayRef<std::pair<FilePlan *, const ast::FunctionDef *>> only) {
+    uint32_t b = def->getRange().begin.offset, e = def->getRange().end.offset;
+    llvm::DenseSet<Operation *> calls;
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const analysis::Node &node = g.node(n);
+      if (!node.op || node.caller == analysis::kNoNode ||
+          !g.node(node.caller).op ||
+          node.op->getParentOfType<ir::BuildOp>())
+        continue;
+      std::optional<Span> s = f.ctx.spanOf(node.op);
+      if (!s || s->stmtBegin <= b || s->stmtBegin >= e ||
+          llvm::none_of(g.loops(n),
+                        [&](NodeId l) { return nestLoops.count(l); }))
+        continue;
+      calls.insert(g.node(node.caller).op);
+    }
+    for (Operation *op : calls) {
+      auto [cf, at] = placeOf(op);
+      if (!at)
+        continue;
+      bool inNest =
+          (cf == &script && llvm::any_of(nestRoots(), [&](const ast::Stmt *r) {
+             return encloses(r, at->stmt);
+           })) ||
+          (at->function && llvm::any_of(only, [&](auto &o) {
+             return o.first == cf && o.second == at->function;
+           }));
+      std::optional<Span> s = cf->ctx.spanOf(op);
+      std::optional<uint32_t> end =
+          s ? calleeEnd(cf->ctx.src, s->exprBegin, s->exprEnd) : std::nullopt;
+      if (!inNest || !end ||
+          !markedCalls.insert({cf, s->exprBegin}).second)
+        continue;
+      cf->guards.wrapLater(s->exprBegin, *end,
+                           formatv("{0}.from_nest(", kRuntimeAlias).str(),
+                           ")", "a call the training loop makes");
+    }
+  }
+  std::set<std::pair<const FilePlan *, uint32_t>> markedCalls;
+
 
   /// A generator fast-forward runs in full (also called outside the
   /// training loop) that feeds a loop it skips: the statements of the
@@ -1587,11 +1766,17 @@ private:
   /// variable that wraps it (`pbar = enumerate(loader)`), the lowering's
   /// count of the batch's parts, and the loader itself (an `enumerate`
   /// does not show what it iterates): `batches(pbar, 4, lambda: loader)`.
-  void nameBatchShape(FilePlan &f, const ast::For *loop) {
+  void nameBatchShape(FilePlan &f, const ast::For *loop, bool nested = false) {
     f.plannedLoops.insert(loop);
     ir::FetchOp fetch = fetchOf(f, loop);
     if (!fetch)
       return;
+    // In a function also called outside the nests: placeholders only in a
+    // call the nests make, real batches in the others.
+    StringRef batches = nested ? "nest_batches" : "batches";
+    StringRef note = nested ? "placeholder batches in fast-forward when the "
+                              "training loop calls it, real ones otherwise"
+                            : "placeholder batches in fast-forward";
     if (isa<ast::Name, ast::Attribute>(loop->iter)) {
       StringRef loader = fetch.getLoader();
       auto arity = fetch->getAttrOfType<IntegerAttr>("arity");
@@ -1601,13 +1786,13 @@ private:
         source = loader.str();
       if (arity && !source.empty() && source != f.text(loop->iter)) {
         f.guards.wrapLater(
-            loop->iter, formatv("{0}.batches(", kRuntimeAlias).str(),
+            loop->iter, formatv("{0}.{1}(", kRuntimeAlias, batches).str(),
             formatv(", {0}, lambda: {1})",
                     arity.getInt() < 0 ? std::string("None")
                                        : std::to_string(arity.getInt()),
                     source)
                 .str(),
-            "placeholder batches in fast-forward");
+            note.str());
         return;
       }
     }
@@ -1624,9 +1809,9 @@ private:
       arity = std::to_string(t->elts.size());
     else if (auto *l = dyn_cast_or_null<ast::List>(target))
       arity = std::to_string(l->elts.size());
-    f.guards.wrapLater(iter, formatv("{0}.batches(", kRuntimeAlias).str(),
-                       ", " + arity + ")",
-                       "placeholder batches in fast-forward");
+    f.guards.wrapLater(iter,
+                       formatv("{0}.{1}(", kRuntimeAlias, batches).str(),
+                       ", " + arity + ")", note.str());
   }
 
   PlanContext &ctx;

@@ -2,9 +2,16 @@
 # __init__ builds a Dropout whose draws happen in the loop (in the layer's
 # forward), but its statements run only at setup: no warning (a model built
 # as `Net().to(device)` got "fast-forward runs '__init__' in full"). A helper
-# called both before the loop and inside it does run in full, and says so.
+# called both before the loop and inside it runs in full outside the loop
+# and is skipped in the loop's calls (`from_nest`, `nest_guard`); it ran in
+# full there too before session 64.
 # RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s
+# RUN: FileCheck %s --check-prefix=OUT < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
+# CHECK-NOT: fast-forward runs 'scaled' in full
+# OUT: {{^}}    return (x * 2) if _detc_rt.nest_guard() else None
+# OUT: {{^}}data = scaled(torch.randn(64, 4))
+# OUT: {{^}}        if _detc_rt.guard(): model(_detc_rt.from_nest(scaled)(x)).sum().backward()
 import torch
 import torch.nn as nn
 
@@ -20,7 +27,6 @@ class Net(nn.Module):
         return self.drop(self.fc(x))
 
 
-# CHECK: replay_callees.py:[[@LINE+1]]:1: warning: fast-forward runs 'scaled' in full: it is also called outside the training loop [detc-replay]
 def scaled(x):
     return x * 2
 # CHECK-NOT: fast-forward runs '__init__'

@@ -7,7 +7,7 @@
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
 # DIAG-NOT: detc writes no sidecar
-# CHECK: {{^ *}}test_stats = evaluate(val_loader, model)
+# CHECK: {{^ *}}test_stats = _detc_rt.from_nest(evaluate)(val_loader, model)
 # CHECK-NEXT: {{^ *}}if _detc_rt.decide([[T:[0-9]+]], (max_accuracy < test_stats["acc1"])) if _detc_rt.guard() else _detc_rt.decision([[T]]):
 # CHECK-NEXT: {{^ *}}if _detc_rt.guard(): max_accuracy = test_stats["acc1"]
 # CHECK-NEXT: {{^ *}}_detc_rt.announce_checkpoint([[S:[0-9]+]],

@@ -1,24 +1,32 @@
 # Loops over a keyed loader that fast-forward runs in full get real
 # batches there (`_detc_rt.real_batches`): a pass over the training loader
-# before training (statistics of the inputs, setup code), and `validate`,
-# also called outside the training loop (ImageNet's `if args.evaluate:
-# validate(...); return`). They got placeholder batches, and the resume
-# crashed unpacking one (the session-58 binary). The training loop keeps
-# its placeholders. `main_worker` runs twice (directly and through
+# before training (statistics of the inputs, setup code). They got
+# placeholder batches, and the resume crashed unpacking one (the session-58
+# binary). The training loop keeps its placeholders. `validate`, also
+# called outside the training loop (ImageNet's `if args.evaluate:
+# validate(...); return`), is skipped only in the training loop's calls
+# (`from_nest`): real batches in the others, placeholders there (the
+# session-64 first binary ran it in full in fast-forward: a resume at epoch
+# N re-ran N validation passes). `main_worker` runs twice (directly and through
 # mp.spawn): the locals of both instances are visible at its save (the
 # sidecar was refused: "'model' must be saved but is not visible"), and
 # the checkpoint's `model.state_dict()` restores the model of both (the
 # session-63 first binary saved the second instance's again in the
 # sidecar, the whole model a second time).
-# RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=DIAG
+# RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=DIAG --allow-empty
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
 # DIAG-NOT: detc writes no sidecar
-# DIAG: warning: fast-forward runs 'validate' in full: it is also called outside the training loop
+# DIAG-NOT: fast-forward runs 'validate' in full
 # CHECK: {{^}}    for x, _ in _detc_rt.real_batches(loader):
-# CHECK: {{^}}        _detc_rt.announce_checkpoint({{[0-9]+}}, {"optimizer": lambda: optimizer})
+# CHECK: {{^}}        validate(loader, model)
+# CHECK: {{^}}        _detc_rt.from_nest(validate)(loader, model)  # detc: a call the training loop makes
+# CHECK-NEXT: {{^}}        _detc_rt.announce_checkpoint({{[0-9]+}}, {"optimizer": lambda: optimizer})
 # CHECK: {{^}}    for i, (x, y) in enumerate(_detc_rt.batches(loader, 2)):
-# CHECK: {{^}}        for x, y in _detc_rt.real_batches(loader):
+# CHECK: {{^}}def validate(loader, model):
+# CHECK-NEXT: {{^}}    if _detc_rt.nest_guard(): model.eval()
+# CHECK: {{^}}        for x, y in _detc_rt.nest_batches(loader, 2):
+# CHECK-NEXT: {{^}}            if _detc_rt.nest_guard(): model(x)
 import sys
 
 import torch

@@ -25,7 +25,8 @@ bool detc::frontend::isArgumentKey(StringRef key) {
       "seed",    "gen",     "transform", "dataset", "shuffle",
       "workers", "generator", "sampler", "batch_sampler", "fn",
       "data",    "epochs",  "params",    "obj",     "training", "mode",
-      "optimizer", "args", "wraps", "returns", "elements", "factory"};
+      "optimizer", "args", "wraps", "returns", "elements", "factory",
+      "state_of"};
   return llvm::is_contained(keys, key);
 }
 

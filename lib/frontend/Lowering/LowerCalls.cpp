@@ -2390,6 +2390,25 @@ std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
         work.push_back(a);
       continue;
     }
+    // A library function returning the state dict of an argument (timm's
+    // `get_state_dict(model_ema)`, API key `state_of`).
+    if (const ApiEntry *e = c ? api.lookup(qualName(f, c->func)) : nullptr)
+      if (ArgRef of = e->getArg("state_of"); !of.empty()) {
+        const ast::Expr *arg = nullptr;
+        if (of.position >= 0 && size_t(of.position) < c->args.size() &&
+            llvm::none_of(llvm::ArrayRef(c->args).take_front(of.position + 1),
+                          [](const ast::Expr *a) {
+                            return isa<ast::Starred>(a);
+                          }))
+          arg = c->args[of.position];
+        for (const ast::Keyword *k : c->keywords)
+          if (!of.keyword.empty() && k->arg == of.keyword)
+            arg = k->value;
+        if (isa_and_nonnull<ast::Name, ast::Attribute>(arg)) {
+          add(varPath(f, arg));
+          continue;
+        }
+      }
     if (c && c->args.empty())
       if (auto *a = dyn_cast<ast::Attribute>(c->func);
           a && a->attr == "state_dict") {

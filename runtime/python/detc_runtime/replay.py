@@ -104,6 +104,9 @@ class Replay:
         # and how many of the checkpointed run's fast-forward took
         self.decisions = {}
         self.decided = {}
+        # calls the training loop makes of functions also called outside
+        # it, under way now (from_nest)
+        self.nest_calls = 0
 
     def position(self, site):
         it = self.loaders.get(site)
@@ -708,6 +711,30 @@ def restore_object(current, loaded):
     return loaded
 
 
+def load_unwrapped(obj, state):
+    """The restore of a checkpoint entry a library's `get_state_dict(obj)`
+    wrote (timm: `unwrap_model(obj).state_dict()`): `state` goes into the
+    model `obj` wraps, as timm unwraps it — an EMA's `.ema` (ModelEma) or
+    `.module` (ModelEmaV2/V3, DDP), a compiled module's `._orig_mod`. The
+    digest check after the restore compares the entry as the script
+    computes it again with the checkpoint's."""
+    target = obj
+    for _ in range(8):
+        ema = getattr(target, "ema", None)
+        if not isinstance(target, torch.nn.Module) and isinstance(
+                ema, torch.nn.Module):
+            target = ema
+            continue
+        inner = getattr(target, "module", None)
+        if not isinstance(inner, torch.nn.Module):
+            inner = getattr(target, "_orig_mod", None)
+        if isinstance(inner, torch.nn.Module):
+            target = inner
+            continue
+        break
+    target.load_state_dict(state)
+
+
 def has_value(name):
     """Whether the sidecar holds `name` (it was bound when saved)."""
     return name in REPLAY.target["values"]
@@ -851,6 +878,39 @@ def resumed(state=None):
 def guard():
     """True when the statement detc guarded must run (not fast-forwarding)."""
     return not REPLAY.ff
+
+
+def from_nest(fn):
+    """`fn`, called by the training loop, of a function also called outside
+    it (ImageNet's `validate`, DeiT's `evaluate`): in fast-forward, its
+    statements detc guards with `nest_guard` are skipped for this call."""
+    if not REPLAY.ff:
+        return fn
+
+    def call(*args, **kwargs):
+        REPLAY.nest_calls += 1
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            REPLAY.nest_calls -= 1
+
+    return call
+
+
+def nest_guard():
+    """True when a statement of a function also called outside the
+    training loop must run: always, except in fast-forward while the
+    training loop's call of it is under way (`from_nest`)."""
+    return not (REPLAY.ff and REPLAY.nest_calls)
+
+
+def nest_batches(loader, arity=None, source=None):
+    """A loop over a keyed loader in a function also called outside the
+    training loop: placeholder batches in the training loop's calls in
+    fast-forward (`batches`), real ones in the others (`real_batches`)."""
+    if REPLAY.ff and REPLAY.nest_calls:
+        return batches(loader, arity, source)
+    return real_batches(loader)
 
 
 def fed():

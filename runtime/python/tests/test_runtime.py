@@ -2171,6 +2171,52 @@ class ReplayHelpersTest(unittest.TestCase):
             rt.REPLAY.ff = saved
         self.assertEqual(rt.REPLAY.feeding, 0)
 
+    def test_a_function_also_called_outside_the_loop_is_skipped_only_in_its_calls(self):
+        # ImageNet's `validate`: run in full before the loop, skipped in the
+        # training loop's calls while fast-forwarding (`from_nest`).
+        class Loader:
+            _detc_sampler = object()
+
+        def validate(loader):
+            ran = rt.nest_guard()
+            shaped = rt.nest_batches(loader, 2)
+            return ran, hasattr(loader, "_detc_real_next"), \
+                getattr(loader, "_detc_arity", None), shaped is loader
+
+        saved = rt.REPLAY.ff
+        rt.REPLAY.ff = True
+        try:
+            loader = Loader()
+            self.assertEqual(validate(loader), (True, True, None, True))
+            del loader._detc_real_next
+            self.assertEqual(rt.from_nest(validate)(loader),
+                             (False, False, 2, True))
+            self.assertEqual(rt.REPLAY.nest_calls, 0)
+            with self.assertRaises(ZeroDivisionError):
+                rt.from_nest(lambda: 1 / 0)()
+            self.assertEqual(rt.REPLAY.nest_calls, 0)
+            rt.REPLAY.ff = False
+            self.assertIs(rt.from_nest(validate), validate)
+        finally:
+            rt.REPLAY.ff = saved
+
+    def test_load_unwrapped_loads_into_the_model_an_ema_wraps(self):
+        # timm's get_state_dict(model_ema) saved the wrapped model's state.
+        class ModelEma:  # timm's first EMA: not a module, `.ema` is one
+            def __init__(self, model):
+                self.ema = model
+
+        class ModelEmaV2(torch.nn.Module):  # later ones: `.module`
+            def __init__(self, model):
+                super().__init__()
+                self.module = model
+
+        for wrap in (ModelEma, ModelEmaV2, lambda m: m):
+            model = torch.nn.Linear(3, 2)
+            saved = torch.nn.Linear(3, 2).state_dict()
+            rt.load_unwrapped(wrap(model), saved)
+            self.assertTrue(torch.equal(model.weight, saved["weight"]))
+
     def test_seed_globals_makes_unseeded_draws_repeat(self):
         rt.seed_globals(7)
         first = (torch.rand(2), np.random.rand(), random.random())
