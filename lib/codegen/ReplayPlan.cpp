@@ -124,6 +124,14 @@ struct SitePlan {
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
 
+/// Whether node `n` runs inside one of the loop nests (`nestLoops`: their
+/// loops' nodes, ReplayPlanner::nestLoopNodes), in its expansion.
+bool inNestLoops(const analysis::StatementGraph &g, NodeId n,
+                 const llvm::DenseSet<NodeId> &nestLoops) {
+  return llvm::any_of(g.loops(n),
+                      [&](NodeId l) { return nestLoops.count(l); });
+}
+
 /// A file whose statements fast-forward skips: the script, or a module it
 /// imports that holds a training loop the nests call (DeiT's, MAE's and
 /// DETR's `train_one_epoch` in `engine.py`, RepDistiller's
@@ -820,8 +828,6 @@ private:
     return path.take_until([](char c) { return c == '.' || c == '['; });
   }
 
-  /// The saved object's restore statements; every variable the analysis
-  /// counts as saved must be restored by them.
   /// The argument `value` (a call in a checkpoint's dict) is a library's
   /// state dict of (`get_state_dict(model_ema)`), or null: its only
   /// positional argument, a variable the lowering counts as saved by the
@@ -831,8 +837,7 @@ private:
                                    const ast::Expr *value) const {
     auto *c = dyn_cast<ast::Call>(value);
     if (!c || c->args.size() != 1 || !c->keywords.empty() ||
-        !isa<ast::Name, ast::Attribute>(c->args[0]) ||
-        isa<ast::Attribute>(c->func) && stateDictOf(value))
+        !isa<ast::Name, ast::Attribute>(c->args[0]))
       return nullptr;
     std::string name = (p.objFile ? *p.objFile : script).text(c->args[0]).str();
     for (NodeId i : p.cp->instances)
@@ -842,6 +847,8 @@ private:
     return nullptr;
   }
 
+  /// The saved object's restore statements; every variable the analysis
+  /// counts as saved must be restored by them.
   bool planRestore(SitePlan &p, const ast::Expr *obj, std::string &why) {
     std::vector<std::string> restored;
     for (StringRef r : p.restore) // `state = _detc_ckpt`
@@ -1259,10 +1266,6 @@ private:
     // make of a function also called outside them must run.
     llvm::DenseSet<Operation *> nestOps;
     llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
-    auto inNest = [&](NodeId n) {
-      return llvm::any_of(g.loops(n),
-                          [&](NodeId l) { return nestLoops.count(l); });
-    };
     for (const SitePlan &p : sites) {
       ops.insert(p.cp->op);
       // The calls leading to a save in a function (`save_all(epoch)`
@@ -1276,7 +1279,7 @@ private:
         for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller)
           if (g.node(c).op) {
             ops.insert(g.node(c).op);
-            if (inNest(n))
+            if (inNestLoops(g, n, nestLoops))
               nestOps.insert(g.node(c).op);
           }
     }
@@ -1584,8 +1587,7 @@ private:
         continue;
       std::optional<Span> s = f.ctx.spanOf(node.op);
       if (!s || s->stmtBegin <= b || s->stmtBegin >= e ||
-          llvm::none_of(g.loops(n),
-                        [&](NodeId l) { return nestLoops.count(l); }))
+          !inNestLoops(g, n, nestLoops))
         continue;
       calls.insert(g.node(node.caller).op);
     }
@@ -1612,7 +1614,6 @@ private:
     }
   }
   std::set<std::pair<const FilePlan *, uint32_t>> markedCalls;
-
 
   /// A generator fast-forward runs in full (also called outside the
   /// training loop) that feeds a loop it skips: the statements of the
@@ -1682,9 +1683,7 @@ private:
       std::optional<Span> s = f.ctx.spanOf(node.op);
       if (!s || s->stmtBegin <= b || s->stmtBegin >= e)
         continue;
-      bool in = llvm::any_of(g.loops(n),
-                             [&](NodeId l) { return nestLoops.count(l); });
-      (in ? inside : outside) = true;
+      (inNestLoops(g, n, nestLoops) ? inside : outside) = true;
     }
     if (!inside)
       return NestUse::Never;
