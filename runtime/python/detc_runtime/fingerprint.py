@@ -513,12 +513,14 @@ def verify(fp, state=None, frame=None):
     return problems
 
 
-def settle(body, checkpoint, state, frame, named=True):
+def settle(body, checkpoint, state, frame, named=True, more=()):
     """Restores and verifies the fingerprint of sidecar `body` (of
     `checkpoint`): exit 3 naming each difference. A sidecar without one
     (written by an earlier detc) is restored as before, unverified, with a
     warning. `named`: also compare the named generators (not when the
-    state comes from another rank's checkpoint)."""
+    state comes from another rank's checkpoint). `more`: differences the
+    caller found (a rank's values that differ from the writer's:
+    ranks.value_differences), reported with these."""
     from ._state import fail, warn_once
     fp = body.get("fingerprint")
     if fp is None:
@@ -536,7 +538,7 @@ def settle(body, checkpoint, state, frame, named=True):
             checkpoint, e), 3)
     if not named:
         fp = dict(fp, named={})
-    problems = verify(fp, state, frame)
+    problems = verify(fp, state, frame) + list(more)
     if problems:
         fail("%s: error: the restored run is not the checkpointed one — "
               "refusing to continue (a bug in detc's analysis, or an edited "

@@ -477,19 +477,18 @@ def checkpoint(site, save, values=None):
                           "sidecar for it, so a run cannot resume from it "
                           "(save to the path instead)" % (site, f.name))
             return save(obj, f, *args, **kwargs)
-        at, thunks, job = site, values, {}
-        if REPLAY.announced is not None:
+        at, thunks = site, values
+        announced = REPLAY.announced is not None
+        if announced:
             # Announced where every process of a job counts it (a helper's
             # call, or the `if` only rank 0 passes): a save reads detc's
             # values itself where it has them (the script's own save).
-            at, count, announced = REPLAY.announced
+            at, count, announced_thunks = REPLAY.announced
             REPLAY.announced = None
             if thunks is None:
-                thunks = announced
-            announced = True
+                thunks = announced_thunks
         else:
             count = _count(at)
-            announced = False
         if REPLAY.ff:
             _reached(at, count)
             return None
@@ -860,12 +859,9 @@ def resumed(state=None):
     _restore_beyond_state_dicts(sys._getframe(1))
     fingerprint.settle(REPLAY.target, REPLAY.checkpoint,
                        {_state_name(k): v for k, v in (state or {}).items()},
-                       sys._getframe(1))
-    differ = ranks.value_differences(REPLAY.target, REPLAY.reached_values)
-    if differ:
-        fail("%s: error: the restored run is not the checkpointed one — "
-             "refusing to continue:\n  %s" % (REPLAY.checkpoint,
-                                               "\n  ".join(differ)), 3)
+                       sys._getframe(1),
+                       more=ranks.value_differences(REPLAY.target,
+                                                    REPLAY.reached_values))
     REPLAY.pending = None
     REPLAY.ff = False
     arrivals = REPLAY.target.get("hint_arrivals") or {}
