@@ -19,6 +19,15 @@ static StringRef rootName(StringRef path) {
   return path.take_until([](char c) { return c == '.' || c == '['; });
 }
 
+/// The callee as the statement graph names functions (`Net::__init__`).
+static std::string calleeSymbol(ir::CallOp call) {
+  SymbolRefAttr ref = call.getCallee();
+  std::string sym = ref.getRootReference().str();
+  for (FlatSymbolRefAttr n : ref.getNestedReferences())
+    sym += "::" + n.getValue().str();
+  return sym;
+}
+
 /// Whether `name` is a parameter of `fn` that its body never rebinds: every
 /// call's argument is the object the parameter holds throughout.
 static bool isFixedParam(ir::FuncOp fn, StringRef name) {
@@ -70,34 +79,117 @@ CallerNames::namesOf(VarId v, llvm::function_ref<bool(VarId)> visible,
   if (!fn)
     return out;
   SmallVector<std::string, 2> outers;
-  bool named = isFixedParam(fn, local)
-                   ? passedTo(instId, fn, local, suffix, outers)
-                   : returnedBy(instId, fn, local, suffix, outers);
+  // A local put in a container, or stored in another object, is named as
+  // that is (its own path in a container is not a variable): `layer` of
+  // `self.layers.append(layer)` is known as the caller's `model.layers`.
+  std::string container;
+  bool named = false;
+  for (int hops = 0; hops < 4 && !named; ++hops) {
+    if (isFixedParam(fn, local)) {
+      named = passedTo(instId, fn, local, suffix, outers);
+      break;
+    }
+    named = returnedBy(instId, fn, local, suffix, outers);
+    if (named)
+      break;
+    container = heldBy(fn, local);
+    if (container.empty())
+      break;
+    local = rootName(container);
+    suffix = StringRef(container).drop_front(local.size());
+  }
   if (!named)
     return out;
   for (const std::string &outer : outers) {
-    VarId w = g.vars.lookup(outer);
-    if (w != ~0u && visible(w)) {
-      out.push_back(w);
-      continue;
-    }
+    // The variable itself, else the nearest object holding it (an
+    // attribute path of a module global, `@criterion.memory.bank`, named
+    // where the checkpoint is by its root only; `model.layers` of the
+    // caller of a factory): saved whole, or named by its own callers. Only
+    // the path after the instance's qualifier is walked up (a qualifier
+    // such as `Net.__init__#1` has dots of its own).
     SmallVector<VarId, 2> up;
-    if (w != ~0u)
-      up = namesOf(w, visible, depth + 1);
-    // Else the object holding it, saved whole: an attribute path of a
-    // module global (`@criterion.memory.bank`), named where the checkpoint
-    // is by its root only.
-    for (StringRef owner = outer; up.empty() && owner.contains('.');) {
-      owner = owner.rsplit('.').first;
-      VarId o = g.vars.lookup(owner);
-      if (o != ~0u && visible(o))
-        up.push_back(o);
+    size_t slash = outer.rfind('/');
+    size_t pathStart = slash == std::string::npos ? 0 : slash + 1;
+    for (StringRef owner = outer;;) {
+      VarId w = g.vars.lookup(owner);
+      if (w != ~0u && visible(w)) {
+        up.push_back(w);
+        break;
+      }
+      if (w != ~0u)
+        up = namesOf(w, visible, depth + 1);
+      if (!up.empty())
+        break;
+      size_t dot = owner.rfind('.');
+      if (dot == StringRef::npos || dot < pathStart)
+        break;
+      owner = owner.take_front(dot);
     }
     if (up.empty())
       return {};
     out.append(up.begin(), up.end());
   }
   return out;
+}
+
+std::string CallerNames::heldBy(ir::FuncOp fn, StringRef local) const {
+  // The builds that assign `local` in `fn` (`layer = Block(...)`).
+  llvm::SmallVector<StringRef, 2> ids;
+  fn.walk([&](ir::BuildOp b) {
+    ArrayAttr defs = b->getAttrOfType<ArrayAttr>("defs");
+    if (defs && defs.size() == 1 &&
+        cast<StringAttr>(defs[0]).getValue() == local)
+      ids.push_back(b.getId());
+  });
+  if (ids.empty())
+    return {};
+  // A container built in `fn` whose forward may run one of them
+  // (`self.layers.append(layer)` of an `nn.ModuleList`, an
+  // `nn.Sequential` of it): its build region forwards the element.
+  std::string container;
+  fn.walk([&](ir::ForwardOp fw) {
+    auto built = dyn_cast_or_null<ir::BuildOp>(fw->getParentOp());
+    ArrayAttr defs =
+        built ? built->getAttrOfType<ArrayAttr>("defs") : ArrayAttr();
+    if (!container.empty() || !defs || defs.size() != 1 ||
+        cast<StringAttr>(defs[0]).getValue() != fw.getModel() ||
+        fw.getModel() == local ||
+        llvm::none_of(fw.getBuilds(), [&](Attribute a) {
+          return llvm::is_contained(ids, cast<StringAttr>(a).getValue());
+        }))
+      return;
+    container = fw.getModel().str();
+  });
+  if (!container.empty())
+    return container;
+  // Else an object a call in `fn` stores it in: `model = SimMIM(encoder=
+  // encoder)`, whose `__init__` does `self.encoder = encoder`, holds it as
+  // `model.encoder`.
+  fn.walk([&](ir::CallOp call) {
+    DictionaryAttr bind = call.getBindAttr();
+    ir::FuncOp callee = analysis::findFunction(module, calleeSymbol(call));
+    if (!container.empty() || !bind || !callee)
+      return;
+    for (NamedAttribute param : bind) {
+      if (cast<StringAttr>(param.getValue()).getValue() != local ||
+          !isFixedParam(callee, param.getName()))
+        continue;
+      callee.walk([&](ir::StmtOp st) {
+        ArrayAttr defs = st->getAttrOfType<ArrayAttr>("defs");
+        ArrayAttr uses = st->getAttrOfType<ArrayAttr>("uses");
+        if (!container.empty() || !st->hasAttr("copy") || !defs ||
+            defs.size() != 1 || !uses || uses.size() != 1 ||
+            cast<StringAttr>(uses[0]).getValue() != param.getName())
+          return;
+        auto [holder, field] = cast<StringAttr>(defs[0]).getValue().split('.');
+        auto outer = bind.getAs<StringAttr>(holder);
+        if (!field.empty() && !field.contains('.') && outer &&
+            isFixedParam(callee, holder))
+          container = (outer.getValue() + "." + field).str();
+      });
+    }
+  });
+  return container;
 }
 
 bool CallerNames::passedTo(unsigned instId, ir::FuncOp fn, StringRef local,
@@ -128,14 +220,46 @@ bool CallerNames::passedTo(unsigned instId, ir::FuncOp fn, StringRef local,
     const analysis::Node &node = g.node(n);
     auto call = dyn_cast_or_null<ir::CallOp>(node.op);
     if (node.kind != analysis::NodeKind::CallEnter || !call ||
-        call.getCallee().getLeafReference() != fn.getSymNameAttr() ||
-        SymbolTable::lookupNearestSymbolFrom<ir::FuncOp>(
-            call, call.getCallee()) != fn)
+        calleeSymbol(call) != inst.function)
       continue;
     if (!argumentOf(n))
       return false;
     any = true;
   }
+  if (any)
+    return true;
+  // No call of it was expanded (its caller is a stand-in too: the blocks
+  // a model's `__init__` builds in a loop, Swin's `BasicLayer(...)`): the
+  // argument of each call in the code, in each instance of the caller.
+  ModuleOp code = module;
+  code.walk([&](ir::CallOp call) {
+    if (calleeSymbol(call) != inst.function)
+      return WalkResult::advance();
+    auto caller = call->getParentOfType<ir::FuncOp>();
+    if (!caller)
+      return WalkResult::advance();
+    auto cls = dyn_cast<ir::ClassOp>(caller->getParentOp());
+    std::string symbol =
+        cls ? (cls.getSymName() + "::" + caller.getSymName()).str()
+            : caller.getSymName().str();
+    DictionaryAttr bind = call.getBindAttr();
+    auto arg = bind ? bind.getAs<StringAttr>(local) : StringAttr();
+    // A caller the program never runs (a subclass's `super().__init__`
+    // no script builds) has no instance and names nothing.
+    for (auto [k, i] : llvm::enumerate(g.instances)) {
+      if (i.function != symbol)
+        continue;
+      if (!arg) {
+        any = false;
+        return WalkResult::interrupt();
+      }
+      std::string outer = g.canonicalName(k, arg.getValue()) + suffix.str();
+      if (!llvm::is_contained(outers, outer))
+        outers.push_back(outer);
+      any = true;
+    }
+    return WalkResult::advance();
+  });
   return any;
 }
 
@@ -224,3 +348,5 @@ std::vector<std::string> CallerNames::forwardedAs(unsigned instId) const {
   }
   return names;
 }
+
+

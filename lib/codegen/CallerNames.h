@@ -32,8 +32,9 @@ public:
   /// The variables `v` (a local of some instance, or an attribute path of
   /// one) is known as in the callers, up the calls until `visible` holds
   /// for each: the variable a call assigns the local the function returns
-  /// (MAE's `models_mae.__dict__[args.model](...)`), or the argument of a
-  /// parameter the function never rebinds (`self` of `__init__`). Empty
+  /// (MAE's `models_mae.__dict__[args.model](...)`), the argument of a
+  /// parameter the function never rebinds (`self` of `__init__`), or the
+  /// container a local's object was put in (Swin's `self.layers`). Empty
   /// when one of them cannot be named.
   llvm::SmallVector<analysis::VarId, 2>
   namesOf(analysis::VarId v,
@@ -63,6 +64,13 @@ private:
   bool passedTo(unsigned instId, ir::FuncOp fn, llvm::StringRef local,
                 llvm::StringRef suffix,
                 llvm::SmallVectorImpl<std::string> &outers) const;
+  /// Where `local` is assigned an object built in `fn` that a container
+  /// built in `fn` holds (`layer = Block(...)`, then
+  /// `self.layers.append(layer)`), or that a call in `fn` stores in an
+  /// object (`model = SimMIM(encoder=encoder)`, whose `__init__` does
+  /// `self.encoder = encoder`): the holder as `fn` spells it
+  /// (`self.layers`, `model.encoder`); empty if none.
+  std::string heldBy(ir::FuncOp fn, llvm::StringRef local) const;
   /// The variables the forwards that ran a build region in instance
   /// `instId` were called on (`model(samples)` in the caller's instance).
   std::vector<std::string> forwardedAs(unsigned instId) const;

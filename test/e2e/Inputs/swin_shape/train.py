@@ -16,6 +16,7 @@ import torch.nn as nn
 import torch.nn.functional as F
 from torch.utils.data import DataLoader, TensorDataset
 
+from models import build_model
 from utils import get_rank, save_checkpoint
 
 
@@ -52,8 +53,7 @@ def main(args):
                                    batch_size=8, shuffle=True, num_workers=2)
     data_loader_val = DataLoader(TensorDataset(x[64:], y[64:]), batch_size=8,
                                  shuffle=False, num_workers=2)
-    model = nn.Sequential(nn.Linear(6, 16), nn.GELU(), nn.Dropout(0.2),
-                          nn.Linear(16, 2))
+    model = build_model()
     model_without_ddp = model
     optimizer = torch.optim.AdamW(model.parameters(), lr=5e-3)
     lr_scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=10,
