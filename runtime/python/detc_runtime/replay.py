@@ -32,6 +32,7 @@ status 3 and names the flags that differ from the checkpointed run's
 (recorded in the sidecar), never 0.
 """
 import atexit
+import collections
 import errno
 import inspect
 import os
@@ -553,18 +554,22 @@ def _seeds_now():
             "generators": {str(k): int(v) for k, v in STATE.seeds.items()}}
 
 
+_PLAIN_SCALARS = (bool, int, float, str, bytes, type(None))
+
+
 def _plain_state(obj, depth=0):
     """Whether `obj` holds only tensors, containers and plain values (what
-    torch.load(weights_only=True) reads)."""
+    torch.load(weights_only=True) reads). Subclasses are not plain: Swin's
+    yacs `CfgNode` is a dict, numpy's float64 a float, and both are
+    pickled as their own classes."""
     if depth > 16:
         return False
-    if isinstance(obj, (torch.Tensor, bool, int, float, str, bytes,
-                        type(None))):
+    if isinstance(obj, torch.Tensor) or type(obj) in _PLAIN_SCALARS:
         return True
-    if isinstance(obj, dict):
+    if type(obj) in (dict, collections.OrderedDict):
         return all(_plain_state(k, depth + 1) and _plain_state(v, depth + 1)
                    for k, v in obj.items())
-    if isinstance(obj, (list, tuple)):
+    if type(obj) in (list, tuple):
         return all(_plain_state(v, depth + 1) for v in obj)
     return False
 

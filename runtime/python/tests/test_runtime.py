@@ -1,6 +1,7 @@
 """Tests of the detc_runtime Python package (run by ctest with the built
 package on PYTHONPATH): the core's values, zero-copy fills, samplers,
 example keys, the example scope and the keyed draws."""
+import collections
 import os
 import pickle
 import random
@@ -2109,6 +2110,21 @@ class FingerprintTest(unittest.TestCase):
 
 
 class ReplayHelpersTest(unittest.TestCase):
+    def test_subclasses_of_plain_containers_are_pickled_state(self):
+        # Swin saves its yacs config (a dict subclass) in the checkpoint:
+        # torch >= 2.6 loads it only with weights_only=False, so the
+        # sidecar must say it holds objects (the resume exited 2 before).
+        from detc_runtime import replay
+
+        class CfgNode(dict):
+            pass
+
+        plain = {"model": {"w": torch.ones(2)}, "epoch": 3,
+                 "opt": collections.OrderedDict(lr=[0.1, (1, 2)])}
+        self.assertTrue(replay._plain_state(plain))
+        self.assertFalse(replay._plain_state(dict(plain, config=CfgNode())))
+        self.assertFalse(replay._plain_state(dict(plain, acc=np.float64(1.5))))
+
     def test_restore_object_loads_into_the_scripts_module(self):
         net = torch.nn.Linear(2, 2)
         saved = torch.nn.Linear(2, 2)
