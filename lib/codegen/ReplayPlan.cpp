@@ -854,6 +854,9 @@ private:
     for (StringRef r : p.restore) // `state = _detc_ckpt`
       restored.push_back(rootName(r.split(" = ").first).str());
     std::vector<std::string> verify;
+    // Entries fast-forward re-derives (`'iter_num': iter_num`): the
+    // runtime compares them with the checkpoint's (check_rederived).
+    std::vector<std::string> rederivedEntries;
     if (const ast::Expr *recv = stateDictOf(obj)) {
       p.restore.push_back(objText(p, recv) + ".load_state_dict(_detc_ckpt)");
       restored.push_back(rootName(objText(p, recv)).str());
@@ -876,6 +879,9 @@ private:
           restored.push_back(rootName(objText(p, value)).str());
           if (!rederived(*p.cp, objText(p, value)))
             p.restore.push_back(objText(p, value) + " = " + item);
+          else if (isa<ast::Name>(value))
+            rederivedEntries.push_back(objText(p, key) + ": lambda: " +
+                                       objText(p, value));
         } else if (const ast::Expr *of = stateOfArgument(p, value)) {
           // A library's state dict of its argument (timm's
           // `get_state_dict(model_ema)`: the lowering counts the argument
@@ -907,6 +913,11 @@ private:
     }
     if (!verify.empty())
       p.verify = "{" + llvm::join(verify, ", ") + "}";
+    if (!rederivedEntries.empty())
+      p.restore.push_back(formatv("{0}.check_rederived(_detc_ckpt, {{{1}})",
+                                  kRuntimeAlias,
+                                  llvm::join(rederivedEntries, ", "))
+                              .str());
     // A helper's call restores what its own argument holds (the saved sets
     // of the instances it calls; another call may save other variables).
     llvm::SmallVector<analysis::VarId, 8> saved(p.cp->userSaved.begin(),
@@ -1149,6 +1160,24 @@ private:
     return true;
   }
 
+  /// `loops=("epoch", "i")`: the variables of the loops around the
+  /// statement at `stmtBegin`, as the runtime's checkpoint calls take
+  /// them; empty when it is in none.
+  static std::string loopsArgument(const StatementIndex &index,
+                                   uint32_t stmtBegin) {
+    std::vector<StringRef> names = index.loopVariables(stmtBegin);
+    if (names.empty())
+      return {};
+    std::string out = "loops=(";
+    for (StringRef n : names)
+      out += "\"" + n.str() + "\", ";
+    if (names.size() > 1)
+      out.erase(out.size() - 2);
+    else
+      out.pop_back();
+    return out + ")";
+  }
+
   void instrumentSite(const SitePlan &p) {
     PlanContext &saveCtx = p.saveFile->ctx;
     std::optional<uint32_t> end =
@@ -1163,11 +1192,19 @@ private:
     bool valuesAtSave = !helper && !p.values.empty();
     // A helper's save is wrapped once; the site its caller announced (and
     // the values read in the caller's scope) replace the default.
+    // The loops' variables where the run resumes: the runtime checks that
+    // fast-forward reached the checkpoint where they stood when it was
+    // written (a script's own auto-resume takes another path).
+    std::string loopsAtSave =
+        announced ? "" : loopsArgument(p.saveFile->places, p.span.stmtBegin);
     if (!helper ||
         wrappedSaves.insert({p.saveFile, p.span.exprBegin}).second) {
+      std::string tail = valuesAtSave ? ", " + p.values : std::string();
+      if (!loopsAtSave.empty())
+        tail += (valuesAtSave ? ", " : ", None, ") + loopsAtSave;
       saveCtx.edits.wrap(p.span.exprBegin, *end,
                      formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
-                     valuesAtSave ? ", " + p.values + ")" : ")");
+                     tail + ")");
       saveCtx.edits.note(
           saveCtx.edits.lineOf(
               commentableLineEnd(saveCtx.src, p.span.stmtBegin, *end)),
@@ -1182,9 +1219,14 @@ private:
     if (announced)
       ctx.edits.insertLinesOfNext(
           ctx.edits.lineOf(p.resume.stmtBegin),
-          {formatv("{0}{1}.announce_checkpoint({2}{3})", indent,
+          {formatv("{0}{1}.announce_checkpoint({2}{3}{4})", indent,
                    kRuntimeAlias, p.site,
-                   p.values.empty() ? "" : ", " + p.values)
+                   p.values.empty() ? "" : ", " + p.values,
+                   [&] {
+                     std::string loops =
+                         loopsArgument(places, p.resume.stmtBegin);
+                     return loops.empty() ? loops : ", " + loops;
+                   }())
                .str()},
           formatv(p.hoisted ? "the checkpoint written below is site {0}"
                             : "the checkpoint it writes is site {0}",

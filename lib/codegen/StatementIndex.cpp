@@ -42,6 +42,32 @@ StatementIndex::statementsIn(const ast::FunctionDef *fn) const {
   return stmts;
 }
 
+static void namesAssigned(const ast::Expr *target,
+                          std::vector<StringRef> &out) {
+  if (auto *n = dyn_cast<ast::Name>(target)) {
+    if (!is_contained(out, n->id))
+      out.push_back(n->id);
+  } else if (auto *seq = dyn_cast<ast::Sequence>(target)) {
+    for (const ast::Expr *e : seq->elts)
+      namesAssigned(e, out);
+  } else if (auto *star = dyn_cast<ast::Starred>(target)) {
+    namesAssigned(star->value, out);
+  }
+}
+
+std::vector<StringRef> StatementIndex::loopVariables(uint32_t offset) const {
+  std::vector<const ast::For *> loops;
+  const StmtPlace *place = at(offset);
+  for (const ast::Stmt *p = place ? place->parent : nullptr;
+       p && !isa<ast::FunctionDef>(p); p = of(p)->parent)
+    if (auto *f = dyn_cast<ast::For>(p))
+      loops.push_back(f);
+  std::vector<StringRef> names;
+  for (const ast::For *f : llvm::reverse(loops))
+    namesAssigned(f->target, names);
+  return names;
+}
+
 std::vector<const ast::FunctionDef *> StatementIndex::functions() const {
   std::vector<const ast::FunctionDef *> defs;
   for (auto &[offset, place] : places)

@@ -36,6 +36,10 @@ public:
   /// The statements of `fn`'s body, nested ones too (not those of nested
   /// defs); of the module's top level when `fn` is null. In source order.
   std::vector<const ast::Stmt *> statementsIn(const ast::FunctionDef *fn) const;
+  /// The names the `for` loops around the statement at byte `offset` in
+  /// its function assign (`epoch` of `for epoch in range(...)`, `i` and
+  /// `x` of `for i, x in enumerate(...)`), outermost first.
+  std::vector<llvm::StringRef> loopVariables(uint32_t offset) const;
   /// Every `def`, in source order.
   std::vector<const ast::FunctionDef *> functions() const;
 

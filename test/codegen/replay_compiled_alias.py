@@ -9,7 +9,7 @@
 # RUN: detc %s --emit=mlir --python none | FileCheck %s --check-prefix=IR
 # DIAG-NOT: warning
 # IR: detc.build "{{[^"]+}}" defs ["@cmodel"] uses ["@model"] attributes {api = "torch.compile", wraps = "@model"}
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"scaler": lambda: scaler})({"model": model.state_dict(), "opt": opt.state_dict()}, "ckpt.pt")
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"scaler": lambda: scaler}, loops=("epoch",))({"model": model.state_dict(), "opt": opt.state_dict()}, "ckpt.pt")
 # CHECK: if _detc_rt.restoring([[SITE]]):
 import torch
 import torch.nn as nn

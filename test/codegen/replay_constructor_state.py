@@ -9,7 +9,7 @@
 # RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=DIAG --allow-empty
 # RUN: FileCheck %s < %t.py
 # DIAG-NOT: detc writes no sidecar
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"criterion": lambda: criterion})(
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"criterion": lambda: criterion}, loops=("epoch",))(
 # CHECK: if _detc_rt.restoring([[SITE]]):
 # CHECK: if _detc_rt.has_value("criterion"): criterion = _detc_rt.saved_value("criterion", lambda: criterion)
 import torch

@@ -8,7 +8,7 @@ where the checkpoint is written"."""
 # RUN: FileCheck %s < %t.py
 # DIAG-NOT: not visible
 # DIAG-NOT: sidecar
-# CHECK: {{^    }}_detc_rt.checkpoint(1, torch.save, {{.*}}"buffer": lambda: buffer})(model.state_dict(), "ck.pt")
+# CHECK: {{^    }}_detc_rt.checkpoint(1, torch.save, {{.*}}"buffer": lambda: buffer}, loops=("epoch",))(model.state_dict(), "ck.pt")
 # CHECK-NOT: "buffer.data"
 # CHECK: if _detc_rt.has_value("buffer"): buffer = _detc_rt.saved_value("buffer", lambda: buffer)
 import random

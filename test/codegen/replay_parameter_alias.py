@@ -11,7 +11,7 @@ written"."""
 # DIAG-NOT: sidecar
 # CHECK: {{^}}def train(loader, net, opt, epochs):
 # CHECK-NOT: global opt
-# CHECK: _detc_rt.checkpoint(1, torch.save, {"opt": lambda: opt})(net.state_dict(), "net.pt")
+# CHECK: _detc_rt.checkpoint(1, torch.save, {"opt": lambda: opt}, loops=("epoch",))(net.state_dict(), "net.pt")
 # CHECK: if _detc_rt.has_value("opt"): opt = _detc_rt.saved_value("opt", lambda: opt)
 import torch
 from torch.utils.data import DataLoader, TensorDataset

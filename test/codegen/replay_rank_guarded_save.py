@@ -17,7 +17,7 @@
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.vac.py
 # DIAG-NOT: detc writes no sidecar
 # CHECK-LABEL: {{^}}def main_worker(rank, world, args):
-# CHECK:      {{^        }}_detc_rt.announce_checkpoint([[A:[0-9]+]], {[[VALUES:"opt": lambda: opt, "best": lambda: best]]})  # detc: the checkpoint written below is site [[A]]
+# CHECK:      {{^        }}_detc_rt.announce_checkpoint([[A:[0-9]+]], {[[VALUES:"opt": lambda: opt, "best": lambda: best]]}, loops=("epoch",))  # detc: the checkpoint written below is site [[A]]
 # CHECK-NEXT: {{^        }}if rank == 0:
 # CHECK-NEXT: {{^            }}if _detc_rt.guard() and (args.verbose):
 # CHECK-NEXT: {{^                }}print("saving")
@@ -25,15 +25,15 @@
 # CHECK-NEXT: {{^        }}if _detc_rt.restoring([[A]]):
 # An `else`: the save and its restore stay where they are.
 # CHECK:      {{^        }}if rank == 0:
-# CHECK-NEXT: {{^            }}_detc_rt.checkpoint([[B:[0-9]+]], torch.save, {[[VALUES]]})(model.state_dict(), "other.pt")
+# CHECK-NEXT: {{^            }}_detc_rt.checkpoint([[B:[0-9]+]], torch.save, {[[VALUES]]}, loops=("epoch",))(model.state_dict(), "other.pt")
 # CHECK-NEXT: {{^            }}if _detc_rt.restoring([[B]]):
 # CHECK:      {{^        }}else:
 # The body goes on after the save: not hoisted, not announced.
 # CHECK:      {{^        }}if rank == 0:
-# CHECK-NEXT: {{^            }}_detc_rt.checkpoint([[C:[0-9]+]], torch.save, {[[VALUES]]})(model.state_dict(), "again.pt")  # detc: checkpoint with sidecar (site [[C]])
+# CHECK-NEXT: {{^            }}_detc_rt.checkpoint([[C:[0-9]+]], torch.save, {[[VALUES]]}, loops=("epoch",))(model.state_dict(), "again.pt")  # detc: checkpoint with sidecar (site [[C]])
 # CHECK-NEXT: {{^            }}if _detc_rt.restoring([[C]]):
 # A helper's call, alone in the test: hoisted with it.
-# CHECK:      {{^        }}_detc_rt.announce_checkpoint([[D:[0-9]+]], {{{.*}}"best": lambda: best})
+# CHECK:      {{^        }}_detc_rt.announce_checkpoint([[D:[0-9]+]], {{{.*}}"best": lambda: best}, loops=("epoch",))
 # CHECK-NEXT: {{^        }}if dist.get_rank() == 0:
 # CHECK-NEXT: {{^            }}if _detc_rt.guard(): save_state(model.state_dict(), "helper.pt")
 # CHECK-NEXT: {{^        }}if _detc_rt.restoring([[D]]):

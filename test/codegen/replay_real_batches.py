@@ -21,7 +21,7 @@
 # CHECK: {{^}}    for x, _ in _detc_rt.real_batches(loader):
 # CHECK: {{^}}        validate(loader, model)
 # CHECK: {{^}}        _detc_rt.from_nest(validate)(loader, model)  # detc: a call the training loop makes
-# CHECK-NEXT: {{^}}        _detc_rt.announce_checkpoint({{[0-9]+}}, {"optimizer": lambda: optimizer})
+# CHECK-NEXT: {{^}}        _detc_rt.announce_checkpoint({{[0-9]+}}, {"optimizer": lambda: optimizer}, loops=("epoch",))
 # CHECK: {{^}}    for i, (x, y) in enumerate(_detc_rt.batches(loader, 2)):
 # CHECK: {{^}}def validate(loader, model):
 # CHECK-NEXT: {{^}}    if _detc_rt.nest_guard(): model.eval()

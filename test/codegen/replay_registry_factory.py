@@ -11,7 +11,7 @@
 # RUN: FileCheck %s < %t.py
 # DIAG: warning: cannot resolve import 'layers_not_installed'
 # DIAG-NOT: detc writes no sidecar
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"model": lambda: model})
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"model": lambda: model}, loops=("epoch",))
 # CHECK: if _detc_rt.has_value("model"): model = _detc_rt.saved_value("model", lambda: model)
 import argparse
 

@@ -11,7 +11,7 @@
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
 # DIAG-NOT: warning
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"ema": lambda: ema})({"model": model_without_ddp.state_dict(),
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"ema": lambda: ema}, loops=("epoch",))({"model": model_without_ddp.state_dict(),
 # CHECK: if _detc_rt.restoring([[SITE]]):
 # CHECK-NEXT: _detc_ckpt = _detc_rt.user_checkpoint()
 # CHECK-NEXT: model_without_ddp.load_state_dict(_detc_ckpt["model"])

@@ -14,7 +14,7 @@
 # CHECK: {{^}}feat_t = teacher(probe)
 # CHECK-NEXT: {{^}}head = Head(feat_t.shape)
 # CHECK: if _detc_rt.guard(): loss = F.cross_entropy(head(student(x)), y)
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"head": lambda: head})
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"head": lambda: head}, loops=("epoch",))
 # CHECK: if _detc_rt.restoring([[SITE]]):
 import torch
 import torch.nn.functional as F

@@ -12,7 +12,7 @@
 # DIAG-NOT: detc writes no sidecar
 # CHECK: {{^}}feat = student(torch.randn(2, 4))
 # CHECK-NEXT: {{^}}args.s_dim = feat.shape[1]
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"head": lambda: head})(
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, {"head": lambda: head}, loops=("epoch",))(
 # CHECK-NOT: saved_value("args"
 # CHECK: _detc_rt.resumed(
 import argparse

@@ -40,7 +40,7 @@ def evaluate(epoch):
 # CHECK: history = _detc_ckpt["history"]
 # CHECK: _detc_rt.resumed({"net": lambda: net.state_dict()})
 # CHECK-LABEL: {{^}}for epoch in range(3):
-# CHECK: _detc_rt.announce_checkpoint([[LAST:[0-9]+]], {"net": lambda: net, "opt": lambda: opt, "history": lambda: history})
+# CHECK: _detc_rt.announce_checkpoint([[LAST:[0-9]+]], {"net": lambda: net, "opt": lambda: opt, "history": lambda: history}, loops=("epoch",))
 # CHECK: if _detc_rt.restoring([[LAST]]):
 # CHECK-NEXT: _detc_ckpt = _detc_rt.user_checkpoint()
 # CHECK-NEXT: state = _detc_ckpt

@@ -10,7 +10,7 @@
 # RUN: FileCheck %s < %t.py
 # DIAG-NOT: detc writes no sidecar
 # CHECK: out = _detc_rt.keyed({{[0-9]+}}, {{[0-9]+}}, F.dropout)(out if self.eq else x
-# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save)({"model": model.state_dict(), "opt": opt.state_dict()}, args.out)
+# CHECK: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, None, loops=("epoch",))({"model": model.state_dict(), "opt": opt.state_dict()}, args.out)
 # CHECK: if _detc_rt.restoring([[SITE]]):
 import argparse
 

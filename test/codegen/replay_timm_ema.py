@@ -10,7 +10,7 @@
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
 # DIAG-NOT: detc writes no sidecar
-# CHECK: {{^ *}}_detc_rt.checkpoint([[S:[0-9]+]], torch.save)({
+# CHECK: {{^ *}}_detc_rt.checkpoint([[S:[0-9]+]], torch.save, None, loops=("epoch",))({
 # CHECK: {{^ *}}if _detc_rt.restoring([[S]]):
 # CHECK-NEXT: {{^ *}}_detc_ckpt = _detc_rt.user_checkpoint()
 # CHECK-NEXT: {{^ *}}model.load_state_dict(_detc_ckpt['model'])

@@ -17,5 +17,5 @@ for epoch in range(3):
     torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")
 # CHECK-NOT: warning
 # OUT: if _detc_rt.guard(): torch.save([model.state_dict()], "list.pt")  # detc: skipped in fast-forward
-# OUT-NEXT: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save)({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")  # detc: checkpoint with sidecar
+# OUT-NEXT: _detc_rt.checkpoint([[SITE:[0-9]+]], torch.save, None, loops=("epoch",))({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")  # detc: checkpoint with sidecar
 # OUT-NEXT: if _detc_rt.restoring([[SITE]]):

@@ -33,7 +33,7 @@ for epoch in range(3):
         if step % 2 == 0: print(step); torch.save({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")
         # OUT: {{^}}        if _detc_rt.guard(): w = x.softmax(1){{ }}
         # OUT-NEXT: {{^}}        if _detc_rt.guard(): pick = w.exponential_(){{ }}
-        # OUT: {{^}}        _detc_rt.announce_checkpoint(1)  # detc: the checkpoint written below is site 1{{$}}
+        # OUT: {{^}}        _detc_rt.announce_checkpoint(1, loops=("epoch", "x"))  # detc: the checkpoint written below is site 1{{$}}
         # OUT-NEXT: {{^}}        if step % 2 == 0:{{$}}
         # OUT-NEXT: {{^}}            if _detc_rt.guard(): print(step)  # detc:
         # OUT-NEXT: {{^}}            if _detc_rt.guard(): _detc_rt.checkpoint(1, torch.save)({"model": model.state_dict(), "opt": opt.state_dict()}, "ok.pt")  # detc: checkpoint with sidecar (site 1, announced above); skipped in fast-forward; a statement of a shared line, on a line of its own
@@ -43,5 +43,5 @@ for epoch in range(3):
 # DIFF-NEXT: {{^}}+        if _detc_rt.guard(): opt.zero_grad()
 # DIFF-NEXT: {{^}}+        if _detc_rt.guard(): model(x).sum().backward()
 # DIFF: {{^}}-        if step % 2 == 0: print(step); torch.save(
-# DIFF-NEXT: {{^}}+        _detc_rt.announce_checkpoint(1)
+# DIFF-NEXT: {{^}}+        _detc_rt.announce_checkpoint(1, loops=("epoch", "x"))
 # DIFF-NEXT: {{^}}+        if step % 2 == 0:

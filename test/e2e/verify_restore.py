@@ -17,6 +17,17 @@ names what differs; it never continues.
      that loader's state: the run stops with exit 3 naming the loader's
      site where it begins a pass over it again, not with the checkpointed
      run's epochs of it skipped.
+  5. auto_resume_train.py, whose own auto-resume loads the newest
+     checkpoint and starts at the epoch after it: --detc-resume from the
+     epoch-1 checkpoint with it on reaches the checkpoint's instance at
+     epoch 3 and exits 3 naming `epoch` (the session-65 first runtime
+     ended with exit 0, epochs 2 and 3 untrained); with it off, the resume
+     writes the uninterrupted run's last checkpoint bit for bit.
+  6. own_resume_iters_train.py (nanoGPT's shape: a `while True:` loop,
+     `'iter_num': iter_num` in the checkpoint, its own `--init-from
+     resume`): --detc-resume with its own resume on exits 3 naming
+     'iter_num' (no loop variable shows where the run is); without it the
+     resume ends with the uninterrupted run's weights bit for bit.
 
 usage: verify_restore.py --detc BIN --runtime DIR --inputs DIR
 """
@@ -24,6 +35,7 @@ import argparse
 import base64
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -156,6 +168,58 @@ def main():
             expect("distill, intact sidecar",
                    run(dist, "--epochs", "3", "--out", dck, "--detc-resume",
                        dck), 0, "resumed from")
+
+        auto = os.path.join(tmp, "auto.det.py")
+        transform("auto_resume_train.py", auto)
+        full, cut = os.path.join(tmp, "auto-full"), os.path.join(tmp, "auto")
+        expect("auto-resume, uninterrupted", run(auto, "--out", full), 0)
+        # A run that died after epoch 1's checkpoint: the files it left.
+        shutil.copytree(full, cut)
+        for name in os.listdir(cut):
+            if name.startswith(("ckpt_2.", "ckpt_3.")):
+                os.remove(os.path.join(cut, name))
+        ck1 = os.path.join(cut, "ckpt_1.pt")
+        expect("the script's own auto-resume under --detc-resume",
+               run(auto, "--out", cut, "--auto-resume", "--detc-resume",
+                   ck1), 3, "with epoch = 3",
+               "it was written with epoch = 1")
+        expect("--detc-resume without the script's own",
+               run(auto, "--out", cut, "--detc-resume", ck1), 0,
+               "resumed from")
+        import torch
+        last = [torch.load(os.path.join(d, "ckpt_3.pt"))["model"]
+                if os.path.exists(os.path.join(d, "ckpt_3.pt")) else None
+                for d in (full, cut)]
+        if last[1] is None or any(
+                not torch.equal(last[0][k], last[1][k]) for k in last[0]):
+            failures.append("auto-resume: the resumed run's last "
+                            "checkpoint differs from the uninterrupted "
+                            "run's")
+
+        iters = os.path.join(tmp, "iters.det.py")
+        transform("own_resume_iters_train.py", iters)
+        ifull, ick = (os.path.join(tmp, "iters-full.pt"),
+                      os.path.join(tmp, "iters.pt"))
+        expect("own resume by iteration, uninterrupted",
+               run(iters, "--out", ifull), 0)
+        expect("own resume by iteration, run that crashes at 12",
+               run(iters, "--out", ick, "--crash-at", "12"), 1,
+               "crash at iteration 12")
+        expect("nanoGPT's own resume under --detc-resume",
+               run(iters, "--out", ick, "--init-from", "resume",
+                   "--detc-resume", ick), 3, "'iter_num' = 20",
+               "the checkpoint holds 10")
+        expect("--detc-resume without nanoGPT's own",
+               run(iters, "--out", ick, "--detc-resume", ick), 0,
+               "resumed from")
+        finals = [torch.load(p + ".final")["model"]
+                  if os.path.exists(p + ".final") else None
+                  for p in (ifull, ick)]
+        if finals[1] is None or any(
+                not torch.equal(finals[0][k], finals[1][k])
+                for k in finals[0]):
+            failures.append("own resume by iteration: the resumed run's "
+                            "weights differ from the uninterrupted run's")
 
     for f in failures:
         print("FAIL: " + f)

@@ -62,12 +62,11 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    KeyedSampler, keyed_loader)
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
-                     checkpoint, decide, decision, fed, from_nest, guard,
-                     has_value, load_unwrapped, nest_batches, nest_guard,
-                     real_batches,
+                     check_rederived, checkpoint, decide, decision, fed,
+                     from_nest, guard, has_value, load_unwrapped,
+                     nest_batches, nest_guard, real_batches,
                      restore_generator, restore_object, restoring, resumed,
-                     saved_value,
-                     skippable, user_checkpoint)
+                     saved_value, skippable, user_checkpoint)
 from .values import generator_state
 from .scope import ExampleScope, example_scope
 from . import hints
@@ -224,7 +223,8 @@ __all__ = ["configure", "seeding", "keyed", "keyed_module", "batch_keyed",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",
            "FORMAT_VERSION", "REPLAY", "SKIPPED", "announce_checkpoint", "batches",
-           "checkpoint", "decide", "decision", "fed", "from_nest",
+           "check_rederived", "checkpoint", "decide", "decision", "fed",
+           "from_nest",
            "load_unwrapped", "nest_batches", "nest_guard", "real_batches",
            "generator_state", "guard", "has_value", "restore_generator",
            "restoring", "resumed", "saved_value", "skippable",

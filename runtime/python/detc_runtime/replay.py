@@ -78,6 +78,9 @@ class Replay:
         self.announced = None
         # the values announced with the target instance in fast-forward
         self.reached_values = None
+        # the loops' variables where the announced checkpoint was announced
+        # (_loop_position)
+        self.announced_position = {}
         # the target has this rank's record in place (ranks.for_this_rank)
         self.rank_adopted = False
         self.pending = None  # site whose restore code runs now
@@ -458,10 +461,12 @@ def _save_values(site, thunks):
     return encoded
 
 
-def checkpoint(site, save, values=None):
+def checkpoint(site, save, values=None, loops=()):
     """The script's checkpoint call `save(obj, path, ...)` at `site`;
     `values` maps the names of what detc saves beside it to thunks that
-    read them."""
+    read them; `loops` names the variables of the loops around the call
+    (`epoch`): where in the run the checkpoint was written, which a resume
+    checks (_loop_position)."""
 
     def call(obj, f, *args, **kwargs):
         if not isinstance(f, (str, bytes, os.PathLike)):
@@ -488,10 +493,12 @@ def checkpoint(site, save, values=None):
             REPLAY.announced = None
             if thunks is None:
                 thunks = announced_thunks
+            position = REPLAY.announced_position
         else:
             count = _count(at)
+            position = _loop_position(sys._getframe(1), loops)
         if REPLAY.ff:
-            _reached(at, count)
+            _reached(at, count, position)
             return None
         path = os.fsdecode(f)
         try:
@@ -535,6 +542,7 @@ def checkpoint(site, save, values=None):
                 **({"decisions": decisions_made()}
                    if REPLAY.decisions else {}),
                 "fingerprint": fp,
+                **({"position": position} if position else {}),
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.
                 "pickled": not _plain_state(obj),
@@ -595,28 +603,99 @@ def _count(site):
     return count
 
 
-def _reached(site, count):
+def _reached(site, count, position):
     """Fast-forward reached instance `count` of checkpoint `site`: at the
     target, the restore code after it runs."""
     target = REPLAY.target
     if target["site"] == site and target["instance"] == count:
         target = _target_of_this_rank()
         _check_positions(target)
+        _check_loop_position(target, position)
         REPLAY.pending = site
 
 
-def announce_checkpoint(site, values=None):
+_POSITION_SCALARS = (int, bool, str, type(None))
+_NOT_SET = object()
+
+
+def _loop_position(frame, names):
+    """The values of the loop variables `names` in `frame` that say where a
+    run is: ints, bools, strings and None (`epoch`, `step`, a phase's
+    name). A batch is not (fast-forward gives placeholders for it), nor a
+    float."""
+    out = {}
+    for name in names:
+        v = frame.f_locals.get(name, frame.f_globals.get(name, _NOT_SET))
+        if type(v) in _POSITION_SCALARS and (type(v) is not str or
+                                             len(v) <= 200):
+            out[name] = v
+    return out
+
+
+def _check_loop_position(target, position):
+    """Fast-forward counted its way to the checkpoint's instance; the loops
+    around it must stand where they stood when it was written. They do not
+    when the script took another path: its own resume logic (Swin's
+    auto-resume loads the newest checkpoint and starts at its epoch, and
+    fast-forward then reached the target instance two epochs late: the run
+    ended with exit 0, two epochs untrained), or an input that changed."""
+    saved = target.get("position") or {}
+    differ = sorted(k for k in saved if position.get(k, _NOT_SET) !=
+                    saved[k])
+    if differ:
+        fail("%s: error: fast-forward reached the checkpoint (site %d, run "
+             "%d) with %s, but it was written with %s: the script took "
+             "another path than the run that wrote it (its own resume "
+             "logic, such as an auto-resume that loaded a checkpoint, or an "
+             "input that changed); run it without its own resume to "
+             "continue bit-identically" % (
+                 REPLAY.checkpoint, target["site"], target["instance"],
+                 ", ".join("%s = %r" % (k, position.get(k, "(unset)"))
+                           for k in differ),
+                 ", ".join("%s = %r" % (k, saved[k]) for k in differ)),
+             code=3)
+
+
+def check_rederived(saved, entries):
+    """After a restore: the entries of the user's checkpoint `saved` that
+    fast-forward re-derives instead of loading (`'iter_num': iter_num`),
+    `entries` mapping their keys to thunks reading the variables now. An
+    int that differs means fast-forward reached the checkpoint elsewhere
+    (nanoGPT's `init_from = 'resume'` loads the checkpoint itself and
+    starts at its `iter_num`): exit 3 naming it. Other values are not
+    compared (an argparse.Namespace with another --out is the resumed
+    run's own)."""
+    if not isinstance(saved, dict):
+        return
+    for key, now in entries.items():
+        then = saved.get(key)
+        if type(then) is not int:
+            continue
+        value = now()
+        if type(value) is int and value != then:
+            fail("%s: error: fast-forward reached the checkpoint (site %d, "
+                 "run %d) with %r = %d, but the checkpoint holds %d: the "
+                 "script took another path than the run that wrote it (its "
+                 "own resume logic, or an input that changed); run it "
+                 "without its own resume to continue bit-identically" % (
+                     REPLAY.checkpoint, REPLAY.target["site"],
+                     REPLAY.target["instance"], key, value, then), code=3)
+
+
+def announce_checkpoint(site, values=None, loops=()):
     """The next statement calls a helper that writes checkpoint `site`
-    (`save_checkpoint(state, is_best)`); `values` as in `checkpoint`. The
-    announcement counts the site's instance, whether or not the helper then
-    saves; in fast-forward the call is skipped and this is where the target
-    instance is reached."""
+    (`save_checkpoint(state, is_best)`); `values` and `loops` as in
+    `checkpoint`. The announcement counts the site's instance, whether or
+    not the helper then saves; in fast-forward the call is skipped and this
+    is where the target instance is reached."""
     count = _count(site)
+    frame = sys._getframe(1)
+    position = _loop_position(frame, loops)
     if REPLAY.ff:
         REPLAY.reached_values = values
-        _reached(site, count)
+        _reached(site, count, position)
         return
-    frame = sys._getframe(1)
+    REPLAY.announced_position = position
     ranks.publish(site, count, lambda: ranks.record(
         frame, _seeds_now(), decisions_made(), values))
     REPLAY.announced = (site, count, values)

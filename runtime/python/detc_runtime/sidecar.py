@@ -143,6 +143,8 @@ def decode(data, path):
                 isinstance(position.get("made"), int)):
             raise SidecarError(path, "the sidecar's loader position %r is "
                                "not valid" % site)
+    if not isinstance(body.get("position", {}), dict):
+        raise SidecarError(path, "the sidecar's loop position is not valid")
     if not _valid_decisions(body.get("decisions", {})):
         raise SidecarError(path, "the sidecar's logged decisions are not "
                            "valid")

@@ -2,9 +2,12 @@
 package on PYTHONPATH): the core's values, zero-copy fills, samplers,
 example keys, the example scope and the keyed draws."""
 import collections
+import contextlib
+import io
 import os
 import pickle
 import random
+import sys
 import unittest
 
 import numpy as np
@@ -2110,6 +2113,51 @@ class FingerprintTest(unittest.TestCase):
 
 
 class ReplayHelpersTest(unittest.TestCase):
+    def test_loop_position_is_checked_where_the_target_is_reached(self):
+        # Swin's own auto-resume starts the epoch loop at the checkpoint's
+        # epoch + 1: fast-forward reaches the target instance epochs late.
+        from detc_runtime import replay
+
+        def frame_with(epoch, batch, lr):
+            return sys._getframe(0)
+
+        f = frame_with(1, torch.ones(2), 0.1)
+        self.assertEqual(replay._loop_position(f, ("epoch", "batch", "lr",
+                                                   "missing")),
+                         {"epoch": 1})
+        target = {"site": 1, "instance": 2, "position": {"epoch": 1}}
+        replay._check_loop_position(target, {"epoch": 1})
+        replay._check_loop_position({"site": 1, "instance": 2}, {"epoch": 5})
+        for now in ({"epoch": 3}, {}):
+            with self.assertRaises(SystemExit) as e, \
+                    contextlib.redirect_stderr(io.StringIO()) as err:
+                replay._check_loop_position(target, now)
+            self.assertEqual(e.exception.code, 3)
+            self.assertIn("written with epoch = 1", err.getvalue())
+        STATE.failed = False
+
+    def test_rederived_ints_are_compared_with_the_checkpoints(self):
+        # nanoGPT's `'iter_num': iter_num` under its own `init_from =
+        # 'resume'`: fast-forward reaches the checkpoint iterations late.
+        from detc_runtime import replay
+
+        saved_target = replay.REPLAY.target
+        replay.REPLAY.target = {"site": 1, "instance": 11}
+        try:
+            ckpt = {"iter_num": 10, "args": "x", "loss": 0.5}
+            replay.check_rederived(ckpt, {"iter_num": lambda: 10,
+                                          "args": lambda: "y",
+                                          "loss": lambda: 0.25})
+            with self.assertRaises(SystemExit) as e, \
+                    contextlib.redirect_stderr(io.StringIO()) as err:
+                replay.check_rederived(ckpt, {"iter_num": lambda: 20})
+            self.assertEqual(e.exception.code, 3)
+            self.assertIn("'iter_num' = 20, but the checkpoint holds 10",
+                          err.getvalue())
+        finally:
+            replay.REPLAY.target = saved_target
+            STATE.failed = False
+
     def test_subclasses_of_plain_containers_are_pickled_state(self):
         # Swin saves its yacs config (a dict subclass) in the checkpoint:
         # torch >= 2.6 loads it only with weights_only=False, so the
