@@ -109,6 +109,10 @@ struct SitePlan {
   /// the function it reads (restore code names the script's variables).
   const FilePlan *objFile = nullptr;
   std::map<std::string, std::string, std::less<>> rename;
+  /// Parameters the call passes a literal (ConvNeXt's `save_model(...,
+  /// epoch="best")` for its best checkpoint): the entries holding them are
+  /// no state; the restore leaves them alone.
+  llvm::StringSet<> literalParams;
   /// What the checkpoint holds in a form the restore cannot load back
   /// (DINO's `save_dict['fp16_scaler'] = fp16_scaler.state_dict()` after
   /// the display): saved in the sidecar too, where the checkpoint can see
@@ -718,10 +722,13 @@ private:
         const ast::Expr *arg = argumentFor(fn, call, i++);
         if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
           p.rename[a->arg.str()] = text(arg).str();
+        else if (isa_and_nonnull<ast::Constant>(arg))
+          p.literalParams.insert(a->arg);
       }
     for (const ast::Expr *value : display->values) {
       const ast::Expr *e = stateDictOf(value) ? stateDictOf(value) : value;
-      if (!isa_and_nonnull<ast::Name, ast::Attribute>(e))
+      if (!isa_and_nonnull<ast::Name, ast::Attribute>(e) ||
+          (e == value && p.literalParams.contains(rootName(mf.text(e)))))
         continue; // not restored (planRestore)
       if (!p.rename.count(rootName(mf.text(e))))
         return false;
@@ -875,6 +882,11 @@ private:
           p.inPlace.insert(restored.back());
           verify.push_back(objText(p, key) + ": lambda: " +
                            objText(p, value));
+        } else if (isa<ast::Name, ast::Attribute>(value) &&
+                   p.literalParams.contains(
+                       rootName((p.objFile ? *p.objFile : script)
+                                    .text(value)))) {
+          continue; // a literal the call passes: no state
         } else if (isa<ast::Name, ast::Attribute>(value)) {
           restored.push_back(rootName(objText(p, value)).str());
           if (!rederived(*p.cp, objText(p, value)))
@@ -937,6 +949,11 @@ private:
       // A temporary holding the dict display passed to a helper: what it
       // holds is saved (and checked) by name.
       if (StringRef(name).starts_with("$"))
+        continue;
+      // A parameter of the helper the call passes a literal (its own,
+      // unaliased local).
+      if (p.caller != analysis::kNoNode &&
+          p.literalParams.contains(rootName(name)))
         continue;
       if (!llvm::is_contained(restored, rootName(name)) &&
           rootName(name) != p.loadedDict && changedInside(v, p.nest))

@@ -7,7 +7,8 @@ def save_on_master(*args, **kwargs):
     torch.save(*args, **kwargs)
 
 
-def save_model(args, epoch, model, model_without_ddp, optimizer):
+def save_model(args, epoch, model, model_without_ddp, optimizer,
+               model_ema=None):
     # MAE's `if loss_scaler is not None:` (a test of state the training
     # changes: the analysis logs it, but a test inside the helper is never
     # evaluated in fast-forward, which skips the call; the session-64
@@ -19,4 +20,6 @@ def save_model(args, epoch, model, model_without_ddp, optimizer):
             'epoch': epoch,
             'args': args,
         }
+        if model_ema is not None:
+            to_save['model_ema'] = model_ema.state_dict()
         save_on_master(to_save, args.out)
