@@ -854,6 +854,45 @@ private:
     return nullptr;
   }
 
+  /// The statements after the assignment of the dict display `display`
+  /// (`state = {...}`) in its function that store a constant key into it
+  /// (`state["scaler"] = scaler.state_dict()`), in source order.
+  std::vector<const ast::Assign *> storesInto(const SitePlan &p,
+                                              const ast::Dict *display) const {
+    const FilePlan &f = p.objFile ? *p.objFile : script;
+    std::vector<const ast::Assign *> out;
+    const ast::Assign *bound = nullptr;
+    const StmtPlace *at = nullptr;
+    // The assignment holding the display: at the module's top level or in
+    // a function.
+    std::vector<const ast::FunctionDef *> scopes = f.places.functions();
+    scopes.push_back(nullptr);
+    for (const ast::FunctionDef *fn : scopes)
+      for (const ast::Stmt *s : f.places.statementsIn(fn))
+        if (auto *a = dyn_cast<ast::Assign>(s); a && a->value == display) {
+          bound = a;
+          at = f.places.of(s);
+        }
+    if (!bound || bound->targets.size() != 1)
+      return out;
+    auto *var = dyn_cast<ast::Name>(bound->targets[0]);
+    if (!var)
+      return out;
+    for (const ast::Stmt *s : f.places.statementsIn(at->function)) {
+      auto *a = dyn_cast<ast::Assign>(s);
+      auto *sub = a && a->targets.size() == 1
+                      ? dyn_cast<ast::Subscript>(a->targets[0])
+                      : nullptr;
+      auto *base = sub ? dyn_cast<ast::Name>(sub->value) : nullptr;
+      auto *key = sub ? dyn_cast<ast::Constant>(sub->slice) : nullptr;
+      if (base && base->id == var->id && key &&
+          key->kind == ast::ConstantKind::Str &&
+          s->getRange().begin.offset > bound->getRange().end.offset)
+        out.push_back(a);
+    }
+    return out;
+  }
+
   /// The saved object's restore statements; every variable the analysis
   /// counts as saved must be restored by them.
   bool planRestore(SitePlan &p, const ast::Expr *obj, std::string &why) {
@@ -870,14 +909,14 @@ private:
       p.inPlace.insert(restored.back());
       verify.push_back("None: lambda: " + objText(p, obj));
     } else if (auto *dict = dyn_cast_or_null<ast::Dict>(obj)) {
-      for (size_t i = 0; i < dict->keys.size(); ++i) {
-        const ast::Expr *key = dict->keys[i], *value = dict->values[i];
-        if (!key)
-          continue; // `**mapping`: what it holds is not restored
+      // One entry: its restore statement (`guard` prefixes it: an entry
+      // added by a later statement, maybe under an `if`).
+      auto entry = [&](const ast::Expr *key, const ast::Expr *value,
+                       StringRef guard) {
         std::string item = "_detc_ckpt[" + objText(p, key) + "]";
         if (const ast::Expr *recv = stateDictOf(value)) {
-          p.restore.push_back(objText(p, recv) + ".load_state_dict(" + item +
-                              ")");
+          p.restore.push_back(guard.str() + objText(p, recv) +
+                              ".load_state_dict(" + item + ")");
           restored.push_back(rootName(objText(p, recv)).str());
           p.inPlace.insert(restored.back());
           verify.push_back(objText(p, key) + ": lambda: " +
@@ -886,12 +925,13 @@ private:
                    p.literalParams.contains(
                        rootName((p.objFile ? *p.objFile : script)
                                     .text(value)))) {
-          continue; // a literal the call passes: no state
+          return; // a literal the call passes: no state
         } else if (isa<ast::Name, ast::Attribute>(value)) {
           restored.push_back(rootName(objText(p, value)).str());
           if (!rederived(*p.cp, objText(p, value)))
-            p.restore.push_back(objText(p, value) + " = " + item);
-          else if (isa<ast::Name>(value))
+            p.restore.push_back(guard.str() + objText(p, value) + " = " +
+                                item);
+          else if (isa<ast::Name>(value) && guard.empty())
             rederivedEntries.push_back(objText(p, key) + ": lambda: " +
                                        objText(p, value));
         } else if (const ast::Expr *of = stateOfArgument(p, value)) {
@@ -899,7 +939,8 @@ private:
           // `get_state_dict(model_ema)`: the lowering counts the argument
           // saved, API key `state_of`): loaded into the model it unwraps
           // to, and checked against the checkpoint's digest of the entry.
-          p.restore.push_back(formatv("{0}.load_unwrapped({1}, {2})",
+          p.restore.push_back(guard.str() +
+                              formatv("{0}.load_unwrapped({1}, {2})",
                                       kRuntimeAlias, objText(p, of), item)
                                   .str());
           restored.push_back(rootName(objText(p, of)).str());
@@ -907,7 +948,20 @@ private:
           verify.push_back(objText(p, key) + ": lambda: " +
                            objText(p, value));
         }
-      }
+      };
+      for (size_t i = 0; i < dict->keys.size(); ++i)
+        if (dict->keys[i]) // `**mapping`: what it holds is not restored
+          entry(dict->keys[i], dict->values[i], "");
+      // Entries stored after the display (DINO's `save_dict['fp16_scaler']
+      // = fp16_scaler.state_dict()`, ConvNeXt's `if model_ema is not None:
+      // to_save['model_ema'] = get_state_dict(model_ema)`): restored when
+      // the checkpoint holds them.
+      for (const ast::Assign *store : storesInto(p, dict))
+        entry(cast<ast::Subscript>(store->targets[0])->slice, store->value,
+              formatv("if {0} in _detc_ckpt: ",
+                      objText(p, cast<ast::Subscript>(store->targets[0])
+                                     ->slice))
+                  .str());
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
       // A whole object (`torch.save(model, path)`: a pickled module): its
       // state goes into the script's own object, which the optimizer

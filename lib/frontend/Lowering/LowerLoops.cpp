@@ -225,12 +225,16 @@ void Lowerer::notePrepared(FuncCtx &f, const ast::Stmt *s,
 void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
                           llvm::SmallVectorImpl<NamedAttribute> &attrs) {
   // Only values that hold state: a display or dict(...) of state dicts, a
-  // state dict. `a = b` is a copy, `n = epoch + 1` restores nothing.
+  // state dict (also a library's of its argument: timm's
+  // `get_state_dict(model_ema)`, API key `state_of`). `a = b` is a copy,
+  // `n = epoch + 1` restores nothing.
   auto *call = dyn_cast<ast::Call>(value);
   auto *callee = call ? dyn_cast<ast::Attribute>(call->func) : nullptr;
   auto *name = call ? dyn_cast<ast::Name>(call->func) : nullptr;
+  const ApiEntry *entry = call ? api.lookup(qualName(f, call->func)) : nullptr;
   if (!isa<ast::Dict>(value) && !(callee && callee->attr == "state_dict") &&
-      !(name && name->id == "dict"))
+      !(name && name->id == "dict") &&
+      !(entry && !entry->getArg("state_of").empty()))
     return;
   std::vector<std::string> restored = restoredBy(f, value);
   if (!restored.empty())

@@ -505,7 +505,11 @@ def verify(fp, state=None, frame=None):
                 "save it)" % name)
     if state is not None:
         saved = fp.get("state") or {}
-        current = digests(state, full)
+        # Only the entries the checkpoint held: an entry a script adds
+        # under an `if` (`if model_ema is not None: to_save['model_ema'] =
+        # ...`) may not be there, and its thunk not readable.
+        current = digests({k: v for k, v in state.items() if k in saved},
+                          full)
         for name, d in saved.items():
             if name in current and current[name] != d:
                 problems.append("%r: the restored state differs from the "
