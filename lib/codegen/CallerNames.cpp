@@ -28,6 +28,13 @@ static std::string calleeSymbol(ir::CallOp call) {
   return sym;
 }
 
+/// `fn` as the statement graph names functions (`Net::__init__`, `main`).
+static std::string functionSymbol(ir::FuncOp fn) {
+  auto cls = dyn_cast<ir::ClassOp>(fn->getParentOp());
+  return cls ? (cls.getSymName() + "::" + fn.getSymName()).str()
+             : fn.getSymName().str();
+}
+
 /// Whether `name` is a parameter of `fn` that its body never rebinds: every
 /// call's argument is the object the parameter holds throughout.
 static bool isFixedParam(ir::FuncOp fn, StringRef name) {
@@ -93,6 +100,8 @@ CallerNames::namesOf(VarId v, llvm::function_ref<bool(VarId)> visible,
     if (named)
       break;
     container = heldBy(fn, local);
+    if (container.empty())
+      container = storedBy(fn, local);
     if (container.empty())
       break;
     local = rootName(container);
@@ -160,11 +169,13 @@ std::string CallerNames::heldBy(ir::FuncOp fn, StringRef local) const {
       return;
     container = fw.getModel().str();
   });
-  if (!container.empty())
-    return container;
-  // Else an object a call in `fn` stores it in: `model = SimMIM(encoder=
-  // encoder)`, whose `__init__` does `self.encoder = encoder`, holds it as
-  // `model.encoder`.
+  return container;
+}
+
+std::string CallerNames::storedBy(ir::FuncOp fn, StringRef local) const {
+  // `model = SimMIM(encoder=encoder)`, whose `__init__` does
+  // `self.encoder = encoder`, holds it as `model.encoder`.
+  std::string container;
   fn.walk([&](ir::CallOp call) {
     DictionaryAttr bind = call.getBindAttr();
     ir::FuncOp callee = analysis::findFunction(module, calleeSymbol(call));
@@ -238,10 +249,7 @@ bool CallerNames::passedTo(unsigned instId, ir::FuncOp fn, StringRef local,
     auto caller = call->getParentOfType<ir::FuncOp>();
     if (!caller)
       return WalkResult::advance();
-    auto cls = dyn_cast<ir::ClassOp>(caller->getParentOp());
-    std::string symbol =
-        cls ? (cls.getSymName() + "::" + caller.getSymName()).str()
-            : caller.getSymName().str();
+    std::string symbol = functionSymbol(caller);
     DictionaryAttr bind = call.getBindAttr();
     auto arg = bind ? bind.getAs<StringAttr>(local) : StringAttr();
     // A caller the program never runs (a subclass's `super().__init__`
@@ -348,5 +356,3 @@ std::vector<std::string> CallerNames::forwardedAs(unsigned instId) const {
   }
   return names;
 }
-
-

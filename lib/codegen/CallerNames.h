@@ -66,11 +66,14 @@ private:
                 llvm::SmallVectorImpl<std::string> &outers) const;
   /// Where `local` is assigned an object built in `fn` that a container
   /// built in `fn` holds (`layer = Block(...)`, then
-  /// `self.layers.append(layer)`), or that a call in `fn` stores in an
-  /// object (`model = SimMIM(encoder=encoder)`, whose `__init__` does
-  /// `self.encoder = encoder`): the holder as `fn` spells it
-  /// (`self.layers`, `model.encoder`); empty if none.
+  /// `self.layers.append(layer)`): the container as `fn` spells it
+  /// (`self.layers`); empty if none.
   std::string heldBy(ir::FuncOp fn, llvm::StringRef local) const;
+  /// Where a call in `fn` stores `local` in an object (`model =
+  /// SimMIM(encoder=encoder)`, whose `__init__` does `self.encoder =
+  /// encoder`): that attribute as `fn` spells it (`model.encoder`); empty
+  /// if none.
+  std::string storedBy(ir::FuncOp fn, llvm::StringRef local) const;
   /// The variables the forwards that ran a build region in instance
   /// `instId` were called on (`model(samples)` in the caller's instance).
   std::vector<std::string> forwardedAs(unsigned instId) const;
