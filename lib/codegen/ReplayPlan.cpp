@@ -97,6 +97,9 @@ struct SitePlan {
   /// helper's call) is the last statement of (hoistOverTests); the save
   /// itself reads detc's values, where it runs.
   bool hoisted = false;
+  /// planValues failed for a value not visible where the restore is (a
+  /// caller's: `opt` of the function calling `save_state(model, path)`).
+  bool needsCallers = false;
   /// The helper's call statement in the caller (fast-forward skips it).
   uint32_t callStmt = 0;
   /// The file of the save call: the script, or a module holding the helper
@@ -469,8 +472,16 @@ private:
       p.announced = true;
     }
     std::string why;
-    if (!planRestore(p, dict, why) || !planValues(p, why))
+    if (!planRestore(p, dict, why) || !planValues(p, why)) {
+      // A helper of the script saving what its parameters hold, whose
+      // callers hold values that must be saved too (`def save_state(model,
+      // path): torch.save(model.state_dict(), path)`, with the caller's
+      // optimizer): restored after each call, where those are visible.
+      if (p.needsCallers && place.function && dict == obj &&
+          (isa<ast::Dict>(obj) || stateDictOf(obj)))
+        return planHelperSites(cp, sf, *span, call, std::nullopt, skip);
       return skip(span->exprBegin, why);
+    }
     if (!cp.logged.empty()) {
       if (!logTests(cp, why))
         return skip(span->exprBegin, why);
@@ -713,7 +724,9 @@ private:
                            const ast::Call *call, const ast::Expr *&dict) {
     dict = resolveLocalDict(mf, at, obj);
     auto *display = dyn_cast_or_null<ast::Dict>(dict);
-    if (!display)
+    // Or a parameter's state dict (`torch.save(model.state_dict(), path)`).
+    const ast::Expr *recv = stateDictOf(dict);
+    if (!display && !isa_and_nonnull<ast::Name, ast::Attribute>(recv))
       return false;
     unsigned i = 0;
     for (const ast::NodeList<ast::Arg> *list :
@@ -725,6 +738,12 @@ private:
         else if (isa_and_nonnull<ast::Constant>(arg))
           p.literalParams.insert(a->arg);
       }
+    if (!display) {
+      if (!p.rename.count(rootName(mf.text(recv))))
+        return false;
+      p.objFile = &mf;
+      return true;
+    }
     for (const ast::Expr *value : display->values) {
       const ast::Expr *e = stateDictOf(value) ? stateDictOf(value) : value;
       if (!isa_and_nonnull<ast::Name, ast::Attribute>(e) ||
@@ -1197,6 +1216,7 @@ private:
         // `models_mae.__dict__[args.model](...)`).
         StringRef owner = g.vars.name(v).rsplit('/').first;
         owner = owner.take_until([](char c) { return c == '#'; });
+        p.needsCallers = true;
         why = "'" + name + "'" +
               (owner.empty() || owner == g.vars.name(v)
                    ? std::string()
