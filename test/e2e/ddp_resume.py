@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Resume of a DDP job whose checkpoint only rank 0 writes, on real
-PyTorch (2 gloo ranks started by torch.multiprocessing.spawn).
+"""Resume of a DDP job whose checkpoint only rank 0 writes, or every rank
+writes to one path, on real PyTorch (2 gloo ranks started by
+torch.multiprocessing.spawn).
 
 Transforms Inputs/ddp_rank0_save_train.py (each rank seeds `seed + rank`
 and draws per-rank noise from the global generators; rank 0 saves, inline
-under `if ... rank == 0:` or through `save_on_master`), runs it to the
+under `if ... rank == 0:` or through `save_on_master`, or every rank saves
+with no test around it), runs it to the
 end, then kills a run right after a checkpoint commit and resumes it: both
 ranks must resume, the final checkpoint must be bit-identical to the
 uninterrupted run's, and each rank's printed digest of its weights and
@@ -16,7 +18,9 @@ stops too.
 
 The session-64 first binary and runtime: rank 1 never reached the inline
 save's restore (exit 3 at its end), and with `save_on_master` it was
-refused for seeds that differ from rank 0's (exit 2).
+refused for seeds that differ from rank 0's (exit 2). The session-65
+first runtime stopped rank 1's resume from a checkpoint every rank saved
+(exit 3: its state was not in rank 0's sidecar).
 
 usage: ddp_resume.py --detc BIN --runtime DIR
 (DETC_E2E_PYTHON: the interpreter that runs the script)
@@ -83,7 +87,7 @@ def main():
         if sorted(ref_digests) != ["0", "1"]:
             fail("the reference run printed no digest of each rank", ref_run)
         for trial, (mode, instance) in enumerate(
-                ((["--helper"], 1), ([], 2))):
+                ((["--helper"], 1), ([], 2), (["--all-ranks"], 2))):
             out = os.path.join(tmp, "t%d.pt" % trial)
             written = kill_after_commit(
                 [python, script, "--port", str(free_port()), "--out", out]
@@ -100,7 +104,9 @@ def main():
                      % (trial, digests(p.stdout), ref_digests), p)
             print("trial %d (%s): killed after checkpoint run %d, both ranks "
                   "resumed -> identical" % (
-                      trial, "save_on_master" if mode else "if rank == 0",
+                      trial, {"--helper": "save_on_master",
+                              "--all-ranks": "every rank saves"}.get(
+                                  (mode or [""])[0], "if rank == 0"),
                       written))
         # Refusals. Rank 1's record removed from a sidecar re-sealed as a
         # bug of detc's would write it: rank 1 must not continue with rank

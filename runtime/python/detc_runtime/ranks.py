@@ -52,6 +52,14 @@ def wait_seconds():
                       positive=True)
 
 
+def unannounced_wait_seconds():
+    """How long a rank saving at a checkpoint the transform did not
+    announce waits for the other ranks' records: every rank saving there
+    records at once; a save only some ranks make should not hold them up
+    for DETC_RANK_WAIT at each checkpoint."""
+    return min(wait_seconds(), 5.0)
+
+
 def record(frame, seeds, decisions, values):
     """This rank's state at a checkpoint instance: `values` maps the names
     of detc's saved values to thunks (their digests are recorded)."""
@@ -86,10 +94,11 @@ def publish(site, count, make_record):
                       site, rank, type(e).__name__, e))
 
 
-def gather(site, count):
+def gather(site, count, wait=None):
     """The sidecar fields of a job of several processes: this rank, the
     job's size and the other ranks' records of instance `count` of `site`
-    (those that published within wait_seconds()); {} outside a job."""
+    (those that published within `wait` seconds, wait_seconds() by
+    default); {} outside a job."""
     w = world()
     if w is None:
         return {}
@@ -100,10 +109,11 @@ def gather(site, count):
         store = _store()
     except Exception:
         store = None
-    # One wait in all; once it has run out, a second each for the rest.
-    deadline = time.monotonic() + wait_seconds()
+    wait = wait_seconds() if wait is None else wait
+    # One wait in all; once it has run out, a moment each for the rest.
+    deadline = time.monotonic() + wait
     for r, key in keys.items():
-        left = max(1.0, deadline - time.monotonic())
+        left = max(min(1.0, wait), deadline - time.monotonic())
         try:
             store.wait([key], datetime.timedelta(seconds=left))
             records[str(r)] = json.loads(store.get(key))
@@ -115,7 +125,7 @@ def gather(site, count):
         warn_once(("rank-missing", site), "checkpoint site %d: rank(s) %s "
                   "did not record their state within %gs (DETC_RANK_WAIT); "
                   "resuming them from this checkpoint stops" % (
-                      site, ", ".join(map(str, missing)), wait_seconds()))
+                      site, ", ".join(map(str, missing)), wait))
     return {"rank": rank, "world_size": size, "ranks": records}
 
 

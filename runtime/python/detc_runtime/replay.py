@@ -518,12 +518,22 @@ def checkpoint(site, save, values=None, loops=()):
         if fp["mode"] != "off":
             fp["state"] = _state_digests(obj, fp["mode"] == "full")
         # In a job, the other ranks' records (ranks.py): they announced
-        # this instance too. An unannounced save that ranks make each on
-        # their own leaves the others' unrecorded (a resume of theirs
-        # stops, naming it).
-        w = ranks.world()
-        job = ranks.gather(at, count) if announced else (
-            {"rank": w[0], "world_size": w[1], "ranks": {}} if w else {})
+        # this instance too. An unannounced save may be every rank's (a
+        # DDP script saving without a rank test: each rank writes the
+        # file, and whichever sidecar lands must hold every rank's
+        # record): each publishes its own and takes those the others make
+        # at this instance within a short wait. A save of one rank's the
+        # transform could not announce leaves the others unrecorded (a
+        # resume of theirs stops, naming it).
+        if announced:
+            job = ranks.gather(at, count)
+        elif ranks.world():
+            frame = sys._getframe(1)
+            ranks.publish(at, count, lambda: ranks.record(
+                frame, _seeds_now(), decisions_made(), thunks))
+            job = ranks.gather(at, count, ranks.unannounced_wait_seconds())
+        else:
+            job = {}
         beyond = _beyond_state_dicts(sys._getframe(1))
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),

@@ -2,13 +2,17 @@
 DDP scripts have: each rank seeds `seed + rank`, a DistributedSampler
 splits the data, and only rank 0 writes the checkpoint, inline
 (`if rank == 0: torch.save(...)`) or through a helper that tests the rank
-itself (`--helper`: `save_on_master`). Each epoch draws per-rank noise
+itself (`--helper`: `save_on_master`), or every rank writes it, with no
+rank test (`--all-ranks`: whichever rank's sidecar lands must hold every
+rank's state; the session-65 first runtime stopped the resume of every
+rank but the last writer with exit 3). Each epoch draws per-rank noise
 from the global generators (torch's and numpy's) that changes the weights
 through the gradients DDP averages: a rank resumed with rank 0's
 generators instead of its own ends with other weights. Each rank prints a
 digest of its weights and generators at the end."""
 import argparse
 import hashlib
+import io
 import os
 
 import numpy as np
@@ -65,8 +69,13 @@ def main_worker(rank, world, args):
                  "epoch": epoch}
         if args.helper:
             save_on_master(state, args.out)
-        if not args.helper and rank == 0:
+        if not args.helper and not args.all_ranks and rank == 0:
             torch.save(state, args.out)
+        # Every rank saves, with no test around it (in the other modes into
+        # an io.BytesIO: a copy in memory, not a checkpoint).
+        torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
+                    "epoch": epoch},
+                   args.out if args.all_ranks else io.BytesIO())
         dist.barrier()
     print("final rank %d: %s" % (rank, digest(model)), flush=True)
     dist.destroy_process_group()
@@ -79,6 +88,7 @@ if __name__ == "__main__":
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--port", type=int, default=29541)
     parser.add_argument("--helper", action="store_true")
+    parser.add_argument("--all-ranks", action="store_true")
     parser.add_argument("--world", type=int, default=2)
     args = parser.parse_args()
     mp.spawn(main_worker, nprocs=args.world, args=(args.world, args))
