@@ -1256,17 +1256,13 @@ private:
   /// them; empty when it is in none.
   static std::string loopsArgument(const StatementIndex &index,
                                    uint32_t stmtBegin) {
-    std::vector<StringRef> names = index.loopVariables(stmtBegin);
-    if (names.empty())
+    std::vector<std::string> quoted;
+    for (StringRef n : index.loopVariables(stmtBegin))
+      quoted.push_back("\"" + n.str() + "\"");
+    if (quoted.empty())
       return {};
-    std::string out = "loops=(";
-    for (StringRef n : names)
-      out += "\"" + n.str() + "\", ";
-    if (names.size() > 1)
-      out.erase(out.size() - 2);
-    else
-      out.pop_back();
-    return out + ")";
+    return "loops=(" + llvm::join(quoted, ", ") +
+           (quoted.size() == 1 ? ",)" : ")");
   }
 
   void instrumentSite(const SitePlan &p) {
@@ -1281,13 +1277,14 @@ private:
     // the script reads them itself (and the announcement for the record of
     // a rank that does not save: ranks.py).
     bool valuesAtSave = !helper && !p.values.empty();
-    // A helper's save is wrapped once; the site its caller announced (and
-    // the values read in the caller's scope) replace the default.
     // The loops' variables where the run resumes: the runtime checks that
     // fast-forward reached the checkpoint where they stood when it was
-    // written (a script's own auto-resume takes another path).
+    // written (a script's own auto-resume takes another path). An
+    // announcement names those around it instead.
     std::string loopsAtSave =
         announced ? "" : loopsArgument(p.saveFile->places, p.span.stmtBegin);
+    // A helper's save is wrapped once; the site its caller announced (and
+    // the values read in the caller's scope) replace the default.
     if (!helper ||
         wrappedSaves.insert({p.saveFile, p.span.exprBegin}).second) {
       std::string tail = valuesAtSave ? ", " + p.values : std::string();
