@@ -13,8 +13,9 @@ uninterrupted run's, and each rank's printed digest of its weights and
 generators must be its own rank's from that run (a rank continuing with
 rank 0's generators ends elsewhere). Then the refusals: a sidecar whose
 record of rank 1 was removed (re-sealed, as a detc bug would write it)
-stops rank 1 with exit 3 naming it; a resume in a job of another size
-stops too.
+stops rank 1 with exit 3 naming it, as does one whose rank-1 digest of
+a value detc saves was altered; a resume in a job of another size stops
+too.
 
 The session-64 first binary and runtime: rank 1 never reached the inline
 save's restore (exit 3 at its end), and with `save_on_master` it was
@@ -108,12 +109,30 @@ def main():
                               "--all-ranks": "every rank saves"}.get(
                                   (mode or [""])[0], "if rank == 0"),
                       written))
-        # Refusals. Rank 1's record removed from a sidecar re-sealed as a
-        # bug of detc's would write it: rank 1 must not continue with rank
-        # 0's generators.
+        # Refusals, from sidecars re-sealed as a bug of detc's would write
+        # them. Rank 1's digest of a value detc saves (`history`, the
+        # writer's restored on every rank) altered: rank 1 must not
+        # continue with a value other than its own.
         side = os.path.join(tmp, "ref.pt.detc.json")
         with open(side, "rb") as f:
-            body = sidecar.decode(f.read(), side)
+            good = f.read()
+        body = sidecar.decode(good, side)
+        mine = body.get("ranks", {}).get("1", {}).get("values", {})
+        if not isinstance(mine.get("history"), str):
+            fail("rank 1's record holds no digest of 'history': %r" % mine)
+        mine["history"] = ("1" if mine["history"][0] != "1" else "2") + \
+            mine["history"][1:]
+        with open(side, "wb") as f:
+            f.write(sidecar.encode(body))
+        p = run("--out", "ref.pt", "--detc-resume", "ref.pt", check=False)
+        if p.returncode == 0 or "'history': this rank's value differs" \
+                not in p.stderr or "exit code 3" not in p.stderr:
+            fail("rank 1's value digest altered: exit %d" % p.returncode, p)
+        print("refused: rank 1's own value differs from the writer's "
+              "(exit 3, named)")
+        # Rank 1's record removed: rank 1 must not continue with rank 0's
+        # generators.
+        body = sidecar.decode(good, side)
         if sorted(body.get("ranks", {})) != ["1"] or body["world_size"] != 2:
             fail("the sidecar has no record of rank 1: %r" % sorted(body))
         body["ranks"] = {}

@@ -56,6 +56,7 @@ def main_worker(rank, world, args):
                           nn.Linear(12, 2))
     ddp = nn.parallel.DistributedDataParallel(model)
     opt = torch.optim.SGD(ddp.parameters(), lr=0.05, momentum=0.9)
+    history = []
     for epoch in range(args.epochs):
         sampler.set_epoch(epoch)
         # per-rank noise from the global generators, once per epoch
@@ -65,6 +66,12 @@ def main_worker(rank, world, args):
             opt.zero_grad()
             loss.backward()
             opt.step()
+            # The job's loss, the same on every rank.
+            job_loss = loss.detach().clone()
+            dist.all_reduce(job_loss)
+        # detc saves `history` (the writer's), and a rank whose own differs
+        # stops its resume.
+        history.append(float(job_loss))
         state = {"model": model.state_dict(), "opt": opt.state_dict(),
                  "epoch": epoch}
         if args.helper:
@@ -77,7 +84,8 @@ def main_worker(rank, world, args):
                     "epoch": epoch},
                    args.out if args.all_ranks else io.BytesIO())
         dist.barrier()
-    print("final rank %d: %s" % (rank, digest(model)), flush=True)
+    print("final rank %d: %s %d" % (rank, digest(model), len(history)),
+          flush=True)
     dist.destroy_process_group()
 
 
