@@ -786,10 +786,7 @@ private:
   }
 
   Frontier callStmt(ir::CallOp call, Frontier f, Ctx &c) {
-    SymbolRefAttr ref = call.getCallee();
-    std::string sym = ref.getRootReference().str();
-    for (FlatSymbolRefAttr n : ref.getNestedReferences())
-      sym += "::" + n.getValue().str();
+    std::string sym = calleeSymbol(call);
     ir::FuncOp fn = funcs.lookup(sym);
     if (!fn || activeFuncs.contains(sym)) {
       // Unknown or recursive: an opaque statement.
@@ -1020,11 +1017,7 @@ private:
             (op->hasAttr("unread_calls") && !isa<ir::BuildOp>(op)))
           events.push_back(op);
         if (auto call = dyn_cast<ir::CallOp>(op)) {
-          SymbolRefAttr ref = call.getCallee();
-          std::string sym = ref.getRootReference().str();
-          for (FlatSymbolRefAttr n : ref.getNestedReferences())
-            sym += "::" + n.getValue().str();
-          if (ir::FuncOp callee = funcs.lookup(sym);
+          if (ir::FuncOp callee = funcs.lookup(calleeSymbol(call));
               callee && seen.insert(callee.getOperation()).second)
             work.push_back(callee.getOperation());
         }
@@ -1116,6 +1109,20 @@ private:
   }
 };
 } // namespace
+
+std::string detc::analysis::calleeSymbol(ir::CallOp call) {
+  SymbolRefAttr ref = call.getCallee();
+  std::string sym = ref.getRootReference().str();
+  for (FlatSymbolRefAttr n : ref.getNestedReferences())
+    sym += "::" + n.getValue().str();
+  return sym;
+}
+
+std::string detc::analysis::functionSymbol(ir::FuncOp fn) {
+  auto cls = dyn_cast_or_null<ir::ClassOp>(fn->getParentOp());
+  return cls ? (cls.getSymName() + "::" + fn.getSymName()).str()
+             : fn.getSymName().str();
+}
 
 ir::FuncOp detc::analysis::findFunction(ModuleOp module, StringRef symbol) {
   auto [cls, method] = symbol.split("::");

@@ -19,22 +19,6 @@ static StringRef rootName(StringRef path) {
   return path.take_until([](char c) { return c == '.' || c == '['; });
 }
 
-/// The callee as the statement graph names functions (`Net::__init__`).
-static std::string calleeSymbol(ir::CallOp call) {
-  SymbolRefAttr ref = call.getCallee();
-  std::string sym = ref.getRootReference().str();
-  for (FlatSymbolRefAttr n : ref.getNestedReferences())
-    sym += "::" + n.getValue().str();
-  return sym;
-}
-
-/// `fn` as the statement graph names functions (`Net::__init__`, `main`).
-static std::string functionSymbol(ir::FuncOp fn) {
-  auto cls = dyn_cast<ir::ClassOp>(fn->getParentOp());
-  return cls ? (cls.getSymName() + "::" + fn.getSymName()).str()
-             : fn.getSymName().str();
-}
-
 /// Whether `name` is a parameter of `fn` that its body never rebinds: every
 /// call's argument is the object the parameter holds throughout.
 static bool isFixedParam(ir::FuncOp fn, StringRef name) {
@@ -178,7 +162,8 @@ std::string CallerNames::storedBy(ir::FuncOp fn, StringRef local) const {
   std::string container;
   fn.walk([&](ir::CallOp call) {
     DictionaryAttr bind = call.getBindAttr();
-    ir::FuncOp callee = analysis::findFunction(module, calleeSymbol(call));
+    ir::FuncOp callee =
+        analysis::findFunction(module, analysis::calleeSymbol(call));
     if (!container.empty() || !bind || !callee)
       return;
     for (NamedAttribute param : bind) {
@@ -231,7 +216,7 @@ bool CallerNames::passedTo(unsigned instId, ir::FuncOp fn, StringRef local,
     const analysis::Node &node = g.node(n);
     auto call = dyn_cast_or_null<ir::CallOp>(node.op);
     if (node.kind != analysis::NodeKind::CallEnter || !call ||
-        calleeSymbol(call) != inst.function)
+        analysis::calleeSymbol(call) != inst.function)
       continue;
     if (!argumentOf(n))
       return false;
@@ -244,12 +229,12 @@ bool CallerNames::passedTo(unsigned instId, ir::FuncOp fn, StringRef local,
   // argument of each call in the code, in each instance of the caller.
   ModuleOp code = module;
   code.walk([&](ir::CallOp call) {
-    if (calleeSymbol(call) != inst.function)
+    if (analysis::calleeSymbol(call) != inst.function)
       return WalkResult::advance();
     auto caller = call->getParentOfType<ir::FuncOp>();
     if (!caller)
       return WalkResult::advance();
-    std::string symbol = functionSymbol(caller);
+    std::string symbol = analysis::functionSymbol(caller);
     DictionaryAttr bind = call.getBindAttr();
     auto arg = bind ? bind.getAs<StringAttr>(local) : StringAttr();
     // A caller the program never runs (a subclass's `super().__init__`

@@ -193,6 +193,11 @@ std::string findEntry(mlir::ModuleOp module, llvm::StringRef name);
 /// The function or method whose symbol is `symbol` (`f`, `Cls::method`:
 /// Instance::function), or null.
 ir::FuncOp findFunction(mlir::ModuleOp module, llvm::StringRef symbol);
+/// The symbol of the function `call` calls, as Instance::function spells
+/// it (`f`, `Cls::method`).
+std::string calleeSymbol(ir::CallOp call);
+/// The symbol of `fn` itself, spelled the same way.
+std::string functionSymbol(ir::FuncOp fn);
 /// `Cls::method` as the user writes it (`Cls.method`).
 std::string entryDisplayName(llvm::StringRef symbol);
 

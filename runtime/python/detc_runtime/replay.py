@@ -469,6 +469,7 @@ def checkpoint(site, save, values=None, loops=()):
     checks (_loop_position)."""
 
     def call(obj, f, *args, **kwargs):
+        frame = sys._getframe(1)  # the script's, where the save is
         if not isinstance(f, (str, bytes, os.PathLike)):
             # Into a file object (io.BytesIO: a copy kept in memory): not a
             # checkpoint a run resumes from; it runs as written, also in
@@ -496,7 +497,7 @@ def checkpoint(site, save, values=None, loops=()):
             position = REPLAY.announced_position
         else:
             count = _count(at)
-            position = _loop_position(sys._getframe(1), loops)
+            position = _loop_position(frame, loops)
         if REPLAY.ff:
             _reached(at, count, position)
             return None
@@ -514,7 +515,7 @@ def checkpoint(site, save, values=None, loops=()):
             # RuntimeError, not detc's OSError), and with its own traceback
             # (called outside the handler, nothing of detc's is chained).
             return save(obj, f, *args, **kwargs)
-        fp = fingerprint.capture(sys._getframe(1))
+        fp = fingerprint.capture(frame)
         if fp["mode"] != "off":
             fp["state"] = _state_digests(obj, fp["mode"] == "full")
         # In a job, the other ranks' records (ranks.py): they announced
@@ -528,13 +529,12 @@ def checkpoint(site, save, values=None, loops=()):
         if announced:
             job = ranks.gather(at, count)
         elif ranks.world():
-            frame = sys._getframe(1)
             ranks.publish(at, count, lambda: ranks.record(
                 frame, _seeds_now(), decisions_made(), thunks))
             job = ranks.gather(at, count, ranks.unannounced_wait_seconds())
         else:
             job = {}
-        beyond = _beyond_state_dicts(sys._getframe(1))
+        beyond = _beyond_state_dicts(frame)
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),
             lambda: {
@@ -653,17 +653,24 @@ def _check_loop_position(target, position):
     differ = sorted(k for k in saved if position.get(k, _NOT_SET) !=
                     saved[k])
     if differ:
-        fail("%s: error: fast-forward reached the checkpoint (site %d, run "
-             "%d) with %s, but it was written with %s: the script took "
-             "another path than the run that wrote it (its own resume "
-             "logic, such as an auto-resume that loaded a checkpoint, or an "
-             "input that changed); run it without its own resume to "
-             "continue bit-identically" % (
-                 REPLAY.checkpoint, target["site"], target["instance"],
-                 ", ".join("%s = %r" % (k, position.get(k, "(unset)"))
-                           for k in differ),
-                 ", ".join("%s = %r" % (k, saved[k]) for k in differ)),
-             code=3)
+        _took_another_path(
+            target,
+            ", ".join("%s = %r" % (k, position.get(k, "(unset)"))
+                      for k in differ),
+            "it was written with " + ", ".join("%s = %r" % (k, saved[k])
+                                               for k in differ))
+
+
+def _took_another_path(target, now, then):
+    """Stops the run (exit 3): fast-forward reached the target checkpoint
+    with `now` (`epoch = 3`), where the run that wrote it had `then`."""
+    fail("%s: error: fast-forward reached the checkpoint (site %d, run %d) "
+         "with %s, but %s: the script took another path than the run that "
+         "wrote it (its own resume logic, such as an auto-resume that "
+         "loaded a checkpoint, or an input that changed); run it without "
+         "its own resume to continue bit-identically" % (
+             REPLAY.checkpoint, target["site"], target["instance"], now,
+             then), code=3)
 
 
 def check_rederived(saved, entries):
@@ -683,13 +690,8 @@ def check_rederived(saved, entries):
             continue
         value = now()
         if type(value) is int and value != then:
-            fail("%s: error: fast-forward reached the checkpoint (site %d, "
-                 "run %d) with %r = %d, but the checkpoint holds %d: the "
-                 "script took another path than the run that wrote it (its "
-                 "own resume logic, or an input that changed); run it "
-                 "without its own resume to continue bit-identically" % (
-                     REPLAY.checkpoint, REPLAY.target["site"],
-                     REPLAY.target["instance"], key, value, then), code=3)
+            _took_another_path(REPLAY.target, "%r = %d" % (key, value),
+                               "the checkpoint holds %d" % then)
 
 
 def announce_checkpoint(site, values=None, loops=()):
