@@ -20,6 +20,7 @@
 #include "detc/runtime/OutputTarget.h"
 #include "detc/runtime/Philox.h"
 #include "detc/runtime/TensorMemory.h"
+#include "FingerprintWalks.h"
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -398,6 +399,17 @@ PYBIND11_MODULE(_core, m) {
       },
       py::arg("address"), py::arg("size"),
       "XXH3-64 of the `size` bytes at `address`.");
+  m.def(
+      "buffer_hash",
+      [](py::buffer data) {
+        py::buffer_info info = data.request();
+        if (info.ndim > 1)
+          fail("buffer_hash: a buffer of one dimension only");
+        return memoryHash(info.ptr, size_t(info.size) * size_t(info.itemsize));
+      },
+      py::arg("data"),
+      "XXH3-64 of the bytes of a one-dimensional buffer (bytes, a numpy "
+      "vector).");
   // A fingerprint saves each global generator's state (a few KB) as base64
   // and compares digests of it: one pass over the bytes for both.
   m.def(
@@ -444,4 +456,6 @@ PYBIND11_MODULE(_core, m) {
       "memory_sample_hash's value of a tensor of `seed` bytes, from its "
       "windows gathered into one buffer (fingerprint.py, tensors on a "
       "GPU).");
+  registerStateDigest(m);
+  registerFrameGenerators(m);
 }

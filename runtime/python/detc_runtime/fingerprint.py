@@ -21,16 +21,18 @@ refusal naming what differs:
     restore, advanced by skipped work, is exit 3 naming it;
   * the saved state (the object a user checkpoint writes, or the values a
     hint or just-in-time checkpoint saves) is digested; after the restore
-    the script's state must digest alike, or exit 3 names the part.
+    the script's state must digest alike, or exit 3 names the part. A
+    user checkpoint's digests are taken at the resume, of the checkpoint
+    as it loads ("state_from": "checkpoint"; replay.py): the file is the
+    state as saved, and its save pays nothing per tensor.
 
 Tensors are digested from a sample (core.memory_sample_hash: up to 64
 windows of 256 bytes, the whole tensor when smaller) plus dtype and shape,
 so the cost grows with the number of tensors, not their size (a GPU's
 tensors have their windows gathered on the device and copied together:
-_device_digests): under 1% of
-writing a checkpoint from ~30 MB of state, a fixed ~0.2 ms after the write
-below that (10% of a 1.6 MB checkpoint's; bench/fingerprint_cost.py;
-global_generators.py reads and encodes the global generators). DETC_VERIFY=full
+_device_digests). The walk over containers, scalars and CPU tensors, and
+the scan for named generators, run in the core (StateDigest.cpp,
+FrameGenerators.cpp). Costs: bench/fingerprint_cost.py. DETC_VERIFY=full
 digests every byte instead; DETC_VERIFY=off records nothing and checks
 nothing (the restore still sets the global generators it has).
 """
@@ -194,17 +196,8 @@ def _generator_bytes(gen):
     return None
 
 
-def is_generator(value):
-    return isinstance(value, (torch.Generator, np.random.RandomState,
-                              np.random.Generator, random.Random))
-
-
 def _hash(data):
     return hashlib.blake2b(data, digest_size=8).hexdigest()
-
-
-_SCALARS = frozenset((bool, int, float, complex, str, bytes, type(None)))
-_TENSORS = frozenset((torch.Tensor, torch.nn.Parameter))
 
 
 def digest(value, full=False):
@@ -221,18 +214,6 @@ def digest(value, full=False):
     return _hash("\x1f".join(parts).encode("utf-8", "surrogatepass"))
 
 
-def _entry(v, full, parts, depth, seen):
-    """An entry of a container of `depth`: scalars and tensors, most of a
-    state dict's entries, without _walk's checks (a third of the cost)."""
-    t = type(v)
-    if t in _SCALARS:
-        parts.append(repr(v))
-    elif t in _TENSORS:
-        _add_tensor(parts, v, full)
-    else:
-        _walk(v, full, parts, depth + 1, seen)
-
-
 def _array_digest(value, full):
     array = np.ascontiguousarray(value)
     try:
@@ -245,30 +226,18 @@ def _array_digest(value, full):
 
 
 def _walk(value, full, parts, depth, seen):
+    """Appends the texts of `value`'s digest to `parts`: scalars as their
+    repr, containers as "{" key entry ... "}" and "[" entry ... "]" (those
+    nested deeper than 8, or in themselves, as "..."), CPU tensors as
+    _tensor_digest's text; the core walks those (StateDigest.cpp) and
+    hands everything else to _walk_other."""
+    _core.digest_walk(value, parts, depth, seen, full)
+
+
+def _walk_other(value, full, parts, depth, seen):
+    """_walk of a value that is no scalar, container or contiguous CPU
+    tensor (called by the core, the depth and cycle checks done)."""
     kind = type(value)
-    if kind in _SCALARS:
-        parts.append(repr(value))
-        return
-    if depth > 8 or id(value) in seen:
-        parts.append("...")
-        return
-    if kind is dict or isinstance(value, dict):
-        seen.add(id(value))
-        parts.append("{")
-        for k, v in value.items():
-            parts.append(repr(k) if type(k) in _SCALARS else digest(k, full))
-            _entry(v, full, parts, depth, seen)
-        parts.append("}")
-        seen.discard(id(value))
-        return
-    if kind is list or kind is tuple or isinstance(value, (list, tuple)):
-        seen.add(id(value))
-        parts.append("[")
-        for v in value:
-            _entry(v, full, parts, depth, seen)
-        parts.append("]")
-        seen.discard(id(value))
-        return
     if isinstance(value, torch.Tensor):
         _add_tensor(parts, value, full)
         return
@@ -313,6 +282,11 @@ def _walk(value, full, parts, depth, seen):
     parts.append(type(value if view_of is None else view_of).__name__)
 
 
+_core.digest_setup(torch.Tensor, torch.nn.Parameter, torch.strided,
+                   _DTYPE_NAMES, _dtype_name, _walk_other, digest,
+                   _SAMPLE_WINDOWS, _SAMPLE_BYTES)
+
+
 def digests(named, full=False):
     """{name: digest} of thunks that read values; unbound names are left
     out."""
@@ -336,43 +310,44 @@ _NO_GENERATORS_HELD = frozenset((
     types.BuiltinFunctionType, torch.Tensor, torch.nn.Parameter))
 
 
-def _named_generators(frame):
+_GENERATOR_TYPES = (torch.Generator, np.random.RandomState,
+                    np.random.Generator, random.Random)
+
+
+def _generator_digest(gen, version):
+    """A named generator's digest: XXH3 of its state (fingerprints of
+    version 4); blake2b before (a torch generator's 5 KB took 5 µs)."""
+    if version < 4:
+        return "gen:" + _hash(_generator_bytes(gen))
+    if isinstance(gen, torch.Generator):
+        state = gen.get_state()
+        return "gen4:%016x" % _core.memory_hash(state.data_ptr(),
+                                                state.numel())
+    data = _generator_bytes(gen)
+    return "gen4:%016x" % _core.buffer_hash(data)
+
+
+def is_generator(value):
+    return isinstance(value, _GENERATOR_TYPES)
+
+
+def _named_generators(frame, version=4):
     """{variable path: digest} of the generator objects bound to the
     variables of `frame`'s function and module, and to their attributes
-    one level down."""
-    found = {}
+    one level down (the core finds them: FrameGenerators.cpp); digests as
+    fingerprints of `version` have them (_generator_digest)."""
     if frame is None:
-        return found
-    scopes = [("", frame.f_globals)]
-    if frame.f_locals is not frame.f_globals:
-        scopes.insert(0, ("", frame.f_locals))
-    for prefix, variables in scopes:
-        for name, value in list(variables.items()):
-            if type(value) in _NO_GENERATORS_HELD:
-                continue
-            if name.startswith("__") or isinstance(
-                    value, (types.ModuleType, type, types.FunctionType)):
-                continue
-            if is_generator(value):
-                found.setdefault(name, "gen:" + _hash(
-                    _generator_bytes(value)))
-                continue
-            attrs = getattr(value, "__dict__", None)
-            if not isinstance(attrs, dict) or isinstance(
-                    value, (torch.Tensor, torch.nn.Module)):
-                continue
-            if "_detc_sampler" in attrs:
-                # A keyed loader's generator is detc's own (data.py): only
-                # making an iterator draws from it, which a minibatch may do
-                # after its boundary (`except StopIteration: it =
-                # iter(loader)`). Its state is saved and checked with each
-                # position of the loader (a loop's, an iterator's).
-                continue
-            for attr, inner in list(attrs.items())[:64]:
-                if is_generator(inner):
-                    found.setdefault("%s.%s" % (name, attr), "gen:" + _hash(
-                        _generator_bytes(inner)))
-    return found
+        return {}
+    scopes = [frame.f_globals]
+    variables = frame.f_locals
+    if variables is not frame.f_globals:
+        # (A proxy from Python 3.13 on: the core reads dicts.)
+        scopes.insert(0, variables if isinstance(variables, dict)
+                      else dict(variables))
+    return {path: _generator_digest(gen, version) for path, gen in
+            _core.frame_generators(scopes, _GENERATOR_TYPES,
+                                   _NO_GENERATORS_HELD,
+                                   (torch.Tensor, torch.nn.Module)).items()}
 
 
 # ---- Capture, restore, verify ----------------------------------------------
@@ -422,7 +397,7 @@ class Moment:
               "sequential": [[list(k) if isinstance(k, tuple) else [k],
                               int(v)] for k, v in self.sequential.items()]}
         if self.mode != "off":
-            fp["version"] = 3
+            fp["version"] = 4
             fp["global_digests"] = state_digests
             fp["named"] = dict(self.named)
         return fp
@@ -444,7 +419,9 @@ def valid(fp):
         if not (isinstance(entry, list) and len(entry) == 2 and
                 isinstance(entry[0], list) and isinstance(entry[1], int)):
             return False
-    if fp.get("version", 1) not in (1, 2, 3):
+    if fp.get("version", 1) not in (1, 2, 3, 4):
+        return False
+    if fp.get("state_from", "checkpoint") != "checkpoint":
         return False
     for key in ("global_digests", "named", "state"):
         if key in fp and not (isinstance(fp[key], dict) and all(
@@ -470,18 +447,29 @@ def restore(fp):
         for k, v in fp["sequential"]}
 
 
-def verify(fp, state=None, frame=None):
+def state_from_checkpoint(body):
+    """Whether sidecar `body`'s fingerprint leaves the saved state's
+    digests to be taken of the checkpoint itself, at the resume (a user
+    checkpoint's, from this detc on; an earlier one's holds them)."""
+    fp = (body or {}).get("fingerprint")
+    return isinstance(fp, dict) and fp.get("mode") in ("sample", "full") \
+        and fp.get("state_from") == "checkpoint" and "state" not in fp
+
+
+def verify(fp, state=None, frame=None, saved_state=None):
     """After a restore: the differences between the checkpointed moment
     and now, as a list of lines (empty when they agree). `state` maps
     names to thunks reading the restored state whose digests the
-    fingerprint's "state" holds."""
+    fingerprint's "state" holds, or, where it says "state_from":
+    "checkpoint", `saved_state(full)` gives (the checkpoint's entries as
+    it loads)."""
     if fp.get("mode", "sample") == "off" or mode() == "off":
         return []
     full = fp.get("mode") == "full"
     problems = []
     version = fp.get("version", 1)
     raw = global_generators.raw_states()
-    if version == 3:
+    if version >= 3:
         now = {n: global_generators.digest(n, s) for n, s in raw.items()}
     elif version == 2:  # written by an earlier detc
         now = {n: global_generators.digest_v2(n, s) for n, s in raw.items()}
@@ -495,7 +483,7 @@ def verify(fp, state=None, frame=None):
         elif now[name] != d:
             problems.append("the %s generator's state (the saved state is "
                             "not the one the checkpointed run had)" % name)
-    named = _named_generators(frame)
+    named = _named_generators(frame, version)
     for name, d in (fp.get("named") or {}).items():
         if name in named and named[name] != d:
             problems.append(
@@ -504,7 +492,11 @@ def verify(fp, state=None, frame=None):
                 "fast-forward drew from it, and detc's analysis did not "
                 "save it)" % name)
     if state is not None:
-        saved = fp.get("state") or {}
+        saved = fp.get("state")
+        if saved is None and fp.get("state_from") == "checkpoint" and \
+                saved_state is not None and state:
+            saved = saved_state(full)
+        saved = saved or {}
         # Only the entries the checkpoint held: an entry a script adds
         # under an `if` (`if model_ema is not None: to_save['model_ema'] =
         # ...`) may not be there, and its thunk not readable.
@@ -512,19 +504,25 @@ def verify(fp, state=None, frame=None):
                           full)
         for name, d in saved.items():
             if name in current and current[name] != d:
-                problems.append("%r: the restored state differs from the "
-                                "state the checkpoint saved" % name)
+                # A user checkpoint's entries are named by their keys'
+                # reprs already ("'model'"), a hint's by variable names.
+                problems.append("%s: the restored state differs from the "
+                                "state the checkpoint saved" % (
+                                    name if name[:1] in "'\"<"
+                                    else repr(name)))
     return problems
 
 
-def settle(body, checkpoint, state, frame, named=True, more=()):
+def settle(body, checkpoint, state, frame, named=True, more=(),
+           saved_state=None):
     """Restores and verifies the fingerprint of sidecar `body` (of
     `checkpoint`): exit 3 naming each difference. A sidecar without one
     (written by an earlier detc) is restored as before, unverified, with a
     warning. `named`: also compare the named generators (not when the
     state comes from another rank's checkpoint). `more`: differences the
     caller found (a rank's values that differ from the writer's:
-    ranks.value_differences), reported with these."""
+    ranks.value_differences), reported with these. `saved_state`: as
+    verify() takes it."""
     from ._state import fail, warn_once
     fp = body.get("fingerprint")
     if fp is None:
@@ -542,7 +540,7 @@ def settle(body, checkpoint, state, frame, named=True, more=()):
             checkpoint, e), 3)
     if not named:
         fp = dict(fp, named={})
-    problems = verify(fp, state, frame) + list(more)
+    problems = verify(fp, state, frame, saved_state) + list(more)
     if problems:
         fail("%s: error: the restored run is not the checkpointed one — "
               "refusing to continue (a bug in detc's analysis, or an edited "

@@ -158,8 +158,12 @@ def for_this_rank(target, checkpoint):
              "DETC_RANK_WAIT); this rank cannot resume from it" % (
                  checkpoint, rank, target.get("rank", 0), rank), 3)
     fp = dict(mine["fingerprint"])
-    if "state" in (target.get("fingerprint") or {}):
-        fp["state"] = target["fingerprint"]["state"]
+    # The state is the checkpoint's, every rank's: its digests as the
+    # writer recorded them, or taken of the checkpoint as it loads.
+    writer = target.get("fingerprint") or {}
+    for key in ("state", "state_from"):
+        if key in writer:
+            fp[key] = writer[key]
     return dict(target, seeds=mine.get("seeds", target.get("seeds")),
                 decisions=mine.get("decisions") or {}, fingerprint=fp,
                 rank_values=mine.get("values") or {})

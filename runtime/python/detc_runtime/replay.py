@@ -111,6 +111,9 @@ class Replay:
         # calls the training loop makes of functions also called outside
         # it, under way now (from_nest)
         self.nest_calls = 0
+        # {entry: digest} of the checkpoint as user_checkpoint() loaded it:
+        # what the restored state must digest alike (_saved_state_digests)
+        self.loaded_digests = None
 
     def position(self, site):
         it = self.loaders.get(site)
@@ -517,7 +520,11 @@ def checkpoint(site, save, values=None, loops=()):
             return save(obj, f, *args, **kwargs)
         fp = fingerprint.capture(frame)
         if fp["mode"] != "off":
-            fp["state"] = _state_digests(obj, fp["mode"] == "full")
+            # The state's digests are taken at the resume, of the
+            # checkpoint as it loads (_saved_state_digests): the file is
+            # the state as saved (its sidecar holds the file's hash), and
+            # digesting it here cost the save a few µs per tensor.
+            fp["state_from"] = "checkpoint"
         # In a job, the other ranks' records (ranks.py): they announced
         # this instance too. An unannounced save may be every rank's (a
         # DDP script saving without a rank test: each rank writes the
@@ -774,19 +781,37 @@ def user_checkpoint(load=None, *args, **kwargs):
     """The user's checkpoint, read with the script's own load function
     (torch.load when the script names none)."""
     if load is None:
-        import torch
         load = torch.load
         if REPLAY.target.get("pickled") and "weights_only" not in kwargs \
-                and _takes_weights_only(torch):
+                and _takes_weights_only():
             # This script wrote it (the sidecar ties both), holding objects
             # (a whole module, an argparse.Namespace): torch >= 2.6 loads
             # only tensors by default, torch 1.x loaded such files as is.
             kwargs["weights_only"] = False
-    return load(REPLAY.checkpoint, *args, **kwargs)
+    obj = load(REPLAY.checkpoint, *args, **kwargs)
+    if load is torch.load and REPLAY.loaded_digests is None and \
+            fingerprint.state_from_checkpoint(REPLAY.target):
+        # Now, before the restore code reads it (a state dict it loads
+        # stays as loaded, but a script's own code may edit the object).
+        REPLAY.loaded_digests = _state_digests(
+            obj, REPLAY.target["fingerprint"].get("mode") == "full")
+    return obj
 
 
-def _takes_weights_only(torch):
-    import inspect
+def _saved_state_digests(full):
+    """{entry: digest} of the state the checkpoint saved: of the object
+    user_checkpoint() loaded, or, when the restore code loaded none, of
+    the checkpoint loaded here (on the CPU: a digest is the same on any
+    device)."""
+    if REPLAY.loaded_digests is None:
+        kwargs = {"weights_only": False} if REPLAY.target.get(
+            "pickled") and _takes_weights_only() else {}
+        REPLAY.loaded_digests = _state_digests(torch.load(
+            REPLAY.checkpoint, map_location="cpu", **kwargs), full)
+    return REPLAY.loaded_digests
+
+
+def _takes_weights_only():
     try:
         return "weights_only" in inspect.signature(torch.load).parameters
     except (TypeError, ValueError):
@@ -957,7 +982,8 @@ def resumed(state=None):
                        {_state_name(k): v for k, v in (state or {}).items()},
                        sys._getframe(1),
                        more=ranks.value_differences(REPLAY.target,
-                                                    REPLAY.reached_values))
+                                                    REPLAY.reached_values),
+                       saved_state=_saved_state_digests)
     REPLAY.pending = None
     REPLAY.ff = False
     arrivals = REPLAY.target.get("hint_arrivals") or {}

@@ -254,6 +254,17 @@ class ReplayTest(unittest.TestCase):
                   "--detc-until", "1:50"],
             "--detc-until position epoch 1 step 50")
 
+    def test_restore_that_leaves_state_out_exits_3(self):
+        # The checkpoint's entries are digested as the resume loads them
+        # and compared with the state the restore code leaves.
+        out = self.fresh("forgot")
+        proc = run(out, "--detc-resume", os.path.join(out, "ckpt-9.pt"),
+                   env={"REPLAY_TRAIN_FORGET_OPT": "1"}, check=False)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("'opt': the restored state differs", proc.stderr)
+        self.assertNotIn("'model'", proc.stderr)
+        self.assertFalse(os.path.exists(os.path.join(out, "final.pt")))
+
     def test_edited_script_refused(self):
         # The hash covers the code that runs, not the script detc was given:
         # a hyperparameter edited in the emitted script is another script.

@@ -2006,6 +2006,179 @@ class FingerprintTest(unittest.TestCase):
         self.assertIn("generator 'g'", problems[0])
         self.assertIn("'model'", problems[1])
 
+    def test_state_digested_from_the_checkpoint_at_the_resume(self):
+        # A user checkpoint's fingerprint leaves the state's digests to
+        # the resume (of the checkpoint as it loads): verify() asks for
+        # them only when there is restored state to compare.
+        from detc_runtime import fingerprint
+        model = torch.nn.Linear(3, 2)
+        fp = dict(fingerprint.capture(None), state_from="checkpoint")
+        self.assertTrue(fingerprint.valid(fp))
+        self.assertTrue(fingerprint.state_from_checkpoint(
+            {"fingerprint": fp}))
+        self.assertFalse(fingerprint.valid(dict(fp, state_from="file")))
+        saved = {"'model'": fingerprint.digest(model.state_dict())}
+        asked = []
+
+        def saved_state(full):
+            asked.append(full)
+            return saved
+
+        state = {"'model'": lambda: model.state_dict()}
+        self.assertEqual(fingerprint.verify(fp, state, None, saved_state),
+                         [])
+        self.assertEqual(fingerprint.verify(fp, {}, None, saved_state), [])
+        self.assertEqual(asked, [False])
+        with torch.no_grad():
+            model.bias[0] += 1
+        problems = fingerprint.verify(fp, state, None, saved_state)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("'model': the restored state differs", problems[0])
+        # An earlier detc's fingerprint holds the digests itself.
+        self.assertFalse(fingerprint.state_from_checkpoint(
+            {"fingerprint": dict(fp, state=saved)}))
+
+    def test_named_generators_of_a_frame(self):
+        # Variables and their attributes one level down; first binding of
+        # a name wins (the function's before its module's); modules,
+        # tensors, keyed loaders and dunder names are passed over.
+        from detc_runtime import fingerprint
+        import sys
+
+        class Holder:
+            pass
+
+        class NoDict:
+            __slots__ = ("rng",)
+
+        class Raises:
+            @property
+            def __dict__(self):
+                raise AttributeError("none")
+
+        data = Holder()
+        data.rng = np.random.RandomState(1)
+        data.other = 3
+        many = Holder()
+        for i in range(70):
+            setattr(many, "a%02d" % i, torch.Generator() if i in (3, 66)
+                    else i)
+        keyed = Holder()
+        keyed._detc_sampler = 1
+        keyed.gen = torch.Generator()
+        module = torch.nn.Linear(2, 2)
+        module.gen = torch.Generator()
+        slots = NoDict()
+        slots.rng = random.Random(2)
+        raises = Raises()
+        __hidden__ = torch.Generator()  # noqa: F841
+        g = torch.Generator().manual_seed(8)
+        npg = np.random.default_rng(3)
+        found = fingerprint._named_generators(sys._getframe())
+        self.assertEqual(sorted(found), ["data.rng", "g", "many.a03",
+                                         "npg"])
+        # Version 4's digests (XXH3); an earlier detc's (blake2b) for
+        # the fingerprints it wrote.
+        self.assertEqual(found["g"], "gen4:%016x" % _core.buffer_hash(
+            g.get_state().numpy()))
+        self.assertEqual(fingerprint._named_generators(
+            sys._getframe(), 3)["data.rng"], "gen:" + fingerprint._hash(
+                fingerprint._generator_bytes(data.rng)))
+        g.manual_seed(9)
+        self.assertNotEqual(fingerprint._named_generators(
+            sys._getframe())["g"], found["g"])
+        del raises, slots, module, keyed, many, data, npg, g
+
+    def test_core_walk_digests_as_the_python_walk_did(self):
+        # The core walks containers, scalars and CPU tensors
+        # (StateDigest.cpp); its texts must be those of the Python walk it
+        # replaced, so that fingerprints an earlier detc wrote verify. The
+        # reference below is that walk.
+        from detc_runtime import fingerprint
+        import hashlib
+        scalars = (bool, int, float, complex, str, bytes, type(None))
+
+        def ref_digest(value, full=False):
+            parts = []
+            ref_walk(value, full, parts, 0, set())
+            if len(parts) == 1 and len(parts[0]) <= 64:
+                return parts[0]
+            return hashlib.blake2b("\x1f".join(parts).encode(
+                "utf-8", "surrogatepass"), digest_size=8).hexdigest()
+
+        def ref_entry(v, full, parts, depth, seen):
+            if type(v) in scalars:
+                parts.append(repr(v))
+            elif type(v) in (torch.Tensor, torch.nn.Parameter):
+                parts.append(fingerprint._tensor_digest(v, full))
+            else:
+                ref_walk(v, full, parts, depth + 1, seen)
+
+        def ref_walk(value, full, parts, depth, seen):
+            if type(value) in scalars:
+                parts.append(repr(value))
+            elif depth > 8 or id(value) in seen:
+                parts.append("...")
+            elif isinstance(value, (dict, list, tuple)):
+                seen.add(id(value))
+                if isinstance(value, dict):
+                    parts.append("{")
+                    for k, v in value.items():
+                        parts.append(repr(k) if type(k) in scalars
+                                     else ref_digest(k, full))
+                        ref_entry(v, full, parts, depth, seen)
+                    parts.append("}")
+                else:
+                    parts.append("[")
+                    for v in value:
+                        ref_entry(v, full, parts, depth, seen)
+                    parts.append("]")
+                seen.discard(id(value))
+            elif isinstance(value, torch.Tensor):
+                parts.append(fingerprint._tensor_digest(value, full))
+            else:  # what the core hands to Python
+                fingerprint._walk_other(value, full, parts, depth, seen)
+
+        class Backwards(list):
+            def __iter__(self):
+                return reversed(self[:])
+
+        g = torch.Generator().manual_seed(4)
+        model = torch.nn.Sequential(torch.nn.Linear(8, 16),
+                                    torch.nn.BatchNorm1d(16))
+        opt = torch.optim.Adam(model.parameters())
+        model(torch.randn(4, 8, generator=g)).sum().backward()
+        opt.step()
+        moved = collections.OrderedDict([("a", 1), ("b", torch.ones(3))])
+        moved.move_to_end("a")
+        deep = []
+        for _ in range(12):
+            deep = [deep, 1]
+        cycle = {"x": 1.5}
+        cycle["self"] = cycle
+        pair = collections.namedtuple("Pair", "a b")
+        values = [
+            1, 2.5, "s", b"b", None, True, 3 + 4j, [], {}, (),
+            torch.tensor(3.0), torch.zeros(0), torch.zeros(0, 5),
+            torch.arange(10).reshape(2, 5).t(), torch.arange(6)[::2],
+            torch.randn(300, 300, generator=g), torch.ones(5).half(),
+            torch.nn.Parameter(torch.randn(4, generator=g)),
+            torch.ones(3, dtype=torch.complex64),
+            torch.ones(2, dtype=torch.bool), model.state_dict(),
+            opt.state_dict(), {"model": model.state_dict(), "epoch": 3,
+                               "opt": opt.state_dict(), "lr": [0.1]},
+            model, opt, moved, pair(1, torch.ones(2)),
+            Backwards([1, torch.ones(1), "x"]), deep, cycle,
+            np.arange(5), np.array(["a"]), g, random.Random(4),
+            {(1, 2): 3, torch.ones(1): 4,
+             5: [torch.ones(2, 2), {"k": (1, 2.0)}]},
+            torch.sparse_coo_tensor([[0, 1]], [1.0, 2.0], (3,)),
+            [model.state_dict()] * 3, object(), int, torch.float32]
+        for full in (False, True):
+            for v in values:
+                self.assertEqual(fingerprint.digest(v, full),
+                                 ref_digest(v, full), repr(v)[:60])
+
     def test_sampled_digest_sees_both_ends_and_full_mode_every_byte(self):
         from detc_runtime import fingerprint
         t = torch.zeros(1 << 20)
@@ -2021,7 +2194,8 @@ class FingerprintTest(unittest.TestCase):
                             fingerprint.digest(t, full=True))
 
     def test_global_digests_of_every_version_see_every_field(self):
-        # Version 3 digests the states' bytes in the runtime core, version
+        # Versions 3 and 4 digest the states' bytes in the runtime core
+        # (4 differs in its named generators' digests), version
         # 2 (an earlier detc) the libraries' raw states with blake2b,
         # version 1 the encoded states: sidecars of each still verify, and
         # each sees a change that moves no generator word: numpy's cached
@@ -2032,15 +2206,16 @@ class FingerprintTest(unittest.TestCase):
         np.random.standard_normal()  # leaves a Gaussian cached
         random.seed(5)
         random.gauss(0, 1)
-        fp3 = fingerprint.capture(None)
-        self.assertEqual(fp3["version"], 3)
+        fp4 = fingerprint.capture(None)
+        self.assertEqual(fp4["version"], 4)
+        fp3 = dict(fp4, version=3)
         raw = gg.raw_states()
         fp2 = dict(fp3, version=2, global_digests={
             n: gg.digest_v2(n, s) for n, s in raw.items()})
         fp1 = dict(fp3, global_digests={
             n: gg.digest_v1(s) for n, s in fp3["globals"].items()})
         del fp1["version"]
-        for fp in (fp1, fp2, fp3):
+        for fp in (fp1, fp2, fp3, fp4):
             fingerprint.restore(fp)
             self.assertEqual(fingerprint.verify(fp), [])
             np.random.standard_normal()  # uses the cached one: same words
@@ -2049,7 +2224,7 @@ class FingerprintTest(unittest.TestCase):
             self.assertEqual(len(problems), 2, problems)
             self.assertIn("numpy generator", problems[0])
             self.assertIn("random generator", problems[1])
-        self.assertFalse(fingerprint.valid(dict(fp3, version=4)))
+        self.assertFalse(fingerprint.valid(dict(fp3, version=5)))
 
     def test_generator_memory_reads_agree_with_the_libraries(self):
         # numpy's and random's states are read from their memory (located
@@ -2331,6 +2506,26 @@ class RanksTest(unittest.TestCase):
         # outside a job nothing is published or gathered
         ranks.publish(1, 1, lambda: self.fail("no record outside a job"))
         self.assertEqual(ranks.gather(1, 1), {})
+
+    def test_another_ranks_checkpoint_checks_the_state_it_holds(self):
+        # Rank 1 resumes from rank 0's checkpoint with its own seeds and
+        # generators, and the checkpoint's state check: the state's
+        # digests are taken of the checkpoint as it loads, on every rank.
+        from detc_runtime import ranks
+        record = {"seeds": {"override": None, "generators": {"1": 6}},
+                  "decisions": {}, "values": {},
+                  "fingerprint": rt.fingerprint.capture(None)}
+        body = self._body(rank=0, world_size=2, ranks={"1": record})
+        body["fingerprint"]["state_from"] = "checkpoint"
+        world = ranks.world
+        ranks.world = lambda: (1, 2)
+        try:
+            mine = ranks.for_this_rank(body, "ck.pt")
+        finally:
+            ranks.world = world
+        self.assertEqual(mine["seeds"], record["seeds"])
+        self.assertIsNot(mine["fingerprint"], body["fingerprint"])
+        self.assertTrue(rt.fingerprint.state_from_checkpoint(mine))
 
     def test_an_announcement_no_save_took_is_spent_at_the_restore(self):
         # `if rank == 0: torch.save(...)` on rank 1: the announcement before
