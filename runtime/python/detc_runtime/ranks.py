@@ -14,14 +14,17 @@ test it fails runs nothing in between — and publishes it in the job's
 c10d store. The rank that writes gathers the others' records into its
 sidecar ("ranks"), with the job's size. A resumed rank continues from its
 own record; a record the sidecar lacks, or a job of another size, stops
-the run with exit 3 naming it. detc-saved values are the writer's: each
-rank's record holds their digests, and a rank whose own differ stops too.
+the run with exit 3 naming it. detc-saved values (a loss, a meter) are
+each rank's own: a rank's record holds them (small ones; their digests
+for all), and a rank whose own value was too large to record and differs
+from the writer's stops too.
 """
 import datetime
 import json
 import time
 
 from . import fingerprint
+from . import values as _values
 
 _KEY = "detc-replay/%d/%d/%d"  # site, instance, rank
 
@@ -60,17 +63,34 @@ def unannounced_wait_seconds():
     return min(wait_seconds(), 5.0)
 
 
+# A detc-saved value a rank records as its own, at most (its JSON): a
+# rank's loss, meter or counter is a few bytes; a buffer of tensors is
+# digested only, and restored as the writer's when it is the same.
+OWN_VALUE_BYTES = 256 * 1024
+
+
 def record(frame, seeds, decisions, values):
     """This rank's state at a checkpoint instance: `values` maps the names
-    of detc's saved values to thunks (their digests are recorded)."""
-    digests = {}
+    of detc's saved values to thunks. Their digests are recorded, and each
+    small one itself ("own_values", encoded as the sidecar's "values"): a
+    rank whose own value differs from the writer's (its loss, its
+    meters) resumes with its own."""
+    digests, own = {}, {}
     for name, thunk in (values or {}).items():
         try:
-            digests[name] = fingerprint.digest(thunk())
+            value = thunk()
+            digests[name] = fingerprint.digest(value)
         except Exception:  # unbound here (NameError), or not digestible
             continue
+        try:
+            encoded = _values.encode(value, repr(name))
+        except _values.UnsavableValue:
+            continue
+        if len(json.dumps(encoded)) <= OWN_VALUE_BYTES:
+            own[name] = encoded
     return {"seeds": seeds, "decisions": decisions,
-            "fingerprint": fingerprint.capture(frame), "values": digests}
+            "fingerprint": fingerprint.capture(frame), "values": digests,
+            "own_values": own}
 
 
 def publish(site, count, make_record):
@@ -164,8 +184,12 @@ def for_this_rank(target, checkpoint):
     for key in ("state", "state_from"):
         if key in writer:
             fp[key] = writer[key]
+    # Its own values where it recorded them; the writer's for the rest
+    # (value_differences checks those against this rank's digests).
     return dict(target, seeds=mine.get("seeds", target.get("seeds")),
                 decisions=mine.get("decisions") or {}, fingerprint=fp,
+                values=dict(target["values"],
+                            **(mine.get("own_values") or {})),
                 rank_values=mine.get("values") or {})
 
 

@@ -182,7 +182,9 @@ def _valid_job(body):
             isinstance(r, dict) and _valid_seeds(r.get("seeds")) and
             _valid_decisions(r.get("decisions", {})) and
             isinstance(r.get("values", {}), dict) and all(
-                isinstance(v, str) for v in r.get("values", {}).values())
+                isinstance(v, str) for v in r.get("values", {}).values()) and
+            isinstance(r.get("own_values", {}), dict) and all(
+                isinstance(v, dict) for v in r.get("own_values", {}).values())
             for k, r in records.items())
 
 

@@ -2490,6 +2490,8 @@ class RanksTest(unittest.TestCase):
         for bad in ({"rank": 2}, {"world_size": 1}, {"ranks": {"0": record}},
                     {"ranks": {"1": dict(record, seeds={})}},
                     {"ranks": {"1": dict(record, decisions={"3": "2"})}},
+                    {"ranks": {"1": dict(record, own_values={"a": 1})}},
+                    {"ranks": {"1": dict(record, own_values=[])}},
                     {"ranks": []}, {"rank": True}):
             with self.assertRaises(sidecar.SidecarError):
                 sidecar.decode(sidecar.encode(dict(good, **bad)), "s")
@@ -2512,10 +2514,14 @@ class RanksTest(unittest.TestCase):
         # generators, and the checkpoint's state check: the state's
         # digests are taken of the checkpoint as it loads, on every rank.
         from detc_runtime import ranks
+        from detc_runtime import values
         record = {"seeds": {"override": None, "generators": {"1": 6}},
                   "decisions": {}, "values": {},
-                  "fingerprint": rt.fingerprint.capture(None)}
+                  "fingerprint": rt.fingerprint.capture(None),
+                  "own_values": {"loss": values.encode(0.25)}}
         body = self._body(rank=0, world_size=2, ranks={"1": record})
+        body["values"] = {"loss": values.encode(0.5),
+                          "buffer": values.encode([1, 2])}
         body["fingerprint"]["state_from"] = "checkpoint"
         world = ranks.world
         ranks.world = lambda: (1, 2)
@@ -2524,6 +2530,9 @@ class RanksTest(unittest.TestCase):
         finally:
             ranks.world = world
         self.assertEqual(mine["seeds"], record["seeds"])
+        # Its own loss; the writer's value where it recorded none.
+        self.assertEqual(mine["values"], {"loss": values.encode(0.25),
+                                          "buffer": values.encode([1, 2])})
         self.assertIsNot(mine["fingerprint"], body["fingerprint"])
         self.assertTrue(rt.fingerprint.state_from_checkpoint(mine))
 

@@ -8,8 +8,12 @@ rank's state; the session-65 first runtime stopped the resume of every
 rank but the last writer with exit 3). Each epoch draws per-rank noise
 from the global generators (torch's and numpy's) that changes the weights
 through the gradients DDP averages: a rank resumed with rank 0's
-generators instead of its own ends with other weights. Each rank prints a
-digest of its weights and generators at the end."""
+generators instead of its own ends with other weights. Each rank keeps a
+history of its own losses, which detc saves beside the checkpoint (a
+value live across it): a rank resumed with rank 0's history ends with
+another (the session-65 runtime refused rank 1's resume, exit 3). Each
+rank prints a digest of its weights, generators and history at the
+end."""
 import argparse
 import hashlib
 import io
@@ -30,8 +34,8 @@ def save_on_master(state, path):
         torch.save(state, path)
 
 
-def digest(model):
-    h = hashlib.sha256()
+def digest(model, history):
+    h = hashlib.sha256(repr(history).encode())
     for t in model.state_dict().values():
         h.update(t.numpy().tobytes())
     h.update(torch.get_rng_state().numpy().tobytes())
@@ -69,9 +73,8 @@ def main_worker(rank, world, args):
             # The job's loss, the same on every rank.
             job_loss = loss.detach().clone()
             dist.all_reduce(job_loss)
-        # detc saves `history` (the writer's), and a rank whose own differs
-        # stops its resume.
-        history.append(float(job_loss))
+        # This rank's own loss beside the job's; detc saves the history.
+        history.append((float(loss), float(job_loss)))
         state = {"model": model.state_dict(), "opt": opt.state_dict(),
                  "epoch": epoch}
         if args.helper:
@@ -84,7 +87,8 @@ def main_worker(rank, world, args):
                     "epoch": epoch},
                    args.out if args.all_ranks else io.BytesIO())
         dist.barrier()
-    print("final rank %d: %s %d" % (rank, digest(model), len(history)),
+    print("final rank %d: %s %d" % (rank, digest(model, history),
+                                     len(history)),
           flush=True)
     dist.destroy_process_group()
 
