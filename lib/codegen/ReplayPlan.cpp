@@ -733,6 +733,8 @@ private:
          {&fn->args->posonlyargs, &fn->args->args})
       for (const ast::Arg *a : *list) {
         const ast::Expr *arg = argumentFor(fn, call, i++);
+        if (!arg && i == 1)
+          arg = receiverFor(fn, call);
         if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
           p.rename[a->arg.str()] = text(arg).str();
         else if (isa_and_nonnull<ast::Constant>(arg))
@@ -765,6 +767,21 @@ private:
     if (it == p.rename.end())
       return t.str();
     return it->second + t.drop_front(root.size()).str();
+  }
+
+  /// The object a bound method's call passes as its `self` (`self` of
+  /// `self._save(...)`: timm's CheckpointSaver builds what it saves from
+  /// `self.model`), or null.
+  static const ast::Expr *receiverFor(const ast::FunctionDef *fn,
+                                      const ast::Call *call) {
+    const ast::Arg *first = fn->args->posonlyargs.empty()
+                                ? (fn->args->args.empty() ? nullptr
+                                                          : fn->args->args[0])
+                                : fn->args->posonlyargs[0];
+    auto *method = dyn_cast<ast::Attribute>(call->func);
+    if (!first || first->arg != "self" || !method)
+      return nullptr;
+    return method->value;
   }
 
   /// The argument `call` passes for parameter `param` of `fn` (null when
@@ -1126,9 +1143,12 @@ private:
       if (llvm::any_of(qualifiers,
                        [&](StringRef q) { return name.starts_with(q); }))
         return true;
-      if (!name.starts_with("@") || name.contains('.'))
+      if (!name.starts_with("@"))
         return false;
-      StringRef bare = name.drop_front();
+      // An attribute path of a global (`@saver.model`: a checkpoint
+      // written by a method of a module-level object, timm's
+      // CheckpointSaver) is visible where its root is.
+      StringRef root = name.split('.').first, bare = root.drop_front();
       // A parameter of the same name that the function never rebinds and
       // every call passes this global (stylegan2's `train(args, loader,
       // generator, ...)` called with the module's `generator`): the same
@@ -1136,7 +1156,7 @@ private:
       if (fnScope && llvm::is_contained(fnScope->params, bare)) {
         const analysis::Instance &inst = g.instances[at.instance];
         auto alias = inst.aliases.find(bare);
-        return alias != inst.aliases.end() && alias->second == name;
+        return alias != inst.aliases.end() && alias->second == root;
       }
       return moduleLevel ||
              (fnScope && !fnScope->locals.contains(bare) &&

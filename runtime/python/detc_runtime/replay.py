@@ -41,7 +41,8 @@ import time
 
 import torch
 
-from . import fingerprint, hints, holders, jit_replicas, ranks, sidecar, trace
+from . import (fingerprint, hints, holders, jit_replicas, moved, ranks,
+               sidecar, trace)
 from . import values as _values
 from ._state import STATE, exit_stream, fail, warn_once
 
@@ -398,6 +399,9 @@ def start(script_sha256, argv=None):
     REPLAY.checkpoint = os.fspath(resume)
     REPLAY.target = body
     REPLAY.ff = True
+    # The script may rename its checkpoint again at the instance it resumes
+    # at (written as `tmp`, renamed to the name resumed from): moved.py.
+    moved.install()
     _hand_to_spawned_workers(
         REPLAY.checkpoint if REPLAY.until is None else None, given_hint_path)
     _watch_for_crash()
@@ -559,6 +563,9 @@ def checkpoint(site, save, values=None, loops=()):
                 **({"decisions": decisions_made()}
                    if REPLAY.decisions else {}),
                 "fingerprint": fp,
+                # The name it is written under: a script that renames it
+                # next does so again where the resume continues (moved.py).
+                "written_as": os.path.basename(path),
                 **({"position": position} if position else {}),
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.

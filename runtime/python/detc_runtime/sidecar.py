@@ -44,7 +44,7 @@ import os
 import sys
 import threading
 
-from . import holders, output
+from . import holders, moved, output
 
 FORMAT = "detc-sidecar"
 VERSION = 1
@@ -295,6 +295,9 @@ def commit(real, holder, written, body):
     else:
         DURABILITY.submit((real, side, holder, fds,
                            os.path.basename(written), side_mode))
+    # The script may rename or copy it next (timm's tmp -> last): the
+    # sidecar follows (moved.py).
+    moved.committed(real)
     return len(data)
 
 
@@ -308,7 +311,8 @@ def _keep_previous(real, holder):
     most of the commit): the durability thread unlinks it with the rest of
     the tail. Where hard links are not possible the rename frees it."""
     try:
-        os.link(real, os.path.join(holder, PREVIOUS), follow_symlinks=False)
+        moved.unwrapped(os.link)(real, os.path.join(holder, PREVIOUS),
+                                 follow_symlinks=False)
     except OSError:
         pass
 

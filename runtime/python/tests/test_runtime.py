@@ -1202,6 +1202,40 @@ class CommitTest(unittest.TestCase):
                      "seeds": {"override": None, "generators": {}},
                      "loaders": {}, "values": {}})
 
+    def test_sidecar_follows_a_checkpoint_the_script_moves_or_copies(self):
+        # timm's CheckpointSaver: saved as tmp, renamed to last, linked or
+        # copied to per-epoch and best names (moved.py).
+        import shutil
+        from detc_runtime import sidecar
+        self.save(1)
+        last = os.path.join(self.dir, "last.pt")
+        os.replace(self.path, last)
+        self.assertFalse(os.path.exists(sidecar.sidecar_path(self.path)))
+        self.assertEqual(sidecar.load(last)["instance"], 1)
+        os.link(last, os.path.join(self.dir, "epoch1.pt"))
+        shutil.copyfile(last, os.path.join(self.dir, "best.pt"))
+        sub = os.path.join(self.dir, "sub")
+        os.mkdir(sub)
+        shutil.copy2(last, sub)  # into a folder
+        shutil.move(os.path.join(self.dir, "best.pt"),
+                    os.path.join(self.dir, "best2.pt"))
+        for name in ("last.pt", "epoch1.pt", "sub/last.pt", "best2.pt"):
+            self.assertEqual(sidecar.load(os.path.join(
+                self.dir, name))["instance"], 1, name)
+        self.assertFalse(os.path.exists(os.path.join(
+            self.dir, "best.pt" + sidecar.SUFFIX)))
+        # Files detc did not commit are moved as they were, alone.
+        other = os.path.join(self.dir, "notes.txt")
+        with open(other, "w") as f:
+            f.write("x")
+        os.replace(other, other + ".old")
+        self.assertEqual(sorted(n for n in os.listdir(self.dir)
+                                if n.startswith("notes")), ["notes.txt.old"])
+        # The next save under the temporary name gets its own sidecar.
+        self.save(2)
+        self.assertEqual(sidecar.load(self.path)["instance"], 2)
+        self.assertEqual(sidecar.load(last)["instance"], 1)
+
     def test_tie_is_xxh3_and_earlier_sha256_sidecars_still_load(self):
         import hashlib
         from detc_runtime import sidecar
@@ -1418,7 +1452,10 @@ class CommitTest(unittest.TestCase):
         fresh = os.path.join(self.dir, ".detc-fresh.tmp")
         for d in (stale, fresh):
             os.mkdir(d)
-        os.link(self.path, os.path.join(stale, sidecar.PREVIOUS))
+        # (as detc links it: no copy of the checkpoint a sidecar follows)
+        from detc_runtime import moved
+        moved.unwrapped(os.link)(self.path,
+                                 os.path.join(stale, sidecar.PREVIOUS))
         os.utime(stale, (0, 0))
         self.save(4)
         sidecar.DURABILITY.wait()

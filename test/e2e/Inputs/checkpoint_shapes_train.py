@@ -10,6 +10,9 @@ a sidecar and an exact resume (--shape picks the one written every
             serialized copy kept in memory), then the file's own save
   semicolon the save and another statement on the line of an `elif`
             header, joined by `;`
+  renamed   timm's CheckpointSaver: saved under a temporary name, renamed
+            over the checkpoint (os.replace), then linked to a per-step
+            name and copied to the best one (the sidecar follows each)
 
 Every shape steps with `zero_grad(); backward(); step()` on one line (the
 statements fast-forward skips must get lines of their own).
@@ -21,6 +24,8 @@ usage: checkpoint_shapes_train.py --shape S [--epochs N] [--ckpt-every N]
 """
 import argparse
 import io
+import os
+import shutil
 
 import torch
 import torch.nn as nn
@@ -42,6 +47,34 @@ wrapped = nn.DataParallel(net)
 optimizer = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
 step = 0
 copies = []
+
+
+class CheckpointSaver:
+    def __init__(self, model, optimizer, path):
+        self.model = model
+        self.optimizer = optimizer
+        self.path = path
+        self.best = None
+
+    def _save(self, save_path, epoch, metric):
+        torch.save({"epoch": epoch, "state_dict": self.model.state_dict(),
+                    "optimizer": self.optimizer.state_dict(),
+                    "metric": metric}, save_path)
+
+    def save_checkpoint(self, epoch, metric):
+        tmp = self.path + ".tmp"
+        self._save(tmp, epoch, metric)
+        os.replace(tmp, self.path)
+        per_step = "%s-%d" % (self.path, step)
+        if os.path.exists(per_step):  # as timm's _duplicate does
+            os.unlink(per_step)
+        os.link(self.path, per_step)
+        if self.best is None or metric < self.best:
+            self.best = metric
+            shutil.copyfile(self.path, self.path + ".best")
+
+
+saver = CheckpointSaver(net, optimizer, args.out)
 
 
 def save_all(epoch):
@@ -73,5 +106,10 @@ for epoch in range(args.epochs):
             copies.append(len(buffer.getvalue()))
             torch.save({"net": net.state_dict(),
                         "optimizer": optimizer.state_dict()}, args.out)
+        elif args.shape == "renamed":
+            # (A metric the training computes, `float(loss)`, is not yet
+            # supported here: fast-forward evaluates the call's arguments
+            # and the forward is skipped.)
+            saver.save_checkpoint(epoch, -step)
         elif args.shape == "semicolon": torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, args.out); copies.append(step)
 torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict()}, args.out)

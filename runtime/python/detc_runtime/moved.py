@@ -1,0 +1,150 @@
+"""Checkpoints the script moves, links or copies after writing them.
+
+Many training scripts write a checkpoint under a temporary name and then
+rename it, or copy it to a second name: timm's CheckpointSaver saves
+`tmp.pth.tar`, renames it to `last.pth.tar` (os.replace) and links or
+copies that to `checkpoint-<epoch>.pth.tar` and `model_best.pth.tar`;
+others `shutil.copyfile(filename, 'model_best.pth.tar')`. detc's sidecar
+sat beside the name the checkpoint was written under, so a resume from
+the name the user sees (`--detc-resume last.pth.tar`) was refused: the
+file had no sidecar.
+
+Once this process has committed a checkpoint with a sidecar (sidecar.py
+calls committed()), os.replace, os.rename, os.link and shutil's copyfile,
+copy and copy2 (shutil.move renames, or copies with copy2) check their
+source: when it is a checkpoint this process committed, the sidecar goes
+with it — moved by a rename, copied by a link or a copy (the body holds
+the checkpoint's size and hash, not its name; sidecar.commit's pending
+tail is done first, so the sidecar is in its place). Any other call runs
+as it was, at the cost of a set lookup. A kill between the file's move
+and its sidecar's leaves the new name without a sidecar: a resume from it
+is refused, never wrong.
+"""
+import os
+import shutil
+import threading
+
+_LOCK = threading.Lock()
+_COMMITTED = set()  # real paths of the checkpoints this process committed
+_ORIGINAL = {}      # (module, name) -> the function before install()
+# A wrapped call under way on this thread (shutil.copy2 calls copyfile,
+# shutil.move os.rename: the outer call moves the sidecar once).
+_INSIDE = threading.local()
+
+
+def committed(real):
+    """Checkpoint `real` (a real path) was committed with its sidecar."""
+    install()
+    with _LOCK:
+        _COMMITTED.add(real)
+
+
+def install():
+    """Wraps the functions (once): at the first commit, or at a resume."""
+    with _LOCK:
+        if not _ORIGINAL:
+            _install()
+
+
+def _install():
+    for module, name, kind in ((os, "replace", "move"),
+                               (os, "rename", "move"),
+                               (os, "link", "copy"),
+                               (shutil, "copyfile", "copy"),
+                               (shutil, "copy", "copy"),
+                               (shutil, "copy2", "copy")):
+        original = getattr(module, name)
+        _ORIGINAL[(module, name)] = original
+        setattr(module, name, _wrapped(original, kind))
+
+
+def unwrapped(fn):
+    """`fn` as it was before install(): detc's own links of a checkpoint
+    (sidecar._keep_previous) are no copies the sidecar follows."""
+    return getattr(fn, "__wrapped__", fn)
+
+
+def _source(src):
+    """The real path of `src` when it is a checkpoint this process
+    committed, else None."""
+    try:
+        real = os.path.realpath(os.fspath(src))
+    except (TypeError, ValueError):  # a file descriptor, bytes of no path
+        return None
+    with _LOCK:
+        return real if real in _COMMITTED else None
+
+
+def _wrapped(fn, kind):
+    def call(src, dst, *args, **kwargs):
+        real = None if getattr(_INSIDE, "on", False) or kwargs.get(
+            "src_dir_fd") is not None else _source(src)
+        if real is None:
+            if kind == "move" and _done_before_the_resume(src, dst):
+                return None
+            return fn(src, dst, *args, **kwargs)
+        from . import sidecar
+        sidecar.DURABILITY.wait()  # the commit's sidecar is in its place
+        _INSIDE.on = True
+        try:
+            result = fn(src, dst, *args, **kwargs)
+        finally:
+            _INSIDE.on = False
+        # shutil's copies return the file they wrote (dst may be a folder)
+        target = result if isinstance(result, (str, bytes, os.PathLike)) \
+            else dst
+        try:
+            _follow(real, os.path.realpath(os.fspath(target)), kind)
+        except (OSError, TypeError, ValueError) as e:
+            from ._state import warn_once
+            warn_once(("moved", real), "%s went to %s, but its detc sidecar "
+                      "could not follow it (%s); a resume from %s is "
+                      "refused" % (real, os.fspath(target), e,
+                                   os.fspath(target)))
+        return result
+
+    call.__wrapped__ = fn
+    call.__name__ = getattr(fn, "__name__", "call")
+    call.__doc__ = getattr(fn, "__doc__", None)
+    return call
+
+
+def _done_before_the_resume(src, dst):
+    """Whether renaming `src` to `dst` is the rename the checkpointed run
+    made right after writing the checkpoint this run resumed from: the
+    resume continues after the save, where the script renames its
+    temporary name to the one resumed from (timm's `tmp.pth.tar` to
+    `last.pth.tar`), and the file is there already. The rename is then
+    done: without this, the script's FileNotFoundError ended the resume."""
+    from .replay import REPLAY
+    target = REPLAY.target
+    if REPLAY.ff or REPLAY.checkpoint is None or not isinstance(
+            target, dict) or not isinstance(target.get("written_as"), str):
+        return False
+    try:
+        src, dst = os.fspath(src), os.fspath(dst)
+        return not os.path.lexists(src) and \
+            os.path.basename(src) == target["written_as"] and \
+            os.path.realpath(dst) == os.path.realpath(REPLAY.checkpoint)
+    except (TypeError, ValueError):
+        return False
+
+
+def _follow(real, new, kind):
+    """Gives checkpoint `new` (just moved or copied from `real`) the
+    sidecar of `real`; a move takes it away from `real`."""
+    from . import output, sidecar
+    if new == real:
+        return
+    side = sidecar.sidecar_path(real)
+    if not os.path.exists(side):  # a tail that failed leaves it so (and
+        side += ".tmp"            # loading accepts it)
+    with open(side, "rb") as f:
+        data = f.read()
+    output.write_bytes(sidecar.sidecar_path(new), data, "sidecar")
+    with _LOCK:
+        _COMMITTED.add(new)
+        if kind == "move":
+            _COMMITTED.discard(real)
+    if kind == "move":
+        os.unlink(side)
