@@ -1046,10 +1046,25 @@ private:
           p.literalParams.contains(rootName(name)))
         continue;
       if (!llvm::is_contained(restored, rootName(name)) &&
+          !restoredThrough(p, restored, v) &&
           rootName(name) != p.loadedDict && changedInside(v, p.nest))
         p.unloaded.push_back(v);
     }
     return true;
+  }
+
+  /// Whether saved variable `v` is a restored root under another name:
+  /// `self` of a method whose object the caller holds (timm's
+  /// CheckpointSaver restores `self.model`, which is `saver.model`).
+  template <typename Names>
+  bool restoredThrough(const SitePlan &p, const Names &restored,
+                       analysis::VarId v) const {
+    StringRef root = g.vars.name(v).split('.').first;
+    for (NodeId i : p.cp->instances)
+      for (const auto &r : restored)
+        if (g.canonicalName(g.node(i).instance, r) == root)
+          return true;
+    return false;
   }
 
   /// Whether the variable `name` a checkpoint's dict saves already holds,

@@ -15,10 +15,10 @@ copy and copy2 (shutil.move renames, or copies with copy2) check their
 source: when it is a checkpoint this process committed, the sidecar goes
 with it — moved by a rename, copied by a link or a copy (the body holds
 the checkpoint's size and hash, not its name; sidecar.commit's pending
-tail is done first, so the sidecar is in its place). Any other call runs
-as it was, at the cost of a set lookup. A kill between the file's move
-and its sidecar's leaves the new name without a sidecar: a resume from it
-is refused, never wrong.
+tail is done first, so the sidecar is in its place). The new name's
+sidecar is written as `.tmp` before the file moves and renamed after, as
+a commit does: a kill at any moment leaves each name a sidecar that
+matches it. Any other call runs as it was, at the cost of a set lookup.
 """
 import os
 import shutil
@@ -47,12 +47,13 @@ def install():
 
 
 def _install():
+    # ("into": a copy whose destination may be a folder)
     for module, name, kind in ((os, "replace", "move"),
                                (os, "rename", "move"),
                                (os, "link", "copy"),
                                (shutil, "copyfile", "copy"),
-                               (shutil, "copy", "copy"),
-                               (shutil, "copy2", "copy")):
+                               (shutil, "copy", "into"),
+                               (shutil, "copy2", "into")):
         original = getattr(module, name)
         _ORIGINAL[(module, name)] = original
         setattr(module, name, _wrapped(original, kind))
@@ -85,28 +86,83 @@ def _wrapped(fn, kind):
             return fn(src, dst, *args, **kwargs)
         from . import sidecar
         sidecar.DURABILITY.wait()  # the commit's sidecar is in its place
+        try:
+            target = os.fspath(dst)
+            if kind == "into" and os.path.isdir(target):
+                target = os.path.join(target, os.path.basename(real))
+            new = os.path.realpath(target)
+            pending = _prepare(real, new)
+        except (OSError, TypeError, ValueError) as e:
+            _could_not_follow(real, dst, e)
+            return fn(src, dst, *args, **kwargs)
         _INSIDE.on = True
         try:
             result = fn(src, dst, *args, **kwargs)
+        except BaseException:
+            if pending:
+                _remove(pending)
+            raise
         finally:
             _INSIDE.on = False
-        # shutil's copies return the file they wrote (dst may be a folder)
-        target = result if isinstance(result, (str, bytes, os.PathLike)) \
-            else dst
-        try:
-            _follow(real, os.path.realpath(os.fspath(target)), kind)
-        except (OSError, TypeError, ValueError) as e:
-            from ._state import warn_once
-            warn_once(("moved", real), "%s went to %s, but its detc sidecar "
-                      "could not follow it (%s); a resume from %s is "
-                      "refused" % (real, os.fspath(target), e,
-                                   os.fspath(target)))
+        if pending:
+            try:
+                _settle(real, new, pending, kind)
+            except OSError as e:
+                _could_not_follow(real, dst, e)
         return result
 
     call.__wrapped__ = fn
     call.__name__ = getattr(fn, "__name__", "call")
     call.__doc__ = getattr(fn, "__doc__", None)
     return call
+
+
+def _prepare(real, new):
+    """Before checkpoint `real` is moved or copied to `new`: its sidecar's
+    bytes written to `new`'s sidecar path + ".tmp", which loading accepts
+    when it matches the file there (as a commit leaves it). A kill before
+    the file moves leaves the old pair, after it the new one: no moment
+    has the new file beside the old sidecar alone. Returns that path
+    (None: nothing to do)."""
+    from . import output, sidecar
+    if new == real:
+        return None
+    side = sidecar.sidecar_path(real)
+    if not os.path.exists(side):  # a tail that failed leaves it so (and
+        side += ".tmp"            # loading accepts it)
+    with open(side, "rb") as f:
+        data = f.read()
+    pending = sidecar.sidecar_path(new) + ".tmp"
+    output.write_bytes(pending, data, "sidecar")
+    return pending
+
+
+def _settle(real, new, pending, kind):
+    """After the move or copy: `new`'s sidecar in place; a move takes the
+    sidecar away from `real`."""
+    from . import sidecar
+    os.replace(pending, sidecar.sidecar_path(new))
+    with _LOCK:
+        _COMMITTED.add(new)
+        if kind == "move":
+            _COMMITTED.discard(real)
+    if kind == "move":
+        _remove(sidecar.sidecar_path(real))
+
+
+def _remove(path):
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
+def _could_not_follow(real, dst, e):
+    from ._state import warn_once
+    warn_once(("moved", real), "%s went to %s, but its detc sidecar could "
+              "not follow it (%s: %s); a resume from %s is refused" % (
+                  real, os.fspath(dst), type(e).__name__, e,
+                  os.fspath(dst)))
 
 
 def _done_before_the_resume(src, dst):
@@ -128,23 +184,3 @@ def _done_before_the_resume(src, dst):
             os.path.realpath(dst) == os.path.realpath(REPLAY.checkpoint)
     except (TypeError, ValueError):
         return False
-
-
-def _follow(real, new, kind):
-    """Gives checkpoint `new` (just moved or copied from `real`) the
-    sidecar of `real`; a move takes it away from `real`."""
-    from . import output, sidecar
-    if new == real:
-        return
-    side = sidecar.sidecar_path(real)
-    if not os.path.exists(side):  # a tail that failed leaves it so (and
-        side += ".tmp"            # loading accepts it)
-    with open(side, "rb") as f:
-        data = f.read()
-    output.write_bytes(sidecar.sidecar_path(new), data, "sidecar")
-    with _LOCK:
-        _COMMITTED.add(new)
-        if kind == "move":
-            _COMMITTED.discard(real)
-    if kind == "move":
-        os.unlink(side)

@@ -1235,6 +1235,14 @@ class CommitTest(unittest.TestCase):
         self.save(2)
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
         self.assertEqual(sidecar.load(last)["instance"], 1)
+        # Killed right after the file moved over `last`, before its sidecar
+        # did: the new file loads (its sidecar waits as .tmp), never the
+        # previous sidecar beside the new file alone.
+        from detc_runtime import moved
+        moved._prepare(os.path.realpath(self.path), os.path.realpath(last))
+        self.assertEqual(sidecar.load(last)["instance"], 1)  # not moved yet
+        moved.unwrapped(os.replace)(self.path, last)
+        self.assertEqual(sidecar.load(last)["instance"], 2)
 
     def test_tie_is_xxh3_and_earlier_sha256_sidecars_still_load(self):
         import hashlib
