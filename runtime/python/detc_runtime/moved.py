@@ -26,6 +26,7 @@ import threading
 
 _LOCK = threading.Lock()
 _COMMITTED = set()  # real paths of the checkpoints this process committed
+_NAMES = set()      # their base names: most calls are passed over by name
 _ORIGINAL = {}      # (module, name) -> the function before install()
 # A wrapped call under way on this thread (shutil.copy2 calls copyfile,
 # shutil.move os.rename: the outer call moves the sidecar once).
@@ -37,6 +38,7 @@ def committed(real):
     install()
     with _LOCK:
         _COMMITTED.add(real)
+        _NAMES.add(os.path.basename(real))
 
 
 def install():
@@ -69,7 +71,12 @@ def _source(src):
     """The real path of `src` when it is a checkpoint this process
     committed, else None."""
     try:
-        real = os.path.realpath(os.fspath(src))
+        src = os.fspath(src)
+        if isinstance(src, bytes):
+            src = os.fsdecode(src)
+        if os.path.basename(src) not in _NAMES and not os.path.islink(src):
+            return None  # (no realpath: a path's lstat per component)
+        real = os.path.realpath(src)
     except (TypeError, ValueError):  # a file descriptor, bytes of no path
         return None
     with _LOCK:
@@ -144,6 +151,7 @@ def _settle(real, new, pending, kind):
     os.replace(pending, sidecar.sidecar_path(new))
     with _LOCK:
         _COMMITTED.add(new)
+        _NAMES.add(os.path.basename(new))
         if kind == "move":
             _COMMITTED.discard(real)
     if kind == "move":
