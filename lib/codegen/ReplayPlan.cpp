@@ -654,9 +654,12 @@ private:
       if (!param) {
         // The helper builds what it saves (a dict of its parameters).
         obj = savedObject(save);
-        if (inner != analysis::kNoNode ||
-            !displayOfParameters(p, sf, *sf.places.at(span.stmtBegin), obj,
-                                 helper, call, dict))
+        const StmtPlace &savePlace = *sf.places.at(span.stmtBegin);
+        if (inner == analysis::kNoNode
+                ? !displayOfParameters(p, sf, savePlace, obj, helper, call,
+                                       dict)
+                : !builtFromSelf(p, sf, savePlace, inner, call, helper, obj,
+                                 dict))
           return skipCall(at.stmtBegin,
                           "what it saves is built in '" + helper->name.str() +
                               "' from values other than its parameters");
@@ -716,6 +719,84 @@ private:
     return displayOfParameters(p, *mf, *at, obj, fn, call, dict);
   }
 
+  /// A helper that builds what it saves from its `self` (timm's
+  /// CheckpointSaver `_save`: `self.model`, `self.optimizer`), called as
+  /// `self.<helper>(...)` by a module's method `fn` of the same object that
+  /// the script's `call` calls (`saver.save_checkpoint(...)`): `self` is the
+  /// script call's receiver, and each parameter of `fn` the helper's call
+  /// passes on is the script's argument for it. False when the display
+  /// reads anything a restore in the script could not name.
+  bool builtFromSelf(SitePlan &p, FilePlan &hf, const StmtPlace &savePlace,
+                     NodeId inner, const ast::Call *call,
+                     const ast::FunctionDef *helper, const ast::Expr *obj,
+                     const ast::Expr *&dict) {
+    auto [mf, at] = placeOf(g.node(inner).op);
+    auto *stmt = at ? dyn_cast<ast::ExprStmt>(at->stmt) : nullptr;
+    auto *innerCall = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+    const ast::FunctionDef *fn = at ? at->function : nullptr;
+    auto *method =
+        innerCall ? dyn_cast<ast::Attribute>(innerCall->func) : nullptr;
+    const ast::Expr *receiver = fn ? receiverFor(fn, call) : nullptr;
+    if (!method || !isa_and_nonnull<ast::Name>(method->value) ||
+        mf->text(method->value) != "self" || !receiverFor(fn, innerCall) ||
+        !isa_and_nonnull<ast::Name, ast::Attribute>(receiver))
+      return false;
+    dict = resolveLocalDict(hf, savePlace, obj);
+    if (!isa_and_nonnull<ast::Dict>(dict) &&
+        !isa_and_nonnull<ast::Name, ast::Attribute>(stateDictOf(dict)))
+      return false;
+    llvm::StringMap<unsigned> fnParams;
+    unsigned i = 0;
+    for (const ast::NodeList<ast::Arg> *list :
+         {&fn->args->posonlyargs, &fn->args->args})
+      for (const ast::Arg *a : *list)
+        fnParams[a->arg] = i++;
+    // Each parameter of the helper: what `fn` passes (in the module's
+    // text), then, where that is a parameter of `fn`, what the script's
+    // call passes for it (a local of `fn` has no name in the script).
+    i = 0;
+    for (const ast::NodeList<ast::Arg> *list :
+         {&helper->args->posonlyargs, &helper->args->args})
+      for (const ast::Arg *a : *list) {
+        const ast::Expr *inFn = argumentFor(helper, innerCall, i++);
+        if (!inFn && i == 1)
+          inFn = receiverFor(helper, innerCall);
+        // No state of the script's: a default or a literal, a local of
+        // `fn` (a path it builds), or a scalar the script's call computes
+        // (`metric=float(loss)`): its entry is left alone (planRestore).
+        if (!inFn || isa<ast::Constant>(inFn)) {
+          p.literalParams.insert(a->arg);
+          continue;
+        }
+        if (!isa<ast::Name, ast::Attribute>(inFn))
+          continue;
+        StringRef path = mf->text(inFn), root = rootName(path);
+        auto it = fnParams.find(root);
+        if (it == fnParams.end()) {
+          p.literalParams.insert(a->arg);
+          continue;
+        }
+        const ast::Expr *arg =
+            it->second == 0 ? receiver : argumentFor(fn, call, it->second);
+        if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
+          p.rename[a->arg.str()] =
+              (text(arg) + path.drop_front(root.size())).str();
+        else if (!arg || isa<ast::Constant>(arg) || isScalarOf(arg))
+          p.literalParams.insert(a->arg);
+      }
+    // Every restorable entry names something the script has.
+    return readsRenamed(p, hf, dict);
+  }
+
+  /// `float(x)`, `int(x)`, `str(x)`, `bool(x)`: a new scalar, no object
+  /// of the script's.
+  bool isScalarOf(const ast::Expr *e) const {
+    auto *c = dyn_cast<ast::Call>(e);
+    auto *f = c ? dyn_cast<ast::Name>(c->func) : nullptr;
+    return f && llvm::is_contained({"float", "int", "str", "bool"},
+                                   f->id.str());
+  }
+
   /// Whether `obj` (at `at` in `fn` of file `mf`) is a dict display whose
   /// restorable entries read only `fn`'s parameters (`dict`); `p.rename`
   /// then maps each of them to what the script's `call` of `fn` passes.
@@ -740,8 +821,15 @@ private:
         else if (isa_and_nonnull<ast::Constant>(arg))
           p.literalParams.insert(a->arg);
       }
+    return readsRenamed(p, mf, dict);
+  }
+
+  /// Whether what `dict` (a display, or a state dict, in file `mf`) would
+  /// restore reads only the names `p.rename` maps; it becomes `p`'s.
+  bool readsRenamed(SitePlan &p, FilePlan &mf, const ast::Expr *dict) {
+    auto *display = dyn_cast_or_null<ast::Dict>(dict);
     if (!display) {
-      if (!p.rename.count(rootName(mf.text(recv))))
+      if (!p.rename.count(rootName(mf.text(stateDictOf(dict)))))
         return false;
       p.objFile = &mf;
       return true;
@@ -1115,6 +1203,31 @@ private:
     });
   }
 
+  /// Whether `v` is live where a helper's call `p.caller` reaches the
+  /// checkpoint: a global, or a local of an instance on the way there. A
+  /// helper called from two functions (timm's `_save`, reached by
+  /// `save_recovery` in `train_one_epoch` and by `save_checkpoint` in
+  /// `main`) needs at each call only what is live there, not the other
+  /// function's loop variables.
+  bool liveAtCaller(const SitePlan &p, analysis::VarId v) const {
+    StringRef name = g.vars.name(v);
+    if (p.caller == analysis::kNoNode || name.starts_with("@") ||
+        !name.contains('/'))
+      return true;
+    StringRef qualifier = name.split('.').first.rsplit('/').first;
+    for (NodeId i : p.cp->instances) {
+      NodeId c = g.node(i).caller;
+      if (c != p.caller &&
+          (c == analysis::kNoNode || g.node(c).caller != p.caller))
+        continue;
+      for (unsigned k = g.node(i).instance; k != ~0u;
+           k = g.instances[k].parent)
+        if (g.instances[k].qualifier == qualifier)
+          return true;
+    }
+    return false;
+  }
+
   /// Whether a statement inside `nest` (or a function it calls) writes v.
   bool changedInside(analysis::VarId v, const ast::Stmt *nest) {
     if (!nest)
@@ -1153,13 +1266,34 @@ private:
     std::optional<FunctionScope> fnScope;
     if (resumeAt && resumeAt->function)
       fnScope = scopeOf(resumeAt->function, ctx.tree);
+    // A caller's local the function has as a parameter it never rebinds
+    // (timm's `train_one_epoch(epoch, model, loader_train, ...,
+    // loss_scaler=loss_scaler)`: main's `loader_train` is its `loader`).
+    auto paramFor = [&](StringRef root) -> std::optional<std::string> {
+      if (!fnScope || !root.contains('/'))
+        return std::nullopt;
+      const analysis::Instance &inst = g.instances[at.instance];
+      for (const auto &param : fnScope->params) {
+        auto alias = inst.aliases.find(param);
+        if (alias != inst.aliases.end() && alias->second == root)
+          return std::string(param);
+      }
+      return std::nullopt;
+    };
+    // How the restore code spells `v`.
+    auto spelled = [&](analysis::VarId v) {
+      StringRef raw = g.vars.name(v), root = raw.split('.').first;
+      if (std::optional<std::string> param = paramFor(root))
+        return *param + raw.drop_front(root.size()).str();
+      return g.displayName(v);
+    };
     auto inScope = [&](analysis::VarId v) {
       StringRef name = g.vars.name(v);
       if (llvm::any_of(qualifiers,
                        [&](StringRef q) { return name.starts_with(q); }))
         return true;
       if (!name.starts_with("@"))
-        return false;
+        return paramFor(name.split('.').first).has_value();
       // An attribute path of a global (`@saver.model`: a checkpoint
       // written by a method of a module-level object, timm's
       // CheckpointSaver) is visible where its root is.
@@ -1224,6 +1358,8 @@ private:
           llvm::erase_if(ws, restored);
           if (ws.empty())
             continue;
+        } else if (!liveAtCaller(p, v)) {
+          continue; // a local of another call's way to the helper
         }
       }
       if (ws.empty())
@@ -1233,10 +1369,10 @@ private:
     llvm::StringSet<> savedWhole;
     for (analysis::VarId v : needed)
       if (inScope(v))
-        savedWhole.insert(g.displayName(v));
+        savedWhole.insert(spelled(v));
     llvm::StringSet<> added;
     for (analysis::VarId v : needed) {
-      std::string name = g.displayName(v);
+      std::string name = inScope(v) ? spelled(v) : g.displayName(v);
       if (StringRef(name).starts_with("$"))
         continue;
       // The same local of two instances of the function.
