@@ -1235,6 +1235,18 @@ class CommitTest(unittest.TestCase):
         self.save(2)
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
         self.assertEqual(sidecar.load(last)["instance"], 1)
+        # A symlink planted where the new name's sidecar goes is replaced,
+        # not written through.
+        victim = os.path.join(self.dir, "victim.txt")
+        with open(victim, "w") as f:
+            f.write("keep")
+        planted = os.path.join(self.dir, "planted.pt")
+        os.symlink(victim, sidecar.sidecar_path(planted) + ".tmp")
+        shutil.copyfile(last, planted)
+        with open(victim) as f:
+            self.assertEqual(f.read(), "keep")
+        self.assertEqual(sidecar.load(planted)["instance"], 1)
+        self.assertFalse(os.path.islink(sidecar.sidecar_path(planted)))
         # Killed right after the file moved over `last`, before its sidecar
         # did: the new file loads (its sidecar waits as .tmp), never the
         # previous sidecar beside the new file alone.
