@@ -793,8 +793,10 @@ private:
   bool isScalarOf(const ast::Expr *e) const {
     auto *c = dyn_cast<ast::Call>(e);
     auto *f = c ? dyn_cast<ast::Name>(c->func) : nullptr;
-    return f && llvm::is_contained({"float", "int", "str", "bool"},
-                                   f->id.str());
+    return f && llvm::is_contained(
+                    {StringRef("float"), StringRef("int"), StringRef("str"),
+                     StringRef("bool")},
+                    StringRef(f->id));
   }
 
   /// Whether `obj` (at `at` in `fn` of file `mf`) is a dict display whose
@@ -857,15 +859,19 @@ private:
     return it->second + t.drop_front(root.size()).str();
   }
 
+  /// `fn`'s first positional parameter, or null.
+  static const ast::Arg *firstParam(const ast::FunctionDef *fn) {
+    if (!fn->args->posonlyargs.empty())
+      return fn->args->posonlyargs[0];
+    return fn->args->args.empty() ? nullptr : fn->args->args[0];
+  }
+
   /// The object a bound method's call passes as its `self` (`self` of
   /// `self._save(...)`: timm's CheckpointSaver builds what it saves from
   /// `self.model`), or null.
   static const ast::Expr *receiverFor(const ast::FunctionDef *fn,
                                       const ast::Call *call) {
-    const ast::Arg *first = fn->args->posonlyargs.empty()
-                                ? (fn->args->args.empty() ? nullptr
-                                                          : fn->args->args[0])
-                                : fn->args->posonlyargs[0];
+    const ast::Arg *first = firstParam(fn);
     auto *method = dyn_cast<ast::Attribute>(call->func);
     if (!first || first->arg != "self" || !method)
       return nullptr;
@@ -877,10 +883,7 @@ private:
   static const ast::Expr *argumentFor(const ast::FunctionDef *fn,
                                       const ast::Call *call, unsigned param) {
     unsigned shift = 0;
-    const ast::Arg *first = fn->args->posonlyargs.empty()
-                                ? (fn->args->args.empty() ? nullptr
-                                                          : fn->args->args[0])
-                                : fn->args->posonlyargs[0];
+    const ast::Arg *first = firstParam(fn);
     if (first && (first->arg == "self" || first->arg == "cls") &&
         isa<ast::Attribute>(call->func))
       shift = 1; // a bound method: the receiver is the first parameter
