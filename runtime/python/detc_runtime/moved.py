@@ -87,13 +87,16 @@ def _source(src):
 
 def _wrapped(fn, kind):
     def call(src, dst, *args, **kwargs):
+        from . import sidecar
+        # On the durability thread it is detc's own tail (or code a test
+        # hooks into it): waiting for the tail there would never return.
         real = None if getattr(_INSIDE, "on", False) or kwargs.get(
-            "src_dir_fd") is not None else _source(src)
+            "src_dir_fd") is not None or sidecar.DURABILITY.on_its_thread() \
+            else _source(src)
         if real is None:
             if kind == "move" and _done_before_the_resume(src, dst):
                 return None
             return fn(src, dst, *args, **kwargs)
-        from . import sidecar
         sidecar.DURABILITY.wait()  # the commit's sidecar is in its place
         try:
             target = os.fspath(dst)

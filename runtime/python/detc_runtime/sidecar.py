@@ -372,6 +372,11 @@ class _Durability:
                 self.thread.start()
             self.cond.notify_all()
 
+    def on_its_thread(self):
+        """Whether the caller runs on the durability thread."""
+        return self.thread is not None and \
+            threading.current_thread() is self.thread
+
     def wait(self):
         """Blocks until every commit so far is complete and durable."""
         with self.cond:

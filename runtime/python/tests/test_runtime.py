@@ -1256,6 +1256,35 @@ class CommitTest(unittest.TestCase):
         moved.unwrapped(os.replace)(self.path, last)
         self.assertEqual(sidecar.load(last)["instance"], 2)
 
+    def test_a_copy_made_on_the_durability_thread_does_not_wait_for_it(self):
+        # fault_inject.py --snapshot copies each checkpoint when its
+        # sidecar is renamed, on the durability thread: the copy waited
+        # for the thread's own job (every hint restart test hung).
+        import shutil
+        import threading
+        from detc_runtime import sidecar
+        self.save(1)
+        sidecar.DURABILITY.wait()
+        self.assertFalse(sidecar.DURABILITY.on_its_thread())
+        snapshot = os.path.join(self.dir, "snap.pt")
+        replace = os.replace
+
+        def hooked(src, dst, *args, **kwargs):
+            replace(src, dst, *args, **kwargs)
+            if os.fsdecode(dst).endswith(sidecar.SUFFIX):
+                shutil.copy(self.path, snapshot)
+
+        os.replace = hooked
+        try:
+            saver = threading.Thread(target=lambda: (
+                self.save(2), sidecar.DURABILITY.wait()), daemon=True)
+            saver.start()
+            saver.join(20)
+        finally:
+            os.replace = replace
+        self.assertFalse(saver.is_alive(), "the commit's tail hung")
+        self.assertTrue(os.path.exists(snapshot))
+
     def test_tie_is_xxh3_and_earlier_sha256_sidecars_still_load(self):
         import hashlib
         from detc_runtime import sidecar
