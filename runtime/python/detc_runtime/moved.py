@@ -90,11 +90,15 @@ def _wrapped(fn, kind):
         from . import sidecar
         # On the durability thread it is detc's own tail (or code a test
         # hooks into it): waiting for the tail there would never return.
-        real = None if getattr(_INSIDE, "on", False) or kwargs.get(
-            "src_dir_fd") is not None or sidecar.DURABILITY.on_its_thread() \
-            else _source(src)
+        # Paths relative to folder descriptors name no file detc can
+        # place a sidecar beside: such calls run as they are.
+        relative = kwargs.get("src_dir_fd") is not None or \
+            kwargs.get("dst_dir_fd") is not None
+        real = None if getattr(_INSIDE, "on", False) or relative or \
+            sidecar.DURABILITY.on_its_thread() else _source(src)
         if real is None:
-            if kind == "move" and _done_before_the_resume(src, dst):
+            if kind == "move" and not relative and \
+                    _done_before_the_resume(src, dst):
                 return None
             return fn(src, dst, *args, **kwargs)
         sidecar.DURABILITY.wait()  # the commit's sidecar is in its place

@@ -1224,6 +1224,16 @@ class CommitTest(unittest.TestCase):
                 self.dir, name))["instance"], 1, name)
         self.assertFalse(os.path.exists(os.path.join(
             self.dir, "best.pt" + sidecar.SUFFIX)))
+        # Relative to a folder descriptor: moved as it is, the sidecar
+        # left where it was (a path detc cannot place one beside).
+        fd = os.open(self.dir, os.O_RDONLY)
+        try:
+            os.link("epoch1.pt", "epoch1b.pt", src_dir_fd=fd, dst_dir_fd=fd)
+        finally:
+            os.close(fd)
+        self.assertTrue(os.path.exists(os.path.join(self.dir, "epoch1b.pt")))
+        self.assertFalse(os.path.exists(os.path.join(
+            self.dir, "epoch1b.pt" + sidecar.SUFFIX)))
         # Files detc did not commit are moved as they were, alone.
         other = os.path.join(self.dir, "notes.txt")
         with open(other, "w") as f:
