@@ -20,6 +20,9 @@
 //   - `X = W(Y)`, a wrapper (detc.build `wraps`): X's state is Y's;
 // any other definition of X breaks X's pairs (and, when X is R, every
 // pair with R). Updates keep pairs: they change the object, not which one.
+// `B = None` (a literal) makes every pair of a root under B hold: on that
+// path the root has no object and the checkpoint reading it is not
+// reached.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,10 +116,29 @@ struct Problem {
     return Source{node.uses[0], "", false};
   }
 
+  /// `X = <literal>`: a plain assignment that reads nothing.
+  static bool isLiteralAssignment(const Node &node) {
+    auto stmt = llvm::dyn_cast_or_null<detc::ir::StmtOp>(node.op);
+    return stmt && stmt.getKind() == "assign" && node.defs.size() == 1 &&
+           node.uses.empty() && node.updates.empty();
+  }
+
   void transfer(NodeId n, BitVector &s) const {
     const Node &node = g.node(n);
     if (node.defs.empty())
       return;
+    // `X = None` (any literal) where a root is an attribute path of X
+    // (timm's `saver = None` before `if is_primary: saver =
+    // CheckpointSaver(model=model, optimizer=optimizer, ...)`): on this
+    // path the root has no object, and the checkpoint, which reads it,
+    // is not reached with it: every pair with it holds (vacuously). The
+    // merge with the path that built the saver keeps what holds there.
+    if (isLiteralAssignment(node))
+      for (unsigned r = 0; r < roots.size(); ++r)
+        if (llvm::StringRef(g.vars.name(roots[r]))
+                .starts_with((g.vars.name(node.defs[0]) + ".").str()))
+          for (unsigned c = 0; c < candidates.size(); ++c)
+            s.reset(broken(c, r));
     std::optional<Source> src = sourceOf(node);
     for (VarId x : node.defs) {
       std::optional<unsigned> cx = of(x);

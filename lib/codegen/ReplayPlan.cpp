@@ -127,6 +127,27 @@ struct SitePlan {
   /// The variables whose objects the restore loads in place
   /// (`X.load_state_dict(...)`): their other names are restored with them.
   llvm::StringSet<> inPlace;
+  /// Where a resume cannot be bit-identical (SitePlan of a helper call
+  /// that assigns what the helper returns): the statement that stops it,
+  /// first in the restore code.
+  std::string refusal;
+  /// Values of a function on the way to the save that the restore cannot
+  /// see (timm's `best_metric`, a local of `main`, which calls
+  /// `train_one_epoch`, where the recovery checkpoint is written): handed
+  /// to the runtime before that function's call on the way
+  /// (`outer_values`), restored at the resume (an object's saved state
+  /// loaded into it there, before the run goes on training it), and bound
+  /// to the function's variables once that call returns, in the frame the
+  /// resume came through (`restoring_outer`). By the begin offset of the
+  /// call's statement in the script.
+  struct OuterCall {
+    std::string values;               ///< `"key": lambda: name, ...`
+    /// An attribute path's state is set at the resume, on the object the
+    /// run goes on with: `"key": lambda v: setattr(obj, "attr", v), ...`.
+    std::string setters;
+    std::vector<std::string> restore; ///< Statements, without indentation.
+  };
+  std::map<uint32_t, OuterCall> outer;
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
@@ -472,16 +493,19 @@ private:
       p.announced = true;
     }
     std::string why;
-    if (!planRestore(p, dict, why) || !planValues(p, why)) {
-      // A helper of the script saving what its parameters hold, whose
-      // callers hold values that must be saved too (`def save_state(model,
-      // path): torch.save(model.state_dict(), path)`, with the caller's
-      // optimizer): restored after each call, where those are visible.
-      if (p.needsCallers && place.function && dict == obj &&
-          (isa<ast::Dict>(obj) || stateDictOf(obj)))
-        return planHelperSites(cp, sf, *span, call, std::nullopt, skip);
+    // A helper of the script saving what its parameters hold, whose
+    // callers hold values that must be saved too (`def save_state(model,
+    // path): torch.save(model.state_dict(), path)`, with the caller's
+    // optimizer): restored after each call, where those are visible, and
+    // fast-forward skips the call (its arguments may read what skipped
+    // work computes).
+    bool helper = place.function && dict == obj &&
+                  (isa<ast::Dict>(obj) || stateDictOf(obj));
+    bool planned = planRestore(p, dict, why) && planValues(p, why);
+    if (helper && (planned ? !p.outer.empty() : p.needsCallers))
+      return planHelperSites(cp, sf, *span, call, std::nullopt, skip);
+    if (!planned)
       return skip(span->exprBegin, why);
-    }
     if (!cp.logged.empty()) {
       if (!logTests(cp, why))
         return skip(span->exprBegin, why);
@@ -633,11 +657,27 @@ private:
         callers.push_back({c, inner});
     }
     std::vector<SitePlan> planned;
+    std::vector<std::pair<uint32_t, std::string>> refused;
     for (auto [c, inner] : callers) {
       Span at = *ctx.spanOf(g.node(c).op);
       const StmtPlace *place = places.at(at.stmtBegin);
-      auto *stmt = place ? dyn_cast<ast::ExprStmt>(place->stmt) : nullptr;
-      auto *call = stmt ? dyn_cast_or_null<ast::Call>(stmt->value) : nullptr;
+      // `helper(...)`, or `x, y = helper(...)` (timm's `best_metric,
+      // best_epoch = saver.save_checkpoint(...)`): what it assigns is what
+      // the rest of the call computes after the save, which fast-forward
+      // skips; a resume from this site is refused at run time, the
+      // others' stay (they were all refused, for want of a site here).
+      const ast::Expr *value = nullptr;
+      std::string assigned;
+      if (auto *e = place ? dyn_cast<ast::ExprStmt>(place->stmt) : nullptr) {
+        value = e->value;
+      } else if (auto *a = place ? dyn_cast<ast::Assign>(place->stmt)
+                                 : nullptr) {
+        value = a->value;
+        for (const ast::Expr *t : a->targets)
+          if (text(t) != "_")
+            assigned += (assigned.empty() ? "" : " = ") + text(t).str();
+      }
+      auto *call = dyn_cast_or_null<ast::Call>(value);
       if (!call || !ownLines(script, at))
         return skipCall(at.stmtBegin, "the call of '" + helper->name.str() +
                                           "' is not a statement of its own");
@@ -650,6 +690,17 @@ private:
                  {}};
       p.callStmt = at.stmtBegin;
       p.hoisted = resume.stmtBegin != at.stmtBegin;
+      if (!assigned.empty()) {
+        std::string why = "'" + assigned + "' take" +
+                          " what '" + text(call->func).str() +
+                          "' returns after the checkpoint is written";
+        p.refusal = formatv("{0}.unrestorable({1}, {2})", kRuntimeAlias,
+                            pyString(assigned),
+                            pyString("take what '" + text(call->func).str() +
+                                     "' returns after it was written"))
+                        .str();
+        refused.push_back({at.stmtBegin, why});
+      }
       const ast::Expr *obj = nullptr, *dict = nullptr;
       if (!param) {
         // The helper builds what it saves (a dict of its parameters).
@@ -696,6 +747,10 @@ private:
       p.site = ctx.newSite();
       sites.push_back(std::move(p));
     }
+    for (auto &[at, why] : refused)
+      ctx.warning(at, "a resume from the checkpoint this call writes is "
+                      "refused: " +
+                          why + " [detc-replay]");
   }
 
   /// A helper's save reached through a module's function `fn` (MAE's
@@ -778,10 +833,14 @@ private:
         }
         const ast::Expr *arg =
             it->second == 0 ? receiver : argumentFor(fn, call, it->second);
+        // Anything but a name or attribute path is a value the call
+        // computes (`metric=eval_metrics['loss']`, `float(loss)`): no
+        // object a restore in the script could name; its plain entry is
+        // left alone, and a state dict of it refuses (planRestore).
         if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
           p.rename[a->arg.str()] =
               (text(arg) + path.drop_front(root.size())).str();
-        else if (!arg || isa<ast::Constant>(arg) || isScalarOf(arg))
+        else
           p.literalParams.insert(a->arg);
       }
     // Every restorable entry names something the script has.
@@ -908,10 +967,11 @@ private:
     return nullptr;
   }
 
-  /// `state = {...}` before the statement at `place`: in its block or the
-  /// blocks around it, up to its function (DINO's `if args.saveckp_freq
-  /// ...: save_on_master(save_dict, ...)` of the dict built before the
-  /// `if`); otherwise `e`. Not across a loop that binds the name again
+  /// `state = {...}` (or `state = X.state_dict()`: the DDP tutorial
+  /// series' `ckp = self.model.state_dict()`) before the statement at
+  /// `place`: in its block or the blocks around it, up to its function
+  /// (DINO's `if args.saveckp_freq ...: save_on_master(save_dict, ...)` of
+  /// the dict built before the `if`); otherwise `e`. Not across a loop that binds the name again
   /// anywhere in its body: an earlier iteration may have rebound it.
   static const ast::Expr *resolveLocalDict(const FilePlan &f,
                                            const StmtPlace &place,
@@ -922,7 +982,9 @@ private:
     for (const StmtPlace *at = &place; at;) {
       if (const ast::Assign *bound =
               assignmentInBlock(f, *at, name->id, /*singleTarget=*/true))
-        return isa<ast::Dict>(bound->value) ? bound->value : e;
+        return isa<ast::Dict>(bound->value) || stateDictOf(bound->value)
+                   ? bound->value
+                   : e;
       if (!at->parent || isa<ast::FunctionDef, ast::ClassDef>(at->parent))
         break;
       if (isa<ast::For, ast::While>(at->parent) &&
@@ -1038,10 +1100,24 @@ private:
     } else if (auto *dict = dyn_cast_or_null<ast::Dict>(obj)) {
       // One entry: its restore statement (`guard` prefixes it: an entry
       // added by a later statement, maybe under an `if`).
+      // A name of the module's function that the script's call gives no
+      // name of the script's (a local it computes, a parameter given a
+      // computed value): the restore in the script cannot spell it.
+      std::string unnamed;
+      auto named = [&](const ast::Expr *e) {
+        StringRef root = rootName(p.objFile ? p.objFile->text(e) : "");
+        if (!p.objFile || p.rename.count(root))
+          return true;
+        if (unnamed.empty())
+          unnamed = p.objFile->text(e).str();
+        return false;
+      };
       auto entry = [&](const ast::Expr *key, const ast::Expr *value,
                        StringRef guard) {
         std::string item = "_detc_ckpt[" + objText(p, key) + "]";
         if (const ast::Expr *recv = stateDictOf(value)) {
+          if (!named(recv))
+            return;
           p.restore.push_back(guard.str() + objText(p, recv) +
                               ".load_state_dict(" + item + ")");
           restored.push_back(rootName(objText(p, recv)).str());
@@ -1054,6 +1130,8 @@ private:
                                     .text(value)))) {
           return; // a literal the call passes: no state
         } else if (isa<ast::Name, ast::Attribute>(value)) {
+          if (!named(value))
+            return;
           restored.push_back(rootName(objText(p, value)).str());
           if (!rederived(*p.cp, objText(p, value)))
             p.restore.push_back(guard.str() + objText(p, value) + " = " +
@@ -1062,6 +1140,8 @@ private:
             rederivedEntries.push_back(objText(p, key) + ": lambda: " +
                                        objText(p, value));
         } else if (const ast::Expr *of = stateOfArgument(p, value)) {
+          if (!named(of))
+            return;
           // A library's state dict of its argument (timm's
           // `get_state_dict(model_ema)`: the lowering counts the argument
           // saved, API key `state_of`): loaded into the model it unwraps
@@ -1089,6 +1169,11 @@ private:
                       objText(p, cast<ast::Subscript>(store->targets[0])
                                      ->slice))
                   .str());
+      if (!unnamed.empty()) {
+        why = "what it saves holds '" + unnamed +
+              "', which names nothing of the script's where the restore is";
+        return false;
+      }
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
       // A whole object (`torch.save(model, path)`: a pickled module): its
       // state goes into the script's own object, which the optimizer
@@ -1231,6 +1316,74 @@ private:
     return false;
   }
 
+  /// `v`, a local of a function that calls (directly or on the way) the
+  /// function of instance `inst`, where the restore of `p` is: saved and
+  /// restored around that call (SitePlan::outer), when it is a simple
+  /// statement of the script's on lines of its own. Each instance of the
+  /// restore's function reached from v's function gives its call.
+  bool addOuter(SitePlan &p, unsigned inst, analysis::VarId v) {
+    StringRef name = g.vars.name(v);
+    if (name.starts_with("@") || !name.contains('/'))
+      return false;
+    StringRef qualifier = name.split('.').first.rsplit('/').first;
+    std::string shown = g.displayName(v);
+    auto isIdentifier = [](StringRef part) {
+      return !part.empty() && !isDigit(part.front()) &&
+             llvm::all_of(part, [](char c) { return isAlnum(c) || c == '_'; });
+    };
+    SmallVector<StringRef, 4> parts;
+    StringRef(shown).split(parts, '.');
+    if (!llvm::all_of(parts, isIdentifier))
+      return false;
+    std::string key =
+        (qualifier.take_until([](char c) { return c == '#'; }) + "/" + shown)
+            .str();
+    llvm::SmallVector<uint32_t, 2> calls;
+    for (unsigned i = 0; i < g.instances.size(); ++i) {
+      if (g.instances[i].function != g.instances[inst].function)
+        continue;
+      for (unsigned k = i; g.instances[k].parent != ~0u;
+           k = g.instances[k].parent) {
+        if (g.instances[g.instances[k].parent].qualifier != qualifier)
+          continue;
+        NodeId c = g.instances[k].callSite;
+        std::optional<Span> s = c != analysis::kNoNode && g.node(c).op
+                                    ? ctx.spanOf(g.node(c).op)
+                                    : std::nullopt;
+        const StmtPlace *place = s ? places.at(s->stmtBegin) : nullptr;
+        if (!place ||
+            !isa<ast::ExprStmt, ast::Assign, ast::AugAssign, ast::AnnAssign>(
+                place->stmt) ||
+            !ownLines(script, *s))
+          return false;
+        calls.push_back(s->stmtBegin);
+        break;
+      }
+    }
+    if (calls.empty())
+      return false;
+    for (uint32_t at : calls) {
+      SitePlan::OuterCall &o = p.outer[at];
+      if (StringRef(o.values).contains("\"" + key + "\""))
+        continue;
+      o.values += formatv("{0}\"{1}\": lambda: {2}",
+                          o.values.empty() ? "" : ", ", key, shown)
+                      .str();
+      if (parts.size() > 1) {
+        auto [owner, attr] = StringRef(shown).rsplit('.');
+        o.setters += formatv("{0}\"{1}\": lambda v: setattr({2}, \"{3}\", v)",
+                             o.setters.empty() ? "" : ", ", key, owner, attr)
+                         .str();
+        continue;
+      }
+      o.restore.push_back(formatv("if {0}.has_value(\"{1}\"): {2} = "
+                                  "{0}.outer_value(\"{1}\")",
+                                  kRuntimeAlias, key, shown)
+                              .str());
+    }
+    return true;
+  }
+
   /// Whether a statement inside `nest` (or a function it calls) writes v.
   bool changedInside(analysis::VarId v, const ast::Stmt *nest) {
     if (!nest)
@@ -1315,7 +1468,12 @@ private:
               !fnScope->nonlocals.contains(bare));
     };
     std::string values;
+    // (A generator several objects may hold is one key: timm's optimizer,
+    // any of the classes its factory may build.)
+    llvm::StringSet<> keys;
     auto add = [&](StringRef key, StringRef thunk, StringRef restore) {
+      if (!keys.insert(key).second)
+        return;
       values += formatv("{0}\"{1}\": lambda: {2}", values.empty() ? "" : ", ",
                         key, thunk)
                     .str();
@@ -1384,6 +1542,8 @@ private:
       StringRef root = StringRef(name).split('.').first;
       if (root.size() != name.size() && savedWhole.contains(root))
         continue;
+      if (!inScope(v) && addOuter(p, at.instance, v))
+        continue;
       if (!inScope(v)) {
         // Name the function it belongs to (a factory's local the analysis
         // cannot tie to the script's variable: MAE's
@@ -1409,6 +1569,13 @@ private:
     for (auto [o, from] : p.cp->generators) {
       const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
       std::string handle = ctx.generatorHandle(o, qualifier);
+      // Held by a caller's object the function has as a parameter (timm's
+      // optimizer, built in `main` with its own generator and passed to
+      // `train_one_epoch`): through the parameter.
+      for (analysis::VarId v = 0; handle.empty() && v < g.vars.size(); ++v)
+        if (is_contained(ctx.a.gens->pointsTo(v), o) &&
+            paramFor(g.vars.name(v).split('.').first))
+          handle = spelled(v);
       if (handle.empty()) {
         why = "the state of generator " + obj.describe(g) +
               " must be saved but no variable at the checkpoint holds it";
@@ -1499,6 +1666,8 @@ private:
     std::vector<std::string> lines;
     lines.push_back(
         formatv("{0}if {1}.restoring({2}):", indent, kRuntimeAlias, p.site));
+    if (!p.refusal.empty())
+      lines.push_back(inner + p.refusal);
     lines.push_back(
         formatv("{0}_detc_ckpt = {1}.user_checkpoint()", inner, kRuntimeAlias));
     for (const std::string &r : p.restore)
@@ -1507,6 +1676,34 @@ private:
         formatv("{0}{1}.resumed({2})", inner, kRuntimeAlias, p.verify));
     ctx.edits.insertLines(ctx.edits.lineOf(p.resume.stmtEnd - 1) + 1, lines,
                           formatv("resume here (site {0})", p.site).str());
+    for (const auto &[at, o] : p.outer) {
+      const StmtPlace &place = *places.at(at);
+      StringRef callIndent = *ctx.indentAt(at);
+      std::string body =
+          callIndent.str() + (callIndent.contains('\t') ? "\t" : "    ");
+      ctx.edits.insertLinesOfNext(
+          ctx.edits.lineOf(at),
+          {formatv("{0}{1}.outer_values({2}, {{{3}}{4})", callIndent,
+                   kRuntimeAlias, p.site, o.values,
+                   o.setters.empty() ? "" : ", {" + o.setters + "}")
+               .str()},
+          formatv("checkpoint site {0}, written in this call, saves these "
+                  "values too",
+                  p.site)
+              .str());
+      if (o.restore.empty())
+        continue;
+      std::vector<std::string> after{formatv("{0}if {1}.restoring_outer({2}):",
+                                             callIndent, kRuntimeAlias, p.site)
+                                         .str()};
+      for (const std::string &r : o.restore)
+        after.push_back(body + r);
+      ctx.edits.insertLines(
+          ctx.edits.lineOf(place.stmt->getRange().end.offset - 1) + 1, after,
+          formatv("resumed in this call at site {0}: its values here",
+                  p.site)
+              .str());
+    }
   }
   /// A restore in a function that assigns a module-level variable the
   /// function only reads (`def save_all(epoch): torch.save({..., "step":
@@ -1749,7 +1946,6 @@ private:
     if (isa<ast::FunctionDef, ast::ClassDef>(s))
       return;
     GuardWriter &guards = nested ? f.nestGuards : f.guards;
-    StringRef guardCall = nested ? "nest_guard" : "guard";
     bool compound =
         isa<ast::For, ast::While, ast::If, ast::With, ast::Try, ast::Match>(s);
     if (!compound) {
@@ -1762,31 +1958,8 @@ private:
           !isa<ast::Break, ast::Continue, ast::Return, ast::Raise>(s) &&
           !isYield(s))
         guards.guardSimple(s);
-      // A return whose value nothing fast-forward runs needs (nanoGPT's
-      // `return out` of estimate_loss, its loss dict built by skipped
-      // statements; the call still runs, for the model's train/eval
-      // mode): it returns, with None, without reading that value — or a
-      // tuple of as many Nones as its tuple display has items, which a
-      // caller unpacking it (`train_acc, train_loss = train(...)`,
-      // RepDistiller's loops) unpacks as before.
-      if (auto *r = dyn_cast<ast::Return>(s);
-          r && r->value && !f.runsItself(s, nested)) {
-        std::string none = "None";
-        if (auto *t = dyn_cast<ast::Tuple>(r->value);
-            t && !t->elts.empty() &&
-            llvm::none_of(t->elts, [](const ast::Expr *e) {
-              return isa<ast::Starred>(e);
-            }))
-          none = "(" +
-                 llvm::join(std::vector<std::string>(t->elts.size(), "None"),
-                            ", ") +
-                 (t->elts.size() == 1 ? ",)" : ")");
-        guards.wrapLater(r->value, "(",
-                         formatv(") if {0}.{1}() else {2}", kRuntimeAlias,
-                                 guardCall, none)
-                             .str(),
-                         "its value is not computed in fast-forward");
-      }
+      if (auto *r = dyn_cast<ast::Return>(s))
+        guardReturn(f, r, nested);
       return;
     }
     // A loop over a keyed loader goes round in fast-forward even when
@@ -1827,6 +2000,33 @@ private:
     return nestLoops;
   }
 
+  /// A return whose value nothing fast-forward runs needs (nanoGPT's
+  /// `return out` of estimate_loss, its loss dict built by skipped
+  /// statements; the call still runs, for the model's train/eval mode): it
+  /// returns, with None, without reading that value — or a tuple of as
+  /// many Nones as its tuple display has items, which a caller unpacking
+  /// it (`train_acc, train_loss = train(...)`, RepDistiller's loops)
+  /// unpacks as before. Once the run resumes, it returns its value.
+  void guardReturn(FilePlan &f, const ast::Return *r, bool nested) {
+    if (!r->value || f.runsItself(r, nested))
+      return;
+    GuardWriter &guards = nested ? f.nestGuards : f.guards;
+    std::string none = "None";
+    if (auto *t = dyn_cast<ast::Tuple>(r->value);
+        t && !t->elts.empty() && llvm::none_of(t->elts, [](const ast::Expr *e) {
+          return isa<ast::Starred>(e);
+        }))
+      none = "(" +
+             llvm::join(std::vector<std::string>(t->elts.size(), "None"),
+                        ", ") +
+             (t->elts.size() == 1 ? ",)" : ")");
+    guards.wrapLater(r->value, "(",
+                     formatv(") if {0}.{1}() else {2}", kRuntimeAlias,
+                             nested ? "nest_guard" : "guard", none)
+                         .str(),
+                     "its value is not computed in fast-forward");
+  }
+
   /// Functions whose statements fast-forward partly runs, called only from
   /// the loop nests — in the script or in a module it imports (a training
   /// loop in `engine.py`): guarded like the nests. A function also called
@@ -1843,8 +2043,19 @@ private:
     for (size_t i = 0; i < files.size(); ++i) {
       FilePlan &f = *files[i];
       for (const ast::FunctionDef *def : f.places.functions()) {
-        if (!f.runsInside(def) || containsNest(f, def))
+        if (!f.runsInside(def))
           continue;
+        if (containsNest(f, def)) {
+          // Its statements around the nest run, but a value it returns
+          // after the nest is built by what fast-forward skipped there
+          // (`return {'loss': loss.item()}` of a `train_one_epoch` that
+          // holds a recovery checkpoint: the calls of the epochs before
+          // the resume's read a loss no skipped step computed).
+          for (const ast::Stmt *s : def->body)
+            if (auto *r = dyn_cast<ast::Return>(s))
+              guardReturn(f, r, /*nested=*/false);
+          continue;
+        }
         NestUse use = nestUse(f, def, nestLoops);
         if (use == NestUse::Never)
           continue; // setup code: runs as in the original run

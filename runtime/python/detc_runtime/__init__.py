@@ -64,9 +64,10 @@ from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
                      check_rederived, checkpoint, decide, decision, fed,
                      from_nest, guard, has_value, load_unwrapped,
-                     nest_batches, nest_guard, real_batches,
-                     restore_generator, restore_object, restoring, resumed,
-                     saved_value, skippable, user_checkpoint)
+                     nest_batches, nest_guard, outer_value, outer_values,
+                     real_batches, restore_generator, restore_object,
+                     restoring, restoring_outer, resumed, saved_value,
+                     skippable, unrestorable, user_checkpoint)
 from .values import generator_state
 from .scope import ExampleScope, example_scope
 from . import hints

@@ -79,6 +79,17 @@ class Replay:
         self.announced = None
         # the values announced with the target instance in fast-forward
         self.reached_values = None
+        # site -> thunks of values its checkpoints save that the function
+        # writing them cannot see (outer_values)
+        self.outer = {}
+        # the frames on the stack where the resume ended fast-forward, whose
+        # outer values are restored when their calls return
+        # (restoring_outer)
+        self.outer_frames = []
+        # outer variable -> its value as the resume restored it
+        self.outer_restored = {}
+        # site -> {outer attribute path: a function setting it}
+        self.outer_setters = {}
         # the loops' variables where the announced checkpoint was announced
         # (_loop_position)
         self.announced_position = {}
@@ -449,14 +460,76 @@ def _hand_to_spawned_workers(resume, hint_path):
     torch.multiprocessing.start_processes = start_processes
 
 
+def outer_values(site, values, setters=None):
+    """The next statement calls, on the way to checkpoint `site`, code that
+    cannot see `values`: locals of the calling function (timm's
+    `best_metric` in `main`, around the recovery checkpoint written in
+    `train_one_epoch`). The site's checkpoints save them too; a resume
+    there restores them (`_restore_outer`), and the caller binds its
+    variables to them when the call returns (`restoring_outer`).
+    `setters` sets an attribute path's value on its object at the resume
+    (the run then goes on changing it)."""
+    REPLAY.outer.setdefault(site, {}).update(values)
+    if setters:
+        REPLAY.outer_setters.setdefault(site, {}).update(setters)
+
+
+def _with_outer(site, thunks):
+    outer = REPLAY.outer.get(site)
+    return {**outer, **(thunks or {})} if outer else thunks
+
+
+def restoring_outer(site):
+    """True once, in a frame that was on the stack when the resume at
+    checkpoint `site` ended fast-forward, after its call on the way there
+    returned: the frame's variables the checkpoint saved (`outer_values`)
+    are bound now to what the resume restored (`outer_value`)."""
+    if not REPLAY.outer_frames or REPLAY.target is None or \
+            REPLAY.target["site"] != site:
+        return False
+    me = sys._getframe(1)
+    for i, frame in enumerate(REPLAY.outer_frames):
+        if frame is me:
+            del REPLAY.outer_frames[i]
+            return True
+    return False
+
+
+def outer_value(name):
+    """The value of outer variable `name` as the resume restored it
+    (_restore_outer): an object of the script's had its saved state loaded
+    into it then, before the run went on and changed it."""
+    return REPLAY.outer_restored[name]
+
+
+def _restore_outer(site):
+    """At the resume: the callers' values saved with checkpoint `site`,
+    restored now, where the run continues. What the run then does to
+    them (a model trained in place) is theirs; the callers rebind their
+    variables to these values when their calls return."""
+    REPLAY.outer_restored = {}
+    setters = REPLAY.outer_setters.get(site) or {}
+    for name, thunk in (REPLAY.outer.get(site) or {}).items():
+        if name not in REPLAY.target["values"]:
+            continue
+        value = saved_value(name, thunk)
+        if name in setters:
+            setters[name](value)
+        else:
+            REPLAY.outer_restored[name] = value
+
+
 def _save_values(site, thunks):
     """Evaluates each saved value; a variable not bound yet at this point of
-    the run (NameError) is left out, and restored as unbound."""
+    the run (NameError) is left out, and restored as unbound; so is an
+    attribute path the object does not have (AttributeError: the analysis
+    names the fields of every class the object may be, and timm's task is
+    a ClassificationTask or a DistillationTask with its `teacher`)."""
     encoded = {}
     for name, thunk in (thunks or {}).items():
         try:
             value = thunk()
-        except NameError:
+        except (NameError, AttributeError):
             continue
         try:
             encoded[name] = _values.encode(value, repr(name))
@@ -505,6 +578,7 @@ def checkpoint(site, save, values=None, loops=()):
         else:
             count = _count(at)
             position = _loop_position(frame, loops)
+        thunks = _with_outer(at, thunks)
         if REPLAY.ff:
             _reached(at, count, position)
             return None
@@ -718,10 +792,13 @@ def announce_checkpoint(site, values=None, loops=()):
     frame = sys._getframe(1)
     position = _loop_position(frame, loops)
     if REPLAY.ff:
+        # (the callers' outer values are not restored yet when the resume
+        # compares this rank's values with the writer's)
         REPLAY.reached_values = values
         _reached(site, count, position)
         return
     REPLAY.announced_position = position
+    values = _with_outer(site, values)
     ranks.publish(site, count, lambda: ranks.record(
         frame, _seeds_now(), decisions_made(), values))
     REPLAY.announced = (site, count, values)
@@ -782,6 +859,15 @@ def restoring(site):
     if REPLAY.announced is not None and REPLAY.announced[0] == site:
         REPLAY.announced = None
     return REPLAY.pending == site
+
+
+def unrestorable(names, why):
+    """A resume from this checkpoint cannot be bit-identical: `names` take
+    a value only the run computed after the checkpoint was written (what
+    the call writing it returns): exit 3, saying so."""
+    fail("%s: error: cannot resume from this checkpoint: %s %s; resume from "
+         "a checkpoint written elsewhere" % (REPLAY.checkpoint, names, why),
+         code=3)
 
 
 def user_checkpoint(load=None, *args, **kwargs):
@@ -985,6 +1071,13 @@ def resumed(state=None):
     entries to thunks reading the restored objects' state; any difference
     stops the run with exit status 3, naming it."""
     _restore_beyond_state_dicts(sys._getframe(1))
+    if REPLAY.outer.get(REPLAY.target["site"]):
+        _restore_outer(REPLAY.target["site"])
+        # The callers' frames bind them as their calls return.
+        frame, REPLAY.outer_frames = sys._getframe(1), []
+        while frame is not None:
+            REPLAY.outer_frames.append(frame)
+            frame = frame.f_back
     fingerprint.settle(REPLAY.target, REPLAY.checkpoint,
                        {_state_name(k): v for k, v in (state or {}).items()},
                        sys._getframe(1),
@@ -1001,8 +1094,17 @@ def resumed(state=None):
 
 
 def guard():
-    """True when the statement detc guarded must run (not fast-forwarding)."""
-    return not REPLAY.ff
+    """True when the statement detc guarded must run (not fast-forwarding).
+    Always in a DataLoader worker: it fetches real examples for a loop
+    that takes real batches in fast-forward (timm's prefetcher), and was
+    forked with fast-forward's state (a dataset's `__getitem__`, guarded
+    as code only the training loop reaches, handed its transforms a file
+    object instead of the image it skipped opening)."""
+    return not REPLAY.ff or _in_worker()
+
+
+def _in_worker():
+    return torch.utils.data.get_worker_info() is not None
 
 
 def from_nest(fn):
@@ -1026,7 +1128,7 @@ def nest_guard():
     """True when a statement of a function also called outside the
     training loop must run: always, except in fast-forward while the
     training loop's call of it is under way (`from_nest`)."""
-    return not (REPLAY.ff and REPLAY.nest_calls)
+    return not (REPLAY.ff and REPLAY.nest_calls) or _in_worker()
 
 
 def nest_batches(loader, arity=None, source=None):

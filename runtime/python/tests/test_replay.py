@@ -399,6 +399,38 @@ class ReplayTest(unittest.TestCase):
         self.assertEqual([f for f in os.listdir(out) if "tmp" in f], [])
 
 
+
+class _Guards(torch.utils.data.Dataset):
+    """What guard() and nest_guard() say where each example is fetched."""
+
+    def __len__(self):
+        return 4
+
+    def __getitem__(self, i):
+        from detc_runtime import replay
+        return torch.tensor([replay.guard(), replay.nest_guard()])
+
+
+class GuardTest(unittest.TestCase):
+    def test_statements_run_in_a_loader_worker_during_fast_forward(self):
+        # A worker forked while the main process fast-forwards fetches
+        # real examples (a loop that takes real batches there: timm's
+        # prefetcher): a dataset's statements guarded as code the training
+        # loop reaches must run in it (timm's ImageDataset skipped opening
+        # the image and handed its transforms a file object).
+        from detc_runtime import replay
+        replay.REPLAY.ff, replay.REPLAY.nest_calls = True, 1
+        try:
+            self.assertFalse(replay.guard())
+            self.assertFalse(replay.nest_guard())
+            loader = torch.utils.data.DataLoader(_Guards(), batch_size=2,
+                                                 num_workers=1)
+            fetched = torch.cat(list(loader))
+        finally:
+            replay.REPLAY.ff, replay.REPLAY.nest_calls = False, 0
+        self.assertTrue(bool(fetched.all()), fetched)
+
+
 if __name__ == "__main__":
     try:
         unittest.main()

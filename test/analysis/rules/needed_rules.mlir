@@ -217,3 +217,31 @@ detc.func @__main__ kind module {
     detc.stmt "expr" uses ["m2", "m3", "w", "inner", "half"] loc("r":112:3)
   } loc("r":109:1)
 }
+
+// -----
+
+// ALIASES THROUGH A HOLDER BUILT ON ONE PATH: `s = None`, then `if x:` a
+// constructor stores `self.opt = opt` into `s` (timm's `saver = None; if
+// is_primary(args): saver = CheckpointSaver(optimizer=optimizer, ...)`).
+// The checkpoint saves `s.opt`: on the path that left `s` None it is not
+// reached with `s.opt` (it reads it), so `opt ~ s.opt` holds at L; the
+// session-67 first binary had none, and the sidecar saved the optimizer a
+// second time. `half` is still a copy on one path only (its other path
+// assigns it a literal, and no root is under it).
+// CHECK-LABEL: checkpoint r:129:5
+// CHECK: detc-saved {half, opt, s} aliases {opt ~ s.opt}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["opt"] loc("r":120:1)
+  detc.stmt "assign" defs ["s"] loc("r":121:1)
+  detc.stmt "assign" defs ["half"] loc("r":122:1)
+  detc.if uses ["x"] {
+    detc.stmt "assign" defs ["s"] uses ["x"] loc("r":124:3)
+    detc.stmt "assign" copy defs ["s.opt"] uses ["opt"] loc("r":125:3)
+    detc.stmt "assign" copy defs ["half"] uses ["s.opt"] loc("r":126:3)
+  } loc("r":123:1)
+  detc.for defs ["i"] {
+    detc.grad updates ["opt", "s.opt", "half"] uses ["x"] loc("r":128:3)
+    detc.checkpoint saved ["s.opt"] uses ["s.opt"] loc("r":129:5)
+    detc.stmt "expr" uses ["opt", "half"] loc("r":130:3)
+  } loc("r":127:1)
+}
