@@ -386,7 +386,11 @@ private:
 
   void generatorLiveness();
   BitVector prefixOf(ArrayRef<NodeId> instances);
-  VarSet checkedAt(const CheckpointReplay &cp);
+  /// What the checkpoint restores: the user-saved roots and their
+  /// attribute paths, the attribute paths of their other names
+  /// (`aliases`: RestoredAliases), generators, the loops' variables.
+  VarSet checkedAt(const CheckpointReplay &cp,
+                   ArrayRef<std::pair<VarId, VarId>> aliases);
   /// The tainted ids among `seeds` before the instances of L, and for
   /// each tainted id one skipped statement it derives from.
   struct Taint {
@@ -487,17 +491,26 @@ BitVector NeededSolver::prefixOf(ArrayRef<NodeId> instances) {
 /// What is restored at L: the user's saved state (and what it reaches),
 /// loop positions. Variables holding a generator are set up again by
 /// fast-forward with the generator; its state is a Needed id of its own.
-VarSet NeededSolver::checkedAt(const CheckpointReplay &cp) {
+VarSet NeededSolver::checkedAt(
+    const CheckpointReplay &cp,
+    ArrayRef<std::pair<VarId, VarId>> aliases) {
   VarSet checked;
-  llvm::SmallVector<StringRef, 4> roots;
+  llvm::SmallVector<StringRef, 4> roots, aliasRoots;
   for (VarId v : cp.userSaved)
     roots.push_back(g.vars.name(v));
+  for (auto [alias, root] : aliases)
+    aliasRoots.push_back(g.vars.name(alias));
+  auto under = [](StringRef name, StringRef r) {
+    return name.starts_with(r) && name.size() > r.size() &&
+           name[r.size()] == '.';
+  };
   for (VarId v = 0; v < g.vars.size(); ++v) {
     StringRef name = g.vars.name(v);
     bool covered = !gens.pointsTo(v).empty();
     for (StringRef r : roots)
-      covered |= name == r || (name.starts_with(r) && name.size() > r.size() &&
-                               name[r.size()] == '.');
+      covered |= name == r || under(name, r);
+    for (StringRef r : aliasRoots)
+      covered |= under(name, r);
     if (covered)
       checked.set(v);
   }
@@ -659,7 +672,13 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
     if (isStatementLoop(loop))
       cp.loops.push_back(loop);
 
-  VarSet checked = checkedAt(cp);
+  // Other names of what the user's checkpoint holds (RestoredAliases):
+  // their attribute paths are restored with it, as the roots' own are
+  // (timm's `optimizer.param_groups`, of the optimizer that its saver's
+  // `self.optimizer.state_dict()` loads back, was taken for re-derived).
+  std::vector<std::pair<VarId, VarId>> aliases =
+      restoredAliases(g, cp.prefix, instances, cp.userSaved);
+  VarSet checked = checkedAt(cp, aliases);
   // Seeds: live after L (at any of its expansions), not restored.
   VarSet seeds;
   for (NodeId n : instances) {
@@ -687,7 +706,7 @@ CheckpointReplay NeededSolver::run(mlir::Operation *op,
   // What detc would save may be another name of what the user's checkpoint
   // holds (ReplayPlan asks, for the roots its restore loads in place).
   if (!cp.notRederivable.empty())
-    for (auto pair : restoredAliases(g, cp.prefix, instances, cp.userSaved))
+    for (auto pair : aliases)
       cp.restoredAliases.push_back(pair);
   for (unsigned v : seeds)
     cp.fastForwarded.push_back(v);

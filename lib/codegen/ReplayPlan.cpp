@@ -146,6 +146,7 @@ struct SitePlan {
     /// run goes on with: `"key": lambda v: setattr(obj, "attr", v), ...`.
     std::string setters;
     std::vector<std::string> restore; ///< Statements, without indentation.
+    llvm::StringSet<> keys;           ///< Those `values` holds.
   };
   std::map<uint32_t, OuterCall> outer;
 };
@@ -691,15 +692,14 @@ private:
       p.callStmt = at.stmtBegin;
       p.hoisted = resume.stmtBegin != at.stmtBegin;
       if (!assigned.empty()) {
-        std::string why = "'" + assigned + "' take" +
-                          " what '" + text(call->func).str() +
-                          "' returns after the checkpoint is written";
+        std::string returned =
+            "take what '" + text(call->func).str() + "' returns after ";
         p.refusal = formatv("{0}.unrestorable({1}, {2})", kRuntimeAlias,
                             pyString(assigned),
-                            pyString("take what '" + text(call->func).str() +
-                                     "' returns after it was written"))
+                            pyString(returned + "it was written"))
                         .str();
-        refused.push_back({at.stmtBegin, why});
+        refused.push_back({at.stmtBegin, "'" + assigned + "' " + returned +
+                                             "the checkpoint is written"});
       }
       const ast::Expr *obj = nullptr, *dict = nullptr;
       if (!param) {
@@ -1203,9 +1203,7 @@ private:
     if (p.caller != analysis::kNoNode) {
       saved.clear();
       for (NodeId i : p.cp->instances)
-        if (NodeId c = g.node(i).caller;
-            c == p.caller ||
-            (c != analysis::kNoNode && g.node(c).caller == p.caller))
+        if (reachedFrom(p, i))
           for (analysis::VarId v : g.saved(i))
             if (!llvm::is_contained(saved, v))
               saved.push_back(v);
@@ -1304,9 +1302,7 @@ private:
       return true;
     StringRef qualifier = name.split('.').first.rsplit('/').first;
     for (NodeId i : p.cp->instances) {
-      NodeId c = g.node(i).caller;
-      if (c != p.caller &&
-          (c == analysis::kNoNode || g.node(c).caller != p.caller))
+      if (!reachedFrom(p, i))
         continue;
       for (unsigned k = g.node(i).instance; k != ~0u;
            k = g.instances[k].parent)
@@ -1314,6 +1310,15 @@ private:
           return true;
     }
     return false;
+  }
+
+  /// Whether the checkpoint's instance `i` is reached through the helper
+  /// call `p.caller`: called there, or by a method that call calls
+  /// (timm's `_save` through `save_recovery`).
+  bool reachedFrom(const SitePlan &p, NodeId i) const {
+    NodeId c = g.node(i).caller;
+    return c == p.caller ||
+           (c != analysis::kNoNode && g.node(c).caller == p.caller);
   }
 
   /// `v`, a local of a function that calls (directly or on the way) the
@@ -1364,7 +1369,7 @@ private:
       return false;
     for (uint32_t at : calls) {
       SitePlan::OuterCall &o = p.outer[at];
-      if (StringRef(o.values).contains("\"" + key + "\""))
+      if (!o.keys.insert(key).second)
         continue;
       o.values += formatv("{0}\"{1}\": lambda: {2}",
                           o.values.empty() ? "" : ", ", key, shown)

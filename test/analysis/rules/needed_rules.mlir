@@ -245,3 +245,30 @@ detc.func @__main__ kind module {
     detc.stmt "expr" uses ["opt", "half"] loc("r":130:3)
   } loc("r":127:1)
 }
+
+// -----
+
+// ATTRIBUTE PATHS OF ANOTHER NAME of what the checkpoint restores in
+// place (`m2.lr` of `m2 = m`) are restored with it, as the root's own
+// are: neither saved nor re-derived (`m2.lr = i` re-runs for `m2`'s sake
+// only). The session-67 first binary re-derived them (timm's
+// `optimizer.param_groups`, of the optimizer its saver restores).
+// CHECK-LABEL: checkpoint r:156:5
+// CHECK: fast-forwarded {m2} detc-saved {opt, opt.count} aliases {m2 ~ m}
+detc.class @Opt role plain bases ["torch.optim.optimizer.Optimizer"] {
+  detc.func @step kind method params ["self"] {
+    detc.stmt "augassign" defs ["self.count"] uses ["self.count"] loc("r":141:3)
+  }
+}
+detc.func @__main__ kind module {
+  detc.stmt "assign" defs ["opt"] loc("r":150:1)
+  detc.stmt "assign" defs ["m"] loc("r":151:1)
+  detc.stmt "assign" copy defs ["m2"] uses ["m"] loc("r":152:1)
+  detc.for defs ["i"] {
+    detc.call @Opt::@step bind {self = "opt"} uses ["opt"] loc("r":154:3)
+    detc.update "opt" updates ["opt", "m"] uses ["opt", "m"] loc("r":154:3)
+    detc.stmt "assign" defs ["m2.lr"] uses ["i"] loc("r":155:3)
+    detc.checkpoint saved ["m"] uses ["m"] loc("r":156:5)
+    detc.stmt "expr" uses ["opt.count", "m2.lr", "m"] loc("r":157:3)
+  } loc("r":153:1)
+}
