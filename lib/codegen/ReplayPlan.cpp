@@ -847,17 +847,6 @@ private:
     return readsRenamed(p, hf, dict);
   }
 
-  /// `float(x)`, `int(x)`, `str(x)`, `bool(x)`: a new scalar, no object
-  /// of the script's.
-  bool isScalarOf(const ast::Expr *e) const {
-    auto *c = dyn_cast<ast::Call>(e);
-    auto *f = c ? dyn_cast<ast::Name>(c->func) : nullptr;
-    return f && llvm::is_contained(
-                    {StringRef("float"), StringRef("int"), StringRef("str"),
-                     StringRef("bool")},
-                    StringRef(f->id));
-  }
-
   /// Whether `obj` (at `at` in `fn` of file `mf`) is a dict display whose
   /// restorable entries read only `fn`'s parameters (`dict`); `p.rename`
   /// then maps each of them to what the script's `call` of `fn` passes.
@@ -967,12 +956,13 @@ private:
     return nullptr;
   }
 
-  /// `state = {...}` (or `state = X.state_dict()`: the DDP tutorial
+  /// `state = {...}` (or `dict(...)`, or `X.state_dict()`: the DDP tutorial
   /// series' `ckp = self.model.state_dict()`) before the statement at
   /// `place`: in its block or the blocks around it, up to its function
   /// (DINO's `if args.saveckp_freq ...: save_on_master(save_dict, ...)` of
-  /// the dict built before the `if`); otherwise `e`. Not across a loop that binds the name again
-  /// anywhere in its body: an earlier iteration may have rebound it.
+  /// the dict built before the `if`); otherwise `e`. Not across a loop
+  /// that binds the name again anywhere in its body: an earlier iteration
+  /// may have rebound it.
   static const ast::Expr *resolveLocalDict(const FilePlan &f,
                                            const StmtPlace &place,
                                            const ast::Expr *e) {
@@ -982,7 +972,8 @@ private:
     for (const StmtPlace *at = &place; at;) {
       if (const ast::Assign *bound =
               assignmentInBlock(f, *at, name->id, /*singleTarget=*/true))
-        return isa<ast::Dict>(bound->value) || stateDictOf(bound->value)
+        return isa<ast::Dict>(bound->value) || keywordDict(bound->value) ||
+                       stateDictOf(bound->value)
                    ? bound->value
                    : e;
       if (!at->parent || isa<ast::FunctionDef, ast::ClassDef>(at->parent))
@@ -993,6 +984,17 @@ private:
       at = f.places.of(at->parent);
     }
     return e;
+  }
+
+  /// `dict(k=v, ...)`, keywords only (Barlow Twins' `state =
+  /// dict(epoch=epoch + 1, model=model.state_dict(), ...)`): a dict
+  /// display by another spelling.
+  static bool keywordDict(const ast::Expr *e) {
+    auto *c = dyn_cast_or_null<ast::Call>(e);
+    auto *f = c ? dyn_cast<ast::Name>(c->func) : nullptr;
+    return f && f->id == "dict" && c->args.empty() && !c->keywords.empty() &&
+           llvm::all_of(c->keywords,
+                        [](const ast::Keyword *k) { return !k->arg.empty(); });
   }
 
   /// Whether `n` stores to `name` anywhere inside it.
@@ -1047,7 +1049,7 @@ private:
   /// (`state = {...}`) in its function that store a constant key into it
   /// (`state["scaler"] = scaler.state_dict()`), in source order.
   std::vector<const ast::Assign *> storesInto(const SitePlan &p,
-                                              const ast::Dict *display) const {
+                                              const ast::Expr *display) const {
     const FilePlan &f = p.objFile ? *p.objFile : script;
     std::vector<const ast::Assign *> out;
     const ast::Assign *bound = nullptr;
@@ -1097,7 +1099,10 @@ private:
       restored.push_back(rootName(objText(p, recv)).str());
       p.inPlace.insert(restored.back());
       verify.push_back("None: lambda: " + objText(p, obj));
-    } else if (auto *dict = dyn_cast_or_null<ast::Dict>(obj)) {
+    } else if (const ast::Expr *dict =
+                   isa_and_nonnull<ast::Dict>(obj) || keywordDict(obj)
+                       ? obj
+                       : nullptr) {
       // One entry: its restore statement (`guard` prefixes it: an entry
       // added by a later statement, maybe under an `if`).
       // A name of the module's function that the script's call gives no
@@ -1112,9 +1117,10 @@ private:
           unnamed = p.objFile->text(e).str();
         return false;
       };
-      auto entry = [&](const ast::Expr *key, const ast::Expr *value,
+      // `key`: the key's source text (a keyword of `dict(...)` quoted).
+      auto entry = [&](const std::string &key, const ast::Expr *value,
                        StringRef guard) {
-        std::string item = "_detc_ckpt[" + objText(p, key) + "]";
+        std::string item = "_detc_ckpt[" + key + "]";
         if (const ast::Expr *recv = stateDictOf(value)) {
           if (!named(recv))
             return;
@@ -1122,7 +1128,7 @@ private:
                               ".load_state_dict(" + item + ")");
           restored.push_back(rootName(objText(p, recv)).str());
           p.inPlace.insert(restored.back());
-          verify.push_back(objText(p, key) + ": lambda: " +
+          verify.push_back(key + ": lambda: " +
                            objText(p, value));
         } else if (isa<ast::Name, ast::Attribute>(value) &&
                    p.literalParams.contains(
@@ -1137,7 +1143,7 @@ private:
             p.restore.push_back(guard.str() + objText(p, value) + " = " +
                                 item);
           else if (isa<ast::Name>(value) && guard.empty())
-            rederivedEntries.push_back(objText(p, key) + ": lambda: " +
+            rederivedEntries.push_back(key + ": lambda: " +
                                        objText(p, value));
         } else if (const ast::Expr *of = stateOfArgument(p, value)) {
           if (!named(of))
@@ -1152,19 +1158,25 @@ private:
                                   .str());
           restored.push_back(rootName(objText(p, of)).str());
           p.inPlace.insert(restored.back());
-          verify.push_back(objText(p, key) + ": lambda: " +
+          verify.push_back(key + ": lambda: " +
                            objText(p, value));
         }
       };
-      for (size_t i = 0; i < dict->keys.size(); ++i)
-        if (dict->keys[i]) // `**mapping`: what it holds is not restored
-          entry(dict->keys[i], dict->values[i], "");
+      if (auto *display = dyn_cast<ast::Dict>(dict)) {
+        for (size_t i = 0; i < display->keys.size(); ++i)
+          if (display->keys[i]) // `**mapping`: what it holds is not restored
+            entry(objText(p, display->keys[i]), display->values[i], "");
+      } else {
+        for (const ast::Keyword *k : cast<ast::Call>(dict)->keywords)
+          entry("'" + k->arg.str() + "'", k->value, "");
+      }
       // Entries stored after the display (DINO's `save_dict['fp16_scaler']
       // = fp16_scaler.state_dict()`, ConvNeXt's `if model_ema is not None:
       // to_save['model_ema'] = get_state_dict(model_ema)`): restored when
       // the checkpoint holds them.
       for (const ast::Assign *store : storesInto(p, dict))
-        entry(cast<ast::Subscript>(store->targets[0])->slice, store->value,
+        entry(objText(p, cast<ast::Subscript>(store->targets[0])->slice),
+              store->value,
               formatv("if {0} in _detc_ckpt: ",
                       objText(p, cast<ast::Subscript>(store->targets[0])
                                      ->slice))
@@ -1472,6 +1484,23 @@ private:
              (fnScope && !fnScope->locals.contains(bare) &&
               !fnScope->nonlocals.contains(bare));
     };
+    // A global of the script that the function shadows with a local of
+    // its own (SwAV's module-level `logger`, which `train` logs to, and
+    // `main`'s own `logger, training_stats = initialize_exp(...)`): the
+    // restore reaches it through the module's namespace,
+    // `globals()["logger"]` (the script's: the restore code is in it).
+    FunctionScope module = scopeOf(nullptr, ctx.tree);
+    auto throughGlobals = [&](analysis::VarId v) -> std::optional<std::string> {
+      StringRef name = g.vars.name(v), root = name.split('.').first;
+      if (!fnScope || !root.consume_front("@") ||
+          !module.locals.contains(root) ||
+          !(fnScope->locals.contains(root) ||
+            llvm::is_contained(fnScope->params, root)))
+        return std::nullopt;
+      return formatv("globals()[\"{0}\"]{1}", root,
+                     name.drop_front(root.size() + 1))
+          .str();
+    };
     std::string values;
     // (A generator several objects may hold is one key: timm's optimizer,
     // any of the classes its factory may build.)
@@ -1549,6 +1578,17 @@ private:
         continue;
       if (!inScope(v) && addOuter(p, at.instance, v))
         continue;
+      if (std::optional<std::string> through =
+              inScope(v) ? std::nullopt : throughGlobals(v)) {
+        // (Keyed by its global name: the function's own `logger` may be
+        // saved too.)
+        std::string key = g.vars.name(v).str();
+        add(key, *through,
+            formatv("{0} = {1}.saved_value(\"{2}\", lambda: {0})", *through,
+                    kRuntimeAlias, key)
+                .str());
+        continue;
+      }
       if (!inScope(v)) {
         // Name the function it belongs to (a factory's local the analysis
         // cannot tie to the script's variable: MAE's

@@ -23,7 +23,6 @@ matches it. Any other call runs as it was, at the cost of a set lookup.
 import os
 import shutil
 import stat
-import tempfile
 import threading
 
 _LOCK = threading.Lock()
@@ -150,24 +149,7 @@ def _prepare(real, new):
         data = f.read()
         mode = stat.S_IMODE(os.fstat(f.fileno()).st_mode)
     pending = sidecar.sidecar_path(new) + ".tmp"
-    # Written beside it and renamed over it: whatever is at that path (a
-    # symlink planted there) is replaced, never written through.
-    fd, tmp = tempfile.mkstemp(prefix=".detc-moving-",
-                               dir=os.path.dirname(pending) or ".")
-    try:
-        try:
-            os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, pending)
-    except BaseException:
-        _remove(tmp)
-        raise
-    output.fsync_dir(pending)
+    output.replace_atomically(pending, data, mode)
     return pending
 
 

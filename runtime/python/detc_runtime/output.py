@@ -118,22 +118,30 @@ def write_bytes(path, data, what):
     if not t.regular:
         _write_through(t, data)
         return t
-    fd, tmp = temporary_beside(t.path, t.mode)
+    replace_atomically(t.path, data, t.mode)
+    return t
+
+
+def replace_atomically(path, data, mode):
+    """`data` written to a new file with `mode` beside `path`, synced, and
+    renamed over `path` (whatever is there, a planted symlink too, is
+    replaced, never written through), the directory synced: all or
+    nothing."""
+    fd, tmp = temporary_beside(path, mode)
     try:
         try:
             _write_all(fd, data)
             os.fsync(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, t.path)
+        os.replace(tmp, path)
     except BaseException:
         try:
             os.unlink(tmp)
         except OSError:
             pass
         raise
-    fsync_dir(t.path)
-    return t
+    fsync_dir(path)
 
 
 def _write_through(t, data):

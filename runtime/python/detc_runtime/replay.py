@@ -490,7 +490,9 @@ def restoring_outer(site):
     me = sys._getframe(1)
     for i, frame in enumerate(REPLAY.outer_frames):
         if frame is me:
-            del REPLAY.outer_frames[i]
+            # It and the frames it called (innermost first: they have
+            # returned) are let go; their locals were held alive since.
+            del REPLAY.outer_frames[:i + 1]
             return True
     return False
 
@@ -1073,8 +1075,9 @@ def resumed(state=None):
     _restore_beyond_state_dicts(sys._getframe(1))
     if REPLAY.outer.get(REPLAY.target["site"]):
         _restore_outer(REPLAY.target["site"])
-        # The callers' frames bind them as their calls return.
-        frame, REPLAY.outer_frames = sys._getframe(1), []
+        # The callers' frames bind them as their calls return (not the
+        # restore's own frame: its values were in its scope).
+        frame, REPLAY.outer_frames = sys._getframe(1).f_back, []
         while frame is not None:
             REPLAY.outer_frames.append(frame)
             frame = frame.f_back
