@@ -379,6 +379,7 @@ def start(script_sha256, argv=None):
         resume = env_resume or None
     if resume is None:
         _hand_to_spawned_workers(None, given_hint_path)
+        _watch_own_resumes()
         return None
     try:
         body = sidecar.load(resume)
@@ -458,6 +459,50 @@ def _hand_to_spawned_workers(resume, hint_path):
 
     spawn.start_processes = start_processes
     torch.multiprocessing.start_processes = start_processes
+
+
+def _watch_own_resumes():
+    """A fresh run whose own code loads a checkpoint this script wrote
+    before writing one itself — its own auto-resume, `if
+    os.path.isfile(path): ckpt = torch.load(path)` (VICReg, ConvNeXt,
+    Swin) — goes on from there with detc's generators, streams and loader
+    positions started afresh: not the run that wrote it, bit for bit, and
+    it said nothing. It says so now (torch.load, wrapped in fresh runs)."""
+    original = torch.load
+    if getattr(original, "_detc_own_resumes", False):
+        return
+
+    def load(f, *args, **kwargs):
+        _check_own_resume(f)
+        return original(f, *args, **kwargs)
+
+    load._detc_own_resumes = True
+    load.__wrapped__ = original
+    load.__name__ = getattr(original, "__name__", "load")
+    load.__doc__ = getattr(original, "__doc__", None)
+    torch.load = load
+
+
+def _check_own_resume(f):
+    if REPLAY.checkpoint is not None or any(REPLAY.counts.values()) or \
+            not isinstance(f, (str, bytes, os.PathLike)):
+        return
+    try:
+        path = os.fsdecode(f)
+        side = sidecar.sidecar_path(path)
+        if not (os.path.exists(side) or os.path.exists(side + ".tmp")):
+            return
+        body = sidecar.load(path)
+    except (sidecar.SidecarError, OSError, TypeError, ValueError):
+        return
+    if body.get("script_sha256") != REPLAY.script_sha256 or \
+            hints.is_hint_checkpoint(body):
+        return
+    warn_once(("own-resume", path), "%s: the script resumes from this "
+              "checkpoint with its own code: detc's generators, streams and "
+              "loader positions start afresh, so this run does not continue "
+              "the one that wrote it bit for bit (--detc-resume %s does, "
+              "when the script's own resume is not taken)" % (path, path))
 
 
 def outer_values(site, values, setters=None):
