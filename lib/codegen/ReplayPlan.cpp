@@ -600,19 +600,13 @@ private:
     if (auto *star = dyn_cast_or_null<ast::Starred>(e))
       if (auto *n = dyn_cast_or_null<ast::Name>(star->value);
           n && fn && fn->args->vararg && fn->args->vararg->arg == n->id)
-        return unsigned(fn->args->posonlyargs.size() +
-                        fn->args->args.size());
+        return unsigned(positionalParams(fn).size());
     auto *name = dyn_cast_or_null<ast::Name>(e);
     if (!fn || !name)
       return std::nullopt;
-    unsigned i = 0;
-    for (const ast::NodeList<ast::Arg> *list :
-         {&fn->args->posonlyargs, &fn->args->args})
-      for (const ast::Arg *a : *list) {
-        if (a->arg == name->id)
-          return i;
-        ++i;
-      }
+    for (auto [i, a] : llvm::enumerate(positionalParams(fn)))
+      if (a->arg == name->id)
+        return unsigned(i);
     return std::nullopt;
   }
 
@@ -801,48 +795,42 @@ private:
         !isa_and_nonnull<ast::Name, ast::Attribute>(stateDictOf(dict)))
       return false;
     llvm::StringMap<unsigned> fnParams;
-    unsigned i = 0;
-    for (const ast::NodeList<ast::Arg> *list :
-         {&fn->args->posonlyargs, &fn->args->args})
-      for (const ast::Arg *a : *list)
-        fnParams[a->arg] = i++;
+    for (auto [i, a] : llvm::enumerate(positionalParams(fn)))
+      fnParams[a->arg] = unsigned(i);
     // Each parameter of the helper: what `fn` passes (in the module's
     // text), then, where that is a parameter of `fn`, what the script's
     // call passes for it (a local of `fn` has no name in the script).
-    i = 0;
-    for (const ast::NodeList<ast::Arg> *list :
-         {&helper->args->posonlyargs, &helper->args->args})
-      for (const ast::Arg *a : *list) {
-        const ast::Expr *inFn = argumentFor(helper, innerCall, i++);
-        if (!inFn && i == 1)
-          inFn = receiverFor(helper, innerCall);
-        // No state of the script's: a default or a literal, a local of
-        // `fn` (a path it builds), or a scalar the script's call computes
-        // (`metric=float(loss)`): its entry is left alone (planRestore).
-        if (!inFn || isa<ast::Constant>(inFn)) {
-          p.literalParams.insert(a->arg);
-          continue;
-        }
-        if (!isa<ast::Name, ast::Attribute>(inFn))
-          continue;
-        StringRef path = mf->text(inFn), root = rootName(path);
-        auto it = fnParams.find(root);
-        if (it == fnParams.end()) {
-          p.literalParams.insert(a->arg);
-          continue;
-        }
-        const ast::Expr *arg =
-            it->second == 0 ? receiver : argumentFor(fn, call, it->second);
-        // Anything but a name or attribute path is a value the call
-        // computes (`metric=eval_metrics['loss']`, `float(loss)`): no
-        // object a restore in the script could name; its plain entry is
-        // left alone, and a state dict of it refuses (planRestore).
-        if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
-          p.rename[a->arg.str()] =
-              (text(arg) + path.drop_front(root.size())).str();
-        else
-          p.literalParams.insert(a->arg);
+    for (auto [i, a] : llvm::enumerate(positionalParams(helper))) {
+      const ast::Expr *inFn = argumentFor(helper, innerCall, i);
+      if (!inFn && i == 0)
+        inFn = receiverFor(helper, innerCall);
+      // No state of the script's: a default or a literal, a local of
+      // `fn` (a path it builds), or a scalar the script's call computes
+      // (`metric=float(loss)`): its entry is left alone (planRestore).
+      if (!inFn || isa<ast::Constant>(inFn)) {
+        p.literalParams.insert(a->arg);
+        continue;
       }
+      if (!isa<ast::Name, ast::Attribute>(inFn))
+        continue;
+      StringRef path = mf->text(inFn), root = rootName(path);
+      auto it = fnParams.find(root);
+      if (it == fnParams.end()) {
+        p.literalParams.insert(a->arg);
+        continue;
+      }
+      const ast::Expr *arg =
+          it->second == 0 ? receiver : argumentFor(fn, call, it->second);
+      // Anything but a name or attribute path is a value the call
+      // computes (`metric=eval_metrics['loss']`, `float(loss)`): no
+      // object a restore in the script could name; its plain entry is
+      // left alone, and a state dict of it refuses (planRestore).
+      if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
+        p.rename[a->arg.str()] =
+            (text(arg) + path.drop_front(root.size())).str();
+      else
+        p.literalParams.insert(a->arg);
+    }
     // Every restorable entry names something the script has.
     return readsRenamed(p, hf, dict);
   }
@@ -859,18 +847,15 @@ private:
     const ast::Expr *recv = stateDictOf(dict);
     if (!display && !isa_and_nonnull<ast::Name, ast::Attribute>(recv))
       return false;
-    unsigned i = 0;
-    for (const ast::NodeList<ast::Arg> *list :
-         {&fn->args->posonlyargs, &fn->args->args})
-      for (const ast::Arg *a : *list) {
-        const ast::Expr *arg = argumentFor(fn, call, i++);
-        if (!arg && i == 1)
-          arg = receiverFor(fn, call);
-        if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
-          p.rename[a->arg.str()] = text(arg).str();
-        else if (isa_and_nonnull<ast::Constant>(arg))
-          p.literalParams.insert(a->arg);
-      }
+    for (auto [i, a] : llvm::enumerate(positionalParams(fn))) {
+      const ast::Expr *arg = argumentFor(fn, call, i);
+      if (!arg && i == 0)
+        arg = receiverFor(fn, call);
+      if (isa_and_nonnull<ast::Name, ast::Attribute>(arg))
+        p.rename[a->arg.str()] = text(arg).str();
+      else if (isa_and_nonnull<ast::Constant>(arg))
+        p.literalParams.insert(a->arg);
+    }
     return readsRenamed(p, mf, dict);
   }
 
@@ -905,6 +890,18 @@ private:
     if (it == p.rename.end())
       return t.str();
     return it->second + t.drop_front(root.size()).str();
+  }
+
+  /// `fn`'s positional parameters in order, positional-only first: the
+  /// one a call's I-th positional argument binds is the I-th.
+  static SmallVector<const ast::Arg *, 8>
+  positionalParams(const ast::FunctionDef *fn) {
+    SmallVector<const ast::Arg *, 8> params;
+    for (const ast::NodeList<ast::Arg> *list :
+         {&fn->args->posonlyargs, &fn->args->args})
+      for (const ast::Arg *a : *list)
+        params.push_back(a);
+    return params;
   }
 
   /// `fn`'s first positional parameter, or null.
