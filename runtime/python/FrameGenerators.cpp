@@ -3,7 +3,7 @@
 // A checkpoint's fingerprint digests the generator objects bound to the
 // variables of the checkpointing function and of its module, and to their
 // attributes one level down (a dataset's `self.rng`): after a restore the
-// same variables must digest alike (fingerprint.py, _named_generators).
+// same variables must digest alike (fingerprint.py, named_generators).
 // A script's module has dozens of variables, most of them modules,
 // functions, classes and numbers; checked in Python that scan was half of
 // a small checkpoint's fingerprint. Here it finds the generators, and

@@ -24,11 +24,11 @@ from torch.utils.data import (BatchSampler, DataLoader, DistributedSampler,
                               IterableDataset, RandomSampler,
                               SequentialSampler, Sampler)
 
-from . import _core, hints, module_globals, values
+from . import _core, continuation, hints, module_globals, values
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_loop_edited, check_not_stale,
                      check_until, fast_forward_progress, note_batch,
-                     placeholder)
+                     placeholder, user_frame)
 from .scope import ScopedDataset, reseed_library, restore_states
 
 
@@ -428,6 +428,11 @@ class KeyedDataLoader(DataLoader):
             # (values.GeneratorAt).
             return self._detc_iter_at(**armed)
         sampler = self._detc_sampler
+        if not REPLAY.ff:
+            # Where a run that wrote a checkpoint goes on, or where the
+            # script's own resume continues it (continuation.py): before
+            # the pass changes the loader's position.
+            continuation.pass_begins(self, user_frame(sys._getframe(1)))
         sampler.begin_epoch()
         self.worker_init_fn = _WorkerInit(STATE.snapshot(),
                                           self._detc_user_init)

@@ -331,7 +331,7 @@ def is_generator(value):
     return isinstance(value, _GENERATOR_TYPES)
 
 
-def _named_generators(frame, version=4):
+def named_generators(frame, version=4):
     """{variable path: digest} of the generator objects bound to the
     variables of `frame`'s function and module, and to their attributes
     one level down (the core finds them: FrameGenerators.cpp); digests as
@@ -375,7 +375,7 @@ class Moment:
             self.frame = frame
         else:
             self.raw = global_generators.raw_states()
-            self.named = _named_generators(frame) \
+            self.named = named_generators(frame) \
                 if self.mode != "off" else {}
             self.frame = None
 
@@ -386,7 +386,7 @@ class Moment:
         caller's)."""
         if self.named is None:  # a boundary's: the rest as of now
             self.raw.update(global_generators.raw_other_states())
-            self.named = _named_generators(self.frame) \
+            self.named = named_generators(self.frame) \
                 if self.mode != "off" else {}
             self.frame = None
         states, state_digests = {}, {}
@@ -483,7 +483,7 @@ def verify(fp, state=None, frame=None, saved_state=None):
         elif now[name] != d:
             problems.append("the %s generator's state (the saved state is "
                             "not the one the checkpointed run had)" % name)
-    named = _named_generators(frame, version)
+    named = named_generators(frame, version)
     for name, d in (fp.get("named") or {}).items():
         if name in named and named[name] != d:
             problems.append(

@@ -28,6 +28,10 @@ import threading
 _LOCK = threading.Lock()
 _COMMITTED = set()  # real paths of the checkpoints this process committed
 _NAMES = set()      # their base names: most calls are passed over by name
+# real path -> the commit it holds (a serial per commit; a copy or a move
+# takes its source's): the names a commit's sidecar is at now (names_of)
+_SERIALS = {}
+_NEXT_SERIAL = [0]
 _ORIGINAL = {}      # (module, name) -> the function before install()
 # A wrapped call under way on this thread (shutil.copy2 calls copyfile,
 # shutil.move os.rename: the outer call moves the sidecar once).
@@ -40,6 +44,21 @@ def committed(real):
     with _LOCK:
         _COMMITTED.add(real)
         _NAMES.add(os.path.basename(real))
+        _NEXT_SERIAL[0] += 1
+        _SERIALS[real] = _NEXT_SERIAL[0]
+
+
+def last_serial():
+    """The serial of this process's latest commit."""
+    with _LOCK:
+        return _NEXT_SERIAL[0]
+
+
+def names_of(serial):
+    """The real paths holding commit `serial` now: where it was written,
+    and the names the script moved or copied it to since."""
+    with _LOCK:
+        return sorted(r for r, s in _SERIALS.items() if s == serial)
 
 
 def install():
@@ -161,8 +180,11 @@ def _settle(real, new, pending, kind):
     with _LOCK:
         _COMMITTED.add(new)
         _NAMES.add(os.path.basename(new))
+        if real in _SERIALS:
+            _SERIALS[new] = _SERIALS[real]
         if kind == "move":
             _COMMITTED.discard(real)
+            _SERIALS.pop(real, None)
     if kind == "move":
         _remove(sidecar.sidecar_path(real))
 

@@ -41,8 +41,8 @@ import time
 
 import torch
 
-from . import (fingerprint, hints, holders, jit_replicas, moved, ranks,
-               sidecar, trace)
+from . import (continuation, fingerprint, hints, holders, jit_replicas,
+               moved, ranks, sidecar, trace)
 from . import values as _values
 from ._state import STATE, exit_stream, fail, warn_once
 
@@ -498,11 +498,7 @@ def _check_own_resume(f):
     if body.get("script_sha256") != REPLAY.script_sha256 or \
             hints.is_hint_checkpoint(body):
         return
-    warn_once(("own-resume", path), "%s: the script resumes from this "
-              "checkpoint with its own code: detc's generators, streams and "
-              "loader positions start afresh, so this run does not continue "
-              "the one that wrote it bit for bit (--detc-resume %s does, "
-              "when the script's own resume is not taken)" % (path, path))
+    continuation.own_load(path, body)
 
 
 def outer_values(site, values, setters=None):
@@ -667,9 +663,10 @@ def checkpoint(site, save, values=None, loops=()):
         else:
             job = {}
         beyond = _beyond_state_dicts(frame)
+        written = []
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),
-            lambda: {
+            lambda: written.append({
                 "script_sha256": REPLAY.script_sha256 or "",
                 "argv": run_flags(),
                 "seeds": _seeds_now(),
@@ -691,7 +688,15 @@ def checkpoint(site, save, values=None, loops=()):
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.
                 "pickled": not _plain_state(obj),
-                **({"beyond": beyond} if beyond else {}), **job})
+                **({"beyond": beyond} if beyond else {}), **job}) or
+            written[0])
+        if done is not None:
+            # The next passes over its loaders record where the run goes
+            # on: a script's own resume from it continues there. Not in a
+            # job (each rank's own position is not in the record).
+            continuation.committed(
+                None if job or ranks.world() else
+                moved.last_serial(), written[0], path)
         if done is None:
             warn_once(("not-a-file", at), "the checkpoint at site %d is "
                       "written to %s, not a regular file; detc writes no "
@@ -1300,6 +1305,14 @@ def _library_file(name):
             name.startswith(os.path.dirname(os.__file__)))
 
 
+def user_frame(frame):
+    """The first frame of the script's own code from `frame` out (past
+    tqdm's wrapper, torch's and detc's own)."""
+    while frame is not None and _library_file(frame.f_code.co_filename):
+        frame = frame.f_back
+    return frame
+
+
 def check_not_stale(site):
     """A pass begins over the keyed loader at `site`: stops the run (exit 3)
     when fast-forward left the loader behind the checkpointed run's and
@@ -1307,9 +1320,7 @@ def check_not_stale(site):
     stale = REPLAY.stale_loaders.get(site)
     if stale is None:
         return
-    frame = sys._getframe(1)
-    while frame is not None and _library_file(frame.f_code.co_filename):
-        frame = frame.f_back
+    frame = user_frame(sys._getframe(1))
     where = "%s:%d: " % (frame.f_code.co_filename, frame.f_lineno) \
         if frame is not None else ""
     fail("%s: error: %sa pass over the DataLoader at site %s begins, but "

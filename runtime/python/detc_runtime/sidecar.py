@@ -37,6 +37,7 @@ directory, and the renames of one commit hold a lock on that directory, so
 two runs writing the same path leave a consistent pair, never a crash.
 """
 import atexit
+import collections
 import fcntl
 import hashlib
 import json
@@ -343,9 +344,12 @@ class _Durability:
     """The tail of each commit, on one daemon thread: fsync the checkpoint
     and its sidecar, rename the sidecar over the old one (under the
     directory lock), remove the temporary directory, fsync the directory.
-    At most one tail is pending: the next commit waits for it first.
-    wait() runs at exit (atexit, and before the runtime's own os._exit
-    calls), so a run that ends has its checkpoints on disk."""
+    The next commit waits for the pending tail first; work that must come
+    after a tail without making the training loop wait for it (adding the
+    record of where the run went on to the sidecar: continuation.py) is
+    queued behind it (later()). wait() runs at exit (atexit, and before
+    the runtime's own os._exit calls), so a run that ends has its
+    checkpoints on disk."""
 
     def __init__(self):
         from . import env
@@ -356,21 +360,29 @@ class _Durability:
 
     def _reset(self):
         self.cond = threading.Condition()
-        # The pending tail: (real, sidecar, holder, fds, the checkpoint's
-        # name in the holder, the sidecar's mode).
-        self.job = None
+        # Pending work, in order: a commit's tail is (real, sidecar, holder,
+        # fds, the checkpoint's name in the holder, the sidecar's mode), a
+        # later() job a function; `busy` while one runs.
+        self.jobs = collections.deque()
+        self.busy = False
         self.thread = None
 
     def submit(self, job):
         with self.cond:
-            while self.job is not None:
-                self.cond.wait()
-            self.job = job
+            self.jobs.append(job)
             if self.thread is None:
                 self.thread = threading.Thread(
                     target=self._run, name="detc-durability", daemon=True)
                 self.thread.start()
             self.cond.notify_all()
+
+    def later(self, fn):
+        """Runs `fn()` on this thread after the work pending now (at once
+        when checkpoints are synchronous)."""
+        if self.synchronous:
+            fn()
+        else:
+            self.submit(fn)
 
     def on_its_thread(self):
         """Whether the caller runs on the durability thread."""
@@ -380,24 +392,29 @@ class _Durability:
     def wait(self):
         """Blocks until every commit so far is complete and durable."""
         with self.cond:
-            while self.job is not None:
+            while self.jobs or self.busy:
                 self.cond.wait()
 
     def _run(self):
         while True:
             with self.cond:
-                while self.job is None:
+                while not self.jobs:
                     self.cond.wait()
-                job = self.job
+                job = self.jobs.popleft()
+                self.busy = True
             try:
-                _finish(*job)
+                if callable(job):
+                    job()
+                else:
+                    _finish(*job)
             except OSError as e:
-                print("detc-runtime: %s: warning: the checkpoint may not "
+                print("detc-runtime: warning: %s" % e if callable(job) else
+                      "detc-runtime: %s: warning: the checkpoint may not "
                       "survive a power loss: %s" % (job[0], e),
                       file=sys.stderr)
             finally:
                 with self.cond:
-                    self.job = None
+                    self.busy = False
                     self.cond.notify_all()
 
 
@@ -440,6 +457,29 @@ def save_with_sidecar(path, save, body):
         holder.remove()
         raise
     return result, commit(real, holder, tmp, body())
+
+
+def amend(real, same, more):
+    """Adds the entries of `more` to the sidecar of checkpoint `real` when
+    `same(body)` says it is still the commit the caller means (the script
+    may have written another over it since): a new sidecar renamed over
+    the old one, under the directory lock (a kill leaves either). Runs
+    behind the commit's tail (DURABILITY.later): the sidecar is in place.
+    Returns whether it did."""
+    side = sidecar_path(real)
+    with _DirectoryLock(real):
+        data = _read_candidate(side)
+        if data is None:
+            return False
+        try:
+            body = decode(data, side)
+        except SidecarError:
+            return False
+        if not same(body):
+            return False
+        output.replace_atomically(side, encode(dict(body, **more)),
+                                  holders.mode_of(side))
+    return True
 
 
 def _read_candidate(path):

@@ -1583,7 +1583,7 @@ class CommitTest(unittest.TestCase):
         sidecar.DURABILITY.synchronous = True
         try:
             self.save(5)
-            self.assertIsNone(sidecar.DURABILITY.job)
+            self.assertFalse(sidecar.DURABILITY.jobs)
             self.assertEqual(sorted(os.listdir(self.dir)),
                              ["ckpt.pt", "ckpt.pt.detc.json"])
         finally:
@@ -2170,18 +2170,18 @@ class FingerprintTest(unittest.TestCase):
         __hidden__ = torch.Generator()  # noqa: F841
         g = torch.Generator().manual_seed(8)
         npg = np.random.default_rng(3)
-        found = fingerprint._named_generators(sys._getframe())
+        found = fingerprint.named_generators(sys._getframe())
         self.assertEqual(sorted(found), ["data.rng", "g", "many.a03",
                                          "npg"])
         # Version 4's digests (XXH3); an earlier detc's (blake2b) for
         # the fingerprints it wrote.
         self.assertEqual(found["g"], "gen4:%016x" % _core.buffer_hash(
             g.get_state().numpy()))
-        self.assertEqual(fingerprint._named_generators(
+        self.assertEqual(fingerprint.named_generators(
             sys._getframe(), 3)["data.rng"], "gen:" + fingerprint._hash(
                 fingerprint._generator_bytes(data.rng)))
         g.manual_seed(9)
-        self.assertNotEqual(fingerprint._named_generators(
+        self.assertNotEqual(fingerprint.named_generators(
             sys._getframe())["g"], found["g"])
         del raises, slots, module, keyed, many, data, npg, g
 
@@ -2381,6 +2381,90 @@ class FingerprintTest(unittest.TestCase):
         broken = dict(fp, globals={"torch": {"bytes": "AAAA"}})
         with self.assertRaises(fingerprint.Mismatch):
             fingerprint.restore(broken)
+
+
+class _PassedLoader:
+    _detc_site = 7
+
+
+class ContinuationTest(unittest.TestCase):
+    """continuation.py: what the first pass over a loader after a commit
+    records, and a script's own resume that continues there — or says
+    why it does not, and never goes on from a record that does not load."""
+
+    def setUp(self):
+        from detc_runtime import continuation
+        self.c = continuation
+        self.addCleanup(continuation.forget_in_child)
+
+    def record(self, frame):
+        records = {}
+        self.c._WRITING = (None, 1, 1, records, {"7"})
+        self.c.pass_begins(_PassedLoader(), frame)
+        self.assertIsNone(self.c._WRITING)  # every loader it knew passed
+        return {"seeds": {"override": STATE.override},
+                "continuation": records}
+
+    def test_own_resume_continues_where_the_run_went_on(self):
+        model = torch.nn.Linear(3, 2)  # noqa: F841 (digested by name)
+        torch.manual_seed(5)
+        body = self.record(sys._getframe())
+        expected = torch.rand(4)
+        torch.manual_seed(6)  # the resumed run starts afresh
+        self.c.own_load("ck.pt", body)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.c.pass_begins(_PassedLoader(), sys._getframe())
+        self.assertTrue(torch.equal(torch.rand(4), expected))
+        self.assertIn("detc continues the run that wrote it", err.getvalue())
+        self.assertIsNone(self.c._OWN)
+
+    def test_own_resume_that_leaves_state_out_says_so_and_sets_nothing(self):
+        model = torch.nn.Linear(3, 2)
+        body = self.record(sys._getframe())
+        with torch.no_grad():
+            model.weight.add_(1)  # not the state the run had there
+        torch.manual_seed(6)
+        expected = torch.rand(4)
+        torch.manual_seed(6)
+        self.c.own_load("left-out.pt", body)
+        self.c.pass_begins(_PassedLoader(), sys._getframe())
+        self.assertTrue(torch.equal(torch.rand(4), expected))
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.c.committed(None, {"loaders": {}}, "next.pt")
+        self.assertIn("left-out.pt: the script resumed from this checkpoint with "
+                      "its own code, and this run does not continue the one "
+                      "that wrote it bit for bit: 'model' is not the state",
+                      err.getvalue())
+
+    def test_a_script_without_a_keyed_loader_is_told_why(self):
+        # nanoGPT's shape: its batches are its own draws; nothing records
+        # where its run went on.
+        self.c.own_load("no-loader.pt", {"seeds": {"override": None},
+                                         "loaders": {}})
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.c.committed(None, {"loaders": {}}, "no-loader.pt")
+        self.assertIn("the two runs meet at a pass over a DataLoader detc "
+                      "keys, and this script iterates none", err.getvalue())
+
+    def test_a_record_that_does_not_load_stops_the_run(self):
+        body = self.record(sys._getframe())
+        body["continuation"]["7"]["fingerprint"]["globals"]["torch"] = {
+            "state": "not a state"}
+        self.c.own_load("ck.pt", body)
+        with contextlib.redirect_stderr(io.StringIO()):
+            with self.assertRaises(SystemExit) as e:
+                self.c.pass_begins(_PassedLoader(), sys._getframe())
+        self.assertEqual(e.exception.code, 3)
+
+    def test_a_malformed_record_is_no_continuation(self):
+        for record in ("x", {"fingerprint": {}}, {"fingerprint": None}):
+            self.c.own_load("ck.pt", {"seeds": {"override": None},
+                                      "continuation": {"7": record}})
+            self.c.pass_begins(_PassedLoader(), sys._getframe())
+            self.assertIn("malformed", self.c._OWN[2])
 
 
 class ReplayHelpersTest(unittest.TestCase):
