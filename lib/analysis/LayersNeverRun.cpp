@@ -163,34 +163,6 @@ bool forEachPiece(const std::string &path,
   return true;
 }
 
-/// The statement's text of an op (a class: the whole class) with its
-/// comments blanked out, read from its file.
-std::string statementText(mlir::Operation *op) {
-  std::optional<ir::SourceSpan> span = ir::getSourceSpan(op->getLoc());
-  if (!span || span->stmtBegin > span->stmtEnd)
-    return "";
-  llvm::Expected<llvm::sys::fs::file_t> fd =
-      llvm::sys::fs::openNativeFileForRead(sourcePoint(op).file);
-  if (!fd) {
-    llvm::consumeError(fd.takeError());
-    return "";
-  }
-  std::string out(span->stmtEnd - span->stmtBegin, ' ');
-  llvm::Expected<size_t> got = llvm::sys::fs::readNativeFileSlice(
-      *fd, llvm::MutableArrayRef<char>(out.data(), out.size()),
-      span->stmtBegin);
-  llvm::sys::fs::closeFile(*fd);
-  if (!got) {
-    llvm::consumeError(got.takeError());
-    return "";
-  }
-  out.resize(*got);
-  // A statement starts outside any string.
-  for (auto [begin, end] : CommentScanner().scan(out))
-    std::fill(out.begin() + begin, out.begin() + end, ' ');
-  return out;
-}
-
 bool isWordChar(char c) { return llvm::isAlnum(c) || c == '_'; }
 
 /// For every attribute name, how often `.name` occurs as a whole attribute
@@ -266,26 +238,58 @@ bool reachesLayersDynamically(StringRef cls) {
 
 } // namespace
 
+/// The statement's text of an op (a class: the whole class) with its
+/// comments blanked out, read from its file.
+std::string detc::analysis::statementText(mlir::Operation *op) {
+  std::optional<ir::SourceSpan> span = ir::getSourceSpan(op->getLoc());
+  if (!span || span->stmtBegin > span->stmtEnd)
+    return "";
+  llvm::Expected<llvm::sys::fs::file_t> fd =
+      llvm::sys::fs::openNativeFileForRead(sourcePoint(op).file);
+  if (!fd) {
+    llvm::consumeError(fd.takeError());
+    return "";
+  }
+  std::string out(span->stmtEnd - span->stmtBegin, ' ');
+  llvm::Expected<size_t> got = llvm::sys::fs::readNativeFileSlice(
+      *fd, llvm::MutableArrayRef<char>(out.data(), out.size()),
+      span->stmtBegin);
+  llvm::sys::fs::closeFile(*fd);
+  if (!got) {
+    llvm::consumeError(got.takeError());
+    return "";
+  }
+  out.resize(*got);
+  // A statement starts outside any string.
+  for (auto [begin, end] : CommentScanner().scan(out))
+    std::fill(out.begin() + begin, out.begin() + end, ' ');
+  return out;
+}
+
+mlir::ModuleOp StatementNodes::module() {
+  for (NodeId n = 0; n < g.numNodes() && !mod; ++n)
+    if (mlir::Operation *op = g.node(n).op)
+      mod = op->getParentOfType<mlir::ModuleOp>();
+  return mod;
+}
+
+NodeId StatementNodes::of(mlir::Operation *op) {
+  if (nodes.empty())
+    for (NodeId n = g.numNodes(); n-- > 0;)
+      if (g.node(n).op && g.node(n).kind != NodeKind::CallEnter)
+        nodes[g.node(n).op] = n;
+  auto it = nodes.find(op);
+  return it == nodes.end() ? kNoNode : it->second;
+}
+
 void detc::analysis::layersNeverRun(const StatementGraph &g,
+                                    StatementNodes &nodes,
                                     llvm::function_ref<bool(NodeId)> inTraining,
                                     std::vector<LintFinding> &out) {
-  mlir::ModuleOp module;
-  for (NodeId n = 0; n < g.numNodes() && !module; ++n)
-    if (mlir::Operation *op = g.node(n).op)
-      module = op->getParentOfType<mlir::ModuleOp>();
+  mlir::ModuleOp module = nodes.module();
   if (!module)
     return;
-  // The statement node of an op (built on first use: one pass, not one
-  // per finding).
-  llvm::DenseMap<mlir::Operation *, NodeId> nodes;
-  auto nodeOf = [&](mlir::Operation *op) {
-    if (nodes.empty())
-      for (NodeId n = g.numNodes(); n-- > 0;)
-        if (g.node(n).op && g.node(n).kind != NodeKind::CallEnter)
-          nodes[g.node(n).op] = n;
-    auto it = nodes.find(op);
-    return it == nodes.end() ? kNoNode : it->second;
-  };
+  auto nodeOf = [&](mlir::Operation *op) { return nodes.of(op); };
   // Optimizers a training loop steps: the statement that builds each.
   std::map<VarId, NodeId> built;
   for (NodeId n = 0; n < g.numNodes(); ++n) {

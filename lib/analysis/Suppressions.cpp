@@ -53,6 +53,10 @@ ArrayRef<RuleInfo> rules() {
       {"detc-layer-never-run",
        "A model builds a layer nothing runs; the optimizer holds its "
        "parameters, which never change."},
+      {"detc-worker-state",
+       "A dataset carries state from one example to the next; each "
+       "DataLoader worker keeps its own copy, so the data depend on "
+       "num_workers."},
       {"detc-unused-ignore",
        "A `# detc: ignore[...]` comment suppresses no finding."}};
   return kRules;

@@ -582,7 +582,9 @@ detc::analysis::trainingChecks(const StatementGraph &g) {
     rankConditional(g, out);
   ddpModuleForward(g, training, out);
   optimizerNotOnModel(g, training, out);
+  StatementNodes nodes(g);
   layersNeverRun(
-      g, [&](NodeId n) { return training.inTraining(n); }, out);
+      g, nodes, [&](NodeId n) { return training.inTraining(n); }, out);
+  workerState(g, nodes, out);
   return out;
 }

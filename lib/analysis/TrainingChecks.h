@@ -19,7 +19,9 @@
 //    the trained model's parameters never change;
 //  * detc-layer-never-run (LayersNeverRun.cpp): a model class builds a
 //    layer with parameters that nothing runs, while an optimizer over the
-//    whole model holds its parameters.
+//    whole model holds its parameters;
+//  * detc-worker-state (WorkerState.cpp): a dataset carries state from one
+//    example to the next (each DataLoader worker has its own copy).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,14 +30,39 @@
 
 #include "detc/analysis/Lint.h"
 
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
 namespace detc::analysis {
 
 std::vector<LintFinding> trainingChecks(const StatementGraph &g);
 
+/// The statement node of each op of the program (the map is made on the
+/// first question: one pass, not one per finding), and the module.
+class StatementNodes {
+public:
+  explicit StatementNodes(const StatementGraph &g) : g(g) {}
+  mlir::ModuleOp module();
+  NodeId of(mlir::Operation *op);
+
+private:
+  const StatementGraph &g;
+  mlir::ModuleOp mod;
+  llvm::DenseMap<mlir::Operation *, NodeId> nodes;
+};
+
+/// The statement's text of an op (a class: the whole class) with its
+/// comments blanked out, read from its file ("" when it cannot be read).
+std::string statementText(mlir::Operation *op);
+
 /// detc-layer-never-run; `inTraining` tells a statement in a training loop.
-void layersNeverRun(const StatementGraph &g,
+void layersNeverRun(const StatementGraph &g, StatementNodes &nodes,
                     llvm::function_ref<bool(NodeId)> inTraining,
                     std::vector<LintFinding> &out);
+
+/// detc-worker-state (WorkerState.cpp).
+void workerState(const StatementGraph &g, StatementNodes &nodes,
+                 std::vector<LintFinding> &out);
 
 } // namespace detc::analysis
 

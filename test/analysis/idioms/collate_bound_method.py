@@ -5,12 +5,15 @@
 # analysis saw only plain functions as collate_fn and missed the draw. The
 # method is called with its instance bound (the dataset's own collate_fn,
 # and one of another object); a method that draws nothing adds nothing.
+# Its batch counter is state each worker keeps on its own: which batches
+# get a new size depends on num_workers (detc-worker-state).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
-# CHECK-DAG: collate_bound_method.py:[[@LINE+25]]:25: warning: generator 'random' (global) is used inside the per-example data-parallel region that starts at {{.*}}collate_bound_method.py:[[#LOOP:]]:1
+# CHECK-DAG: collate_bound_method.py:[[@LINE+26]]:25: warning: generator 'random' (global) is used inside the per-example data-parallel region that starts at {{.*}}collate_bound_method.py:[[#LOOP:]]:1
 # CHECK-DAG: note: reached through the call to 'Boxes.collate_fn' here
-# CHECK-DAG: collate_bound_method.py:[[@LINE+35]]:34: warning: generator 'torch' (global) is used inside the per-example data-parallel region that starts at {{.*}}collate_bound_method.py:[[#LOOP2:]]:1
+# CHECK-DAG: collate_bound_method.py:[[@LINE+36]]:34: warning: generator 'torch' (global) is used inside the per-example data-parallel region that starts at {{.*}}collate_bound_method.py:[[#LOOP2:]]:1
 # CHECK-DAG: note: reached through the call to 'Jitter.apply' here
-# CHECK: 2 warning(s)
+# CHECK-DAG: collate_bound_method.py:[[@LINE+20]]:9: warning: `self.batches` of dataset `Boxes` is rebound here while making an example, and a later example reads it
+# CHECK: 3 warning(s)
 import random
 
 import torch
