@@ -23,8 +23,15 @@ With --own-resume FLAG, also shows that the original script's own resume
 (FLAG CHECKPOINT) from the same checkpoint diverges, while the transformed
 script's --detc-resume does not.
 
+With --own, a killed run is rerun as it was started, without
+--detc-resume: the script resumes itself (it loads its checkpoint when it
+exists). Each trial must end bit-identical to the uninterrupted run, or a
+rerun must have said that it does not continue the run that wrote the
+checkpoint (killed between a save and its loop's next pass, nothing
+records where that run went on); at least one trial must have continued.
+
 usage: kill_resume.py --detc BIN --runtime DIR [--trials N] [--seed S]
-                      [--own-resume FLAG] [--hint FLAGS]
+                      [--own-resume FLAG | --own] [--hint FLAGS]
                       [--transform-flags FLAGS] [--module FILE]...
                       EXAMPLE [-- SCRIPT_ARGS...]
 The script must take --out PATH (its checkpoint and final output).
@@ -226,8 +233,9 @@ def trial(i, args, runner, script, reference, events, work, tmp):
             log.append(("again, killed at %.2fs" if killed
                         else "again, finished by %.2fs") % t)
     kills = 2 if i % 4 == 1 else 1
+    said = set()  # --own: what the reruns said of the checkpoint's run
     while killed:
-        resume = runner.resume_from(out)
+        resume = None if args.own else runner.resume_from(out)
         kill_after = None
         if kills > 1:
             kills -= 1
@@ -236,12 +244,27 @@ def trial(i, args, runner, script, reference, events, work, tmp):
                                  kill_after=kill_after)
         if resume and "resumed from" not in err and not killed:
             sys.exit("FAIL: trial %d: the run did not resume\n%s" % (i, err))
+        for words, what in ((OWN_CONTINUES, "continued"),
+                            (OWN_DOES_NOT, "not continued")):
+            if words in err:
+                said.add(what)
+        if OWN_DOES_NOT in err:  # why, as the rerun said it
+            log.append(err[err.index(OWN_DOES_NOT):].split("\n")[0][
+                len(OWN_DOES_NOT) + 2:])
         log.append(("resumed" if resume else "restarted") +
+                   (" (%s)" % ", ".join(sorted(said)) if said else "") +
                    (" and killed at %.2fs" % kill_after if killed else ""))
     ok = same(reference, load(out))
     interrupted = any("killed" in entry for entry in log)
+    verdict = "identical" if ok else "DIFFERENT"
+    if not ok and "not continued" in said:
+        ok, verdict = True, "differs, as the rerun said"
     return ok, interrupted, "trial %2d: %s -> %s" % (
-        i, ", ".join(log), "identical" if ok else "DIFFERENT")
+        i, ", ".join(log), verdict)
+
+
+OWN_CONTINUES = "detc continues the run that wrote it"
+OWN_DOES_NOT = "does not continue the one that wrote it bit for bit"
 
 
 def own_resume(args, runner, script, reference, tmp):
@@ -282,6 +305,8 @@ def main():
     parser.add_argument("--trials", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--own-resume")
+    parser.add_argument("--own", action="store_true",
+                        help="reruns resume with the script's own code")
     parser.add_argument("--hint", help="detc transform's CheckHint flags")
     parser.add_argument("--transform-flags", default="",
                         help="more detc transform flags (e.g. --vaccinate)")
@@ -325,6 +350,10 @@ def main():
         bad = sum(not ok for ok, _, _ in results)
         if bad:
             sys.exit("FAIL: %d of %d trials differ" % (bad, args.trials))
+        if args.own and not any(
+                "(continued" in line and line.endswith("identical")
+                for _, _, line in results):
+            sys.exit("FAIL: no trial continued with the script's own resume")
         interrupted = sum(k for _, k, _ in results)
         # A kill that comes after the end tests nothing: the run must be
         # long enough for most kills to land in training.

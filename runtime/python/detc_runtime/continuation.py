@@ -87,6 +87,60 @@ def _objects(frame):
     return out
 
 
+def _visible(frame, name):
+    """The value of a variable detc saves beside the checkpoint (a sidecar
+    value's name: `best_acc`, `self.meter.avg`, `main/best_metric` — a
+    local of `main` —, `@name` — a global) as `frame` sees it; raises
+    LookupError where it does not (another function's, unbound)."""
+    if name.startswith("gen:"):
+        raise LookupError(name)  # generators: the fingerprint's
+    if "/" in name:
+        function, name = name.rsplit("/", 1)
+        if function.rsplit("/", 1)[-1] != frame.f_code.co_name:
+            raise LookupError(name)
+    root, *path = name.lstrip("@").split(".")
+    scope = frame.f_globals if name.startswith("@") else frame.f_locals
+    if root not in scope:
+        raise LookupError(name)
+    value = scope[root]
+    for part in path:
+        try:
+            value = getattr(value, part)
+        except Exception:
+            raise LookupError(name) from None
+    return value
+
+
+def _values_seen(frame, names):
+    """{name: digest} of the values detc saves beside the checkpoint that
+    `frame` sees and that hold data (numbers, strings, containers of them,
+    tensors): what the script's own resume must have restored too (its
+    loss history, best accuracy, step counter). Objects with a state_dict
+    are _objects'; others (a loader, a logger) are the setup's."""
+    out = {}
+    full = fingerprint.mode() == "full"
+    for name in names:
+        try:
+            value = _visible(frame, name)
+        except LookupError:
+            continue
+        if _data(value):
+            out[name] = fingerprint.digest(value, full)
+    return out
+
+
+def _data(value, depth=0):
+    if isinstance(value, (bool, int, float, complex, str, bytes,
+                          type(None), torch.Tensor)):
+        return True
+    if depth < 4 and isinstance(value, (list, tuple)):
+        return all(_data(v, depth + 1) for v in value[:64])
+    if depth < 4 and isinstance(value, dict):
+        return all(_data(k, depth + 1) and _data(v, depth + 1)
+                   for k, v in list(value.items())[:64])
+    return False
+
+
 def _loader_states():
     """The position of every keyed loader made so far (the last one of its
     site): its sampler's epoch and its worker-seed generator."""
@@ -123,7 +177,8 @@ def committed(serial, body, path):
         return
     sites = {s for s, p in body.get("loaders", {}).items() if p}
     if sites:
-        _WRITING = (serial, body["site"], body["instance"], {}, sites)
+        _WRITING = (serial, body["site"], body["instance"], {}, sites,
+                    sorted(body.get("values", {})))
 
 
 _NO_RECORD = ("the run that wrote it stopped before its loop went on past "
@@ -135,8 +190,6 @@ _NO_RECORD = ("the run that wrote it stopped before its loop went on past "
 # (continuing it would need a record at the loop's head).
 _NO_LOADER = ("the two runs meet at a pass over a DataLoader detc keys, and "
               "this script iterates none")
-_NO_PASS = ("no pass over its DataLoaders met the state that run went on "
-            "with")
 
 
 def pass_begins(loader, frame):
@@ -152,29 +205,30 @@ def pass_begins(loader, frame):
         if why is None:
             _OWN = None
             _continue(path, body, loader, frame)
-        elif _OWN[2] is None or why is not _NO_RECORD and \
-                _OWN[2] in (_NO_RECORD, _NO_PASS):
-            _OWN = (path, body, why)  # the first difference found tells
+        elif _OWN[2] is None:
+            # The first pass's reason tells: where this run first could
+            # have met that run (a later pass is past it).
+            _OWN = (path, body, why)
     if _WRITING is not None:
         _record(loader, frame)
 
 
 def _record(loader, frame):
     global _WRITING
-    serial, site, instance, records, sites = _WRITING
+    serial, site, instance, records, sites, names = _WRITING
     key = str(loader._detc_site)
     if key in records:
         return
     records[key] = {"fingerprint": fingerprint.capture(frame),
                     "loaders": _loader_states(),
-                    "objects": _objects(frame)}
+                    "objects": _objects(frame),
+                    "values": _values_seen(frame, names)}
     if set(records) >= sites:
         _WRITING = None
 
-    # Behind the commit's tail, on its thread: the pass does not wait for
-    # the checkpoint's fsyncs.
-    sidecar.DURABILITY.later(
-        lambda: _add_records(serial, site, instance, dict(records)))
+    # Now (a kill from here on finds the record), without waiting for the
+    # commit's tail (sidecar.amend).
+    _add_records(serial, site, instance, dict(records))
 
 
 def _add_records(serial, site, instance, records):
@@ -201,8 +255,10 @@ def own_load(path, body):
 
 def _valid(record):
     fp = record.get("fingerprint") if isinstance(record, dict) else None
-    return fingerprint.valid(fp) and isinstance(record.get("objects"), dict) \
-        and all(isinstance(v, str) for v in record["objects"].values()) \
+    return fingerprint.valid(fp) and all(
+        isinstance(record.get(k, {}), dict) and all(
+            isinstance(v, str) for v in record.get(k, {}).values())
+        for k in ("objects", "values")) \
         and isinstance(record.get("loaders"), dict) and all(
             isinstance(v, dict) and isinstance(v.get("epoch"), int) and
             isinstance(v.get("generator"), str)
@@ -238,7 +294,10 @@ def _why_not(body, loader, frame):
     record = records.get(str(loader._detc_site)) \
         if isinstance(records, dict) else None
     if record is None:
-        return _NO_PASS if records else _NO_RECORD
+        return _NO_RECORD if not records else (
+            "the run that wrote it was stopped before its pass over the "
+            "DataLoader at site %s, where this run goes on (detc records "
+            "where a run went on at that pass)" % loader._detc_site)
     if not _valid(record):
         return "the sidecar's record of where that run went on is malformed"
     if body.get("seeds", {}).get("override") != STATE.override:
@@ -252,6 +311,14 @@ def _why_not(body, loader, frame):
             "resume does not restore it, or loads the checkpoint to start " \
             "another run)" % (", ".join("'%s'" % n for n in differ),
                               "is" if len(differ) == 1 else "are")
+    seen = _values_seen(frame, list(record.get("values", {})))
+    differ = sorted(n for n, d in record.get("values", {}).items()
+                    if n in seen and seen[n] != d)
+    if differ:
+        return "%s %s not the value that run had here (the script's own " \
+            "resume does not restore it)" % (
+                ", ".join("'%s'" % n for n in differ),
+                "is" if len(differ) == 1 else "are")
     named = fingerprint.named_generators(frame)
     differ = sorted(n for n, d in record["fingerprint"].get("named",
                                                             {}).items()

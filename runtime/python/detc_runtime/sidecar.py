@@ -37,7 +37,6 @@ directory, and the renames of one commit hold a lock on that directory, so
 two runs writing the same path leave a consistent pair, never a crash.
 """
 import atexit
-import collections
 import fcntl
 import hashlib
 import json
@@ -344,12 +343,9 @@ class _Durability:
     """The tail of each commit, on one daemon thread: fsync the checkpoint
     and its sidecar, rename the sidecar over the old one (under the
     directory lock), remove the temporary directory, fsync the directory.
-    The next commit waits for the pending tail first; work that must come
-    after a tail without making the training loop wait for it (adding the
-    record of where the run went on to the sidecar: continuation.py) is
-    queued behind it (later()). wait() runs at exit (atexit, and before
-    the runtime's own os._exit calls), so a run that ends has its
-    checkpoints on disk."""
+    At most one tail is pending: the next commit waits for it first.
+    wait() runs at exit (atexit, and before the runtime's own os._exit
+    calls), so a run that ends has its checkpoints on disk."""
 
     def __init__(self):
         from . import env
@@ -360,29 +356,21 @@ class _Durability:
 
     def _reset(self):
         self.cond = threading.Condition()
-        # Pending work, in order: a commit's tail is (real, sidecar, holder,
-        # fds, the checkpoint's name in the holder, the sidecar's mode), a
-        # later() job a function; `busy` while one runs.
-        self.jobs = collections.deque()
-        self.busy = False
+        # The pending tail: (real, sidecar, holder, fds, the checkpoint's
+        # name in the holder, the sidecar's mode).
+        self.job = None
         self.thread = None
 
     def submit(self, job):
         with self.cond:
-            self.jobs.append(job)
+            while self.job is not None:
+                self.cond.wait()
+            self.job = job
             if self.thread is None:
                 self.thread = threading.Thread(
                     target=self._run, name="detc-durability", daemon=True)
                 self.thread.start()
             self.cond.notify_all()
-
-    def later(self, fn):
-        """Runs `fn()` on this thread after the work pending now (at once
-        when checkpoints are synchronous)."""
-        if self.synchronous:
-            fn()
-        else:
-            self.submit(fn)
 
     def on_its_thread(self):
         """Whether the caller runs on the durability thread."""
@@ -392,29 +380,24 @@ class _Durability:
     def wait(self):
         """Blocks until every commit so far is complete and durable."""
         with self.cond:
-            while self.jobs or self.busy:
+            while self.job is not None:
                 self.cond.wait()
 
     def _run(self):
         while True:
             with self.cond:
-                while not self.jobs:
+                while self.job is None:
                     self.cond.wait()
-                job = self.jobs.popleft()
-                self.busy = True
+                job = self.job
             try:
-                if callable(job):
-                    job()
-                else:
-                    _finish(*job)
+                _finish(*job)
             except OSError as e:
-                print("detc-runtime: warning: %s" % e if callable(job) else
-                      "detc-runtime: %s: warning: the checkpoint may not "
+                print("detc-runtime: %s: warning: the checkpoint may not "
                       "survive a power loss: %s" % (job[0], e),
                       file=sys.stderr)
             finally:
                 with self.cond:
-                    self.busy = False
+                    self.job = None
                     self.cond.notify_all()
 
 
@@ -463,23 +446,27 @@ def amend(real, same, more):
     """Adds the entries of `more` to the sidecar of checkpoint `real` when
     `same(body)` says it is still the commit the caller means (the script
     may have written another over it since): a new sidecar renamed over
-    the old one, under the directory lock (a kill leaves either). Runs
-    behind the commit's tail (DURABILITY.later): the sidecar is in place.
+    the old one, under the directory lock (a kill leaves either). While
+    the commit's tail is pending its sidecar is still `<sidecar>.tmp`
+    (which loading accepts): that one is amended, and the tail renames it
+    into place — the amendment does not wait for the checkpoint's fsyncs.
     Returns whether it did."""
     side = sidecar_path(real)
     with _DirectoryLock(real):
-        data = _read_candidate(side)
-        if data is None:
-            return False
-        try:
-            body = decode(data, side)
-        except SidecarError:
-            return False
-        if not same(body):
-            return False
-        output.replace_atomically(side, encode(dict(body, **more)),
-                                  holders.mode_of(side))
-    return True
+        for path in (side + ".tmp", side):
+            data = _read_candidate(path)
+            if data is None:
+                continue
+            try:
+                body = decode(data, path)
+            except SidecarError:
+                continue
+            if not same(body):
+                continue  # (a leftover of another commit)
+            output.replace_atomically(path, encode(dict(body, **more)),
+                                      holders.mode_of(path))
+            return True
+    return False
 
 
 def _read_candidate(path):

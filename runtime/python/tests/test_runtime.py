@@ -1583,7 +1583,7 @@ class CommitTest(unittest.TestCase):
         sidecar.DURABILITY.synchronous = True
         try:
             self.save(5)
-            self.assertFalse(sidecar.DURABILITY.jobs)
+            self.assertIsNone(sidecar.DURABILITY.job)
             self.assertEqual(sorted(os.listdir(self.dir)),
                              ["ckpt.pt", "ckpt.pt.detc.json"])
         finally:
@@ -2397,9 +2397,9 @@ class ContinuationTest(unittest.TestCase):
         self.c = continuation
         self.addCleanup(continuation.forget_in_child)
 
-    def record(self, frame):
+    def record(self, frame, names=()):
         records = {}
-        self.c._WRITING = (None, 1, 1, records, {"7"})
+        self.c._WRITING = (None, 1, 1, records, {"7"}, list(names))
         self.c.pass_begins(_PassedLoader(), frame)
         self.assertIsNone(self.c._WRITING)  # every loader it knew passed
         return {"seeds": {"override": STATE.override},
@@ -2448,6 +2448,21 @@ class ContinuationTest(unittest.TestCase):
             self.c.committed(None, {"loaders": {}}, "no-loader.pt")
         self.assertIn("the two runs meet at a pass over a DataLoader detc "
                       "keys, and this script iterates none", err.getvalue())
+
+    def test_a_value_the_resume_leaves_out_is_named(self):
+        # The loss history detc saves beside the checkpoint: a script's
+        # own resume that starts it afresh is not that run.
+        history = [0.5, 0.25]
+        step = 7  # noqa: F841 (digested by name)
+        body = self.record(sys._getframe(), ["history", "step", "gen:torch",
+                                             "main/elsewhere"])
+        self.assertEqual(sorted(body["continuation"]["7"]["values"]),
+                         ["history", "step"])
+        history = []  # noqa: F841
+        self.c.own_load("history.pt", body)
+        self.c.pass_begins(_PassedLoader(), sys._getframe())
+        self.assertIn("'history' is not the value that run had here",
+                      self.c._OWN[2])
 
     def test_a_record_that_does_not_load_stops_the_run(self):
         body = self.record(sys._getframe())
