@@ -196,16 +196,17 @@ void detc::analysis::workerState(const StatementGraph &g,
             call.getCallee().getRootReference().getValue().str();
         out.push_back(
             {"detc-worker-state", at,
-             "`self." + attr + "` of dataset `" + cls +
-                 "` is rebound here while making an example, and a later "
-                 "example reads it: each DataLoader worker has its own copy "
-                 "of the dataset, so an example depends on which worker "
-                 "made it and what that worker made before — the data "
-                 "change with num_workers, and a resumed run's fresh "
-                 "workers do not see what the uninterrupted run saw; make "
-                 "each example from its index alone (load what it needs, "
-                 "or keep a cache keyed by the index)",
-             {{readAt, "read here before this example writes it"}}});
+             "`self." + attr + "` of `" + cls +
+                 "` is rebound here while a DataLoader worker makes an "
+                 "example (or a batch), and the next one reads it: each "
+                 "worker has its own copy of the object, so what it makes "
+                 "depends on which worker made it and what that worker "
+                 "made before — the data change with num_workers, and a "
+                 "resumed run's fresh workers do not see what the "
+                 "uninterrupted run saw; make each example from its index "
+                 "alone (load what it needs, or keep a cache keyed by the "
+                 "index)",
+             {{readAt, "read here before this call writes it"}}});
       }
     });
   });

@@ -59,6 +59,14 @@ using analysis::NodeId;
 
 struct FilePlan;
 
+/// `if _detc_rt.has_value("KEY"): STATEMENT`: a restore that leaves a
+/// value the checkpoint did not hold (unbound when it was written) alone.
+std::string ifSaved(StringRef key, StringRef statement) {
+  return formatv("if {0}.has_value(\"{1}\"): {2}", kRuntimeAlias, key,
+                 statement)
+      .str();
+}
+
 /// One checkpoint site that will be instrumented.
 struct SitePlan {
   const analysis::CheckpointReplay *cp;
@@ -1390,10 +1398,10 @@ private:
                          .str();
         continue;
       }
-      o.restore.push_back(formatv("if {0}.has_value(\"{1}\"): {2} = "
-                                  "{0}.outer_value(\"{1}\")",
-                                  kRuntimeAlias, key, shown)
-                              .str());
+      o.restore.push_back(ifSaved(
+          key, formatv("{0} = {1}.outer_value(\"{2}\")", shown,
+                       kRuntimeAlias, key)
+                   .str()));
     }
     return true;
   }
@@ -1508,9 +1516,7 @@ private:
       values += formatv("{0}\"{1}\": lambda: {2}", values.empty() ? "" : ", ",
                         key, thunk)
                     .str();
-      p.restore.push_back(
-          formatv("if {0}.has_value(\"{1}\"): {2}", kRuntimeAlias, key, restore)
-              .str());
+      p.restore.push_back(ifSaved(key, restore));
     };
     // An attribute path whose object is saved whole goes with it: values
     // of the script's classes are saved field by field (CycleGAN's replay

@@ -20,6 +20,14 @@
 # SECOND: detc-runtime: the script resumes from ck.pt with its own code; detc continues the run that wrote it (its generators, streams and loader positions as they were at this pass)
 # SECOND-NOT: warning
 #
+# The same through an open file (`with open(path, "rb") as f:
+# torch.load(f)`).
+# RUN: rm -f %t/ck.pt*
+# RUN: cd %t && not env PYTHONPATH=%detc_runtime DETC_QUIET=1 %python train.py --out ck.pt --crash-at 1
+# RUN: cd %t && env PYTHONPATH=%detc_runtime DETC_QUIET=1 %python train.py --out ck.pt --open-file > opened.out 2> opened.err
+# RUN: diff %t/full.out %t/opened.out
+# RUN: FileCheck %s --check-prefix=SECOND < %t/opened.err
+#
 # Stopped right after the save, before its loop went on: nothing says where
 # that run would have gone on, and the resume says it does not continue it.
 # RUN: rm -f %t/ck.pt*
@@ -69,6 +77,7 @@ def main():
     parser.add_argument("--stop-after", type=int, default=0)
     parser.add_argument("--crash-at", type=int, default=-1)
     parser.add_argument("--fresh-optimizer", action="store_true")
+    parser.add_argument("--open-file", action="store_true")
     args = parser.parse_args()
     torch.manual_seed(0)
     data = TensorDataset(torch.randn(32, 4), torch.arange(32) % 2)
@@ -78,7 +87,11 @@ def main():
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
     start_epoch = 0
     if os.path.isfile(args.out):
-        ckpt = torch.load(args.out)
+        if args.open_file:
+            with open(args.out, "rb") as f:
+                ckpt = torch.load(f)
+        else:
+            ckpt = torch.load(args.out)
         start_epoch = ckpt["epoch"]
         model.load_state_dict(ckpt["model"])
         if not args.fresh_optimizer:

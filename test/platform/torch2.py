@@ -129,6 +129,13 @@ def main():
          [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
          ["--trials", "4", os.path.join(e2e, "Inputs", "torch2_train.py"),
           "--", "--epochs", "4"]),
+        # The script's own resume (torch.load wrapped, weights_only's
+        # default of 2.6 on): it continues the run that wrote the
+        # checkpoint.
+        ("e2e: kill and the script's own resume",
+         [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
+         ["--trials", "2", "--own",
+          os.path.join(e2e, "Inputs", "own_resume_train.py")]),
     ]
     # The audit (the analysis's dynamic oracle) under torch 2.x: the
     # augment example's four draws inside regions, as under torch 1.13

@@ -58,8 +58,10 @@ def _stateful(value):
         return True
     # LR schedulers (torch's and timm's), GradScaler: objects with a
     # state_dict that are not plain data.
+    # (Looked up on the class: an object's own __getattr__ — a logger's
+    # proxy — is not called.)
     kind = type(value).__name__
-    return callable(getattr(value, "state_dict", None)) and (
+    return callable(getattr(type(value), "state_dict", None)) and (
         kind.endswith("Scheduler") or kind.endswith("LR") or
         kind == "GradScaler")
 
@@ -164,7 +166,9 @@ def committed(serial, body, path):
     global _WRITING, _OWN
     if _OWN is not None:
         (own_path, own_body, why), _OWN = _OWN, None
-        if why is None:
+        if why is None and "world_size" in own_body:
+            why = _IN_JOB
+        elif why is None:
             why = _NO_RECORD if any(
                 (own_body.get("loaders") or {}).values()) else _NO_LOADER
         warn_once(("own-resume", own_path), "%s: the script resumed from "
@@ -186,6 +190,8 @@ _NO_RECORD = ("the run that wrote it stopped before its loop went on past "
               "pass over each DataLoader)")
 
 
+_IN_JOB = ("it was written by a job of several processes, and detc records "
+           "where a run went on in single-process runs only")
 # nanoGPT's shape: batches drawn by the script itself, no loader to meet at
 # (continuing it would need a record at the loop's head).
 _NO_LOADER = ("the two runs meet at a pass over a DataLoader detc keys, and "
@@ -290,6 +296,8 @@ def _continue(path, body, loader, frame):
 def _why_not(body, loader, frame):
     """Why this run cannot continue the one that wrote `body`'s checkpoint
     at this pass (None: it can)."""
+    if "world_size" in body:
+        return _IN_JOB
     records = body.get("continuation")
     record = records.get(str(loader._detc_site)) \
         if isinstance(records, dict) else None

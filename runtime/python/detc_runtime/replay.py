@@ -484,9 +484,16 @@ def _watch_own_resumes():
 
 
 def _check_own_resume(f):
-    if REPLAY.checkpoint is not None or any(REPLAY.counts.values()) or \
-            not isinstance(f, (str, bytes, os.PathLike)):
+    """The script's own `torch.load(f)` in a fresh run that has written no
+    checkpoint yet: a checkpoint of this script's (its sidecar says so)
+    is a resume, which continuation.py continues or says it does not."""
+    if REPLAY.checkpoint is not None or any(REPLAY.counts.values()):
         return
+    if not isinstance(f, (str, bytes, os.PathLike)):
+        # An open file (`with open(path, "rb") as f: torch.load(f)`).
+        f = getattr(f, "name", None)
+        if not isinstance(f, str):
+            return
     try:
         path = os.fsdecode(f)
         side = sidecar.sidecar_path(path)
@@ -615,13 +622,14 @@ def checkpoint(site, save, values=None, loops=()):
             # values itself where it has them (the script's own save).
             at, count, announced_thunks = REPLAY.announced
             REPLAY.announced = None
-            if thunks is None:
-                thunks = announced_thunks
+            # (the announcement's hold the callers' outer values already)
+            thunks = announced_thunks if thunks is None else \
+                _with_outer(at, thunks)
             position = REPLAY.announced_position
         else:
             count = _count(at)
             position = _loop_position(frame, loops)
-        thunks = _with_outer(at, thunks)
+            thunks = _with_outer(at, thunks)
         if REPLAY.ff:
             _reached(at, count, position)
             return None
@@ -808,7 +816,9 @@ def _took_another_path(target, now, then):
          "with %s, but %s: the script took another path than the run that "
          "wrote it (its own resume logic, such as an auto-resume that "
          "loaded a checkpoint, or an input that changed); run it without "
-         "its own resume to continue bit-identically" % (
+         "its own resume to continue bit-identically, or without "
+         "--detc-resume: its own resume then continues the run that wrote "
+         "the checkpoint, or says why it cannot" % (
              REPLAY.checkpoint, target["site"], target["instance"], now,
              then), code=3)
 

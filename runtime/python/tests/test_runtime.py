@@ -2464,6 +2464,15 @@ class ContinuationTest(unittest.TestCase):
         self.assertIn("'history' is not the value that run had here",
                       self.c._OWN[2])
 
+    def test_a_job_s_checkpoint_is_told_why(self):
+        self.c.own_load("job.pt", {"seeds": {"override": None},
+                                   "loaders": {"7": {}}, "world_size": 2})
+        self.c.pass_begins(_PassedLoader(), sys._getframe())
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.c.committed(None, {"loaders": {}}, "job.pt")
+        self.assertIn("written by a job of several processes", err.getvalue())
+
     def test_a_record_that_does_not_load_stops_the_run(self):
         body = self.record(sys._getframe())
         body["continuation"]["7"]["fingerprint"]["globals"]["torch"] = {

@@ -12,7 +12,7 @@
 # CHECK-DAG: note: reached through the call to 'Boxes.collate_fn' here
 # CHECK-DAG: collate_bound_method.py:[[@LINE+36]]:34: warning: generator 'torch' (global) is used inside the per-example data-parallel region that starts at {{.*}}collate_bound_method.py:[[#LOOP2:]]:1
 # CHECK-DAG: note: reached through the call to 'Jitter.apply' here
-# CHECK-DAG: collate_bound_method.py:[[@LINE+20]]:9: warning: `self.batches` of dataset `Boxes` is rebound here while making an example, and a later example reads it
+# CHECK-DAG: collate_bound_method.py:[[@LINE+20]]:9: warning: `self.batches` of `Boxes` is rebound here while a DataLoader worker makes an example (or a batch), and the next one reads it
 # CHECK: 3 warning(s)
 import random
 

@@ -34,10 +34,10 @@ class Clips(Dataset):
         return torch.full((4,), float(i))
 
     def load_next(self, i):
-        # CHECK: worker_state.py:[[#@LINE+4]]:23: warning: `self.cached` of dataset `Clips` is rebound here while making an example, and a later example reads it: each DataLoader worker has its own copy of the dataset, so an example depends on which worker made it and what that worker made before — the data change with num_workers, and a resumed run's fresh workers do not see what the uninterrupted run saw; make each example from its index alone (load what it needs, or keep a cache keyed by the index) [detc-worker-state]
-        # CHECK: worker_state.py:[[#@LINE+17]]:9: note: read here before this example writes it
-        # CHECK: worker_state.py:[[#@LINE+3]]:9: warning: `self.reuse_left` of dataset `Clips`
-        # CHECK: worker_state.py:[[#@LINE+9]]:9: note: read here before this example writes it
+        # CHECK: worker_state.py:[[#@LINE+4]]:23: warning: `self.cached` of `Clips` is rebound here while a DataLoader worker makes an example (or a batch), and the next one reads it: each worker has its own copy of the object, so what it makes depends on which worker made it and what that worker made before — the data change with num_workers, and a resumed run's fresh workers do not see what the uninterrupted run saw; make each example from its index alone (load what it needs, or keep a cache keyed by the index) [detc-worker-state]
+        # CHECK: worker_state.py:[[#@LINE+17]]:9: note: read here before this call writes it
+        # CHECK: worker_state.py:[[#@LINE+3]]:9: warning: `self.reuse_left` of `Clips`
+        # CHECK: worker_state.py:[[#@LINE+9]]:9: note: read here before this call writes it
         self.cached = self.load(i)
         self.reuse_left = self.reuse
 
