@@ -43,7 +43,7 @@
 # RUN: cd %t && not env PYTHONPATH=%detc_runtime DETC_QUIET=1 %python train.py --out ck.pt --crash-at 1
 # RUN: cd %t && env PYTHONPATH=%detc_runtime DETC_QUIET=1 %python train.py --out ck.pt --fresh-optimizer 2> fresh.err
 # RUN: FileCheck %s --check-prefix=FRESH < %t/fresh.err
-# FRESH: detc-runtime: warning: ck.pt: the script resumed from this checkpoint with its own code, and this run does not continue the one that wrote it bit for bit: 'optimizer' is not the state that run had here (the script's own resume does not restore it, or loads the checkpoint to start another run)
+# FRESH: detc-runtime: warning: ck.pt: the script resumed from this checkpoint with its own code, and this run does not continue the one that wrote it bit for bit: 'optimizer' (in main) is not the state that run had here (the script's own resume does not restore it, or loads the checkpoint to start another run)
 #
 # Loading the checkpoint after training (to evaluate it) is no resume and
 # says nothing.

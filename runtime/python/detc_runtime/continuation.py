@@ -66,19 +66,26 @@ def _stateful(value):
         kind == "GradScaler")
 
 
-def _objects(frame):
+def _objects(frames):
     """{name: digest of its state_dict()} of the stateful objects bound to
-    `frame`'s variables, and of `self`'s attributes there."""
-    scope = frame.f_locals
-    found = {}
-    for name, value in list(scope.items()):
-        if _stateful(value):
-            found[name] = value
-    me = scope.get("self")
-    if me is not None and not _stateful(me):
-        for name, value in list(getattr(me, "__dict__", {}).items()):
-            if _stateful(value):
-                found["self." + name] = value
+    the variables of the script's functions on the stack at the pass (the
+    loop's, `train_one_epoch`'s, `main`'s — a pass is often taken in a
+    helper generator such as DeiT's `log_every`), and to `self`'s
+    attributes there; names are qualified by their function (`main:model`),
+    each object digested once, under its innermost name."""
+    found, seen = {}, set()
+    for frame in frames:
+        scope = frame.f_locals
+        where = frame.f_code.co_name + ":"
+        candidates = list(scope.items())
+        me = scope.get("self")
+        if me is not None and not _stateful(me):
+            candidates += [("self." + n, v) for n, v in
+                           list(getattr(me, "__dict__", {}).items())]
+        for name, value in candidates:
+            if _stateful(value) and id(value) not in seen:
+                seen.add(id(value))
+                found[where + name] = value
     out = {}
     full = fingerprint.mode() == "full"
     for name, value in found.items():
@@ -89,41 +96,53 @@ def _objects(frame):
     return out
 
 
-def _visible(frame, name):
+def _shown(key):
+    """An object's name in a message: `'model' (in main)`."""
+    function, _, name = key.rpartition(":")
+    return "'%s' (in %s)" % (name, function) if function else "'%s'" % name
+
+
+def _visible(frames, name):
     """The value of a variable detc saves beside the checkpoint (a sidecar
     value's name: `best_acc`, `self.meter.avg`, `main/best_metric` — a
-    local of `main` —, `@name` — a global) as `frame` sees it; raises
-    LookupError where it does not (another function's, unbound)."""
+    local of `main` —, `@name` — a global) as the script's functions on
+    the stack see it (the innermost that has it); raises LookupError where
+    none does."""
     if name.startswith("gen:"):
         raise LookupError(name)  # generators: the fingerprint's
+    function = None
     if "/" in name:
         function, name = name.rsplit("/", 1)
-        if function.rsplit("/", 1)[-1] != frame.f_code.co_name:
-            raise LookupError(name)
+        function = function.rsplit("/", 1)[-1]
     root, *path = name.lstrip("@").split(".")
-    scope = frame.f_globals if name.startswith("@") else frame.f_locals
-    if root not in scope:
-        raise LookupError(name)
-    value = scope[root]
-    for part in path:
-        try:
-            value = getattr(value, part)
-        except Exception:
-            raise LookupError(name) from None
-    return value
+    for frame in frames:
+        if function is not None and frame.f_code.co_name != function:
+            continue
+        scope = frame.f_globals if name.startswith("@") else frame.f_locals
+        if root not in scope:
+            continue
+        value = scope[root]
+        for part in path:
+            try:
+                value = getattr(value, part)
+            except Exception:
+                raise LookupError(name) from None
+        return value
+    raise LookupError(name)
 
 
-def _values_seen(frame, names):
+def _values_seen(frames, names):
     """{name: digest} of the values detc saves beside the checkpoint that
-    `frame` sees and that hold data (numbers, strings, containers of them,
-    tensors): what the script's own resume must have restored too (its
-    loss history, best accuracy, step counter). Objects with a state_dict
-    are _objects'; others (a loader, a logger) are the setup's."""
+    the script's `frames` see and that hold data (numbers, strings,
+    containers of them, tensors): what the script's own resume must have
+    restored too (its loss history, best accuracy, step counter). Objects
+    with a state_dict are _objects'; others (a loader, a logger) are the
+    setup's."""
     out = {}
     full = fingerprint.mode() == "full"
     for name in names:
         try:
-            value = _visible(frame, name)
+            value = _visible(frames, name)
         except LookupError:
             continue
         if _data(value):
@@ -198,37 +217,38 @@ _NO_LOADER = ("the two runs meet at a pass over a DataLoader detc keys, and "
               "this script iterates none")
 
 
-def pass_begins(loader, frame):
-    """A pass over keyed `loader` begins, iterated by the script's `frame`
-    (the main process, not in fast-forward). A run whose own code loaded a
+def pass_begins(loader, frames):
+    """A pass over keyed `loader` begins, iterated by the script's
+    `frames` (its functions on the stack, innermost first; the main
+    process, not in fast-forward). A run whose own code loaded a
     checkpoint continues it at the first pass whose record it matches (a
     pass over another loader may come first: Swin validates right after
     its resume, where the checkpointed run validated after its save)."""
     global _OWN
     if _OWN is not None:
         path, body, _ = _OWN
-        why = _why_not(body, loader, frame)
+        why = _why_not(body, loader, frames)
         if why is None:
             _OWN = None
-            _continue(path, body, loader, frame)
+            _continue(path, body, loader, frames)
         elif _OWN[2] is None:
             # The first pass's reason tells: where this run first could
             # have met that run (a later pass is past it).
             _OWN = (path, body, why)
     if _WRITING is not None:
-        _record(loader, frame)
+        _record(loader, frames)
 
 
-def _record(loader, frame):
+def _record(loader, frames):
     global _WRITING
     serial, site, instance, records, sites, names = _WRITING
     key = str(loader._detc_site)
     if key in records:
         return
-    records[key] = {"fingerprint": fingerprint.capture(frame),
+    records[key] = {"fingerprint": fingerprint.capture(frames[0]),
                     "loaders": _loader_states(),
-                    "objects": _objects(frame),
-                    "values": _values_seen(frame, names)}
+                    "objects": _objects(frames),
+                    "values": _values_seen(frames, names)}
     if set(records) >= sites:
         _WRITING = None
 
@@ -271,7 +291,7 @@ def _valid(record):
             for v in record["loaders"].values())
 
 
-def _continue(path, body, loader, frame):
+def _continue(path, body, loader, frames):
     record = body["continuation"][str(loader._detc_site)]
     try:
         fingerprint.restore(record["fingerprint"])
@@ -279,7 +299,8 @@ def _continue(path, body, loader, frame):
     except (fingerprint.Mismatch, ValueError, RuntimeError) as e:
         fail("%s: error: cannot continue the run that wrote it: %s" % (
             path, e), 3)
-    problems = fingerprint.verify(record["fingerprint"], frame=frame) + [
+    problems = fingerprint.verify(record["fingerprint"],
+                                  frame=frames[0]) + [
         "the DataLoader at site %s: its position is not the one the run "
         "had" % s for s, state in _loader_states().items()
         if s in record["loaders"] and state != record["loaders"][s]]
@@ -291,9 +312,23 @@ def _continue(path, body, loader, frame):
           "continues the run that wrote it (its generators, streams and "
           "loader positions as they were at this pass)" % path,
           file=sys.stderr)
+    # Its model, optimizer and schedulers are that run's (the pass matched
+    # them); a plain value its resume leaves out (DeiT's max_accuracy,
+    # reset to 0) makes what depends on it differ: said, not refused —
+    # refusing would make the weights differ too.
+    seen = _values_seen(frames, list(record.get("values", {})))
+    differ = sorted(n for n, d in record.get("values", {}).items()
+                    if n in seen and seen[n] != d)
+    if differ:
+        warn_once(("own-resume-values", path), "%s: the script's own resume "
+                  "does not restore %s as the run that wrote it had %s "
+                  "here: what depends on %s may differ from that run's" % (
+                      path, ", ".join("'%s'" % n for n in differ),
+                      "it" if len(differ) == 1 else "them",
+                      "it" if len(differ) == 1 else "them"))
 
 
-def _why_not(body, loader, frame):
+def _why_not(body, loader, frames):
     """Why this run cannot continue the one that wrote `body`'s checkpoint
     at this pass (None: it can)."""
     if "world_size" in body:
@@ -311,23 +346,15 @@ def _why_not(body, loader, frame):
     if body.get("seeds", {}).get("override") != STATE.override:
         return "it used seed override %s, this run %s" % (
             body["seeds"].get("override"), STATE.override)
-    now = _objects(frame)
+    now = _objects(frames)
     differ = sorted(n for n, d in record["objects"].items()
                     if n in now and now[n] != d)
     if differ:
         return "%s %s not the state that run had here (the script's own " \
             "resume does not restore it, or loads the checkpoint to start " \
-            "another run)" % (", ".join("'%s'" % n for n in differ),
+            "another run)" % (", ".join(_shown(n) for n in differ),
                               "is" if len(differ) == 1 else "are")
-    seen = _values_seen(frame, list(record.get("values", {})))
-    differ = sorted(n for n, d in record.get("values", {}).items()
-                    if n in seen and seen[n] != d)
-    if differ:
-        return "%s %s not the value that run had here (the script's own " \
-            "resume does not restore it)" % (
-                ", ".join("'%s'" % n for n in differ),
-                "is" if len(differ) == 1 else "are")
-    named = fingerprint.named_generators(frame)
+    named = fingerprint.named_generators(frames[0])
     differ = sorted(n for n, d in record["fingerprint"].get("named",
                                                             {}).items()
                     if n in named and named[n] != d)

@@ -28,7 +28,7 @@ from . import _core, continuation, hints, module_globals, values
 from ._state import MASK64, NO_EPOCH, STATE, KeyContext, warn_once
 from .replay import (REPLAY, check_loop_edited, check_not_stale,
                      check_until, fast_forward_progress, note_batch,
-                     placeholder, user_frame)
+                     placeholder, user_frames)
 from .scope import ScopedDataset, reseed_library, restore_states
 
 
@@ -432,7 +432,9 @@ class KeyedDataLoader(DataLoader):
             # Where a run that wrote a checkpoint goes on, or where the
             # script's own resume continues it (continuation.py): before
             # the pass changes the loader's position.
-            continuation.pass_begins(self, user_frame(sys._getframe(1)))
+            frames = user_frames(sys._getframe(1))
+            if frames:
+                continuation.pass_begins(self, frames)
         sampler.begin_epoch()
         self.worker_init_fn = _WorkerInit(STATE.snapshot(),
                                           self._detc_user_init)

@@ -1323,6 +1323,17 @@ def user_frame(frame):
     return frame
 
 
+def user_frames(frame):
+    """The frames of the script's own code from `frame` out, innermost
+    first (the loop's function, its callers up to the module)."""
+    frames = []
+    while frame is not None:
+        if not _library_file(frame.f_code.co_filename):
+            frames.append(frame)
+        frame = frame.f_back
+    return frames
+
+
 def check_not_stale(site):
     """A pass begins over the keyed loader at `site`: stops the run (exit 3)
     when fast-forward left the loader behind the checkpointed run's and

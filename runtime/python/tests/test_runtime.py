@@ -2408,35 +2408,36 @@ class ContinuationTest(unittest.TestCase):
     def test_own_resume_continues_where_the_run_went_on(self):
         model = torch.nn.Linear(3, 2)  # noqa: F841 (digested by name)
         torch.manual_seed(5)
-        body = self.record(sys._getframe())
+        body = self.record([sys._getframe()])
         expected = torch.rand(4)
         torch.manual_seed(6)  # the resumed run starts afresh
         self.c.own_load("ck.pt", body)
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
-            self.c.pass_begins(_PassedLoader(), sys._getframe())
+            self.c.pass_begins(_PassedLoader(), [sys._getframe()])
         self.assertTrue(torch.equal(torch.rand(4), expected))
         self.assertIn("detc continues the run that wrote it", err.getvalue())
         self.assertIsNone(self.c._OWN)
 
     def test_own_resume_that_leaves_state_out_says_so_and_sets_nothing(self):
         model = torch.nn.Linear(3, 2)
-        body = self.record(sys._getframe())
+        body = self.record([sys._getframe()])
         with torch.no_grad():
             model.weight.add_(1)  # not the state the run had there
         torch.manual_seed(6)
         expected = torch.rand(4)
         torch.manual_seed(6)
         self.c.own_load("left-out.pt", body)
-        self.c.pass_begins(_PassedLoader(), sys._getframe())
+        self.c.pass_begins(_PassedLoader(), [sys._getframe()])
         self.assertTrue(torch.equal(torch.rand(4), expected))
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             self.c.committed(None, {"loaders": {}}, "next.pt")
-        self.assertIn("left-out.pt: the script resumed from this checkpoint with "
-                      "its own code, and this run does not continue the one "
-                      "that wrote it bit for bit: 'model' is not the state",
-                      err.getvalue())
+        self.assertIn("left-out.pt: the script resumed from this checkpoint "
+                      "with its own code, and this run does not continue the "
+                      "one that wrote it bit for bit: 'model' (in test_own_"
+                      "resume_that_leaves_state_out_says_so_and_sets_"
+                      "nothing) is not the state", err.getvalue())
 
     def test_a_script_without_a_keyed_loader_is_told_why(self):
         # nanoGPT's shape: its batches are its own draws; nothing records
@@ -2451,43 +2452,65 @@ class ContinuationTest(unittest.TestCase):
 
     def test_a_value_the_resume_leaves_out_is_named(self):
         # The loss history detc saves beside the checkpoint: a script's
-        # own resume that starts it afresh is not that run.
+        # own resume that starts it afresh continues the run (its model,
+        # optimizer are that run's) and says what may differ.
         history = [0.5, 0.25]
         step = 7  # noqa: F841 (digested by name)
-        body = self.record(sys._getframe(), ["history", "step", "gen:torch",
-                                             "main/elsewhere"])
+        body = self.record([sys._getframe()], ["history", "step",
+                                               "gen:torch", "main/elsewhere"])
         self.assertEqual(sorted(body["continuation"]["7"]["values"]),
                          ["history", "step"])
         history = []  # noqa: F841
         self.c.own_load("history.pt", body)
-        self.c.pass_begins(_PassedLoader(), sys._getframe())
-        self.assertIn("'history' is not the value that run had here",
-                      self.c._OWN[2])
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.c.pass_begins(_PassedLoader(), [sys._getframe()])
+        self.assertIsNone(self.c._OWN)
+        self.assertIn("detc continues the run that wrote it", err.getvalue())
+        self.assertIn("history.pt: the script's own resume does not restore "
+                      "'history' as the run that wrote it had it here",
+                      err.getvalue())
+
+    def test_objects_of_the_callers_are_compared(self):
+        # The pass is taken in a helper (DeiT's `log_every`); the optimizer
+        # is its caller's.
+        optimizer = torch.optim.SGD(torch.nn.Linear(2, 2).parameters(),
+                                    lr=0.1, momentum=0.9)
+
+        def helper():
+            return [sys._getframe(), sys._getframe(1)]
+
+        body = self.record(helper())
+        optimizer.param_groups[0]["lr"] = 0.5
+        self.c.own_load("callers.pt", body)
+        self.c.pass_begins(_PassedLoader(), helper())
+        self.assertIn("'optimizer' (in test_objects_of_the_callers_are_"
+                      "compared) is not the state", self.c._OWN[2])
 
     def test_a_job_s_checkpoint_is_told_why(self):
         self.c.own_load("job.pt", {"seeds": {"override": None},
                                    "loaders": {"7": {}}, "world_size": 2})
-        self.c.pass_begins(_PassedLoader(), sys._getframe())
+        self.c.pass_begins(_PassedLoader(), [sys._getframe()])
         err = io.StringIO()
         with contextlib.redirect_stderr(err):
             self.c.committed(None, {"loaders": {}}, "job.pt")
         self.assertIn("written by a job of several processes", err.getvalue())
 
     def test_a_record_that_does_not_load_stops_the_run(self):
-        body = self.record(sys._getframe())
+        body = self.record([sys._getframe()])
         body["continuation"]["7"]["fingerprint"]["globals"]["torch"] = {
             "state": "not a state"}
         self.c.own_load("ck.pt", body)
         with contextlib.redirect_stderr(io.StringIO()):
             with self.assertRaises(SystemExit) as e:
-                self.c.pass_begins(_PassedLoader(), sys._getframe())
+                self.c.pass_begins(_PassedLoader(), [sys._getframe()])
         self.assertEqual(e.exception.code, 3)
 
     def test_a_malformed_record_is_no_continuation(self):
         for record in ("x", {"fingerprint": {}}, {"fingerprint": None}):
             self.c.own_load("ck.pt", {"seeds": {"override": None},
                                       "continuation": {"7": record}})
-            self.c.pass_begins(_PassedLoader(), sys._getframe())
+            self.c.pass_begins(_PassedLoader(), [sys._getframe()])
             self.assertIn("malformed", self.c._OWN[2])
 
 
