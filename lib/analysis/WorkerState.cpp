@@ -44,12 +44,13 @@ std::string attributeOf(llvm::StringRef name) {
   return name.take_until([](char c) { return c == '.' || c == '['; }).str();
 }
 
+/// The variables of `op`'s `defs`, `updates` or `uses` list (the dialect's
+/// accessor, as strings: the walk keeps them past the op).
 std::vector<std::string> names(mlir::Operation *op, llvm::StringRef list) {
   std::vector<std::string> out;
-  if (auto a = op->getAttrOfType<mlir::ArrayAttr>(list))
-    for (mlir::Attribute v : a)
-      if (auto s = llvm::dyn_cast<mlir::StringAttr>(v))
-        out.push_back(s.str());
+  for (mlir::Attribute v : ir::detail::getVarList(op, list))
+    if (auto s = llvm::dyn_cast<mlir::StringAttr>(v))
+      out.push_back(s.str());
   return out;
 }
 
