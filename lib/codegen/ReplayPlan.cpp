@@ -59,6 +59,22 @@ using analysis::NodeId;
 
 struct FilePlan;
 
+/// The plain names an assignment target binds, into `out` (`_` left
+/// out); false for any other target (an attribute, a subscript, a
+/// starred name).
+bool assignedNames(const ast::Expr *target, std::vector<std::string> &out) {
+  if (auto *n = dyn_cast<ast::Name>(target)) {
+    if (n->id != "_")
+      out.push_back(n->id.str());
+    return true;
+  }
+  if (auto *seq = dyn_cast<ast::Sequence>(target))
+    return llvm::all_of(seq->elts, [&](const ast::Expr *e) {
+      return assignedNames(e, out);
+    });
+  return false;
+}
+
 /// `if _detc_rt.has_value("KEY"): STATEMENT`: a restore that leaves a
 /// value the checkpoint did not hold (unbound when it was written) alone.
 std::string ifSaved(StringRef key, StringRef statement) {
@@ -135,10 +151,23 @@ struct SitePlan {
   /// The variables whose objects the restore loads in place
   /// (`X.load_state_dict(...)`): their other names are restored with them.
   llvm::StringSet<> inPlace;
-  /// Where a resume cannot be bit-identical (SitePlan of a helper call
-  /// that assigns what the helper returns): the statement that stops it,
-  /// first in the restore code.
+  /// Those objects as the restore spells them (`saver.model`).
+  llvm::StringSet<> inPlacePaths;
+  /// Where a resume cannot be bit-identical (a helper's call whose rest
+  /// draws after the save): the statement that stops it, first in the
+  /// restore code.
   std::string refusal;
+  /// A helper's call that changes what the restore sets after its save, or
+  /// assigns what it returns (timm's `best_metric, best_epoch =
+  /// saver.save_checkpoint(...)`): its text. The run records the values
+  /// again when the call returns (`call_returned`); a resume needs that
+  /// record (`returned_recorded`). Empty for other sites.
+  std::string returnedCall;
+  /// The rest of that call may change what the restore loads from the
+  /// checkpoint (`self.model`, or its holder through an opaque call): the
+  /// record holds its digests as the call left them (`verify`), and the
+  /// resume compares the restored state with them.
+  bool verifiesAtReturn = false;
   /// Values of a function on the way to the save that the restore cannot
   /// see (timm's `best_metric`, a local of `main`, which calls
   /// `train_one_epoch`, where the recovery checkpoint is written): handed
@@ -671,14 +700,20 @@ private:
       // others' stay (they were all refused, for want of a site here).
       const ast::Expr *value = nullptr;
       std::string assigned;
+      // The plain names it assigns (`_` aside); false for another target
+      // (`self.best = ...`, `d[k] = ...`), which the restore cannot set.
+      std::vector<std::string> targets;
+      bool plainTargets = true;
       if (auto *e = place ? dyn_cast<ast::ExprStmt>(place->stmt) : nullptr) {
         value = e->value;
       } else if (auto *a = place ? dyn_cast<ast::Assign>(place->stmt)
                                  : nullptr) {
         value = a->value;
-        for (const ast::Expr *t : a->targets)
+        for (const ast::Expr *t : a->targets) {
           if (text(t) != "_")
             assigned += (assigned.empty() ? "" : " = ") + text(t).str();
+          plainTargets &= assignedNames(t, targets);
+        }
       }
       auto *call = dyn_cast_or_null<ast::Call>(value);
       if (!call || !ownLines(script, at))
@@ -693,16 +728,17 @@ private:
                  {}};
       p.callStmt = at.stmtBegin;
       p.hoisted = resume.stmtBegin != at.stmtBegin;
-      if (!assigned.empty()) {
-        std::string returned =
-            "take what '" + text(call->func).str() + "' returns after ";
+      auto refuse = [&](const std::string &names, const std::string &what) {
         p.refusal = formatv("{0}.unrestorable({1}, {2})", kRuntimeAlias,
-                            pyString(assigned),
-                            pyString(returned + "it was written"))
+                            pyString(names),
+                            pyString(what + "it was written"))
                         .str();
-        refused.push_back({at.stmtBegin, "'" + assigned + "' " + returned +
+        refused.push_back({at.stmtBegin, "'" + names + "' " + what +
                                              "the checkpoint is written"});
-      }
+      };
+      if (!plainTargets)
+        refuse(assigned,
+               "take what '" + text(call->func).str() + "' returns after ");
       const ast::Expr *obj = nullptr, *dict = nullptr;
       if (!param) {
         // The helper builds what it saves (a dict of its parameters).
@@ -734,8 +770,36 @@ private:
         p.restore.push_back((text(obj) + " = _detc_ckpt").str());
       p.saveFile = &sf;
       std::string why;
-      if (!planRestore(p, dict, why) || !planValues(p, why))
+      if (!planRestore(p, dict, why))
         return skipCall(at.stmtBegin, why);
+      // What the rest of the call does after the save: fast-forward skips
+      // the whole call, and the restore after it sets what the run had at
+      // the save unless the run records it again when the call returns.
+      AfterSave after = afterSave(p);
+      std::string callText = text(call->func).str();
+      ValuesAtReturn atReturn;
+      for (const std::string &t : targets)
+        if (analysis::VarId v = g.vars.lookup(
+                g.instances[g.node(c).instance].qualifier + "/" + t);
+            v != ~0u)
+          atReturn.assigned.push_back(v);
+      for (analysis::VarId w : after.writes) {
+        std::string shown = g.displayName(w);
+        // The model the restore loads from the checkpoint, changed after
+        // the save (or an opaque call on its holder, which may): the run
+        // digests it again when the call returns, and the resume compares.
+        p.verifiesAtReturn |= changesLoadedObject(p, shown);
+        if (g.vars.objectOf(w) != w)
+          atReturn.changedObjects.push_back(g.vars.objectOf(w));
+        else if (g.vars.name(w).starts_with("@"))
+          atReturn.assigned.push_back(w);
+      }
+      if (after.draws && p.refusal.empty())
+        refuse(callText, "draws from a random generator after ");
+      if (!planValues(p, why, &atReturn))
+        return skipCall(at.stmtBegin, why);
+      if ((atReturn.recorded || p.verifiesAtReturn) && p.refusal.empty())
+        p.returnedCall = callText;
       // The tests on the way to it that only the training decides (DeiT's
       // `if max_accuracy < test_stats["acc1"]:` around its best save): the
       // run logs their decisions as for a save in the script. Not logged,
@@ -1103,6 +1167,7 @@ private:
       p.restore.push_back(objText(p, recv) + ".load_state_dict(_detc_ckpt)");
       restored.push_back(rootName(objText(p, recv)).str());
       p.inPlace.insert(restored.back());
+      p.inPlacePaths.insert(objText(p, recv));
       verify.push_back("None: lambda: " + objText(p, obj));
     } else if (const ast::Expr *dict =
                    isa_and_nonnull<ast::Dict>(obj) || keywordDict(obj)
@@ -1133,6 +1198,7 @@ private:
                               ".load_state_dict(" + item + ")");
           restored.push_back(rootName(objText(p, recv)).str());
           p.inPlace.insert(restored.back());
+          p.inPlacePaths.insert(objText(p, recv));
           verify.push_back(key + ": lambda: " +
                            objText(p, value));
         } else if (isa<ast::Name, ast::Attribute>(value) &&
@@ -1163,6 +1229,7 @@ private:
                                   .str());
           restored.push_back(rootName(objText(p, of)).str());
           p.inPlace.insert(restored.back());
+          p.inPlacePaths.insert(objText(p, of));
           verify.push_back(key + ": lambda: " +
                            objText(p, value));
         }
@@ -1338,6 +1405,72 @@ private:
            (c != analysis::kNoNode && g.node(c).caller == p.caller);
   }
 
+  /// Whether writing `path` (`saver.model`, `saver.model.fc.weight`,
+  /// `saver`) changes an object the restore of `p` loads from the
+  /// checkpoint in place.
+  static bool changesLoadedObject(const SitePlan &p, StringRef path) {
+    auto under = [](StringRef a, StringRef b) { // a is b or a part of it
+      return a.starts_with(b) &&
+             (a.size() == b.size() || a[b.size()] == '.' ||
+              a[b.size()] == '[');
+    };
+    return llvm::any_of(p.inPlacePaths, [&](const auto &e) {
+      return under(path, e.getKey()) || under(e.getKey(), path);
+    });
+  }
+
+  /// What the rest of a helper's call `p.caller` does after its save
+  /// writes (timm's `save_checkpoint`: `os.replace(tmp, last)`, then
+  /// `self.best_metric = metric`, and the best values returned).
+  struct AfterSave {
+    /// Variables seen outside the call that it writes or updates (an
+    /// attribute of a parameter or of `self` is the caller's variable:
+    /// StatementGraph), the call's own targets aside.
+    llvm::SmallVector<analysis::VarId, 4> writes;
+    bool draws = false;
+  };
+  AfterSave afterSave(const SitePlan &p) const {
+    AfterSave out;
+    auto inCall = [&](NodeId n) {
+      for (NodeId c = g.node(n).caller; c != analysis::kNoNode;
+           c = g.node(c).caller)
+        if (c == p.caller)
+          return true;
+      return false;
+    };
+    // Everything the expansion reaches from an instance of the save
+    // before the call's end (the whole body of a loop around the save).
+    llvm::SmallVector<NodeId, 16> work;
+    llvm::DenseSet<NodeId> seen;
+    for (NodeId i : p.cp->instances)
+      if (inCall(i))
+        work.push_back(i);
+    while (!work.empty()) {
+      NodeId n = work.pop_back_val();
+      for (NodeId s : g.successors(n))
+        if (inCall(s) && seen.insert(s).second)
+          work.push_back(s);
+    }
+    llvm::StringSet<> locals; // qualifiers of the call's own instances
+    for (NodeId n : seen)
+      locals.insert(g.instances[g.node(n).instance].qualifier + "/");
+    auto isLocal = [&](analysis::VarId v) {
+      StringRef name = g.vars.name(v);
+      return llvm::any_of(locals, [&](const auto &q) {
+        return name.starts_with(q.getKey());
+      });
+    };
+    for (NodeId n : seen) {
+      const analysis::Node &node = g.node(n);
+      out.draws |= node.kind == analysis::NodeKind::Draw;
+      for (const auto *list : {&node.defs, &node.updates})
+        for (analysis::VarId v : *list)
+          if (!isLocal(v) && !is_contained(out.writes, v))
+            out.writes.push_back(v);
+    }
+    return out;
+  }
+
   /// `v`, a local of a function that calls (directly or on the way) the
   /// function of instance `inst`, where the restore of `p` is: saved and
   /// restored around that call (SitePlan::outer), when it is a simple
@@ -1424,7 +1557,18 @@ private:
   }
 
   /// detc's own values: thunks in the checkpoint call, restore statements.
-  bool planValues(SitePlan &p, std::string &why) {
+  /// What a helper's call may change after its save (afterSave), for
+  /// planValues: the variables it assigns (the call's targets, a global
+  /// the helper rebinds) and the objects whose attributes it sets.
+  struct ValuesAtReturn {
+    std::vector<analysis::VarId> assigned, changedObjects;
+    /// Set by planValues: one of them is a value the restore sets (the
+    /// run must record them when the call returns).
+    bool recorded = false;
+  };
+
+  bool planValues(SitePlan &p, std::string &why,
+                  ValuesAtReturn *atReturn = nullptr) {
     const analysis::Node &at = g.node(
         p.caller == analysis::kNoNode ? p.cp->instances.front() : p.caller);
     std::string qualifier = g.instances[at.instance].qualifier + "/";
@@ -1563,6 +1707,20 @@ private:
       if (ws.empty())
         ws.push_back(v);
       needed.insert(needed.end(), ws.begin(), ws.end());
+    }
+    if (atReturn) {
+      // What the call assigns is saved (its value at the save means
+      // nothing: the record at its return replaces it); an object it
+      // changes is one more reason to record, when the restore sets it.
+      for (analysis::VarId v : atReturn->assigned)
+        if (inScope(v) && !is_contained(needed, v)) {
+          needed.push_back(v);
+          atReturn->recorded = true;
+        }
+      for (analysis::VarId v : atReturn->assigned)
+        atReturn->recorded |= is_contained(needed, v);
+      for (analysis::VarId o : atReturn->changedObjects)
+        atReturn->recorded |= is_contained(needed, o);
     }
     llvm::StringSet<> savedWhole;
     for (analysis::VarId v : needed)
@@ -1711,18 +1869,35 @@ private:
               .str());
     declareGlobals(p);
     std::string inner = indent.str() + (indent.contains('\t') ? "\t" : "    ");
+    unsigned afterResume = ctx.edits.lineOf(p.resume.stmtEnd - 1) + 1;
+    if (!p.returnedCall.empty())
+      ctx.edits.insertLines(
+          afterResume,
+          {formatv("{0}{1}.call_returned({2}, {3}{4})", indent,
+                   kRuntimeAlias, p.site, p.values.empty() ? "{}" : p.values,
+                   p.verifiesAtReturn && !p.verify.empty() ? ", " + p.verify
+                                                             : "")
+               .str()},
+          formatv("what the call changed after writing checkpoint site {0} "
+                  "goes into its sidecar",
+                  p.site)
+              .str());
     std::vector<std::string> lines;
     lines.push_back(
         formatv("{0}if {1}.restoring({2}):", indent, kRuntimeAlias, p.site));
     if (!p.refusal.empty())
       lines.push_back(inner + p.refusal);
+    if (!p.returnedCall.empty())
+      lines.push_back(formatv("{0}{1}.returned_recorded({2})", inner,
+                              kRuntimeAlias, pyString(p.returnedCall))
+                          .str());
     lines.push_back(
         formatv("{0}_detc_ckpt = {1}.user_checkpoint()", inner, kRuntimeAlias));
     for (const std::string &r : p.restore)
       lines.push_back(inner + r);
     lines.push_back(
         formatv("{0}{1}.resumed({2})", inner, kRuntimeAlias, p.verify));
-    ctx.edits.insertLines(ctx.edits.lineOf(p.resume.stmtEnd - 1) + 1, lines,
+    ctx.edits.insertLines(afterResume, lines,
                           formatv("resume here (site {0})", p.site).str());
     for (const auto &[at, o] : p.outer) {
       const StmtPlace &place = *places.at(at);

@@ -123,8 +123,15 @@ class Runner:
                 err = log.read()
         finally:
             os.remove(log_path)
+        self.refused = False
         if timed_out or proc.returncode == -signal.SIGKILL:
             return True, err
+        if proc.returncode == 3 and resume and UNRETURNED in err:
+            # Killed inside the helper's call that wrote the checkpoint,
+            # after its save, before the run recorded what the call did
+            # next (call_end.py): a refusal, as promised.
+            self.refused = True
+            return False, err
         if proc.returncode != 0:
             sys.exit("FAIL: %s exited with %d\n%s" % (" ".join(cmd),
                                                        proc.returncode, err))
@@ -258,14 +265,21 @@ def trial(i, args, runner, script, reference, events, work, tmp):
                         else "again, finished by %.2fs") % t)
     kills = 2 if i % 4 == 1 else 1
     said = set()  # --own: what the reruns said of the checkpoint's run
+    afresh = False  # the last resume was refused: start over
     while killed:
-        resume = None if args.own else runner.resume_from(out)
+        resume = None if args.own or afresh else runner.resume_from(out)
+        afresh = False
         kill_after = None
         if kills > 1:
             kills -= 1
             kill_after = moment()
         killed, err = runner.run(script, out, resume=resume,
                                  kill_after=kill_after)
+        if runner.refused:
+            log.append("resume refused (killed before the call that wrote "
+                       "the checkpoint returned); run again from the start")
+            killed = afresh = True
+            continue
         if resume and "resumed from" not in err and not killed:
             sys.exit("FAIL: trial %d: the run did not resume\n%s" % (i, err))
         for words, what in ((OWN_CONTINUES, "continued"),
@@ -288,6 +302,7 @@ def trial(i, args, runner, script, reference, events, work, tmp):
 
 
 OWN_CONTINUES = "detc continues the run that wrote it"
+UNRETURNED = "stopped before '"
 OWN_DOES_NOT = "does not continue the one that wrote it bit for bit"
 
 

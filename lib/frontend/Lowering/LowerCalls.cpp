@@ -604,7 +604,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     setFacts(fs);
     return true;
   };
-  auto opaque = [&](bool updatesReceiver) {
+  auto opaque = [&](bool updatesReceiver, const std::string &changed) {
     out.merge(args.eff);
     if (!isMethod && q.empty()) {
       std::string p = varPath(f, fn);
@@ -612,8 +612,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       out.merge(calleeEff);
       (void)p;
     }
-    if (updatesReceiver && !recvVar.empty() && recvVar[0] != '$')
-      out.updates.insert(recvVar);
+    if (updatesReceiver && !changed.empty() && changed[0] != '$')
+      out.updates.insert(changed);
     FactSet fs = fromFacts(recvFacts);
     for (const ast::Expr *a : call->args) {
       FactSet af = fromFacts(factsOf(f, a));
@@ -1458,8 +1458,45 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         argVars.push_back(kw.second);
       emitLibraryLoop(f, call, argVars, recvVar, recvFacts);
     }
-    bool result = opaque(isMethod && !recvVar.empty() &&
-                         !immutableReceiver(attrFn->value));
+    // A receiver reached through a subscript (`self.model[0].weight
+    // .mul_(0.5)`, `history['loss'].append(x)`) has no variable of its
+    // own: the container it is an element of changes (it was left
+    // unchanged) — for an in-place method by torch's naming (`mul_`), or a
+    // list, dict or set of the program's. (Not any method of any element:
+    // `self.images[index].copy()` in a dataset's `__getitem__` would make
+    // every dataset state its examples change.)
+    std::string changed = recvVar;
+    auto changesElement = [&] {
+      StringRef m = attrFn->attr;
+      if (m.ends_with("_") && !m.starts_with("__"))
+        return true;
+      using Kind = AbstractObject::Kind;
+      return pointsTo &&
+             llvm::any_of(pointsTo->pointsTo(attrFn->value),
+                          [&](PointsToResult::ObjectId o) {
+                            Kind k = pointsTo->object(o).kind;
+                            return k == Kind::List || k == Kind::Dict ||
+                                   k == Kind::Set;
+                          });
+    };
+    if (isMethod && changed.empty() && changesElement()) {
+      const ast::Expr *container = nullptr;
+      for (const ast::Expr *e = attrFn->value; e;) {
+        if (auto *s = dyn_cast<ast::Subscript>(e))
+          e = container = s->value;
+        else if (auto *a = dyn_cast<ast::Attribute>(e))
+          e = a->value;
+        else
+          break;
+      }
+      if (container)
+        if (std::string p = varPath(f, container);
+            !p.empty() && args.eff.uses.count(p))
+          changed = p;
+    }
+    bool result = opaque(isMethod && !changed.empty() &&
+                             !immutableReceiver(attrFn->value),
+                         changed);
     // Code detc does not read may change the objects it is given, and a
     // callable object itself: timm's `loss_scaler(loss, optimizer,
     // parameters=model.parameters())` runs the backward and the

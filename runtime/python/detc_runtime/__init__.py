@@ -69,6 +69,7 @@ from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
                      restoring, restoring_outer, resumed, saved_value,
                      skippable, unrestorable, user_checkpoint)
 from .values import generator_state
+from .call_end import call_returned, returned_recorded
 from .scope import ExampleScope, example_scope
 from . import hints
 from . import jit

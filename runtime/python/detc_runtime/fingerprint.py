@@ -513,6 +513,29 @@ def verify(fp, state=None, frame=None, saved_state=None):
     return problems
 
 
+def changed_after_save(body, checkpoint, state):
+    """Differences between `state` ({name: thunk} reading what a restore
+    loaded from the checkpoint) and the digests sidecar `body` recorded
+    when the helper's call that wrote it returned (call_end.py): the rest
+    of that call changed it, and the resume has it as saved."""
+    from ._state import fail
+    at_return = body.get("state_at_return")
+    if at_return is None or not state or mode() == "off":
+        return []
+    if not isinstance(at_return, dict) or not all(
+            isinstance(k, str) and isinstance(v, str)
+            for k, v in at_return.items()):
+        fail("%s: error: the sidecar's 'state_at_return' is malformed" %
+             checkpoint, 2)
+    now = digests({k: v for k, v in state.items() if k in at_return},
+                  body.get("fingerprint", {}).get("mode") == "full")
+    return ["%s: the call that wrote the checkpoint changed it after the "
+            "save, and the resume has it as saved" % (
+                name if name[:1] in "'\"<" else repr(name))
+            for name, d in at_return.items()
+            if name in now and now[name] != d]
+
+
 def settle(body, checkpoint, state, frame, named=True, more=(),
            saved_state=None):
     """Restores and verifies the fingerprint of sidecar `body` (of

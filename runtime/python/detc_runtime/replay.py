@@ -126,6 +126,9 @@ class Replay:
         # {entry: digest} of the checkpoint as user_checkpoint() loaded it:
         # what the restored state must digest alike (_saved_state_digests)
         self.loaded_digests = None
+        # (site, instance, commit serial) of the checkpoint a helper's call
+        # announced and wrote, until the call returns (call_end.py)
+        self.last_commit = None
 
     def position(self, site):
         it = self.loaders.get(site)
@@ -698,6 +701,8 @@ def checkpoint(site, save, values=None, loops=()):
                 "pickled": not _plain_state(obj),
                 **({"beyond": beyond} if beyond else {}), **job}) or
             written[0])
+        if done is not None and announced:
+            REPLAY.last_commit = (at, count, moved.last_serial())
         if done is not None:
             # The next passes over its loaders record where the run goes
             # on: a script's own resume from it continues there. Not in a
@@ -1141,11 +1146,13 @@ def resumed(state=None):
         while frame is not None:
             REPLAY.outer_frames.append(frame)
             frame = frame.f_back
-    fingerprint.settle(REPLAY.target, REPLAY.checkpoint,
-                       {_state_name(k): v for k, v in (state or {}).items()},
+    named_state = {_state_name(k): v for k, v in (state or {}).items()}
+    fingerprint.settle(REPLAY.target, REPLAY.checkpoint, named_state,
                        sys._getframe(1),
                        more=ranks.value_differences(REPLAY.target,
-                                                    REPLAY.reached_values),
+                                                    REPLAY.reached_values) +
+                       fingerprint.changed_after_save(
+                           REPLAY.target, REPLAY.checkpoint, named_state),
                        saved_state=_saved_state_digests)
     REPLAY.pending = None
     REPLAY.ff = False

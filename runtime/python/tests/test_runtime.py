@@ -2514,6 +2514,110 @@ class ContinuationTest(unittest.TestCase):
             self.assertIn("malformed", self.c._OWN[2])
 
 
+class CallEndTest(unittest.TestCase):
+    """call_end.py: what a helper's call changes after the checkpoint it
+    writes goes into the sidecar when the call returns (under each name
+    the call moved it to); a resume needs that record."""
+
+    def setUp(self):
+        import shutil
+        import tempfile
+        from detc_runtime import holders, replay
+        self.dir = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.addCleanup(holders.release)
+        self.r = replay.REPLAY
+        saved = {k: getattr(self.r, k) for k in (
+            "ff", "last_commit", "counts", "target", "checkpoint")}
+        self.addCleanup(lambda: [setattr(self.r, k, v)
+                                 for k, v in saved.items()])
+        self.r.ff, self.r.counts = False, {}
+        self.addCleanup(setattr, STATE, "failed", STATE.failed)
+
+    def commit(self, best):
+        """The helper's save of instance 1 of site 4, as replay.checkpoint
+        commits it: the values as they are at the save."""
+        from detc_runtime import moved, sidecar, values
+        path = os.path.join(self.dir, "tmp.pt")
+        sidecar.save_with_sidecar(
+            path, lambda tmp: torch.save({"v": 1}, tmp),
+            lambda: {"script_sha256": "0" * 64, "site": 4, "instance": 1,
+                     "seeds": {"override": None, "generators": {}},
+                     "loaders": {},
+                     "values": {"best": values.encode(best, "'best'")}})
+        self.r.counts[4] = 1
+        self.r.last_commit = (4, 1, moved.last_serial())
+        return path
+
+    def test_the_values_at_the_call_end_replace_those_at_the_save(self):
+        from detc_runtime import call_end, sidecar, values
+        tmp = self.commit(0.5)
+        last = os.path.join(self.dir, "last.pt")
+        os.replace(tmp, last)  # the helper renames it after its save
+        best = 0.25  # and finds a better best
+        call_end.call_returned(4, {"best": lambda: best})
+        body = sidecar.load(last)
+        self.assertIs(body["returned"], True)
+        self.assertEqual(values.decode(body["values"]["best"], None), 0.25)
+        self.assertIsNone(self.r.last_commit)
+        self.r.target, self.r.checkpoint = body, last
+        call_end.returned_recorded("saver.save_checkpoint")  # no exit
+
+    def test_a_call_that_wrote_nothing_or_fast_forward_records_nothing(self):
+        from detc_runtime import call_end, sidecar
+        tmp = self.commit(0.5)
+        call_end.call_returned(5, {"best": lambda: 0.1})  # another site's
+        self.r.counts[4] = 2  # a later call of the helper did not save
+        call_end.call_returned(4, {"best": lambda: 0.1})
+        self.r.counts[4], self.r.ff = 1, True
+        call_end.call_returned(4, {"best": lambda: 0.1})
+        self.assertNotIn("returned", sidecar.load(tmp))
+
+    def test_a_loaded_object_the_call_changed_after_its_save_is_named(self):
+        # The rest of the call may change what the restore loads from the
+        # checkpoint (an opaque call on the saver holding the model): the
+        # record holds its digests as the call left them.
+        from detc_runtime import call_end, fingerprint, sidecar
+        tmp = self.commit(0.5)
+        model = torch.nn.Linear(3, 2)
+        state = {"state_dict": lambda: model.state_dict()}
+        call_end.call_returned(4, {}, state)
+        body = sidecar.load(tmp)
+        self.assertIn("'state_dict'", body["state_at_return"])
+        named = {"'state_dict'": state["state_dict"]}
+        self.assertEqual(fingerprint.changed_after_save(body, tmp, named), [])
+        with torch.no_grad():
+            model.weight.add_(1)  # as the checkpoint has it: not as the
+        self.assertEqual(  # call left it
+            fingerprint.changed_after_save(body, tmp, named),
+            ["'state_dict': the call that wrote the checkpoint changed it "
+             "after the save, and the resume has it as saved"])
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as stop:
+            fingerprint.changed_after_save(
+                dict(body, state_at_return=["x"]), tmp, named)
+        self.assertEqual(stop.exception.code, 2)
+
+    def test_a_sidecar_without_the_record_is_refused(self):
+        from detc_runtime import call_end, sidecar
+        tmp = self.commit(0.5)  # the run died before the call returned
+        self.r.target, self.r.checkpoint = sidecar.load(tmp), tmp
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as stop:
+            call_end.returned_recorded("saver.save_checkpoint")
+        self.assertEqual(stop.exception.code, 3)
+        self.assertIn("stopped before 'saver.save_checkpoint' returned",
+                      err.getvalue())
+        self.r.target = dict(self.r.target, world_size=2)
+        with contextlib.redirect_stderr(err), \
+                self.assertRaises(SystemExit) as stop:
+            call_end.returned_recorded("saver.save_checkpoint")
+        self.assertEqual(stop.exception.code, 3)
+        self.assertIn("a job of several processes", err.getvalue())
+
+
 class ReplayHelpersTest(unittest.TestCase):
     def test_loop_position_is_checked_where_the_target_is_reached(self):
         # Swin's own auto-resume starts the epoch loop at the checkpoint's
