@@ -146,4 +146,30 @@ FunctionScope scopeOf(const ast::FunctionDef *fn, const ast::Module &tree) {
   return scope;
 }
 
+bool statementBinds(const ast::Stmt *s, StringRef name) {
+  if (auto *d = dyn_cast<ast::FunctionDef>(s))
+    return d->name == name;
+  if (auto *c = dyn_cast<ast::ClassDef>(s))
+    return c->name == name;
+  if (isa<ast::Import, ast::ImportFrom>(s))
+    return true;
+  std::vector<const ast::Node *> work{s};
+  while (!work.empty()) {
+    const ast::Node *n = work.back();
+    work.pop_back();
+    if (auto *x = dyn_cast<ast::Name>(n);
+        x && x->id == name && x->ctx != ast::ExprContext::Load)
+      return true;
+    if (auto *h = dyn_cast<ast::ExceptHandler>(n); h && h->name == name)
+      return true;
+    if (isa<ast::Lambda>(n))
+      continue; // its parameters are its own
+    ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+      if (!isa<ast::Stmt>(c))
+        work.push_back(c);
+    });
+  }
+  return false;
+}
+
 } // namespace detc::codegen

@@ -37,6 +37,12 @@ struct FunctionScope {
 /// then every bound name is in `locals`).
 FunctionScope scopeOf(const ast::FunctionDef *fn, const ast::Module &tree);
 
+/// Whether statement `s` itself (not the statements in its body) binds
+/// `name`: an assignment's or a `for`'s target, `with ... as`, `except
+/// ... as`, a `def` or `class`, a walrus; an import is taken to bind any
+/// name (what `from m import *` binds is not written there).
+bool statementBinds(const ast::Stmt *s, llvm::StringRef name);
+
 } // namespace detc::codegen
 
 #endif // DETC_LIB_CODEGEN_FUNCTIONSCOPE_H

@@ -50,6 +50,7 @@ void GuardWriter::guardSimple(const ast::Stmt *s) {
                "statement");
     return;
   }
+  skipped.insert(s);
   uint32_t b = s->getRange().begin.offset, e = s->getRange().end.offset;
   pending.push_back([this, b, e] {
     ctx.guardStatement(b, e, syntax.simple, syntax.note);
@@ -61,7 +62,17 @@ void GuardWriter::skipAll(ast::NodeList<ast::Stmt> body) {
     skipWhole(s);
 }
 
+bool GuardWriter::skips(const StatementIndex &places,
+                        const ast::Stmt *s) const {
+  for (; s; s = places.of(s) ? places.of(s)->parent : nullptr)
+    if (skipped.contains(s))
+      return true;
+  return false;
+}
+
 void GuardWriter::skipWhole(const ast::Stmt *s) {
+  if (isa<ast::If, ast::While, ast::For>(s))
+    skipped.insert(s);
   if (auto *x = dyn_cast<ast::If>(s)) {
     wrapLater(x->test, syntax.test, ")", syntax.note);
     skipAll(x->orelse);

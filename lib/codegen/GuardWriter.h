@@ -45,6 +45,10 @@ public:
   void skipWhole(const ast::Stmt *s);
   void skipAll(ast::NodeList<ast::Stmt> body);
 
+  /// Whether `s` is skipped: guarded itself, or inside a statement skipped
+  /// whole (a guarded `if` test, `for` iterable).
+  bool skips(const StatementIndex &places, const ast::Stmt *s) const;
+
   /// Wraps `n`'s source in `prefix`/`suffix` when the edits are applied.
   void wrapLater(const ast::Node *n, std::string prefix, std::string suffix,
                  std::string note);
@@ -66,6 +70,8 @@ private:
   GuardSyntax syntax;
   std::vector<std::pair<uint32_t, std::string>> problems;
   std::vector<std::function<void()>> pending;
+  /// What guardSimple guarded and skipWhole skipped with its header.
+  llvm::DenseSet<const ast::Stmt *> skipped;
 };
 
 } // namespace detc::codegen

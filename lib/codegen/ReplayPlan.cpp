@@ -288,6 +288,8 @@ public:
           guards.guardSimple(save->stmt);
     guardFeedingGenerators();
     loadRealBatchesElsewhere();
+    for (auto [f, s, nested] : keptCalls)
+      passNoneForUnbound(*f, s, nested);
     bool problems = false;
     for (const std::unique_ptr<FilePlan> &f : files)
       for (GuardWriter *w : {&f->guards, &f->fedGuards, &f->nestGuards})
@@ -807,6 +809,12 @@ private:
       // the best checkpoint at other epochs than the run did.
       if (!cp.logged.empty() && !logTests(cp, why, /*aroundCalls=*/true))
         return skipCall(at.stmtBegin, why);
+      // The statements on the way from the call to the save run only
+      // when the call does, and fast-forward skips it.
+      onTheWay.insert({&sf, span.stmtBegin});
+      if (inner != analysis::kNoNode)
+        if (auto [mf, innerAt] = placeOf(g.node(inner).op); mf && innerAt)
+          onTheWay.insert({mf, innerAt->stmt->getRange().begin.offset});
       planned.push_back(std::move(p));
     }
     for (SitePlan &p : planned) {
@@ -2183,6 +2191,8 @@ private:
         guards.guardSimple(s);
       if (auto *r = dyn_cast<ast::Return>(s))
         guardReturn(f, r, nested);
+      else if (f.runsItself(s, nested))
+        keptCalls.push_back({&f, s, nested});
       return;
     }
     // A loop over a keyed loader goes round in fast-forward even when
@@ -2221,6 +2231,82 @@ private:
           if (g.node(n).op == op)
             nestLoops.insert(n);
     return nestLoops;
+  }
+
+  /// A helper's save and its callers' calls of it below the script's
+  /// call (by file and begin offset): never run in fast-forward.
+  std::set<std::pair<const FilePlan *, uint32_t>> onTheWay;
+
+  /// Simple statements in the nests fast-forward runs (visit), for
+  /// passNoneForUnbound once every guard is known.
+  std::vector<std::tuple<FilePlan *, const ast::Stmt *, bool>> keptCalls;
+
+  /// A call of the script's function fast-forward runs (for what it
+  /// changes: timm's `_backward(loss)`, whose `optimizer.step()` runs; a
+  /// validation's pass over its loader) given a local that only
+  /// statements fast-forward skips assign (`loss, result = _forward()`):
+  /// it gets None for it there. Nothing fast-forward runs reads that value
+  /// (Needed), but evaluating the name raised UnboundLocalError, exit 1,
+  /// on every such resume.
+  void passNoneForUnbound(FilePlan &f, const ast::Stmt *s, bool nested) {
+    const ast::Expr *value = nullptr;
+    if (auto *e = dyn_cast<ast::ExprStmt>(s))
+      value = e->value;
+    else if (auto *a = dyn_cast<ast::Assign>(s))
+      value = a->value;
+    const StmtPlace *at = f.places.of(s);
+    GuardWriter &guards = nested ? f.nestGuards : f.guards;
+    // (A save or a helper's call guarded since: its arguments are not
+    // evaluated in fast-forward.)
+    if (!value || !at || !at->function || guards.skips(f.places, s) ||
+        onTheWay.count({&f, s->getRange().begin.offset}))
+      return;
+    // The names given to the script's own functions, in calls anywhere in
+    // the statement (`print(epoch, validate(loss))`, where `validate`
+    // runs for its pass over a loader): such a function's statements that
+    // read the parameter are skipped (Needed). A library's (`float(loss)`)
+    // would read it.
+    llvm::StringSet<> defs;
+    for (const ast::FunctionDef *d : f.places.functions())
+      defs.insert(d->name);
+    std::vector<const ast::Name *> names;
+    std::vector<const ast::Node *> work{value};
+    while (!work.empty()) {
+      const ast::Node *n = work.back();
+      work.pop_back();
+      if (isa<ast::Lambda>(n))
+        continue;
+      if (auto *call = dyn_cast<ast::Call>(n)) {
+        auto *callee = dyn_cast<ast::Name>(call->func);
+        if (callee && defs.contains(callee->id)) {
+          for (const ast::Expr *a : call->args)
+            if (auto *x = dyn_cast<ast::Name>(a))
+              names.push_back(x);
+          for (const ast::Keyword *k : call->keywords)
+            if (auto *x = dyn_cast_or_null<ast::Name>(k->value))
+              names.push_back(x);
+        }
+      }
+      ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
+        work.push_back(c);
+      });
+    }
+    if (names.empty())
+      return;
+    FunctionScope scope = scopeOf(at->function, f.ctx.tree);
+    std::vector<const ast::Stmt *> body = f.places.statementsIn(at->function);
+    for (const ast::Name *n : names) {
+      if (!scope.locals.contains(n->id) ||
+          llvm::any_of(body, [&](const ast::Stmt *t) {
+            return statementBinds(t, n->id) && !guards.skips(f.places, t);
+          }))
+        continue;
+      guards.wrapLater(n, "(",
+                       formatv(") if {0}.{1}() else None", kRuntimeAlias,
+                               nested ? "nest_guard" : "guard")
+                           .str(),
+                       "an argument not computed in fast-forward");
+    }
   }
 
   /// A return whose value nothing fast-forward runs needs (nanoGPT's
@@ -2517,6 +2603,11 @@ private:
     if (isa<ast::Name, ast::Attribute>(loop->iter)) {
       StringRef loader = fetch.getLoader();
       auto arity = fetch->getAttrOfType<IntegerAttr>("arity");
+      // An enclosing function's variable (`^val_loader`, a closure's) is
+      // spelled as the closure reads it: the lambda's code made
+      // `lambda: ^val_loader`, which the check of emitted code refused
+      // (an internal error, nothing written).
+      loader.consume_front("^");
       std::string source;
       if (loader.consume_front("@") ? !loader.contains('.')
                                     : !loader.starts_with("$"))

@@ -243,6 +243,12 @@ def encode(value, what="value", tensors=None):
         return {"tensor": _b64(array), "dtype": array.dtype.str,
                 "shape": list(t.shape),
                 "requires_grad": bool(value.requires_grad)}
+    if isinstance(value, torch.device):
+        # Where a loader or a module puts its tensors (timm's
+        # PrefetchLoader keeps its `device`): a name that makes it again.
+        return {"torch_device": str(value)}
+    if isinstance(value, torch.dtype):
+        return {"torch_dtype": str(value)}
     if isinstance(value, (np.ndarray, np.generic)):
         array = np.asarray(value)
         if array.dtype.hasobject:
@@ -625,6 +631,15 @@ def decode(encoded, current=None, tensors=None):
         return t
     if "py" in encoded:
         return encoded["py"]
+    if "torch_device" in encoded:
+        return torch.device(str(encoded["torch_device"]))
+    if "torch_dtype" in encoded:
+        name = str(encoded["torch_dtype"])
+        dtype = getattr(torch, name[len("torch."):], None) \
+            if name.startswith("torch.") else None
+        if not isinstance(dtype, torch.dtype):
+            raise ValueError("%r is not a torch dtype" % name)
+        return dtype
     if "float" in encoded:
         return float.fromhex(encoded["float"])
     if "list" in encoded:
@@ -694,7 +709,13 @@ def _assign(obj, fields):
 def _into(old, new):
     """`new` (a decoded field) put into `old` when both are objects of the
     same class of the script (or lists of such), so that whoever else holds
-    `old` — a progress printer holding the meters — sees the saved state."""
+    `old` — a progress printer holding the meters — sees the saved state.
+    A field decoded into the object it holds (a loader whose state_dict
+    was loaded into it: timm's PrefetchLoader's `loader`) is that object:
+    nothing to put in (walking it into itself recursed through its
+    references without end)."""
+    if old is new:
+        return old
     if old is not None and type(old) is type(new) and \
             type(getattr(old, "__dict__", None)) is dict and \
             _own_class(type(old)):

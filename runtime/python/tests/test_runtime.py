@@ -713,6 +713,30 @@ class _WindowMeter:
 
 
 class ValuesTest(unittest.TestCase):
+    def test_a_loader_holding_its_device_round_trips(self):
+        # timm's PrefetchLoader keeps the `device` (and a dtype) it moves
+        # batches to: the whole loader was "cannot be saved" and every
+        # resume from its recovery checkpoint stopped (exit 2).
+        import json
+        from detc_runtime import values
+        saved = json.loads(json.dumps(values.encode(
+            [torch.device("cpu"), torch.float16], "loader")))
+        self.assertEqual(values.decode(saved),
+                         [torch.device("cpu"), torch.float16])
+        with self.assertRaises(ValueError):
+            values.decode({"torch_dtype": "torch.nn"})
+
+    def test_a_field_decoded_into_the_object_it_holds_is_kept(self):
+        # timm's PrefetchLoader: its `loader` field's state is loaded into
+        # the loader it holds, which decode returns; putting that object
+        # into itself walked its references without end (RecursionError,
+        # "the sidecar's value 'loader' is malformed", exit 2).
+        from detc_runtime import values
+        a, b = _WindowMeter(), _WindowMeter()
+        a.peer, b.peer = b, a  # a cycle of the script's objects
+        self.assertIs(values._into(a, a), a)
+        self.assertIs(a.peer, b)
+
     def test_meters_in_a_defaultdict_and_generators_round_trip(self):
         # A JIT checkpoint of DeiT's metric logger (`meters =
         # defaultdict(SmoothedValue)`, each a deque window): a deque was
