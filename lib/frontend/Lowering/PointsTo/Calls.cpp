@@ -1585,6 +1585,12 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
     return true;
   }
   if (name == "getattr" || name == "setattr") {
+    // What getattr reads is a value, as `obj.name` is: a method of the
+    // object's class comes out bound to it (`getattr(self, 'aug_' +
+    // kind)(x)` called nothing before: no object came out, and the call
+    // was a may-draw finding at best, never followed into the method).
+    if (name == "getattr")
+      valueAttributes[cs.result] = {cs.call, cs.frame->module};
     if (cs.call->args.size() >= 2)
       if (auto *c = llvm::dyn_cast<ast::Constant>(cs.call->args[1]);
           c && c->kind == ast::ConstantKind::Str) {
