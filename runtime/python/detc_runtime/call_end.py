@@ -17,10 +17,11 @@ the checkpoint the call wrote (sidecar.amend; under every name the script
 moved or copied it to: moved.names_of). The restore then sets the values
 as they were at the call's end, and `returned_recorded(call)`, first in
 the restore, refuses a sidecar without that record: a run killed after
-the save but before the call returned (a few file operations long), or a
-job of several processes, whose ranks' records are taken at the save.
+the save but before the call returned (its file operations, and a rename
+that waits for the commit's fsyncs first: moved.py), or a job of several
+processes, whose ranks' records are taken at the save.
 """
-from . import fingerprint, moved, ranks, sidecar
+from . import fingerprint, moved, ranks
 from ._state import fail, warn_once
 from .replay import REPLAY, _save_values, _state_name, _with_outer
 
@@ -49,17 +50,12 @@ def call_returned(site, values, state=None):
             {_state_name(k): v for k, v in state.items()},
             fingerprint.mode() == "full")
 
-    def same(body):
-        return body.get("site") == site and body.get("instance") == count
+    def failed(real, e):
+        warn_once(("returned", real), "%s: could not record in its sidecar "
+                  "what the call that wrote it did after the save (%s); a "
+                  "resume from it will stop with an error" % (real, e))
 
-    for real in moved.names_of(serial):
-        try:
-            sidecar.amend(real, same, more)
-        except OSError as e:
-            warn_once(("returned", real), "%s: could not record in its "
-                      "sidecar what the call that wrote it did after the "
-                      "save (%s); a resume from it will stop with an error"
-                      % (real, e))
+    moved.amend_commit(serial, site, count, more, failed)
 
 
 def returned_recorded(call):

@@ -37,7 +37,7 @@ import sys
 
 import torch
 
-from . import fingerprint, moved, sidecar, values
+from . import fingerprint, moved, values
 from ._state import STATE, fail, warn_once
 
 # The commit whose sidecar the next passes' records go to: (serial, the
@@ -258,17 +258,14 @@ def _record(loader, frames):
 
 
 def _add_records(serial, site, instance, records):
-    def same(body):
-        return body.get("site") == site and body.get("instance") == instance
+    def failed(real, e):
+        warn_once(("continuation", real), "%s: could not add where the run "
+                  "went on to its sidecar (%s); the script's own resume "
+                  "from it will not continue this run bit for bit" %
+                  (real, e))
 
-    for real in moved.names_of(serial):
-        try:
-            sidecar.amend(real, same, {"continuation": records})
-        except OSError as e:
-            warn_once(("continuation", real), "%s: could not add where the "
-                      "run went on to its sidecar (%s); the script's own "
-                      "resume from it will not continue this run bit for "
-                      "bit" % (real, e))
+    moved.amend_commit(serial, site, instance, {"continuation": records},
+                       failed)
 
 
 def own_load(path, body):

@@ -61,6 +61,24 @@ def names_of(serial):
         return sorted(r for r, s in _SERIALS.items() if s == serial)
 
 
+def amend_commit(serial, site, instance, more, failed):
+    """Adds the entries of `more` to the sidecar of commit `serial` (the
+    checkpoint of `site`'s run `instance`) under every name it is at now
+    (sidecar.amend; a name the script wrote another commit to since is
+    left alone). `failed(real, error)` hears of a name that could not be
+    amended."""
+    from . import sidecar
+
+    def same(body):
+        return body.get("site") == site and body.get("instance") == instance
+
+    for real in names_of(serial):
+        try:
+            sidecar.amend(real, same, more)
+        except OSError as e:
+            failed(real, e)
+
+
 def install():
     """Wraps the functions (once): at the first commit, or at a resume."""
     with _LOCK:
