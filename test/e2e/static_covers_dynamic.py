@@ -24,8 +24,16 @@ the test with the program kept for reading.
 Also printed: the static findings no run drew (an over-approximation, or
 a path 2 batches did not take); they do not fail the test.
 
-usage: static_covers_dynamic.py --detc DETC [--python PY] [--seed S]
-       [--programs N] [--keep DIR]
+Programs are audited from one interpreter that imported torch once, each
+in a forked child (audit_forks.py): a few hundred take about a minute on
+two cores. CI runs a fixed list of seeds and one that changes every day
+(`--rotating`: the seed is printed, and rerunning with `--seeds` and that
+seed on any day gives the same programs). The summary gives recall (drawn
+lines a finding covers) and precision (findings some run drew: the rest
+over-approximate, or are on paths 2 batches did not take).
+
+usage: static_covers_dynamic.py --detc DETC [--python PY] [--seeds S,...]
+       [--rotating] [--programs N] [--keep DIR]
 """
 import argparse
 import concurrent.futures
@@ -36,6 +44,8 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 DRAWS = ["random.random()", "np.random.rand()", "float(torch.rand(1))",
          "random.gauss(0.0, 1.0)", "np.random.normal()",
@@ -535,15 +545,66 @@ def static_lines(detc, python, path, libdir):
     return covered, None
 
 
-def dynamic_lines(detc, python, path, libdir):
+class AuditForks:
+    """A process of audit_forks.py: audits one program at a time in a
+    child forked from an interpreter that imported torch once (each
+    worker thread has its own)."""
+
+    def __init__(self, python, audit_py):
+        self.proc = subprocess.Popen(
+            [python, os.path.join(os.path.dirname(os.path.abspath(
+                __file__)), "audit_forks.py"), audit_py],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            env=dict(os.environ, DETC_CACHE_DIR=""))
+
+    def audit(self, path, libdir, steps):
+        out = path + ".audit.json"
+        self.proc.stdin.write(json.dumps({
+            "script": path, "pythonpath": [libdir] + [
+                p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                if p], "steps": steps, "out": out}) + "\n")
+        self.proc.stdin.flush()
+        answer = self.proc.stdout.readline()
+        if not answer:
+            return 1, "", "the audit's fork server ended"
+        with open(out) as f, open(out + ".err") as e:
+            return json.loads(answer)["status"], f.read(), e.read()
+
+    def close(self):
+        self.proc.stdin.close()
+        self.proc.wait()
+
+
+_FORKS = threading.local()
+_ALL_FORKS = []
+
+
+def audit_run(detc, python, path, libdir):
+    """(exit status, stdout, stderr) of `detc audit --steps 2
+    --format=json` on the program: through a fork server when the build
+    tree's runtime is beside `detc` (the file the launcher runs), else the
+    launcher itself (also with DETC_AUDIT_LAUNCH=1)."""
+    audit_py = os.path.join(os.path.dirname(os.path.dirname(detc)),
+                            "python", "detc_runtime", "audit.py")
+    if os.path.isfile(audit_py) and not os.environ.get("DETC_AUDIT_LAUNCH"):
+        forks = getattr(_FORKS, "server", None)
+        if forks is None:
+            forks = _FORKS.server = AuditForks(python, audit_py)
+            _ALL_FORKS.append(forks)
+        return forks.audit(path, libdir, 2)
     p = subprocess.run([detc, "audit", "--python=" + python, "--steps", "2",
                         "--format=json", path], stdout=subprocess.PIPE,
                        stderr=subprocess.PIPE, text=True,
                        cwd=os.path.dirname(path), env=library_env(libdir))
-    if p.returncode != 0:
-        return None, "detc audit exit %d: %s" % (p.returncode, p.stderr[-2000:])
+    return p.returncode, p.stdout, p.stderr
+
+
+def dynamic_lines(detc, python, path, libdir):
+    status, stdout, stderr = audit_run(detc, python, path, libdir)
+    if status != 0:
+        return None, "detc audit exit %d: %s" % (status, stderr[-2000:])
     drawn = {}
-    for d in json.loads(p.stdout)["draws"]:
+    for d in json.loads(stdout)["draws"]:
         if os.path.basename(d["file"]) != os.path.basename(path):
             continue
         regions = [c for c in d["contexts"] if c in ("per-example",
@@ -555,6 +616,8 @@ def dynamic_lines(detc, python, path, libdir):
 
 
 def check(detc, python, directory, index, rng_seed):
+    """(path, what, missed lines, findings no run drew, lines drawn,
+    findings) of program `index` of a seed."""
     rng = random.Random(rng_seed)
     src, what, libraries = program(rng)
     # The program in a folder of its own: the audit counts files under the
@@ -571,46 +634,80 @@ def check(detc, python, directory, index, rng_seed):
             f.write(text)
     covered, error = static_lines(detc, python, path, libdir)
     if error:
-        return path, what, [error], []
+        return path, what, [error], [], 0, 0
     drawn, error = dynamic_lines(detc, python, path, libdir)
     if error:
-        return path, what, [error], []
+        return path, what, [error], [], 0, 0
     missed = ["line %d: %s drawn, no finding covers it" % (
         line, ", ".join(sorted(apis))) for line, apis in sorted(drawn.items())
         if line not in covered]
-    unseen = sorted({f for line, fs in covered.items() for f in fs} -
+    findings = {f for line, fs in covered.items() for f in fs}
+    unseen = sorted(findings -
                     {f for line in drawn for f in covered.get(line, [])})
-    return path, what, missed, unseen
+    return path, what, missed, unseen, len(drawn), len(findings)
+
+
+def rotating_seed():
+    """A seed that changes once a day (UTC): 1000 + days since 1970."""
+    return 1000 + int(time.time() // 86400)
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--detc", required=True)
     ap.add_argument("--python", default="/usr/bin/python3")
-    ap.add_argument("--seed", type=int, default=42)
-    ap.add_argument("--programs", type=int, default=8)
+    ap.add_argument("--seeds", default="42",
+                    help="comma-separated seeds, --programs of each")
+    ap.add_argument("--seed", type=int, help="one seed (as --seeds S)")
+    ap.add_argument("--rotating", action="store_true",
+                    help="also the seed of the day (printed)")
+    ap.add_argument("--programs", type=int, default=8,
+                    help="programs of each seed")
     ap.add_argument("--keep", help="write the programs here (kept)")
     args = ap.parse_args()
     args.detc = os.path.abspath(args.detc)
+    seeds = [args.seed] if args.seed is not None else [
+        int(x) for x in args.seeds.split(",") if x.strip()]
+    if args.rotating:
+        seeds.append(rotating_seed())
+        print("rotating seed of the day: %d (again: --seeds %d "
+              "--programs %d)" % (seeds[-1], seeds[-1], args.programs))
     directory = args.keep or tempfile.mkdtemp(prefix="detc-differential-")
     os.makedirs(directory, exist_ok=True)
-    failures = 0
+    failures = total = drawn = covered = findings = unseen = 0
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
-        jobs = [pool.submit(check, args.detc, args.python, directory, i,
-                            args.seed * 1000 + i)
-                for i in range(args.programs)]
-        for job in jobs:
-            path, what, missed, unseen = job.result()
+        jobs = []
+        for seed in seeds:
+            # (One seed's programs in the folder itself, as before.)
+            folder = directory if len(seeds) == 1 else os.path.join(
+                directory, "seed_%d" % seed)
+            os.makedirs(folder, exist_ok=True)
+            jobs += [(seed, pool.submit(check, args.detc, args.python,
+                                        folder, i, seed * 1000 + i))
+                     for i in range(args.programs)]
+        for seed, job in jobs:
+            path, what, missed, never, n_drawn, n_findings = job.result()
             status = "MISSED" if missed else "ok"
-            print("%s: %s (%s)" % (os.path.basename(path), status, what))
+            print("seed %d %s: %s (%s)" % (seed, os.path.basename(path),
+                                           status, what))
             for m in missed:
                 print("  " + m)
-            if unseen:
+            if never:
                 print("  static only (not drawn in 2 batches): lines %s" %
-                      ", ".join(map(str, unseen)))
+                      ", ".join(map(str, never)))
             failures += bool(missed)
+            total += 1
+            drawn += n_drawn
+            covered += n_drawn - len(missed)
+            findings += n_findings
+            unseen += len(never)
+    for forks in _ALL_FORKS:
+        forks.close()
+    print("recall: %d of %d lines drawn in a region are findings' lines; "
+          "precision: %d of %d findings drawn in 2 batches" % (
+              covered, drawn, findings - unseen, findings))
     print("%d of %d programs: every draw in a region is a finding" % (
-        args.programs - failures, args.programs))
+        total - failures, total))
     if failures:
         print("programs kept in %s" % directory)
         sys.exit(1)

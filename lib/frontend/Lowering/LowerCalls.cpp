@@ -192,14 +192,21 @@ void Lowerer::emitUserCall(
     if (!var.empty() && bound.insert(param).second)
       bind.push_back(builder.getNamedAttr(param, builder.getStringAttr(var)));
   };
-  if (!selfVar.empty() && !params.empty()) {
+  const ast::FunctionDef *def = funcDefs.lookup(sym);
+  // A static method takes no receiver: `Data.wiggle(x)` or
+  // `self.wiggle(x)` binds `x` to the argument, not to the instance (whose
+  // facts made `x` a dataset, and a library call given `x` a loader).
+  bool takesReceiver =
+      !def || llvm::none_of(def->decoratorList, [](const ast::Expr *d) {
+        return isName(d, "staticmethod");
+      });
+  if (!selfVar.empty() && !params.empty() && takesReceiver) {
     bindParam(params[0], selfVar, selfFacts);
     first = 1;
   }
   // The parameters a call fills by position and by name: those before
   // `*args` and the keyword-only ones (all of `params` when the def is not
   // known).
-  const ast::FunctionDef *def = funcDefs.lookup(sym);
   const ast::Arguments *sig = def ? def->args : nullptr;
   size_t positional =
       sig ? sig->posonlyargs.size() + sig->args.size() : params.size();
@@ -1374,6 +1381,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       if (std::optional<UnreadReason> why = whyUnread(q))
         if (std::optional<std::string> made =
                 loaderMadeBy(q, *why, call, f)) {
+          // The call runs the library's code now as well: inside a region
+          // it may draw there (a registry's `apply(name, x)` given what
+          // may be a dataset), whatever loader it makes.
+          recordUnreadCall(*f.unit, call, *why);
           std::string dsId = objectId('d', call);
           ObjectInfo &ds = object(dsId, ObjectInfo::Dataset);
           ds.api = q;

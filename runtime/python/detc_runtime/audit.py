@@ -46,6 +46,7 @@ import sysconfig
 import tempfile
 import threading
 import traceback
+import weakref
 
 _TORCH_FUNCTIONS = ("rand", "randn", "randint", "randperm", "bernoulli",
                     "normal", "multinomial", "poisson", "rand_like",
@@ -80,6 +81,8 @@ class Recorder:
         self.in_loop = False
         self.batches = 0
         self.steps = None
+        # The loaders' iterators the run took batches from (stop_loaders).
+        self.iterators = weakref.WeakSet()
         self.main_pid = os.getpid()
         self._self_file = os.path.abspath(__file__)
         self._runtime_dir = os.path.dirname(self._self_file) + os.sep
@@ -220,6 +223,7 @@ class Recorder:
         def next_wrapper(self):
             if os.getpid() != recorder.main_pid:
                 return original_next(self)
+            recorder.iterators.add(self)
             recorder.in_loop = False
             if recorder.steps is not None and recorder.batches >= recorder.steps:
                 raise AuditStop()
@@ -234,6 +238,21 @@ class Recorder:
         dataloader._BaseDataLoaderIter.__next__ = next_wrapper
 
     # -- After the run ----------------------------------------------------
+    def stop_loaders(self):
+        """Shuts down the workers of the loaders' iterators the run left
+        alive (the stop at --steps ends it mid-epoch). Left to the garbage
+        collector, an iterator a module-level loop keeps in the script's
+        globals is finalized inside a reference cycle whose queues may
+        already be cleared: its workers never see the request to stop,
+        and each join waits out its 5-second timeout."""
+        for iterator in list(self.iterators):
+            shutdown = getattr(iterator, "_shutdown_workers", None)
+            if shutdown is not None:
+                try:
+                    shutdown()
+                except Exception:  # (a script's own iterator subclass)
+                    pass
+
     def merged(self):
         counts = dict(self.counts)
         if self.sink_dir and os.path.isdir(self.sink_dir):
@@ -315,7 +334,8 @@ def main(argv=None):
         except Exception:  # the script failed: what it drew still counts
             traceback.print_exc()
             status = 1
-        # The loaders' iterators shut their workers down when collected.
+        recorder.stop_loaders()
+        # Other iterators shut their workers down when collected.
         import gc
         gc.collect()
         # Workers write as they go; the loader's shutdown has joined them

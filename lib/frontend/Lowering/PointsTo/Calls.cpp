@@ -616,16 +616,20 @@ Node Builder::classAttributeNode(Obj cls, StringRef name) {
   return n;
 }
 
-bool Builder::isClassMethod(Obj fn) const {
+bool Builder::hasDecorator(Obj fn, StringRef name) const {
   auto it = functions.find(fn);
   const auto *def = it == functions.end()
                         ? nullptr
                         : llvm::dyn_cast_or_null<ast::FunctionDef>(
                               it->second.def);
-  return def && llvm::any_of(def->decoratorList, [](const ast::Expr *d) {
+  return def && llvm::any_of(def->decoratorList, [name](const ast::Expr *d) {
            auto *n = llvm::dyn_cast<ast::Name>(d);
-           return n && n->id == "classmethod";
+           return n && n->id == name;
          });
+}
+
+bool Builder::isClassMethod(Obj fn) const {
+  return hasDecorator(fn, "classmethod");
 }
 
 void Builder::loadClassData(Obj instance, StringRef name, Node dst) {
@@ -647,10 +651,17 @@ void Builder::loadBoundMethod(Obj instance, StringRef name, Node dst) {
   // a bound method is a functools.partial of the function with the
   // instance bound first, which calling runs as a method call would.
   auto [site, module] = at->second;
-  solver.onObject(methodNode(cls, name), [this, instance, dst, site = site,
+  solver.onObject(methodNode(cls, name), [this, cls, instance, dst,
+                                          site = site,
                                           module = module](Obj fn) {
-    if (out.objects[fn].kind == Kind::Function)
-      bindFirst(fn, instance, site, module, dst);
+    if (out.objects[fn].kind != Kind::Function)
+      return;
+    // `obj.static_m` is the function itself; `obj.class_m` has the class
+    // bound.
+    if (hasDecorator(fn, "staticmethod"))
+      solver.addObject(dst, fn);
+    else
+      bindFirst(fn, isClassMethod(fn) ? cls : instance, site, module, dst);
   });
 }
 
@@ -719,7 +730,20 @@ void Builder::callBoundMethod(CallSite &cs, Obj cls, Obj instance,
   boundSelf[key] = self;
   solver.addObject(self, instance);
   CallSite *site = &cs;
-  solver.onObject(methodNode(cls, method), [this, site, self](Obj fn) {
+  solver.onObject(methodNode(cls, method), [this, site, self, cls](Obj fn) {
+    // A static method takes no receiver (`self.wiggle(x)`: its `x` is x;
+    // bound to the instance, the instance flowed into what the method
+    // returns); a classmethod called on an instance gets the class.
+    if (hasDecorator(fn, "staticmethod")) {
+      callFunction(*site, fn, ~0u);
+      return;
+    }
+    if (isClassMethod(fn)) {
+      Node first = solver.newNode();
+      solver.addObject(first, cls);
+      callFunction(*site, fn, first);
+      return;
+    }
     callFunction(*site, fn, self);
   });
 }
@@ -1002,7 +1026,8 @@ void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
   if (!selfBoundClasses.insert({cls, instance}).second)
     return;
   solver.onField(cls, [this, cls, instance](FieldId fid) {
-    solver.onObject(solver.fieldNode(cls, fid), [this, instance](Obj fn) {
+    solver.onObject(solver.fieldNode(cls, fid), [this, cls,
+                                                 instance](Obj fn) {
       // Its methods may run: the program's calls, a library's (a
       // DataLoader calls `__getitem__`), the interpreter's (`__iter__`).
       activate(fn);
@@ -1012,7 +1037,12 @@ void Builder::bindSelfOfMethods(Obj cls, Obj instance) {
           it->second.args->posonlyargs.size() + it->second.args->args.size() ==
               0)
         return;
-      solver.addObject(it->second.params[0], instance);
+      // A static method's first parameter is an argument like the others;
+      // a classmethod's is the class.
+      if (hasDecorator(fn, "staticmethod"))
+        return;
+      solver.addObject(it->second.params[0],
+                       isClassMethod(fn) ? cls : instance);
     });
   });
   auto ci = classes.find(cls);

@@ -254,6 +254,8 @@ private:
   Node call(Frame &f, const ast::Call *c);
   void callObject(CallSite &cs, Obj callee, Node self);
   void callFunction(CallSite &cs, Obj fn, Node self);
+  /// Whether function `fn` is decorated `@name` (a plain name).
+  bool hasDecorator(Obj fn, llvm::StringRef name) const;
   /// Whether function `fn` is decorated `@classmethod`.
   bool isClassMethod(Obj fn) const;
   /// `o` holds `cs`'s arguments as a library object `entry` describes
