@@ -193,6 +193,38 @@ EXAMPLE_IDIOMS = {
                       "    return x + {d}\n",
                       ["self.chain{n} = {p}.Chain([user_noise{n}])"],
                       ["x = self.chain{n}(x)"], ""),
+    # A helper returning a (callable, probability) pair, unpacked.
+    "tuple_return": ("def noise{n}(x):\n"
+                     "    return x + {d}\n\n\n"
+                     "def pick{n}():\n"
+                     "    return noise{n}, 1.0\n",
+                     ["self.fn{n}, self.p{n} = pick{n}()"],
+                     ["if self.p{n} > 0:", "    x = self.fn{n}(x)"], ""),
+    # An optional import with a fallback: either alternative may run.
+    "try_import": ("try:\n"
+                   "    from {p}_absent.ops import blur as blur{n}\n"
+                   "except ImportError:\n"
+                   "    def blur{n}(x):\n"
+                   "        return x + {d}\n",
+                   [], ["x = blur{n}(x)"], ""),
+    # A classmethod that builds the transform (`cls(...)`).
+    "classmethod_factory": ("class Gain{n}:\n"
+                            "    def __init__(self, scale):\n"
+                            "        self.scale = scale\n\n"
+                            "    @classmethod\n"
+                            "    def default(cls):\n"
+                            "        return cls(0.1)\n\n"
+                            "    def __call__(self, x):\n"
+                            "        return x + self.scale * {d}\n",
+                            ["self.gain{n} = Gain{n}.default()"],
+                            ["x = self.gain{n}(x)"], ""),
+    # Steps yielded by a generator method and applied in turn.
+    "yielded_steps": ("def wobble{n}(x):\n"
+                      "    return x + {d}\n",
+                      [], ["for step in self.steps{n}():", "    x = step(x)"],
+                      "    def steps{n}(self):\n"
+                      "        yield abs\n"
+                      "        yield from [wobble{n}]\n"),
     "compose": ("class Flip{n}:\n"
                 "    def __call__(self, x):\n"
                 "        return -x if {d} < 0.5 else x\n",
@@ -367,6 +399,14 @@ LOOPS = {
     "enumerate_tqdm": ("from tqdm import tqdm\n",
                        ["for step, batch in enumerate(tqdm(loader)):",
                         "    x, y = batch"], "    "),
+    "yield_from": ("def batches(source):\n"
+                   "    yield from source\n",
+                   ["for x, y in batches(loader):"], "    "),
+    "zip_count": ("import itertools\n",
+                  ["for (x, y), step in zip(loader, itertools.count()):"],
+                  "    "),
+    "islice": ("import itertools\n",
+               ["for x, y in itertools.islice(loader, 100):"], "    "),
     "next_in_while": ("", ["it = iter(loader)", "while True:",
                            "    try:", "        x, y = next(it)",
                            "    except StopIteration:", "        break"],
@@ -398,29 +438,47 @@ CONSTRUCTIONS = {
 
 # How the epoch loop is reached: at module level, in a function that
 # main() calls under `if __name__ == "__main__"`, in a Trainer's method.
-DRIVERS = ["module", "function", "trainer"]
+DRIVERS = ["module", "function", "trainer", "thread"]
+
+# How the step is written: as usual, keeping what backward() returns
+# (`z = loss.backward()` once crashed the lowering), or under autocast.
+STEP_FORMS = ["plain", "assigned_backward", "autocast"]
 
 
 def indent(lines, by):
     return "".join(by + line + "\n" for line in lines)
 
 
-def driver_code(driver, construction, workers, header, inner, step):
+def driver_code(driver, construction, workers, header, inner, step,
+                step_form="plain"):
     setup = (["torch.manual_seed(0)", "np.random.seed(0)", "random.seed(0)"]
              + [line.format(w=workers)
                 for line in CONSTRUCTIONS[construction][1]]
              + ["opt = torch.optim.SGD(model.parameters(), lr=0.1)"])
+    forward = ["loss = F.cross_entropy(model(x), y)"]
+    if step_form == "autocast":
+        forward = ['with torch.autocast("cpu", dtype=torch.bfloat16):',
+                   "    out = model(x)",
+                   "loss = F.cross_entropy(out.float(), y)"]
+    backward = ("z = loss.backward()" if step_form == "assigned_backward"
+                else "loss.backward()")
     epoch = (["for epoch in range(2):"] + indent(header, "    ").splitlines()
-             + indent(step + ["loss = F.cross_entropy(model(x), y)",
-                              "opt.zero_grad()", "loss.backward()",
-                              "opt.step()"], "    " + inner).splitlines())
+             + indent(step + forward + ["opt.zero_grad()", backward,
+                                        "opt.step()"],
+                      "    " + inner).splitlines())
     if driver == "module":
         return indent(setup + epoch, "")
-    if driver == "function":
+    if driver in ("function", "thread"):
+        # (A thread's target: the training runs outside the main thread.)
+        start = ("    main()\n" if driver == "function" else
+                 "    import threading\n"
+                 "    worker = threading.Thread(target=main)\n"
+                 "    worker.start()\n"
+                 "    worker.join()\n")
         return ("def train(model, loader, opt):\n" + indent(epoch, "    ")
                 + "\n\ndef main():\n" + indent(setup, "    ")
                 + "    train(model, loader, opt)\n\n\n"
-                "if __name__ == \"__main__\":\n    main()\n")
+                "if __name__ == \"__main__\":\n" + start)
     body = [line.replace("model(", "self.model(")
             .replace("opt.", "self.opt.").replace("(loader", "(self.loader")
             .replace("in loader", "in self.loader") for line in epoch]
@@ -472,6 +530,7 @@ def program(rng):
         forward += f
         step += s
     driver = rng.choice(DRIVERS)
+    step_form = rng.choice(STEP_FORMS)
     loop_code, header, inner = LOOPS[loop]
     if loop_code:
         top.append(loop_code)
@@ -510,11 +569,12 @@ def program(rng):
         "    def forward(self, x):\n"
         + indent(forward, "        ")
         + "        return self.fc(x)\n\n\n"
-        + driver_code(driver, construction, workers, header, inner, step)
+        + driver_code(driver, construction, workers, header, inner, step,
+                      step_form)
     )
-    what = "examples: %s; batch: %s; loop: %s; %s; %s; workers: %s" % (
-        ", ".join(examples), ", ".join(batch), loop, driver, construction,
-        workers)
+    what = ("examples: %s; batch: %s; loop: %s; %s; %s; step: %s; "
+            "workers: %s" % (", ".join(examples), ", ".join(batch), loop,
+                             driver, construction, step_form, workers))
     return src, what, libraries
 
 
