@@ -1063,16 +1063,33 @@ void Lowerer::callHeldCallables(FuncCtx &f, const ast::Call *call,
                                 std::set<std::string> &called) {
   if (!pointsTo)
     return;
-  std::vector<PointsToResult::ObjectId> holders =
-      pointsTo->pointsTo(call->func);
+  std::vector<PointsToResult::ObjectId> holders;
+  auto addHolders = [&](const ast::Expr *e) {
+    for (PointsToResult::ObjectId o : pointsTo->pointsTo(e))
+      if (pointsTo->object(o).kind == AbstractObject::Kind::Library)
+        holders.push_back(o);
+  };
+  addHolders(call->func);
   if (receiver)
-    for (PointsToResult::ObjectId r : pointsTo->pointsTo(receiver))
-      holders.push_back(r);
-  FactSet held;
-  for (PointsToResult::ObjectId o : holders)
-    if (pointsTo->object(o).kind == AbstractObject::Kind::Library)
-      addCallables(heldObjects(o), held);
-  callProgramParts(call, varPath(f, call->func), held, called, Effects());
+    addHolders(receiver);
+  if (holders.empty())
+    return;
+  llvm::sort(holders);
+  holders.erase(std::unique(holders.begin(), holders.end()), holders.end());
+  auto [it, added] = heldCallables.try_emplace(holders);
+  if (added) {
+    // The objects they hold, each once, made facts once.
+    std::vector<PointsToResult::ObjectId> held;
+    llvm::DenseSet<PointsToResult::ObjectId> seen;
+    for (PointsToResult::ObjectId o : it->first)
+      for (PointsToResult::ObjectId x : heldObjects(o))
+        if (seen.insert(x).second)
+          held.push_back(x);
+    llvm::sort(held);
+    addCallables(held, it->second);
+  }
+  callProgramParts(call, varPath(f, call->func), it->second, called,
+                   Effects());
 }
 
 void Lowerer::addCallables(llvm::ArrayRef<PointsToResult::ObjectId> objs,

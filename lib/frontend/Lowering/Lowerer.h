@@ -264,6 +264,12 @@ public:
   llvm::DenseMap<PointsToResult::ObjectId,
                  std::vector<PointsToResult::ObjectId>>
       heldByLibraryObject;
+  /// The program's callables the library objects of a callee or receiver
+  /// hold (callHeldCallables), per set of those objects: where a value may
+  /// be anything (yolov5's `eval` of layer names from its config) every
+  /// call on it has the same thousands of holders, and merging their
+  /// callables again at each call did not finish.
+  std::map<std::vector<PointsToResult::ObjectId>, FactSet> heldCallables;
   /// Calls the program's callables among `facts` as a library calls the
   /// parts it holds (a dataset its transform, `Compose` its entries): a
   /// function, or an instance's `__call__` (else `forward`) with `self`
