@@ -85,6 +85,14 @@ void detc::ast::appendBoundNames(const Expr *target,
   }
 }
 
+bool detc::ast::hasNamedDecorator(const FunctionDef *def,
+                                  llvm::StringRef name) {
+  return def && llvm::any_of(def->decoratorList, [name](const Expr *d) {
+           auto *n = llvm::dyn_cast<Name>(d);
+           return n && n->id == name;
+         });
+}
+
 bool detc::ast::isPropertyGetter(const FunctionDef *def) {
   return def && llvm::any_of(def->decoratorList, [](const Expr *d) {
            llvm::StringRef name;

@@ -469,6 +469,9 @@ class FunctionDef;
 /// Whether `def` is decorated `@property` or `@cached_property` (also
 /// `@functools.cached_property`): reading the attribute runs it.
 bool isPropertyGetter(const FunctionDef *def);
+/// Whether `def` is decorated with the plain name `name` (`@staticmethod`,
+/// `@classmethod`): how a call binds its first parameter.
+bool hasNamedDecorator(const FunctionDef *def, llvm::StringRef name);
 
 class BoolOp : public Expr {
 public:

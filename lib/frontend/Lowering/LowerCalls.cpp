@@ -196,10 +196,7 @@ void Lowerer::emitUserCall(
   // A static method takes no receiver: `Data.wiggle(x)` or
   // `self.wiggle(x)` binds `x` to the argument, not to the instance (whose
   // facts made `x` a dataset, and a library call given `x` a loader).
-  bool takesReceiver =
-      !def || llvm::none_of(def->decoratorList, [](const ast::Expr *d) {
-        return isName(d, "staticmethod");
-      });
+  bool takesReceiver = !ast::hasNamedDecorator(def, "staticmethod");
   if (!selfVar.empty() && !params.empty() && takesReceiver) {
     bindParam(params[0], selfVar, selfFacts);
     first = 1;

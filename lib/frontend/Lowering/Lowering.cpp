@@ -740,9 +740,8 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   ir::FuncKind kind = ir::FuncKind::Function;
   if (isMethod) {
     kind = ir::FuncKind::Method;
-    bool isStatic = llvm::any_of(def->decoratorList, [](const ast::Expr *d) {
-      return isName(d, "staticmethod") || isName(d, "classmethod");
-    });
+    bool isStatic = ast::hasNamedDecorator(def, "staticmethod") ||
+                    ast::hasNamedDecorator(def, "classmethod");
     if (!paramStrs.empty() && !isStatic)
       addFacts(inner.symbol + "|" + paramStrs[0], {"inst:" + f.className});
   }

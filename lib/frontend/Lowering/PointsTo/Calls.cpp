@@ -618,14 +618,9 @@ Node Builder::classAttributeNode(Obj cls, StringRef name) {
 
 bool Builder::hasDecorator(Obj fn, StringRef name) const {
   auto it = functions.find(fn);
-  const auto *def = it == functions.end()
-                        ? nullptr
-                        : llvm::dyn_cast_or_null<ast::FunctionDef>(
-                              it->second.def);
-  return def && llvm::any_of(def->decoratorList, [name](const ast::Expr *d) {
-           auto *n = llvm::dyn_cast<ast::Name>(d);
-           return n && n->id == name;
-         });
+  return it != functions.end() &&
+         ast::hasNamedDecorator(
+             llvm::dyn_cast_or_null<ast::FunctionDef>(it->second.def), name);
 }
 
 bool Builder::isClassMethod(Obj fn) const {
