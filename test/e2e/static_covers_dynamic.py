@@ -619,10 +619,10 @@ class AuditForks:
 
     def audit(self, path, libdir, steps):
         out = path + ".audit.json"
+        pythonpath = library_env(libdir)["PYTHONPATH"].split(os.pathsep)
         self.proc.stdin.write(json.dumps({
-            "script": path, "pythonpath": [libdir] + [
-                p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep)
-                if p], "steps": steps, "out": out}) + "\n")
+            "script": path, "pythonpath": pythonpath, "steps": steps,
+            "out": out}) + "\n")
         self.proc.stdin.flush()
         answer = self.proc.stdout.readline()
         if not answer:
