@@ -895,8 +895,8 @@ private:
   /// may make, and a data-parallel region its code (or a wrapper it
   /// forwards: DistributedDataParallel's) opens, if any.
   struct Summary {
-    /// Draws, and statements calling code detc does not read (their
-    /// `unread_calls`: may-draw findings), in the order found.
+    /// Draws, gradients, and statements calling code detc does not read
+    /// (their `unread_calls`: may-draw findings), in the order found.
     SmallVector<Operation *> events;
     ir::ParallelOp region;
   };
@@ -943,6 +943,17 @@ private:
       if (added)
         it->second = newInstance(sym, kNoNode, ~0u);
       inner.inst = it->second;
+      // A gradient may be taken or not: the path around it stays (the
+      // backward a profiling helper times is not every call's).
+      if (isa<ir::GradOp>(op)) {
+        Frontier around = f;
+        NodeId n = stmt(NodeKind::Stmt, op, f, inner);
+        if (fn)
+          dropFrameLocals(g.node(n), inner.inst, fn);
+        g.node(n).expensive = true;
+        f.append(around.begin(), around.end());
+        continue;
+      }
       auto d = dyn_cast<ir::DrawOp>(op);
       NodeId n = stmt(d ? NodeKind::Draw : NodeKind::Stmt, op, f, inner);
       if (fn)
@@ -990,9 +1001,9 @@ private:
   }
 
   /// The summary of `fn`'s code, with the functions it calls and the
-  /// builds it forwards, when that code only computes, draws and opens
-  /// regions (no fetch, generator made or seeded, gradient, step,
-  /// checkpoint or hint: what the analyses follow statement by
+  /// builds it forwards, when that code only computes, draws, takes
+  /// gradients and opens regions (no fetch, generator made or seeded,
+  /// step, checkpoint or hint: what the analyses follow statement by
   /// statement); null otherwise.
   const Summary *summaryOf(Operation *code) {
     auto [it, added] = summaries.try_emplace(code);
@@ -1006,9 +1017,14 @@ private:
     while (plain && !work.empty()) {
       Operation *root = work.pop_back_val();
       root->walk([&](Operation *op) {
-        if (isa<ir::FetchOp, ir::CreateGeneratorOp, ir::GradOp,
-                ir::UpdateOp, ir::CheckpointOp, ir::HintOp>(op))
+        if (isa<ir::FetchOp, ir::CreateGeneratorOp, ir::UpdateOp,
+                ir::CheckpointOp, ir::HintOp>(op))
           plain = false;
+        // A gradient is an event a summary keeps, as one that may not
+        // happen (yolov5's profiling helper times a backward, and every
+        // layer a config may name reaches it).
+        if (isa<ir::GradOp>(op))
+          events.push_back(op);
         if (auto p = dyn_cast<ir::ParallelOp>(op); p && !summary.region)
           summary.region = p;
         // (A build's own `unread_calls` are its construction's, not what

@@ -1136,8 +1136,33 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return true;
   }
   if (!classes.empty()) {
-    emitAlternatives(classes.size(), call,
-                     [&](size_t i) { construct(classes[i]); });
+    // Instances beside the classes (a list of layers holding a layer class
+    // too, as `m = eval(name)` over config strings builds): their forwards
+    // are alternatives as well. A larger candidate set must never drop
+    // one.
+    std::string calleeVar = varPath(f, fn);
+    bool builds = !calleeVar.empty() &&
+                  !objectsOf(calleeFacts, ObjectInfo::Build).empty();
+    std::vector<std::string> models;
+    if (!calleeVar.empty())
+      for (const std::string &fact : calleeFacts)
+        if (StringRef(fact).starts_with("inst:") &&
+            !llvm::is_contained(models, fact.substr(5)))
+          models.push_back(fact.substr(5));
+    size_t forwardAt = classes.size() + (builds ? 1 : 0);
+    FactSet forwarded;
+    emitAlternatives(forwardAt + models.size(), call, [&](size_t i) {
+      if (i < classes.size()) {
+        construct(classes[i]);
+      } else if (i < forwardAt) {
+        lowerForward(calleeFacts, calleeVar);
+        if (auto it = callFacts.find(call); it != callFacts.end())
+          forwarded = it->second;
+      } else {
+        emitModelForward(f, models[i - forwardAt], calleeVar);
+      }
+    });
+    made.insert(forwarded.begin(), forwarded.end());
     setFacts(made);
     return true;
   }

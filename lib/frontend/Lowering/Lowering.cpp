@@ -28,6 +28,31 @@ using llvm::StringRef;
 
 static constexpr unsigned kMaxPasses = 8;
 
+/// Drops from each forward the builds the module does not make. The facts
+/// a pass reads are those the passes before it gathered, and a build one
+/// pass made may be gone from the last: a call one pass saw construct one
+/// class names its build by the call alone, by call and class once it may
+/// construct several; a call whose candidates outgrew the alternatives
+/// detc follows constructs none (and says so). The instances' forwards
+/// are still run through their classes (`inst:` facts), so nothing a
+/// forward may run is lost.
+static void dropBuildsNotMade(ModuleOp module) {
+  llvm::StringSet<> made;
+  module.walk([&](ir::BuildOp b) { made.insert(b.getId()); });
+  module.walk([&](ir::ForwardOp fw) {
+    ArrayAttr builds = fw.getBuilds();
+    if (llvm::all_of(builds, [&](Attribute a) {
+          return made.contains(cast<StringAttr>(a).getValue());
+        }))
+      return;
+    llvm::SmallVector<Attribute> kept;
+    for (Attribute a : builds)
+      if (made.contains(cast<StringAttr>(a).getValue()))
+        kept.push_back(a);
+    fw.setBuildsAttr(ArrayAttr::get(module.getContext(), kept));
+  });
+}
+
 Lowerer::Lowerer(MLIRContext &ctx, DiagnosticEngine &diags,
                  const LoweringOptions &options)
     : ctx(ctx), spans(ir::newSourceSpanRegion(&ctx)), diags(diags),
@@ -184,6 +209,7 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
     lowerProgram();
     clock.lap("lowering-pass");
   }
+  dropBuildsNotMade(*module);
   for (const Diagnostic &d : passDiags.getDiagnostics())
     diags.add(d);
   stats.libraryFiles = librarySource.filesSummarised();
