@@ -972,6 +972,28 @@ private:
     return it->second + t.drop_front(root.size()).str();
   }
 
+  /// A state dict's receiver as the restore statement's: parenthesized
+  /// where it is not a primary (hifi-gan's `(mpd.module if h.num_gpus > 1
+  /// else mpd).state_dict()`, written over two lines: its parentheses are
+  /// not part of the expression).
+  std::string receiverText(const SitePlan &p, const ast::Expr *recv) const {
+    std::string t = objText(p, recv);
+    if (isa<ast::Name, ast::Attribute, ast::Subscript, ast::Call>(recv))
+      return t;
+    return "(" + t + ")";
+  }
+
+  /// The variables a receiver may be: each alternative's of a conditional.
+  void receiverRoots(const SitePlan &p, const ast::Expr *recv,
+                     std::vector<std::string> &out) const {
+    if (auto *c = dyn_cast<ast::IfExp>(recv)) {
+      receiverRoots(p, c->body, out);
+      receiverRoots(p, c->orelse, out);
+      return;
+    }
+    out.push_back(rootName(objText(p, recv)).str());
+  }
+
   /// `fn`'s positional parameters in order, positional-only first: the
   /// one a call's I-th positional argument binds is the I-th.
   static SmallVector<const ast::Arg *, 8>
@@ -1172,9 +1194,11 @@ private:
     // runtime compares them with the checkpoint's (check_rederived).
     std::vector<std::string> rederivedEntries;
     if (const ast::Expr *recv = stateDictOf(obj)) {
-      p.restore.push_back(objText(p, recv) + ".load_state_dict(_detc_ckpt)");
-      restored.push_back(rootName(objText(p, recv)).str());
-      p.inPlace.insert(restored.back());
+      p.restore.push_back(receiverText(p, recv) +
+                          ".load_state_dict(_detc_ckpt)");
+      size_t before = restored.size();
+      receiverRoots(p, recv, restored);
+      p.inPlace.insert(restored.begin() + before, restored.end());
       p.inPlacePaths.insert(objText(p, recv));
       verify.push_back("None: lambda: " + objText(p, obj));
     } else if (const ast::Expr *dict =
@@ -1189,7 +1213,10 @@ private:
       std::string unnamed;
       auto named = [&](const ast::Expr *e) {
         StringRef root = rootName(p.objFile ? p.objFile->text(e) : "");
-        if (!p.objFile || p.rename.count(root))
+        // (A conditional's other names are the function's: only its
+        // first is renamed.)
+        if (!p.objFile || (p.rename.count(root) &&
+                           !isa<ast::IfExp>(e)))
           return true;
         if (unnamed.empty())
           unnamed = p.objFile->text(e).str();
@@ -1202,10 +1229,11 @@ private:
         if (const ast::Expr *recv = stateDictOf(value)) {
           if (!named(recv))
             return;
-          p.restore.push_back(guard.str() + objText(p, recv) +
+          p.restore.push_back(guard.str() + receiverText(p, recv) +
                               ".load_state_dict(" + item + ")");
-          restored.push_back(rootName(objText(p, recv)).str());
-          p.inPlace.insert(restored.back());
+          size_t before = restored.size();
+          receiverRoots(p, recv, restored);
+          p.inPlace.insert(restored.begin() + before, restored.end());
           p.inPlacePaths.insert(objText(p, recv));
           verify.push_back(key + ": lambda: " +
                            objText(p, value));

@@ -6,6 +6,8 @@ a sidecar and an exact resume (--shape picks the one written every
   dictvar   state = {...} built earlier, then torch.save(state, path)
   helper    a function saving the `net` global (not a parameter)
   wrapped   the state_dict() of a DataParallel wrapper's .module
+  either    the state_dict() of `(wrapped.module if several devices
+            else net)`, written over two lines (hifi-gan's)
   buffer    a torch.save into io.BytesIO first (not a checkpoint: a
             serialized copy kept in memory), then the file's own save
   semicolon the save and another statement on the line of an `elif`
@@ -36,6 +38,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--shape", default="module")
 parser.add_argument("--epochs", type=int, default=2)
 parser.add_argument("--ckpt-every", type=int, default=4)
+parser.add_argument("--devices", type=int, default=1)
 parser.add_argument("--out", required=True)
 args = parser.parse_args()
 torch.manual_seed(4)
@@ -99,6 +102,10 @@ for epoch in range(args.epochs):
             save_all(epoch)
         elif args.shape == "wrapped":
             torch.save({"net": wrapped.module.state_dict(),
+                        "optimizer": optimizer.state_dict()}, args.out)
+        elif args.shape == "either":
+            torch.save({"net": (wrapped.module if args.devices > 1
+                                else net).state_dict(),
                         "optimizer": optimizer.state_dict()}, args.out)
         elif args.shape == "buffer":
             buffer = io.BytesIO()
