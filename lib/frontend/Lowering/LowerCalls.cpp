@@ -1040,6 +1040,23 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
            {strAttr("kind", "assign")});
     }
   };
+  // Instances of the program's classes among the candidates (a diffusion
+  // loss's `model` is a wrapped model in one call, a lambda in another; a
+  // list of layers built from config names by `eval` holds a layer class
+  // too): their forwards are alternatives beside the functions called and
+  // the classes constructed. A larger candidate set must never drop one.
+  // Library parts among them (a dataset's `self.transform` is the
+  // program's function for one dataset, a torchvision Compose for
+  // another): their forwards are one more alternative.
+  std::string calleeVar = varPath(f, fn);
+  bool builds =
+      !calleeVar.empty() && !objectsOf(calleeFacts, ObjectInfo::Build).empty();
+  std::vector<std::string> models;
+  if (!calleeVar.empty())
+    for (const std::string &fact : calleeFacts)
+      if (StringRef(fact).starts_with("inst:") &&
+          !llvm::is_contained(models, fact.substr(5)))
+        models.push_back(fact.substr(5));
   size_t plainFuncs = funcs.size();
   funcs.insert(funcs.end(), unbound.begin(), unbound.end());
   if ((!funcs.empty() || !methods.empty()) &&
@@ -1048,27 +1065,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     auto defs = defsOfResult();
     FactSet returned;
     FactSet selfFacts = methods.empty() ? FactSet() : factsOfVar(f, methodSelf);
-    // Instances of the program's classes among the candidates (a diffusion
-    // loss's `model` is a wrapped model in one call, a lambda in another):
-    // their forwards are alternatives too.
-    std::vector<std::string> models;
-    if (std::string self = varPath(f, fn); !self.empty())
-      for (const std::string &fact : calleeFacts)
-        if (StringRef(fact).starts_with("inst:") &&
-            !llvm::is_contained(models, fact.substr(5)))
-          models.push_back(fact.substr(5));
     // The other candidates of a getattr (the object's fields) may be
     // anything, and a parameter given the program's builders in some
     // calls may be given a library's in others: the call may also run
     // code detc does not read, or a library's that draws.
     if (!methods.empty() || mayCallLibrary(fn))
       noteUnreadCall(f, call, q, nullptr);
-    // Library parts among the candidates (a dataset's `self.transform` is
-    // the program's function for one dataset, a torchvision Compose for
-    // another): their forwards are one more alternative.
-    std::string calleeVar = varPath(f, fn);
-    bool builds = !calleeVar.empty() &&
-                  !objectsOf(calleeFacts, ObjectInfo::Build).empty();
     size_t callables = funcs.size() + methods.size() + models.size();
     // Classes among the candidates (`globals()[model_type](...)` in EDM's
     // preconditioners: any class or function of the module): each
@@ -1086,7 +1088,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       }
       if (i >= funcs.size() + methods.size()) {
         emitModelForward(f, models[i - funcs.size() - methods.size()],
-                         varPath(f, fn));
+                         calleeVar);
         return;
       }
       if (i < funcs.size()) {
@@ -1136,19 +1138,6 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return true;
   }
   if (!classes.empty()) {
-    // Instances beside the classes (a list of layers holding a layer class
-    // too, as `m = eval(name)` over config strings builds): their forwards
-    // are alternatives as well. A larger candidate set must never drop
-    // one.
-    std::string calleeVar = varPath(f, fn);
-    bool builds = !calleeVar.empty() &&
-                  !objectsOf(calleeFacts, ObjectInfo::Build).empty();
-    std::vector<std::string> models;
-    if (!calleeVar.empty())
-      for (const std::string &fact : calleeFacts)
-        if (StringRef(fact).starts_with("inst:") &&
-            !llvm::is_contained(models, fact.substr(5)))
-          models.push_back(fact.substr(5));
     size_t forwardAt = classes.size() + (builds ? 1 : 0);
     FactSet forwarded;
     emitAlternatives(forwardAt + models.size(), call, [&](size_t i) {

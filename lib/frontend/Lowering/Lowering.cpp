@@ -33,9 +33,10 @@ static constexpr unsigned kMaxPasses = 8;
 /// pass made may be gone from the last: a call one pass saw construct one
 /// class names its build by the call alone, by call and class once it may
 /// construct several; a call whose candidates outgrew the alternatives
-/// detc follows constructs none (and says so). The instances' forwards
-/// are still run through their classes (`inst:` facts), so nothing a
-/// forward may run is lost.
+/// detc follows constructs none (which it reports), or leaves its classes
+/// to the alternatives at the result's calls (the instances' forwards, run
+/// through their classes: `inst:` facts). A build the module does not make
+/// has no region a forward could run.
 static void dropBuildsNotMade(ModuleOp module) {
   llvm::StringSet<> made;
   module.walk([&](ir::BuildOp b) { made.insert(b.getId()); });
