@@ -569,7 +569,15 @@ void Lowerer::warnUnknown(FuncCtx &f, const ast::Node *n,
 }
 
 void Lowerer::error(FuncCtx &f, const ast::Node *n, const llvm::Twine &msg) {
-  passDiags.error(f.unit->file, n->getRange().begin, msg.str());
+  if (f.unit->everyRun)
+    return passDiags.error(f.unit->file, n->getRange().begin, msg.str());
+  // A module only some runs load (imported in a branch, or by a name the
+  // source computes): those runs fail there, the others do not; the
+  // analysis goes on, as for a module that does not parse.
+  passDiags.report(Severity::Warning, f.unit->file, n->getRange().begin,
+                   (msg + " (in module '" + f.unit->moduleName +
+                    "', which not every run loads) [detc-invalid-module]")
+                       .str());
 }
 
 std::vector<PointsToResult::ObjectId>

@@ -95,6 +95,10 @@ struct Unit {
   /// Import bindings of module-level names: local name -> qualified name.
   llvm::StringMap<std::string> imports;
   std::vector<std::string> starModules;
+  /// Whether every run executes the module: the script, and modules its
+  /// body imports. Errors in the others (imported in a branch, or loaded
+  /// by a name) are warnings: only the runs that load them fail.
+  bool everyRun = false;
   /// Names bound at module level (to tell globals from builtins).
   Scope moduleScope;
 };

@@ -113,9 +113,12 @@ LogicalResult detc::frontend::verifyLoweredModule(ModuleOp module,
 
 Unit *Lowerer::loadUnit(StringRef path, StringRef moduleName,
                         bool mustParse) {
-  if (auto it = unitsByModule.find(moduleName); it != unitsByModule.end())
+  if (auto it = unitsByModule.find(moduleName); it != unitsByModule.end()) {
+    it->second->everyRun |= mustParse;
     return it->second;
+  }
   auto unit = std::make_unique<Unit>();
+  unit->everyRun = mustParse;
   unit->moduleName = moduleName.str();
   unit->dir = llvm::sys::path::parent_path(path).str();
   // The script's own syntax errors are errors, and so are those of a
@@ -1005,7 +1008,7 @@ void Lowerer::lowerImport(FuncCtx &f, const ast::Stmt *s) {
     // 'resnext'`).
     bool everyRun = f.isModule && f.unit->parsed && f.unit->parsed->module &&
                     llvm::is_contained(f.unit->parsed->module->body, s);
-    if (!unitsByModule.count(modName) && !loadUnit(path, modName, everyRun))
+    if (!loadUnit(path, modName, everyRun))
       return "";
     return modName;
   };
