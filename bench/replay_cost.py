@@ -168,8 +168,8 @@ def sidecar_sizes(detc, tmp, env):
         largest = {}
         for d in sorted(os.listdir(snaps)):
             side = os.path.join(snaps, d, os.path.basename(out) + ".detc.json")
-            with open(side) as f:
-                body = json.load(f)
+            with open(side, "rb") as f:
+                body = json.loads(f.readline())
             size = os.path.getsize(side)
             if size >= largest.get(body["site"], (0,))[0]:
                 largest[body["site"]] = (size, body["values"])

@@ -1193,83 +1193,107 @@ private:
     // Entries fast-forward re-derives (`'iter_num': iter_num`): the
     // runtime compares them with the checkpoint's (check_rederived).
     std::vector<std::string> rederivedEntries;
+    // One entry: its restore statement (`guard` prefixes it: an entry
+    // added by a later statement, maybe under an `if`).
+    // A name of the module's function that the script's call gives no
+    // name of the script's (a local it computes, a parameter given a
+    // computed value): the restore in the script cannot spell it.
+    std::string unnamed;
+    auto named = [&](const ast::Expr *e) {
+      StringRef root = rootName(p.objFile ? p.objFile->text(e) : "");
+      // (A conditional's other names are the function's: only its
+      // first is renamed.)
+      if (!p.objFile || (p.rename.count(root) &&
+                         !isa<ast::IfExp>(e)))
+        return true;
+      if (unnamed.empty())
+        unnamed = p.objFile->text(e).str();
+      return false;
+    };
+    // `key`: the key's source text (a keyword of `dict(...)` quoted).
+    auto entry = [&](const std::string &key, const ast::Expr *value,
+                     StringRef guard) {
+      std::string item = "_detc_ckpt[" + key + "]";
+      if (const ast::Expr *recv = stateDictOf(value)) {
+        if (!named(recv))
+          return;
+        p.restore.push_back(guard.str() + receiverText(p, recv) +
+                            ".load_state_dict(" + item + ")");
+        size_t before = restored.size();
+        receiverRoots(p, recv, restored);
+        p.inPlace.insert(restored.begin() + before, restored.end());
+        p.inPlacePaths.insert(objText(p, recv));
+        verify.push_back(key + ": lambda: " +
+                         objText(p, value));
+      } else if (isa<ast::Name, ast::Attribute>(value) &&
+                 p.literalParams.contains(
+                     rootName((p.objFile ? *p.objFile : script)
+                                  .text(value)))) {
+        return; // a literal the call passes: no state
+      } else if (isa<ast::Name, ast::Attribute>(value)) {
+        if (!named(value))
+          return;
+        restored.push_back(rootName(objText(p, value)).str());
+        if (!rederived(*p.cp, objText(p, value)))
+          p.restore.push_back(guard.str() + objText(p, value) + " = " +
+                              item);
+        else if (isa<ast::Name>(value) && guard.empty())
+          rederivedEntries.push_back(key + ": lambda: " +
+                                     objText(p, value));
+      } else if (const ast::Expr *of = stateOfArgument(p, value)) {
+        if (!named(of))
+          return;
+        // A library's state dict of its argument (timm's
+        // `get_state_dict(model_ema)`: the lowering counts the argument
+        // saved, API key `state_of`): loaded into the model it unwraps
+        // to, and checked against the checkpoint's digest of the entry.
+        p.restore.push_back(guard.str() +
+                            formatv("{0}.load_unwrapped({1}, {2})",
+                                    kRuntimeAlias, objText(p, of), item)
+                                .str());
+        restored.push_back(rootName(objText(p, of)).str());
+        p.inPlace.insert(restored.back());
+        p.inPlacePaths.insert(objText(p, of));
+        verify.push_back(key + ": lambda: " +
+                         objText(p, value));
+      }
+    };
+    // A key a later statement stores (`if 'k' in _detc_ckpt:` prefixes
+    // its restore: the statement may be under an `if`).
+    auto stored = [&](const ast::Assign *store) {
+      std::string key =
+          objText(p, cast<ast::Subscript>(store->targets[0])->slice);
+      entry(key, store->value, "if " + key + " in _detc_ckpt: ");
+    };
     if (const ast::Expr *recv = stateDictOf(obj)) {
-      p.restore.push_back(receiverText(p, recv) +
-                          ".load_state_dict(_detc_ckpt)");
+      // Entries of the script's own stored into the state dict before the
+      // save (Pytorch-UNet's `state_dict['mask_values'] = ...`): the model
+      // takes the others (its load is strict), each is restored as a dict
+      // display's entry is.
+      std::vector<const ast::Assign *> extra = storesInto(p, obj);
+      std::string loaded = "_detc_ckpt";
+      if (!extra.empty()) {
+        std::vector<std::string> keys;
+        for (const ast::Assign *store : extra)
+          keys.push_back(
+              objText(p, cast<ast::Subscript>(store->targets[0])->slice));
+        loaded = "{_detc_k: _detc_v for _detc_k, _detc_v in "
+                 "_detc_ckpt.items() if _detc_k not in (" +
+                 llvm::join(keys, ", ") + ",)}";
+      }
+      p.restore.push_back(receiverText(p, recv) + ".load_state_dict(" +
+                          loaded + ")");
       size_t before = restored.size();
       receiverRoots(p, recv, restored);
       p.inPlace.insert(restored.begin() + before, restored.end());
       p.inPlacePaths.insert(objText(p, recv));
       verify.push_back("None: lambda: " + objText(p, obj));
+      for (const ast::Assign *store : extra)
+        stored(store);
     } else if (const ast::Expr *dict =
                    isa_and_nonnull<ast::Dict>(obj) || keywordDict(obj)
                        ? obj
                        : nullptr) {
-      // One entry: its restore statement (`guard` prefixes it: an entry
-      // added by a later statement, maybe under an `if`).
-      // A name of the module's function that the script's call gives no
-      // name of the script's (a local it computes, a parameter given a
-      // computed value): the restore in the script cannot spell it.
-      std::string unnamed;
-      auto named = [&](const ast::Expr *e) {
-        StringRef root = rootName(p.objFile ? p.objFile->text(e) : "");
-        // (A conditional's other names are the function's: only its
-        // first is renamed.)
-        if (!p.objFile || (p.rename.count(root) &&
-                           !isa<ast::IfExp>(e)))
-          return true;
-        if (unnamed.empty())
-          unnamed = p.objFile->text(e).str();
-        return false;
-      };
-      // `key`: the key's source text (a keyword of `dict(...)` quoted).
-      auto entry = [&](const std::string &key, const ast::Expr *value,
-                       StringRef guard) {
-        std::string item = "_detc_ckpt[" + key + "]";
-        if (const ast::Expr *recv = stateDictOf(value)) {
-          if (!named(recv))
-            return;
-          p.restore.push_back(guard.str() + receiverText(p, recv) +
-                              ".load_state_dict(" + item + ")");
-          size_t before = restored.size();
-          receiverRoots(p, recv, restored);
-          p.inPlace.insert(restored.begin() + before, restored.end());
-          p.inPlacePaths.insert(objText(p, recv));
-          verify.push_back(key + ": lambda: " +
-                           objText(p, value));
-        } else if (isa<ast::Name, ast::Attribute>(value) &&
-                   p.literalParams.contains(
-                       rootName((p.objFile ? *p.objFile : script)
-                                    .text(value)))) {
-          return; // a literal the call passes: no state
-        } else if (isa<ast::Name, ast::Attribute>(value)) {
-          if (!named(value))
-            return;
-          restored.push_back(rootName(objText(p, value)).str());
-          if (!rederived(*p.cp, objText(p, value)))
-            p.restore.push_back(guard.str() + objText(p, value) + " = " +
-                                item);
-          else if (isa<ast::Name>(value) && guard.empty())
-            rederivedEntries.push_back(key + ": lambda: " +
-                                       objText(p, value));
-        } else if (const ast::Expr *of = stateOfArgument(p, value)) {
-          if (!named(of))
-            return;
-          // A library's state dict of its argument (timm's
-          // `get_state_dict(model_ema)`: the lowering counts the argument
-          // saved, API key `state_of`): loaded into the model it unwraps
-          // to, and checked against the checkpoint's digest of the entry.
-          p.restore.push_back(guard.str() +
-                              formatv("{0}.load_unwrapped({1}, {2})",
-                                      kRuntimeAlias, objText(p, of), item)
-                                  .str());
-          restored.push_back(rootName(objText(p, of)).str());
-          p.inPlace.insert(restored.back());
-          p.inPlacePaths.insert(objText(p, of));
-          verify.push_back(key + ": lambda: " +
-                           objText(p, value));
-        }
-      };
       if (auto *display = dyn_cast<ast::Dict>(dict)) {
         for (size_t i = 0; i < display->keys.size(); ++i)
           if (display->keys[i]) // `**mapping`: what it holds is not restored
@@ -1283,17 +1307,7 @@ private:
       // to_save['model_ema'] = get_state_dict(model_ema)`): restored when
       // the checkpoint holds them.
       for (const ast::Assign *store : storesInto(p, dict))
-        entry(objText(p, cast<ast::Subscript>(store->targets[0])->slice),
-              store->value,
-              formatv("if {0} in _detc_ckpt: ",
-                      objText(p, cast<ast::Subscript>(store->targets[0])
-                                     ->slice))
-                  .str());
-      if (!unnamed.empty()) {
-        why = "what it saves holds '" + unnamed +
-              "', which names nothing of the script's where the restore is";
-        return false;
-      }
+        stored(store);
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
       // A whole object (`torch.save(model, path)`: a pickled module): its
       // state goes into the script's own object, which the optimizer
@@ -1307,6 +1321,11 @@ private:
     } else {
       why = "detc restores a checkpoint saved as a variable, `X.state_dict()` "
             "or a dict literal of those and variables";
+      return false;
+    }
+    if (!unnamed.empty()) {
+      why = "what it saves holds '" + unnamed +
+            "', which names nothing of the script's where the restore is";
       return false;
     }
     if (!verify.empty())

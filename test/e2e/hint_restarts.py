@@ -105,8 +105,8 @@ def main():
         resume_args = args.resume_args.split() or args.extra
         for snap in pick:
             checkpoint = os.path.join(snaps, snap, "hint.pt")
-            with open(checkpoint + ".detc.json") as f:
-                arrival = json.load(f)["instance"]
+            with open(checkpoint + ".detc.json", "rb") as f:
+                arrival = json.loads(f.readline())["instance"]
             user = os.path.join(tmp, "user-%d.pt" % arrival)
             own = [args.replay_flag, user] if args.replay_flag else []
             proc = runner.run([PY, script, "--detc-resume", checkpoint,
@@ -131,9 +131,9 @@ def main():
                     sys.exit("FAIL: resuming from the user checkpoint the "
                              "run restarted at arrival %d wrote: %r" %
                              (arrival, last_line(proc.stdout)))
-                with open(user + ".detc.json") as f:
+                with open(user + ".detc.json", "rb") as f:
                     note = "; then from its own checkpoint (run %d): " \
-                        "identical" % json.load(f)["instance"]
+                        "identical" % json.loads(f.readline())["instance"]
             print("restart from arrival %3d: identical%s" % (arrival, note))
 
         # Bad inputs, each on a copy of a middle checkpoint.
@@ -151,8 +151,8 @@ def main():
         expect_refused(runner, script, path, resume_args, "torn tensor file",
                        tmp)
         path = fresh_copy()
-        with open(path + ".detc.json") as f:
-            body = json.load(f)
+        with open(path + ".detc.json", "rb") as f:
+            body = json.loads(f.readline())
         body["instance"] += 1
         with open(path + ".detc.json", "w") as f:
             json.dump(body, f)

@@ -151,8 +151,8 @@ def kill_after_commit(cmd, sidecar, instance, cwd, env, limit=300,
     deadline = time.monotonic() + limit
     while proc.poll() is None and time.monotonic() < deadline:
         try:
-            with open(sidecar) as f:
-                body = json.load(f)
+            with open(sidecar, "rb") as f:
+                body = json.loads(f.readline())
             if body["instance"] >= instance and (
                     not recorded or recorded_all(sidecar)):
                 break
@@ -164,8 +164,8 @@ def kill_after_commit(cmd, sidecar, instance, cwd, env, limit=300,
     except ProcessLookupError:
         pass
     proc.wait()
-    with open(sidecar) as f:
-        return json.load(f)["instance"]
+    with open(sidecar, "rb") as f:
+        return json.loads(f.readline())["instance"]
 
 
 def recorded_all(sidecar):
@@ -175,8 +175,8 @@ def recorded_all(sidecar):
     body = None
     for path in (sidecar + ".tmp", sidecar):
         try:
-            with open(path) as f:
-                body = json.load(f)
+            with open(path, "rb") as f:
+                body = json.loads(f.readline())
             break
         except (OSError, ValueError):
             continue

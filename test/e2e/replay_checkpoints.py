@@ -34,8 +34,8 @@ from zygote_client import INJECT, PY
 def position(snapshot):
     """(epoch, step, site) of a kept checkpoint, from its sidecar."""
     side = [f for f in os.listdir(snapshot) if f.endswith(".detc.json")][0]
-    with open(os.path.join(snapshot, side)) as f:
-        body = json.load(f)
+    with open(os.path.join(snapshot, side), "rb") as f:
+        body = json.loads(f.readline())
     (loader,) = [p for p in body["loaders"].values() if p is not None]
     return loader["epoch"], loader["step"], body["site"]
 

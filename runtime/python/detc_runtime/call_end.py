@@ -43,8 +43,9 @@ def call_returned(site, values, state=None):
     if ranks.world():
         return  # each rank's values are in the job's records (ranks.py)
     _, count, serial = commit
-    more = {"values": _save_values(site, _with_outer(site, values)),
-            "returned": True}
+    tensors = []
+    more = {"values": _save_values(site, _with_outer(site, values), tensors),
+            "tensors": tensors, "returned": True}
     if state and fingerprint.mode() != "off":
         more["state_at_return"] = fingerprint.digests(
             {_state_name(k): v for k, v in state.items()},

@@ -502,6 +502,20 @@ def verify(fp, state=None, frame=None, saved_state=None):
         # ...`) may not be there, and its thunk not readable.
         current = digests({k: v for k, v in state.items() if k in saved},
                           full)
+        whole = state.get("<checkpoint>")
+        if whole is not None and saved and "<checkpoint>" not in saved:
+            # The checkpoint's entries were digested one by one (it holds
+            # more than tensors: a model's state dict with an entry of the
+            # script's own, Pytorch-UNet's 'mask_values'); so are those of
+            # the restored object that it holds.
+            try:
+                value = whole()
+            except NameError:
+                value = None
+            if isinstance(value, dict):
+                current.update(digests({
+                    repr(k): (lambda v=v: v) for k, v in value.items()
+                    if repr(k) in saved}, full))
         for name, d in saved.items():
             if name in current and current[name] != d:
                 # A user checkpoint's entries are named by their keys'

@@ -572,12 +572,13 @@ def _restore_outer(site):
             REPLAY.outer_restored[name] = value
 
 
-def _save_values(site, thunks):
+def _save_values(site, thunks, tensors):
     """Evaluates each saved value; a variable not bound yet at this point of
     the run (NameError) is left out, and restored as unbound; so is an
     attribute path the object does not have (AttributeError: the analysis
     names the fields of every class the object may be, and timm's task is
-    a ClassificationTask or a DistillationTask with its `teacher`)."""
+    a ClassificationTask or a DistillationTask with its `teacher`). The
+    values' tensors are appended to `tensors` (the sidecar's payload)."""
     encoded = {}
     for name, thunk in (thunks or {}).items():
         try:
@@ -585,8 +586,10 @@ def _save_values(site, thunks):
         except (NameError, AttributeError):
             continue
         try:
-            encoded[name] = _values.encode(value, repr(name))
+            mark = len(tensors)
+            encoded[name] = _values.encode(value, repr(name), tensors)
         except _values.UnsavableValue as e:
+            del tensors[mark:]
             warn_once(("value", site, name), "checkpoint site %d: %s; it is "
                       "not saved, and resuming from this checkpoint stops "
                       "with an error" % (site, e))
@@ -674,7 +677,7 @@ def checkpoint(site, save, values=None, loops=()):
         else:
             job = {}
         beyond = _beyond_state_dicts(frame)
-        written = []
+        written, tensors = [], []
         done = sidecar.save_with_sidecar(
             path, lambda tmp: save(obj, tmp, *args, **kwargs),
             lambda: written.append({
@@ -684,7 +687,8 @@ def checkpoint(site, save, values=None, loops=()):
                 "site": at, "instance": count,
                 "loaders": {str(s): REPLAY.position(s)
                             for s in REPLAY.loaders},
-                "values": _save_values(at, thunks),
+                "values": _save_values(at, thunks, tensors),
+                "tensors": tensors,
                 # Arrivals at the CheckHint hint: a resumed run keeps its
                 # period.
                 "hint_arrivals": {str(k): int(v)
@@ -1039,10 +1043,10 @@ def saved_value(name, current=None):
             return None
 
     try:
-        saved = _values.decode(encoded, now)
+        saved = _values.decode(encoded, now, REPLAY.target.get("tensors"))
     except _values.UnsavableValue as e:
         fail("%s: error: cannot restore %r: %s" % (REPLAY.checkpoint, name, e))
-    except (KeyError, TypeError, ValueError, RuntimeError) as e:
+    except (KeyError, IndexError, TypeError, ValueError, RuntimeError) as e:
         fail("%s: error: the sidecar's value %r is malformed (%s)" %
              (REPLAY.checkpoint, name, e))
     # Only with other flags: with the same ones a tensor the setup built

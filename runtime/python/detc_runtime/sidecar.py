@@ -21,7 +21,21 @@ Format (docs/replay.md): one JSON object, UTF-8, no pickle, at
                   each logged test before the save, docs/replay.md),
      "hint": {...}   (hint checkpoints only: loop positions, user
                   checkpoints' run counts),
+     "payload": {"tensors": [{"dtype": "float32", "shape": [...],
+                              "offset": int, "size": bytes,
+                              "xxh3": XXH3-64 hex}, ...],
+                 "size": bytes}   (version 2: the tensors the values refer
+                  to by {"tensor_ref": i}),
      "body_sha256": hex of the canonical JSON of everything above}
+
+followed by a newline (the JSON has none of its own, and is padded with
+spaces so that what follows starts at a multiple of 64 bytes) and, in
+version 2, the payload: the raw bytes of each tensor, each at a multiple
+of 64 bytes from the payload's start. A model's optimizer moments saved
+inline as base64 made a 124 MB U-Net checkpoint's sidecar 331 MB of JSON,
+more than a resume reads (inputs.MAX_BYTES, a bound on the JSON only);
+the payload is the tensors' own bytes, checked by their hashes at the
+resume. Version 1 (every tensor inline) is still read.
 
 The checkpoint's hash ties the pair: a sidecar never pairs with another
 file. Both files are committed with a rename each, checkpoint first; a kill
@@ -47,7 +61,9 @@ import threading
 from . import holders, moved, output
 
 FORMAT = "detc-sidecar"
-VERSION = 1
+VERSION = 2  # written; 1 (no payload) is still read
+READ_VERSIONS = (1, 2)
+_ALIGN = 64  # the payload's tensors start at multiples of this
 SUFFIX = ".detc.json"
 
 
@@ -93,18 +109,56 @@ def _canonical(body):
 
 
 def encode(body):
-    """The bytes of a sidecar with `body` (its integrity hash added)."""
+    """The bytes of a sidecar with `body` (encode_chunks, joined)."""
+    return b"".join(encode_chunks(body))
+
+
+def encode_chunks(body):
+    """A sidecar with `body` (its integrity hash added) as the buffers to
+    write in order: the JSON line, then the payload of the tensors
+    body["tensors"] lists (what the values' tensor_refs index)."""
+    from . import _core
     body = dict(body, format=FORMAT, version=VERSION)
     body.pop("body_sha256", None)
+    tensors = body.pop("tensors", None) or []
+    table, chunks, at = [], [], 0
+    for t in tensors:
+        raw = _tensor_bytes(t)
+        pad = -at % _ALIGN
+        if pad:
+            chunks.append(bytes(pad))
+            at += pad
+        table.append({"dtype": str(t.dtype)[len("torch."):],
+                      "shape": list(t.shape), "offset": at,
+                      "size": raw.nbytes,
+                      "xxh3": "%016x" % _core.buffer_hash(raw)})
+        chunks.append(memoryview(raw))
+        at += raw.nbytes
+    body["payload"] = {"tensors": table, "size": at}
     digest = hashlib.sha256(_canonical(body)).hexdigest()
-    return _canonical(dict(body, body_sha256=digest)) + b"\n"
+    header = _canonical(dict(body, body_sha256=digest))
+    header += b" " * (-(len(header) + 1) % _ALIGN) + b"\n"
+    return [header] + chunks
+
+
+def _tensor_bytes(t):
+    """A tensor's bytes as a one-dimensional uint8 numpy array (a view
+    where it is already contiguous on the CPU)."""
+    import torch
+    t = t.detach()
+    if t.device.type != "cpu":
+        t = t.cpu()
+    return t.contiguous().reshape(-1).view(torch.uint8).numpy()
 
 
 def decode(data, path):
-    """The body of sidecar bytes `data`; SidecarError if torn or foreign."""
+    """The body of sidecar bytes `data` (a bytearray: the payload's
+    tensors are views of it); SidecarError if torn or foreign. In the
+    body, "tensors" lists the payload's tensors."""
     from .inputs import load_json
+    end = data.find(b"\n")
     try:
-        body = load_json(data, path)
+        body = load_json(data[:end] if end >= 0 else data, path)
     except ValueError:
         raise SidecarError(path, "not a detc sidecar (not JSON, NaN or "
                            "infinity in it, or nested too deep: the file "
@@ -112,13 +166,18 @@ def decode(data, path):
     if not isinstance(body, dict) or body.get("format") != FORMAT:
         raise SidecarError(path, "not a detc sidecar (no \"format\": \"%s\")"
                            % FORMAT)
-    if body.get("version") != VERSION:
+    if body.get("version") not in READ_VERSIONS:
         raise SidecarError(path, "sidecar format version %r; this runtime "
-                           "reads version %d" % (body.get("version"), VERSION))
+                           "reads versions %s" % (
+                               body.get("version"),
+                               ", ".join(map(str, READ_VERSIONS))))
     claimed = body.pop("body_sha256", None)
     if claimed != hashlib.sha256(_canonical(body)).hexdigest():
         raise SidecarError(path, "the sidecar's contents do not match its "
                            "integrity hash (corrupt or edited)")
+    payload = body.pop("payload", None)
+    if body["version"] >= 2 or payload is not None:
+        body["tensors"] = _payload_tensors(payload, data, end + 1, path)
     for key, kind in (("script_sha256", str), ("checkpoint", dict),
                       ("site", int), ("instance", int), ("seeds", dict),
                       ("loaders", dict), ("values", dict)):
@@ -152,6 +211,57 @@ def decode(data, path):
         raise SidecarError(path, "the sidecar's job (world_size, rank and "
                            "the other ranks' records) is not valid")
     return body
+
+
+def _payload_tensors(payload, data, start, path):
+    """The tensors of a version 2 sidecar's payload, which starts at
+    `start` of `data`: views of it, each checked against the size, shape
+    and hash the JSON gives."""
+    import torch
+    from . import _core
+    if not isinstance(payload, dict) or not isinstance(
+            payload.get("tensors"), list) or not _is_int(payload.get("size")):
+        raise SidecarError(path, "the sidecar has no valid payload table")
+    if len(data) - start != payload["size"] or start <= 0:
+        raise SidecarError(path, "the sidecar's payload is %d bytes where "
+                           "it says %s (the file is torn or corrupt, or was "
+                           "edited)" % (
+                               max(len(data) - start, 0), payload["size"]))
+    if not isinstance(data, bytearray):
+        data = bytearray(data)  # writable: tensors are views of it
+    tensors, end = [], 0
+    for i, entry in enumerate(payload["tensors"]):
+        what = "the sidecar's tensor %d" % i
+        dtype = getattr(torch, entry.get("dtype", ""), None) if \
+            isinstance(entry, dict) and isinstance(entry.get("dtype"),
+                                                    str) else None
+        shape = entry.get("shape") if isinstance(entry, dict) else None
+        if not isinstance(dtype, torch.dtype) or not isinstance(
+                shape, list) or not all(_is_int(n) and n >= 0
+                                        for n in shape):
+            raise SidecarError(path, "%s has no valid dtype and shape" % what)
+        offset, size = entry.get("offset"), entry.get("size")
+        numel = 1
+        for n in shape:
+            numel *= n
+        if not (_is_int(offset) and _is_int(size) and offset >= end and
+                offset % _ALIGN == 0 and offset + size <= payload["size"] and
+                size == numel * torch.empty((), dtype=dtype).element_size()):
+            raise SidecarError(path, "%s's place in the payload is not "
+                               "valid" % what)
+        raw = memoryview(data)[start + offset:start + offset + size]
+        if entry.get("xxh3") != "%016x" % _core.buffer_hash(raw):
+            raise SidecarError(path, "%s does not match its hash (the file "
+                               "is corrupt or was edited)" % what)
+        if size:
+            t = torch.frombuffer(data, dtype=torch.uint8, count=size,
+                                 offset=start + offset)
+            t = t.view(dtype).reshape(shape)
+        else:
+            t = torch.empty(shape, dtype=dtype)
+        tensors.append(t)
+        end = offset + size
+    return tensors
 
 
 def _is_int(v):
@@ -247,7 +357,8 @@ def commit(real, holder, written, body):
         with open(written, "rb+") as f:
             os.fsync(f.fileno())
     size, digest = file_digest(written, private=True)
-    data = encode(dict(body, checkpoint={"size": size, "xxh3": digest}))
+    chunks = encode_chunks(dict(body, checkpoint={"size": size,
+                                                  "xxh3": digest}))
     side = sidecar_path(real)
     side_mode = holders.mode_of(side)
     pending = os.path.join(holder.path, holders.PENDING)
@@ -258,9 +369,10 @@ def commit(real, holder, written, body):
                      side_mode)
         try:
             os.fchmod(fd, side_mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
+            for chunk in chunks:
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view):]
             if synced:
                 os.fsync(fd)
         except BaseException:
@@ -298,7 +410,7 @@ def commit(real, holder, written, body):
     # The script may rename or copy it next (timm's tmp -> last): the
     # sidecar follows (moved.py).
     moved.committed(real)
-    return len(data)
+    return sum(memoryview(c).nbytes for c in chunks)
 
 
 PREVIOUS = holders.PREVIOUS
@@ -472,7 +584,10 @@ def amend(real, same, more):
 def _read_candidate(path):
     try:
         with open(path, "rb") as f:
-            return f.read()
+            # A bytearray: the payload's tensors are views of it (decode).
+            data = bytearray(os.fstat(f.fileno()).st_size)
+            n = f.readinto(data)
+            return data if n == len(data) else data[:n]
     except FileNotFoundError:
         return None
     except OSError as e:

@@ -3,7 +3,9 @@ package on PYTHONPATH): the core's values, zero-copy fills, samplers,
 example keys, the example scope and the keyed draws."""
 import collections
 import contextlib
+import hashlib
 import io
+import json
 import os
 import pickle
 import random
@@ -2158,6 +2160,27 @@ class FingerprintTest(unittest.TestCase):
         self.assertFalse(fingerprint.state_from_checkpoint(
             {"fingerprint": dict(fp, state=saved)}))
 
+    def test_state_dict_with_an_entry_of_its_own_is_checked_per_entry(self):
+        # Pytorch-UNet saves `model.state_dict()` with a 'mask_values' entry
+        # of its own: the checkpoint is digested entry by entry (it holds
+        # more than tensors), and the restore's whole-object thunk (the
+        # model's state dict) is compared entry by entry with it. Before,
+        # no name matched and nothing was compared.
+        from detc_runtime import fingerprint, replay
+        model = torch.nn.Linear(3, 2)
+        fp = dict(fingerprint.capture(None), state_from="checkpoint")
+        checkpoint = dict(model.state_dict(), mask_values=[0, 255])
+        saved = replay._state_digests(checkpoint, False)
+        self.assertIn("'weight'", saved)
+        self.assertIn("'mask_values'", saved)
+        state = {"<checkpoint>": lambda: model.state_dict()}
+        self.assertEqual(
+            fingerprint.verify(fp, state, None, lambda full: saved), [])
+        with torch.no_grad():
+            model.weight[0, 0] += 1
+        problems = fingerprint.verify(fp, state, None, lambda full: saved)
+        self.assertEqual(len(problems), 1, problems)
+        self.assertIn("'weight': the restored state differs", problems[0])
     def test_named_generators_of_a_frame(self):
         # Variables and their attributes one level down; first binding of
         # a name wins (the function's before its module's); modules,
@@ -2820,6 +2843,81 @@ class ReplayHelpersTest(unittest.TestCase):
         self.assertEqual(first[1:], again[1:])
         rt.seed_globals(8)
         self.assertFalse(torch.equal(first[0], torch.rand(2)))
+
+
+class SidecarPayloadTest(unittest.TestCase):
+    """A sidecar's tensors are raw bytes after its JSON line (version 2):
+    a U-Net's optimizer moments as base64 JSON made a 331 MB sidecar its
+    own resume refused to read."""
+
+    def _body(self, values, tensors):
+        return {"script_sha256": "", "checkpoint": {}, "site": 1,
+                "instance": 1, "loaders": {}, "values": values,
+                "seeds": {"override": None, "generators": {}},
+                "tensors": tensors}
+
+    def test_tensors_round_trip_through_the_payload(self):
+        from detc_runtime import sidecar, values
+        opt_state = {"moments": torch.randn(300, 40),
+                     "half": torch.randn(7).to(torch.bfloat16),
+                     "mask": torch.rand(5) > 0.5,
+                     "step": torch.tensor(12), "empty": torch.zeros(0, 3),
+                     "strided": torch.randn(6, 4).t()}
+        tensors = []
+        encoded = values.encode(opt_state, "opt", tensors)
+        data = sidecar.encode(self._body({"opt": encoded}, tensors))
+        header, _, payload = data.partition(b"\n")
+        # The JSON holds no tensor's bytes; the payload starts aligned.
+        self.assertLess(len(header), 4096)
+        self.assertEqual((len(header) + 1) % 64, 0)
+        self.assertGreaterEqual(len(payload), 300 * 40 * 4)
+        body = sidecar.decode(bytearray(data), "s")
+        self.assertEqual(body["version"], 2)
+        back = values.decode(body["values"]["opt"], None, body["tensors"])
+        self.assertEqual(set(back), set(opt_state))
+        for key, t in opt_state.items():
+            self.assertEqual(back[key].dtype, t.dtype, key)
+            self.assertTrue(torch.equal(back[key], t), key)
+        # Re-encoded as read (an amendment): the same bytes.
+        self.assertEqual(sidecar.encode(body), data)
+
+    def test_a_damaged_payload_is_refused(self):
+        from detc_runtime import sidecar, values
+        tensors = []
+        encoded = values.encode(torch.arange(1000.0), "t", tensors)
+        data = sidecar.encode(self._body({"t": encoded}, tensors))
+        flipped = bytearray(data)
+        flipped[-5] ^= 1
+        with self.assertRaisesRegex(sidecar.SidecarError,
+                                    "does not match its hash"):
+            sidecar.decode(flipped, "s")
+        with self.assertRaisesRegex(sidecar.SidecarError, "torn or corrupt"):
+            sidecar.decode(data[:-64], "s")
+        # A table that claims more than the tensor's bytes.
+        body = sidecar.decode(data, "s")
+        header = json.loads(data.partition(b"\n")[0])
+        header["payload"]["tensors"][0]["shape"] = [2000]
+        del header["body_sha256"]
+        rehashed = sidecar._canonical(dict(
+            header, body_sha256=hashlib.sha256(
+                sidecar._canonical(header)).hexdigest()))
+        with self.assertRaisesRegex(sidecar.SidecarError, "not valid"):
+            sidecar.decode(rehashed + b"\n" + data.partition(b"\n")[2], "s")
+        self.assertEqual(len(body["tensors"]), 1)
+
+    def test_a_version_1_sidecar_is_still_read(self):
+        from detc_runtime import sidecar, values
+        body = dict(self._body({"t": values.encode(torch.ones(3), "t")},
+                               None), format=sidecar.FORMAT, version=1)
+        del body["tensors"]
+        old = sidecar._canonical(dict(
+            body, body_sha256=hashlib.sha256(
+                sidecar._canonical(body)).hexdigest())) + b"\n"
+        read = sidecar.decode(old, "s")
+        self.assertNotIn("tensors", read)
+        self.assertTrue(torch.equal(values.decode(read["values"]["t"]),
+                                    torch.ones(3)))
+
 
 class RanksTest(unittest.TestCase):
     """A checkpoint one rank of a job writes (ranks.py); the 2-rank runs

@@ -8,6 +8,10 @@ a sidecar and an exact resume (--shape picks the one written every
   wrapped   the state_dict() of a DataParallel wrapper's .module
   either    the state_dict() of `(wrapped.module if several devices
             else net)`, written over two lines (hifi-gan's)
+  extrakey  the model's own state_dict() with an entry of the script's
+            stored into it before the save (Pytorch-UNet's
+            `state_dict['mask_values'] = ...`); the optimizer's momentum
+            goes in the sidecar (its payload of tensors)
   buffer    a torch.save into io.BytesIO first (not a checkpoint: a
             serialized copy kept in memory), then the file's own save
   semicolon the save and another statement on the line of an `elif`
@@ -50,6 +54,7 @@ wrapped = nn.DataParallel(net)
 optimizer = torch.optim.SGD(net.parameters(), lr=0.05, momentum=0.9)
 step = 0
 copies = []
+classes = list(range(3))
 
 
 class CheckpointSaver:
@@ -107,6 +112,10 @@ for epoch in range(args.epochs):
             torch.save({"net": (wrapped.module if args.devices > 1
                                 else net).state_dict(),
                         "optimizer": optimizer.state_dict()}, args.out)
+        elif args.shape == "extrakey":
+            state_dict = net.state_dict()
+            state_dict["classes"] = classes
+            torch.save(state_dict, args.out)
         elif args.shape == "buffer":
             buffer = io.BytesIO()
             torch.save(net.state_dict(), buffer)
