@@ -41,13 +41,16 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
   // unread (apex's FusedLayerNorm and DistributedDataParallel under
   // `unread apex`): building it and calling what it built run the forward
   // the table models (the wrapped model's), not unread code.
-  if (const ApiEntry *e = api.lookup(api.canonicalize(library));
-      e && (e->role == "layer" || e->role == "wrapper"))
+  const ApiEntry *entry = api.lookup(api.canonicalize(library));
+  if (entry && (entry->role == "layer" || entry->role == "wrapper"))
     return std::nullopt;
   ApiModel::Unmodelled kind = api.classifyUnmodelled(library);
   // A part of a modelled library may run code no table describes
-  // (`unread torch.hub`: a repository's model code).
-  if (kind == ApiModel::Unmodelled::Unread && api.isLibraryName(library))
+  // (`unread torch.hub`: a repository's model code), unless an entry of
+  // its own does (torch.hub's downloaders); a wildcard's does not.
+  bool ownEntry = entry && entry->pattern == api.canonicalize(library);
+  if (kind == ApiModel::Unmodelled::Unread && api.isLibraryName(library) &&
+      !ownEntry)
     return UnreadReason{("code of '" + library +
                          "' that detc does not read (" +
                          api.unmodelledReason(library) + ")")
