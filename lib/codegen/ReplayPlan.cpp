@@ -748,7 +748,7 @@ private:
         const StmtPlace &savePlace = *sf.places.at(span.stmtBegin);
         if (inner == analysis::kNoNode
                 ? !displayOfParameters(p, sf, savePlace, obj, helper, call,
-                                       dict)
+                                       place, dict)
                 : !builtFromSelf(p, sf, savePlace, inner, call, helper, obj,
                                  dict))
           return skipCall(at.stmtBegin,
@@ -845,7 +845,7 @@ private:
     if (!innerCall || !fn)
       return false;
     obj = argumentFor(helper, innerCall, param);
-    return displayOfParameters(p, *mf, *at, obj, fn, call, dict);
+    return displayOfParameters(p, *mf, *at, obj, fn, call, nullptr, dict);
   }
 
   /// A helper that builds what it saves from its `self` (timm's
@@ -920,7 +920,8 @@ private:
   /// then maps each of them to what the script's `call` of `fn` passes.
   bool displayOfParameters(SitePlan &p, FilePlan &mf, const StmtPlace &at,
                            const ast::Expr *obj, const ast::FunctionDef *fn,
-                           const ast::Call *call, const ast::Expr *&dict) {
+                           const ast::Call *call, const StmtPlace *callPlace,
+                           const ast::Expr *&dict) {
     dict = resolveLocalDict(mf, at, obj);
     auto *display = dyn_cast_or_null<ast::Dict>(dict);
     // Or a parameter's state dict (`torch.save(model.state_dict(), path)`).
@@ -936,6 +937,24 @@ private:
       else if (isa_and_nonnull<ast::Constant>(arg))
         p.literalParams.insert(a->arg);
     }
+    // A function nested in the one that calls it (DeepLabV3Plus-Pytorch's
+    // `def save_ckpt(path)` in main(), saving main's model, optimizer,
+    // scheduler, best score and iteration): a name it reads and does not
+    // bind is the caller's variable, under the same name at the call.
+    const StmtPlace *def = &mf == &script ? mf.places.of(fn) : nullptr;
+    if (def && callPlace && def->function &&
+        def->function == callPlace->function)
+      for (const ast::Expr *value :
+           display ? ArrayRef<ast::Expr *>(display->values)
+                   : ArrayRef<ast::Expr *>()) {
+        const ast::Expr *e = stateDictOf(value) ? stateDictOf(value) : value;
+        if (!isa_and_nonnull<ast::Name, ast::Attribute>(e))
+          continue;
+        StringRef root = rootName(mf.text(e));
+        if (!p.rename.count(root) && !p.literalParams.contains(root) &&
+            !bindsName(fn, root))
+          p.rename[root.str()] = root.str();
+      }
     return readsRenamed(p, mf, dict);
   }
 
@@ -1983,12 +2002,14 @@ private:
               .str());
     }
   }
-  /// A restore in a function that assigns a module-level variable the
-  /// function only reads (`def save_all(epoch): torch.save({..., "step":
-  /// step}, path)` with a global `step`): the assignment would make the
-  /// name local to the whole function, so the function declares it
-  /// `global` first (the name was global there already: nothing else
-  /// changes).
+  /// A restore in a function that assigns a variable the function only
+  /// reads — a module-level one (`def save_all(epoch): torch.save({...,
+  /// "step": step}, path)` with a global `step`), or one of the function
+  /// it is nested in (DeepLabV3Plus-Pytorch's `def save_ckpt(path)` in
+  /// main(), saving main's `best_score`) —: the assignment would make the
+  /// name local to the whole function (UnboundLocalError at the save), so
+  /// the function declares it `global` or `nonlocal` first (the name was
+  /// that already: nothing else changes).
   void declareGlobals(const SitePlan &p) {
     const StmtPlace *place = places.at(p.resume.stmtBegin);
     const ast::FunctionDef *fn = place ? place->function : nullptr;
@@ -1996,7 +2017,17 @@ private:
       return;
     FunctionScope scope = scopeOf(fn, ctx.tree);
     FunctionScope module = scopeOf(nullptr, ctx.tree);
-    llvm::SmallVector<std::string, 4> names;
+    // The functions `fn` is nested in, nearest first, and their scopes.
+    std::vector<FunctionScope> enclosing;
+    for (const StmtPlace *at = places.of(fn); at && at->function;
+         at = places.of(at->function))
+      enclosing.push_back(scopeOf(at->function, ctx.tree));
+    auto enclosed = [&](StringRef name) {
+      return llvm::any_of(enclosing, [&](const FunctionScope &s) {
+        return llvm::is_contained(s.params, name) || s.locals.contains(name);
+      });
+    };
+    llvm::SmallVector<std::string, 4> names, outerNames;
     for (StringRef r : p.restore) {
       StringRef lhs = r.split(" = ").first;
       if (lhs.starts_with("if ") && lhs.contains(": "))
@@ -2006,13 +2037,14 @@ private:
         continue;
       if (llvm::is_contained(scope.params, lhs) ||
           scope.locals.contains(lhs) || scope.globals.contains(lhs) ||
-          scope.nonlocals.contains(lhs) || !module.locals.contains(lhs) ||
+          scope.nonlocals.contains(lhs) ||
+          (!module.locals.contains(lhs) && !enclosed(lhs)) ||
           declared[fn].count(lhs.str()))
         continue;
       declared[fn].insert(lhs.str());
-      names.push_back(lhs.str());
+      (enclosed(lhs) ? outerNames : names).push_back(lhs.str());
     }
-    if (names.empty())
+    if (names.empty() && outerNames.empty())
       return;
     const ast::Stmt *first = fn->body.front();
     if (auto *e = dyn_cast<ast::ExprStmt>(first); e && fn->body.size() > 1)
@@ -2025,10 +2057,18 @@ private:
       return; // the body shares the `def` line: the emit check refuses
     // Ahead of any line put before the first statement (an announcement
     // reading these names: Python refuses a name used before its `global`).
+    std::vector<std::pair<std::string, std::string>> lines;
+    if (!names.empty())
+      lines.push_back({(*indent + "global " + llvm::join(names, ", ")).str(),
+                       "the restore below assigns these module-level "
+                       "variables"});
+    if (!outerNames.empty())
+      lines.push_back(
+          {(*indent + "nonlocal " + llvm::join(outerNames, ", ")).str(),
+           "the restore below assigns these variables of the function "
+           "around"});
     ctx.edits.insertNotedLines(
-        ctx.edits.lineOf(first->getRange().begin.offset),
-        {{(*indent + "global " + llvm::join(names, ", ")).str(),
-          "the restore below assigns these module-level variables"}});
+        ctx.edits.lineOf(first->getRange().begin.offset), lines);
   }
   std::map<const ast::FunctionDef *, std::set<std::string>> declared;
 
@@ -2048,12 +2088,26 @@ private:
     for (const SitePlan &p : sites) {
       ops.insert(p.cp->op);
       // The calls leading to a save in a function (`save_all(epoch)`
-      // saving globals): fast-forward reaches the site through them.
-      for (NodeId i : p.cp->instances)
+      // saving globals): fast-forward reaches the site through them. A
+      // function the nests call and the rest of the script calls too (a
+      // save every N steps in the loop and once after it) must reach its
+      // save in the nests' calls as well: fast-forward skipped it there,
+      // and a resume never reached its checkpoint. (An announced save is
+      // reached at its announcement, and stays skipped.)
+      bool reachedAtSave =
+          p.caller == analysis::kNoNode && !p.announced && !p.callStmt;
+      for (NodeId i : p.cp->instances) {
+        bool inNest = reachedAtSave && inNestLoops(g, i, nestLoops);
+        if (inNest)
+          nestOps.insert(p.cp->op);
         for (NodeId c = g.node(i).caller; c != analysis::kNoNode;
              c = g.node(c).caller)
-          if (g.node(c).op)
+          if (g.node(c).op) {
             ops.insert(g.node(c).op);
+            if (inNest)
+              nestOps.insert(g.node(c).op);
+          }
+      }
       for (NodeId n : p.cp->reexecuted)
         for (NodeId c = n; c != analysis::kNoNode; c = g.node(c).caller)
           if (g.node(c).op) {
