@@ -172,13 +172,32 @@ def sidecar_sizes(detc, tmp, env):
                 body = json.loads(f.readline())
             size = os.path.getsize(side)
             if size >= largest.get(body["site"], (0,))[0]:
-                largest[body["site"]] = (size, body["values"])
+                table = (body.get("payload") or {}).get("tensors") or []
+                largest[body["site"]] = (size, {
+                    k: value_bytes(v, table)
+                    for k, v in body["values"].items()})
         for site, (size, values) in sorted(largest.items()):
-            own = size - sum(len(json.dumps(v)) for v in values.values())
+            own = size - sum(values.values())
             print("  %-18s site %d: %6d bytes = detc's own ~%d + values: %s"
                   % (example, site, size, own,
-                     ", ".join("%s %d B" % (k, len(json.dumps(v)))
-                               for k, v in values.items()) or "none"))
+                     ", ".join("%s %d B" % kv for kv in values.items())
+                     or "none"))
+
+
+def value_bytes(encoded, table):
+    """A saved value's bytes in its sidecar: its JSON, and the payload's
+    bytes of the tensors it refers to (sidecar version 2)."""
+    refs, work = [], [encoded]
+    while work:
+        v = work.pop()
+        if isinstance(v, dict):
+            if isinstance(v.get("tensor_ref"), int):
+                refs.append(v["tensor_ref"])
+            work.extend(v.values())
+        elif isinstance(v, list):
+            work.extend(v)
+    return len(json.dumps(encoded)) + sum(table[i]["size"] for i in refs
+                                          if i < len(table))
 
 
 def write_overhead(tmp):

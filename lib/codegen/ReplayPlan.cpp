@@ -1332,9 +1332,15 @@ private:
       // state goes into the script's own object, which the optimizer
       // holds the parameters of (restore_object; other values are
       // assigned).
+      // (A variable may be unbound there: only skipped statements assign
+      // it, `sd = to_state(model)`; `bound` gives None for it.)
+      std::string current =
+          isa<ast::Name>(obj) ? formatv("{0}.bound(lambda: {1})",
+                                        kRuntimeAlias, objText(p, obj))
+                                    .str()
+                              : objText(p, obj);
       p.restore.push_back(objText(p, obj) + " = " + kRuntimeAlias.str() +
-                          ".restore_object(" + objText(p, obj) +
-                          ", _detc_ckpt)");
+                          ".restore_object(" + current + ", _detc_ckpt)");
       restored.push_back(rootName(objText(p, obj)).str());
       verify.push_back("None: lambda: " + objText(p, obj));
     } else {
@@ -2367,9 +2373,15 @@ private:
     // runs for its pass over a loader): such a function's statements that
     // read the parameter are skipped (Needed). A library's (`float(loss)`)
     // would read it.
+    // So is the object a checkpoint saves where fast-forward reaches its
+    // site at the save (a helper's `sd = to_state(model); torch.save(sd,
+    // path)`): the save returns without reading it there.
     llvm::StringSet<> defs;
     for (const ast::FunctionDef *d : f.places.functions())
       defs.insert(d->name);
+    llvm::SmallPtrSet<const ast::Call *, 4> saves;
+    for (const SitePlan &p : sites)
+      saves.insert(p.call);
     std::vector<const ast::Name *> names;
     std::vector<const ast::Node *> work{value};
     while (!work.empty()) {
@@ -2377,7 +2389,11 @@ private:
       work.pop_back();
       if (isa<ast::Lambda>(n))
         continue;
-      if (auto *call = dyn_cast<ast::Call>(n)) {
+      if (auto *call = dyn_cast<ast::Call>(n);
+          call && saves.count(call) && !call->args.empty()) {
+        if (auto *x = dyn_cast<ast::Name>(call->args[0]))
+          names.push_back(x);
+      } else if (call) {
         auto *callee = dyn_cast<ast::Name>(call->func);
         if (callee && defs.contains(callee->id)) {
           for (const ast::Expr *a : call->args)

@@ -61,7 +61,7 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    key_imported_loaders,
                    KeyedSampler, keyed_loader)
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
-from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches,
+from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches, bound,
                      check_rederived, checkpoint, decide, decision, fed,
                      from_nest, guard, has_value, load_unwrapped,
                      nest_batches, nest_guard, outer_value, outer_values,

@@ -982,6 +982,17 @@ def _takes_weights_only():
         return False
 
 
+def bound(read):
+    """What `read()` gives, or None where the variable it reads is unbound:
+    a variable saved whole that only statements fast-forward skips assign
+    (`sd = to_state(model); torch.save(sd, path)`), whose restore takes
+    the checkpoint's object (restore_object)."""
+    try:
+        return read()
+    except NameError:  # UnboundLocalError too
+        return None
+
+
 def restore_object(current, loaded):
     """The restore of a checkpoint that saved a whole object
     (`torch.save(model, path)`): a module, optimizer or anything with

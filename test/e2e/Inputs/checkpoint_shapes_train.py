@@ -12,6 +12,10 @@ a sidecar and an exact resume (--shape picks the one written every
             stored into it before the save (Pytorch-UNet's
             `state_dict['mask_values'] = ...`); the optimizer's momentum
             goes in the sidecar (its payload of tensors)
+  computed  a helper saving a variable a function of the script computes
+            (`sd = state_of(net); torch.save(sd, path)`): fast-forward
+            skips that statement, and reading `sd` at the save and at the
+            restore raised UnboundLocalError
   buffer    a torch.save into io.BytesIO first (not a checkpoint: a
             serialized copy kept in memory), then the file's own save
   semicolon the save and another statement on the line of an `elif`
@@ -85,6 +89,15 @@ class CheckpointSaver:
 saver = CheckpointSaver(net, optimizer, args.out)
 
 
+def state_of(model):
+    return {k: v.clone() for k, v in model.state_dict().items()}
+
+
+def save_computed():
+    sd = state_of(net)
+    torch.save(sd, args.out)
+
+
 def save_all(epoch):
     torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(),
                 "epoch": epoch, "step": step}, args.out)
@@ -116,6 +129,8 @@ for epoch in range(args.epochs):
             state_dict = net.state_dict()
             state_dict["classes"] = classes
             torch.save(state_dict, args.out)
+        elif args.shape == "computed":
+            save_computed()
         elif args.shape == "buffer":
             buffer = io.BytesIO()
             torch.save(net.state_dict(), buffer)
