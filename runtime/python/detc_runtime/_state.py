@@ -130,4 +130,24 @@ def fail(message, code=2):
 
     STATE.failed = True
     print("detc-runtime: " + message, file=sys.stderr)
+    if _in_job():
+        # A rank of a job stops at once: its peers, waiting for it in a
+        # collective, fail as it exits, and torch.multiprocessing.spawn
+        # reports whichever process it sees end first. Exiting through
+        # SystemExit (atexit, the process group's teardown) let a peer's
+        # "connection closed" end first and hide this exit status.
+        sys.stderr.flush()
+        sys.stdout.flush()
+        os._exit(code)
     raise SystemExit(code)
+
+
+def _in_job():
+    """Whether this process is a rank of a job of two or more processes."""
+    import sys
+    dist = sys.modules.get("torch.distributed")
+    try:
+        return bool(dist and dist.is_available() and dist.is_initialized()
+                    and dist.get_world_size() > 1)
+    except Exception:  # a process group being torn down
+        return False
