@@ -2520,11 +2520,52 @@ bool Lowerer::lowerLauncher(FuncCtx &f, const ast::Call *call,
     emitUserCall(f, call, sym, FlatSymbolRefAttr::get(&ctx, sym), rank, {},
                  elts, {}, vars, {}, {}, {}, pe);
   };
+  // Processes started with copies of plain values (I-JEPA's
+  // `Process(target=main, args=(rank, args.fname, n, args.devices))`, each
+  // rank's job of its own) share nothing: each runs the target as spawn's
+  // ranks do. Arguments not spelled out here may share anything.
+  if (shared && argTuple && isa<ast::Sequence>(argTuple) &&
+      llvm::none_of(elts, [&](const ast::Expr *e) {
+        return mayBeSharedWithProcesses(e);
+      }))
+    shared = false;
   if (shared)
     emitBatchRegion(call, pe.uses.getArrayRef(), callTarget);
   else
     callTarget();
   return true;
+}
+
+bool Lowerer::mayBeSharedWithProcesses(const ast::Expr *e) const {
+  if (!pointsTo || isa<ast::Starred>(e))
+    return true;
+  using Kind = AbstractObject::Kind;
+  auto constant = [&](PointsToResult::ObjectId o) {
+    return pointsTo->object(o).kind == Kind::Constant;
+  };
+  // A command-line value: argparse makes strings, numbers and lists of
+  // them (a default of the program's own is a constant it shows).
+  if (auto *attr = dyn_cast<ast::Attribute>(e)) {
+    std::vector<PointsToResult::ObjectId> base = pointsTo->pointsTo(
+        attr->value);
+    if (!base.empty() && llvm::all_of(base, [&](PointsToResult::ObjectId o) {
+          const AbstractObject &ob = pointsTo->object(o);
+          return ob.kind == Kind::Library &&
+                 ob.label().ends_with(".parse_args");
+        }))
+      return false;
+  }
+  // No object: a number the program computes (`rank`, `len(devices)`).
+  for (PointsToResult::ObjectId o : pointsTo->pointsTo(e)) {
+    const AbstractObject &ob = pointsTo->object(o);
+    if (ob.kind == Kind::Constant)
+      continue;
+    if ((ob.kind == Kind::Tuple || ob.kind == Kind::List) &&
+        llvm::all_of(pointsTo->field(o, "[*]"), constant))
+      continue;
+    return true;
+  }
+  return false;
 }
 
 bool Lowerer::followsAlternatives(FuncCtx &f, const ast::Call *call,

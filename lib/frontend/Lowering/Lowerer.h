@@ -222,10 +222,16 @@ public:
   /// `mp.spawn(fn, args=(a,))` calls `fn(rank, a)` (`rank`: the process
   /// index comes first), `Process(target=fn, args=(a,))` calls `fn(a)` in a
   /// per-batch data-parallel region (`shared`: its processes run it at once
-  /// on shared arguments, hogwild). False when `fn` is not the script's.
+  /// on shared arguments, hogwild) unless every argument is a plain value
+  /// (mayBeSharedWithProcesses). False when `fn` is not the script's.
   bool lowerLauncher(FuncCtx &f, const ast::Call *call,
                      const ast::Expr *targetFn, const ast::Expr *argTuple,
                      bool rankFirst, bool shared);
+  /// Whether the argument `e` of a process the script starts may hold
+  /// what the processes then share: tensors and modules (torch moves them
+  /// into shared memory) or objects holding them. Numbers, constants and
+  /// command-line values are copied into each process.
+  bool mayBeSharedWithProcesses(const ast::Expr *e) const;
   /// What the `__getitem__` of a library dataset that the program's class
   /// `cls` derives from runs on each example, when no class of the program
   /// defines one (`class MyCelebA(CelebA)`): the transforms its instances

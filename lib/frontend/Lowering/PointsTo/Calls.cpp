@@ -1202,6 +1202,14 @@ void Builder::callLibrary(CallSite &cs, StringRef qualName, Node receiver,
     }
   }
 
+  // functools.partial() without the function to bind raises TypeError
+  // (its function is positional-only): no result. A candidate of a
+  // dynamic lookup called with keywords only, as I-JEPA's
+  // `vit.__dict__[name](img_size=..., patch_size=...)` over a module that
+  // imports partial, is no partial object of an unknown function.
+  if (entry && entry->role == "bind" && cs.args.empty())
+    return;
+
   Obj o = objectAt(Kind::Library, qualName, cs.call, cs.frame->module);
   // Library code may call what it is given, now or later (a DataLoader's
   // collate_fn, a scheduler's lr_lambda, a Compose's callables). Not a

@@ -1,0 +1,41 @@
+# Calls into libraries inside the training loop that draw nothing, each
+# read in the library's source: loguru's logger (YOLOX logs every
+# iteration), munch's attribute dictionaries (stargan-v2 keeps its nets,
+# optimizers and batches in Munch objects), scipy's matrix square root (the
+# FID of GAN evaluations). Unresolved, each was a may-draw finding. The
+# matrix logarithm still is: its norm estimate draws from numpy's global
+# generator (scipy.sparse.linalg.onenormest).
+# RUN: detc analyze %s 2>&1 | FileCheck %s --implicit-check-not=warning:
+# CHECK: libraries_that_draw_nothing.py:[[@LINE+27]]:15: warning: may draw: 'linalg.logm' calls code detc could not read
+# CHECK: 1 warning(s)
+import numpy as np
+import torch
+import torch.nn as nn
+from loguru import logger
+from munch import Munch
+from scipy import linalg
+from torch.utils.data import DataLoader, TensorDataset
+
+
+def main():
+    torch.manual_seed(0)
+    nets = Munch(generator=nn.Linear(4, 4))
+    optims = Munch(generator=torch.optim.SGD(nets.generator.parameters(),
+                                             lr=0.1))
+    ds = TensorDataset(torch.randn(16, 4), torch.randn(16, 4))
+    loader = DataLoader(ds, batch_size=4, shuffle=False)
+    for i, (x, y) in enumerate(loader):
+        inputs = Munch(x=x, y=y)
+        loss = (nets.generator(inputs.x) - inputs.y).pow(2).mean()
+        optims.generator.zero_grad()
+        loss.backward()
+        optims.generator.step()
+        logger.info("iter {} loss {:.4f}", i, loss.item())
+        cov = np.cov(x.numpy().T) + np.eye(4)
+        root = linalg.sqrtm(cov)
+        log = linalg.logm(cov)
+        logger.debug("{} {}", np.trace(root), np.trace(log))
+
+
+if __name__ == "__main__":
+    main()
