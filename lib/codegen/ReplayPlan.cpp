@@ -288,8 +288,17 @@ public:
           guards.guardSimple(save->stmt);
     guardFeedingGenerators();
     loadRealBatchesElsewhere();
-    for (auto [f, s, nested] : keptCalls)
-      passNoneForUnbound(*f, s, nested);
+    llvm::SmallPtrSet<const ast::Call *, 8> saveCalls;
+    for (const SitePlan &p : sites)
+      saveCalls.insert(p.call);
+    std::map<const FilePlan *, llvm::StringSet<>> functionNames;
+    for (auto [f, s, nested] : keptCalls) {
+      auto [names, fresh] = functionNames.try_emplace(f);
+      if (fresh)
+        for (const ast::FunctionDef *d : f->places.functions())
+          names->second.insert(d->name);
+      passNoneForUnbound(*f, s, nested, saveCalls, names->second);
+    }
     bool problems = false;
     for (const std::unique_ptr<FilePlan> &f : files)
       for (GuardWriter *w : {&f->guards, &f->fedGuards, &f->nestGuards})
@@ -1296,9 +1305,8 @@ private:
         for (const ast::Assign *store : extra)
           keys.push_back(
               objText(p, cast<ast::Subscript>(store->targets[0])->slice));
-        loaded = "{_detc_k: _detc_v for _detc_k, _detc_v in "
-                 "_detc_ckpt.items() if _detc_k not in (" +
-                 llvm::join(keys, ", ") + ",)}";
+        loaded = "_detc_rt.entries_except(_detc_ckpt, (" +
+                 llvm::join(keys, ", ") + ",))";
       }
       p.restore.push_back(receiverText(p, recv) + ".load_state_dict(" +
                           loaded + ")");
@@ -2355,7 +2363,11 @@ private:
   /// it gets None for it there. Nothing fast-forward runs reads that value
   /// (Needed), but evaluating the name raised UnboundLocalError, exit 1,
   /// on every such resume.
-  void passNoneForUnbound(FilePlan &f, const ast::Stmt *s, bool nested) {
+  /// `saves`: every site's save call; `defs`: the names of the file's
+  /// functions.
+  void passNoneForUnbound(FilePlan &f, const ast::Stmt *s, bool nested,
+                          const llvm::SmallPtrSetImpl<const ast::Call *> &saves,
+                          const llvm::StringSet<> &defs) {
     const ast::Expr *value = nullptr;
     if (auto *e = dyn_cast<ast::ExprStmt>(s))
       value = e->value;
@@ -2376,12 +2388,6 @@ private:
     // So is the object a checkpoint saves where fast-forward reaches its
     // site at the save (a helper's `sd = to_state(model); torch.save(sd,
     // path)`): the save returns without reading it there.
-    llvm::StringSet<> defs;
-    for (const ast::FunctionDef *d : f.places.functions())
-      defs.insert(d->name);
-    llvm::SmallPtrSet<const ast::Call *, 4> saves;
-    for (const SitePlan &p : sites)
-      saves.insert(p.call);
     std::vector<const ast::Name *> names;
     std::vector<const ast::Node *> work{value};
     while (!work.empty()) {

@@ -62,7 +62,8 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    KeyedSampler, keyed_loader)
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
 from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches, bound,
-                     check_rederived, checkpoint, decide, decision, fed,
+                     check_rederived, checkpoint, decide, decision,
+                     entries_except, fed,
                      from_nest, guard, has_value, load_unwrapped,
                      nest_batches, nest_guard, outer_value, outer_values,
                      real_batches, restore_generator, restore_object,

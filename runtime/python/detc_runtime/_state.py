@@ -103,8 +103,6 @@ def warn_once(key, message):
     if key in STATE.warned:
         return
     STATE.warned.add(key)
-    import sys
-
     print("detc-runtime: warning: " + message, file=sys.stderr)
 
 
@@ -113,8 +111,6 @@ def exit_stream():
     own stderr when sys.stderr is an in-memory stand-in. torch.distributed's
     excepthook (init_process_group) swaps in a StringIO around the hooks it
     wraps, to prefix their lines with the rank; os._exit loses it."""
-    import sys
-
     stream = sys.stderr
     try:
         stream.fileno()
@@ -126,8 +122,6 @@ def exit_stream():
 def fail(message, code=2):
     """Stops the run with detc's own error (exit 2: unusable input; 3: a
     guarantee that does not hold); the end-of-run check adds nothing."""
-    import sys
-
     STATE.failed = True
     print("detc-runtime: " + message, file=sys.stderr)
     if _in_job():
@@ -144,7 +138,6 @@ def fail(message, code=2):
 
 def _in_job():
     """Whether this process is a rank of a job of two or more processes."""
-    import sys
     dist = sys.modules.get("torch.distributed")
     try:
         return bool(dist and dist.is_available() and dist.is_initialized()

@@ -23,7 +23,7 @@ processes, whose ranks' records are taken at the save.
 """
 from . import fingerprint, moved, ranks
 from ._state import fail, warn_once
-from .replay import REPLAY, _save_values, _state_name, _with_outer
+from .replay import REPLAY, _save_values, _with_outer
 
 
 def call_returned(site, values, state=None):
@@ -48,7 +48,7 @@ def call_returned(site, values, state=None):
             "tensors": tensors, "returned": True}
     if state and fingerprint.mode() != "off":
         more["state_at_return"] = fingerprint.digests(
-            {_state_name(k): v for k, v in state.items()},
+            {fingerprint.state_name(k): v for k, v in state.items()},
             fingerprint.mode() == "full")
 
     def failed(real, e):

@@ -389,16 +389,16 @@ class Moment:
             self.named = named_generators(self.frame) \
                 if self.mode != "off" else {}
             self.frame = None
-        states, state_digests = {}, {}
+        states, generator_digests = {}, {}
         for name, raw in self.raw.items():
-            states[name], state_digests[name] = \
+            states[name], generator_digests[name] = \
                 global_generators.encode(name, raw)
         fp = {"mode": self.mode, "globals": states,
               "sequential": [[list(k) if isinstance(k, tuple) else [k],
                               int(v)] for k, v in self.sequential.items()]}
         if self.mode != "off":
             fp["version"] = 4
-            fp["global_digests"] = state_digests
+            fp["global_digests"] = generator_digests
             fp["named"] = dict(self.named)
         return fp
 
@@ -456,6 +456,23 @@ def state_from_checkpoint(body):
         and fp.get("state_from") == "checkpoint" and "state" not in fp
 
 
+def state_name(key):
+    """The name of a user checkpoint's entry `key` in its digests (None:
+    the whole object)."""
+    return "<checkpoint>" if key is None else repr(key)
+
+
+def state_digests(obj, full):
+    """Digests of the state a user checkpoint saves: per entry of a dict
+    that holds more than tensors (those entries that hold state: tensors,
+    state dicts), or the whole object."""
+    if isinstance(obj, dict) and not all(
+            isinstance(v, torch.Tensor) for v in obj.values()):
+        return {state_name(k): digest(v, full) for k, v in obj.items()
+                if isinstance(v, (dict, list, tuple, torch.Tensor))}
+    return {state_name(None): digest(obj, full)}
+
+
 def verify(fp, state=None, frame=None, saved_state=None):
     """After a restore: the differences between the checkpointed moment
     and now, as a list of lines (empty when they agree). `state` maps
@@ -506,16 +523,17 @@ def verify(fp, state=None, frame=None, saved_state=None):
         if whole is not None and saved and "<checkpoint>" not in saved:
             # The checkpoint's entries were digested one by one (it holds
             # more than tensors: a model's state dict with an entry of the
-            # script's own, Pytorch-UNet's 'mask_values'); so are those of
-            # the restored object that it holds.
+            # script's own, Pytorch-UNet's 'mask_values': state_digests);
+            # so are those of the restored object that it holds.
             try:
                 value = whole()
             except NameError:
                 value = None
             if isinstance(value, dict):
                 current.update(digests({
-                    repr(k): (lambda v=v: v) for k, v in value.items()
-                    if repr(k) in saved}, full))
+                    state_name(k): (lambda v=v: v)
+                    for k, v in value.items() if state_name(k) in saved},
+                    full))
         for name, d in saved.items():
             if name in current and current[name] != d:
                 # A user checkpoint's entries are named by their keys'

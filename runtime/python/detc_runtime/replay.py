@@ -753,21 +753,6 @@ def _plain_state(obj, depth=0):
     return False
 
 
-def _state_name(key):
-    return "<checkpoint>" if key is None else repr(key)
-
-
-def _state_digests(obj, full):
-    """Digests of the state a user checkpoint saves: per entry of a dict
-    (those that hold state: tensors, state dicts), or the whole object."""
-    if isinstance(obj, dict) and not all(
-            isinstance(v, torch.Tensor) for v in obj.values()):
-        return {_state_name(k): fingerprint.digest(v, full)
-                for k, v in obj.items()
-                if isinstance(v, (dict, list, tuple, torch.Tensor))}
-    return {_state_name(None): fingerprint.digest(obj, full)}
-
-
 def _count(site):
     count = REPLAY.counts.get(site, 0) + 1
     REPLAY.counts[site] = count
@@ -961,7 +946,7 @@ def user_checkpoint(load=None, *args, **kwargs):
             fingerprint.state_from_checkpoint(REPLAY.target):
         # Now, before the restore code reads it (a state dict it loads
         # stays as loaded, but a script's own code may edit the object).
-        REPLAY.loaded_digests = _state_digests(
+        REPLAY.loaded_digests = fingerprint.state_digests(
             obj, REPLAY.target["fingerprint"].get("mode") == "full")
     return obj
 
@@ -974,7 +959,7 @@ def _saved_state_digests(full):
     if REPLAY.loaded_digests is None:
         kwargs = {"weights_only": False} if REPLAY.target.get(
             "pickled") and _takes_weights_only() else {}
-        REPLAY.loaded_digests = _state_digests(torch.load(
+        REPLAY.loaded_digests = fingerprint.state_digests(torch.load(
             REPLAY.checkpoint, map_location="cpu", **kwargs), full)
     return REPLAY.loaded_digests
 
@@ -995,6 +980,14 @@ def bound(read):
         return read()
     except NameError:  # UnboundLocalError too
         return None
+
+
+def entries_except(state, keys):
+    """The entries of the state dict `state` but those under `keys`: the
+    ones a model's strict load_state_dict takes where the script stored
+    entries of its own into the state dict it saved (Pytorch-UNet's
+    `state_dict['mask_values'] = ...`); those are restored apart."""
+    return {k: v for k, v in state.items() if k not in keys}
 
 
 def restore_object(current, loaded):
@@ -1165,7 +1158,8 @@ def resumed(state=None):
         while frame is not None:
             REPLAY.outer_frames.append(frame)
             frame = frame.f_back
-    named_state = {_state_name(k): v for k, v in (state or {}).items()}
+    named_state = {fingerprint.state_name(k): v
+                   for k, v in (state or {}).items()}
     fingerprint.settle(REPLAY.target, REPLAY.checkpoint, named_state,
                        sys._getframe(1),
                        more=ranks.value_differences(REPLAY.target,

@@ -213,6 +213,21 @@ def decode(data, path):
     return body
 
 
+_ELEMENT_SIZES = {}
+
+
+def _element_size(dtype):
+    """Bytes per element of `dtype` (torch >= 2.1 says so: dtype.itemsize;
+    torch 1.13 learns it once per dtype from an empty tensor)."""
+    size = _ELEMENT_SIZES.get(dtype)
+    if size is None:
+        import torch
+        size = getattr(dtype, "itemsize", None) or \
+            torch.empty((), dtype=dtype).element_size()
+        _ELEMENT_SIZES[dtype] = size
+    return size
+
+
 def _payload_tensors(payload, data, start, path):
     """The tensors of a version 2 sidecar's payload, which starts at
     `start` of `data`: views of it, each checked against the size, shape
@@ -246,7 +261,7 @@ def _payload_tensors(payload, data, start, path):
             numel *= n
         if not (_is_int(offset) and _is_int(size) and offset >= end and
                 offset % _ALIGN == 0 and offset + size <= payload["size"] and
-                size == numel * torch.empty((), dtype=dtype).element_size()):
+                size == numel * _element_size(dtype)):
             raise SidecarError(path, "%s's place in the payload is not "
                                "valid" % what)
         raw = memoryview(data)[start + offset:start + offset + size]

@@ -2166,11 +2166,11 @@ class FingerprintTest(unittest.TestCase):
         # more than tensors), and the restore's whole-object thunk (the
         # model's state dict) is compared entry by entry with it. Before,
         # no name matched and nothing was compared.
-        from detc_runtime import fingerprint, replay
+        from detc_runtime import fingerprint
         model = torch.nn.Linear(3, 2)
         fp = dict(fingerprint.capture(None), state_from="checkpoint")
         checkpoint = dict(model.state_dict(), mask_values=[0, 255])
-        saved = replay._state_digests(checkpoint, False)
+        saved = fingerprint.state_digests(checkpoint, False)
         self.assertIn("'weight'", saved)
         self.assertIn("'mask_values'", saved)
         state = {"<checkpoint>": lambda: model.state_dict()}
