@@ -11,8 +11,10 @@
 //
 // The analysis is a forward must-analysis over the statement graph: the
 // set of canonical variables certainly in evaluation mode. `X.eval()` adds
-// X; `X.train()` (on anything: it may be a submodule of another model)
-// empties the set; rebinding a variable, assigning to a `training`
+// X (and the variable its result is bound to: eval() returns the module;
+// so does a move to a device, which keeps the mode); `X.train()` (on
+// anything: it may be a submodule of another model) empties the set;
+// rebinding a variable, assigning to a `training`
 // attribute under it, or any other library call that updates it (it may
 // call train() inside) removes it. The lowering marks the draws that follow
 // a module's mode `module_mode`: those of `train_only` layers, and
@@ -98,16 +100,6 @@ private:
 
   Set transfer(const Node &node, Set set) const {
     auto call = llvm::dyn_cast_or_null<ir::LibCallOp>(node.op);
-    if (call && node.kind != NodeKind::CallEnter) {
-      if (call.getRole() == "train_mode")
-        return {};
-      if (call.getRole() == "eval_mode") {
-        for (VarId v : node.updates)
-          if (!llvm::is_contained(set, v))
-            set.insert(llvm::upper_bound(set, v), v);
-        return set;
-      }
-    }
     auto kill = [&](VarId changed) {
       llvm::StringRef c = g.vars.name(changed);
       llvm::erase_if(set, [&](VarId v) {
@@ -116,6 +108,35 @@ private:
                under(name, c);
       });
     };
+    auto add = [&](VarId v) {
+      if (!llvm::is_contained(set, v))
+        set.insert(llvm::upper_bound(set, v), v);
+    };
+    if (call && node.kind != NodeKind::CallEnter) {
+      if (call.getRole() == "train_mode")
+        return {};
+      // eval() and a move to a device return the module itself, in the
+      // mode it is in: `lpips = LPIPS().eval().to(device)` (stargan-v2's
+      // metrics) binds `lpips` to a module in evaluation mode. A move
+      // calls no train() inside.
+      bool evalMode = call.getRole() == "eval_mode";
+      if (evalMode || call.getRole() == "to_device") {
+        bool inEval =
+            evalMode || (!node.updates.empty() &&
+                         llvm::all_of(node.updates, [&](VarId v) {
+                           return llvm::is_contained(set, v);
+                         }));
+        for (VarId v : node.defs)
+          kill(v);
+        if (inEval) {
+          for (VarId v : node.updates)
+            add(v);
+          for (VarId v : node.defs)
+            add(v);
+        }
+        return set;
+      }
+    }
     for (VarId v : node.defs)
       kill(v);
     if (call)
