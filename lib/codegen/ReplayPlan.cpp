@@ -105,6 +105,8 @@ struct SitePlan {
   NodeId caller = analysis::kNoNode;
   std::string values;               ///< `{"name": lambda: name, ...}` or empty.
   std::vector<std::string> restore; ///< Statements, without indentation.
+  /// The plain names those statements rebind (`acc = _detc_ckpt['acc']`).
+  std::vector<std::string> rebound;
   /// `{key: lambda: X.state_dict(), ...}` (`None` for a whole-object save):
   /// what the restore loaded, re-read for the runtime's digest check.
   std::string verify;
@@ -189,6 +191,25 @@ struct SitePlan {
 };
 
 bool isLoop(const ast::Stmt *s) { return isa<ast::For, ast::While>(s); }
+
+/// Whether `pred` holds for `root` or a node under it, lambdas' bodies
+/// aside (they run later, if at all).
+bool anyOutsideLambdas(const ast::Node *root,
+                       llvm::function_ref<bool(const ast::Node *)> pred) {
+  std::vector<const ast::Node *> work{root};
+  while (!work.empty()) {
+    const ast::Node *n = work.back();
+    work.pop_back();
+    if (isa<ast::Lambda>(n))
+      continue;
+    if (pred(n))
+      return true;
+    ast::forEachChild(n, [&](llvm::StringRef, const ast::Node *c) {
+      work.push_back(c);
+    });
+  }
+  return false;
+}
 
 /// Whether node `n` runs inside one of the loop nests (`nestLoops`: their
 /// loops' nodes, ReplayPlanner::nestLoopNodes), in its expansion.
@@ -1262,9 +1283,22 @@ private:
         if (!named(value))
           return;
         restored.push_back(rootName(objText(p, value)).str());
-        if (!rederived(*p.cp, objText(p, value)))
-          p.restore.push_back(guard.str() + objText(p, value) + " = " +
-                              item);
+        if (!rederived(*p.cp, objText(p, value))) {
+          // A module, optimizer or scheduler saved whole as an entry
+          // (mixup-cifar10's `{'net': net, ...}`) takes the entry's state
+          // and stays the object the rest of the run holds: rebound, the
+          // optimizer stepped the old model's parameters, and the resumed
+          // run ended with other weights, exit 0. Other values are the
+          // entry's (restore_object).
+          std::string text = objText(p, value);
+          p.restore.push_back(
+              guard.str() + text + " = " +
+              formatv("{0}.restore_value(lambda: {1}, {2})", kRuntimeAlias,
+                      text, item)
+                  .str());
+          if (isa<ast::Name>(value))
+            p.rebound.push_back(text);
+        }
         else if (isa<ast::Name>(value) && guard.empty())
           rederivedEntries.push_back(key + ": lambda: " +
                                      objText(p, value));
@@ -1721,6 +1755,25 @@ private:
              (fnScope && !fnScope->locals.contains(bare) &&
               !fnScope->nonlocals.contains(bare));
     };
+    // A parameter the restore rebinds where the checkpoint is written
+    // (mixup-cifar10's `checkpoint(acc, epoch)`, saving `{'acc': acc,
+    // ...}`) stands for the caller's variable (the helper never rebinds
+    // it), which the caller may read once the call returns (`if acc >
+    // best_acc:`): in a resumed run only the parameter was bound, and the
+    // caller's read raised UnboundLocalError. The caller's variable is
+    // restored as the callers' values are, when the call returns.
+    if (fnScope)
+      for (const std::string &name : p.rebound) {
+        if (!llvm::is_contained(fnScope->params, name))
+          continue;
+        const analysis::Instance &inst = g.instances[at.instance];
+        auto alias = inst.aliases.find(name);
+        if (alias == inst.aliases.end() ||
+            !StringRef(alias->second).contains('/'))
+          continue;
+        if (analysis::VarId v = g.vars.lookup(alias->second); v != ~0u)
+          addOuter(p, at.instance, v);
+      }
     // A global of the script that the function shadows with a local of
     // its own (SwAV's module-level `logger`, which `train` logs to, and
     // `main`'s own `logger, training_stats = initialize_exp(...)`): the
@@ -2380,15 +2433,35 @@ private:
     if (!value || !at || !at->function || guards.skips(f.places, s) ||
         onTheWay.count({&f, s->getRange().begin.offset}))
       return;
-    // The names given to the script's own functions, in calls anywhere in
-    // the statement (`print(epoch, validate(loss))`, where `validate`
-    // runs for its pass over a loader): such a function's statements that
-    // read the parameter are skipped (Needed). A library's (`float(loss)`)
-    // would read it.
+    // The arguments given to the program's own functions, in calls
+    // anywhere in the statement (`print(epoch, validate(loss))`, where
+    // `validate` runs for its pass over a loader; mixup-cifar10's
+    // `progress_bar(i, n, 'Loss: %.3f' % (train_loss / (i + 1)))`, a
+    // function of a module detc does not edit, run for the module globals
+    // it sets): such a function's statements that read the parameter are
+    // skipped (Needed), or read what fast-forward does not need. A
+    // library's (`float(loss)`) would read it.
     // So is the object a checkpoint saves where fast-forward reaches its
     // site at the save (a helper's `sd = to_state(model); torch.save(sd,
     // path)`): the save returns without reading it there.
-    std::vector<const ast::Name *> names;
+    llvm::StringSet<> programCallees;
+    for (Operation *op : f.opsAt.lookup(s->getRange().begin.offset))
+      if (auto c = dyn_cast<ir::CallOp>(op))
+        programCallees.insert(
+            c.getCallee().getLeafReference().getValue().rsplit('.').second);
+    auto programCallee = [&](const ast::Expr *fn) {
+      if (auto *n = dyn_cast<ast::Name>(fn))
+        return defs.contains(n->id) || programCallees.contains(n->id);
+      auto *a = dyn_cast<ast::Attribute>(fn);
+      return a && programCallees.contains(a->attr);
+    };
+    auto callsProgram = [&](const ast::Expr *e) {
+      return anyOutsideLambdas(e, [&](const ast::Node *n) {
+        auto *c = dyn_cast<ast::Call>(n);
+        return c && (programCallee(c->func) || saves.count(c));
+      });
+    };
+    std::vector<const ast::Expr *> args;
     std::vector<const ast::Node *> work{value};
     while (!work.empty()) {
       const ast::Node *n = work.back();
@@ -2397,38 +2470,52 @@ private:
         continue;
       if (auto *call = dyn_cast<ast::Call>(n);
           call && saves.count(call) && !call->args.empty()) {
-        if (auto *x = dyn_cast<ast::Name>(call->args[0]))
-          names.push_back(x);
-      } else if (call) {
-        auto *callee = dyn_cast<ast::Name>(call->func);
-        if (callee && defs.contains(callee->id)) {
-          for (const ast::Expr *a : call->args)
-            if (auto *x = dyn_cast<ast::Name>(a))
-              names.push_back(x);
-          for (const ast::Keyword *k : call->keywords)
-            if (auto *x = dyn_cast_or_null<ast::Name>(k->value))
-              names.push_back(x);
-        }
+        if (isa<ast::Name>(call->args[0]))
+          args.push_back(call->args[0]);
+      } else if (call && programCallee(call->func)) {
+        // An argument is passed as None whole, unless it calls the
+        // program's functions itself (`f(g(loss))`: g runs, given None).
+        auto given = [&](const ast::Expr *a) {
+          if (isa<ast::Name>(a) || !callsProgram(a))
+            args.push_back(a);
+          else
+            work.push_back(a);
+        };
+        for (const ast::Expr *a : call->args)
+          if (!isa<ast::Starred>(a))
+            given(a);
+        for (const ast::Keyword *k : call->keywords)
+          if (k->value && !k->arg.empty())
+            given(k->value);
+        work.push_back(call->func);
+        continue;
       }
       ast::forEachChild(n, [&](StringRef, const ast::Node *c) {
         work.push_back(c);
       });
     }
-    if (names.empty())
+    if (args.empty())
       return;
     FunctionScope scope = scopeOf(at->function, f.ctx.tree);
     std::vector<const ast::Stmt *> body = f.places.statementsIn(at->function);
-    for (const ast::Name *n : names) {
-      if (!scope.locals.contains(n->id) ||
-          llvm::any_of(body, [&](const ast::Stmt *t) {
-            return statementBinds(t, n->id) && !guards.skips(f.places, t);
-          }))
-        continue;
-      guards.wrapLater(n, "(",
-                       formatv(") if {0}.{1}() else None", kRuntimeAlias,
-                               nested ? "nest_guard" : "guard")
-                           .str(),
-                       "an argument not computed in fast-forward");
+    // A local only statements fast-forward skips assign: unbound there.
+    auto unbound = [&](StringRef id) {
+      return scope.locals.contains(id) &&
+             llvm::none_of(body, [&](const ast::Stmt *t) {
+               return statementBinds(t, id) && !guards.skips(f.places, t);
+             });
+    };
+    for (const ast::Expr *a : args) {
+      bool reads = anyOutsideLambdas(a, [&](const ast::Node *n) {
+        auto *x = dyn_cast<ast::Name>(n);
+        return x && unbound(x->id);
+      });
+      if (reads)
+        guards.wrapLater(a, "(",
+                         formatv(") if {0}.{1}() else None", kRuntimeAlias,
+                                 nested ? "nest_guard" : "guard")
+                             .str(),
+                         "an argument not computed in fast-forward");
     }
   }
 

@@ -15,7 +15,7 @@
 # CHECK-NEXT: {{^ *}}_detc_ckpt = _detc_rt.user_checkpoint()
 # CHECK-NEXT: {{^ *}}model.load_state_dict(_detc_ckpt["model_state"])
 # CHECK-NEXT: {{^ *}}optimizer.load_state_dict(_detc_ckpt["optimizer_state"])
-# CHECK-NEXT: {{^ *}}best_score = _detc_ckpt["best_score"]
+# CHECK-NEXT: {{^ *}}best_score = _detc_rt.restore_value(lambda: best_score, _detc_ckpt["best_score"])
 import argparse
 
 import torch

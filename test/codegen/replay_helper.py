@@ -38,7 +38,7 @@ for epoch in range(3):
         # OUT-NEXT: if _detc_rt.restoring([[DEFAULT]]):  # detc: resume here (site [[DEFAULT]])
         # OUT-NEXT: _detc_ckpt = _detc_rt.user_checkpoint()
         # OUT-NEXT: model.load_state_dict(_detc_ckpt["model"])
-        # OUT-NEXT: step = _detc_ckpt["step"]
+        # OUT-NEXT: step = _detc_rt.restore_value(lambda: step, _detc_ckpt["step"])
         save_checkpoint({"model": model.state_dict(), "step": step}, False, "mid.pt")
     is_best = loss.item() < best
     best = min(best, loss.item())
@@ -53,7 +53,7 @@ for epoch in range(3):
     # OUT-NEXT: state = _detc_ckpt
     # OUT-NEXT: model.load_state_dict(_detc_ckpt["model"])
     # OUT-NEXT: opt.load_state_dict(_detc_ckpt["optimizer"])
-    # OUT-NEXT: best = _detc_ckpt["best"]
+    # OUT-NEXT: best = _detc_rt.restore_value(lambda: best, _detc_ckpt["best"])
     save_checkpoint(state, is_best)
 
 # OUT: for epoch2 in (range(2)) if _detc_rt.guard() else ():  # detc: skipped in fast-forward

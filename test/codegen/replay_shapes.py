@@ -37,7 +37,7 @@ def evaluate(epoch):
 # CHECK-NEXT: global best
 # CHECK: _detc_rt.checkpoint([[BEST:[0-9]+]], torch.save, {"opt": lambda: opt})
 # CHECK: if _detc_rt.restoring([[BEST]]):
-# CHECK: history = _detc_ckpt["history"]
+# CHECK: {{^ +}}history = _detc_rt.restore_value(lambda: history, _detc_ckpt["history"])
 # CHECK: _detc_rt.resumed({"net": lambda: net.state_dict()})
 # CHECK-LABEL: {{^}}for epoch in range(3):
 # CHECK: _detc_rt.announce_checkpoint([[LAST:[0-9]+]], {"net": lambda: net, "opt": lambda: opt, "history": lambda: history}, loops=("epoch",))

@@ -11,10 +11,10 @@
 # DIAG-NOT: detc writes no sidecar
 # CHECK: _detc_rt.checkpoint([[BEST:[0-9]+]], torch.save{{.*}})(state, 'best.pth')
 # CHECK-NEXT: if _detc_rt.restoring([[BEST]]):
-# CHECK: best_acc = _detc_ckpt['best_acc']
+# CHECK: best_acc = _detc_rt.restore_value(lambda: best_acc, _detc_ckpt['best_acc'])
 # CHECK: _detc_rt.checkpoint([[REGULAR:[0-9]+]], torch.save{{.*}})(state, 'ckpt.pth')
 # CHECK-NEXT: if _detc_rt.restoring([[REGULAR]]):
-# CHECK: test_acc = _detc_ckpt['accuracy']
+# CHECK: test_acc = _detc_rt.restore_value(lambda: test_acc, _detc_ckpt['accuracy'])
 import torch
 import torch.nn as nn
 from torch.utils.data import DataLoader, TensorDataset

@@ -194,6 +194,8 @@ def same(a, b):
                 a.shape == b.shape and
                 a.contiguous().numpy().tobytes() ==
                 b.contiguous().numpy().tobytes())
+    if isinstance(a, torch.nn.Module):  # a whole model the script saves
+        return type(a) is type(b) and same(a.state_dict(), b.state_dict())
     if isinstance(a, dict):
         return (isinstance(b, dict) and list(a) == list(b) and
                 all(same(a[k], b[k]) for k in a))
@@ -378,6 +380,9 @@ def main():
     parser.add_argument("example")
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
+    # A whole model the transformed script pickles holds detc's keyed
+    # layers (detc_runtime's classes): loading it here needs the runtime.
+    sys.path.insert(0, os.path.abspath(args.runtime))
 
     with tempfile.TemporaryDirectory(prefix="detc-kill-") as tmp:
         script = os.path.join(tmp, "train.det.py")

@@ -67,6 +67,7 @@ from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches, bound,
                      from_nest, guard, has_value, load_unwrapped,
                      nest_batches, nest_guard, outer_value, outer_values,
                      real_batches, restore_generator, restore_object,
+                     restore_value,
                      restoring, restoring_outer, resumed, saved_value,
                      skippable, unrestorable, user_checkpoint)
 from .values import generator_state

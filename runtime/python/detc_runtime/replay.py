@@ -1003,6 +1003,15 @@ def restore_object(current, loaded):
     return loaded
 
 
+def restore_value(read, loaded):
+    """The restore of a checkpoint's entry `loaded` into the variable
+    `read()` reads (None where unbound): restore_object's — a module,
+    optimizer or scheduler the entry holds whole keeps the script's own
+    object, which the rest of the run holds, and takes the entry's state;
+    any other value is the entry."""
+    return restore_object(bound(read), loaded)
+
+
 def load_unwrapped(obj, state):
     """The restore of a checkpoint entry a library's `get_state_dict(obj)`
     wrote (timm: `unwrap_model(obj).state_dict()`): `state` goes into the

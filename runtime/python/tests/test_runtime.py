@@ -2734,6 +2734,24 @@ class ReplayHelpersTest(unittest.TestCase):
         self.assertTrue(torch.equal(net.weight, saved.weight))
         self.assertEqual(rt.restore_object(3, 4), 4)
 
+    def test_restore_value_keeps_a_whole_model_entry_the_scripts(self):
+        # mixup-cifar10's {'net': net, 'acc': acc}: the optimizer holds the
+        # script's model; rebinding `net` to the unpickled copy left it
+        # stepping a model nothing used.
+        net = torch.nn.Linear(2, 2)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        saved = torch.nn.Linear(2, 2)
+        net = rt.restore_value(lambda: net, saved)
+        self.assertIs(opt.param_groups[0]["params"][0], net.weight)
+        self.assertTrue(torch.equal(net.weight, saved.weight))
+        acc = torch.tensor(9.5)
+        self.assertEqual(
+            rt.restore_value(lambda: acc, torch.tensor(3.0)).item(), 3.0)
+
+        def unbound():
+            return missing  # noqa: F821 (fast-forward skipped its assignment)
+        self.assertEqual(rt.restore_value(unbound, 7), 7)
+
     def test_batches_reaches_the_loader_through_wrappers(self):
         class Wrapper:  # tqdm keeps what it wraps as .iterable
             def __init__(self, iterable):
