@@ -7,6 +7,7 @@
 
 #include "detc/base/FileIO.h"
 #include "detc/codegen/PythonScan.h"
+#include "detc/frontend/ASTDump.h"
 #include "detc/ir/DetcOps.h"
 #include "detc/ir/SourceSpans.h"
 #include "StatementIndex.h"
@@ -125,6 +126,44 @@ static std::string withoutBlanks(llvm::StringRef text) {
   return out;
 }
 
+/// The call starting at `offset` in `stmt`, or null.
+static const ast::Call *callAt(const ast::Node *stmt, uint32_t offset) {
+  std::vector<const ast::Node *> work{stmt};
+  while (!work.empty()) {
+    const ast::Node *n = work.back();
+    work.pop_back();
+    if (auto *c = llvm::dyn_cast<ast::Call>(n);
+        c && c->getRange().begin.offset == offset)
+      return c;
+    ast::forEachChild(n, [&](llvm::StringRef, const ast::Node *c) {
+      work.push_back(c);
+    });
+  }
+  return nullptr;
+}
+
+/// A loader call's text without blanks and without the arguments that say
+/// only how it loads, not what or in which order (torch.utils.data's
+/// DataLoader: worker processes, pinned memory, prefetching, timeouts).
+static std::string loaderText(llvm::StringRef src, const ast::Call *call) {
+  static const llvm::StringRef howItLoads[] = {
+      "num_workers",       "pin_memory",         "pin_memory_device",
+      "timeout",           "prefetch_factor",    "persistent_workers",
+      "multiprocessing_context"};
+  auto textOf = [&](const ast::Node *n) {
+    return withoutBlanks(
+        src.slice(n->getRange().begin.offset, n->getRange().end.offset));
+  };
+  std::vector<std::string> args;
+  for (const ast::Expr *a : call->args)
+    args.push_back(textOf(a));
+  for (const ast::Keyword *k : call->keywords)
+    if (!k->value || !llvm::is_contained(howItLoads, k->arg))
+      args.push_back((k->arg.empty() ? "**" : k->arg.str() + "=") +
+                     (k->value ? textOf(k->value) : ""));
+  return textOf(call->func) + "(" + llvm::join(args, ",") + ")";
+}
+
 unsigned PlanContext::streamSite(mlir::Operation *op, llvm::StringRef role) {
   std::string key = role.str();
   if (std::optional<Span> s = op ? spanOf(op) : std::nullopt) {
@@ -155,6 +194,13 @@ unsigned PlanContext::streamSite(mlir::Operation *op, llvm::StringRef role) {
                                         at != std::string::npos;
          at = before.find(text, at + 1))
       ++occurrence;
+    // A loader is named without how it loads: a script edited from
+    // `num_workers=8` to 0 keeps its streams (mixup-cifar10's writes it in
+    // the call: its loader's key changed, and with it every keyed draw of
+    // its batches and examples — other weights).
+    if (role == "loader" && place)
+      if (const ast::Call *call = callAt(place->stmt, s->exprBegin))
+        text = loaderText(src, call);
     key += "|" + llvm::join(scope, ".") + "|" + text + "|" +
            std::to_string(occurrence);
   }

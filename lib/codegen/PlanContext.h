@@ -94,7 +94,9 @@ public:
   /// without blanks, and how often that text occurs in the function
   /// before it — never the planning order. So transforming, vaccinating
   /// or tracing the script, or editing another function, leaves every
-  /// other call's streams as they were. `op` without a span in this file
+  /// other call's streams as they were; a loader's text leaves out the
+  /// arguments that say only how it loads (`num_workers=8`). `op` without
+  /// a span in this file
   /// (built in an imported module): `role` alone names it. Keys have the
   /// top bit set (they never meet newSite()'s small numbers).
   unsigned streamSite(mlir::Operation *op, llvm::StringRef role);

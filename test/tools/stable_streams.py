@@ -9,7 +9,11 @@ script in. For every bundled example and e2e input script:
     same stream key (vaccination used to renumber a model's dropout);
   * editing the script elsewhere — a new function with a draw of its own
     inserted before the first def, and the last function body given an
-    extra statement — leaves every other call's key as it was.
+    extra statement — leaves every other call's key as it was;
+  * editing how a loader loads (every `num_workers=...` made 3) leaves
+    every loader's key as it was: a loader's key leaves out its worker
+    count, pinned memory and prefetching (a script edited from 8 workers
+    to 0 gave other weights: mixup-cifar10 writes the count in the call).
 
 The keyed values of a call are a function of (seed, key, epoch, example),
 so equal keys are equal per-example values; the e2e tests show the values
@@ -53,6 +57,23 @@ def keys(detc, script, flags, tmp):
                            "", COMMENT.sub("", line)).strip()
             found.setdefault(plain, []).extend(ks)
     return {k: sorted(v) for k, v in found.items()}
+
+
+LOADER = re.compile(r"_detc_rt\.keyed_loader\((\d+)")
+WORKERS = re.compile(r"num_workers\s*=\s*[^,()\n]+")
+
+
+def loader_keys(detc, script, tmp):
+    """The keyed loaders' stream keys, in the order of the transform."""
+    out = os.path.join(tmp, "loaders.py")
+    if os.path.exists(out):
+        os.unlink(out)
+    proc = subprocess.run([detc, "transform", script, "--emit-python", "-o",
+                           out], capture_output=True, text=True)
+    if proc.returncode != 0 or not os.path.exists(out):
+        return None
+    with open(out) as f:
+        return [int(m.group(1)) for m in LOADER.finditer(f.read())]
 
 
 def blocks(lines):
@@ -147,7 +168,8 @@ def main():
                         problems.append("%s %s: %r keyed %s, plain %s" % (
                             name, " ".join(flags), line, other[line], ks))
             with open(script) as f:
-                source = edited(f.read())
+                original = f.read()
+            source = edited(original)
             if source is None:
                 continue
             # Beside copies of the modules it may import (failing_net.py).
@@ -160,6 +182,17 @@ def main():
                 if sibling.endswith(".py") and sibling != name:
                     shutil.copy(os.path.join(folder, sibling), beside)
             copy = os.path.join(beside, name)
+            if WORKERS.search(original):
+                with open(copy, "w") as f:
+                    f.write(WORKERS.sub("num_workers=3", original))
+                before = loader_keys(args.detc, script, tmp)
+                workers = loader_keys(args.detc, copy, tmp)
+                if before:
+                    compared += len(before)
+                    if workers != before:
+                        problems.append("%s with num_workers=3: loaders "
+                                        "keyed %s, before %s" % (
+                                            name, workers, before))
             with open(copy, "w") as f:
                 f.write(source)
             after = keys(args.detc, copy, [], tmp)
