@@ -1000,6 +1000,17 @@ def restore_object(current, loaded):
             current, "load_state_dict") and hasattr(loaded, "state_dict"):
         current.load_state_dict(loaded.state_dict())
         return current
+    if isinstance(current, torch.nn.Module) and \
+            isinstance(loaded, torch.nn.Module):
+        # Another kind of module than the run's (a DataParallel wrapper
+        # saved, a bare model here): taking the checkpoint's object would
+        # leave the optimizer stepping this run's model, which nothing
+        # uses any more — other weights, with exit 0.
+        fail("the checkpoint holds a whole %s where this run has a %s: "
+             "restoring it would leave what holds the run's module (its "
+             "optimizer) on a module the run no longer uses; resume in the "
+             "configuration that wrote the checkpoint" % (
+                 type(loaded).__name__, type(current).__name__), 3)
     return loaded
 
 

@@ -2752,6 +2752,17 @@ class ReplayHelpersTest(unittest.TestCase):
             return missing  # noqa: F821 (fast-forward skipped its assignment)
         self.assertEqual(rt.restore_value(unbound, 7), 7)
 
+    def test_restore_object_refuses_another_kind_of_module(self):
+        # A DataParallel saved whole, a bare model in the resumed run: the
+        # optimizer would go on with a model nothing uses. Exit 3.
+        from detc_runtime._state import STATE
+        self.addCleanup(setattr, STATE, "failed", STATE.failed)
+        net = torch.nn.Linear(2, 2)
+        with self.assertRaises(SystemExit) as e:
+            rt.restore_value(lambda: net, torch.nn.DataParallel(
+                torch.nn.Linear(2, 2)))
+        self.assertEqual(e.exception.code, 3)
+
     def test_batches_reaches_the_loader_through_wrappers(self):
         class Wrapper:  # tqdm keeps what it wraps as .iterable
             def __init__(self, iterable):
