@@ -1369,6 +1369,18 @@ private:
       // the checkpoint holds them.
       for (const ast::Assign *store : storesInto(p, dict))
         stored(store);
+    } else if (auto *seq = dyn_cast_or_null<ast::Sequence>(obj);
+               seq && !seq->elts.empty() &&
+               llvm::none_of(seq->elts, [](const ast::Expr *e) {
+                 return isa<ast::Starred>(e);
+               })) {
+      // A list or tuple display (awd-lstm-lm's `torch.save([model,
+      // criterion, optimizer], f)`): each item is an entry at its index.
+      // The checkpoint is digested whole (state_digests): so is the
+      // display, re-read after the restore.
+      for (size_t i = 0; i < seq->elts.size(); ++i)
+        entry(std::to_string(i), seq->elts[i], "");
+      verify.assign({"None: lambda: " + objText(p, obj)});
     } else if (isa_and_nonnull<ast::Name, ast::Attribute>(obj)) {
       // A whole object (`torch.save(model, path)`: a pickled module): its
       // state goes into the script's own object, which the optimizer
@@ -1387,7 +1399,7 @@ private:
       verify.push_back("None: lambda: " + objText(p, obj));
     } else {
       why = "detc restores a checkpoint saved as a variable, `X.state_dict()` "
-            "or a dict literal of those and variables";
+            "or a dict, list or tuple display of those and variables";
       return false;
     }
     if (!unnamed.empty()) {
@@ -1981,6 +1993,7 @@ private:
       saveCtx.edits.wrap(p.span.exprBegin, *end,
                      formatv("{0}.checkpoint({1}, ", kRuntimeAlias, p.site),
                      tail + ")");
+      wrapCheckpointOpen(p);
       saveCtx.edits.note(
           saveCtx.edits.lineOf(
               commentableLineEnd(saveCtx.src, p.span.stmtBegin, *end)),
@@ -2067,6 +2080,53 @@ private:
           formatv("resumed in this call at site {0}: its values here",
                   p.site)
               .str());
+    }
+  }
+  /// A save into the file a `with` around it opens (`with open(args.save,
+  /// "wb") as f: torch.save(model, f)`: pytorch/examples'
+  /// word_language_model, awd-lstm-lm's model_save) writes the checkpoint
+  /// in place, and fast-forward, which runs the `with` to reach the
+  /// restore, would truncate the very checkpoint it resumes from: the
+  /// builtin `open` goes through `checkpoint_file`, which opens nothing
+  /// in fast-forward.
+  void wrapCheckpointOpen(const SitePlan &p) {
+    const ast::Expr *file =
+        p.call->args.size() >= 2 ? p.call->args[1] : nullptr;
+    for (const ast::Keyword *k : p.call->keywords)
+      if (k->arg == "f")
+        file = k->value;
+    auto *name = dyn_cast_or_null<ast::Name>(file);
+    if (!name)
+      return;
+    const StatementIndex &index = p.saveFile->places;
+    const ast::Module &tree = p.saveFile->ctx.tree;
+    const StmtPlace *at = index.at(p.span.stmtBegin);
+    if (!at)
+      return;
+    // `open` is the builtin unless the module or the function rebinds it.
+    auto rebinds = [&](const ast::FunctionDef *fn) {
+      FunctionScope scope = scopeOf(fn, tree);
+      return llvm::is_contained(scope.params, "open") ||
+             scope.locals.contains("open");
+    };
+    if (rebinds(nullptr) || (at->function && rebinds(at->function)))
+      return;
+    for (const ast::Stmt *s = at->parent; s; s = index.of(s)->parent) {
+      auto *with = dyn_cast<ast::With>(s);
+      if (!with)
+        continue;
+      for (const ast::WithItem *item : with->items) {
+        auto *var = dyn_cast_or_null<ast::Name>(item->optionalVars);
+        auto *opener = dyn_cast_or_null<ast::Call>(item->contextExpr);
+        if (!var || var->id != name->id || !opener)
+          continue;
+        if (auto *callee = dyn_cast<ast::Name>(opener->func);
+            callee && callee->id == "open")
+          p.saveFile->ctx.edits.wrap(
+              callee->getRange().begin.offset, callee->getRange().end.offset,
+              formatv("{0}.checkpoint_file(", kRuntimeAlias).str(), ")");
+        return; // the nearest `with` binding the name decides
+      }
     }
   }
   /// A restore in a function that assigns a variable the function only

@@ -194,7 +194,9 @@ def same(a, b):
                 a.shape == b.shape and
                 a.contiguous().numpy().tobytes() ==
                 b.contiguous().numpy().tobytes())
-    if isinstance(a, torch.nn.Module):  # a whole model the script saves
+    if isinstance(a, (torch.nn.Module, torch.optim.Optimizer)):
+        # A whole model or optimizer the script saves (awd-lstm-lm's
+        # `torch.save([model, criterion, optimizer], f)`).
         return type(a) is type(b) and same(a.state_dict(), b.state_dict())
     if isinstance(a, dict):
         return (isinstance(b, dict) and list(a) == list(b) and

@@ -110,7 +110,8 @@ def main():
         # depend on torch's version.
         ("runtime: replay (resumes)",
          [py, os.path.join(tests, "test_replay.py"), "-k", "resume",
-          "-k", "sigkill", "-k", "replay_until", "-k", "renames"]),
+          "-k", "sigkill", "-k", "replay_until", "-k", "renames",
+          "-k", "CheckpointFile"]),
         ("API tables vs torch.nn's source",
          [py, os.path.join(ROOT, "test", "tools", "api_tables_vs_library.py"),
           "--detc", args.detc]),
@@ -129,6 +130,12 @@ def main():
          [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
          ["--trials", "4", os.path.join(e2e, "Inputs", "torch2_train.py"),
           "--", "--epochs", "4"]),
+        # A whole model saved into an open file, loaded back at the end
+        # with safe_globals([..., nn.Dropout]) (weights_only's default).
+        ("e2e: kill/resume, a whole model in an open file",
+         [sys.executable, os.path.join(e2e, "kill_resume.py")] + common +
+         ["--trials", "2",
+          os.path.join(e2e, "Inputs", "open_file_checkpoint_train.py")]),
         # The script's own resume (torch.load wrapped, weights_only's
         # default of 2.6 on): it continues the run that wrote the
         # checkpoint.

@@ -11,7 +11,9 @@ A draw whose first dimension does not match the examples drawing now (or
 made outside any batch) comes from one sequential stream per site: still
 deterministic, but tied to the order of such draws; a warning says so.
 """
+import copyreg
 import random as _random
+import sys
 
 import numpy as np
 import torch
@@ -244,7 +246,15 @@ def keyed(site, gen, fn):
 
 class _KeyedDropoutMixin:
     """forward() of the keyed dropout modules (site and generator are
-    instance attributes, so pickled models keep them)."""
+    instance attributes, so pickled models keep them).
+
+    A model saved whole (`torch.save(model, f)`: word_language_model)
+    pickles its keyed layers as the layer they replace: the file loads
+    without detc (an inference script elsewhere), and a script's own
+    `torch.serialization.safe_globals([torch.nn.Dropout, ...])` allows it
+    under torch >= 2.6 (pickled as KeyedDropout, the transformed
+    word_language_model failed its own final load). Loaded back in a
+    transformed run, the layer is keyed again (_rekey_on_load)."""
 
     _detc_channels = False
 
@@ -252,17 +262,36 @@ class _KeyedDropoutMixin:
         return dropout(self._detc_site, self._detc_gen, x, self.p,
                        self.training, self.inplace, self._detc_channels)
 
+    def __reduce_ex__(self, protocol):
+        reduced = super().__reduce_ex__(protocol)
+        original = self._detc_replaces
+        # The class now at the original's name (key_imported_layers may
+        # have put its keyed subclass there): pickle writes that name.
+        named = getattr(sys.modules.get(original.__module__),
+                        original.__name__, None)
+        if isinstance(reduced, tuple) and len(reduced) >= 3 and \
+                reduced[0] is copyreg.__newobj__ and \
+                reduced[1] == (type(self),) and \
+                not any(x is not None for x in reduced[3:]) and \
+                isinstance(named, type) and issubclass(named, original):
+            # Made by calling the class (pickle's __newobj__ insists on
+            # the object's own class), then given the layer's state.
+            reduced = (named, (), reduced[2])
+        return reduced
+
 
 class KeyedDropout(_KeyedDropoutMixin, torch.nn.Dropout):
-    pass
+    _detc_replaces = torch.nn.Dropout
 
 
 class KeyedDropout2d(_KeyedDropoutMixin, torch.nn.Dropout2d):
     _detc_channels = True
+    _detc_replaces = torch.nn.Dropout2d
 
 
 class KeyedDropout3d(_KeyedDropoutMixin, torch.nn.Dropout3d):
     _detc_channels = True
+    _detc_replaces = torch.nn.Dropout3d
 
 
 _KEYED_CLASSES = {torch.nn.Dropout: KeyedDropout,
@@ -271,8 +300,32 @@ _KEYED_CLASSES = {torch.nn.Dropout: KeyedDropout,
 if hasattr(torch.nn, "Dropout1d"):
     class KeyedDropout1d(_KeyedDropoutMixin, torch.nn.Dropout1d):
         _detc_channels = True
+        _detc_replaces = torch.nn.Dropout1d
 
     _KEYED_CLASSES[torch.nn.Dropout1d] = KeyedDropout1d
+
+
+def _rekey_on_load():
+    """A dropout layer unpickled with a keyed site (saved by a transformed
+    run as the layer it replaces) becomes keyed again: a script resuming
+    from its own whole-model checkpoint draws as the run that saved it.
+    Layers saved without detc carry no site and stay as they are."""
+    for original, keyed_class in _KEYED_CLASSES.items():
+        inherited = original.__setstate__
+        if getattr(inherited, "_detc_rekeys", False):
+            continue  # (the runtime imported again)
+
+        def __setstate__(self, state, _inherited=inherited,
+                         _original=original, _keyed=keyed_class):
+            _inherited(self, state)
+            if type(self) is _original and "_detc_site" in self.__dict__:
+                self.__class__ = _keyed
+
+        __setstate__._detc_rekeys = True
+        original.__setstate__ = __setstate__
+
+
+_rekey_on_load()
 
 
 def keyed_module(site, gen, cls):
@@ -322,13 +375,12 @@ def key_imported_layers(site, gen, names):
 
 
 def _imported_layer_class(original, sub, site, gen):
+    # Its instances stay of this class, which stands at the original's
+    # name: a script's `torch.serialization.safe_globals([nn.Dropout])`
+    # allows what it pickles as (_KeyedDropoutMixin.__reduce_ex__).
     def __init__(self, *args, **kwargs):
         super(sub, self).__init__(*args, **kwargs)
         self._detc_site, self._detc_gen = site, gen
-        if type(self) is keyed:
-            # An instance of the module-level keyed class: it pickles (a
-            # whole model saved with torch.save) like any layer.
-            self.__class__ = sub
 
     keyed = type(original.__name__, (sub,), {
         "__init__": __init__, "_detc_original": original,

@@ -123,14 +123,16 @@ def write_bytes(path, data, what):
 
 
 def replace_atomically(path, data, mode):
-    """`data` written to a new file with `mode` beside `path`, synced, and
+    """`data` (bytes, or a list of buffers written in order) written to a
+    new file with `mode` beside `path`, synced, and
     renamed over `path` (whatever is there, a planted symlink too, is
     replaced, never written through), the directory synced: all or
     nothing."""
     fd, tmp = temporary_beside(path, mode)
     try:
         try:
-            _write_all(fd, data)
+            for chunk in data if isinstance(data, list) else (data,):
+                _write_all(fd, chunk)
             os.fsync(fd)
         finally:
             os.close(fd)

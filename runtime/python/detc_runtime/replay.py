@@ -41,8 +41,8 @@ import time
 
 import torch
 
-from . import (continuation, fingerprint, hints, holders, jit_replicas,
-               moved, ranks, sidecar, trace)
+from . import (checkpoint_files, continuation, fingerprint, hints, holders,
+               jit_replicas, moved, ranks, sidecar, trace)
 from . import values as _values
 from ._state import STATE, exit_stream, fail, warn_once
 
@@ -126,6 +126,9 @@ class Replay:
         # {entry: digest} of the checkpoint as user_checkpoint() loaded it:
         # what the restored state must digest alike (_saved_state_digests)
         self.loaded_digests = None
+        # id(a parameter of a module the checkpoint saved whole) -> (it,
+        # the run's own parameter that took its state): restore_object
+        self.restored_params = {}
         # (site, instance, commit serial) of the checkpoint a helper's call
         # announced and wrote, until the call returns (call_end.py)
         self.last_commit = None
@@ -572,7 +575,7 @@ def _restore_outer(site):
             REPLAY.outer_restored[name] = value
 
 
-def _save_values(site, thunks, tensors):
+def _save_values(site, thunks, tensors, frame=None):
     """Evaluates each saved value; a variable not bound yet at this point of
     the run (NameError) is left out, and restored as unbound; so is an
     attribute path the object does not have (AttributeError: the analysis
@@ -587,7 +590,8 @@ def _save_values(site, thunks, tensors):
             continue
         try:
             mark = len(tensors)
-            encoded[name] = _values.encode(value, repr(name), tensors)
+            with _values.Parameters(frame):
+                encoded[name] = _values.encode(value, repr(name), tensors)
         except _values.UnsavableValue as e:
             del tensors[mark:]
             warn_once(("value", site, name), "checkpoint site %d: %s; it is "
@@ -606,13 +610,18 @@ def checkpoint(site, save, values=None, loops=()):
 
     def call(obj, f, *args, **kwargs):
         frame = sys._getframe(1)  # the script's, where the save is
-        if not isinstance(f, (str, bytes, os.PathLike)):
+        # Into a file the script opened (checkpoint_files.py): in a
+        # holder, or in place.
+        held = checkpoint_files.held(f)
+        in_place = held.real if held is not None else \
+            checkpoint_files.in_place_path(f)
+        if in_place is None and not isinstance(f, (str, bytes, os.PathLike)):
             # Into a file object (io.BytesIO: a copy kept in memory): not a
             # checkpoint a run resumes from; it runs as written, also in
             # fast-forward, and counts no instance of the site (a helper's
-            # announced one is spent). An open file (`with open(path,
-            # "wb") as f: torch.save(model, f)`) is a checkpoint detc
-            # cannot commit atomically or tie a sidecar to: it says so.
+            # announced one is spent). An open file detc cannot tie a
+            # sidecar to (opened to append, written past its start): it
+            # says so.
             REPLAY.announced = None
             if isinstance(getattr(f, "name", None), str) and not REPLAY.ff:
                 warn_once(("file-object", site), "the checkpoint at site %d "
@@ -643,9 +652,10 @@ def checkpoint(site, save, values=None, loops=()):
         if REPLAY.ff:
             _reached(at, count, position)
             return None
-        path = os.fsdecode(f)
+        path = in_place if in_place is not None else os.fsdecode(f)
         try:
-            sidecar.writable_target(path)
+            if in_place is None:
+                sidecar.writable_target(path)
             unwritable = False
         except OSError as e:
             if e.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EISDIR):
@@ -682,16 +692,16 @@ def checkpoint(site, save, values=None, loops=()):
             job = {}
         beyond = _beyond_state_dicts(frame)
         written, tensors = [], []
-        done = sidecar.save_with_sidecar(
-            path, lambda tmp: save(obj, tmp, *args, **kwargs),
-            lambda: written.append({
+
+        def body():  # the sidecar's, once the checkpoint is written
+            written.append({
                 "script_sha256": REPLAY.script_sha256 or "",
                 "argv": run_flags(),
                 "seeds": _seeds_now(),
                 "site": at, "instance": count,
                 "loaders": {str(s): REPLAY.position(s)
                             for s in REPLAY.loaders},
-                "values": _save_values(at, thunks, tensors),
+                "values": _save_values(at, thunks, tensors, frame),
                 "tensors": tensors,
                 # Arrivals at the CheckHint hint: a resumed run keeps its
                 # period.
@@ -707,8 +717,18 @@ def checkpoint(site, save, values=None, loops=()):
                 # Objects beyond tensors and plain data (a whole module):
                 # loading needs weights_only=False on torch >= 2.6.
                 "pickled": not _plain_state(obj),
-                **({"beyond": beyond} if beyond else {}), **job}) or
-            written[0])
+                **({"beyond": beyond} if beyond else {}), **job})
+            return written[0]
+
+        if held is not None:
+            result = save(obj, f, *args, **kwargs)
+            done = result, checkpoint_files.commit(held, body)
+        elif in_place is not None:
+            done = sidecar.save_in_place(
+                f, lambda: save(obj, f, *args, **kwargs), body)
+        else:
+            done = sidecar.save_with_sidecar(
+                path, lambda tmp: save(obj, tmp, *args, **kwargs), body)
         if done is not None and announced:
             REPLAY.last_commit = (at, count, moved.last_serial())
         if done is not None:
@@ -724,6 +744,18 @@ def checkpoint(site, save, values=None, loops=()):
                       "sidecar for it" % (at, path))
             return _save_through(save, obj, path, args, kwargs)
         return done[0]
+
+    return call
+
+
+def checkpoint_file(open_):
+    """The script's `open` around a checkpoint written into the file it
+    opens (`with checkpoint_file(open)(path, "wb") as f: torch.save(model,
+    f)`): checkpoint_files.CheckpointFile."""
+
+    def call(*args, **kwargs):
+        return checkpoint_files.CheckpointFile(open_, REPLAY.ff, *args,
+                                               **kwargs)
 
     return call
 
@@ -999,7 +1031,14 @@ def restore_object(current, loaded):
     if current is not None and type(current) is type(loaded) and hasattr(
             current, "load_state_dict") and hasattr(loaded, "state_dict"):
         current.load_state_dict(loaded.state_dict())
+        if isinstance(current, torch.nn.Module):
+            mine = dict(current.named_parameters())
+            for name, p in loaded.named_parameters():
+                if name in mine:
+                    REPLAY.restored_params[id(p)] = (p, mine[name])
         return current
+    if isinstance(loaded, torch.optim.Optimizer):
+        return _rehome_optimizer(loaded, current)
     if isinstance(current, torch.nn.Module) and \
             isinstance(loaded, torch.nn.Module):
         # Another kind of module than the run's (a DataParallel wrapper
@@ -1011,6 +1050,34 @@ def restore_object(current, loaded):
              "optimizer) on a module the run no longer uses; resume in the "
              "configuration that wrote the checkpoint" % (
                  type(loaded).__name__, type(current).__name__), 3)
+    return loaded
+
+
+def _rehome_optimizer(loaded, current):
+    """A whole optimizer of another kind than the run's (awd-lstm-lm saves
+    `[model, criterion, optimizer]` and switches from SGD to ASGD
+    mid-run; fast-forward skipped the switch): the checkpoint's own,
+    which steps its unpickled copies of the model's parameters. Those of
+    the modules restored before it become the run's own (with the state
+    the optimizer keeps for them), as the checkpointed run had it; any
+    other parameter is exit 3 (the run's model would train untouched)."""
+    mapping = REPLAY.restored_params
+    params = [p for group in loaded.param_groups for p in group["params"]]
+    stray = [p for p in params if id(p) not in mapping]
+    if stray:
+        fail("the checkpoint holds a whole %s%s that steps %d parameter(s) "
+             "of no module restored before it: restoring it would leave "
+             "the run's model untrained; save the model before the "
+             "optimizer, or save state_dict()s" % (
+                 type(loaded).__name__, "" if current is None else
+                 " where this run has a %s" % type(current).__name__,
+                 len(stray)), 3)
+    for group in loaded.param_groups:
+        group["params"] = [mapping[id(p)][1] for p in group["params"]]
+    state = collections.defaultdict(dict)
+    for p, s in loaded.state.items():
+        state[mapping[id(p)][1] if id(p) in mapping else p] = s
+    loaded.state = state
     return loaded
 
 
@@ -1052,6 +1119,16 @@ def has_value(name):
     return name in REPLAY.target["values"]
 
 
+def _script_frame():
+    """The innermost frame of code outside this package."""
+    frame = sys._getframe(1)
+    here = os.path.dirname(os.path.abspath(__file__))
+    while frame is not None and os.path.dirname(
+            os.path.abspath(frame.f_code.co_filename)) == here:
+        frame = frame.f_back
+    return frame
+
+
 def saved_value(name, current=None):
     """The value saved under `name`. `current` returns the script's own
     object (or raises NameError when it is unbound): a saved state_dict is
@@ -1071,7 +1148,9 @@ def saved_value(name, current=None):
             return None
 
     try:
-        saved = _values.decode(encoded, now, REPLAY.target.get("tensors"))
+        with _values.Parameters(_script_frame()):
+            saved = _values.decode(encoded, now,
+                                   REPLAY.target.get("tensors"))
     except _values.UnsavableValue as e:
         fail("%s: error: cannot restore %r: %s" % (REPLAY.checkpoint, name, e))
     except (KeyError, IndexError, TypeError, ValueError, RuntimeError) as e:

@@ -569,6 +569,34 @@ def save_with_sidecar(path, save, body):
     return result, commit(real, holder, tmp, body())
 
 
+def save_in_place(f, save, body):
+    """Runs `save()` (the script's save writing into its own open file
+    `f`, a regular file at its start: `with open(path, "wb") as f:
+    torch.save(model, f)`) and ties a sidecar of `body()` to what the file
+    then holds. The file was truncated when the script opened it, so
+    there is no previous pair to keep and no rename to make: the sidecar
+    is written beside it atomically, after the checkpoint's bytes are
+    flushed to it. A kill during the save leaves the old sidecar beside a
+    partial file, which a resume refuses (their hashes differ); so does
+    anything the script writes into the file after the save. Returns
+    (save's result, bytes of the sidecar)."""
+    result = save()
+    f.flush()
+    real = real_path(f.name)
+    DURABILITY.wait()
+    if DURABILITY.synchronous:
+        os.fsync(f.fileno())
+    size, digest = file_digest(real)
+    chunks = encode_chunks(dict(body(), checkpoint={"size": size,
+                                                    "xxh3": digest}))
+    side = sidecar_path(real)
+    with _DirectoryLock(real):
+        _settle_leftover(real, side)
+        output.replace_atomically(side, chunks, holders.mode_of(side))
+    moved.committed(real)
+    return result, sum(memoryview(c).nbytes for c in chunks)
+
+
 def amend(real, same, more):
     """Adds the entries of `more` to the sidecar of checkpoint `real` when
     `same(body)` says it is still the commit the caller means (the script

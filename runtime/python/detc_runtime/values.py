@@ -35,6 +35,12 @@ advanced them, generator states. Each value becomes one JSON object:
                                  progress bar, a TensorBoard writer, a
                                  logger): not saved; the restore keeps
                                  the one fast-forward built
+  {"parameter": [variable, name]}  a parameter of a module a variable of
+                                 the checkpoint's frame holds (a dict keyed
+                                 by them: awd-lstm-lm's `tmp[prm] =
+                                 prm.data.clone()`): the restore takes the
+                                 run's own parameter there, never a copy
+                                 (Parameters)
   {"tensor_ref": i, "requires_grad", "grad"?}   with a tensor list: the
                                  tensor is element i of the list (hint
                                  checkpoints keep tensors in a torch file
@@ -211,9 +217,59 @@ def _class_name(kind):
     return "%s:%s" % (kind.__module__, kind.__qualname__)
 
 
+class Parameters:
+    """While the values of a checkpoint are encoded, or decoded at its
+    restore: the parameters of the modules the variables of the frame
+    where it happens hold (its locals, then its globals), by variable and
+    parameter name. A saved value holding one refers to it by those: a
+    copy would be another tensor, and a dict keyed by parameters (looked
+    up by identity) would miss every key after the restore."""
+
+    active = None
+
+    def __init__(self, frame):
+        self.frame = frame
+        self._by_ref = None
+
+    def by_ref(self):
+        if self._by_ref is None:
+            self._by_ref = {}
+            scopes = () if self.frame is None else (self.frame.f_locals,
+                                                    self.frame.f_globals)
+            seen = set()
+            for scope in scopes:
+                for var, value in list(scope.items()):
+                    if var in seen:
+                        continue
+                    seen.add(var)
+                    if isinstance(value, torch.nn.Module):
+                        for name, p in value.named_parameters():
+                            self._by_ref.setdefault((var, name), p)
+            self._by_id = {}
+            for ref, p in self._by_ref.items():
+                self._by_id.setdefault(id(p), list(ref))
+        return self._by_ref
+
+    def ref_of(self, p):
+        self.by_ref()
+        return self._by_id.get(id(p))
+
+    def __enter__(self):
+        Parameters.active = self
+        return self
+
+    def __exit__(self, *exc):
+        Parameters.active = None
+
+
 def encode(value, what="value", tensors=None):
     """`value` as JSON. With a list `tensors`, tensors are appended to it
     (any dtype, exact) and referred to by index."""
+    if isinstance(value, torch.nn.Parameter) and \
+            Parameters.active is not None:
+        ref = Parameters.active.ref_of(value)
+        if ref is not None:
+            return {"parameter": ref}
     if tensors is not None and isinstance(value, torch.Tensor):
         encoded = {"tensor_ref": len(tensors),
                    "requires_grad": bool(value.requires_grad)}
@@ -619,6 +675,15 @@ def decode(encoded, current=None, tensors=None):
         obj.__dict__.update(fields)
         _DECODED[key] = obj
         return obj
+    if "parameter" in encoded:
+        ref = tuple(encoded["parameter"])
+        p = Parameters.active.by_ref().get(ref) \
+            if Parameters.active is not None else None
+        if p is None:
+            raise UnsavableValue(
+                "it holds parameter %r of the module %r, which the run "
+                "does not hold where the restore is" % (ref[1], ref[0]))
+        return p
     if "tensor_ref" in encoded:
         t = tensors[encoded["tensor_ref"]]
         if not isinstance(t, torch.Tensor):

@@ -8,6 +8,7 @@ written as `detc transform` emits.
 
 usage: PYTHONPATH=build/python python3 test_replay.py
 """
+import io
 import os
 import random
 import shutil
@@ -398,6 +399,96 @@ class ReplayTest(unittest.TestCase):
             self.assertEqual(body["instance"], s)
         self.assertEqual([f for f in os.listdir(out) if "tmp" in f], [])
 
+
+
+def _read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+class CheckpointFileTest(unittest.TestCase):
+    """A checkpoint written into a file the script opens (`with open(path,
+    "wb") as f: torch.save(model, f)`): checkpoint_files.py."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="detc-ckpt-file-")
+        self.path = os.path.join(self.dir, "model.pt")
+        self.addCleanup(shutil.rmtree, self.dir)
+        self.addCleanup(sidecar.DURABILITY.wait)  # (runs first)
+
+    def _checkpoint(self, state):
+        from detc_runtime import replay
+        with replay.checkpoint_file(open)(self.path, "wb") as f:
+            replay.checkpoint(1, torch.save)(state, f)
+            self.assertFalse(f.closed)
+
+    def test_commits_with_a_sidecar_and_keeps_the_old_pair_until_then(self):
+        from detc_runtime import checkpoint_files, replay
+        self._checkpoint({"w": torch.ones(3)})
+        first = _read(self.path)
+        instance = sidecar.load(self.path)["instance"]
+        with replay.checkpoint_file(open)(self.path, "wb") as f:
+            # The script's open truncated nothing: a kill now (or during
+            # the save) resumes from the previous pair.
+            self.assertEqual(_read(self.path), first)
+            sidecar.load(self.path)
+            replay.checkpoint(1, torch.save)({"w": torch.zeros(3)}, f)
+        self.assertEqual(sidecar.load(self.path)["instance"], instance + 1)
+        self.assertTrue(torch.equal(torch.load(self.path)["w"],
+                                    torch.zeros(3)))
+        sidecar.DURABILITY.wait()
+        # The pair, and the holder prepared for the next commit.
+        self.assertEqual([n for n in sorted(os.listdir(self.dir))
+                          if not n.startswith(".detc-held-")],
+                         ["model.pt", "model.pt.detc.json"])
+        self.assertIsNone(checkpoint_files.held(f))
+
+    def test_a_block_that_raises_commits_nothing(self):
+        from detc_runtime import replay
+        self._checkpoint({"w": torch.ones(3)})
+        first = _read(self.path)
+        with self.assertRaises(KeyError):
+            with replay.checkpoint_file(open)(self.path, "wb") as f:
+                f.write(b"half a checkpoint")
+                raise KeyError("the save failed")
+        self.assertEqual(_read(self.path), first)
+        sidecar.load(self.path)
+
+    def test_a_block_without_a_checkpoint_writes_the_file_as_open_would(self):
+        from detc_runtime import replay
+        self._checkpoint({"w": torch.ones(3)})
+        with replay.checkpoint_file(open)(self.path, "wb") as f:
+            f.write(b"not a checkpoint")
+        self.assertEqual(_read(self.path), b"not a checkpoint")
+        with self.assertRaisesRegex(sidecar.SidecarError, "another"):
+            sidecar.load(self.path)  # the old sidecar pairs with nothing
+
+    def test_fast_forward_opens_nothing(self):
+        from detc_runtime import replay
+        self._checkpoint({"w": torch.ones(3)})
+        first = _read(self.path)
+        replay.REPLAY.ff = True
+        try:
+            with replay.checkpoint_file(open)(self.path, "wb") as f:
+                self.assertEqual(f.name, self.path)
+                f.write(b"discarded")
+            with replay.checkpoint_file(open)(self.path, "rb") as f:
+                self.assertEqual(f.read(), first)  # reading opens the file
+        finally:
+            replay.REPLAY.ff = False
+        self.assertEqual(_read(self.path), first)
+
+    def test_a_file_opened_elsewhere_is_written_in_place(self):
+        from detc_runtime import checkpoint_files, replay
+        with open(self.path, "wb") as f:
+            self.assertEqual(checkpoint_files.in_place_path(f), self.path)
+            replay.checkpoint(1, torch.save)({"w": torch.ones(2)}, f)
+        self.assertEqual(sidecar.load(self.path)["site"], 1)
+        with open(self.path, "ab") as f:
+            self.assertIsNone(checkpoint_files.in_place_path(f))
+        with open(self.path, "rb") as f:
+            self.assertIsNone(checkpoint_files.in_place_path(f))
+        self.assertIsNone(checkpoint_files.in_place_path(io.BytesIO()))
 
 
 class _Guards(torch.utils.data.Dataset):

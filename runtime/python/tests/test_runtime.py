@@ -728,6 +728,33 @@ class ValuesTest(unittest.TestCase):
         with self.assertRaises(ValueError):
             values.decode({"torch_dtype": "torch.nn"})
 
+    def test_parameters_are_saved_as_references_to_the_runs_own(self):
+        # awd-lstm-lm validates with averaged weights: `tmp[prm] =
+        # prm.data.clone()` before, `prm.data = tmp[prm].clone()` after,
+        # with a save between. Saved as copies, the restored dict's keys
+        # were other tensors: KeyError after the resume.
+        import json
+        import sys
+        from detc_runtime import values
+        model = torch.nn.Linear(3, 2)
+        tmp = {p: p.data.clone() for p in model.parameters()}
+        frame = sys._getframe()
+        with values.Parameters(frame):
+            saved = json.loads(json.dumps(values.encode(tmp, "tmp")))
+        self.assertEqual([k["parameter"] for k, _ in saved["dict"]],
+                         [["model", "weight"], ["model", "bias"]])
+        model = torch.nn.Linear(3, 2)  # the resumed run's own
+        with values.Parameters(sys._getframe()):
+            restored = values.decode(saved)
+        self.assertEqual(list(map(id, restored)),
+                         list(map(id, model.parameters())))
+        self.assertTrue(all(torch.equal(restored[p], v) for p, v in
+                            zip(model.parameters(), tmp.values())))
+        del model
+        with self.assertRaisesRegex(values.UnsavableValue, "'model'"):
+            with values.Parameters(sys._getframe()):
+                values.decode(saved)
+
     def test_a_field_decoded_into_the_object_it_holds_is_kept(self):
         # timm's PrefetchLoader: its `loader` field's state is loaded into
         # the loader it holds, which decode returns; putting that object
@@ -1967,6 +1994,30 @@ class ScopeAndDrawTest(unittest.TestCase):
         restored = pickle.loads(pickle.dumps(drop))
         self.assertEqual(restored._detc_site, 2)
 
+    def test_keyed_dropout_pickles_as_the_layer_it_replaces(self):
+        # word_language_model saves its model whole and loads it back with
+        # `torch.serialization.safe_globals([..., torch.nn.Dropout, ...])`:
+        # pickled as detc's class, the load failed under torch >= 2.6, and
+        # the file needed detc_runtime wherever it was loaded.
+        drop = rt.keyed_module(2, 1, torch.nn.Dropout)(p=0.25)
+        data = pickle.dumps(torch.nn.Sequential(drop))
+        self.assertNotIn(b"detc_runtime", data)
+        self.assertIn(b"torch.nn.modules.dropout", data)
+        # Loaded in a run with the runtime, it is keyed again.
+        loaded = pickle.loads(data)[0]
+        self.assertIs(type(loaded), type(drop))
+        self.assertEqual((loaded._detc_site, loaded.p), (2, 0.25))
+        plain = pickle.loads(pickle.dumps(torch.nn.Dropout(0.5)))
+        self.assertIs(type(plain), torch.nn.Dropout)
+        if hasattr(torch.serialization, "safe_globals"):
+            buffer = io.BytesIO()
+            torch.save(torch.nn.Sequential(drop), buffer)
+            buffer.seek(0)
+            with torch.serialization.safe_globals(
+                    [torch.nn.Sequential, torch.nn.Dropout]):
+                again = torch.load(buffer, weights_only=True)[0]
+            self.assertEqual(again._detc_site, 2)
+
     def test_keyed_draws_follow_the_tensors_device(self):
         """Keyed values are drawn on the CPU and must land where the model
         is (issue 43: on CUDA, `x * mask` of a CPU dropout mask raised at
@@ -2761,6 +2812,36 @@ class ReplayHelpersTest(unittest.TestCase):
         with self.assertRaises(SystemExit) as e:
             rt.restore_value(lambda: net, torch.nn.DataParallel(
                 torch.nn.Linear(2, 2)))
+        self.assertEqual(e.exception.code, 3)
+
+    def test_restore_value_rehomes_an_optimizer_of_another_kind(self):
+        # awd-lstm-lm saves [model, criterion, optimizer] whole and
+        # switches from SGD to ASGD mid-run; fast-forward skipped the
+        # switch: the checkpoint's ASGD must step the run's own model.
+        net = torch.nn.Linear(2, 2)
+        opt = torch.optim.SGD(net.parameters(), lr=0.1)
+        saved_net = torch.nn.Linear(2, 2)
+        saved_opt = torch.optim.ASGD(saved_net.parameters(), lr=0.1, t0=0)
+        saved_net(torch.ones(1, 2)).sum().backward()
+        saved_opt.step()
+        saved_net, saved_opt = pickle.loads(pickle.dumps(
+            [saved_net, saved_opt]))
+        self.assertIs(rt.restore_value(lambda: net, saved_net), net)
+        restored = rt.restore_value(lambda: opt, saved_opt)
+        self.assertIsInstance(restored, torch.optim.ASGD)
+        self.assertEqual([id(p) for p in restored.param_groups[0]["params"]],
+                         [id(p) for p in net.parameters()])
+        self.assertEqual(set(map(id, restored.state)),
+                         set(map(id, net.parameters())))
+
+    def test_restore_value_refuses_an_optimizer_of_unrestored_params(self):
+        from detc_runtime._state import STATE
+        self.addCleanup(setattr, STATE, "failed", STATE.failed)
+        net = torch.nn.Linear(2, 2)
+        stray = torch.optim.ASGD(torch.nn.Linear(2, 2).parameters(), lr=0.1)
+        with self.assertRaises(SystemExit) as e:
+            rt.restore_value(lambda: torch.optim.SGD(net.parameters(),
+                                                     lr=0.1), stray)
         self.assertEqual(e.exception.code, 3)
 
     def test_batches_reaches_the_loader_through_wrappers(self):
