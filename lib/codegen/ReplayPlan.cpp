@@ -537,9 +537,15 @@ private:
     // (Swin's `save_checkpoint(config, epoch, model, max_accuracy,
     // optimizer, ...)`): restored in the script after each call, in the
     // names the call passes.
-    if (&sf != &script && place.function &&
-        isa_and_nonnull<ast::Dict>(resolveLocalDict(sf, place, obj)))
-      return planHelperSites(cp, sf, *span, call, std::nullopt, skip);
+    // Or a state dict of its parameter (early-stopping-pytorch's
+    // `EarlyStopping.save_checkpoint(self, val_loss, model)`:
+    // `torch.save(model.state_dict(), self.path)`).
+    if (&sf != &script && place.function) {
+      const ast::Expr *built = resolveLocalDict(sf, place, obj);
+      if (isa_and_nonnull<ast::Dict>(built) ||
+          isa_and_nonnull<ast::Name, ast::Attribute>(stateDictOf(built)))
+        return planHelperSites(cp, sf, *span, call, std::nullopt, skip);
+    }
     if (&sf != &script)
       return skip(span->exprBegin,
                   "it saves what a module the script imports holds; detc "
@@ -1069,9 +1075,13 @@ private:
                                       const ast::Call *call) {
     const ast::Arg *first = firstParam(fn);
     auto *method = dyn_cast<ast::Attribute>(call->func);
-    if (!first || first->arg != "self" || !method)
+    if (!first || first->arg != "self")
       return nullptr;
-    return method->value;
+    // An object called (`early_stopping(valid_loss, model)` runs its
+    // `__call__`): the receiver is the callee itself.
+    if (fn->name == "__call__" && (!method || method->attr != "__call__"))
+      return call->func;
+    return method ? method->value : nullptr;
   }
 
   /// The argument `call` passes for parameter `param` of `fn` (null when
@@ -1081,7 +1091,7 @@ private:
     unsigned shift = 0;
     const ast::Arg *first = firstParam(fn);
     if (first && (first->arg == "self" || first->arg == "cls") &&
-        isa<ast::Attribute>(call->func))
+        (isa<ast::Attribute>(call->func) || fn->name == "__call__"))
       shift = 1; // a bound method: the receiver is the first parameter
     if (param < shift)
       return nullptr;
