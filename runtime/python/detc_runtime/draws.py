@@ -367,17 +367,20 @@ def key_imported_layers(site, gen, names):
             raise TypeError("detc-runtime: no keyed version of module %r"
                             % name)
 
-        keyed = _imported_layer_class(original, sub, site, gen)
-        setattr(module, attr, keyed)
-        home = importlib.import_module(original.__module__)
-        if getattr(home, attr, None) is original:
-            setattr(home, attr, keyed)
+        # Only where the analysis saw it looked up: the class's own module
+        # keeps the original, which torch's modules built with it
+        # (TransformerEncoderLayer's dropout, not keyed) pickle as; with
+        # the keyed class in its place, a model holding both could not be
+        # saved whole ("not the same object as
+        # torch.nn.modules.dropout.Dropout": word_language_model's
+        # Transformer failed its first save).
+        setattr(module, attr, _imported_layer_class(original, sub, site, gen))
 
 
 def _imported_layer_class(original, sub, site, gen):
-    # Its instances stay of this class, which stands at the original's
-    # name: a script's `torch.serialization.safe_globals([nn.Dropout])`
-    # allows what it pickles as (_KeyedDropoutMixin.__reduce_ex__).
+    # Its instances stay of this class, named as the original; they pickle
+    # as the original (_KeyedDropoutMixin.__reduce_ex__), which a script's
+    # `torch.serialization.safe_globals([nn.Dropout])` allows.
     def __init__(self, *args, **kwargs):
         super(sub, self).__init__(*args, **kwargs)
         self._detc_site, self._detc_gen = site, gen

@@ -2018,6 +2018,24 @@ class ScopeAndDrawTest(unittest.TestCase):
                 again = torch.load(buffer, weights_only=True)[0]
             self.assertEqual(again._detc_site, 2)
 
+    def test_imported_layers_keyed_and_torchs_own_pickle_together(self):
+        # word_language_model's Transformer: its model.py's nn.Dropout is
+        # keyed (key_imported_layers), TransformerEncoderLayer builds its
+        # dropout from torch's own module (not keyed). With the keyed
+        # class put in place of torch.nn.modules.dropout.Dropout too, the
+        # model could not be saved whole (PicklingError: "not the same
+        # object as torch.nn.modules.dropout.Dropout").
+        self.addCleanup(setattr, torch.nn, "Dropout", torch.nn.Dropout)
+        rt.key_imported_layers(4, 1, ("torch.nn.Dropout",))
+        model = torch.nn.Sequential(
+            torch.nn.Dropout(0.3),
+            torch.nn.TransformerEncoderLayer(8, 2, 16, dropout=0.1))
+        self.assertEqual(model[0]._detc_site, 4)
+        loaded = pickle.loads(pickle.dumps(model))
+        self.assertEqual((loaded[0]._detc_site, loaded[0].p), (4, 0.3))
+        self.assertIsInstance(loaded[0], rt.draws.KeyedDropout)
+        self.assertIs(type(loaded[1].dropout), type(model[1].dropout))
+
     def test_keyed_draws_follow_the_tensors_device(self):
         """Keyed values are drawn on the CPU and must land where the model
         is (issue 43: on CUDA, `x * mask` of a CPU dropout mask raised at
