@@ -444,16 +444,19 @@ def main():
         wrong.append("derive_torch_names.py --check failed:\n" +
                      names.stdout + names.stderr)
     # stdlib.api, derived from sys.stdlib_module_names: every module it
-    # lists is this interpreter's standard library.
-    stdlib = subprocess.run(
-        [sys.executable, os.path.join(API_DIR, "derive_stdlib_names.py"),
-         "--check", os.path.join(API_DIR, "stdlib.api")],
-        capture_output=True, text=True)
-    if stdlib.returncode != 0:
-        wrong.append("derive_stdlib_names.py --check failed:\n" +
-                     stdlib.stdout + stdlib.stderr)
+    # lists is this interpreter's standard library. builtins.api, derived
+    # from the builtins module: every builtin of this interpreter is
+    # listed (one left out would be reported undefined wherever read).
+    for script, table in (("derive_stdlib_names.py", "stdlib.api"),
+                          ("derive_builtin_names.py", "builtins.api")):
+        derived = subprocess.run(
+            [sys.executable, os.path.join(API_DIR, script), "--check",
+             os.path.join(API_DIR, table)], capture_output=True, text=True)
+        if derived.returncode != 0:
+            wrong.append("%s --check failed:\n%s%s" % (
+                script, derived.stdout, derived.stderr))
     checked = ["torch.nn (torch %s)" % torch.__version__,
-               "torch.names.api", "stdlib.api",
+               "torch.names.api", "stdlib.api", "builtins.api",
                "torch.nn.functional",
                "torch's functions and Tensor methods taking a generator",
                "%d classes of torch.distributions" % distributions,

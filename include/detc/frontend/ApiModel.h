@@ -145,6 +145,13 @@ public:
   /// name of the standard library (a `stdlib` module) that no
   /// `changes-arguments` line names (`os.path.join`, not `heapq.heappush`).
   bool keepsArguments(llvm::StringRef name) const;
+  /// Whether a module can read `name` without binding it: a builtin
+  /// (`len`, `ValueError`) or a name every module, class body or method
+  /// gets (`__file__`, `__class__`): builtins.api. Any other name bound
+  /// nowhere is a NameError at run time.
+  bool isBuiltinName(llvm::StringRef name) const {
+    return builtinNames.contains(name);
+  }
   /// True if a table describes `name`: a known module, a name with an
   /// entry (exact or wildcard), or a method of a described type
   /// (`torch.Tensor.view` through `*.view`). A library name no table
@@ -174,6 +181,7 @@ private:
   llvm::StringMap<llvm::SmallVector<unsigned, 1>> dataArguments;
   llvm::StringSet<> immutableTypes;
   llvm::StringSet<> stdlibModules;
+  llvm::StringSet<> builtinNames;
   llvm::StringSet<> changesArguments;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;

@@ -224,6 +224,14 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       stdlibModules.insert(words[1]);
       continue;
     }
+    if (words[0] == "builtin") {
+      // `builtin <name>`: a name any module reads unbound (builtins.api,
+      // derived from the builtins module).
+      if (words.size() != 2)
+        return fail("expected 'builtin <name>'");
+      builtinNames.insert(words[1]);
+      continue;
+    }
     if (words[0] == "changes-arguments") {
       // `changes-arguments <name> <why...>`: a function of the standard
       // library that changes an object it is given (heapq's heappush).

@@ -163,12 +163,83 @@ Node Builder::varNode(Frame &f, StringRef name) {
   Frame *m = &f;
   while (m->parent)
     m = m->parent;
-  if (m->scope.locals.count(name))
+  // A module global, also one only functions assign (`def setup(): global
+  // model; model = ...`): where those functions write it.
+  if (m->scope.locals.count(name) ||
+      bindingsOf(*m->module).declaredGlobal.contains(name))
     return scopeNode(m->symbol, name);
   // A builtin (`len`, `dict`, `enumerate`): a library name.
-  pta::Node n = scopeNode("<builtins>", name);
-  solver.addObject(n, libName(("builtins." + name).str()));
+  if (readsUnbound(name) || bindingsOf(*m->module).bindsUnseen) {
+    pta::Node n = scopeNode("<builtins>", name);
+    solver.addObject(n, libName(("builtins." + name).str()));
+    return n;
+  }
+  // Bound nowhere (expr() warns where it is read): NameError at run time,
+  // and, as an unresolved import's name, may be anything — not a quiet
+  // builtin (a training loop over it was no loop at all).
+  pta::Node n = scopeNode("<undefined>", name);
+  solver.addObject(n, libName(name));
   return n;
+}
+
+bool Builder::readsUnbound(StringRef name) const {
+  // CheckHint's `_checkpoint()` hint is detc's own name: the JIT transform
+  // inserts it into a script that does not define it (docs/checkhint.md).
+  return api.isBuiltinName(name) || name == "_checkpoint";
+}
+
+bool Builder::undefinedIn(Frame &f, StringRef name) {
+  if (readsUnbound(name) || f.scope.globals.count(name) ||
+      f.scope.locals.count(name))
+    return false;
+  Frame *m = &f;
+  for (Frame *p = f.parent; p; p = p->parent) {
+    if (!p->isClassBody && p->scope.locals.count(name))
+      return false;
+    m = p;
+  }
+  if (m->scope.locals.count(name))
+    return false;
+  const ModuleBindings &b = bindingsOf(*m->module);
+  return !b.declaredGlobal.contains(name) && !b.typeParams.contains(name) &&
+         !b.bindsUnseen;
+}
+
+const Builder::ModuleBindings &Builder::bindingsOf(ProgramModule &m) {
+  auto [it, added] = moduleBindings.try_emplace(&m);
+  ModuleBindings &b = it->second;
+  if (!added)
+    return b;
+  // The names its functions declare `global`; and whether it binds names
+  // no statement shows: a star import, `globals()[k] = v`, `exec`,
+  // `vars()`, an assignment into `builtins`.
+  std::function<void(const ast::Node *)> visit = [&](const ast::Node *n) {
+    if (!n)
+      return;
+    if (auto *g = llvm::dyn_cast<ast::Global>(n)) {
+      for (StringRef name : g->names)
+        b.declaredGlobal.insert(name);
+    } else if (auto *t = llvm::dyn_cast<ast::TypeVar>(n)) {
+      b.typeParams.insert(t->name);
+    } else if (auto *t = llvm::dyn_cast<ast::ParamSpec>(n)) {
+      b.typeParams.insert(t->name);
+    } else if (auto *t = llvm::dyn_cast<ast::TypeVarTuple>(n)) {
+      b.typeParams.insert(t->name);
+    } else if (auto *imp = llvm::dyn_cast<ast::ImportFrom>(n)) {
+      // (Also a program module's: where it is found may depend on a
+      // `sys.path.insert` the analysis has not reached yet.)
+      b.bindsUnseen |= llvm::any_of(
+          imp->names, [](const ast::Alias *a) { return a->name == "*"; });
+    } else if (auto *name = llvm::dyn_cast<ast::Name>(n)) {
+      b.bindsUnseen |= llvm::is_contained(
+          {"globals", "exec", "eval", "vars", "locals", "__builtins__",
+           "builtins", "__builtin__", "__import__"},
+          name->id);
+    }
+    ast::forEachChild(n, [&](StringRef, const ast::Node *c) { visit(c); });
+  };
+  visit(m.parsed->module);
+  return b;
 }
 
 /// The constant text a computed string key starts with: `'aug_' + name`,
@@ -1151,6 +1222,13 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
     if (n->ctx == ExprContext::Load)
       if (auto it = f.current.find(n->id); it != f.current.end())
         return remember(it->second);
+    if (n->ctx == ExprContext::Load && undefinedIn(f, n->id))
+      warn(f.module, n,
+           "'" + n->id.str() +
+               "' is not defined: no statement binds it and it is no "
+               "builtin, so Python raises NameError here; detc takes it "
+               "for an unknown object (it may be anything) "
+               "[detc-undefined-name]");
     return remember(varNode(f, n->id));
   }
   case NodeKind::Constant: {

@@ -110,6 +110,26 @@ private:
 
   // ---- Nodes ----
   Node varNode(Frame &f, llvm::StringRef name);
+  /// Whether `name`, read in `f`, is bound nowhere: no scope of `f`'s
+  /// binds it, no function of its module declares it `global`, it is no
+  /// type parameter and no builtin (builtins.api), and its module has no
+  /// way of binding names unseen (ModuleBindings::bindsUnseen).
+  bool undefinedIn(Frame &f, llvm::StringRef name);
+  /// Whether any module may read `name` without binding it: a builtin, or
+  /// detc's `_checkpoint` hint.
+  bool readsUnbound(llvm::StringRef name) const;
+  /// What a module binds besides its top-level statements.
+  struct ModuleBindings {
+    /// Names its functions declare `global`.
+    llvm::StringSet<> declaredGlobal;
+    /// Type parameters anywhere in it (PEP 695 `def f[T]`, `type A[K] =
+    /// ...`), which their own scopes bind (taken as bound everywhere).
+    llvm::StringSet<> typeParams;
+    /// It may bind names no statement shows: a star import, `globals()`,
+    /// `exec`, `builtins`.
+    bool bindsUnseen = false;
+  };
+  const ModuleBindings &bindingsOf(ProgramModule &m);
   /// Whether reads of local `name` of `f` may take its straight-line value
   /// (Frame::current).
   bool straightLine(Frame &f, llvm::StringRef name);
@@ -454,6 +474,7 @@ private:
   /// the partial in its own `arg0`, and calling it would nest forever.
   std::set<std::pair<const ast::Call *, Obj>> partialCalls;
   llvm::StringSet<> warned;
+  std::map<const ProgramModule *, ModuleBindings> moduleBindings;
   /// The statements constraints are attributed to (the solver's source
   /// ids index it; 0 is "none").
   std::vector<std::pair<const ProgramModule *, const ast::Node *>> sources{
