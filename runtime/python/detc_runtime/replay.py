@@ -583,6 +583,8 @@ def _save_values(site, thunks, tensors, frame=None):
     a ClassificationTask or a DistillationTask with its `teacher`). The
     values' tensors are appended to `tensors` (the sidecar's payload)."""
     encoded = {}
+    # (One scan of the frame's modules for all the values.)
+    parameters = _values.Parameters(frame)
     for name, thunk in (thunks or {}).items():
         try:
             value = thunk()
@@ -590,7 +592,7 @@ def _save_values(site, thunks, tensors, frame=None):
             continue
         try:
             mark = len(tensors)
-            with _values.Parameters(frame):
+            with parameters:
                 encoded[name] = _values.encode(value, repr(name), tensors)
         except _values.UnsavableValue as e:
             del tensors[mark:]
