@@ -16,6 +16,7 @@ import inspect
 import itertools
 import os
 import sys
+import weakref
 import zlib
 
 import numpy as np
@@ -462,8 +463,13 @@ class KeyedDataLoader(DataLoader):
                                loader=self, start=start)
         REPLAY.loaders[self._detc_site] = it
         # The iteration a generator repeating this loader is in
-        # (values.generator_at).
-        self._detc_latest = it
+        # (values.generator_at). Weak: the iterator holds the loader, and a
+        # loader and its last iterator in a cycle left that iterator (and
+        # its workers) to the cycle collector, whose finalizers close the
+        # workers' index queues before DataLoader's shutdown can tell the
+        # workers to stop: 5 s per worker, each time a loader was dropped
+        # with persistent workers or mid-epoch.
+        self._detc_latest = weakref.ref(it)
         return it
 
     # The state a checkpoint at a hint saves when the loops iterate this

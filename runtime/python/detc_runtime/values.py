@@ -416,7 +416,8 @@ def generator_at(gen, what="value"):
     loader = _repeated_loader(gen, what)
     if inspect.getgeneratorstate(gen) == inspect.GEN_CREATED:
         return GeneratorAt(gen, None)
-    it = getattr(loader, "_detc_latest", None)
+    latest = getattr(loader, "_detc_latest", None)
+    it = latest() if latest is not None else None
     if it is None:
         raise UnsavableValue("%s (a generator of %s): its loader has no "
                              "iteration to save" % (what, gen.gi_code.co_name))

@@ -464,6 +464,37 @@ class SamplerTest(unittest.TestCase):
         self.assertIn("a DataLoader detc did not key iterates the keyed "
                       "sampler of the loader at site 8", err.getvalue())
 
+    def test_a_dropped_loaders_workers_stop_without_the_cycle_collector(self):
+        # A keyed loader and its last iterator once held each other: a
+        # loader dropped mid-epoch or with persistent workers left its
+        # workers to the cycle collector, which closed their index queues
+        # before DataLoader's shutdown could stop them: each worker then
+        # held the collecting code (any line of the script) for 5 s.
+        import gc
+        import weakref
+        from torch.utils.data import DataLoader, TensorDataset
+        from detc_runtime.replay import REPLAY
+
+        make = rt.keyed_loader(31, DataLoader)
+        data = TensorDataset(torch.arange(10))
+        gc.disable()
+        self.addCleanup(gc.enable)
+        for options in ({"persistent_workers": True}, {}):
+            loader = make(data, batch_size=4, shuffle=True, num_workers=2,
+                          **options)
+            for _ in loader:
+                break
+            base = weakref.ref(REPLAY.loaders[31].base)
+            workers = list(base()._workers)
+            del loader, _
+            # The site's next loader takes its place in the replay
+            # bookkeeping: the last reference to the old one goes.
+            next(iter(make(data, batch_size=4)))
+            self.assertIsNone(base(), options)
+            for w in workers:
+                w.join(timeout=1)
+            self.assertFalse(any(w.is_alive() for w in workers), options)
+
     def test_keys_pair_with_what_was_fetched(self):
         # A custom random sampler is iterated once per epoch (its order is
         # not reproducible by iterating it again); unbatched loading, and
