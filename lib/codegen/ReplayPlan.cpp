@@ -2098,7 +2098,8 @@ private:
   /// in place, and fast-forward, which runs the `with` to reach the
   /// restore, would truncate the very checkpoint it resumes from: the
   /// builtin `open` goes through `checkpoint_file`, which opens nothing
-  /// in fast-forward.
+  /// in fast-forward. So does `f = open(path, "wb")` before the save
+  /// (`torch.save(model, f); f.close()`), which fast-forward re-executed.
   void wrapCheckpointOpen(const SitePlan &p) {
     const ast::Expr *file =
         p.call->args.size() >= 2 ? p.call->args[1] : nullptr;
@@ -2121,23 +2122,52 @@ private:
     };
     if (rebinds(nullptr) || (at->function && rebinds(at->function)))
       return;
+    auto wrapOpen = [&](const ast::Expr *opener, StringRef tail) {
+      auto *call = dyn_cast_or_null<ast::Call>(opener);
+      auto *callee = call ? dyn_cast<ast::Name>(call->func) : nullptr;
+      if (!callee || callee->id != "open")
+        return;
+      auto &edits = p.saveFile->ctx.edits;
+      edits.wrap(callee->getRange().begin.offset,
+                 callee->getRange().end.offset,
+                 formatv("{0}.checkpoint_file(", kRuntimeAlias).str(), ")");
+      if (!tail.empty())
+        edits.wrap(call->getRange().begin.offset,
+                   call->getRange().end.offset, "", tail.str());
+    };
+    // The statements around the save: its ancestors, innermost first.
+    llvm::SmallPtrSet<const ast::Stmt *, 8> around;
     for (const ast::Stmt *s = at->parent; s; s = index.of(s)->parent) {
+      around.insert(s);
       auto *with = dyn_cast<ast::With>(s);
       if (!with)
         continue;
       for (const ast::WithItem *item : with->items) {
         auto *var = dyn_cast_or_null<ast::Name>(item->optionalVars);
-        auto *opener = dyn_cast_or_null<ast::Call>(item->contextExpr);
-        if (!var || var->id != name->id || !opener)
+        if (!var || var->id != name->id)
           continue;
-        if (auto *callee = dyn_cast<ast::Name>(opener->func);
-            callee && callee->id == "open")
-          p.saveFile->ctx.edits.wrap(
-              callee->getRange().begin.offset, callee->getRange().end.offset,
-              formatv("{0}.checkpoint_file(", kRuntimeAlias).str(), ")");
+        wrapOpen(item->contextExpr, "");
         return; // the nearest `with` binding the name decides
       }
     }
+    // `f = open(path, "wb")` before the save, at its level or around it
+    // (`f.close()` after): the file object itself, held until the save
+    // commits it (CheckpointFile.opened).
+    const ast::Assign *opened = nullptr;
+    for (const ast::Stmt *s : index.statementsIn(at->function)) {
+      if (s->getRange().begin.offset >= p.span.stmtBegin)
+        break;
+      const StmtPlace *sp = index.of(s);
+      auto *assign = dyn_cast<ast::Assign>(s);
+      if (!assign || assign->targets.size() != 1 || !sp ||
+          (sp->parent && !around.contains(sp->parent)))
+        continue;
+      if (auto *var = dyn_cast<ast::Name>(assign->targets[0]);
+          var && var->id == name->id)
+        opened = assign;
+    }
+    if (opened)
+      wrapOpen(opened->value, ".opened()");
   }
   /// A restore in a function that assigns a variable the function only
   /// reads — a module-level one (`def save_all(epoch): torch.save({...,

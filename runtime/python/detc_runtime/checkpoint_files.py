@@ -98,6 +98,19 @@ class CheckpointFile:
             raise
         _HELD[self.file] = self
 
+    def opened(self):
+        """The file itself, for `f = open(path, "wb")` outside a `with`
+        (`torch.save(model, f)`, then `f.close()`). Should it be dropped
+        or the run end with nothing committed, what the script wrote
+        replaces the checkpoint, as its own `open` would have."""
+        f = self.file
+        if self.holder is not None:
+            # Neither the table's value (self) nor the finalizer may hold
+            # the file: it would never be dropped.
+            self.file = weakref.proxy(f)
+            weakref.finalize(f, _settle, self)
+        return f
+
     def __enter__(self):
         return self.file.__enter__()
 
@@ -105,10 +118,21 @@ class CheckpointFile:
         try:
             return self.file.__exit__(kind, value, traceback)
         finally:
+            _HELD.pop(self.file, None)
             if self.holder is not None and not self.committed:
                 if kind is None:
                     os.replace(self.tmp, self.real)
                 self.holder.remove()
+
+
+def _settle(c):
+    if not c.committed:
+        c.committed = True
+        try:
+            os.replace(c.tmp, c.real)
+        except OSError:
+            pass  # the holder's folder went away with the run's files
+        c.holder.remove()
 
 
 def held(f):

@@ -478,6 +478,37 @@ class CheckpointFileTest(unittest.TestCase):
             replay.REPLAY.ff = False
         self.assertEqual(_read(self.path), first)
 
+    def test_a_file_opened_outside_a_with(self):
+        # `f = open(path, "wb"); torch.save(model, f); f.close()`: the
+        # same commit as in a `with`; in fast-forward nothing is opened
+        # (the script's own open truncated the checkpoint being resumed
+        # from); a file dropped with no save replaces it as open would.
+        from detc_runtime import replay
+        self._checkpoint({"w": torch.ones(3)})
+        first = _read(self.path)
+        instance = sidecar.load(self.path)["instance"]
+        f = replay.checkpoint_file(open)(self.path, "wb").opened()
+        self.assertEqual(_read(self.path), first)
+        replay.checkpoint(1, torch.save)({"w": torch.zeros(3)}, f)
+        f.close()
+        self.assertEqual(sidecar.load(self.path)["instance"], instance + 1)
+        self.assertTrue(torch.equal(torch.load(self.path)["w"],
+                                    torch.zeros(3)))
+        committed = _read(self.path)
+        replay.REPLAY.ff = True
+        try:
+            f = replay.checkpoint_file(open)(self.path, "wb").opened()
+            f.write(b"discarded")
+            f.close()
+        finally:
+            replay.REPLAY.ff = False
+        self.assertEqual(_read(self.path), committed)
+        f = replay.checkpoint_file(open)(self.path, "wb").opened()
+        f.write(b"not a checkpoint")
+        f.close()
+        del f
+        self.assertEqual(_read(self.path), b"not a checkpoint")
+
     def test_a_file_opened_elsewhere_is_written_in_place(self):
         from detc_runtime import checkpoint_files, replay
         with open(self.path, "wb") as f:

@@ -6,11 +6,13 @@ when the validation loss improves; otherwise the learning rate is
 annealed (`lr /= 4.0`). At the end the best model is read back from the
 open file, its classes allowed by name as the example does under torch
 >= 2.6 (`torch.serialization.safe_globals([..., nn.Dropout])`), and
-evaluated.
+evaluated. Odd epochs save in a `with`, even ones through
+`f = open(args.out, 'wb')` ... `f.close()`.
 
 Resuming failed: the checkpoint had no sidecar (detc wrote none into an
 open file), fast-forward's `open(..., 'wb')` would truncate the
-checkpoint it resumes from, and the final load refused the keyed dropout
+checkpoint it resumes from (the session-75 first binary still did, for
+`f = open(...)`: "restoring it raised EOFError"), and the final load refused the keyed dropout
 layer the model was pickled with.
 
 usage: open_file_checkpoint_train.py [--epochs N] --out FILE"""
@@ -61,8 +63,13 @@ for epoch in range(1, args.epochs + 1):
     val_loss = evaluate(val_data, val_target)
     print('| end of epoch {:3d} | valid loss {:5.4f}'.format(epoch, val_loss))
     if not best_val_loss or val_loss < best_val_loss:
-        with open(args.out, 'wb') as f:
+        if epoch % 2:
+            with open(args.out, 'wb') as f:
+                torch.save(model, f)
+        else:
+            f = open(args.out, 'wb')
             torch.save(model, f)
+            f.close()
         best_val_loss = val_loss
     else:
         lr /= 4.0
