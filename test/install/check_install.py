@@ -119,7 +119,8 @@ def deb(build):
                 os.path.basename(pkg) != "detc_%s_amd64.deb" % version:
             sys.exit("FAIL: version %r, file %s" % (version, pkg))
         depends = field("Depends")
-        for dep in ("libllvm19", "libz3-4", "libantlr4-runtime4.9",
+        # (No libllvm19: LLVM is linked statically, DETC_STATIC_LLVM.)
+        for dep in ("libz3-4", "libantlr4-runtime4.9",
                     "libtcmalloc-minimal4", "libsimdjson14",
                     "libstdc++6", "python3 (>= 3.11)", "python3-torch",
                     "python3-numpy"):

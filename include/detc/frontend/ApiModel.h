@@ -186,6 +186,8 @@ private:
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;
+  /// The longest word of any table: no longer prefix of a name is a key.
+  size_t longestName = 0;
   /// `quiet` / `unread` modules with the reason their declaration gives.
   llvm::StringMap<std::pair<Unmodelled, std::string>> unmodelled;
 };

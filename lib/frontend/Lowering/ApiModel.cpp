@@ -170,6 +170,8 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       error = (tableName + ":" + llvm::Twine(lineNo) + ": " + msg).str();
       return false;
     };
+    for (StringRef w : words)
+      longestName = std::max(longestName, w.size());
     if (words[0] == "module") {
       if (words.size() != 2)
         return fail("expected 'module <name>'");
@@ -377,10 +379,22 @@ StringRef ApiModel::getBase(StringRef type) const {
   return {};
 }
 
+/// The longest of `name` and its dotted prefixes (`a.b` of `a.b.c`) that
+/// has at most `limit` characters, or "". The tables' keys are no longer
+/// than that: hashing every prefix of a long attribute chain
+/// (`a.b.b.b...`, issued once per link) made its analysis cubic in it.
+static StringRef dottedPrefixWithin(StringRef name, size_t limit) {
+  if (name.size() <= limit)
+    return name;
+  size_t dot = name.rfind('.', limit + 1);
+  return dot == StringRef::npos ? StringRef() : name.take_front(dot);
+}
+
 std::string ApiModel::canonicalize(StringRef qualName) const {
   // The longest aliased module that `qualName` is in (`keras.layers.X`,
   // `torchvision.transforms.v2.RandomCrop`).
-  for (StringRef head = qualName; !head.empty();) {
+  for (StringRef head = dottedPrefixWithin(qualName, longestName);
+       !head.empty();) {
     auto it = aliases.find(head);
     if (it != aliases.end())
       return it->second + qualName.drop_front(head.size()).str();
@@ -398,7 +412,8 @@ bool ApiModel::isKnownModule(StringRef module) const {
 bool ApiModel::keepsArguments(StringRef name) const {
   if (!stdlibModules.contains(name.split('.').first))
     return false;
-  for (StringRef n = name; !n.empty(); n = n.rsplit('.').first) {
+  for (StringRef n = dottedPrefixWithin(name, longestName); !n.empty();
+       n = n.rsplit('.').first) {
     if (changesArguments.contains(n))
       return false;
     if (!n.contains('.'))
@@ -408,7 +423,8 @@ bool ApiModel::keepsArguments(StringRef name) const {
 }
 
 bool ApiModel::isLibraryName(StringRef name) const {
-  for (StringRef n = name; !n.empty(); n = n.rsplit('.').first) {
+  for (StringRef n = dottedPrefixWithin(name, longestName); !n.empty();
+       n = n.rsplit('.').first) {
     if (isKnownModule(n))
       return true;
     if (!n.contains('.'))
@@ -438,8 +454,9 @@ bool ApiModel::describes(StringRef name) const {
 static const std::pair<ApiModel::Unmodelled, std::string> *
 findUnmodelled(const llvm::StringMap<std::pair<ApiModel::Unmodelled,
                                                std::string>> &decls,
-               StringRef name) {
-  for (StringRef n = name; !n.empty(); n = n.rsplit('.').first) {
+               StringRef name, size_t limit) {
+  for (StringRef n = dottedPrefixWithin(name, limit); !n.empty();
+       n = n.rsplit('.').first) {
     auto it = decls.find(n);
     if (it != decls.end())
       return &it->second;
@@ -450,12 +467,12 @@ findUnmodelled(const llvm::StringMap<std::pair<ApiModel::Unmodelled,
 }
 
 ApiModel::Unmodelled ApiModel::classifyUnmodelled(StringRef name) const {
-  auto *d = findUnmodelled(unmodelled, name);
+  auto *d = findUnmodelled(unmodelled, name, longestName);
   return d ? d->first : Unmodelled::Unknown;
 }
 
 StringRef ApiModel::unmodelledReason(StringRef name) const {
-  auto *d = findUnmodelled(unmodelled, name);
+  auto *d = findUnmodelled(unmodelled, name, longestName);
   return d ? StringRef(d->second) : StringRef();
 }
 
