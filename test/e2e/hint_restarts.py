@@ -30,6 +30,8 @@ import subprocess
 import sys
 import tempfile
 
+import zygote_client
+
 # The Python that runs the scripts: Debian's (torch 1.13), or a venv's
 # (torch 2.x, test/platform/torch2.py).
 PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
@@ -45,8 +47,11 @@ class Runner:
             self.env.pop(name, None)
 
     def run(self, cmd, expect=0):
-        proc = subprocess.run(cmd, env=self.env, capture_output=True,
-                              text=True)
+        # `PY [INJECT] SCRIPT ARGS`: run by a child of a zygote, which
+        # imported torch once (fault_inject.py with no flags runs SCRIPT).
+        assert cmd[0] == PY
+        argv = cmd[2:] if cmd[1] == INJECT else cmd[1:]
+        proc = zygote_client.run(argv, self.env, os.getcwd())
         if expect is not None and proc.returncode != expect:
             sys.exit("FAIL: %s exited with %d (expected %d)\n%s" % (
                 " ".join(cmd), proc.returncode, expect, proc.stderr))
@@ -81,6 +86,13 @@ def main():
     parser.add_argument("extra", nargs="*")
     args = parser.parse_args()
     runner = Runner(args.runtime)
+    try:
+        restarts(args, runner)
+    finally:
+        zygote_client.stop_all()
+
+
+def restarts(args, runner):
     with tempfile.TemporaryDirectory(prefix="detc-hint-") as tmp:
         script = os.path.join(tmp, "train.det.py")
         subprocess.run([args.detc, "transform", args.script, "--emit-python",

@@ -40,6 +40,8 @@ import subprocess
 import sys
 import tempfile
 
+import zygote_client
+
 # The Python that runs the scripts: Debian's (torch 1.13), or a venv's
 # (torch 2.x, test/platform/torch2.py).
 PY = os.environ.get("DETC_E2E_PYTHON", "/usr/bin/python3")
@@ -65,8 +67,8 @@ def main():
                        capture_output=True)
 
     def run(script, *argv):
-        return subprocess.run([PY, script] + list(argv), env=env,
-                              capture_output=True, text=True)
+        # In a child of a zygote, which imported torch once.
+        return zygote_client.run([script] + list(argv), env, os.getcwd())
 
     def expect(what, proc, code, *needles):
         ok = proc.returncode == code and all(n in proc.stderr
@@ -227,4 +229,8 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        status = main()
+    finally:
+        zygote_client.stop_all()
+    sys.exit(status)
