@@ -39,6 +39,7 @@
 #include "detc/ir/SourceSpans.h"
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -2135,10 +2136,17 @@ private:
         edits.wrap(call->getRange().begin.offset,
                    call->getRange().end.offset, "", tail.str());
     };
-    // The statements around the save: its ancestors, innermost first.
-    llvm::SmallPtrSet<const ast::Stmt *, 8> around;
+    // The statements around the save, innermost first, each with whether
+    // a loop lies between it and the save. A file opened outside a loop
+    // around the save is opened once for several saves: opened (and so
+    // not opened) in fast-forward, it would take the saves after the
+    // resume too, and lose them. It is left as written: the resume then
+    // refuses the checkpoint that `open` truncated.
+    llvm::DenseMap<const ast::Stmt *, bool> around;
+    bool looped = false;
     for (const ast::Stmt *s = at->parent; s; s = index.of(s)->parent) {
-      around.insert(s);
+      around[s] = looped;
+      looped = looped || isa<ast::For, ast::While>(s);
       auto *with = dyn_cast<ast::With>(s);
       if (!with)
         continue;
@@ -2146,7 +2154,8 @@ private:
         auto *var = dyn_cast_or_null<ast::Name>(item->optionalVars);
         if (!var || var->id != name->id)
           continue;
-        wrapOpen(item->contextExpr, "");
+        if (!around[s])
+          wrapOpen(item->contextExpr, "");
         return; // the nearest `with` binding the name decides
       }
     }
@@ -2160,13 +2169,16 @@ private:
       const StmtPlace *sp = index.of(s);
       auto *assign = dyn_cast<ast::Assign>(s);
       if (!assign || assign->targets.size() != 1 || !sp ||
-          (sp->parent && !around.contains(sp->parent)))
+          (sp->parent && !around.count(sp->parent)))
         continue;
       if (auto *var = dyn_cast<ast::Name>(assign->targets[0]);
           var && var->id == name->id)
         opened = assign;
     }
-    if (opened)
+    if (!opened)
+      return;
+    const ast::Stmt *level = index.of(opened)->parent;
+    if (level ? !around.lookup(level) : !looped)
       wrapOpen(opened->value, ".opened()");
   }
   /// A restore in a function that assigns a variable the function only

@@ -6,7 +6,10 @@
 # itself). The session-75 first binary left the assignment alone, and a
 # resume failed with "restoring it raised EOFError" on a truncated file.
 # An `open` in a block that is not around the save, another variable's
-# `open`, and an `open` the script rebinds are left as written.
+# `open`, an `open` the script rebinds, and a file opened outside a loop
+# around the save (opened once for several saves: not opened in
+# fast-forward, it would swallow the saves after the resume) are left as
+# written.
 # RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=DIAG
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
@@ -34,6 +37,16 @@ for epoch in range(3):
     torch.save(opt.state_dict(), g)
     g.close()
     log.close()
+
+
+# CHECK: {{^}}log_file = open("e.pt", "wb")
+log_file = open("e.pt", "wb")
+# CHECK: {{^}}with open("f.pt", "wb") as every:
+with open("f.pt", "wb") as every:
+    for epoch in range(2):
+        opt.step()
+        torch.save(model.state_dict(), log_file)
+        torch.save(model.state_dict(), every)
 
 
 def save_with_own_open(state, path, open=open):
