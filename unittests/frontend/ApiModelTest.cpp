@@ -144,3 +144,29 @@ TEST(ApiModel, AWildcardDeclaringLibraryCodeHarmlessSaysWhy) {
                          error))
       << error;
 }
+
+TEST(ApiModel, LongNamesFindTheirModulesAndAliasesOnly) {
+  // Prefix walks skip what is longer than any table word (a chain
+  // `a.b.b.b...` asked per link made the analysis cubic in it): the
+  // prefixes that are keys are still found, however long the name.
+  ApiModel m;
+  std::string error;
+  ASSERT_TRUE(m.addTable("libs.api",
+                         "quiet os   files and paths\n"
+                         "alias kx = tensorflow.keras\n"
+                         "module tensorflow.keras\n",
+                         error))
+      << error;
+  std::string chain = "kx.layers";
+  for (int i = 0; i < 5000; ++i)
+    chain += ".b";
+  EXPECT_EQ(m.canonicalize(chain), "tensorflow.keras" + chain.substr(2));
+  EXPECT_EQ(m.canonicalize("kxy" + chain.substr(2)), "kxy" + chain.substr(2));
+  EXPECT_EQ(m.classifyUnmodelled("os" + chain.substr(2)),
+            ApiModel::Unmodelled::Quiet);
+  EXPECT_TRUE(m.isLibraryName("tensorflow.keras" + chain.substr(2)));
+  EXPECT_FALSE(m.isLibraryName("tensorflow.kerass" + chain.substr(2)));
+  // Exactly as long as the longest word, and one past it.
+  EXPECT_EQ(m.canonicalize("kx"), "tensorflow.keras");
+  EXPECT_TRUE(m.isLibraryName("tensorflow.keras"));
+}
