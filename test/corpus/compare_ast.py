@@ -39,41 +39,57 @@ class Mismatch(Exception):
     pass
 
 
-def compare(py, dt, path, in_fstring):
-    if isinstance(py, list) and path.endswith(".values") and in_fstring:
+def spell(path):
+    """The text of a path kept as nested tuples (parent, piece): built
+    only for a mismatch (formatting every node's path once took a third of
+    the comparison)."""
+    pieces = []
+    while isinstance(path, tuple):
+        path, piece = path
+        pieces.append(piece)
+    pieces.append(path)
+    return "".join(reversed(pieces))
+
+
+def compare(py, dt, path, in_fstring, counter=None):
+    if isinstance(py, list) and in_fstring and spell(path).endswith(
+            ".values"):
         # CPython 3.12.0-3.12.2 end a format spec that ends in a field
         # with an empty Constant (fixed in 3.12.3 and 3.13); detc does not.
         py = [v for v in py
               if not (isinstance(v, ast.Constant) and v.value == "")]
     if isinstance(py, list):
         if not isinstance(dt, list) or len(py) != len(dt):
-            raise Mismatch(f"{path}: list length {len(py)} vs "
+            raise Mismatch(f"{spell(path)}: list length {len(py)} vs "
                            f"{len(dt) if isinstance(dt, list) else dt!r}")
         for i, (a, b) in enumerate(zip(py, dt)):
-            compare(a, b, f"{path}[{i}]", in_fstring)
+            compare(a, b, (path, f"[{i}]"), in_fstring, counter)
         return
     if py is None:
         if dt is not None:
-            raise Mismatch(f"{path}: expected nothing, detc has {dt!r:.80}")
+            raise Mismatch(f"{spell(path)}: expected nothing, detc has "
+                           f"{dt!r:.80}")
         return
     if isinstance(py, OPS):
         if dt != type(py).__name__:
-            raise Mismatch(f"{path}: {type(py).__name__} vs {dt}")
+            raise Mismatch(f"{spell(path)}: {type(py).__name__} vs {dt}")
         return
     if not isinstance(py, ast.AST):
         if py != dt:
-            raise Mismatch(f"{path}: {py!r:.60} vs {dt!r:.60}")
+            raise Mismatch(f"{spell(path)}: {py!r:.60} vs {dt!r:.60}")
         return
+    if counter is not None:
+        counter[0] += 1
     name = type(py).__name__
     if not isinstance(dt, dict) or dt.get("_type") != name:
         got = dt.get("_type") if isinstance(dt, dict) else dt
-        raise Mismatch(f"{path}: node {name} vs {got}")
-    where = f"{path}<{name}@{getattr(py, 'lineno', '?')}>"
+        raise Mismatch(f"{spell(path)}: node {name} vs {got}")
+    where = (path, f"<{name}@{getattr(py, 'lineno', '?')}>")
     if not in_fstring and hasattr(py, "lineno"):
-        a = tuple(getattr(py, k) for k in POS)
+        a = (py.lineno, py.col_offset, py.end_lineno, py.end_col_offset)
         b = tuple(dt.get(k) for k in POS)
         if a != b:
-            raise Mismatch(f"{where}: position {a} vs {b}")
+            raise Mismatch(f"{spell(where)}: position {a} vs {b}")
     inner = in_fstring or name == "JoinedStr"
     for field in py._fields:
         value = getattr(py, field)
@@ -84,7 +100,7 @@ def compare(py, dt, path, in_fstring):
                 continue
             if field == "value":
                 if dt.get("kind") != const_kind(value):
-                    raise Mismatch(f"{where}: constant kind "
+                    raise Mismatch(f"{spell(where)}: constant kind "
                                    f"{const_kind(value)} vs {dt.get('kind')}")
                 if isinstance(value, str):
                     try:
@@ -92,21 +108,22 @@ def compare(py, dt, path, in_fstring):
                     except UnicodeEncodeError:
                         continue  # Lone surrogates: not representable in JSON.
                     if dt.get("value") != value:
-                        raise Mismatch(f"{where}: string {value!r:.60} vs "
-                                       f"{dt.get('value')!r:.60}")
+                        raise Mismatch(f"{spell(where)}: string {value!r:.60} "
+                                       f"vs {dt.get('value')!r:.60}")
                 continue
         if name == "FormattedValue" and field == "conversion":
             if dt.get("conversion") != value:
-                raise Mismatch(f"{where}: conversion {value} vs "
+                raise Mismatch(f"{spell(where)}: conversion {value} vs "
                                f"{dt.get('conversion')}")
             continue
         if name == "MatchSingleton" and field == "value":
             if dt.get("value") != const_kind(value):
-                raise Mismatch(f"{where}: singleton {value} vs {dt.get('value')}")
+                raise Mismatch(f"{spell(where)}: singleton {value} vs "
+                               f"{dt.get('value')}")
             continue
         if field not in dt:
-            raise Mismatch(f"{where}: detc lacks field {field}")
-        compare(value, dt[field], f"{where}.{field}", inner)
+            raise Mismatch(f"{spell(where)}: detc lacks field {field}")
+        compare(value, dt[field], (where, "." + field), inner, counter)
 
 
 def main():
@@ -127,18 +144,17 @@ def main():
         print(f"FAIL: {len(outputs)} JSON documents for {len(files)} files")
         return 1
     failures = 0
-    nodes = 0
+    nodes = [0]  # (counted by compare: a walk of its own cost a sixth)
     for f, out in zip(files, outputs):
         with open(f, "rb") as fh:
             tree = ast.parse(fh.read())
-        nodes += sum(1 for _ in ast.walk(tree))
         try:
-            compare(tree, json.loads(out), f, False)
+            compare(tree, json.loads(out), f, False, nodes)
         except Mismatch as m:
             failures += 1
             if failures <= max_report:
                 print(f"MISMATCH {m}")
-    print(f"compared {len(files)} files, {nodes} nodes: "
+    print(f"compared {len(files)} files, {nodes[0]} nodes: "
           f"{len(files) - failures} agree, {failures} differ")
     return 1 if failures else 0
 
