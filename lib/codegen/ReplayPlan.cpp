@@ -38,8 +38,8 @@
 #include "detc/ir/DetcOps.h"
 #include "detc/ir/SourceSpans.h"
 
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -2138,10 +2138,10 @@ private:
     };
     // The statements around the save, innermost first, each with whether
     // a loop lies between it and the save. A file opened outside a loop
-    // around the save is opened once for several saves: opened (and so
-    // not opened) in fast-forward, it would take the saves after the
-    // resume too, and lose them. It is left as written: the resume then
-    // refuses the checkpoint that `open` truncated.
+    // around the save serves several saves: given nothing in fast-forward,
+    // it would swallow the saves after the resume too. It is left as
+    // written: the resume then refuses the checkpoint that `open`
+    // truncated.
     llvm::DenseMap<const ast::Stmt *, bool> around;
     bool looped = false;
     for (const ast::Stmt *s = at->parent; s; s = index.of(s)->parent) {
