@@ -2101,6 +2101,10 @@ private:
   /// builtin `open` goes through `checkpoint_file`, which opens nothing
   /// in fast-forward. So does `f = open(path, "wb")` before the save
   /// (`torch.save(model, f); f.close()`), which fast-forward re-executed.
+  /// A file opened once for a loop's saves (before the loop, or in a
+  /// `with` around it) goes through `checkpoint_file(open,
+  /// across_saves=True)`: opened as written, but not in fast-forward when
+  /// it is the checkpoint being resumed from.
   void wrapCheckpointOpen(const SitePlan &p) {
     const ast::Expr *file =
         p.call->args.size() >= 2 ? p.call->args[1] : nullptr;
@@ -2123,25 +2127,27 @@ private:
     };
     if (rebinds(nullptr) || (at->function && rebinds(at->function)))
       return;
-    auto wrapOpen = [&](const ast::Expr *opener, StringRef tail) {
+    // `inWith`: the `with`'s own context manager; otherwise, the file
+    // itself (CheckpointFile.opened).
+    auto wrapOpen = [&](const ast::Expr *opener, bool inWith,
+                        bool acrossSaves) {
       auto *call = dyn_cast_or_null<ast::Call>(opener);
       auto *callee = call ? dyn_cast<ast::Name>(call->func) : nullptr;
-      if (!callee || callee->id != "open")
+      if (!callee || callee->id != "open" || !wrappedOpens.insert(call).second)
         return;
       auto &edits = p.saveFile->ctx.edits;
       edits.wrap(callee->getRange().begin.offset,
                  callee->getRange().end.offset,
-                 formatv("{0}.checkpoint_file(", kRuntimeAlias).str(), ")");
-      if (!tail.empty())
+                 formatv("{0}.checkpoint_file(", kRuntimeAlias).str(),
+                 acrossSaves ? ", across_saves=True)" : ")");
+      if (!inWith && !acrossSaves)
         edits.wrap(call->getRange().begin.offset,
-                   call->getRange().end.offset, "", tail.str());
+                   call->getRange().end.offset, "", ".opened()");
     };
     // The statements around the save, innermost first, each with whether
     // a loop lies between it and the save. A file opened outside a loop
     // around the save serves several saves: given nothing in fast-forward,
-    // it would swallow the saves after the resume too. It is left as
-    // written: the resume then refuses the checkpoint that `open`
-    // truncated.
+    // it would swallow the saves after the resume too (across_saves).
     llvm::DenseMap<const ast::Stmt *, bool> around;
     bool looped = false;
     for (const ast::Stmt *s = at->parent; s; s = index.of(s)->parent) {
@@ -2154,8 +2160,7 @@ private:
         auto *var = dyn_cast_or_null<ast::Name>(item->optionalVars);
         if (!var || var->id != name->id)
           continue;
-        if (!around[s])
-          wrapOpen(item->contextExpr, "");
+        wrapOpen(item->contextExpr, /*inWith=*/true, around[s]);
         return; // the nearest `with` binding the name decides
       }
     }
@@ -2178,8 +2183,8 @@ private:
     if (!opened)
       return;
     const ast::Stmt *level = index.of(opened)->parent;
-    if (level ? !around.lookup(level) : !looped)
-      wrapOpen(opened->value, ".opened()");
+    wrapOpen(opened->value, /*inWith=*/false,
+             level ? around.lookup(level) : looped);
   }
   /// A restore in a function that assigns a variable the function only
   /// reads — a module-level one (`def save_all(epoch): torch.save({...,
@@ -2253,6 +2258,9 @@ private:
 
   /// Helper saves already wrapped (by the begin offset of the call).
   std::set<std::pair<const FilePlan *, uint32_t>> wrappedSaves;
+  /// The `open` calls wrapCheckpointOpen wrapped (several saves may write
+  /// into one file).
+  llvm::DenseSet<const ast::Call *> wrappedOpens;
 
   // ---- What fast-forward runs ----------------------------------------------
   /// Statements (by begin offset, in their file) with an op fast-forward

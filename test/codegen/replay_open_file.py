@@ -5,11 +5,14 @@
 # assignment before it (`f = open(...)`; `.opened()` hands over the file
 # itself). The session-75 first binary left the assignment alone, and a
 # resume failed with "restoring it raised EOFError" on a truncated file.
-# An `open` in a block that is not around the save, another variable's
-# `open`, an `open` the script rebinds, and a file opened outside a loop
-# around the save (opened once for several saves: not opened in
-# fast-forward, it would swallow the saves after the resume) are left as
-# written.
+# A file opened outside a loop around the save (once, for several saves)
+# goes through checkpoint_file(open, across_saves=True): opened as
+# written except in fast-forward when it is the checkpoint resumed from
+# (the session-76 first binary left it alone, and the resume truncated
+# the checkpoint before refusing it). An `open` in a block that is not
+# around the save, another variable's `open`, and an `open` the script
+# rebinds are left as written. Two saves into one file wrap its `open`
+# once.
 # RUN: detc transform %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=DIAG
 # RUN: FileCheck %s < %t.py
 # RUN: %python -c "import sys; compile(open(sys.argv[1]).read(), sys.argv[1], 'exec')" %t.py
@@ -39,14 +42,20 @@ for epoch in range(3):
     log.close()
 
 
-# CHECK: {{^}}log_file = open("e.pt", "wb")
+# CHECK: {{^}}log_file = _detc_rt.checkpoint_file(open, across_saves=True)("e.pt", "wb")
 log_file = open("e.pt", "wb")
-# CHECK: {{^}}with open("f.pt", "wb") as every:
+# CHECK: {{^}}with _detc_rt.checkpoint_file(open, across_saves=True)("f.pt", "wb") as every:
 with open("f.pt", "wb") as every:
     for epoch in range(2):
         opt.step()
         torch.save(model.state_dict(), log_file)
         torch.save(model.state_dict(), every)
+
+
+# CHECK: {{^}}with _detc_rt.checkpoint_file(open)("g.pt", "wb") as both:
+with open("g.pt", "wb") as both:
+    torch.save(model.state_dict(), both)
+    torch.save(opt.state_dict(), both)
 
 
 def save_with_own_open(state, path, open=open):

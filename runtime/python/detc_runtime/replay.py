@@ -629,7 +629,8 @@ def checkpoint(site, save, values=None, loops=()):
                 warn_once(("file-object", site), "the checkpoint at site %d "
                           "is written to an open file (%s); detc writes no "
                           "sidecar for it, so a run cannot resume from it "
-                          "(save to the path instead)" % (site, f.name))
+                          "(save to the path instead)" %
+                          (site, checkpoint_files.shown_name(f)))
             if REPLAY.ff and obj is None:
                 # What the transform passes for an object only skipped
                 # statements compute: nothing to write into the file.
@@ -750,12 +751,16 @@ def checkpoint(site, save, values=None, loops=()):
     return call
 
 
-def checkpoint_file(open_):
+def checkpoint_file(open_, across_saves=False):
     """The script's `open` around a checkpoint written into the file it
     opens (`with checkpoint_file(open)(path, "wb") as f: torch.save(model,
-    f)`): checkpoint_files.CheckpointFile."""
+    f)`): checkpoint_files.CheckpointFile; `across_saves`: a file opened
+    once for a loop's saves (checkpoint_files.across_saves)."""
 
     def call(*args, **kwargs):
+        if across_saves:
+            return checkpoint_files.across_saves(
+                open_, lambda: REPLAY.ff, REPLAY.checkpoint, *args, **kwargs)
         return checkpoint_files.CheckpointFile(open_, REPLAY.ff, *args,
                                                **kwargs)
 

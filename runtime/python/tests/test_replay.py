@@ -509,6 +509,46 @@ class CheckpointFileTest(unittest.TestCase):
         del f
         self.assertEqual(_read(self.path), b"not a checkpoint")
 
+    def test_a_file_opened_once_for_a_loops_saves(self):
+        # `f = open(path, "wb")` before `for epoch ...: torch.save(model,
+        # f)`: opened as written; in fast-forward, when it is the checkpoint
+        # resumed from, nothing is opened until fast-forward is over (the
+        # script's `open` truncated the checkpoint before the restore read
+        # it), then the saves after the resume follow the checkpoint's as
+        # they did in the uninterrupted run.
+        import io
+        from detc_runtime import replay
+        states = [{"w": torch.full((3,), float(i))} for i in range(3)]
+        across = replay.checkpoint_file(open, across_saves=True)
+        f = across(self.path, "wb")
+        self.assertIsInstance(f, io.BufferedWriter)
+        for state in states:
+            replay.checkpoint(1, torch.save)(state, f)
+        f.close()
+        uninterrupted = _read(self.path)
+        # The run killed after its first save: the checkpoint and its
+        # sidecar.
+        with across(self.path, "wb") as f:
+            replay.checkpoint(1, torch.save)(states[0], f)
+        first = _read(self.path)
+        sidecar.load(self.path)  # whole: a run can resume from it
+        replay.REPLAY.ff, replay.REPLAY.checkpoint = True, self.path
+        try:
+            f = across(self.path, "wb")
+            other = across(os.path.join(self.dir, "other.pt"), "wb")
+            self.assertIsInstance(other, io.BufferedWriter)
+            other.close()
+            self.assertEqual(_read(self.path), first)
+            self.assertEqual(f.tell(), 0)
+        finally:
+            replay.REPLAY.ff, replay.REPLAY.checkpoint = False, None
+        for state in states[1:]:
+            replay.checkpoint(1, torch.save)(state, f)
+        f.close()
+        self.assertEqual(_read(self.path), uninterrupted)
+        self.assertTrue(torch.equal(torch.load(self.path)["w"],
+                                    torch.zeros(3)))
+
     def test_a_file_opened_elsewhere_is_written_in_place(self):
         from detc_runtime import checkpoint_files, replay
         with open(self.path, "wb") as f:
