@@ -2256,6 +2256,9 @@ private:
   }
   std::map<const ast::FunctionDef *, std::set<std::string>> declared;
 
+  /// The loaders of looks at a first batch wrapped in real_batches.
+  llvm::DenseSet<const ast::Expr *> peeked;
+
   /// Helper saves already wrapped (by the begin offset of the call).
   std::set<std::pair<const FilePlan *, uint32_t>> wrappedSaves;
   /// The `open` calls wrapCheckpointOpen wrapped (several saves may write
@@ -2895,6 +2898,11 @@ private:
             nestUse(f, fn, nestLoops) == NestUse::Only)
           continue;
         for (const ast::Stmt *s : f.places.statementsIn(fn)) {
+          for (const ast::Expr *loader : peekedLoaders(f, fn, s))
+            if (peeked.insert(loader).second)
+              f.guards.wrapLater(
+                  loader, formatv("{0}.real_batches(", kRuntimeAlias), ")",
+                  "real batches in fast-forward (a look at its first batch)");
           auto *loop = dyn_cast<ast::For>(s);
           if (!loop || f.plannedLoops.count(loop) || !fetchOf(f, loop) ||
               llvm::any_of(f.skippedWhole, [&](const ast::Stmt *skipped) {
@@ -2913,6 +2921,69 @@ private:
         }
       }
     }
+  }
+
+  /// A look at a loader's first batch outside any loop, in code
+  /// fast-forward runs in full: `x, y = next(iter(loader))`, or `it =
+  /// iter(loader)` before `x, y = next(it)` (the CIFAR-10 and Fashion-MNIST
+  /// tutorials show their data so before training; in fast-forward the
+  /// placeholder they got crashed the resume: "cannot unpack non-iterable
+  /// Skipped object"). The `loader` of those `iter` calls, which the
+  /// statement's fetch (a FetchOp) reads batches from.
+  SmallVector<const ast::Expr *, 1>
+  peekedLoaders(const FilePlan &f, const ast::FunctionDef *fn,
+                const ast::Stmt *s) const {
+    const ast::Expr *value = nullptr;
+    if (auto *a = dyn_cast<ast::Assign>(s))
+      value = a->value;
+    else if (auto *e = dyn_cast<ast::ExprStmt>(s))
+      value = e->value;
+    auto *call = dyn_cast_or_null<ast::Call>(value);
+    if (!call)
+      return {};
+    auto named = [&](const ast::Expr *e, StringRef name) {
+      auto *n = dyn_cast<ast::Name>(e);
+      return n && n->id == name;
+    };
+    // `next(it)`, `it.next()`, `it.__next__()`.
+    const ast::Expr *it = nullptr;
+    if (named(call->func, "next") && !call->args.empty())
+      it = call->args[0];
+    else if (auto *m = dyn_cast<ast::Attribute>(call->func);
+             m && call->args.empty() &&
+             (m->attr == "next" || m->attr == "__next__"))
+      it = m->value;
+    if (!it || !llvm::any_of(f.opsAt.lookup(s->getRange().begin.offset),
+                             [](Operation *op) { return isa<ir::FetchOp>(op); }))
+      return {};
+    for (const StmtPlace *at = f.places.of(s); at && at->parent;
+         at = f.places.of(at->parent))
+      if (isa<ast::For, ast::While>(at->parent))
+        return {};
+    auto iterOf = [&](const ast::Expr *e) -> const ast::Expr * {
+      auto *c = dyn_cast_or_null<ast::Call>(e);
+      return c && named(c->func, "iter") && c->args.size() == 1 &&
+                     c->keywords.empty()
+                 ? c->args[0]
+                 : nullptr;
+    };
+    if (const ast::Expr *loader = iterOf(it))
+      return {loader};
+    auto *var = dyn_cast<ast::Name>(it);
+    if (!var)
+      return {};
+    // The last `it = iter(loader)` before the statement, in its function.
+    const ast::Expr *loader = nullptr;
+    for (const ast::Stmt *before : f.places.statementsIn(fn)) {
+      if (before->getRange().begin.offset >= s->getRange().begin.offset)
+        break;
+      auto *a = dyn_cast<ast::Assign>(before);
+      if (a && a->targets.size() == 1 && named(a->targets[0], var->id))
+        loader = iterOf(a->value);
+    }
+    if (!loader)
+      return {};
+    return {loader};
   }
 
   /// `for x, y in loader` over a DataLoader: `batches(loader, 2)`. Over a

@@ -3,7 +3,11 @@
 logger, an open log file and a progress bar live across the checkpoints
 (none of them can be pickled: a resume keeps the ones its setup built
 again), and the model has dropout both as nn.Dropout and inside an
-nn.LSTM (drawn in torch's own code). Checkpoints every --ckpt-every
+nn.LSTM (drawn in torch's own code). Before training it looks at a first batch
+(`dataiter = iter(loader); images, labels = next(dataiter)`, as the
+CIFAR-10 and Fashion-MNIST tutorials show their data; fast-forward gave
+it a placeholder, and the resume crashed: "cannot unpack non-iterable
+Skipped object" — the session-76 first binary). Checkpoints every --ckpt-every
 steps; DETC_TEST_FAIL=PHASE:STEP (forward, backward, hang) fails the
 minibatch with global number STEP, for the just-in-time tests.
 
@@ -63,6 +67,9 @@ def main():
     torch.manual_seed(2)
     data = TensorDataset(torch.randn(120, 4, 6), torch.arange(120) % 3)
     loader = DataLoader(data, batch_size=8, shuffle=True, num_workers=2)
+    dataiter = iter(loader)
+    images, labels = next(dataiter)
+    print("first batch", tuple(images.shape), labels[:4].tolist())
     model = Net()
     optimizer = torch.optim.Adam(model.parameters(), lr=0.05)
     pbar = tqdm(total=args.epochs * len(loader), file=sys.stderr,
