@@ -17,9 +17,10 @@ a quiet builtin, and a training loop over it was silently no loop at all
         interpreter is listed; the suite runs it:
         test/tools/api_tables_vs_library.py)
 """
-import argparse
 import builtins
 import sys
+
+from derived_table import main
 
 # Bound in every module, class body or method without a statement binding
 # them; and Windows' alias of OSError, which scripts name in handlers.
@@ -33,29 +34,15 @@ def names():
     return sorted(set(dir(builtins)) | set(IMPLICIT))
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--check", metavar="TABLE")
-    args = parser.parse_args()
-    if args.check:
-        listed = {line.split()[1] for line in open(args.check)
-                  if line.startswith("builtin ")}
-        missing = sorted(set(names()) - listed)
-        if missing:
-            print("%s: builtins of this Python not listed: %s" %
-                  (args.check, ", ".join(missing)))
-            return 1
-        print("%s: %d names, every builtin of this Python among them" %
-              (args.check, len(listed)))
-        return 0
-    print("# Derived by derive_builtin_names.py from Python %d.%d's builtins "
-          "and the names" % sys.version_info[:2])
-    print("# modules, class bodies and methods get implicitly (README.md, "
-          "`builtin`). Do not edit.")
-    for n in names():
-        print("builtin %s" % n)
-    return 0
+def check(listed):
+    """Every builtin of this interpreter is listed."""
+    missing = sorted(set(names()) - set(listed))
+    return ("builtins of this Python not listed: " + ", ".join(missing)
+            if missing else None,
+            "%d names, every builtin of this Python among them" % len(listed))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("builtin", "derive_builtin_names.py",
+                  "builtins and the names modules, class bodies and methods "
+                  "get implicitly", names(), check))

@@ -14,37 +14,25 @@ name)`), and change none of the program's objects, except those a
         one of this interpreter's standard library; the suite runs it:
         test/tools/api_tables_vs_library.py)
 """
-import argparse
 import sys
+
+from derived_table import main
 
 
 def names():
     return sorted(n for n in sys.stdlib_module_names if not n.startswith("_"))
 
 
-def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--check", metavar="TABLE")
-    args = parser.parse_args()
-    if args.check:
-        listed = [line.split()[1] for line in open(args.check)
-                  if line.startswith("stdlib ")]
-        missing = sorted(set(listed) - set(sys.stdlib_module_names))
-        if missing or not listed:
-            print("%s: not this Python's standard library: %s" %
-                  (args.check, ", ".join(missing) or "(nothing listed)"))
-            return 1
-        print("%s: %d modules, all this Python's standard library" %
-              (args.check, len(listed)))
-        return 0
-    print("# Derived by derive_stdlib_names.py from Python %d.%d's "
-          "sys.stdlib_module_names:" % sys.version_info[:2])
-    print("# the modules of the standard library (README.md, `stdlib`). "
-          "Do not edit.")
-    for n in names():
-        print("stdlib", n)
-    return 0
+def check(listed):
+    """Every module listed is one of this interpreter's standard library."""
+    missing = sorted(set(listed) - set(sys.stdlib_module_names))
+    return ("not this Python's standard library: " +
+            (", ".join(missing) or "(nothing listed)")
+            if missing or not listed else None,
+            "%d modules, all this Python's standard library" % len(listed))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main("stdlib", "derive_stdlib_names.py",
+                  "sys.stdlib_module_names: the modules of the standard "
+                  "library", names(), check))
