@@ -20,6 +20,7 @@ at a time per server.
 
 usage: zygote.py   (PYTHONPATH and OMP_NUM_THREADS as the runs need)
 """
+import gc
 import json
 import os
 import sys
@@ -34,6 +35,13 @@ except ImportError:
     pass
 
 import fault_inject
+
+# What the server imported is never collected: kept out of the collector's
+# reach, the children's last collection (at their exit) no longer walks
+# torch's ~10^6 objects (0.12 of the 0.3 s a child spent ending; fork
+# shares them copy-on-write, as the gc docs advise). Nothing the script
+# creates is frozen.
+gc.freeze()
 
 
 def child(request, reply):
