@@ -664,6 +664,10 @@ def _position_of(it, start):
 
 
 class _KeyedBatches:
+    # Batches loaded for real (also in fast-forward: real_batches), unlike
+    # _FastForwardBatches' placeholders (replay._check_positions).
+    loaded = True
+
     def __init__(self, base, fetched, epoch, step=0, samples=0, loader=None,
                  start=None):
         self.base, self.fetched, self.epoch = base, fetched, epoch

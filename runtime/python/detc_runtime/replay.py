@@ -927,8 +927,14 @@ def _check_positions(target):
         if now is not None and saved is not None and (
                 now["epoch"], now["step"]) != (saved["epoch"], saved["step"]):
             it = REPLAY.loaders.get(int(s))
-            if _between_passes(it, now["step"]) and _between_passes(
-                    it, saved["step"]):
+            # A pass fast-forward loaded for real and left under way, before
+            # the checkpoint's (a look at a first batch: `images, labels =
+            # next(iter(loader))` before training), is where the
+            # checkpointed run left that iteration too.
+            looked = getattr(it, "loaded", False) and \
+                now["epoch"] < saved["epoch"]
+            if (_between_passes(it, now["step"]) or looked) and \
+                    _between_passes(it, saved["step"]):
                 # Fast-forward skipped whole passes over the loader (a
                 # validation after each epoch, whose results the sidecar
                 # holds; every pass before a final save): its position
