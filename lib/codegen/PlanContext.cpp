@@ -165,8 +165,12 @@ static std::string loaderText(llvm::StringRef src, const ast::Call *call) {
 }
 
 unsigned PlanContext::streamSite(mlir::Operation *op, llvm::StringRef role) {
+  return streamSite(op ? spanOf(op) : std::nullopt, role);
+}
+
+unsigned PlanContext::streamSite(std::optional<Span> s, llvm::StringRef role) {
   std::string key = role.str();
-  if (std::optional<Span> s = op ? spanOf(op) : std::nullopt) {
+  if (s) {
     if (!statements)
       statements = std::make_shared<StatementIndex>(tree);
     // The defs and classes around the call, innermost last.

@@ -100,6 +100,8 @@ public:
   /// (built in an imported module): `role` alone names it. Keys have the
   /// top bit set (they never meet newSite()'s small numbers).
   unsigned streamSite(mlir::Operation *op, llvm::StringRef role);
+  /// The same for the call at span `s` of this file.
+  unsigned streamSite(std::optional<Span> s, llvm::StringRef role);
   /// Runtime calls a planner needs after `configure(...)` in the header.
   std::vector<std::string> extraHeader;
 

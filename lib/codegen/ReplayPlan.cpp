@@ -310,6 +310,7 @@ public:
           guards.guardSimple(save->stmt);
     guardFeedingGenerators();
     loadRealBatchesElsewhere();
+    recordVaryingReads();
     llvm::SmallPtrSet<const ast::Call *, 8> saveCalls;
     for (const SitePlan &p : sites)
       saveCalls.insert(p.call);
@@ -2920,6 +2921,62 @@ private:
                              "real batches in fast-forward (it runs in full)");
         }
       }
+    }
+  }
+
+  /// Reads of values that differ from run to run (the lowering's
+  /// `detc.varying_reads`: `datetime.now()`, `time.time()`) outside any
+  /// loop, in code fast-forward runs: `timestamp =
+  /// datetime.now().strftime(...)` names the run's folder and checkpoints
+  /// (pytorch/tutorials' Fashion-MNIST script), and a resume read a new
+  /// time: its later checkpoints and logs went elsewhere, and a value
+  /// saved with that name refused the resume. `_detc_rt.recorded(site,
+  /// datetime.now)()` logs the value for the sidecars, and fast-forward
+  /// gives the checkpointed run's. Inside a loop (per-step timings) they
+  /// are left as written: the log would grow with the run.
+  void recordVaryingReads() {
+    auto reads = ctx.module->getAttrOfType<ArrayAttr>("detc.varying_reads");
+    if (!reads)
+      return;
+    llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
+    for (Attribute a : reads) {
+      auto r = dyn_cast<ArrayAttr>(a);
+      if (!r || r.size() != 5)
+        continue;
+      auto num = [&](unsigned i) {
+        return uint32_t(cast<IntegerAttr>(r[i]).getInt());
+      };
+      FilePlan *f = fileNamed(cast<StringAttr>(r[0]).getValue());
+      const StmtPlace *at = f ? f->places.at(num(1)) : nullptr;
+      if (!at)
+        continue;
+      if (at->function && !containsNest(*f, at->function) &&
+          nestUse(*f, at->function, nestLoops) == NestUse::Only)
+        continue;
+      bool looped = false;
+      for (const ast::Stmt *up = at->parent;
+           up && !isa<ast::FunctionDef>(up); up = f->places.of(up)->parent)
+        looped |= isa<ast::For, ast::While>(up);
+      Span span{num(1), at->stmt->getRange().end.offset, num(2), num(3)};
+      std::optional<uint32_t> end =
+          looped ? std::nullopt
+                 : calleeEnd(f->ctx.src, span.exprBegin, span.exprEnd);
+      if (!end)
+        continue;
+      f->ctx.edits.wrap(
+          span.exprBegin, *end,
+          // (The module's name in the key: the same read in two files
+          // logs apart.)
+          formatv("{0}.recorded({1}, ", kRuntimeAlias,
+                  f->ctx.streamSite(span, "recorded " + f->ctx.moduleName))
+              .str(),
+          ")");
+      f->ctx.edits.note(
+          f->ctx.edits.lineOf(
+              commentableLineEnd(f->ctx.src, span.stmtBegin, *end)),
+          formatv("{0}() recorded: a resume reads the checkpointed run's",
+                  cast<StringAttr>(r[4]).getValue())
+              .str());
     }
   }
 

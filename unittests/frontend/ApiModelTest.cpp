@@ -129,6 +129,31 @@ TEST(ApiModel, QuietAndUnreadModulesSayWhyAndTheInnermostDecides) {
   EXPECT_FALSE(builtin.unmodelledReason("PIL.Image.open").empty());
 }
 
+TEST(ApiModel, ValuesThatVaryFromRunToRunSayWhy) {
+  ApiModel m;
+  std::string error;
+  ASSERT_TRUE(m.addTable("clock.api",
+                         "varies datetime.datetime.now   the clock\n"
+                         "varies os.getpid   the process\n",
+                         error))
+      << error;
+  EXPECT_EQ(m.variesWith("datetime.datetime.now"), "the clock");
+  EXPECT_EQ(m.variesWith("os.getpid"), "the process");
+  // Exact names only: a module's other functions are values of their
+  // inputs.
+  EXPECT_TRUE(m.variesWith("datetime.datetime").empty());
+  EXPECT_TRUE(m.variesWith("datetime.datetime.now.x").empty());
+  EXPECT_TRUE(m.variesWith("os.path.join").empty());
+  EXPECT_FALSE(m.addTable("bad.api", "varies time.time\n", error));
+  EXPECT_EQ(error, "bad.api:1: expected 'varies <name> <why>'");
+  // The built-in tables: the clock reads scripts name their runs after.
+  const ApiModel &builtin = ApiModel::getBuiltin();
+  for (const char *name : {"datetime.datetime.now", "time.time",
+                           "time.strftime", "uuid.uuid4"})
+    EXPECT_FALSE(builtin.variesWith(name).empty()) << name;
+  EXPECT_TRUE(builtin.variesWith("datetime.datetime.strptime").empty());
+}
+
 TEST(ApiModel, AWildcardDeclaringLibraryCodeHarmlessSaysWhy) {
   ApiModel m;
   std::string error;

@@ -124,6 +124,14 @@ public:
     return it != dataArguments.end() &&
            llvm::is_contained(it->second, position);
   }
+  /// Why a call of `name` gives a value that differs from run to run (a
+  /// `varies` line: `datetime.datetime.now`, the clock), or empty. The
+  /// transform records such a read for fast-forward, which gives the
+  /// resumed run the checkpointed run's value (docs/replay.md).
+  llvm::StringRef variesWith(llvm::StringRef name) const {
+    auto it = variesFrom.find(name);
+    return it == variesFrom.end() ? llvm::StringRef() : it->second;
+  }
   /// Whether an `immutable` line names the library type `type`: no method
   /// of its changes the object it is called on (pathlib's paths).
   bool isImmutable(llvm::StringRef type) const {
@@ -183,6 +191,7 @@ private:
   llvm::StringSet<> stdlibModules;
   llvm::StringSet<> builtinNames;
   llvm::StringSet<> changesArguments;
+  llvm::StringMap<std::string> variesFrom;
   llvm::StringMap<std::string> bases;
   llvm::StringMap<std::string> aliases;
   llvm::StringMap<bool> modules;

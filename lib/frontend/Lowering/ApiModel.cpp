@@ -242,6 +242,14 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       changesArguments.insert(words[1]);
       continue;
     }
+    if (words[0] == "varies") {
+      // `varies <name> <why...>`: a function whose value differs from run
+      // to run (the clock): recorded for fast-forward.
+      if (words.size() < 3)
+        return fail("expected 'varies <name> <why>'");
+      variesFrom[words[1]] = llvm::join(llvm::drop_begin(words, 2), " ");
+      continue;
+    }
     if (words[0] == "immutable") {
       // `immutable <type> <why...>`: a library type whose methods never
       // change the object they are called on.

@@ -426,6 +426,17 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     if (StringRef m = programModuleOf(q);
         !m.empty() && StringRef(q).drop_front(m.size() + 1).contains('.'))
       q.clear();
+  // A read of a value that differs from run to run (the clock: a run's
+  // folder named `datetime.now().strftime(...)`): noted for the transform,
+  // which records it for fast-forward.
+  if (!q.empty() && !api.variesWith(q).empty() && currentUnit &&
+      currentUnit->file) {
+    const ast::Node *stmt = currentStmt ? currentStmt : call;
+    varyingReads.insert({currentUnit->file->getName().str(),
+                         stmt->getRange().begin.offset,
+                         call->getRange().begin.offset,
+                         call->getRange().end.offset, q});
+  }
   // `InfiniteDataLoader(...)` (a subclass of DataLoader the program
   // defines), `loader = DataLoader if w else InfiniteDataLoader;
   // loader(...)`: a loader is constructed, with DataLoader's arguments

@@ -847,6 +847,12 @@ public:
   std::set<std::string> rngLibraries;
   /// Top-level names of the modules imported from outside the program.
   std::set<std::string> foreignImports;
+  /// The reads of values that differ from run to run (`varies` in the API
+  /// tables: `datetime.now()`), each once: file, statement, call span and
+  /// the name read. The module's `detc.varying_reads`: the transform
+  /// records them for fast-forward (ReplayPlan).
+  std::set<std::tuple<std::string, uint32_t, uint32_t, uint32_t, std::string>>
+      varyingReads;
   /// What each call's value may hold (calls with no facts are absent).
   llvm::DenseMap<const ast::Node *, FactSet> callFacts;
   /// Parameter names of every function symbol (persistent; a call may be

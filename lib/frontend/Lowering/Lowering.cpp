@@ -241,6 +241,7 @@ void Lowerer::lowerProgram() {
   lambdasThisPass.clear();
   rngLibraries.clear();
   foreignImports.clear();
+  varyingReads.clear();
   // Local modules may be discovered while lowering; the list grows.
   for (size_t i = 0; i < units.size(); ++i)
     lowerUnit(*units[i]);
@@ -254,6 +255,14 @@ void Lowerer::lowerProgram() {
         api.classifyUnmodelled(m) != ApiModel::Unmodelled::Quiet)
       names.push_back(builder.getStringAttr(m));
   (*module)->setAttr("detc.unread_imports", builder.getArrayAttr(names));
+  std::vector<Attribute> reads;
+  for (const auto &[file, stmt, begin, end, name] : varyingReads)
+    reads.push_back(builder.getArrayAttr(
+        {builder.getStringAttr(file), builder.getI64IntegerAttr(stmt),
+         builder.getI64IntegerAttr(begin), builder.getI64IntegerAttr(end),
+         builder.getStringAttr(name)}));
+  if (!reads.empty())
+    (*module)->setAttr("detc.varying_reads", builder.getArrayAttr(reads));
 }
 
 void Lowerer::lowerUnit(Unit &unit) {

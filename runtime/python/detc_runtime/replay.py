@@ -42,7 +42,7 @@ import time
 import torch
 
 from . import (checkpoint_files, continuation, fingerprint, hints, holders,
-               jit_replicas, moved, ranks, sidecar, trace)
+               jit_replicas, moved, ranks, recorded_values, sidecar, trace)
 from . import values as _values
 from ._state import STATE, exit_stream, fail, warn_once
 
@@ -120,6 +120,11 @@ class Replay:
         # and how many of the checkpointed run's fast-forward took
         self.decisions = {}
         self.decided = {}
+        # site -> the values its recorded reads gave (encoded), in order
+        # (recorded), and how many of the checkpointed run's fast-forward
+        # took
+        self.recorded = {}
+        self.recorded_taken = {}
         # calls the training loop makes of functions also called outside
         # it, under way now (from_nest)
         self.nest_calls = 0
@@ -712,6 +717,9 @@ def checkpoint(site, save, values=None, loops=()):
                                   for k, v in hints.HINT.arrivals.items()},
                 **({"decisions": decisions_made()}
                    if REPLAY.decisions else {}),
+                **({"recorded": {str(k): list(v) for k, v in
+                                 REPLAY.recorded.items()}}
+                   if REPLAY.recorded else {}),
                 "fingerprint": fp,
                 # The name it is written under: a script that renames it
                 # next does so again where the resume continues (moved.py).
@@ -1281,6 +1289,11 @@ def resumed(state=None):
                        saved_state=_saved_state_digests)
     REPLAY.pending = None
     REPLAY.ff = False
+    # The checkpointed run's recorded values, also those of reads
+    # fast-forward skipped: the sidecars this run writes log them as the
+    # uninterrupted run's did.
+    for k, v in (_target_of_this_rank().get("recorded") or {}).items():
+        REPLAY.recorded[int(k)] = list(v)
     arrivals = REPLAY.target.get("hint_arrivals") or {}
     hints.HINT.arrivals.update({int(k): int(v) for k, v in arrivals.items()})
     print("detc-runtime: resumed from %s (site %d, run %d)" % (
@@ -1371,6 +1384,33 @@ def decision(test):
     REPLAY.decided[test] = taken + 1
     REPLAY.decisions.setdefault(test, []).append(logged[taken])
     return logged[taken] == "1"
+
+
+def recorded(site, read):
+    """`read` at call site `site`: a function whose value differs from run
+    to run (the clock: `datetime.now`), read in code fast-forward runs
+    (recorded_values.py). Its values are logged for the sidecars of the
+    checkpoints that follow; fast-forward gives the checkpointed run's, in
+    order, so the resumed run names its folders and checkpoints as that
+    run did. A value the log cannot hold is read anew."""
+
+    def call(*args, **kwargs):
+        if REPLAY.ff and REPLAY.target:
+            logged = (_target_of_this_rank().get("recorded") or {}).get(
+                str(site), [])
+            taken = REPLAY.recorded_taken.get(site, 0)
+            if taken < len(logged):
+                REPLAY.recorded_taken[site] = taken + 1
+                REPLAY.recorded.setdefault(site, []).append(logged[taken])
+                if logged[taken] is not None:
+                    return recorded_values.decode(logged[taken])
+                return read(*args, **kwargs)
+        value = read(*args, **kwargs)
+        REPLAY.recorded.setdefault(site, []).append(
+            recorded_values.encode(value))
+        return value
+
+    return call
 
 
 def decisions_made():

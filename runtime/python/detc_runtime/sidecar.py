@@ -19,6 +19,9 @@ Format (docs/replay.md): one JSON object, UTF-8, no pickle, at
                   CheckHint hint, docs/checkhint.md),
      "decisions": {"<test>": "0110..."}   (optional; the run's decisions at
                   each logged test before the save, docs/replay.md),
+     "recorded": {"<site>": [{"datetime": "2026-..."}, ...]}   (optional;
+                  the values of the clock reads fast-forward replays,
+                  recorded_values.py),
      "hint": {...}   (hint checkpoints only: loop positions, user
                   checkpoints' run counts),
      "payload": {"tensors": [{"dtype": "float32", "shape": [...],
@@ -58,7 +61,7 @@ import os
 import sys
 import threading
 
-from . import holders, moved, output
+from . import holders, moved, output, recorded_values
 
 FORMAT = "detc-sidecar"
 VERSION = 2  # written; 1 (no payload) is still read
@@ -206,6 +209,9 @@ def decode(data, path):
         raise SidecarError(path, "the sidecar's loop position is not valid")
     if not _valid_decisions(body.get("decisions", {})):
         raise SidecarError(path, "the sidecar's logged decisions are not "
+                           "valid")
+    if not recorded_values.valid_log(body.get("recorded", {})):
+        raise SidecarError(path, "the sidecar's recorded values are not "
                            "valid")
     if "world_size" in body and not _valid_job(body):
         raise SidecarError(path, "the sidecar's job (world_size, rank and "

@@ -210,8 +210,8 @@ class ReplayTest(unittest.TestCase):
     def test_hostile_sidecars(self):
         """NaN, nesting 100k deep, a re-hashed sidecar without its
         generators' seeds, with a malformed loader position, a malformed
-        state beyond an optimizer's state_dict or malformed logged
-        decisions: exit 2 with a message,
+        state beyond an optimizer's state_dict, malformed logged
+        decisions or recorded values: exit 2 with a message,
         never a ValueError, RecursionError, KeyError or AttributeError."""
         out = self.fresh("hostile")
         ckpt = os.path.join(out, "ckpt-9.pt")
@@ -241,7 +241,15 @@ class ReplayTest(unittest.TestCase):
                 (sidecar.encode(dict(body, decisions={"x": "01"})),
                  "logged decisions are not valid"),
                 (sidecar.encode(dict(body, decisions=["01"])),
-                 "logged decisions are not valid")):
+                 "logged decisions are not valid"),
+                # Recorded clock reads are data, never code to run.
+                (sidecar.encode(dict(body, recorded={"1": [{
+                    "datetime": "__import__('os').system('x')"}]})),
+                 "recorded values are not valid"),
+                (sidecar.encode(dict(body, recorded={"1": [{"int": True}]})),
+                 "recorded values are not valid"),
+                (sidecar.encode(dict(body, recorded={"1": {"str": "x"}})),
+                 "recorded values are not valid")):
             with open(side, "wb") as f:
                 f.write(data)
             self.expect_error(out, ["--detc-resume", ckpt], message)

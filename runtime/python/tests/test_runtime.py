@@ -3336,6 +3336,68 @@ if __name__ == "__main__":
     unittest.main()
 
 
+class RecordedValuesTest(unittest.TestCase):
+    """Clock reads in code fast-forward runs (`timestamp =
+    datetime.now().strftime(...)` naming a run's folder): logged by the
+    run, given back in order by fast-forward (recorded_values.py)."""
+
+    def setUp(self):
+        from detc_runtime.replay import REPLAY
+        self.saved = (REPLAY.recorded, REPLAY.recorded_taken, REPLAY.target,
+                      REPLAY.ff)
+        REPLAY.recorded, REPLAY.recorded_taken = {}, {}
+
+    def tearDown(self):
+        from detc_runtime.replay import REPLAY
+        (REPLAY.recorded, REPLAY.recorded_taken, REPLAY.target,
+         REPLAY.ff) = self.saved
+
+    def test_every_kind_survives_the_sidecars_json(self):
+        import datetime
+        import json
+        import time
+        import uuid
+        from detc_runtime import recorded_values as rv
+        for v in (time.time(), time.time_ns(), datetime.datetime.now(),
+                  datetime.datetime.now(datetime.timezone.utc),
+                  datetime.date.today(), time.localtime(), time.gmtime(),
+                  time.ctime(), uuid.uuid4(), os.getpid()):
+            logged = json.loads(json.dumps(rv.encode(v)))
+            self.assertTrue(rv.valid(logged), logged)
+            self.assertEqual(rv.decode(logged), v)
+            self.assertIs(type(rv.decode(logged)), type(v))
+        self.assertIsNone(rv.encode(object()))
+        for bad in ({"int": True}, {"float": 1}, {"str": 3},
+                    {"datetime": "yesterday"}, {"int": 1, "str": "x"},
+                    {"struct_time": [1] * 8, "zone": None, "gmtoff": None},
+                    {"eval": "1"}, ["int", 1]):
+            self.assertFalse(rv.valid(bad), bad)
+            with self.assertRaises(ValueError):
+                rv.decode(bad)
+
+    def test_logged_then_given_back_in_order(self):
+        import datetime
+        from detc_runtime import replay
+        reads = iter([datetime.datetime(2026, 1, 2, 3, 4, 5, 678),
+                      datetime.datetime(2027, 1, 1), object()])
+        now = replay.recorded(7, lambda: next(reads))
+        first, second, third = now(), now(), now()
+        self.assertEqual(replay.REPLAY.recorded[7],
+                         [{"datetime": "2026-01-02T03:04:05.000678"},
+                          {"datetime": "2027-01-01T00:00:00"}, None])
+        # A resume: fast-forward gives the checkpointed run's values, a
+        # value the log could not hold is read anew, and past the log
+        # the clock is read.
+        replay.REPLAY.target = {"recorded": {"7": replay.REPLAY.recorded[7]}}
+        replay.REPLAY.recorded, replay.REPLAY.ff = {}, True
+        fresh = object()
+        again = replay.recorded(7, lambda: fresh)
+        self.assertEqual([again(), again()], [first, second])
+        self.assertIs(again(), fresh)
+        self.assertIs(again(), fresh)
+        self.assertEqual(len(replay.REPLAY.recorded[7]), 4)
+
+
 class LoggedDecisionsTest(unittest.TestCase):
     """The decisions of a test fast-forward cannot evaluate (an `if acc >
     best_acc:` around a save): logged by the run, taken back in order by
