@@ -3013,7 +3013,8 @@ private:
     if (!it || !llvm::any_of(f.opsAt.lookup(s->getRange().begin.offset),
                              [](Operation *op) { return isa<ir::FetchOp>(op); }))
       return {};
-    for (const StmtPlace *at = f.places.of(s); at && at->parent;
+    for (const StmtPlace *at = f.places.of(s);
+         at && at->parent && !isa<ast::FunctionDef>(at->parent);
          at = f.places.of(at->parent))
       if (isa<ast::For, ast::While>(at->parent))
         return {};

@@ -1292,7 +1292,7 @@ def resumed(state=None):
     # The checkpointed run's recorded values, also those of reads
     # fast-forward skipped: the sidecars this run writes log them as the
     # uninterrupted run's did.
-    for k, v in (_target_of_this_rank().get("recorded") or {}).items():
+    for k, v in (REPLAY.target.get("recorded") or {}).items():
         REPLAY.recorded[int(k)] = list(v)
     arrivals = REPLAY.target.get("hint_arrivals") or {}
     hints.HINT.arrivals.update({int(k): int(v) for k, v in arrivals.items()})
@@ -1395,9 +1395,10 @@ def recorded(site, read):
     run did. A value the log cannot hold is read anew."""
 
     def call(*args, **kwargs):
+        # (The sidecar's writer's values, in a job too: setup code reads
+        # the clock before its process group says which rank it is.)
         if REPLAY.ff and REPLAY.target:
-            logged = (_target_of_this_rank().get("recorded") or {}).get(
-                str(site), [])
+            logged = (REPLAY.target.get("recorded") or {}).get(str(site), [])
             taken = REPLAY.recorded_taken.get(site, 0)
             if taken < len(logged):
                 REPLAY.recorded_taken[site] = taken + 1
