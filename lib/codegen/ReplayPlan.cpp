@@ -296,8 +296,14 @@ public:
     indexOps();
     for (const analysis::CheckpointReplay &cp : ctx.a.replay.checkpoints)
       planSites(cp);
-    if (sites.empty())
+    if (sites.empty()) {
+      // Restarts from detc's own hint or JIT checkpoints (a JIT boundary
+      // is a hint) replay the clock reads too; with no checkpoint of the
+      // script's to tell its nests, those of its module-level code.
+      if (ctx.options.hint)
+        recordVaryingReads(/*moduleCodeOnly=*/true);
       return;
+    }
     collectMustRun();
     for (const std::unique_ptr<FilePlan> &f : files)
       keepIterableInputs(*f);
@@ -310,7 +316,7 @@ public:
           guards.guardSimple(save->stmt);
     guardFeedingGenerators();
     loadRealBatchesElsewhere();
-    recordVaryingReads();
+    recordVaryingReads(/*moduleCodeOnly=*/false);
     llvm::SmallPtrSet<const ast::Call *, 8> saveCalls;
     for (const SitePlan &p : sites)
       saveCalls.insert(p.call);
@@ -2933,12 +2939,16 @@ private:
   /// saved with that name refused the resume. `_detc_rt.recorded(site,
   /// datetime.now)()` logs the value for the sidecars, and fast-forward
   /// gives the checkpointed run's. Inside a loop (per-step timings) they
-  /// are left as written: the log would grow with the run.
-  void recordVaryingReads() {
+  /// are left as written: the log would grow with the run; with
+  /// `moduleCodeOnly`, so are those in functions (no nests known: a
+  /// function may be a step's) and in imported modules.
+  void recordVaryingReads(bool moduleCodeOnly) {
     auto reads = ctx.module->getAttrOfType<ArrayAttr>("detc.varying_reads");
     if (!reads)
       return;
-    llvm::DenseSet<NodeId> nestLoops = nestLoopNodes();
+    llvm::DenseSet<NodeId> nestLoops;
+    if (!moduleCodeOnly)
+      nestLoops = nestLoopNodes();
     for (Attribute a : reads) {
       auto r = dyn_cast<ArrayAttr>(a);
       if (!r || r.size() != 5)
@@ -2946,9 +2956,12 @@ private:
       auto num = [&](unsigned i) {
         return uint32_t(cast<IntegerAttr>(r[i]).getInt());
       };
-      FilePlan *f = fileNamed(cast<StringAttr>(r[0]).getValue());
+      StringRef file = cast<StringAttr>(r[0]).getValue();
+      if (moduleCodeOnly && file != ctx.file.getName())
+        continue; // (an imported module would be edited for it alone)
+      FilePlan *f = fileNamed(file);
       const StmtPlace *at = f ? f->places.at(num(1)) : nullptr;
-      if (!at)
+      if (!at || (moduleCodeOnly && at->function))
         continue;
       if (at->function && !containsNest(*f, at->function) &&
           nestUse(*f, at->function, nestLoops) == NestUse::Only)

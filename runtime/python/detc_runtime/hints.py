@@ -501,7 +501,11 @@ def write(site, count, values, path=None, jit=None, moment=None):
         # So do the decisions logged at tests fast-forward cannot evaluate
         # (replay.decide): a replay sidecar written after a restart holds
         # the first run's too.
-        **({"decisions": decisions_made()} if REPLAY.decisions else {})})
+        **({"decisions": decisions_made()} if REPLAY.decisions else {}),
+        # And the clock reads setup code made (replay.recorded): a
+        # restart names its folders and checkpoints as the first run did.
+        **({"recorded": {str(k): list(v) for k, v in REPLAY.recorded.items()}}
+           if REPLAY.recorded else {})})
     if done is None:
         _fail("error: the hint checkpoint path %s is not a regular file" %
               path)
@@ -635,6 +639,8 @@ def resumed():
     # (checked by sidecar.decode: digits to strings of 0 and 1)
     REPLAY.decisions.update({int(k): list(v) for k, v in (
         HINT.target.get("decisions") or {}).items()})
+    REPLAY.recorded.update({int(k): list(v) for k, v in (
+        HINT.target.get("recorded") or {}).items()})
     print("detc-runtime: resumed from %s (hint site %d, arrival %d)" % (
         HINT.checkpoint, site, HINT.target["instance"]), file=sys.stderr)
     if HINT.from_replica:

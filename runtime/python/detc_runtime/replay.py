@@ -1396,9 +1396,13 @@ def recorded(site, read):
 
     def call(*args, **kwargs):
         # (The sidecar's writer's values, in a job too: setup code reads
-        # the clock before its process group says which rank it is.)
-        if REPLAY.ff and REPLAY.target:
-            logged = (REPLAY.target.get("recorded") or {}).get(str(site), [])
+        # the clock before its process group says which rank it is.) A
+        # restart from a hint or JIT checkpoint heading for its hint reads
+        # that checkpoint's.
+        target = REPLAY.target if REPLAY.ff else \
+            hints.HINT.target if hints.HINT.entering is not None else None
+        if target:
+            logged = (target.get("recorded") or {}).get(str(site), [])
             taken = REPLAY.recorded_taken.get(site, 0)
             if taken < len(logged):
                 REPLAY.recorded_taken[site] = taken + 1

@@ -3397,6 +3397,22 @@ class RecordedValuesTest(unittest.TestCase):
         self.assertIs(again(), fresh)
         self.assertEqual(len(replay.REPLAY.recorded[7]), 4)
 
+    def test_a_restart_heading_for_its_hint_reads_the_hints_values(self):
+        from detc_runtime import hints, replay
+        saved = hints.HINT.entering, hints.HINT.target
+        self.addCleanup(setattr, hints.HINT, "entering", saved[0])
+        self.addCleanup(setattr, hints.HINT, "target", saved[1])
+        hints.HINT.entering = 3
+        hints.HINT.target = {"recorded": {"7": [{"float": 2.5}]}}
+        now = replay.recorded(7, lambda: 9.0)
+        self.assertEqual(now(), 2.5)
+        self.assertEqual(now(), 9.0)  # past the log
+        hints.HINT.entering = None  # the restart has its state back
+        replay.REPLAY.recorded_taken = {}
+        self.assertEqual(now(), 9.0)
+        self.assertEqual(replay.REPLAY.recorded[7],
+                         [{"float": 2.5}, {"float": 9.0}, {"float": 9.0}])
+
 
 class LoggedDecisionsTest(unittest.TestCase):
     """The decisions of a test fast-forward cannot evaluate (an `if acc >
