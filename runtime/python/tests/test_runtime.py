@@ -3336,6 +3336,13 @@ if __name__ == "__main__":
     unittest.main()
 
 
+def _keep_attributes(test, obj, *names):
+    """Puts `obj`'s attributes `names` back as they are now once `test`
+    ends (the runtime's state a test changes)."""
+    for name in names:
+        test.addCleanup(setattr, obj, name, getattr(obj, name))
+
+
 class RecordedValuesTest(unittest.TestCase):
     """Clock reads in code fast-forward runs (`timestamp =
     datetime.now().strftime(...)` naming a run's folder): logged by the
@@ -3343,14 +3350,9 @@ class RecordedValuesTest(unittest.TestCase):
 
     def setUp(self):
         from detc_runtime.replay import REPLAY
-        self.saved = (REPLAY.recorded, REPLAY.recorded_taken, REPLAY.target,
-                      REPLAY.ff)
+        _keep_attributes(self, REPLAY, "recorded", "recorded_taken",
+                         "target", "ff")
         REPLAY.recorded, REPLAY.recorded_taken = {}, {}
-
-    def tearDown(self):
-        from detc_runtime.replay import REPLAY
-        (REPLAY.recorded, REPLAY.recorded_taken, REPLAY.target,
-         REPLAY.ff) = self.saved
 
     def test_every_kind_survives_the_sidecars_json(self):
         import datetime
@@ -3399,9 +3401,7 @@ class RecordedValuesTest(unittest.TestCase):
 
     def test_a_restart_heading_for_its_hint_reads_the_hints_values(self):
         from detc_runtime import hints, replay
-        saved = hints.HINT.entering, hints.HINT.target
-        self.addCleanup(setattr, hints.HINT, "entering", saved[0])
-        self.addCleanup(setattr, hints.HINT, "target", saved[1])
+        _keep_attributes(self, hints.HINT, "entering", "target")
         hints.HINT.entering = 3
         hints.HINT.target = {"recorded": {"7": [{"float": 2.5}]}}
         now = replay.recorded(7, lambda: 9.0)
@@ -3421,14 +3421,9 @@ class LoggedDecisionsTest(unittest.TestCase):
 
     def setUp(self):
         from detc_runtime.replay import REPLAY
-        self.saved = (REPLAY.decisions, REPLAY.decided, REPLAY.target,
-                      STATE.failed)
+        _keep_attributes(self, REPLAY, "decisions", "decided", "target")
+        _keep_attributes(self, STATE, "failed")
         REPLAY.decisions, REPLAY.decided = {}, {}
-
-    def tearDown(self):
-        from detc_runtime.replay import REPLAY
-        (REPLAY.decisions, REPLAY.decided, REPLAY.target,
-         STATE.failed) = self.saved
 
     def test_logged_then_taken_back(self):
         from detc_runtime import replay
