@@ -363,6 +363,8 @@ Lowerer::libraryPipelineLoader(const ast::For *loop, const ast::Expr *items) {
   return id;
 }
 
+static bool yieldsIn(ast::NodeList<ast::Stmt> body);
+
 void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   llvm::SmallVector<unsigned, 2> position;
   const ast::Expr *items = unwrapIterable(*this, f, loop->iter, position);
@@ -417,6 +419,12 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   collectTargets(*this, f, loop->target, defs, eff);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
   bool batches = isManualBatchLoop(f, loop, items);
+  // A generator whose own loop cuts the batches it yields (hlb-CIFAR10's
+  // `get_batches`: `yield images.index_select(0, shuffled[i*bs:(i+1)*bs])`
+  // over GPU-resident tensors, no loader): its callers' loops over it are
+  // batch loops, as over one yielding a loader's batches.
+  if (batches && yieldsIn(loop->body))
+    noteYieldsBatches(f, {});
   // Its variables stand for parameters of the objects it goes over, while
   // its body is lowered (elementRoots).
   auto outer = elementRoots;
@@ -579,6 +587,28 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   if (pointsTo && trainsInBody(loop->body) &&
       whyObjectsUnread(pointsTo->pointsTo(items), ""))
     return true;
+  // A generator of the program, whatever it yields, whose loop trains:
+  // each item is one step's batch.
+  bool trains = trainsInBody(loop->body);
+  if (pointsTo && trains &&
+      llvm::any_of(pointsTo->pointsTo(items), [&](unsigned id) {
+        return pointsTo->object(id).kind ==
+               AbstractObject::Kind::Generator;
+      }))
+    return true;
+  // The same through an instance of the program's class whose `__iter__`
+  // is such a generator (airbench's CifarLoader cuts GPU-resident batches
+  // in its `__iter__`: `for inputs, labels in train_loader`).
+  FactSet instances = factsOf(f, items);
+  addInstanceFacts(items, instances);
+  for (const auto &[owner, fact] : methodOwners(instances, "__iter__")) {
+    std::string sym = owner + "::__iter__";
+    if (facts.count("yields-batches:" + sym))
+      return true;
+    if (auto def = funcDefs.find(sym);
+        trains && def != funcDefs.end() && yieldsIn(def->second->body))
+      return true;
+  }
   llvm::SmallVector<StringRef, 4> bound;
   ast::appendBoundNames(loop->target, bound);
   llvm::StringSet<> vars;

@@ -59,7 +59,7 @@ def main():
     data = [torch.randn(8, 4) for _ in range(4)]
     for epoch in range(2):
         for x in data:
-            # CHECK-DAG: ddp_silent_errors.py:[[@LINE+1]]:13: warning: the training forward calls `ddp.module` around its DistributedDataParallel wrapper: no gradient is all-reduced, so the replicas drift apart; call `ddp(...)` itself [detc-ddp-module-forward]
+            # CHECK-DAG: ddp_silent_errors.py:[[@LINE+1]]:20: warning: the training forward calls `ddp.module` around its DistributedDataParallel wrapper: no gradient is all-reduced, so the replicas drift apart; call `ddp(...)` itself [detc-ddp-module-forward]
             loss = ddp.module(x).pow(2).mean()
             opt.zero_grad()
             loss.backward()
