@@ -171,6 +171,12 @@ public:
   /// (`construct_class_by_name(class_name='training.loss.Loss', ...)`)
   /// also calls: the classes and functions the strings given to it name.
   std::vector<ObjectId> namedDefinitions(const ast::Node *call) const;
+  /// Whether the function or lambda defined at `def` (a def or lambda of
+  /// the analysed program) is never made: the function defining it never
+  /// runs (a subclass's override of a class never instantiated), so no
+  /// value holds it and no call runs it. False when the analysis stopped
+  /// at its limit.
+  bool neverMade(const ast::Node *def) const;
   /// Where the program's local modules were looked for after the script's
   /// directory: `--path`, PYTHONPATH, then the directories the program
   /// adds to `sys.path` (constant or built from `__file__`).

@@ -224,8 +224,16 @@ FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
     auto it = callFacts.find(e);
     return it == callFacts.end() ? out : it->second;
   }
-  case NodeKind::Lambda:
-    return {"func:" + lowerLambda(f, llvm::cast<Lambda>(e))};
+  case NodeKind::Lambda: {
+    std::string sym = lowerLambda(f, llvm::cast<Lambda>(e));
+    // Made in a function that never runs (a subclass's override of a
+    // class never instantiated): no value holds it. Its facts merged
+    // into a shared helper's parameter (`default(val, d)`, which calls
+    // `d()`) made every call there a call of it.
+    if (pointsTo && pointsTo->neverMade(e))
+      return out;
+    return {"func:" + sym};
+  }
   case NodeKind::Starred:
     return factsOf(f, llvm::cast<Starred>(e)->value);
   case NodeKind::NamedExpr:

@@ -757,7 +757,8 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   SymbolRefAttr ref = isMethod
                           ? classMethodRef(f.className, symbol)
                           : SymbolRefAttr(FlatSymbolRefAttr::get(&ctx, symbol));
-  if (!isMethod)
+  // (Not one defined in a function that never runs: nothing holds it.)
+  if (!isMethod && !(pointsTo && pointsTo->neverMade(def)))
     assignVarFacts(f, varName(f, def->name), {"func:" + symbol});
   emit(ir::StmtOp::getOperationName(), def,
        {isMethod ? def->name.str() : varName(f, def->name)}, eff,

@@ -2,11 +2,13 @@
 # read in the library's source: loguru's logger (YOLOX logs every
 # iteration), munch's attribute dictionaries (stargan-v2 keeps its nets,
 # optimizers and batches in Munch objects), scipy's matrix square root (the
-# FID of GAN evaluations). Unresolved, each was a may-draw finding. The
+# FID of GAN evaluations), scipy's assignment solver (lucidrains'
+# diffusion pairs noise with images by `linear_sum_assignment` every
+# step). Unresolved, each was a may-draw finding. The
 # matrix logarithm still is: its norm estimate draws from numpy's global
 # generator (scipy.sparse.linalg.onenormest).
 # RUN: detc analyze %s 2>&1 | FileCheck %s --implicit-check-not=warning:
-# CHECK: libraries_that_draw_nothing.py:[[@LINE+27]]:15: warning: may draw: 'linalg.logm' calls code detc could not read
+# CHECK: libraries_that_draw_nothing.py:[[@LINE+28]]:15: warning: may draw: 'linalg.logm' calls code detc could not read
 # CHECK: 1 warning(s)
 import numpy as np
 import torch
@@ -14,6 +16,7 @@ import torch.nn as nn
 from loguru import logger
 from munch import Munch
 from scipy import linalg
+from scipy.optimize import linear_sum_assignment
 from torch.utils.data import DataLoader, TensorDataset
 
 
@@ -34,6 +37,7 @@ def main():
         cov = np.cov(x.numpy().T) + np.eye(4)
         root = linalg.sqrtm(cov)
         log = linalg.logm(cov)
+        rows, cols = linear_sum_assignment(cov)
         logger.debug("{} {}", np.trace(root), np.trace(log))
 
 

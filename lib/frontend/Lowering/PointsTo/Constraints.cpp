@@ -813,7 +813,15 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
 
   Obj fo = newObject(Kind::Function, symbol, def, f.module);
   defObjects[def] = fo;
-  solver.addObject(into, fo);
+  if (f.ran != ~0u) {
+    solver.onObject(f.ran, [this, into, fo, def](Obj) {
+      out.made.insert(def);
+      solver.addObject(into, fo);
+    });
+  } else {
+    out.made.insert(def);
+    solver.addObject(into, fo);
+  }
 
   auto frame = std::make_unique<Frame>();
   Frame *inner = frame.get();
@@ -830,6 +838,7 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   inner->scope = computeFunctionScope(args, scopeBody);
   inner->returns = solver.newNode();
   inner->yields = solver.newNode();
+  inner->ran = solver.newNode();
 
   FunctionInfo info;
   info.args = args;
@@ -857,8 +866,12 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
     propertyNames.insert(fd->name);
   // The script's own functions are all analysed (findings in a function
   // it never calls are still the user's); a module's, once they may run.
+  // Its top-level functions may run, called from where detc does not see
+  // (a script analysed alone that another imports: DeiT's engine.py);
+  // its methods and nested functions run when called, and what they
+  // define exists only then.
   if (f.module->name == "__main__")
-    activate(fo);
+    activate(fo, /*runs=*/f.isModule);
   // A generator function returns a generator over what it yields.
   bool yields = false;
   for (const ast::Node *n : scopeBody) {
@@ -884,9 +897,13 @@ void Builder::functionDef(Frame &f, const ast::Node *def, StringRef name,
   }
 }
 
-void Builder::activate(Obj fn) {
+void Builder::activate(Obj fn, bool runs) {
   auto it = functions.find(fn);
-  if (it == functions.end() || it->second.active)
+  if (it == functions.end())
+    return;
+  if (runs)
+    solver.addObject(it->second.frame->ran, constant("<ran>"));
+  if (it->second.active)
     return;
   it->second.active = true;
   // A copy: the body's nested definitions grow `functions`.

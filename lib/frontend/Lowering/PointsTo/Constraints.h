@@ -39,6 +39,14 @@ struct Frame {
   Obj classObj = ~0u;          ///< Class body: its class.
   std::string enclosingClass;  ///< Methods: their class symbol.
   Node selfNode = ~0u;         ///< Methods: the first parameter.
+  /// Functions: holds an object once the function may run (it is called,
+  /// a library is given it, it is a method of an instantiated class). The
+  /// script's functions are analysed before that (their findings are the
+  /// user's), but the functions and lambdas they define exist only then:
+  /// a lambda of a method no instance runs (a subclass's override never
+  /// instantiated) is no candidate callee of the helpers it would be
+  /// given to.
+  Node ran = ~0u;
   Node returns = 0, yields = 0;
   /// Straight-line values of locals (a function's): a local assigned by
   /// `name = value` earlier in the same statement list, with nothing in
@@ -200,8 +208,10 @@ private:
   /// stays bound to the definition itself.
   void applyDecorators(Frame &f, llvm::ArrayRef<const ast::Expr *> exprs,
                        llvm::ArrayRef<Node> nodes, Node decorated);
-  /// Makes the constraints of function `fn`'s body, once: it may run.
-  void activate(Obj fn);
+  /// Makes the constraints of function `fn`'s body, once: it may run
+  /// (`runs`; false: a script's function analysed for its findings alone,
+  /// which defines no function until it runs, Frame::ran).
+  void activate(Obj fn, bool runs = true);
   /// What `node` holds may reach code detc does not analyse (a library
   /// call's arguments, a library object's attributes), which may call
   /// any function in it, in its attributes or elements, any method of a

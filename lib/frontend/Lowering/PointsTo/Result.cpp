@@ -347,6 +347,10 @@ PointsToResult::namedDefinitions(const ast::Node *call) const {
   return it == impl->namedAt.end() ? std::vector<ObjectId>{} : it->second;
 }
 
+bool PointsToResult::neverMade(const ast::Node *def) const {
+  return !impl->solver.truncated && !impl->made.contains(def);
+}
+
 std::vector<std::pair<std::string, std::string>>
 PointsToResult::modulesImportedByName() const {
   std::vector<std::pair<std::string, std::string>> all;

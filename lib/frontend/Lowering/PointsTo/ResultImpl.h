@@ -9,6 +9,7 @@
 #include "detc/frontend/PointsTo.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/StringSaver.h"
 
@@ -48,6 +49,10 @@ struct PointsToResult::Impl {
   /// The definitions a call of a name factory also calls, by call
   /// (NamedFactories.cpp), in the order found.
   llvm::DenseMap<const ast::Node *, std::vector<ObjectId>> namedAt;
+  /// The definitions (defs, lambdas) whose function objects were made:
+  /// the module's and class bodies' ones, and those of functions that
+  /// may run (Frame::ran).
+  llvm::DenseSet<const ast::Node *> made;
   PointsToStats stats;
   /// The objects with a site, ordered by (file, line, column, id); files
   /// are numbered in `siteFiles` by real path (built lazily).

@@ -1,0 +1,2 @@
+from diffusion.gaussian import GaussianDiffusion, default
+from diffusion.learned import LearnedDiffusion
