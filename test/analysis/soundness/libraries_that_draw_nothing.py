@@ -4,7 +4,9 @@
 # optimizers and batches in Munch objects), scipy's matrix square root (the
 # FID of GAN evaluations), scipy's assignment solver (lucidrains'
 # diffusion pairs noise with images by `linear_sum_assignment` every
-# step). Unresolved, each was a may-draw finding. The
+# step), numpy's strided views (`np.lib.stride_tricks.as_strided`, which
+# scipy.signal.lfilter pads with). Unresolved, each was a may-draw
+# finding. The
 # matrix logarithm still is: its norm estimate draws from numpy's global
 # generator (scipy.sparse.linalg.onenormest).
 # RUN: detc analyze %s 2>&1 | FileCheck %s --implicit-check-not=warning:
@@ -38,6 +40,7 @@ def main():
         root = linalg.sqrtm(cov)
         log = linalg.logm(cov)
         rows, cols = linear_sum_assignment(cov)
+        windows = np.lib.stride_tricks.as_strided(cov, (2, 4), cov.strides)
         logger.debug("{} {}", np.trace(root), np.trace(log))
 
 

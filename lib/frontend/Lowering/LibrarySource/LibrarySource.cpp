@@ -80,6 +80,8 @@ struct LibrarySource::Resolved {
   std::string name; ///< Definition: its name; External: qualified.
   std::string why;  ///< Unknown.
   bool missingName = false; ///< Unknown: the module has no such name.
+  /// Unknown: the module is a compiled extension (its names unknown).
+  bool compiledModule = false;
 };
 
 LibrarySource::LibrarySource(const ApiModel &api, LibrarySourceOptions opts)
@@ -279,17 +281,32 @@ LibrarySource::Resolved LibrarySource::resolve(StringRef qualified,
       r.name = "=" + name.str();
       return r;
     }
-    for (const std::string &star : fsum->starModules) {
+    // A compiled submodule of the package (`scipy.linalg.
+    // _cythonized_array_utils`, whose names `__init__` star-imports): its
+    // own name, not one the package's star imports re-export. Searching
+    // them for it made `..._cythonized_array_utils._cythonized_array_utils
+    // .logm` until "re-exported too many times".
+    bool compiled = compiledExtension(*fsum, name);
+    std::string compiledStar;
+    for (const std::string &star : compiled ? std::vector<std::string>()
+                                            : fsum->starModules) {
       Resolved s = resolve(star + "." + name.str() + rest, depth + 1);
       if (s.kind != Resolved::Kind::NotFound && !s.missingName)
         return s;
+      if (s.compiledModule && compiledStar.empty())
+        compiledStar = star;
     }
     r.kind = Resolved::Kind::Unknown;
     r.missingName = true;
-    r.why = compiledExtension(*fsum, name)
-                ? "'" + module + "." + name.str() +
-                      "', a compiled extension module, whose code detc "
-                      "cannot read"
+    r.compiledModule = compiled;
+    r.why = compiled ? "'" + module + "." + name.str() +
+                           "', a compiled extension module, whose code detc "
+                           "cannot read"
+            : !compiledStar.empty()
+                ? "'" + name.str() + "', which module '" + module +
+                      "' may take from '" + compiledStar +
+                      "', a compiled extension module it star-imports, "
+                      "whose code detc cannot read"
                 : "'" + name.str() + "', which module '" + module +
                       "' does not define where detc can see (made at run "
                       "time)";
