@@ -312,12 +312,18 @@ static std::string packageRoot(llvm::StringRef dir) {
     if (!fs::is_regular_file(init))
       break;
     inPackage = true;
-    llvm::StringRef parent = path::parent_path(d);
-    if (parent.empty()) {
+    // Up one folder, also from the folder detc runs in (a script inside
+    // its package, run there: PyTorch-YOLOv3's `pytorchyolo/train.py`
+    // imports `pytorchyolo.models`, found from `..`).
+    llvm::StringRef name = path::filename(d);
+    if (name == ".")
+      d = "..";
+    else if (name == "..")
+      path::append(d, "..");
+    else if (path::parent_path(d).empty())
       d = ".";
-      break;
-    }
-    d = parent;
+    else
+      d = path::parent_path(d).str();
   }
   return inPackage ? std::string(d) : std::string();
 }
