@@ -363,7 +363,19 @@ Lowerer::libraryPipelineLoader(const ast::For *loop, const ast::Expr *items) {
   return id;
 }
 
-static bool yieldsIn(ast::NodeList<ast::Stmt> body);
+/// Whether statements `body` yield (outside nested functions and classes).
+static bool yieldsIn(ast::NodeList<ast::Stmt> body) {
+  llvm::SmallVector<const ast::Node *, 16> work(body.begin(), body.end());
+  while (!work.empty()) {
+    const ast::Node *x = work.pop_back_val();
+    if (!x || isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(x))
+      continue;
+    if (isa<ast::Yield>(x))
+      return true;
+    forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
+  }
+  return false;
+}
 
 void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   llvm::SmallVector<unsigned, 2> position;
@@ -503,20 +515,6 @@ void Lowerer::emitBatchRegion(const ast::Node *at,
   inRegion(par, 0, body);
 }
 
-/// Whether statements `body` yield (outside nested functions and classes).
-static bool yieldsIn(ast::NodeList<ast::Stmt> body) {
-  llvm::SmallVector<const ast::Node *, 16> work(body.begin(), body.end());
-  while (!work.empty()) {
-    const ast::Node *x = work.pop_back_val();
-    if (!x || isa<ast::FunctionDef, ast::ClassDef, ast::Lambda>(x))
-      continue;
-    if (isa<ast::Yield>(x))
-      return true;
-    forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
-  }
-  return false;
-}
-
 /// Whether `e` reads one of `names`.
 static bool mentions(const ast::Expr *e, const llvm::StringSet<> &names) {
   llvm::SmallVector<const ast::Node *, 8> work{e};
@@ -584,16 +582,14 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   // An iterator of code detc cannot read (torchtext's BucketIterator, a
   // package that is not installed) whose loop trains (its own body calls
   // `backward`): sound by default, its items are batches.
-  if (pointsTo && trainsInBody(loop->body) &&
-      whyObjectsUnread(pointsTo->pointsTo(items), ""))
+  bool trains = trainsInBody(loop->body);
+  if (pointsTo && trains && whyObjectsUnread(pointsTo->pointsTo(items), ""))
     return true;
   // A generator of the program, whatever it yields, whose loop trains:
   // each item is one step's batch.
-  bool trains = trainsInBody(loop->body);
   if (pointsTo && trains &&
-      llvm::any_of(pointsTo->pointsTo(items), [&](unsigned id) {
-        return pointsTo->object(id).kind ==
-               AbstractObject::Kind::Generator;
+      llvm::any_of(pointsTo->pointsTo(items), [&](PointsToResult::ObjectId o) {
+        return pointsTo->object(o).kind == AbstractObject::Kind::Generator;
       }))
     return true;
   // The same through an instance of the program's class whose `__iter__`
