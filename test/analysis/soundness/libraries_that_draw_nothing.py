@@ -8,13 +8,16 @@
 # scipy.signal.lfilter pads with), scipy's filters, interpolation and
 # root finders (a speaker encoder's equal error rate every step:
 # `brentq(lambda x: 1. - x - interp1d(fpr, tpr)(x), 0., 1.)`; a vocoder's
-# `lfilter` pre-emphasis). Unresolved, each was a may-draw
+# `lfilter` pre-emphasis), scikit-learn's scores (its `roc_curve` for
+# that error rate). Unresolved, each was a may-draw
 # finding. The
 # matrix logarithm still is: its norm estimate draws from numpy's global
-# generator (scipy.sparse.linalg.onenormest).
+# generator (scipy.sparse.linalg.onenormest), and so does a silhouette
+# score of a sample (numpy's global generator picks it).
 # RUN: detc analyze %s 2>&1 | FileCheck %s --implicit-check-not=warning:
-# CHECK: libraries_that_draw_nothing.py:[[@LINE+30]]:15: warning: may draw: 'linalg.logm' calls code detc could not read
-# CHECK: 1 warning(s)
+# CHECK: libraries_that_draw_nothing.py:[[@LINE+32]]:15: warning: may draw: 'linalg.logm' calls code detc could not read
+# CHECK: libraries_that_draw_nothing.py:[[@LINE+38]]:17: warning: may draw: 'silhouette_score' calls code detc could not read
+# CHECK: 2 warning(s)
 import numpy as np
 import torch
 import torch.nn as nn
@@ -24,6 +27,7 @@ from scipy import linalg
 from scipy.interpolate import interp1d
 from scipy.optimize import brentq, linear_sum_assignment
 from scipy.signal import lfilter
+from sklearn.metrics import roc_curve, silhouette_score
 from torch.utils.data import DataLoader, TensorDataset
 
 
@@ -49,6 +53,8 @@ def main():
         fpr, tpr = np.linspace(0, 1, 5), np.linspace(0, 1, 5) ** 2
         eer = brentq(lambda v: 1. - v - interp1d(fpr, tpr)(v), 0., 1.)
         emphasized = lfilter([1, -0.97], [1], x.numpy()[0])
+        fpr, tpr, _ = roc_curve([0, 1, 1, 0], [0.1, 0.8, 0.7, 0.3])
+        score = silhouette_score(cov, [0, 0, 1, 1], sample_size=3)
         logger.debug("{} {}", np.trace(root), np.trace(log))
 
 
