@@ -393,10 +393,7 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   // `for i, data in enumerate(dataset)`): iterating it iterates that
   // loader, as calling a generator function that yields one does.
   if (objectsOf(itemFacts, ObjectInfo::Loader).empty()) {
-    FactSet instances = itemFacts;
-    addInstanceFacts(items, instances);
-    for (const auto &[owner, fact] : methodOwners(instances, "__iter__")) {
-      std::string sym = owner + "::__iter__";
+    for (const std::string &sym : iterMethodsOf(f, items)) {
       if (!facts.count("yields-batches:" + sym))
         continue;
       if (auto it = facts.find("ret:" + sym); it != facts.end())
@@ -595,10 +592,7 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   // The same through an instance of the program's class whose `__iter__`
   // is such a generator (airbench's CifarLoader cuts GPU-resident batches
   // in its `__iter__`: `for inputs, labels in train_loader`).
-  FactSet instances = factsOf(f, items);
-  addInstanceFacts(items, instances);
-  for (const auto &[owner, fact] : methodOwners(instances, "__iter__")) {
-    std::string sym = owner + "::__iter__";
+  for (const std::string &sym : iterMethodsOf(f, items)) {
     if (facts.count("yields-batches:" + sym))
       return true;
     if (auto def = funcDefs.find(sym);
@@ -617,6 +611,16 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   auto *callee = call ? dyn_cast<ast::Name>(call->func) : nullptr;
   bool overRange = callee && callee->id == "range";
   return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/!overRange);
+}
+
+std::vector<std::string> Lowerer::iterMethodsOf(FuncCtx &f,
+                                                const ast::Expr *items) {
+  FactSet instances = factsOf(f, items);
+  addInstanceFacts(items, instances);
+  std::vector<std::string> syms;
+  for (const auto &[owner, fact] : methodOwners(instances, "__iter__"))
+    syms.push_back(owner + "::__iter__");
+  return syms;
 }
 
 bool Lowerer::trainsInBody(ast::NodeList<ast::Stmt> body) {

@@ -498,6 +498,9 @@ public:
   /// `of` holds (`inst:` facts), once per owner, as (owner, fact) pairs.
   std::vector<std::pair<std::string, std::string>>
   methodOwners(const FactSet &of, llvm::StringRef method) const;
+  /// The `__iter__` methods (`Owner::__iter__`) of the program's classes
+  /// that iterating `items` may run (the instances it may hold).
+  std::vector<std::string> iterMethodsOf(FuncCtx &f, const ast::Expr *items);
   /// `next(x)` of the builtin: the classes of the program defining the
   /// `__next__` it may run (methodOwners).
   std::vector<std::pair<std::string, std::string>>

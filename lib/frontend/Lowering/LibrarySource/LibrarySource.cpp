@@ -288,8 +288,8 @@ LibrarySource::Resolved LibrarySource::resolve(StringRef qualified,
     // .logm` until "re-exported too many times".
     bool compiled = compiledExtension(*fsum, name);
     std::string compiledStar;
-    for (const std::string &star : compiled ? std::vector<std::string>()
-                                            : fsum->starModules) {
+    for (size_t i = 0; !compiled && i < fsum->starModules.size(); ++i) {
+      const std::string &star = fsum->starModules[i];
       Resolved s = resolve(star + "." + name.str() + rest, depth + 1);
       if (s.kind != Resolved::Kind::NotFound && !s.missingName)
         return s;
