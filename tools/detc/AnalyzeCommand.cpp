@@ -16,6 +16,7 @@
 
 #include "ApiTableFlag.h"
 #include "LibraryFlags.h"
+#include "PointsToLimitFlag.h"
 #include "TargetVersionFlag.h"
 #include "ConfigFlags.h"
 
@@ -98,6 +99,7 @@ tool::ConfigFlags config(tool::analyzeCommand);
 tool::ApiTableFlag apiTables(tool::analyzeCommand, nullptr);
 tool::TargetVersionFlag targetVersion(tool::analyzeCommand);
 tool::LibraryFlags libraries(tool::analyzeCommand);
+tool::PointsToLimitFlag pointsToLimit(tool::analyzeCommand);
 cl::opt<std::string> baseline(
     "baseline", cl::value_desc("FILE"),
     cl::desc("Do not report the findings FILE lists (written by "
@@ -146,6 +148,7 @@ load(mlir::MLIRContext &ctx, StringRef file, const frontend::ApiModel *model,
   options.targetVersion = target;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   options.librarySource = libraries.get();
+  options.pointsToMemberLimit = pointsToLimit.members;
   options.stats = &stats;
   options.verify = false;
   auto module = frontend::lowerScript(ctx, file, diags, options);

@@ -10,6 +10,7 @@
 
 #include "ApiTableFlag.h"
 #include "LibraryFlags.h"
+#include "PointsToLimitFlag.h"
 #include "TargetVersionFlag.h"
 
 #include "FileList.h"
@@ -70,6 +71,7 @@ tool::ApiTableFlag apiTables(cl::SubCommand::getTopLevel(),
 tool::TargetVersionFlag targetVersion(cl::SubCommand::getTopLevel(),
                                       &tool::loweringCategory);
 tool::LibraryFlags libraries(cl::SubCommand::getTopLevel());
+tool::PointsToLimitFlag pointsToLimit(cl::SubCommand::getTopLevel());
 cl::opt<bool> noFollow("no-follow-imports",
                        cl::desc("Do not lower local modules the script "
                                 "imports"),
@@ -97,6 +99,7 @@ int detc::tool::runLower() {
   options.followLocalImports = !noFollow;
   options.searchPath.assign(searchPath.begin(), searchPath.end());
   options.librarySource = libraries.get();
+  options.pointsToMemberLimit = pointsToLimit.members;
   unsigned failed = 0;
   bool internal = false; // a failure that is detc's bug: status 3
   for (const std::string &file : files) {
@@ -105,6 +108,7 @@ int detc::tool::runLower() {
       frontend::PointsToOptions ptOptions;
       ptOptions.searchPath.assign(searchPath.begin(), searchPath.end());
       ptOptions.profileSources = pointsToStats;
+      ptOptions.memberLimit = pointsToLimit.members;
       std::optional<frontend::PointsToResult> result =
           frontend::analyzePointsTo(file, ptOptions, *model, diags);
       diags.printAll(errs());

@@ -16,6 +16,7 @@
 
 #include "ApiTableFlag.h"
 #include "LibraryFlags.h"
+#include "PointsToLimitFlag.h"
 #include "TargetVersionFlag.h"
 #include "detc/base/BoundedJSON.h"
 #include "detc/invariants/Invariants.h"
@@ -89,6 +90,7 @@ tool::ConfigFlags config(tool::transformCommand);
 tool::ApiTableFlag apiTables(tool::transformCommand, nullptr);
 tool::TargetVersionFlag targetVersion(tool::transformCommand);
 tool::LibraryFlags libraries(tool::transformCommand);
+tool::PointsToLimitFlag pointsToLimit(tool::transformCommand);
 cl::list<std::string>
     searchPath("path",
                cl::desc("Also look for the script's local modules in DIR "
@@ -287,6 +289,7 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
   loweringOptions.api = &*model;
   loweringOptions.searchPath.assign(searchPath.begin(), searchPath.end());
   loweringOptions.librarySource = libraries.get();
+  loweringOptions.pointsToMemberLimit = pointsToLimit.members;
   loweringOptions.parseCache = &parseCache;
   mlir::OwningOpRef<mlir::ModuleOp> module;
   std::optional<analysis::ProgramAnalysis> analysed;

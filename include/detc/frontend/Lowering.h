@@ -46,6 +46,9 @@ struct LoweringOptions {
   /// The oldest Python the script must run on (for the lowering's own
   /// ParseCache; a shared one has its own).
   PythonVersion targetVersion = kNewestPythonVersion;
+  /// The points-to analysis's limit on its sets' members in all (0: its
+  /// default); past it the lowering refuses the program.
+  size_t pointsToMemberLimit = 0;
   /// Filled in when not null.
   LoweringStats *stats = nullptr;
   /// Verify the lowered module before returning it. A caller that turns this

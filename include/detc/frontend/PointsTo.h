@@ -68,6 +68,16 @@ struct PointsToOptions {
   /// Attribute the constraints to the statements that made them
   /// (PointsToStats::topSources).
   bool profileSources = false;
+  /// Stop when the sets hold this many objects in all (0: the default,
+  /// 20 million; `--points-to-limit`).
+  size_t memberLimit = 0;
+  /// Take the result of `eval` of a computed name as unknown only, not as
+  /// also any name its module defines or imports: calls on it are calls of
+  /// code detc does not see (may-draw findings) instead of calls of every
+  /// function and class of the module with every such name (yolov7's
+  /// parse_model, whose `eval(m)(*args)` over `args[j] = eval(a)` then
+  /// merges the program into one blob past any limit).
+  bool evalAnyNameAsUnknown = false;
 };
 
 /// An abstract object.
@@ -177,6 +187,11 @@ public:
   /// value holds it and no call runs it. False when the analysis stopped
   /// at its limit.
   bool neverMade(const ast::Node *def) const;
+  /// The analysis stopped at a limit: what nodes hold is incomplete.
+  bool truncated() const;
+  /// How many `eval`s of a computed string were taken as any name of
+  /// their module (none with PointsToOptions::evalAnyNameAsUnknown).
+  unsigned evalsOfAnyName() const;
   /// Where the program's local modules were looked for after the script's
   /// directory: `--path`, PYTHONPATH, then the directories the program
   /// adds to `sys.path` (constant or built from `__file__`).

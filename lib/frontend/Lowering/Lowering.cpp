@@ -167,21 +167,59 @@ OwningOpRef<ModuleOp> Lowerer::run(StringRef path) {
   // What each variable may hold, for the calls the facts cannot see
   // through (dicts built up, lists appended to, helpers' returns). Its
   // warnings (unresolved imports) are the lowering's.
-  {
+  auto analysePointsTo = [&](bool evalAnyNameAsUnknown) {
+    pointsTo.reset(); // one result at a time annotates the ASTs
     DiagnosticEngine ptDiags;
     PointsToOptions ptOptions;
     ptOptions.searchPath = options.searchPath;
     ptOptions.installedPath = librarySource.interpreterPath();
     ptOptions.parseCache = &parseCache;
+    ptOptions.memberLimit = options.pointsToMemberLimit;
+    ptOptions.evalAnyNameAsUnknown = evalAnyNameAsUnknown;
     pointsTo = analyzePointsTo(path, ptOptions, api, ptDiags);
-    // Warnings, each with its notes (where an import was looked for).
+    return ptDiags;
+  };
+  // Warnings, each with its notes (where an import was looked for);
+  // `limitOnly`: only the one saying the analysis stopped at its limit.
+  auto keepWarnings = [&](const DiagnosticEngine &ptDiags, bool limitOnly) {
     bool kept = false;
     for (const Diagnostic &d : ptDiags.getDiagnostics()) {
       if (d.severity != Severity::Note)
-        kept = d.severity == Severity::Warning;
+        kept = d.severity == Severity::Warning &&
+               (!limitOnly ||
+                StringRef(d.message).ends_with("[detc-points-to-limit]"));
       if (kept)
         diags.add(d);
     }
+  };
+  DiagnosticEngine ptDiags = analysePointsTo(false);
+  // `eval` of a computed name taken as any name of its module, called
+  // with such names, can merge the whole program into one set (yolov7):
+  // again, with those results unknown (their calls are may-draw findings).
+  bool again = pointsTo && pointsTo->truncated() && pointsTo->evalsOfAnyName();
+  keepWarnings(ptDiags, again);
+  if (again) {
+    Diagnostic d;
+    d.severity = Severity::Warning;
+    d.file = path.str();
+    d.message = "analysed again taking the result of each 'eval' of a "
+                "computed string as unknown, not as any name its module "
+                "defines or imports: calls of it are findings of code detc "
+                "cannot see [detc-points-to-limit]";
+    diags.add(std::move(d));
+    keepWarnings(analysePointsTo(true), false);
+  }
+  // An incomplete object model would make the findings miss what the
+  // rest of the program does, silently; and the lowering's questions
+  // about sets of thousands of objects take hours. Said, and stopped.
+  if (pointsTo && pointsTo->truncated()) {
+    diags.fileError(path, "detc does not analyse a program whose "
+                          "points-to analysis stopped before its end: "
+                          "findings would be missing (the warning above "
+                          "says where the constraints came from; "
+                          "--points-to-limit=N raises the limit) "
+                          "[detc-points-to-limit]");
+    return nullptr;
   }
   // Modules loaded by a name the source shows (`importlib.import_module(
   // "models." + name + "_model")`): the program's, lowered as imported

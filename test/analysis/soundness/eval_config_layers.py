@@ -11,9 +11,28 @@
 # RUN: rm -rf %t && mkdir -p %t && touch %t/setup.cfg
 # RUN: cp %s %S/Inputs/config_layers/layers.py %t/
 # RUN: detc analyze %t/eval_config_layers.py 2>&1 | FileCheck %s --implicit-check-not=error:
-# CHECK-DAG: layers.py:21:16: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}eval_config_layers.py:[[@LINE+60]]:1 [detc-unsafe-rng]
-# CHECK-DAG: eval_config_layers.py:[[@LINE+27]]:17: warning: may draw: 'm' calls code detc could not read
+# CHECK-DAG: layers.py:21:16: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}eval_config_layers.py:[[@LINE+79]]:1 [detc-unsafe-rng]
+# CHECK-DAG: eval_config_layers.py:[[@LINE+46]]:17: warning: may draw: 'm' calls code detc could not read
 # CHECK: warning(s); unsafe generators (ERR): 'torch' (global)
+# With a smaller limit on the points-to's sets (what yolov7's parse_model,
+# over a thousand-line module of layers, grows past by default), it says so,
+# naming the statements behind the constraints, and analyses again with
+# each such `eval` unknown: the layers' call in the forward loop is a
+# may-draw finding. Past the limit even so, the program is refused, with
+# no findings of an incomplete object model; transform refuses too.
+# RUN: detc analyze %t/eval_config_layers.py --points-to-limit=1000 2>&1 \
+# RUN:   | FileCheck %s --check-prefix=AGAIN --implicit-check-not=error:
+# RUN: not detc analyze %t/eval_config_layers.py --points-to-limit=100 2>&1 \
+# RUN:   | FileCheck %s --check-prefix=LIMIT --implicit-check-not=detc-may-draw
+# RUN: not detc transform %t/eval_config_layers.py --emit-python \
+# RUN:   --points-to-limit=100 -o %t/out.py 2>&1 | FileCheck %s --check-prefix=LIMIT
+# RUN: not test -e %t/out.py
+# AGAIN: eval_config_layers.py: warning: the points-to analysis stopped when its sets held {{[0-9]+}} objects in all (its limit is 1000, --points-to-limit): what variables may hold is incomplete; most constraints came from {{.*}}eval_config_layers.py:[[@LINE+51]]
+# AGAIN: eval_config_layers.py: warning: analysed again taking the result of each 'eval' of a computed string as unknown, not as any name its module defines or imports: calls of it are findings of code detc cannot see [detc-points-to-limit]
+# AGAIN: eval_config_layers.py:[[@LINE+43]]:13: warning: 'eval' of a computed string runs code detc cannot see: its result is taken as unknown (any name of this module made the analysis too large), and calls of it may draw [detc-unknown-construct]
+# AGAIN: eval_config_layers.py:[[@LINE+28]]:17: warning: may draw: 'm' calls code detc could not read, inside the per-batch data-parallel region that starts at {{.*}}eval_config_layers.py:[[@LINE+60]]:1 [detc-may-draw]
+# LIMIT: eval_config_layers.py: warning: the points-to analysis stopped when its sets held {{[0-9]+}} objects in all (its limit is 100, --points-to-limit)
+# LIMIT: eval_config_layers.py: error: detc does not analyse a program whose points-to analysis stopped before its end: findings would be missing (the warning above says where the constraints came from; --points-to-limit=N raises the limit) [detc-points-to-limit]
 import contextlib
 
 import torch

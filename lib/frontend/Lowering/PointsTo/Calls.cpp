@@ -1447,15 +1447,23 @@ bool Builder::evalByName(CallSite &cs) {
   if (parts.size() == 1 && !text(parts.front()) &&
       !llvm::isa<ast::Constant>(parts.front())) {
     ProgramModule *self = const_cast<ProgramModule *>(cs.frame->module);
-    solver.addCopy(anyNamedAttribute(moduleObject(self)), cs.result);
+    if (!evalAnyNameAsUnknown) {
+      solver.addCopy(anyNamedAttribute(moduleObject(self)), cs.result);
+      ++out.evalsOfAnyName;
+    }
     solver.addObject(cs.result, libName(kRuntimeModule));
     // Said here, once, in the lowering's stead (the call's candidates
     // replace the lowering of `eval` itself).
     program.noteImportByName(cs.call, self);
     warn(self, cs.call,
-         "'eval' of a computed string runs code detc cannot see: its "
-         "result is taken as any name this module defines or imports, or "
-         "anything else [detc-unknown-construct]");
+         evalAnyNameAsUnknown
+             ? "'eval' of a computed string runs code detc cannot see: its "
+               "result is taken as unknown (any name of this module made "
+               "the analysis too large), and calls of it may draw "
+               "[detc-unknown-construct]"
+             : "'eval' of a computed string runs code detc cannot see: its "
+               "result is taken as any name this module defines or "
+               "imports, or anything else [detc-unknown-construct]");
     return true;
   }
   if (parts.size() < 3)

@@ -415,21 +415,28 @@ void Builder::run() {
   }
   // The lowering only asks what nodes hold.
   solver.releaseConstraints();
-  if (solver.truncated)
-    warn(program.modules().front().get(), nullptr,
-         solver.members > Solver::kDefaultMemberLimit
-             ? "the points-to analysis stopped when its sets held " +
-                   std::to_string(solver.members) +
-                   " objects in all (its limit is " +
-                   std::to_string(Solver::kDefaultMemberLimit) +
-                   "): what variables may hold is incomplete "
-                   "[detc-points-to-limit]"
-             : "the points-to analysis stopped after " +
-                   std::to_string(solver.copyEdges + solver.handlers) +
-                   " constraints (its limit is " +
-                   std::to_string(Solver::kDefaultLimit) +
-                   "): what variables may hold is incomplete "
-                   "[detc-points-to-limit]");
+  if (!solver.truncated)
+    return;
+  // Where the constraints came from: where a coarse model (an `eval` of
+  // any name, called with any name) lands, and so where to look.
+  std::string from;
+  for (const auto &[where, count] : topSources(3))
+    from += (from.empty() ? "" : ", ") + where + " (" +
+            std::to_string(count) + ")";
+  warn(program.modules().front().get(), nullptr,
+       (solver.members > solver.memberLimit
+            ? "the points-to analysis stopped when its sets held " +
+                  std::to_string(solver.members) +
+                  " objects in all (its limit is " +
+                  std::to_string(solver.memberLimit) +
+                  ", --points-to-limit)"
+            : "the points-to analysis stopped after " +
+                  std::to_string(solver.copyEdges + solver.handlers) +
+                  " constraints (its limit is " +
+                  std::to_string(solver.constraintLimit) + ")") +
+           ": what variables may hold is incomplete; most constraints "
+           "came from " +
+           from + " [detc-points-to-limit]");
 }
 
 static std::vector<const ast::Node *> asNodes(llvm::ArrayRef<ast::Stmt *> s) {

@@ -87,6 +87,8 @@ public:
   Builder(Program &program, const ApiModel &api, DiagnosticEngine &diags,
           PointsToResult::Impl &out);
   void run();
+  /// PointsToOptions::evalAnyNameAsUnknown.
+  bool evalAnyNameAsUnknown = false;
   /// With the solver's `profile` set: the `n` statements that made the
   /// most constraints, as `file:line` and count.
   std::vector<std::pair<std::string, size_t>> topSources(size_t n) const;

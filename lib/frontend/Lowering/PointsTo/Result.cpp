@@ -44,7 +44,11 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   if (!impl.program->loadMain(path))
     return std::nullopt;
   pta::Builder builder(*impl.program, api, diags, impl);
-  impl.solver.profile = options.profileSources;
+  builder.evalAnyNameAsUnknown = options.evalAnyNameAsUnknown;
+  // Always: a truncated analysis names the statements behind it.
+  impl.solver.profile = true;
+  if (options.memberLimit)
+    impl.solver.memberLimit = options.memberLimit;
   builder.run();
   if (options.profileSources)
     impl.stats.topSources = builder.topSources(20);
@@ -345,6 +349,12 @@ std::vector<PointsToResult::ObjectId>
 PointsToResult::namedDefinitions(const ast::Node *call) const {
   auto it = impl->namedAt.find(call);
   return it == impl->namedAt.end() ? std::vector<ObjectId>{} : it->second;
+}
+
+bool PointsToResult::truncated() const { return impl->solver.truncated; }
+
+unsigned PointsToResult::evalsOfAnyName() const {
+  return impl->evalsOfAnyName;
 }
 
 bool PointsToResult::neverMade(const ast::Node *def) const {

@@ -53,6 +53,9 @@ struct PointsToResult::Impl {
   /// the module's and class bodies' ones, and those of functions that
   /// may run (Frame::ran).
   llvm::DenseSet<const ast::Node *> made;
+  /// `eval`s of a computed string taken as any name their module defines
+  /// or imports (PointsToOptions::evalAnyNameAsUnknown).
+  unsigned evalsOfAnyName = 0;
   PointsToStats stats;
   /// The objects with a site, ordered by (file, line, column, id); files
   /// are numbered in `siteFiles` by real path (built lazily).

@@ -76,14 +76,70 @@ bool Solver::insert(Node node, Obj obj) {
       return false;
     items.push_back(obj);
     ++members;
-    if (items.size() == kIndexAt)
-      index[node].insert(items.begin(), items.end());
+    if (items.size() == kIndexAt) {
+      Words &words = index[node];
+      for (Obj o : items)
+        words[o / 64] |= uint64_t(1) << (o % 64);
+    }
     return true;
   }
-  if (!index[node].insert(obj).second)
+  uint64_t &word = index[node][obj / 64], bit = uint64_t(1) << (obj % 64);
+  if (word & bit)
     return false;
+  word |= bit;
   items.push_back(obj);
   ++members;
+  return true;
+}
+
+void Solver::group(llvm::ArrayRef<Obj> objs, Batch &batch) {
+  batch.objs = objs;
+  batch.words.clear();
+  batch.slot.clear();
+  for (Obj o : objs) {
+    if (wordSlot.size() <= o / 64)
+      wordSlot.resize(o / 64 + 1, ~0u);
+    unsigned &slot = wordSlot[o / 64];
+    if (slot == ~0u) {
+      slot = batch.words.size();
+      batch.words.push_back({o / 64, 0});
+    }
+    batch.words[slot].second |= uint64_t(1) << (o % 64);
+    batch.slot.push_back(slot);
+  }
+  for (const auto &word : batch.words)
+    wordSlot[word.first] = ~0u;
+}
+
+bool Solver::insertAll(Node node, const Batch &batch) {
+  PtsSet &items = pts[node];
+  bool grew = false;
+  // Until the set has its index, an object at a time (insert() makes it).
+  size_t i = 0, e = batch.objs.size();
+  for (; i < e && items.size() < kIndexAt; ++i)
+    grew |= insert(node, batch.objs[i]);
+  if (i == e)
+    return grew;
+  Words &words = index[node];
+  added.resize(batch.words.size());
+  bool any = false;
+  for (size_t k = 0, n = batch.words.size(); k < n; ++k) {
+    uint64_t &word = words[batch.words[k].first];
+    added[k] = batch.words[k].second & ~word;
+    word |= added[k];
+    any |= added[k] != 0;
+  }
+  if (!any)
+    return grew;
+  // The new objects, in the batch's order (the objects before `i` are
+  // members already: no bit of theirs is in `added`).
+  for (; i < e; ++i) {
+    Obj o = batch.objs[i];
+    if (added[batch.slot[i]] & (uint64_t(1) << (o % 64))) {
+      items.push_back(o);
+      ++members;
+    }
+  }
   return true;
 }
 
@@ -98,11 +154,18 @@ void Solver::addCopy(Node from, Node to) {
   append(edgePool, succ[from], to);
   ++copyEdges;
   countSource();
-  // What `from` already passed on must reach `to` too (by index: `to` may
-  // be `from`'s set's neighbour in `pts`, which insert() may grow).
+  // What `from` already passed on must reach `to` too (`from` != `to`:
+  // growing `to` leaves `from`'s objects where they are).
   bool grew = false;
-  for (unsigned i = 0, e = pts[from].done; i < e; ++i)
-    grew |= insert(to, pts[from][i]);
+  llvm::ArrayRef<Obj> passed(pts[from].begin(), pts[from].done);
+  if (passed.size() < kBatchAt) {
+    for (Obj o : passed)
+      grew |= insert(to, o);
+  } else {
+    Batch batch;
+    group(passed, batch);
+    grew = insertAll(to, batch);
+  }
   if (grew)
     enqueue(to);
 }
@@ -190,9 +253,9 @@ std::vector<FieldId> Solver::fieldsOf(Obj obj) const {
                                    : std::vector<FieldId>();
 }
 
-void Solver::solve(size_t limit, size_t memberLimit) {
+void Solver::solve() {
   while (!worklist.empty()) {
-    if (copyEdges + handlers > limit || members > memberLimit) {
+    if (copyEdges + handlers > constraintLimit || members > memberLimit) {
       truncated = true;
       return;
     }
@@ -219,10 +282,18 @@ void Solver::solve(size_t limit, size_t memberLimit) {
                 h.value.run(o);
               source = outer;
             });
+    Batch batch;
+    bool batched = delta.size() >= kBatchAt;
+    if (batched)
+      group(delta, batch);
     forEach(edgePool, succ[n], [&](const Link<Node> &e) {
       bool grew = false;
-      for (Obj o : delta)
-        grew |= insert(e.value, o);
+      if (batched) {
+        grew = insertAll(e.value, batch);
+      } else {
+        for (Obj o : delta)
+          grew |= insert(e.value, o);
+      }
       if (grew)
         enqueue(e.value);
     });

@@ -74,11 +74,10 @@ public:
   }
 
   /// Propagates until nothing changes, or until the constraint graph has
-  /// grown past `limit` edges and handlers, or the sets past
+  /// grown past `constraintLimit` edges and handlers, or the sets past
   /// `memberLimit` members in all (then `truncated` is set and the
   /// solution is incomplete).
-  void solve(size_t limit = kDefaultLimit,
-             size_t memberLimit = kDefaultMemberLimit);
+  void solve();
 
   /// Frees what only solving needs (copy edges, handlers, the worklist and
   /// the sets' membership indexes) and packs the solution into two arrays
@@ -93,9 +92,12 @@ public:
   /// grows with (4 bytes a member, ~8 more in the hashed index of a large
   /// set). Few edges may carry large sets everywhere (a library's objects
   /// merged into one blob by code detc models coarsely: accelerate's
-  /// examples reached 24 GB before their edges reached the limit above);
-  /// at this limit a run peaks near 3 GB. timm's train.py holds 0.24M.
-  static constexpr size_t kDefaultMemberLimit = 100000000;
+  /// examples reached 24 GB before their edges reached the limit above;
+  /// yolov7's `eval` of every layer name, called with every name, grows
+  /// past 100M members). timm's train.py holds 0.24M; at this limit a run
+  /// takes ~20 s and 0.4 GB (`--points-to-limit` raises it).
+  static constexpr size_t kDefaultMemberLimit = 20000000;
+  size_t constraintLimit = kDefaultLimit, memberLimit = kDefaultMemberLimit;
   size_t copyEdges = 0, handlers = 0, visits = 0, members = 0;
   bool truncated = false;
 
@@ -114,9 +116,28 @@ private:
   /// Adds `obj` to `node`'s set; true when it is new.
   bool insert(Node node, Obj obj);
 
+  /// Objects grouped 64 to a word (id / 64), to be passed on a word at a
+  /// time: `words` the distinct words and their bits, `slot[i]` the word of
+  /// `objs[i]`.
+  struct Batch {
+    llvm::ArrayRef<Obj> objs;
+    llvm::SmallVector<std::pair<unsigned, uint64_t>, 8> words;
+    llvm::SmallVector<unsigned, 16> slot;
+  };
+  /// Groups `objs` (distinct) into `batch`.
+  void group(llvm::ArrayRef<Obj> objs, Batch &batch);
+  /// Adds `batch`'s objects to `node`'s set, in their order; true when any
+  /// is new. Once the set is indexed this costs a lookup per word, not per
+  /// object: a blob of thousands of objects (everything `eval` of a
+  /// computed name may be, called with everything) crosses millions of
+  /// edges where nearly every object is already there.
+  bool insertAll(Node node, const Batch &batch);
+  /// Lists shorter than this are passed on an object at a time.
+  static constexpr size_t kBatchAt = 8;
+
   /// A points-to set, append-only: most hold one or two objects, so they
   /// live inline; `done` is how many have been passed on (difference
-  /// propagation). Sets past kIndexAt objects get a hash index.
+  /// propagation). Sets past kIndexAt objects get an index (Words).
   class PtsSet {
   public:
     PtsSet() = default;
@@ -146,6 +167,9 @@ private:
     };
   };
   static constexpr size_t kIndexAt = 16;
+  /// A set's membership past kIndexAt objects: its objects' bits, 64 to a
+  /// word, by id / 64.
+  using Words = llvm::DenseMap<unsigned, uint64_t>;
   /// A deque: it grows without a doubling vector's second copy.
   std::deque<PtsSet> pts;
   size_t nodeCount = 0;
@@ -155,7 +179,12 @@ private:
   std::vector<unsigned> solved;
   std::vector<Obj> solvedMany;
   static constexpr unsigned kNoObject = ~0u, kMany = 1u << 31;
-  llvm::DenseMap<Node, llvm::DenseSet<Obj>> index;
+  llvm::DenseMap<Node, Words> index;
+  /// Scratch of group(): a word's slot in the batch being grouped, ~0u
+  /// for every word between calls.
+  std::vector<unsigned> wordSlot;
+  /// Scratch of insertAll(): per word of the batch, the bits it added.
+  llvm::SmallVector<uint64_t, 8> added;
 
   /// A node's copy edges and handlers are circular lists threaded through
   /// pools, in the order they were added: a node holds the index of its
