@@ -337,6 +337,33 @@ struct GradientEvents {
     return found;
   }
 
+  /// Whether a backward may run on a path from `from` to `to` through no
+  /// step: one reached walking backwards from `to`, not through a step nor
+  /// `from`, from which walking backwards reaches `from`.
+  bool backwardBetween(NodeId from, NodeId to) const {
+    std::vector<NodeId> grads;
+    walkBackwards(to, [&](NodeId p) {
+      if (p == from || kind[p] == Kind::Update)
+        return Walk::Stop;
+      if (kind[p] == Kind::GradAcc)
+        grads.push_back(p);
+      return Walk::On;
+    });
+    for (NodeId grad : grads) {
+      bool reached = false;
+      walkBackwards(grad, [&](NodeId p) {
+        if (p == from) {
+          reached = true;
+          return Walk::Done;
+        }
+        return kind[p] == Kind::Update ? Walk::Stop : Walk::On;
+      });
+      if (reached)
+        return true;
+    }
+    return false;
+  }
+
   /// Nodes of the given kinds reached walking backwards from `from`
   /// without going through a node of a `stop` kind (nor `from` again).
   std::vector<NodeId> reachedBackwards(NodeId from, llvm::ArrayRef<Kind> wanted,
@@ -474,6 +501,14 @@ static void gradientFindings(const StatementGraph &g, const ControlFlow &cf,
                                           {Kind::GradAcc, Kind::Update})) {
         std::bitset<Last> atZero = result.inAt(z).last;
         if (!atZero.test(Grad) && !atZero.test(ZeroAfterGrad))
+          continue;
+        // A backward that may run between this zero_grad and the step
+        // makes it the clearing before gradients are computed (llm.c's
+        // `zero_grad(); for micro_step in range(k): ...backward()` after a
+        // one-off backward that wrote reference tensors): what reaches the
+        // step with no backward since is a loop run no time or a backward
+        // skipped, not this zero_grad misplaced.
+        if (ev.backwardBetween(z, n))
           continue;
         std::vector<NodeId> grads = ev.reachedBackwards(
             z, {Kind::GradAcc}, {Kind::GradAcc, Kind::Update});
