@@ -89,13 +89,13 @@ public:
 
   static constexpr size_t kDefaultLimit = 50000000;
   /// The sets' members, all nodes together: what the solution's memory
-  /// grows with (4 bytes a member, ~8 more in the hashed index of a large
-  /// set). Few edges may carry large sets everywhere (a library's objects
+  /// grows with (4 bytes a member, and a large set's index: 16 bytes a
+  /// word of 64 objects; ~15 bytes a member in all on yolov7). Few edges may carry large sets everywhere (a library's objects
   /// merged into one blob by code detc models coarsely: accelerate's
   /// examples reached 24 GB before their edges reached the limit above;
   /// yolov7's `eval` of every layer name, called with every name, grows
-  /// past 100M members). timm's train.py holds 0.24M; at this limit a run
-  /// takes ~20 s and 0.4 GB (`--points-to-limit` raises it).
+  /// past 100M members). timm's train.py holds 0.24M; yolov7 reaches this
+  /// limit in ~4 s and 0.4 GB (`--points-to-limit` moves it).
   static constexpr size_t kDefaultMemberLimit = 20000000;
   size_t constraintLimit = kDefaultLimit, memberLimit = kDefaultMemberLimit;
   size_t copyEdges = 0, handlers = 0, visits = 0, members = 0;
