@@ -1654,9 +1654,15 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
     std::optional<std::vector<NameChoice>> names =
         possibleNames(cs.call->args[1], cs.frame->def);
     // `getattr(np, name)`: some name of that library, one object per
-    // library (the lowering judges a call of it).
-    auto libraryAttribute = [this](const AbstractObject &ob, Node result) {
-      if (!ob.label().starts_with("<"))
+    // library (the lowering judges a call of it). Any attribute of a
+    // module imported by a name computed at run time may be anything too
+    // (latent-diffusion's `getattr(importlib.import_module(module), cls)`
+    // was nothing, so the model it makes and trains was None).
+    auto libraryAttribute = [this](Obj o, Node result) {
+      const AbstractObject &ob = out.objects[o];
+      if (ob.label() == kRuntimeModule)
+        solver.addObject(result, o);
+      else if (!ob.label().starts_with("<"))
         solver.addObject(result,
                          libName("<dynamic attribute of " +
                                  ob.label().split('.').first.str() + ">"));
@@ -1678,7 +1684,7 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
                              libraryAttribute](Obj o) {
         const AbstractObject &ob = out.objects[o];
         if (ob.kind == Kind::LibName) {
-          libraryAttribute(ob, result);
+          libraryAttribute(o, result);
           return;
         }
         auto matching = [&](Obj of) {
@@ -1709,7 +1715,7 @@ bool Builder::callBuiltin(CallSite &cs, StringRef name) {
                                    libraryAttribute](Obj o) {
         const AbstractObject &ob = out.objects[o];
         if (ob.kind == Kind::LibName) {
-          libraryAttribute(ob, result);
+          libraryAttribute(o, result);
           return;
         }
         solver.addCopy(anyNamedAttribute(o), result);
