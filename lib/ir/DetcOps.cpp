@@ -66,8 +66,10 @@ bool detc::ir::takesBatches(Operation *loop) {
     return false;
   for (Operation &op : loop->getRegion(0).front()) {
     auto region = dyn_cast<ParallelOp>(op);
-    if (isa<FetchOp>(op) ||
-        (region && region.getKind() == ParallelKind::PerBatch))
+    // A counted step's region takes no batches: its loop is found as one
+    // that steps (JitPlan's steppingLoops), not ahead of a loader's.
+    if (isa<FetchOp>(op) || (region && !region.getCounted() &&
+                             region.getKind() == ParallelKind::PerBatch))
       return true;
   }
   return false;

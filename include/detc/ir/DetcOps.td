@@ -204,6 +204,12 @@ def Detc_ParallelOp : Detc_StmtOp<"parallel", RegionTraits> {
     step). Entering the region is `data_parallel_begin(uses)`, leaving it is
     `data_parallel_end`. `workers` is the number of workers when known, or
     `unknown` when the program computes it (e.g. from a command-line flag).
+    `counted` marks a per-batch region that is the body of a loop over a
+    count (`for i in range(n)`, `trange(n)`) taking a training step itself,
+    whose batches come from no loader and no slice by the loop variable
+    (NeRF's rays picked at random from arrays in memory, full-batch
+    epochs): its draws are the step's, but the loop takes no batches for
+    the planners that look for one (`takesBatches`).
 
     Example:
 
@@ -214,7 +220,8 @@ def Detc_ParallelOp : Detc_StmtOp<"parallel", RegionTraits> {
     ```
   }];
   let arguments = !con((ins Detc_ParallelKindAttr:$kind,
-                            OptionalAttr<StrAttr>:$workers), varArgs);
+                            OptionalAttr<StrAttr>:$workers,
+                            UnitAttr:$counted), varArgs);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "`` $kind (`workers` $workers^)? " # varFormat #
                        " attr-dict-with-keyword $body";

@@ -428,6 +428,7 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   collectTargets(*this, f, loop->target, defs, eff);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
   bool batches = isManualBatchLoop(f, loop, items);
+  bool counted = !batches && isCountedStepLoop(f, loop, items);
   // A generator whose own loop cuts the batches it yields (hlb-CIFAR10's
   // `get_batches`: `yield images.index_select(0, shuffled[i*bs:(i+1)*bs])`
   // over GPU-resident tensors, no loader): its callers' loops over it are
@@ -445,11 +446,12 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   lowerLoopRegions(
       f, op,
       [&] {
-        if (!batches)
+        if (!batches && !counted)
           return lowerBody(f, loop->body);
-        // One batch, cut by hand: like a loader's batch, its examples may
-        // be processed concurrently.
-        emitBatchRegion(loop, defs, [&] { lowerBody(f, loop->body); });
+        // One batch, cut by hand (or one counted step's): like a loader's
+        // batch, its examples may be processed concurrently.
+        emitBatchRegion(
+            loop, defs, [&] { lowerBody(f, loop->body); }, counted);
       },
       loop->orelse);
   elementRoots = std::move(outer);
@@ -501,14 +503,15 @@ std::vector<std::string> Lowerer::elementRootsOf(FuncCtx &f,
 
 void Lowerer::emitBatchRegion(const ast::Node *at,
                               llvm::ArrayRef<std::string> uses,
-                              llvm::function_ref<void()> body) {
+                              llvm::function_ref<void()> body, bool counted) {
   Effects pe;
   pe.uses.insert(uses.begin(), uses.end());
-  Operation *par = emit(
-      ir::ParallelOp::getOperationName(), at, {}, pe,
-      {attr("kind",
-            ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))},
-      1);
+  llvm::SmallVector<mlir::NamedAttribute, 2> attrs{attr(
+      "kind", ir::ParallelKindAttr::get(&ctx, ir::ParallelKind::PerBatch))};
+  if (counted)
+    attrs.push_back(attr("counted", mlir::UnitAttr::get(&ctx)));
+  Operation *par =
+      emit(ir::ParallelOp::getOperationName(), at, {}, pe, attrs, 1);
   inRegion(par, 0, body);
 }
 
@@ -623,7 +626,9 @@ std::vector<std::string> Lowerer::iterMethodsOf(FuncCtx &f,
   return syms;
 }
 
-bool Lowerer::trainsInBody(ast::NodeList<ast::Stmt> body) {
+/// Whether `body`, not counting its loops and definitions, calls a method
+/// named `method`.
+static bool callsInOwnBody(ast::NodeList<ast::Stmt> body, StringRef method) {
   llvm::SmallVector<const ast::Node *, 16> work(body.begin(), body.end());
   while (!work.empty()) {
     const ast::Node *x = work.pop_back_val();
@@ -632,11 +637,36 @@ bool Lowerer::trainsInBody(ast::NodeList<ast::Stmt> body) {
       continue;
     if (auto *c = dyn_cast<ast::Call>(x))
       if (auto *m = dyn_cast<ast::Attribute>(c->func);
-          m && m->attr == "backward")
+          m && m->attr == method)
         return true;
     forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
   }
   return false;
+}
+
+bool Lowerer::trainsInBody(ast::NodeList<ast::Stmt> body) {
+  return callsInOwnBody(body, "backward");
+}
+
+bool Lowerer::isCountedStepLoop(FuncCtx &f, const ast::For *loop,
+                                const ast::Expr *items) {
+  // Over a count: `range(...)` (the builtin), or a progress bar over one
+  // (`trange(n)`; `tqdm(range(n))` is unwrapped to its range).
+  auto *call = dyn_cast<ast::Call>(items);
+  if (!call)
+    return false;
+  auto *callee = dyn_cast<ast::Name>(call->func);
+  bool counts = callee && callee->id == "range" && !isBoundName(f, "range");
+  if (!counts) {
+    std::string q = qualName(f, call->func);
+    const ApiEntry *entry = q.empty() ? nullptr : api.lookup(q);
+    counts = entry && entry->get("kind") == "progress_bar";
+  }
+  // Each iteration takes a training step of its own (a `backward` and a
+  // `step` in the loop's own body, not in a loop nested in it: a gradient
+  // accumulation loop steps after it, an epoch loop in the loop it runs).
+  return counts && callsInOwnBody(loop->body, "backward") &&
+         callsInOwnBody(loop->body, "step");
 }
 
 bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,

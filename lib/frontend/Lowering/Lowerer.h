@@ -324,7 +324,7 @@ public:
   /// A `per_batch` data-parallel region reading `uses`, its body emitted
   /// by `body`.
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
-                       llvm::function_ref<void()> body);
+                       llvm::function_ref<void()> body, bool counted = false);
   /// Emits `n` alternatives (`emitOne(i)` each), as nested `detc.if`s: one
   /// of them runs.
   void emitAlternatives(size_t n, const ast::Node *at,
@@ -465,6 +465,13 @@ public:
   std::optional<std::string> libraryPipelineLoader(const ast::For *loop,
                                                    const ast::Expr *items);
   bool isManualBatchLoop(FuncCtx &f, const ast::For *loop,
+                         const ast::Expr *items);
+  /// A loop over a count (`range`, `trange`) whose own body takes a
+  /// training step (`backward` and a `step`), its batches from no loader
+  /// and no slice by the loop variable (NeRF's rays picked with
+  /// np.random.choice; full-batch epochs): its body is a per-batch region
+  /// marked `counted` (a step's draws; the loop takes no batches).
+  bool isCountedStepLoop(FuncCtx &f, const ast::For *loop,
                          const ast::Expr *items);
   /// Function `f` is a generator that yields the batches of the loaders in
   /// `loaderFacts`: loops over its calls are batch loops, and what a call

@@ -4,7 +4,9 @@
 # hooks, which `forward` skips, are not modelled either way), here in the
 # training loop after a validation that left the model in evaluation mode
 # (detc-eval-not-restored), and inside a method of the model
-# (`self.forward(x)` in `predict`).
+# (`self.forward(x)` in `predict`). The batch loop counts its steps
+# (`range`) and takes one each iteration: its body is a per-batch region,
+# and the dropout the written-out forward reaches draws there.
 # RUN: not detc analyze %s --werror | FileCheck %s
 # RUN: detc %s | FileCheck %s --check-prefix=IR
 # IR: detc.func @predict kind method params ["self", "x"] {
@@ -21,6 +23,7 @@ class Net(nn.Module):
     def __init__(self):
         super().__init__()
         self.fc = nn.Linear(4, 2)
+        # CHECK: explicit_forward.py:[[@LINE+1]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}explicit_forward.py:[[#@LINE+21]]:9 [detc-unsafe-rng]
         self.drop = nn.Dropout(0.5)
 
     def forward(self, x):
@@ -43,7 +46,7 @@ def main():
     for epoch in range(3):
         for batch in range(4):
             opt.zero_grad()
-            # CHECK: explicit_forward.py:[[@LINE+1]]:36: warning: the model may still be in evaluation mode in this training forward: `model.eval()` at line 34 reaches it
+            # CHECK: explicit_forward.py:[[@LINE+1]]:36: warning: the model may still be in evaluation mode in this training forward: `model.eval()` at line [[#@LINE-12]] reaches it
             loss = F.cross_entropy(model.forward(x), y)
             loss.backward()
             opt.step()
@@ -51,4 +54,4 @@ def main():
 
 
 main()
-# CHECK: 1 warning(s)
+# CHECK: 2 warning(s)
