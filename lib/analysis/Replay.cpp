@@ -932,7 +932,8 @@ BitVector detc::analysis::keyedDraws(const StatementGraph &g,
                                      const ThreadSafetyResult &ts) {
   BitVector keyed(g.numNodes());
   for (const UnsafeUse &u : ts.unsafe)
-    keyed.set(u.draw);
+    if (!inCountedRegion(g, u))
+      keyed.set(u.draw);
   for (NodeId n = 0; n < g.numNodes(); ++n)
     if (auto draw = llvm::dyn_cast_or_null<ir::DrawOp>(g.node(n).op))
       if (draw.getApi() &&

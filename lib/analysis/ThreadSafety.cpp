@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "detc/analysis/ThreadSafety.h"
+#include "detc/ir/DetcOps.h"
 
 using namespace detc::analysis;
 using llvm::BitVector;
@@ -103,4 +104,12 @@ ThreadSafetyResult detc::analysis::analyzeThreadSafety(
   if (keepSolution)
     r.ts = ts.materialize();
   return r;
+}
+
+bool detc::analysis::inCountedRegion(const StatementGraph &g,
+                                     const UnsafeUse &u) {
+  if (u.region == kNoNode)
+    return false;
+  auto region = llvm::dyn_cast_or_null<ir::ParallelOp>(g.node(u.region).op);
+  return region && region.getCounted();
 }

@@ -70,11 +70,17 @@ public:
     if (alreadyTransformed() || definesRuntimeFlag())
       return false;
     collectDatasetGenerators();
-    batchScope = llvm::any_of(a.ts.unsafe, [&](const analysis::UnsafeUse &u) {
+    // A counted step's draws stay on their generator (inCountedRegion).
+    std::vector<analysis::UnsafeUse> keyed;
+    llvm::copy_if(a.ts.unsafe, std::back_inserter(keyed),
+                  [&](const analysis::UnsafeUse &u) {
+                    return !analysis::inCountedRegion(a.graph, u);
+                  });
+    batchScope = llvm::any_of(keyed, [&](const analysis::UnsafeUse &u) {
       return servedByBatchScope(u);
     });
     keyLoaders();
-    for (const analysis::UnsafeUse &u : a.ts.unsafe)
+    for (const analysis::UnsafeUse &u : keyed)
       rewriteUnsafe(u);
     recordSeeds();
     noteUnseeded();

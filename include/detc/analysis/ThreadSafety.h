@@ -67,6 +67,16 @@ ThreadSafetyResult analyzeThreadSafety(const StatementGraph &g,
                                        const GeneratorAliases &gens,
                                        bool keepSolution = true);
 
+/// Whether `u`'s region is a counted step's (`detc.parallel ... counted`:
+/// a loop over a count taking its step, its batch from no loader). Such a
+/// use is reported, but the transform leaves its draw on the generator it
+/// names, which every checkpoint saves: the draws are sequential in the
+/// main process, and keyed ones would take sequential streams whose
+/// positions depend on which calls fast-forward repeats (nanoGPT's shape:
+/// `get_batch` drawn from the loop and from an evaluation fast-forward
+/// skips; resumes were not bit-identical).
+bool inCountedRegion(const StatementGraph &g, const UnsafeUse &u);
+
 } // namespace detc::analysis
 
 #endif // DETC_ANALYSIS_THREADSAFETY_H

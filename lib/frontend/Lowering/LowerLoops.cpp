@@ -648,6 +648,10 @@ bool Lowerer::trainsInBody(ast::NodeList<ast::Stmt> body) {
   return callsInOwnBody(body, "backward");
 }
 
+bool Lowerer::stepsInBody(ast::NodeList<ast::Stmt> body) {
+  return callsInOwnBody(body, "backward") && callsInOwnBody(body, "step");
+}
+
 bool Lowerer::isCountedStepLoop(FuncCtx &f, const ast::For *loop,
                                 const ast::Expr *items) {
   // Over a count: `range(...)` (the builtin), or a progress bar over one
@@ -662,11 +666,8 @@ bool Lowerer::isCountedStepLoop(FuncCtx &f, const ast::For *loop,
     const ApiEntry *entry = q.empty() ? nullptr : api.lookup(q);
     counts = entry && entry->get("kind") == "progress_bar";
   }
-  // Each iteration takes a training step of its own (a `backward` and a
-  // `step` in the loop's own body, not in a loop nested in it: a gradient
-  // accumulation loop steps after it, an epoch loop in the loop it runs).
-  return counts && callsInOwnBody(loop->body, "backward") &&
-         callsInOwnBody(loop->body, "step");
+  // Each iteration takes a training step of its own.
+  return counts && stepsInBody(loop->body);
 }
 
 bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,

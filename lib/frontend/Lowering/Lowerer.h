@@ -487,6 +487,11 @@ public:
   /// `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), not
   /// counting nested loops, functions and classes.
   static bool trainsInBody(ast::NodeList<ast::Stmt> body);
+  /// Whether statements `body` take a training step of their own: a
+  /// `backward` and a `step`, not counting nested loops, functions and
+  /// classes (a gradient accumulation loop steps after it, an epoch loop
+  /// in the loop it runs).
+  static bool stepsInBody(ast::NodeList<ast::Stmt> body);
   /// Function `f` fetches one batch of a loader each time it runs: a
   /// `next(it)` of a kept iterator (not `next(iter(loader))`) outside any
   /// loop of its own, or a call of such a function

@@ -605,12 +605,18 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     // training loop): each iteration is one batch, its body a per-batch
     // region as a loader loop's is.
     bool batches = fetchesBatch(f, w->body, {}, /*ownLoopsOnly=*/true);
+    // A `while` whose own body takes a training step (`while step <
+    // max_steps:` around a batch picked from tensors in memory): one
+    // counted step's region, as a `for` over a count's
+    // (isCountedStepLoop).
+    bool counted = !batches && stepsInBody(w->body);
     lowerLoopRegions(
         f, op,
         [&] {
-          if (!batches)
+          if (!batches && !counted)
             return lowerBody(f, w->body);
-          emitBatchRegion(w, {}, [&] { lowerBody(f, w->body); });
+          emitBatchRegion(
+              w, {}, [&] { lowerBody(f, w->body); }, counted);
         },
         w->orelse);
     return;

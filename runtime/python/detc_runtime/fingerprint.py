@@ -365,12 +365,20 @@ class Moment:
 
     __slots__ = ("mode", "raw", "sequential", "named", "frame")
 
-    def __init__(self, frame, boundary=False):
+    def __init__(self, frame, boundary=False, drawn=()):
         from ._state import STATE
         self.mode = mode()
         self.sequential = dict(STATE.sequential)
         if boundary:
             self.raw = global_generators.raw_torch_states()
+            # `drawn`: numpy or random, which the minibatch draws from
+            # outside detc's keyed draws (detc saves their states at the
+            # boundary): as of now too, or the restart's restore would set
+            # them as of the failure, after the failed minibatch's draws
+            # (NeRF's np.random.choice: restarts were not bit-identical).
+            if drawn:
+                other = global_generators.raw_other_states()
+                self.raw.update((k, other[k]) for k in drawn if k in other)
             self.named = None
             self.frame = frame
         else:
@@ -385,7 +393,8 @@ class Moment:
         digests. The saved state's digests go under "state" (the
         caller's)."""
         if self.named is None:  # a boundary's: the rest as of now
-            self.raw.update(global_generators.raw_other_states())
+            for name, raw in global_generators.raw_other_states().items():
+                self.raw.setdefault(name, raw)
             self.named = named_generators(self.frame) \
                 if self.mode != "off" else {}
             self.frame = None

@@ -505,7 +505,9 @@ def _keep(site, count, thunks, now, clean=None, live=(), frame=None):
     JIT.snapshot = snapshot
     # The generators as the minibatch starts (a restart continues from
     # them; the fingerprint's check compares them after the restore).
-    JIT.moment = fingerprint.Moment(frame, boundary=True)
+    JIT.moment = fingerprint.Moment(frame, boundary=True, drawn=tuple(
+        lib for lib in ("numpy", "random")
+        if "gen:" + lib in thunks and "gen:" + lib not in live))
     JIT.guarded = []
     JIT.phase = BEFORE_STEP
     JIT.boundary_time = now

@@ -2163,6 +2163,31 @@ class FingerprintTest(unittest.TestCase):
         self.assertEqual(fingerprint.verify(fp), [])
         STATE.sequential = {}
 
+    def test_boundary_records_generators_the_minibatch_draws_from(self):
+        # A just-in-time boundary takes numpy's and random's states when
+        # the checkpoint is written, unless the minibatch draws from them
+        # outside keyed draws (`drawn`): then as of the boundary, which a
+        # restart restores (NeRF's np.random.choice in its loop).
+        from detc_runtime import fingerprint
+        np.random.seed(4)
+        random.seed(5)
+        ahead = fingerprint.Moment(None, boundary=True, drawn=("numpy",))
+        late = fingerprint.Moment(None, boundary=True)
+        expected = np.random.rand(3)  # the failed minibatch's draw
+        random.random()
+        for moment, numpy_as_of_boundary in ((ahead, True), (late, False)):
+            fingerprint.restore(moment.encode())
+            got = np.random.rand(3)
+            self.assertEqual(np.array_equal(expected, got),
+                             numpy_as_of_boundary)
+        # random's is taken as of the failure either way: not drawn.
+        fingerprint.restore(ahead.encode())
+        state = random.getstate()
+        random.seed(5)
+        random.random()
+        self.assertEqual(random.getstate(), state)
+        STATE.sequential = {}
+
     def test_gathered_windows_digest_like_the_whole_tensor(self):
         # What a digest does for tensors on a GPU (their windows gathered
         # there, one copy for all), run on the CPU: the same text as the

@@ -1,12 +1,13 @@
 # Idiom: a training loop over a count (NeRF's `for i in trange(start,
-# n_iters)`, full-batch epochs) whose own body takes the step (`backward`
-# and `step`), its batch picked at random from arrays in memory: no loader,
-# no slice by the loop variable. Each iteration is one step's batch: its
-# body is a per-batch region (marked `counted`), so the picks, the
-# rendering's noise and the model's dropout are found and keyed, as in a
-# loop over batches cut by hand. An epoch loop around a function that
-# loops, and a gradient-accumulation loop that steps after it, are no such
-# loops.
+# n_iters)`, full-batch epochs) or a `while` whose own body takes the step
+# (`backward` and `step`), its batch picked at random from arrays in
+# memory: no loader, no slice by the loop variable. Each iteration is one
+# step's batch: its body is a per-batch region (marked `counted`), so the
+# picks, the rendering's noise and the model's dropout are reported. The
+# transform leaves those draws on their generators (sequential in the main
+# process; every checkpoint and just-in-time boundary saves the states:
+# inCountedRegion). An epoch loop around a function that loops, and a
+# gradient-accumulation loop that steps after it, are no such loops.
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # RUN: detc analyze %s 2>&1 | FileCheck %s --check-prefix=OTHER
 # RUN: detc %s | FileCheck %s --check-prefix=IR
@@ -56,9 +57,25 @@ for i in trange(0, 20):
     optimizer.zero_grad()
     loss.backward()
     optimizer.step()
+
+# A `while` whose own body takes the step (awd-lstm-lm's `while i <
+# len(data)`, its sequence length drawn from np.random each step): the
+# same region.
+position = 0
+# IR: detc.while
+# IR: detc.parallel per_batch
+# IR-SAME: counted
+while position < 12:
+    # CHECK-DAG: counted_step_loop.py:[[@LINE+1]]:26: warning: generator 'np.random' (global) is used inside the per-batch data-parallel region that starts at {{.*}}counted_step_loop.py:[[#@LINE-1]]:1 [detc-unsafe-rng]
+    seq_len = max(1, int(np.random.normal(3, 1)))
+    optimizer.zero_grad()
+    model(images[0, position:position + seq_len]).mean().backward()
+    optimizer.step()
+    position += seq_len
+# KEYED-NOT: keyed
 # KEYED: for i in trange(0, 20):
-# KEYED: img_i = _detc_rt.batch_keyed({{[0-9]+}}, {{[0-9]+}}, np.random.choice)(len(images))
-# KEYED: select = _detc_rt.batch_keyed({{[0-9]+}}, {{[0-9]+}}, torch.randperm)(16)[:8]
+# KEYED: img_i = np.random.choice(len(images))
+# KEYED: select = torch.randperm(16)[:8]
 
 # Epochs of a function's loop, and gradient accumulation stepping after
 # its loop: no region at either loop (the function's own loop is one).
@@ -71,4 +88,4 @@ for micro in range(4):
     (model(images[micro]).mean() / 4).backward()
 optimizer.step()
 # JIT: for i in _detc_rt.hints.loop({{[0-9]+}}, 0, trange(0, 20)):
-# JIT: _detc_rt.jit.boundary(
+# JIT: _detc_rt.jit.boundary({{[0-9]+}}, {"model": lambda: model, "optimizer": lambda: optimizer, "gen:numpy": lambda: _detc_rt.generator_state("numpy"), "gen:torch": lambda: _detc_rt.generator_state("torch")}, name=

@@ -4,11 +4,11 @@ variable; each step picks an image with np.random.choice and its rays
 with torch.randperm from tensors in memory, the rendering perturbs its
 samples with torch.rand, the model has dropout, and a checkpoint is
 written every few steps (NeRF's `i % i_weights`). detc takes the loop's
-body as one step's per-batch region: the picks, the noise and the dropout
-are keyed (sequential streams of their sites: no loader says which batch
-this is), and a resume or restart continues those streams where the
-checkpoint left them. Before, the loop had no region and its draws were
-not reported.
+body as one step's per-batch region and reports those draws; the
+transform leaves them on the global generators, whose states every
+checkpoint saves. A just-in-time restart restores numpy's as of the
+minibatch's start: it used to take it as of the failure, after the failed
+minibatch's np.random.choice (restarts were not bit-identical).
 DETC_TEST_FAIL=PHASE:STEP as in jit_train.py (forward, backward, hang).
 
 usage: counted_steps_train.py [--steps N] --out FILE
