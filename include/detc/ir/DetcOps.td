@@ -205,11 +205,13 @@ def Detc_ParallelOp : Detc_StmtOp<"parallel", RegionTraits> {
     `data_parallel_end`. `workers` is the number of workers when known, or
     `unknown` when the program computes it (e.g. from a command-line flag).
     `counted` marks a per-batch region that is the body of a loop over a
-    count (`for i in range(n)`, `trange(n)`) taking a training step itself,
-    whose batches come from no loader and no slice by the loop variable
-    (NeRF's rays picked at random from arrays in memory, full-batch
-    epochs): its draws are the step's, but the loop takes no batches for
-    the planners that look for one (`takesBatches`).
+    count (`for i in range(n)`, `trange(n)`) or a `while`, taking a
+    training step itself, whose batches come from no loader and no slice
+    by the loop variable (NeRF's rays picked at random from arrays in
+    memory, full-batch epochs), outside any other per-batch region: its
+    draws are reported as the step's but left on their generators by the
+    transform, and the loop takes no batches for the planners that look
+    for one (`takesBatches`).
 
     Example:
 

@@ -428,7 +428,8 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   collectTargets(*this, f, loop->target, defs, eff);
   Operation *op = emit(ir::ForOp::getOperationName(), loop, defs, eff, {}, 2);
   bool batches = isManualBatchLoop(f, loop, items);
-  bool counted = !batches && isCountedStepLoop(f, loop, items);
+  bool counted =
+      !batches && batchRegionDepth == 0 && isCountedStepLoop(f, loop, items);
   // A generator whose own loop cuts the batches it yields (hlb-CIFAR10's
   // `get_batches`: `yield images.index_select(0, shuffled[i*bs:(i+1)*bs])`
   // over GPU-resident tensors, no loader): its callers' loops over it are
@@ -512,7 +513,9 @@ void Lowerer::emitBatchRegion(const ast::Node *at,
     attrs.push_back(attr("counted", mlir::UnitAttr::get(&ctx)));
   Operation *par =
       emit(ir::ParallelOp::getOperationName(), at, {}, pe, attrs, 1);
+  ++batchRegionDepth;
   inRegion(par, 0, body);
+  --batchRegionDepth;
 }
 
 /// Whether `e` reads one of `names`.

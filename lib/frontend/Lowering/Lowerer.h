@@ -325,6 +325,11 @@ public:
   /// by `body`.
   void emitBatchRegion(const ast::Node *at, llvm::ArrayRef<std::string> uses,
                        llvm::function_ref<void()> body, bool counted = false);
+  /// How many `per_batch` regions enclose the statements being lowered: a
+  /// loop over a count nested in one (a GAN's critic steps in a loader's
+  /// loop) is no counted region of its own; its draws stay the
+  /// enclosing batch's, keyed as before.
+  unsigned batchRegionDepth = 0;
   /// Emits `n` alternatives (`emitOne(i)` each), as nested `detc.if`s: one
   /// of them runs.
   void emitAlternatives(size_t n, const ast::Node *at,

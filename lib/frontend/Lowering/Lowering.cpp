@@ -609,7 +609,7 @@ void Lowerer::lowerStmt(FuncCtx &f, const ast::Stmt *s) {
     // max_steps:` around a batch picked from tensors in memory): one
     // counted step's region, as a `for` over a count's
     // (isCountedStepLoop).
-    bool counted = !batches && stepsInBody(w->body);
+    bool counted = !batches && batchRegionDepth == 0 && stepsInBody(w->body);
     lowerLoopRegions(
         f, op,
         [&] {
