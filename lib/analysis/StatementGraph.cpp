@@ -166,6 +166,13 @@ VarId StatementGraph::spelledIn(NodeId n, llvm::ArrayRef<VarId> vars,
       if (v != ~0u && llvm::is_contained(vars, v))
         return v;
     }
+    // A variable of an enclosing function a closure reads (`^ac.pi`,
+    // spinningup's `compute_loss_pi` running `ac.pi`): that function's.
+    if (bare.starts_with("^")) {
+      VarId v = this->vars.lookup(canonicalName(inst, bare));
+      if (v != ~0u && llvm::is_contained(vars, v))
+        return v;
+    }
   }
   for (VarId v : vars)
     if (displayName(v) == bare)

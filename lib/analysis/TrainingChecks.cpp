@@ -51,6 +51,20 @@ public:
       // model it was given.
       if (node.copy && node.defs.size() == 1 && node.uses.size() == 1)
         wraps.insert({node.defs[0], node.uses[0]});
+      // `generator = Net().to(device)` (also `.cuda()`, `.eval()`): the
+      // call returns the module it is called on, so the variable is that
+      // model (ESRGAN's optimizers, over such variables, were taken for
+      // unknown ones, and its frozen feature extractor for a model some
+      // optimizer may train).
+      if (auto call = llvm::dyn_cast_or_null<ir::LibCallOp>(node.op);
+          call && call.getReturnsReceiver() &&
+          node.kind != NodeKind::CallEnter)
+        for (VarId u : node.updates)
+          if (isModel(u))
+            for (VarId d : node.defs) {
+              addModel(d);
+              wraps.insert({d, u});
+            }
     }
   }
   /// A variable holding a built module (or a part of one): related() to
@@ -270,8 +284,13 @@ void evalNotRestored(const StatementGraph &g, const TrainingLoops &training,
     if (in->empty())
       continue;
     llvm::StringRef model = llvm::StringRef(fw.getModel()).ltrim('@');
+    // A closure's forward of its enclosing function's model (`^model`).
+    VarId enclosing = model.starts_with("^")
+                          ? g.spelledIn(n, node.uses, model)
+                          : ~0u;
+    model = model.ltrim('^');
     for (VarId v : node.uses) {
-      if (g.displayName(v) != model)
+      if (g.displayName(v) != model && v != enclosing)
         continue;
       auto it = in->find(v);
       if (it == in->end())
@@ -457,6 +476,17 @@ VarId forwardModel(const StatementGraph &g, NodeId n) {
   return g.spelledIn(n, g.node(n).uses, fw.getModel());
 }
 
+/// Whether `n` runs inside a model's forward: a forward op encloses it or
+/// is on its call path (a layer a module's forward runs).
+bool insideForward(const StatementGraph &g, NodeId n) {
+  if (g.node(n).op->getParentOfType<ir::BuildOp>())
+    return true;
+  for (NodeId c = g.node(n).caller; c != kNoNode; c = g.node(c).caller)
+    if (llvm::isa_and_nonnull<ir::ForwardOp>(g.node(c).op))
+      return true;
+  return false;
+}
+
 void optimizerNotOnModel(const StatementGraph &g,
                          const TrainingLoops &training,
                          std::vector<LintFinding> &out) {
@@ -464,22 +494,31 @@ void optimizerNotOnModel(const StatementGraph &g,
   // The models each loop's iterations run forwards of (by loop header).
   // Not the dataset's transforms, which a batch fetch runs in the loader.
   llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> forwardsIn;
+  // Those of them the program's own code runs (not a module's forward,
+  // which a build region describes: `self.pi.logits_net`).
+  llvm::DenseMap<NodeId, llvm::SmallVector<VarId, 4>> writtenIn;
   // The modules (builds) each variable's forwards may run, by the points-
   // to: `model_s = module_list[0]` and a ModuleList the same model was
   // appended to (RepDistiller's trainable_list) share one.
   llvm::DenseMap<VarId, llvm::SmallVector<mlir::Attribute, 2>> buildsOf;
   for (NodeId n = 0; n < g.numNodes(); ++n) {
-    if (g.node(n).kind == NodeKind::CallEnter)
-      continue;
     VarId m = forwardModel(g, n);
     if (m == ~0u)
       continue;
     auto fw = llvm::cast<ir::ForwardOp>(g.node(n).op);
+    if (fw->getParentOfType<ir::FetchOp>())
+      continue;
+    // (A forward of a model with builds enters their regions: its own
+    // node is the call's entry.)
+    if (!insideForward(g, n))
+      for (NodeId loop : g.loops(n))
+        if (!llvm::is_contained(writtenIn[loop], m))
+          writtenIn[loop].push_back(m);
+    if (g.node(n).kind == NodeKind::CallEnter)
+      continue;
     for (mlir::Attribute b : fw.getBuilds())
       if (!llvm::is_contained(buildsOf[m], b))
         buildsOf[m].push_back(b);
-    if (fw->getParentOfType<ir::FetchOp>())
-      continue;
     for (NodeId loop : g.loops(n))
       if (!llvm::is_contained(forwardsIn[loop], m))
         forwardsIn[loop].push_back(m);
@@ -548,14 +587,20 @@ void optimizerNotOnModel(const StatementGraph &g,
             });
           }))
         continue;
-      // Name the model as the user wrote it (`features`), not a layer its
-      // forward calls (`$1.conv`).
+      // Name the model as the user wrote it (`features`, `ac.pi`), not a
+      // layer its forward calls (`$1.conv`, `self.pi.logits_net`).
       VarId shown = loopModels.front();
-      for (VarId m : loopModels)
-        if (!llvm::StringRef(g.displayName(m)).contains('$')) {
-          shown = m;
+      llvm::SmallVector<VarId, 4> written = writtenIn.lookup(g.loops(n).back());
+      for (llvm::ArrayRef<VarId> candidates :
+           {llvm::ArrayRef<VarId>(written), loopModels}) {
+        auto it = llvm::find_if(candidates, [&](VarId m) {
+          return !llvm::StringRef(g.displayName(m)).contains('$');
+        });
+        if (it != candidates.end()) {
+          shown = *it;
           break;
         }
+      }
       out.push_back(
           {"detc-optimizer-not-on-model", n,
            "this optimizer step updates the parameters of `" +

@@ -286,6 +286,29 @@ def check_distributions(tables):
             "nothing" % e for e in exprs if e not in modelled], len(names)
 
 
+def check_exports():
+    """Every `exports` line's module: each name its `__all__` has here is
+    listed (a name left out would be bound, after `from M import *`, to
+    a builtin or another module's name). Returns (mismatches, modules)."""
+    import importlib
+    listed = {}
+    for table in sorted(os.listdir(API_DIR)):
+        if table.endswith(".api"):
+            with open(os.path.join(API_DIR, table)) as f:
+                for line in f:
+                    words = line.split()
+                    if len(words) >= 3 and words[0] == "exports":
+                        listed.setdefault(words[1], set()).update(words[2:])
+    wrong = []
+    for module, names in sorted(listed.items()):
+        missing = sorted(set(importlib.import_module(module).__all__) -
+                         names)
+        if missing:
+            wrong.append("from %s import * binds %s, which no exports line "
+                         "lists" % (module, ", ".join(missing)))
+    return wrong, sorted(listed)
+
+
 def check_foreach():
     """torch.api declares `torch._foreach_*` (the multi-tensor arithmetic
     optimizers step with) drawing nothing: no such name of this torch may
@@ -431,6 +454,8 @@ def main():
     wrong += missed
     foreach_wrong, foreach = check_foreach()
     wrong += foreach_wrong
+    exports_wrong, exported = check_exports()
+    wrong += exports_wrong
     # torch.names.api, derived from torch by derive_torch_names.py: every
     # name it lists as drawing nothing that this torch has must still pass
     # the derivation's tests (no generator, no random name, no layer).
@@ -460,7 +485,8 @@ def main():
                "torch.nn.functional",
                "torch's functions and Tensor methods taking a generator",
                "%d classes of torch.distributions" % distributions,
-               "%d torch._foreach_ functions" % foreach]
+               "%d torch._foreach_ functions" % foreach,
+               "the star imports of " + ", ".join(exported)]
     # A torchvision built for another torch aborts the interpreter on
     # import: try it in a child first.
     probe = subprocess.run([sys.executable, "-c", "import torchvision"],

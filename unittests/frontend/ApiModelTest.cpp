@@ -154,6 +154,35 @@ TEST(ApiModel, ValuesThatVaryFromRunToRunSayWhy) {
   EXPECT_TRUE(builtin.variesWith("datetime.datetime.strptime").empty());
 }
 
+TEST(ApiModel, ExportsListTheNamesAStarImportBinds) {
+  ApiModel m;
+  std::string error;
+  ASSERT_TRUE(m.addTable("rng.api",
+                         "module rng\n"
+                         "exports rng seed shuffle\n"
+                         "exports rng bytes\n",
+                         error))
+      << error;
+  const llvm::StringSet<> *names = m.exportsOf("rng");
+  ASSERT_NE(names, nullptr);
+  // Lines add up.
+  EXPECT_EQ(names->size(), 3u);
+  for (const char *name : {"seed", "shuffle", "bytes"})
+    EXPECT_TRUE(names->contains(name)) << name;
+  EXPECT_FALSE(names->contains("print"));
+  EXPECT_EQ(m.exportsOf("other"), nullptr);
+  EXPECT_FALSE(m.addTable("bad.api", "exports rng\n", error));
+  EXPECT_EQ(error, "bad.api:1: expected 'exports <module> <name>...'");
+  // The built-in tables: random's and numpy.random's `__all__`.
+  const ApiModel &builtin = ApiModel::getBuiltin();
+  ASSERT_NE(builtin.exportsOf("random"), nullptr);
+  EXPECT_TRUE(builtin.exportsOf("random")->contains("randrange"));
+  EXPECT_FALSE(builtin.exportsOf("random")->contains("set"));
+  ASSERT_NE(builtin.exportsOf("numpy.random"), nullptr);
+  EXPECT_TRUE(builtin.exportsOf("numpy.random")->contains("bytes"));
+  EXPECT_FALSE(builtin.exportsOf("numpy.random")->contains("randrange"));
+}
+
 TEST(ApiModel, AWildcardDeclaringLibraryCodeHarmlessSaysWhy) {
   ApiModel m;
   std::string error;

@@ -92,6 +92,10 @@ public:
   /// The entry for a qualified name: exact match first, then the longest
   /// wildcard prefix (`torch.nn.*`, `tensorflow.image.random_*`).
   const ApiEntry *lookup(llvm::StringRef qualName) const;
+  /// Whether a line names `qualName` itself, not through a wildcard.
+  bool hasExactEntry(llvm::StringRef qualName) const {
+    return exact.contains(qualName);
+  }
 
   /// The entry for `method` called on an instance of library type `type`,
   /// following declared bases; then `*.method`.
@@ -169,6 +173,12 @@ public:
   /// All exact (non-wildcard) names directly under `module`
   /// (`from module import *`).
   std::vector<std::string> namesUnder(llvm::StringRef module) const;
+  /// The names `from module import *` binds, where an `exports` line lists
+  /// them (the module's `__all__`), else null.
+  const llvm::StringSet<> *exportsOf(llvm::StringRef module) const {
+    auto it = exported.find(module);
+    return it == exported.end() ? nullptr : &it->second;
+  }
 
   /// What detc knows of the code behind a library name that no table
   /// models (`os.path.join`, `albumentations.Compose`): the innermost
@@ -190,6 +200,7 @@ private:
   llvm::StringSet<> immutableTypes;
   llvm::StringSet<> stdlibModules;
   llvm::StringSet<> builtinNames;
+  llvm::StringMap<llvm::StringSet<>> exported;
   llvm::StringSet<> changesArguments;
   llvm::StringMap<std::string> variesFrom;
   llvm::StringMap<std::string> bases;

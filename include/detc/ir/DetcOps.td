@@ -395,7 +395,9 @@ def Detc_LibCallOp : Detc_StmtOp<"lib_call"> {
     before the model is moved) read these. `new_parameters` (a `to_device`
     move): the move may make new parameter tensors instead of converting
     them in place — to an XLA device, whose tensors cannot share a CPU
-    tensor's storage.
+    tensor's storage. `returns_receiver`: the call returns the object it is
+    called on (the table's `self`: `model = Net().to(device)` binds `model`
+    to the module built, as `.cuda()`, `.eval()` and `.train()` do).
 
     Example:
 
@@ -404,7 +406,8 @@ def Detc_LibCallOp : Detc_StmtOp<"lib_call"> {
     ```
   }];
   let arguments = !con((ins StrAttr:$role, StrAttr:$api,
-                            UnitAttr:$new_parameters), varArgs);
+                            UnitAttr:$new_parameters,
+                            UnitAttr:$returns_receiver), varArgs);
   let assemblyFormat = "$role " # varFormat # " attr-dict";
 }
 

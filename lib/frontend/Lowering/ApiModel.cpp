@@ -218,6 +218,16 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       dataArguments[words[1]].push_back(position);
       continue;
     }
+    if (words[0] == "exports") {
+      // `exports <module> <name>...`: the names `from <module> import *`
+      // binds (its `__all__`; several lines add up).
+      if (words.size() < 3)
+        return fail("expected 'exports <module> <name>...'");
+      auto &names = exported[words[1]];
+      for (StringRef w : llvm::drop_begin(words, 2))
+        names.insert(w);
+      continue;
+    }
     if (words[0] == "stdlib") {
       // `stdlib <module>`: a top-level module of Python's standard library
       // (stdlib.api, derived from sys.stdlib_module_names).

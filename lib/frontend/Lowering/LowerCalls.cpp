@@ -1381,7 +1381,12 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         // to the attribute of the modules it may name: no unknown code.
         bool resolvedEval = n->id == "eval" && pointsTo &&
                             !pointsTo->modulesImportedByName(call).empty();
-        if (llvm::is_contained(dynamic, n->id) && !resolvedEval &&
+        // A function's `locals()` is a snapshot of its variables: writing
+        // into it rebinds none of them (spinningup's
+        // `logger.save_config(locals())` reads them). A module's is its
+        // globals(), a class body's its namespace.
+        bool snapshot = n->id == "locals" && !f.isModule && !f.isClassBody;
+        if (llvm::is_contained(dynamic, n->id) && !resolvedEval && !snapshot &&
             f.unit->moduleScope.locals.count(n->id) == 0)
           warnUnknown(f, call,
                       "'" + n->id +
@@ -1583,8 +1588,15 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
         llvm::any_of(call->keywords,
                      [](const ast::Keyword *k) { return k->arg.empty(); }) ||
         boundByPartial(call->func);
+    // Positional arguments past those every supported version binds alike
+    // (`stable_positions=`): one of them may be the parameter.
+    unsigned stable;
+    bool pastStable =
+        !entry->get("stable_positions").getAsInteger(10, stable) &&
+        call->args.size() > stable;
     auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
-    bool off = given ? (c && (c->kind == ast::ConstantKind::False ||
+    bool off = pastStable ? false
+               : given    ? (c && (c->kind == ast::ConstantKind::False ||
                               ((c->kind == ast::ConstantKind::Int ||
                                 c->kind == ast::ConstantKind::Float) &&
                                zero(c->value))))
@@ -2394,6 +2406,8 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
                                               apiAttr()};
   if (kind == "to_device" && movesToXla(call))
     callAttrs.push_back(attr("new_parameters", builder.getUnitAttr()));
+  if (entry->has("self") && !recvVar.empty())
+    callAttrs.push_back(attr("returns_receiver", builder.getUnitAttr()));
   emit(ir::LibCallOp::getOperationName(), call, defs, eff, callAttrs);
   if (entry->has("self")) {
     setFacts(recvFacts);

@@ -72,9 +72,25 @@ std::string Lowerer::qualName(FuncCtx &f, const ast::Expr *e) {
     // but a class the program's module defines is what Python binds.
     if (!f.unit->starModules.empty() && namesProgramCode(n))
       return "";
-    for (const std::string &m : f.unit->starModules)
-      if (api.lookup(m + "." + n->id.str()))
-        return m + "." + n->id.str();
+    // The last star import that has the name binds it: one of the names
+    // its `exports` line lists, else (a module without one) any name a
+    // table line describes there, but a builtin (`print`, `set`) only
+    // where a line of its own names it. A wildcard (`random.*`, every
+    // function of random draws) claims names the module has not:
+    // graykode/nlp-tutorial's BERT, after `from random import *`, had
+    // its `print`, `set` and `super` reported as draws from random's
+    // generator.
+    for (const std::string &m : llvm::reverse(f.unit->starModules)) {
+      std::string name = m + "." + n->id.str();
+      if (const llvm::StringSet<> *names = api.exportsOf(m)) {
+        if (!names->contains(n->id))
+          continue;
+      } else if (api.isBuiltinName(n->id) && !api.hasExactEntry(name)) {
+        continue;
+      }
+      if (api.lookup(name))
+        return name;
+    }
     return libraryNamed(n);
   }
   if (auto *a = llvm::dyn_cast<ast::Attribute>(e)) {

@@ -4,8 +4,11 @@
 # LSTM model without dropout (clovaai/deep-text-recognition-benchmark's
 # BidirectionalLSTM) was reported as using torch's global generator in the
 # training loop. A dropout given positionally, by a variable, or possibly
-# through `**kwargs` still draws; so does nn.RNN, whose positional dropout
-# moved between torch versions.
+# through `**kwargs` still draws. nn.RNN too (it was always modelled as
+# drawing: graykode/nlp-tutorial's TextRNN was reported), but its
+# positional dropout moved between torch versions (the 6th argument in
+# 1.13, the 7th in 2.x, after a positional nonlinearity): a call with more
+# than 5 positional arguments may give it.
 # RUN: detc %s | FileCheck %s
 import torch.nn as nn
 
@@ -36,5 +39,17 @@ attention = nn.MultiheadAttention(16, 4)
 # CHECK-NEXT: detc.draw "<torch>" dist "library_dropout"
 attention_dropout = nn.MultiheadAttention(16, 4, 0.1)
 # CHECK-LABEL: defs ["@rnn"]{{.*}}{{[{]$}}
-# CHECK-NEXT: detc.draw "<torch>" dist "library_dropout"
+# CHECK-NEXT: {{^ *}}}
 rnn = nn.RNN(8, 16)
+# CHECK-LABEL: defs ["@rnn_five"]{{.*}}{{[{]$}}
+# CHECK-NEXT: {{^ *}}}
+rnn_five = nn.RNN(8, 16, 2, True, False)
+# CHECK-LABEL: defs ["@rnn_dropout"]{{.*}}{{[{]$}}
+# CHECK-NEXT: detc.draw "<torch>" dist "library_dropout"
+rnn_dropout = nn.RNN(8, 16, 2, dropout=0.3)
+# CHECK-LABEL: defs ["@rnn_positional"]{{.*}}{{[{]$}}
+# CHECK-NEXT: detc.draw "<torch>" dist "library_dropout"
+rnn_positional = nn.RNN(8, 16, 2, True, False, 0.3)
+# CHECK-LABEL: defs ["@rnn_positional_torch2"]{{.*}}{{[{]$}}
+# CHECK-NEXT: detc.draw "<torch>" dist "library_dropout"
+rnn_positional_torch2 = nn.RNN(8, 16, 2, "tanh", True, False, 0.3)
