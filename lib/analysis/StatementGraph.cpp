@@ -316,6 +316,7 @@ public:
     Ctx c = rootCtx();
     g.exit = add(NodeKind::Exit, nullptr, c);
     connect(f, g.exit);
+    connect(uncaught, g.exit);
     if (g.truncated)
       for (const auto &e : instanceCount)
         if (e.getValue() > g.mostExpandedTimes) {
@@ -356,6 +357,8 @@ private:
     if (entries.empty() && main && !runsSomething(main)) {
       g.libraryEntries = true;
       entries = publicFunctions(main->getParentOfType<ModuleOp>());
+    } else if (entries.empty() && main) {
+      entries = handedToUnreadDecorators(main);
     }
     if (entries.empty())
       return f;
@@ -396,6 +399,60 @@ private:
         found = true;
     });
     return found;
+  }
+
+  /// The script's module-level functions that a decorator detc cannot
+  /// read was given (an unread call on a line above the `def`) and that no
+  /// call of the program runs: the library may run them, from its own
+  /// dispatch (click's `@cli.command()`, typer's `@app.command()`:
+  /// kazuto1011/deeplab-pytorch's `train` command ran nowhere, and its
+  /// loader's augmentation was silent).
+  static std::vector<std::string> handedToUnreadDecorators(ir::FuncOp main) {
+    ModuleOp module = main->getParentOfType<ModuleOp>();
+    llvm::SmallVector<std::string> decorated;
+    for (Operation &op : main.getBody().front()) {
+      auto def = dyn_cast<ir::StmtOp>(op);
+      auto calls = def ? def->getAttrOfType<ArrayAttr>("unread_calls")
+                       : ArrayAttr();
+      if (!calls || def.getKind() != "def" || !def.getSymbolAttr())
+        continue;
+      std::string sym = def.getSymbolAttr().getRootReference().str();
+      ir::FuncOp fn = module.lookupSymbol<ir::FuncOp>(sym);
+      if (!fn)
+        continue;
+      unsigned defLine = sourcePoint(fn).line;
+      if (llvm::any_of(calls, [&](Attribute a) {
+            auto call = dyn_cast<DictionaryAttr>(a);
+            auto line = call ? call.getAs<IntegerAttr>("line") : nullptr;
+            return line && line.getInt() < defLine;
+          }))
+        decorated.push_back(sym);
+    }
+    // Run by a call of the program outside them (a call from one of them,
+    // or from one only an `eval` of theirs may pick, counts for nothing:
+    // deeplab's `test` evaluates a model name that may be any function).
+    auto inDecorated = [&](Operation *op) {
+      for (auto fn = op->getParentOfType<ir::FuncOp>(); fn;
+           fn = fn->getParentOfType<ir::FuncOp>()) {
+        llvm::StringRef name = fn.getSymName();
+        if (llvm::any_of(decorated, [&](const std::string &d) {
+              return name == d || (name.starts_with(d) &&
+                                   name.drop_front(d.size()).starts_with("."));
+            }))
+          return true;
+      }
+      return false;
+    };
+    llvm::StringSet<> called;
+    module.walk([&](ir::CallOp call) {
+      if (!inDecorated(call))
+        called.insert(calleeSymbol(call));
+    });
+    std::vector<std::string> out;
+    for (const std::string &sym : decorated)
+      if (!called.contains(sym))
+        out.push_back(sym);
+    return out;
   }
 
   /// Module-level functions of the main script and methods of its classes
@@ -709,12 +766,12 @@ private:
           return Frontier{};
         })
         .Case<ir::RaiseOp>([&](auto) {
-          stmt(NodeKind::Stmt, op, f, c);
+          NodeId n = stmt(NodeKind::Stmt, op, f, c);
           if (c.handlers)
             for (NodeId h : *c.handlers)
               connect(f, h);
-          else if (c.returns)
-            c.returns->append(f.begin(), f.end());
+          else
+            raiseOut(n, c);
           return Frontier{};
         })
         .Case<ir::FuncOp, ir::ClassOp>([&](auto) { return f; })
@@ -743,6 +800,30 @@ private:
     out.append(breaks.begin(), breaks.end());
     return out;
   }
+
+  /// A `raise` no `try` of its own call catches: the exception leaves the
+  /// call. A caller's `try` around the call catches it (tryStmt gives each
+  /// node of its body, callees' included, an edge to the handlers);
+  /// uncaught, it ends the program, leaving each data-parallel region it
+  /// is in through an end of its own. The caller does not go on after the
+  /// call: it did, and a helper that switched the model to evaluation
+  /// mode, raised on a bad value and else switched it back was reported
+  /// as leaving it in evaluation mode (Real-Time-Voice-Cloning's
+  /// `WaveRNN.generate`).
+  void raiseOut(NodeId n, const Ctx &c) {
+    NodeId at = n;
+    for (NodeId r = c.region; r != kNoNode; r = g.node(r).region) {
+      Ctx outer = c;
+      outer.region = g.node(r).region;
+      NodeId end = add(NodeKind::ParEnd, g.node(r).op, outer);
+      g.node(end).pair = r;
+      g.addEdge(at, end);
+      at = end;
+    }
+    uncaught.push_back(at);
+  }
+  /// The ends of the paths an uncaught exception takes (to the exit).
+  Frontier uncaught;
 
   Frontier tryStmt(ir::TryOp t, Frontier f, Ctx &c) {
     SmallVector<NodeId, 2> handlerEntries;

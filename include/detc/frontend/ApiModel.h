@@ -170,8 +170,8 @@ public:
   /// describes may draw (sound by default).
   bool describes(llvm::StringRef name) const;
 
-  /// All exact (non-wildcard) names directly under `module`
-  /// (`from module import *`).
+  /// The names `from module import *` binds: those its `exports` lines
+  /// list, else all exact (non-wildcard) names directly under `module`.
   std::vector<std::string> namesUnder(llvm::StringRef module) const;
   /// The names `from module import *` binds, where an `exports` line lists
   /// them (the module's `__all__`), else null.

@@ -496,6 +496,13 @@ StringRef ApiModel::unmodelledReason(StringRef name) const {
 
 std::vector<std::string> ApiModel::namesUnder(StringRef module) const {
   std::vector<std::string> names;
+  // The module's `__all__`, where an `exports` line lists it.
+  if (const llvm::StringSet<> *listed = exportsOf(module)) {
+    for (const auto &n : *listed)
+      names.push_back(n.getKey().str());
+    llvm::sort(names);
+    return names;
+  }
   std::string prefix = module.str() + ".";
   for (const auto &e : exact) {
     StringRef k = e.getKey();

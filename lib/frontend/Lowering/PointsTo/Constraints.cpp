@@ -1167,6 +1167,43 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   }
 }
 
+/// The names a module's `__all__` lists, when its body assigns it a list or
+/// tuple of strings (and extends it with `+=` such a list), else nullopt.
+static std::optional<std::vector<llvm::StringRef>>
+literalAll(const ast::Module &module) {
+  std::optional<std::vector<llvm::StringRef>> all;
+  auto isAll = [](const ast::Expr *e) {
+    auto *n = llvm::dyn_cast_or_null<ast::Name>(e);
+    return n && n->id == "__all__";
+  };
+  auto strings = [](const ast::Expr *e, std::vector<llvm::StringRef> &out) {
+    auto *seq = llvm::dyn_cast_or_null<ast::Sequence>(e);
+    if (!seq)
+      return false;
+    for (const ast::Expr *elt : seq->elts) {
+      auto *c = llvm::dyn_cast<ast::Constant>(elt);
+      if (!c || c->kind != ast::ConstantKind::Str)
+        return false;
+      out.push_back(c->value);
+    }
+    return true;
+  };
+  for (const ast::Stmt *s : module.body) {
+    if (auto *a = llvm::dyn_cast<ast::Assign>(s);
+        a && llvm::any_of(a->targets, isAll)) {
+      std::vector<llvm::StringRef> names;
+      if (a->targets.size() != 1 || !strings(a->value, names))
+        return std::nullopt;
+      all = std::move(names);
+    } else if (auto *aug = llvm::dyn_cast<ast::AugAssign>(s);
+               aug && isAll(aug->target)) {
+      if (!all || aug->op != ast::BinOpKind::Add || !strings(aug->value, *all))
+        return std::nullopt;
+    }
+  }
+  return all;
+}
+
 const std::vector<std::string> &Builder::starNames(ProgramModule &m) {
   // Asked by every module that star-imports m, and by m's own frame.
   auto [cached, added] = starNamesOf.try_emplace(&m);
@@ -1179,6 +1216,16 @@ const std::vector<std::string> &Builder::starNames(ProgramModule &m) {
     ProgramModule *at = work.pop_back_val();
     if (!visited.insert(at).second || !at->parsed)
       continue;
+    // A module's `__all__` names what a star import of it binds, names
+    // with a leading underscore too (awesome-semantic-segmentation's
+    // core/nn/basic.py exports `_ConvBNReLU`, which its package
+    // re-exports: `from core.nn import _ConvBNReLU` was unresolved).
+    if (std::optional<std::vector<llvm::StringRef>> all =
+            literalAll(*at->parsed->module)) {
+      for (llvm::StringRef name : *all)
+        seen.insert(name);
+      continue;
+    }
     Scope scope =
         computeFunctionScope(nullptr, asNodes(at->parsed->module->body));
     for (const auto &name : scope.locals)

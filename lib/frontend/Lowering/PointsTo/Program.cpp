@@ -106,6 +106,23 @@ ProgramModule *Program::loadMain(llvm::StringRef file) {
       if ((up > 0 || d == src) && fs::is_directory(d) &&
           !llvm::is_contained(searchPath, d))
         searchPath.push_back(d.str());
+  } else {
+    // No project folder marked (a downloaded archive has no .git): the
+    // script's src/, the folder above the script's and its src/, where a
+    // script in a subfolder finds its project's packages when its `import
+    // _init_paths` puts `..` on sys.path through a helper detc does not
+    // follow (bearpaw/pytorch-pose's example/main.py importing `pose`),
+    // or its users run it with PYTHONPATH=.. .
+    llvm::SmallString<256> above(mainDir);
+    path::append(above, "..");
+    path::remove_dots(above, /*remove_dot_dot=*/true);
+    llvm::SmallString<256> ownSrc(mainDir), aboveSrc(above);
+    path::append(ownSrc, "src");
+    path::append(aboveSrc, "src");
+    for (llvm::StringRef d : {ownSrc.str(), above.str(), aboveSrc.str()})
+      if (!d.empty() && fs::is_directory(d) &&
+          !llvm::is_contained(searchPath, d))
+        searchPath.push_back(d.str());
   }
   // The `lib/` layout of detection and pose-estimation projects (Detectron,
   // HRNet, fast_adversarial's ImageNet): `import _init_paths` (or
