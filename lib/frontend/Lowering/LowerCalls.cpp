@@ -156,6 +156,37 @@ void Lowerer::emitModelForward(FuncCtx &f, const std::string &cls,
     emit(ir::CallOp::getOperationName(), currentStmt, {}, eff, attrs);
     return;
   }
+  // No forward of its own: its library base's.
+  emitLibraryBaseDraw(cls, currentStmt);
+}
+
+bool Lowerer::emitLibraryBaseDraw(const std::string &cls,
+                                  const ast::Node *at) {
+  const ApiEntry *layer = nullptr;
+  std::string base = libraryBaseOf(cls, [&](const std::string &lb) {
+    const ApiEntry *e = api.lookup(api.canonicalize(lb));
+    if (e && e->role == "layer" &&
+        (!e->get("dist").empty() || e->has("random")))
+      layer = e;
+    return layer != nullptr;
+  });
+  if (!layer)
+    return false;
+  // Its dropout probability goes to the base's __init__, which detc does
+  // not bind: it may be anything but zero.
+  // The draw happens inside the library's forward, reached through the
+  // program's class: detc cannot key it there (`library_draw`, as inside
+  // torch's own code); the transform says it is left nondeterministic.
+  std::string lib = layer->get("lib").empty() ? "torch" : layer->get("lib").str();
+  rngLibraries.insert(lib);
+  llvm::SmallVector<NamedAttribute> drawAttrs{
+      strAttr("gen", ir::globalGeneratorVar(lib)),
+      strAttr("dist", "library_draw"),
+      strAttr("api", api.canonicalize(base))};
+  if (layer->has("train_only"))
+    drawAttrs.push_back(attr("module_mode", builder.getUnitAttr()));
+  emit(ir::DrawOp::getOperationName(), at, {}, Effects(), drawAttrs);
+  return true;
 }
 
 void Lowerer::emitUserCall(
@@ -837,6 +868,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
           setFacts(it == facts.end() ? FactSet() : it->second);
           return true;
         }
+        // The forward of a library layer the class derives from
+        // (`super().forward(x)` in a dropout subclass): its draw.
+        if (llvm::is_contained(kModelCallMethods, attrFn->attr))
+          emitLibraryBaseDraw(cls.str(), call);
       }
     }
   // A library base's method that runs one of the subclass's own (role

@@ -347,6 +347,10 @@ public:
   /// among them, and the draws the instances' own methods make were lost.
   static constexpr size_t kMaxClassesBesideFunctions = 16;
   /// Emits the forward region body of a user model class `cls`.
+  /// The draw of the forward a program class inherits from a library layer
+  /// that draws (`class LockedDropout(nn.Dropout)`: its own forward, or
+  /// one calling `super().forward(x)`), at `at`; whether there was one.
+  bool emitLibraryBaseDraw(const std::string &cls, const ast::Node *at);
   void emitModelForward(FuncCtx &f, const std::string &cls,
                         const std::string &selfVar);
 
