@@ -115,12 +115,12 @@ private:
     if (call && node.kind != NodeKind::CallEnter) {
       if (call.getRole() == "train_mode")
         return {};
-      // eval() and a move to a device return the module itself, in the
-      // mode it is in: `lpips = LPIPS().eval().to(device)` (stargan-v2's
-      // metrics) binds `lpips` to a module in evaluation mode. A move
-      // calls no train() inside.
+      // eval() and a call returning its receiver (a move to a device)
+      // return the module itself, in the mode it is in: `lpips =
+      // LPIPS().eval().to(device)` (stargan-v2's metrics) binds `lpips` to
+      // a module in evaluation mode. A move calls no train() inside.
       bool evalMode = call.getRole() == "eval_mode";
-      if (evalMode || call.getRole() == "to_device") {
+      if (evalMode || call.getReturnsReceiver()) {
         bool inEval =
             evalMode || (!node.updates.empty() &&
                          llvm::all_of(node.updates, [&](VarId v) {

@@ -402,7 +402,7 @@ private:
   }
 
   /// The script's module-level functions that a decorator detc cannot
-  /// read was given (an unread call on a line above the `def`) and that no
+  /// read was given (`unread_decorator` on the `def`) and that no
   /// call of the program runs: the library may run them, from its own
   /// dispatch (click's `@cli.command()`, typer's `@app.command()`:
   /// kazuto1011/deeplab-pytorch's `train` command ran nowhere, and its
@@ -412,20 +412,11 @@ private:
     llvm::SmallVector<std::string> decorated;
     for (Operation &op : main.getBody().front()) {
       auto def = dyn_cast<ir::StmtOp>(op);
-      auto calls = def ? def->getAttrOfType<ArrayAttr>("unread_calls")
-                       : ArrayAttr();
-      if (!calls || def.getKind() != "def" || !def.getSymbolAttr())
+      if (!def || def.getKind() != "def" || !def.getSymbolAttr() ||
+          !def->hasAttr("unread_decorator"))
         continue;
       std::string sym = def.getSymbolAttr().getRootReference().str();
-      ir::FuncOp fn = module.lookupSymbol<ir::FuncOp>(sym);
-      if (!fn)
-        continue;
-      unsigned defLine = sourcePoint(fn).line;
-      if (llvm::any_of(calls, [&](Attribute a) {
-            auto call = dyn_cast<DictionaryAttr>(a);
-            auto line = call ? call.getAs<IntegerAttr>("line") : nullptr;
-            return line && line.getInt() < defLine;
-          }))
+      if (module.lookupSymbol<ir::FuncOp>(sym))
         decorated.push_back(sym);
     }
     // Run by a call of the program outside them (a call from one of them,
@@ -634,18 +625,16 @@ private:
           inner.continues = c.continues ? &continues : nullptr;
           inner.returns = c.returns ? &returns : nullptr;
           f = region(p.getBody(), f, inner);
-          NodeId end = add(NodeKind::ParEnd, op, c);
+          NodeId end = regionEnd(begin, c);
           connect(f, end);
-          g.node(end).pair = begin;
           g.node(begin).pair = end;
           for (auto [jumps, outer] : {std::pair(&breaks, c.breaks),
                                       std::pair(&continues, c.continues),
                                       std::pair(&returns, c.returns)}) {
             if (jumps->empty())
               continue;
-            NodeId exit = add(NodeKind::ParEnd, op, c);
+            NodeId exit = regionEnd(begin, c);
             connect(*jumps, exit);
-            g.node(exit).pair = begin;
             outer->push_back(exit);
           }
           return Frontier{end};
@@ -815,12 +804,19 @@ private:
     for (NodeId r = c.region; r != kNoNode; r = g.node(r).region) {
       Ctx outer = c;
       outer.region = g.node(r).region;
-      NodeId end = add(NodeKind::ParEnd, g.node(r).op, outer);
-      g.node(end).pair = r;
+      NodeId end = regionEnd(r, outer);
       g.addEdge(at, end);
       at = end;
     }
     uncaught.push_back(at);
+  }
+
+  /// A way out of the data-parallel region `begin` starts (its end, or the
+  /// end a jump or an exception leaving it goes through), a node of `c`.
+  NodeId regionEnd(NodeId begin, const Ctx &c) {
+    NodeId end = add(NodeKind::ParEnd, g.node(begin).op, c);
+    g.node(end).pair = begin;
+    return end;
   }
   /// The ends of the paths an uncaught exception takes (to the exit).
   Frontier uncaught;
@@ -858,8 +854,7 @@ private:
       }
       auto [it, added] = raisedEnds.try_emplace(left, kNoNode);
       if (added) {
-        it->second = add(NodeKind::ParEnd, g.node(left).op, c);
-        g.node(it->second).pair = left;
+        it->second = regionEnd(left, c);
         for (NodeId h : handlerEntries)
           g.addEdge(it->second, h);
       }

@@ -1629,15 +1629,19 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     bool pastStable =
         !entry->get("stable_positions").getAsInteger(10, stable) &&
         call->args.size() > stable;
-    auto *c = llvm::dyn_cast_or_null<ast::Constant>(given);
-    bool off = pastStable ? false
-               : given    ? (c && (c->kind == ast::ConstantKind::False ||
-                              ((c->kind == ast::ConstantKind::Int ||
-                                c->kind == ast::ConstantKind::Float) &&
-                               zero(c->value))))
-                     : !mayBeSupplied &&
-                           (ref.defaultValue == std::string("False") ||
-                            (ref.defaultValue && zero(*ref.defaultValue)));
+    bool off = false;
+    if (pastStable) {
+      off = false;
+    } else if (auto *c = llvm::dyn_cast_or_null<ast::Constant>(given)) {
+      off = c->kind == ast::ConstantKind::False ||
+            ((c->kind == ast::ConstantKind::Int ||
+              c->kind == ast::ConstantKind::Float) &&
+             zero(c->value));
+    } else if (!given) {
+      off = !mayBeSupplied &&
+            (ref.defaultValue == std::string("False") ||
+             (ref.defaultValue && zero(*ref.defaultValue)));
+    }
     if (off && role == "draw")
       role = "pure";
     layerDrawsOff = off && role == "layer";

@@ -773,8 +773,15 @@ SymbolRefAttr Lowerer::classMethodRef(const std::string &cls,
 
 void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   Effects eff;
+  auto unreadSoFar = [&] {
+    return unreadCallsOf == currentStmt ? unreadCalls.size() : 0;
+  };
+  size_t unreadBefore = unreadSoFar();
   for (const ast::Expr *d : def->decoratorList)
     eff.merge(lowerExpr(f, d));
+  // A decorator detc cannot read is given the function: its library may
+  // run it (click's `@cli.command()`), which the analysis must know.
+  bool unreadDecorator = unreadSoFar() > unreadBefore;
   for (const ast::Expr *d : def->args->defaults)
     eff.merge(lowerExpr(f, d));
   for (const ast::Expr *d : def->args->kwDefaults)
@@ -804,9 +811,12 @@ void Lowerer::lowerFunctionDef(FuncCtx &f, const ast::FunctionDef *def) {
   // (Not one defined in a function that never runs: nothing holds it.)
   if (!isMethod && !(pointsTo && pointsTo->neverMade(def)))
     assignVarFacts(f, varName(f, def->name), {"func:" + symbol});
+  llvm::SmallVector<NamedAttribute, 3> defAttrs{strAttr("kind", "def"),
+                                                 attr("symbol", ref)};
+  if (unreadDecorator)
+    defAttrs.push_back(attr("unread_decorator", builder.getUnitAttr()));
   emit(ir::StmtOp::getOperationName(), def,
-       {isMethod ? def->name.str() : varName(f, def->name)}, eff,
-       {strAttr("kind", "def"), attr("symbol", ref)});
+       {isMethod ? def->name.str() : varName(f, def->name)}, eff, defAttrs);
 
   FuncCtx inner;
   inner.unit = f.unit;
