@@ -7,7 +7,8 @@ that calls a random function must be modelled as a draw; every torch
 function and Tensor method whose signature (torch.overrides' table of
 torch's API) takes a `generator=` must be modelled as a draw, the methods
 on a tensor of unknown type too; and every torch.distributions class's
-sample, rsample and sample_n.
+sample, rsample and sample_n; every public method of a library type the
+tables give objects (`type=`) has a line describing it.
 
 "Draws" is read off the class's source: the methods a forward or a
 transform runs (forward, __call__, get_params, _get_params, make_params,
@@ -191,6 +192,15 @@ class Modelled:
         self.known = {}
         self.switched = switched_layers()
 
+    def lowered(self, lines):
+        """The detc dialect of the program `lines` make."""
+        with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
+            f.write("\n".join(lines) + "\n")
+            f.flush()
+            return subprocess.run([self.detc, f.name, "--emit=mlir"],
+                                  capture_output=True, text=True,
+                                  check=True).stdout
+
     def learn(self, names):
         lines = ["import torch.nn", "import torchvision.transforms"]
         if any(n.startswith("torchvision.transforms.v2.") for n in names):
@@ -198,14 +208,9 @@ class Modelled:
         lines += ["v%d = %s(%s)" % (i, n, "%s=0.5" % self.switched[n]
                                     if n in self.switched else "")
                   for i, n in enumerate(names)]
-        with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
-            f.write("\n".join(lines) + "\n")
-            f.flush()
-            ir = subprocess.run([self.detc, f.name, "--emit=mlir"],
-                                capture_output=True, text=True, check=True)
         draws = set()
         for m in re.finditer(r'detc\.build "[^"]*" defs \["@v(\d+)"\][^\n]*'
-                             r'\{\n(\s*detc\.draw )?', ir.stdout):
+                             r'\{\n(\s*detc\.draw )?', self.lowered(lines)):
             if m.group(2):
                 draws.add(int(m.group(1)))
         for i, n in enumerate(names):
@@ -220,6 +225,17 @@ class Modelled:
         exprs = {"%s(%s)" % (n, a): n for n, a in calls.items()}
         return {exprs[e] for e in self.expressions_draw(sorted(exprs))}
 
+    def methods_unread(self, made, methods):
+        """Which of `methods`, called on the object `made` (a constructor
+        call), detc takes for code no table describes (`unread_calls`)."""
+        lines = ["import torch", "import torch.distributions", "x = 1",
+                 "o = %s" % made]
+        lines += ["v%d = o.%s(x)" % (i, m) for i, m in enumerate(methods)]
+        unread = {int(i) for i in
+                  re.findall(r'defs \["@v(\d+)"\][^\n]*unread_calls',
+                             self.lowered(lines))}
+        return [m for i, m in enumerate(methods) if i in unread]
+
     def expressions_draw(self, exprs):
         """Which of the expressions in `exprs` detc lowers to a draw: on a
         tensor `r` whose type the tables do not know (`torch.empty`'s
@@ -227,14 +243,9 @@ class Modelled:
         lines = ["import torch", "import torch.distributions",
                  "import torch.nn.functional", "r = torch.empty(3)", "x = 1"]
         lines += ["v%d = %s" % (i, e) for i, e in enumerate(exprs)]
-        with tempfile.NamedTemporaryFile("w", suffix=".py") as f:
-            f.write("\n".join(lines) + "\n")
-            f.flush()
-            ir = subprocess.run([self.detc, f.name, "--emit=mlir"],
-                                capture_output=True, text=True, check=True)
         drawn = {int(i) for i in
                  re.findall(r'detc\.draw [^\n]* defs \["@v(\d+)"\]',
-                            ir.stdout)}
+                            self.lowered(lines))}
         return {e for i, e in enumerate(exprs) if i in drawn}
 
 
@@ -284,6 +295,33 @@ def check_distributions(tables):
     modelled = tables.expressions_draw(exprs)
     return ["%s draws from torch's generator but the tables say it draws "
             "nothing" % e for e in exprs if e not in modelled], len(names)
+
+
+def check_type_methods(tables):
+    """The library types the tables give objects (a constructor's
+    `type=`): each public method the type has here is described by a line
+    (an undescribed one may draw, so a method newer than the tables shows
+    up here, not as a silent or noisy finding). Returns (mismatches, the
+    types checked)."""
+    import torch
+    import torch.distributions as D
+    scaler = getattr(torch.amp, "GradScaler", None) or \
+        torch.cuda.amp.GradScaler
+    types = [("torch.amp.GradScaler", "torch.cuda.amp.GradScaler()", scaler),
+             ("torch.distributions.Distribution",
+              "torch.distributions.Normal(x, x)", D.Distribution)]
+    wrong = []
+    for name, made, cls in types:
+        methods = sorted(m for m in dir(cls) if not m.startswith("_") and
+                         not hasattr(object, m) and
+                         not isinstance(inspect.getattr_static(cls, m),
+                                        property) and
+                         callable(getattr(cls, m)))
+        unread = tables.methods_unread(made, methods)
+        wrong += ["%s.%s: a method the library has that no table line "
+                  "describes (detc takes it to be unread code)" % (name, m)
+                  for m in unread]
+    return wrong, [name for name, _, _ in types]
 
 
 def check_exports():
@@ -456,6 +494,8 @@ def main():
     wrong += foreach_wrong
     exports_wrong, exported = check_exports()
     wrong += exports_wrong
+    types_wrong, types = check_type_methods(tables)
+    wrong += types_wrong
     # torch.names.api, derived from torch by derive_torch_names.py: every
     # name it lists as drawing nothing that this torch has must still pass
     # the derivation's tests (no generator, no random name, no layer).
@@ -486,7 +526,8 @@ def main():
                "torch's functions and Tensor methods taking a generator",
                "%d classes of torch.distributions" % distributions,
                "%d torch._foreach_ functions" % foreach,
-               "the star imports of " + ", ".join(exported)]
+               "the star imports of " + ", ".join(exported),
+               "the methods of " + ", ".join(types)]
     # A torchvision built for another torch aborts the interpreter on
     # import: try it in a child first.
     probe = subprocess.run([sys.executable, "-c", "import torchvision"],

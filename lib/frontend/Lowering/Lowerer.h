@@ -709,6 +709,12 @@ public:
   std::optional<UnreadReason>
   libraryBaseAttribute(llvm::ArrayRef<PointsToResult::ObjectId> receivers,
                        llvm::StringRef attr) const;
+  /// Why calling method `attr` of one of `receivers`, objects a call of a
+  /// modelled library made (`accelerator = Accelerator()`), runs library
+  /// code no table describes (`accelerator.log(...)`), or nothing.
+  std::optional<UnreadReason>
+  undescribedLibraryMethod(llvm::ArrayRef<PointsToResult::ObjectId> receivers,
+                           llvm::StringRef attr) const;
   /// The loop variables of the loops being lowered that go over an
   /// object's parameters or state (`for e, p in zip(ema.parameters(),
   /// model.parameters())`), with the variables holding those objects: a

@@ -333,6 +333,39 @@ static bool isSuperCall(const ast::Expr *e) {
   return name && name->id == "super";
 }
 
+std::optional<Lowerer::UnreadReason> Lowerer::undescribedLibraryMethod(
+    llvm::ArrayRef<PointsToResult::ObjectId> receivers, StringRef attr) const {
+  for (PointsToResult::ObjectId r : receivers) {
+    const AbstractObject &ob = pointsTo->object(r);
+    StringRef label = ob.label();
+    // (What a library method returned, `*.m`, is a value of unknown type:
+    // isReturnedByUnreadCode's.)
+    if (ob.kind != AbstractObject::Kind::Library || label.starts_with("<") ||
+        label.starts_with("*.") || isUnpickled(r))
+      continue;
+    std::string made = api.canonicalize(label);
+    if (!api.isLibraryName(made))
+      continue; // an unmodelled library's: whyObjectsUnread says so
+    // The object's type, where its constructor's entry declares one
+    // (`type=`): a function's result (`torch.zeros`) has no type the
+    // tables give, and its methods are untracedReceiverMethod's.
+    const ApiEntry *entry = api.lookup(made);
+    if (!entry || entry->get("type").empty())
+      continue;
+    std::string type = entry->get("type").str();
+    std::string member = type + "." + attr.str();
+    if (api.lookupMethod(type, attr) || api.describes(member))
+      continue;
+    std::optional<UnreadReason> why = whyUnread(member);
+    if (why) {
+      why->why = "method '" + attr.str() + "' of a '" + type +
+                 "' object, " + why->why;
+      return why;
+    }
+  }
+  return std::nullopt;
+}
+
 std::optional<Lowerer::UnreadReason> Lowerer::libraryBaseAttribute(
     llvm::ArrayRef<PointsToResult::ObjectId> receivers, StringRef attr) const {
   if (api.isKnownValueMethod(attr))
@@ -377,6 +410,8 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
   // An attribute of a program instance that only its library base can
   // provide: said when nothing else is (last).
   std::optional<UnreadReason> baseAttribute;
+  // A method of a library object that no table describes.
+  std::optional<UnreadReason> libraryMethod;
   // What the callee may be; for a method whose attribute holds nothing the
   // analysis tracks (`tok.encode`), what its receiver may be.
   std::vector<PointsToResult::ObjectId> objs;
@@ -410,6 +445,7 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
         return false;
       if (objs.empty()) {
         baseAttribute = libraryBaseAttribute(receivers, attr);
+        libraryMethod = undescribedLibraryMethod(receivers, attr);
         objs = std::move(receivers);
       }
     }
@@ -418,6 +454,8 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
   if (pointsTo)
     objs = partialTargets(objs);
   why = whyObjectsUnread(objs, qualified);
+  if (!why)
+    why = libraryMethod;
   // A method a declaration names inside a library otherwise quiet (`unread
   // pycocotools.coco.COCO.showAnns`: it picks colours with numpy's global
   // generator), called on an object of that library.
