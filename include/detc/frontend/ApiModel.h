@@ -157,6 +157,11 @@ public:
   /// name of the standard library (a `stdlib` module) that no
   /// `changes-arguments` line names (`os.path.join`, not `heapq.heappush`).
   bool keepsArguments(llvm::StringRef name) const;
+  /// Whether `name` is a module of the standard library or lies under one
+  /// (a `stdlib` line names its top-level module).
+  bool isStandardLibrary(llvm::StringRef name) const {
+    return stdlibModules.contains(name.split('.').first);
+  }
   /// Whether a module can read `name` without binding it: a builtin
   /// (`len`, `ValueError`) or a name every module, class body or method
   /// gets (`__file__`, `__class__`): builtins.api. Any other name bound

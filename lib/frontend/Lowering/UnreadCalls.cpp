@@ -111,6 +111,15 @@ Lowerer::whyUnread(llvm::StringRef library, bool result) const {
                          "unresolved)")
                             .str()};
   }
+  // A module of the standard library no line declares harmless or unread
+  // (`pdb`, `mmap` before python.api declared it): its source is
+  // the interpreter's, and where it is not read it may do anything.
+  if (kind == ApiModel::Unmodelled::Unknown && api.isStandardLibrary(library))
+    return UnreadReason{("module '" + top +
+                         "' of the standard library, which no API table "
+                         "declares harmless")
+                            .str() +
+                        absent};
   if (kind == ApiModel::Unmodelled::Unread)
     return UnreadReason{("library '" + top +
                          "', whose code detc does not read (" +

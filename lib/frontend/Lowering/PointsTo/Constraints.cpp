@@ -1031,9 +1031,10 @@ void Builder::importStmt(Frame &f, const ast::Stmt *s) {
   };
   auto unresolved = [&](const ast::Node *at, StringRef name,
                         const std::vector<std::string> &looked) {
-    // Modules api/python.api declares (the standard library, common
-    // packages) are known: calls of them are judged there, not here.
-    if (api.isLibraryName(name) ||
+    // Modules api/python.api declares (common packages) and the standard
+    // library's (stdlib.api: a module no line declares is still there,
+    // `mmap`) are known: calls of them are judged there, not here.
+    if (api.isLibraryName(name) || api.isStandardLibrary(name) ||
         api.classifyUnmodelled(name) != ApiModel::Unmodelled::Unknown ||
         program.resolvedToLibrary() || program.resolvedToBrokenFile() ||
         program.isInstalledModule(name))
