@@ -108,8 +108,11 @@ CASES = {
                   'Rule(RuntimeError, match="target", '
                   'do=surgery("{work}/fix.py"))', {"fix.py": SURGERY_MAIN},
                   "resumed", "policy", "loss = F.cross_entropy("),
+    # (torch 1.13 says "expected scalar type Long but found Int", 2.x
+    # "expected target dtype to be Long or Byte, but got Int".)
     "target_dtype": ("API misuse", 'Rule(RuntimeError, match="scalar type '
-                     'Long", do=action("labels = labels.long(); y = y.long()"))', {}, "resumed",
+                     'Long|target dtype", do=action("labels = labels.long(); '
+                     'y = y.long()"))', {}, "resumed",
                      "policy", "loss = F.cross_entropy("),
     "shape_view": ("tensor mismatch", 'Rule(RuntimeError, match="is invalid '
                    'for input", do=surgery("{work}/fix.py"))',
@@ -133,7 +136,11 @@ CASES = {
     "oom_cache": ("resource", 'Rule(RuntimeError, match="out of memory", '
                   'do=action("CACHE.clear()"), times=10)', {}, "resumed",
                   "policy", "if sum(t.numel() for t in cache)"),
-    "no_cuda": ("device", 'Rule(AssertionError, match="CUDA", '
+    # (A CPU build of torch asserts "Torch not compiled with CUDA enabled";
+    # a CUDA build on a machine without a GPU raises "Found no NVIDIA
+    # driver".)
+    "no_cuda": ("device", 'Rule((AssertionError, RuntimeError), '
+                'match="CUDA|NVIDIA driver", '
                 'do=action("device = \'cpu\'"))', {}, "resumed", "policy",
                 "x = data[b * 8"),
     "device_busy": ("device", 'Rule(RuntimeError, match="busy", '
