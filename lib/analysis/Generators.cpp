@@ -18,7 +18,17 @@ std::string GeneratorObject::describe(const StatementGraph &g) const {
   if (kind == Global)
     return "'" + std::string(library == "numpy" ? "np.random" : library) +
            "' (global)";
-  std::string name = "'" + (var != ~0u ? g.displayName(var) : "?") + "'";
+  std::string shown = var != ~0u ? g.displayName(var) : "?";
+  // An object the program made without naming it (`DataLoader(D(), ...)`:
+  // `$0.rng`): the name the creating statement wrote (`self.rng`).
+  if (kind == Site && StringRef(shown).starts_with("$") && site != kNoNode)
+    if (mlir::Operation *op = g.node(site).op)
+      if (auto defs = ir::detail::getVarList(op, "defs"); !defs.empty())
+        shown = llvm::cast<mlir::StringAttr>(defs.front())
+                    .getValue()
+                    .ltrim('@')
+                    .str();
+  std::string name = "'" + shown + "'";
   return kind == Unknown ? name + " (not created by the program)" : name;
 }
 

@@ -417,8 +417,19 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
           otherTargets.push_back(tuple->elts[i]);
       target = tuple->elts[at];
     }
-    Effects iterEff = lowerExpr(f, loop->iter);
-    std::string loaderVar = loaderHolder(f, items);
+    // A loader made in the loop's header (`for x in DataLoader(D(), ...)`)
+    // is the call's temporary, whose dataset is the object the call was
+    // given: a generator the dataset's constructor made is that one (a
+    // fresh name had no dataset detc saw made, and such a generator was
+    // "not created by the program").
+    Effects iterEff;
+    std::string loaderVar;
+    if (items == loop->iter && llvm::isa<ast::Call>(items))
+      loaderVar = lowerToVar(f, loop->iter, iterEff);
+    else
+      iterEff = lowerExpr(f, loop->iter);
+    if (loaderVar.empty())
+      loaderVar = loaderHolder(f, items);
     return lowerLoaderLoop(f, loop, loaderVar, itemFacts, otherTargets,
                            target, iterEff);
   }

@@ -10,6 +10,19 @@
 # RUN: env OMP_NUM_THREADS=1 %python %s | FileCheck %s --check-prefix=ORIG
 # RUN: detc transform %s --emit-python -o %t.py
 # RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.py | FileCheck %s --check-prefix=KEYED
+# The same with the loader made in the loop's header (`for batch in
+# DataLoader(Jittered(), ...)`): the loop named the loader afresh, its
+# dataset was no object detc saw made, and the finding said
+# `'$2.dataset.rng' (not created by the program)`, with neither the
+# creation nor the workers' copies; the transform left the draw unkeyed.
+# RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    pass/' -e 's/^    for batch in loader:$/    for batch in DataLoader(Jittered(), batch_size=1, num_workers=2):/' %s > %t.inline.py
+# RUN: detc analyze %t.inline.py | FileCheck %s --check-prefix=INLINE
+# RUN: detc transform %t.inline.py --emit-python -o %t.inline.out.py
+# RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.inline.out.py | FileCheck %s --check-prefix=KEYED
+# INLINE: warning: generator 'self.rng' is used inside the per-example data-parallel region
+# INLINE: note: generator 'self.rng' created here
+# INLINE: note: each DataLoader worker process gets a copy of generator 'self.rng'
+# INLINE: 1 warning(s)
 import numpy as np
 import torch
 from torch.utils.data import DataLoader, Dataset
