@@ -159,12 +159,19 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
   // the others counted: the first found through a training loop (a layer's
   // dropout is shown reached from the loop that trains, not from a
   // validation loop under `model.eval()` that happens to come first), else
-  // the first found.
-  llvm::MapVector<std::pair<mlir::Operation *, unsigned>,
+  // the first found. Generators one statement creates are one generator
+  // here (a class whose `__init__` makes `self.rng`, constructed on two
+  // branches: two objects, one line of code to change).
+  llvm::MapVector<std::tuple<mlir::Operation *, mlir::Operation *, unsigned>,
                   std::vector<const UnsafeUse *>>
       groups;
-  for (const UnsafeUse &u : a.ts.unsafe)
-    groups[{g.node(u.draw).op, u.object}].push_back(&u);
+  for (const UnsafeUse &u : a.ts.unsafe) {
+    const GeneratorObject &obj = a.gens->objects()[u.object];
+    mlir::Operation *creation =
+        obj.kind == GeneratorObject::Site ? g.node(obj.site).op : nullptr;
+    groups[{g.node(u.draw).op, creation, creation ? ~0u : u.object}]
+        .push_back(&u);
+  }
   // Exactly (a finding is ~250 bytes before its strings; a large program
   // has tens of thousands, and a doubling vector's slack and last copy
   // set the report's peak).
@@ -214,7 +221,7 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       }
     Finding f;
     f.rule = "detc-unsafe-rng";
-    f.at = sourcePoint(key.first);
+    f.at = sourcePoint(std::get<0>(key));
     if (!regionOp || parallelKind(regionOp).empty() ||
         !sourcePoint(regionOp).valid())
       f.message = "generator " + obj.describe(g) +
@@ -273,7 +280,9 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
   }
   for (unsigned o = 0; o < a.ts.err.size(); ++o)
     if (a.ts.err.test(o))
-      r.err.push_back(a.gens->objects()[o].describe(g));
+      if (std::string name = a.gens->objects()[o].describe(g);
+          !llvm::is_contained(r.err, name))
+        r.err.push_back(std::move(name));
 }
 
 /// detc-may-draw: a call of code detc does not read (the lowering's

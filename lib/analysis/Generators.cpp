@@ -94,11 +94,44 @@ GeneratorAliases::GeneratorAliases(const StatementGraph &g) {
 
   // `a = b` makes a and b the same object, so `a.rng` and `b.rng` are the
   // same attribute: unify objects through copies and let attribute paths
-  // with the same (object, path) share their generators.
-  std::vector<VarId> parent(numVars);
-  for (VarId v = 0; v < numVars; ++v)
+  // with the same (object, path) share their generators. A path is a node
+  // (a variable, or a prefix of one's name no variable has: `loader.dataset
+  // .transform` of `loader.dataset.transform.mask_func.rng`), the field
+  // `f` of the node its name ends `.f` after.
+  std::vector<unsigned> pathParent(numVars, ~0u);
+  std::vector<StringRef> pathField(numVars);
+  llvm::StringMap<unsigned> prefixNodes;
+  auto nodeOf = [&](StringRef name) -> unsigned {
+    if (VarId v = g.vars.lookup(name); v != ~0u)
+      return v;
+    auto [it, added] = prefixNodes.try_emplace(name, pathParent.size());
+    if (added) {
+      pathParent.push_back(~0u);
+      pathField.emplace_back();
+    }
+    return it->second;
+  };
+  // Names are `scope/a.b.c`; the scope holds no dots that matter.
+  for (VarId v = 0; v < numVars; ++v) {
+    StringRef name = g.vars.name(v);
+    size_t root = name.find('.', name.find('/') + 1);
+    if (g.vars.objectOf(v) == v || root == StringRef::npos)
+      continue;
+    unsigned child = v;
+    for (size_t dot = name.rfind('.'); dot != StringRef::npos && dot >= root;
+         dot = dot == root ? StringRef::npos : name.rfind('.', dot)) {
+      if (pathParent[child] != ~0u)
+        break; // this prefix's own chain is built
+      unsigned up = nodeOf(name.take_front(dot));
+      pathParent[child] = up;
+      pathField[child] = name.slice(dot + 1, StringRef(name).find('.', dot + 1));
+      child = up;
+    }
+  }
+  std::vector<unsigned> parent(pathParent.size());
+  for (unsigned v = 0; v < parent.size(); ++v)
     parent[v] = v;
-  std::function<VarId(VarId)> find = [&](VarId v) {
+  std::function<unsigned(unsigned)> find = [&](unsigned v) {
     while (parent[v] != v)
       v = parent[v] = parent[parent[v]];
     return v;
@@ -108,26 +141,39 @@ GeneratorAliases::GeneratorAliases(const StatementGraph &g) {
     if (node.copy && node.defs.size() == 1 && node.uses.size() == 1)
       parent[find(node.defs[0])] = find(node.uses[0]);
   }
-  // Every split of `a.b.c` at a dot whose prefix is a variable names it.
-  llvm::DenseMap<std::pair<VarId, StringRef>, VarId> sameAttribute;
-  for (VarId v = 0; v < numVars; ++v) {
-    if (g.vars.objectOf(v) == v)
-      continue;
-    StringRef name = g.vars.name(v);
-    for (size_t dot = name.find('.', name.find('/') + 1);
-         dot != StringRef::npos; dot = name.find('.', dot + 1)) {
-      VarId prefix = g.vars.lookup(name.take_front(dot));
-      if (prefix == ~0u)
+  // The same field of one object is one object: its own fields are the
+  // same too (a mask function's `rng`, made where the script made the
+  // mask, drawn from in a worker as `loader.dataset.transform.mask_func
+  // .rng`). Repeated until no two classes merge (a congruence closure;
+  // each round only merges, so it ends).
+  auto fieldKey = [&](unsigned n) {
+    return std::make_pair(find(pathParent[n]), pathField[n]);
+  };
+  for (bool merged = true; merged;) {
+    merged = false;
+    llvm::DenseMap<std::pair<unsigned, StringRef>, unsigned> sameField;
+    for (unsigned n = 0; n < pathParent.size(); ++n) {
+      if (pathParent[n] == ~0u)
         continue;
-      auto [it, inserted] =
-          sameAttribute.try_emplace({find(prefix), name.drop_front(dot)}, v);
-      if (!inserted && it->second != v) {
-        flowsTo[v].push_back(it->second);
-        flowsTo[it->second].push_back(v);
+      auto [it, added] = sameField.try_emplace(fieldKey(n), n);
+      if (!added && find(it->second) != find(n)) {
+        parent[find(n)] = find(it->second);
+        merged = true;
       }
     }
   }
-
+  // Variables that are the same field of the same object share their
+  // generators.
+  llvm::DenseMap<std::pair<unsigned, StringRef>, VarId> fieldVar;
+  for (VarId v = 0; v < numVars; ++v) {
+    if (pathParent[v] == ~0u)
+      continue;
+    auto [it, added] = fieldVar.try_emplace(fieldKey(v), v);
+    if (!added) {
+      flowsTo[v].push_back(it->second);
+      flowsTo[it->second].push_back(v);
+    }
+  }
   auto propagate = [&] {
     std::vector<VarId> work;
     for (VarId v = 0; v < numVars; ++v)

@@ -504,26 +504,49 @@ private:
           obj.kind == analysis::GeneratorObject::Global)
         continue;
       // `self.rng` in __getitem__ (whose `self` is the caller's
-      // `loader.dataset`): an attribute of the dataset, named by any
-      // variable holding the generator (the runtime warns when the dataset,
-      // or one it wraps, has no generator there).
+      // `loader.dataset`): an attribute of the dataset, at the path a
+      // variable holding the generator names below the region's
+      // `loader.dataset` (`transform.mask_func.rng`: a mask function the
+      // script made and gave the dataset's transform), else its last
+      // attribute (the runtime warns when the dataset, or one it wraps,
+      // has no generator there).
+      std::string below;
+      if (!region.getUses().empty())
+        below = (cast<StringAttr>(region.getUses()[0]).getValue() +
+                 ".dataset.")
+                    .str();
+      auto isPath = [](StringRef path) {
+        return !path.empty() && llvm::all_of(path, [](char c) {
+          return llvm::isAlnum(c) || c == '_' || c == '.';
+        });
+      };
+      std::string attr;
       for (analysis::VarId v = 0; v < a.graph.vars.size(); ++v) {
         if (!is_contained(a.gens->pointsTo(v), u.object))
           continue;
         std::string name = a.graph.displayName(v);
-        StringRef attr = StringRef(name).rsplit('.').second;
-        if (!StringRef(name).contains('.') || attr.empty() ||
-            !llvm::all_of(attr, [](char c) {
-              return llvm::isAlnum(c) || c == '_';
-            }))
-          continue;
-        datasetGenerators[attr.str()] = u.object + 1;
-        break;
+        if (!below.empty() && StringRef(name).starts_with(below) &&
+            isPath(StringRef(name).drop_front(below.size()))) {
+          attr = name.substr(below.size());
+          break;
+        }
+        StringRef last = StringRef(name).rsplit('.').second;
+        if (attr.empty() && StringRef(name).contains('.') &&
+            isPath(last) && !last.contains('.'))
+          attr = last.str();
+      }
+      if (!attr.empty()) {
+        datasetGenerators[attr] = u.object + 1;
+        heldByDataset.insert(u.object);
       }
     }
   }
   /// Dataset attribute -> generator id (collectDatasetGenerators).
   std::map<std::string, unsigned> datasetGenerators;
+  /// The generators at those attributes: each is reseeded there, whichever
+  /// one the dataset holds at run time (a class making its `self.rng`,
+  /// constructed on two branches, gives two).
+  std::set<unsigned> heldByDataset;
 
   /// Unsafe draws inside a per-example region (a DataLoader's workers) are
   /// served where they are, whatever code draws them (a torchvision
@@ -535,8 +558,7 @@ private:
   bool checkScoped(Operation *draw, const analysis::GeneratorObject &obj,
                    const std::string &name, unsigned object) {
     if (obj.kind != analysis::GeneratorObject::Global &&
-        llvm::any_of(datasetGenerators,
-                     [&](auto &entry) { return entry.second == object + 1; }))
+        heldByDataset.count(object))
       return true; // reseeded as an attribute of the dataset
     if (obj.kind != analysis::GeneratorObject::Global ||
         (obj.library != "torch" && obj.library != "numpy" &&

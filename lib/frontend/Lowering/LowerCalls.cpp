@@ -1375,18 +1375,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
       FactSet returned;
       addBuildFacts(fn, returned);
       if (!objectsOf(returned, ObjectInfo::Build).empty()) {
-        Effects calleeEff;
-        std::string held = lowerToVar(f, fn, calleeEff);
-        if (held.empty()) {
-          // A callee lowered as no op of its own (`getattr(self, "head" +
-          // str(i))`, a builtin): a temporary it defines holds the layer.
-          held = newTemp(f);
-          emit(ir::StmtOp::getOperationName(), fn, {held}, calleeEff,
-               {strAttr("kind", "assign")});
-          calleeEff = Effects();
-          calleeEff.uses.insert(held);
-        }
-        args.eff.merge(calleeEff);
+        std::string held = lowerToHeldVar(f, fn, args.eff);
         FactSet heldFacts = factsOfVar(f, held);
         heldFacts.insert(returned.begin(), returned.end());
         if (lowerForward(heldFacts, held))
@@ -1398,15 +1387,24 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     FactSet modelFacts = calleeFacts;
     std::string modelVar = calleePath;
     // Calling an instance of a user class with `__call__`: each class it
-    // may be an instance of, as an alternative.
-    if (!modelVar.empty())
-      if (std::vector<std::pair<std::string, std::string>> owners =
-              methodOwners(modelFacts, "__call__");
-          !owners.empty()) {
+    // may be an instance of, as an alternative. Also one picked out of a
+    // list or by a call (AutoAugment's `self.policies[i](img)`,
+    // `random.choice(self.ops)(img)`: the points-to says which), held by
+    // a temporary: the callee runs first, as Python runs it (the call
+    // was silently no one's).
+    if (std::vector<std::pair<std::string, std::string>> owners =
+            methodOwners(modelFacts, "__call__");
+        !owners.empty()) {
+      if (modelVar.empty() && !isMethod && q.empty() &&
+          (isa<ast::Subscript>(fn) || isa<ast::Call>(fn))) {
+        modelVar = lowerToHeldVar(f, fn, args.eff);
+      }
+      if (!modelVar.empty()) {
         callMethodOf(std::move(owners), "__call__", modelVar, modelFacts,
                      /*withArgs=*/true, "the callee may be an instance of");
         return true;
       }
+    }
     if (!isMethod && q.empty()) {
       if (auto *n = llvm::dyn_cast<ast::Name>(fn)) {
         static const char *const dynamic[] = {
@@ -2644,6 +2642,8 @@ bool Lowerer::followsAlternatives(FuncCtx &f, const ast::Call *call,
 }
 
 std::string Lowerer::loaderHolder(FuncCtx &f, const ast::Expr *items) {
+  if (auto it = f.loweredAhead.find(items); it != f.loweredAhead.end())
+    return it->second;
   std::string var = varPath(f, items);
   return var.empty() ? newTemp(f) : var;
 }
@@ -2708,6 +2708,23 @@ std::string Lowerer::expressionArgument(FuncCtx &f, const ast::Expr *e,
   emit(ir::StmtOp::getOperationName(), e, {t}, eff,
        {strAttr("kind", "assign")});
   return t;
+}
+
+std::string Lowerer::lowerToHeldVar(FuncCtx &f, const ast::Expr *e,
+                                    Effects &out) {
+  Effects eff;
+  std::string held = lowerToVar(f, e, eff);
+  if (held.empty()) {
+    // An expression lowered as no op of its own (`getattr(self, "head" +
+    // str(i))`, a builtin): a temporary it defines holds its value.
+    held = newTemp(f);
+    emit(ir::StmtOp::getOperationName(), e, {held}, eff,
+         {strAttr("kind", "assign")});
+    eff = Effects();
+    eff.uses.insert(held);
+  }
+  out.merge(eff);
+  return held;
 }
 
 std::string Lowerer::lowerArgToVar(FuncCtx &f, const ast::Expr *e,

@@ -15,6 +15,10 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
   Effects eff;
   if (!e)
     return eff;
+  if (auto it = f.loweredAhead.find(e); it != f.loweredAhead.end()) {
+    eff.uses.insert(it->second);
+    return eff;
+  }
   switch (e->getKind()) {
   case NodeKind::Constant:
     return eff;
@@ -113,6 +117,10 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
 }
 
 std::string Lowerer::lowerToVar(FuncCtx &f, const ast::Expr *e, Effects &out) {
+  if (auto it = f.loweredAhead.find(e); it != f.loweredAhead.end()) {
+    out.uses.insert(it->second);
+    return it->second;
+  }
   if (auto *call = llvm::dyn_cast<ast::Call>(e)) {
     std::string t;
     if (lowerCall(f, call, t, out)) {
@@ -181,6 +189,29 @@ static bool holdsObjects(const FactSet &facts) {
   });
 }
 
+/// The facts of a value that may be any of `alternatives` (`a if c else
+/// b`, `a or b`): their union, where a constant some alternative is not
+/// (`int(argv[1]) if len(argv) > 1 else 0`) stays a value that may be
+/// other than the constants ("const:?"): the union of {0} and nothing
+/// known was 0, and a worker count a script reads from its command line
+/// was none.
+static FactSet anyOf(llvm::ArrayRef<FactSet> alternatives) {
+  auto isConst = [](const std::string &fact) {
+    return StringRef(fact).starts_with("const:");
+  };
+  FactSet out;
+  bool someConst = false, someOther = false;
+  for (const FactSet &a : alternatives) {
+    out.insert(a.begin(), a.end());
+    bool c = llvm::any_of(a, isConst);
+    someConst |= c;
+    someOther |= !c;
+  }
+  if (someConst && someOther)
+    out.insert("const:?");
+  return out;
+}
+
 FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
   using namespace ast;
   FactSet out;
@@ -240,17 +271,14 @@ FactSet Lowerer::factsOf(FuncCtx &f, const ast::Expr *e) {
     return factsOf(f, llvm::cast<NamedExpr>(e)->value);
   case NodeKind::IfExp: {
     auto *i = llvm::cast<IfExp>(e);
-    out = factsOf(f, i->body);
-    FactSet o = factsOf(f, i->orelse);
-    out.insert(o.begin(), o.end());
-    return out;
+    return anyOf({factsOf(f, i->body), factsOf(f, i->orelse)});
   }
-  case NodeKind::BoolOp:
-    for (const Expr *v : llvm::cast<BoolOp>(e)->values) {
-      FactSet o = factsOf(f, v);
-      out.insert(o.begin(), o.end());
-    }
-    return out;
+  case NodeKind::BoolOp: {
+    std::vector<FactSet> values;
+    for (const Expr *v : llvm::cast<BoolOp>(e)->values)
+      values.push_back(factsOf(f, v));
+    return anyOf(values);
+  }
   case NodeKind::Dict: {
     auto *d = llvm::cast<Dict>(e);
     for (size_t i = 0; i < d->keys.size(); ++i) {

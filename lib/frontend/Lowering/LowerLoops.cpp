@@ -49,6 +49,19 @@ static void collectTargets(Lowerer &l, FuncCtx &f, const ast::Expr *t,
   eff.merge(l.lowerExpr(f, t));
 }
 
+/// Whether `e` is `within` or one of its subexpressions.
+static bool isWithin(const ast::Expr *e, const ast::Expr *within) {
+  llvm::SmallVector<const ast::Node *, 8> work{within};
+  while (!work.empty()) {
+    const ast::Node *x = work.pop_back_val();
+    if (x == e)
+      return true;
+    if (x && !isa<ast::Lambda>(x))
+      forEachChild(x, [&](StringRef, const ast::Node *c) { work.push_back(c); });
+  }
+  return false;
+}
+
 void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
                           llvm::ArrayRef<ast::Expr *> targets,
                           const ast::Expr *value) {
@@ -59,12 +72,40 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
     std::string path = varPath(f, targets[0]);
     llvm::SmallVector<unsigned, 2> position;
     const ast::Expr *items = unwrapIterable(*this, f, value, position);
-    // (A progress bar alone, `pbar = tqdm(loader)`, holds the loader's
-    // facts already: its loops stay loops over `pbar`.)
-    if (items != value && !position.empty() && !path.empty())
+    // (A progress bar alone, `pbar = tqdm(DataLoader(D()))`, too; but not
+    // one of code detc does not read, yolov5's `TQDM(dataloader)`: a loop
+    // over it iterates what that code yields, which runs there.)
+    auto describedWrappers = [&] {
+      for (const ast::Expr *e = value; e != items;) {
+        auto *c = llvm::dyn_cast<ast::Call>(e);
+        if (!c || c->args.empty())
+          return false;
+        std::string q = qualName(f, c->func);
+        auto *n = llvm::dyn_cast<ast::Name>(c->func);
+        if (!(n && n->id == "iter" && q.empty()) &&
+            (q.empty() || !iteratesItsArgument(api, q)))
+          return false;
+        e = c->args[0];
+      }
+      return true;
+    };
+    if (items != value && !path.empty() &&
+        (!position.empty() || describedWrappers())) {
       f.wrappedIterables[path] = {items, position};
-    else
+      // The loader made inside the wrapper (`it = enumerate(DataLoader(
+      // D()))`) runs first, into the variable a loop over `it` keys its
+      // batches by (as in a loop's header).
+      if (llvm::isa<ast::Call>(items) && isWithin(items, value) &&
+          !f.loweredAhead.count(items) &&
+          !objectsOf(factsOf(f, items), ObjectInfo::Loader).empty()) {
+        Effects ahead;
+        std::string var = lowerToVar(f, items, ahead);
+        if (!var.empty())
+          f.loweredAhead[items] = var;
+      }
+    } else {
       f.wrappedIterables.erase(path);
+    }
     auto *call = llvm::dyn_cast<ast::Call>(value);
     const ApiEntry *entry =
         call ? api.lookup(qualName(f, call->func)) : nullptr;
@@ -417,19 +458,19 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
           otherTargets.push_back(tuple->elts[i]);
       target = tuple->elts[at];
     }
-    // A loader made in the loop's header (`for x in DataLoader(D(), ...)`)
-    // is the call's temporary, whose dataset is the object the call was
-    // given: a generator the dataset's constructor made is that one (a
-    // fresh name had no dataset detc saw made, and such a generator was
-    // "not created by the program").
+    // A loader made in the loop's header (`for x in DataLoader(D(), ...)`,
+    // also inside its wrappers: `enumerate(tqdm(DataLoader(...)))`) is the
+    // call's temporary, whose dataset is the object the call was given: a
+    // generator the dataset's constructor made is that one (a fresh name
+    // had no dataset detc saw made, and such a generator was "not created
+    // by the program"). The call runs first, as Python runs it.
     Effects iterEff;
-    std::string loaderVar;
-    if (items == loop->iter && llvm::isa<ast::Call>(items))
-      loaderVar = lowerToVar(f, loop->iter, iterEff);
-    else
-      iterEff = lowerExpr(f, loop->iter);
-    if (loaderVar.empty())
-      loaderVar = loaderHolder(f, items);
+    if (llvm::isa<ast::Call>(items) && isWithin(items, loop->iter) &&
+        !f.loweredAhead.count(items))
+      if (std::string var = lowerToVar(f, items, iterEff); !var.empty())
+        f.loweredAhead[items] = var;
+    iterEff.merge(lowerExpr(f, loop->iter));
+    std::string loaderVar = loaderHolder(f, items);
     return lowerLoaderLoop(f, loop, loaderVar, itemFacts, otherTargets,
                            target, iterEff);
   }
@@ -1048,12 +1089,21 @@ Lowerer::LibraryGiven Lowerer::libraryGiven(FuncCtx &f, const ast::Call *call,
         continue;
       std::string cls = fact.substr(5);
       for (const std::string &m : methodsLibrariesCall(cls)) {
+        // (A private helper returning a loader, fastMRI's
+        // `_create_data_loader(self, data_transform, ...)`, is the
+        // program's own, reached through the hooks that call it with its
+        // arguments: called here with none, its dataset's transform was
+        // no object, and its generators "not created by the program".)
+        if (StringRef(m).starts_with("_") && !StringRef(m).starts_with("__"))
+          continue;
         std::string owner = findMethod(cls, m);
         auto it = this->facts.find("ret:" + owner + "::" + m);
         if (it == this->facts.end() ||
             objectsOf(it->second, ObjectInfo::Loader).empty())
           continue;
-        emitMethodCallOn(call, cls, m, var, {fact});
+        // The loader it returns is the one the library iterates (its
+        // dataset's generators are those the program made and gave it).
+        emitMethodCallOn(call, cls, m, var, {fact}, var + "." + m);
         loaders.emplace_back(var + "." + m, it->second);
       }
     }
@@ -1210,7 +1260,8 @@ Lowerer::heldObjects(PointsToResult::ObjectId o) {
 
 bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
                                StringRef method, const std::string &selfVar,
-                               const FactSet &selfFacts) {
+                               const FactSet &selfFacts,
+                               const std::string &result) {
   std::string owner = findMethod(cls, method);
   if (owner.empty())
     return false;
@@ -1226,7 +1277,10 @@ bool Lowerer::emitMethodCallOn(const ast::Node *at, const std::string &cls,
   }
   Effects e;
   e.uses.insert(selfVar);
-  emit(ir::CallOp::getOperationName(), at, {}, e, attrs);
+  std::vector<std::string> defs;
+  if (!result.empty())
+    defs.push_back(result);
+  emit(ir::CallOp::getOperationName(), at, defs, e, attrs);
   return true;
 }
 

@@ -129,6 +129,12 @@ struct FuncCtx {
   /// (`compute_losses = partial(self.diffusion.training_losses, model,
   /// x)`): a call of the variable binds the partial's arguments first.
   llvm::StringMap<const ast::Call *> partialsMade;
+  /// Expressions lowered ahead of the expression holding them, and the
+  /// variable that holds each one's value (the loader a loop header or a
+  /// wrapper's assignment makes inside the wrapper, `enumerate(DataLoader(
+  /// D()))`: the loop keys its batches by it, loaderHolder). Lowering the
+  /// holder reads the variable.
+  llvm::DenseMap<const ast::Expr *, std::string> loweredAhead;
 };
 
 /// An ordered set of variable names.
@@ -257,10 +263,12 @@ public:
   /// A call of `method` of the program's class `cls` (or a base) on the
   /// object in `selfVar`, as a library makes it (a dataset's
   /// `__getitem__`, a transform's `__call__`): `self` bound, with facts
-  /// `selfFacts`. False when the class has no such method.
+  /// `selfFacts`; what it returns into `result` when given. False when the
+  /// class has no such method.
   bool emitMethodCallOn(const ast::Node *at, const std::string &cls,
                         llvm::StringRef method, const std::string &selfVar,
-                        const FactSet &selfFacts);
+                        const FactSet &selfFacts,
+                        const std::string &result = "");
   /// Calls the program's callables a library object reaching `call`'s
   /// callee (or `receiver`) holds: given to the call that made it, in its
   /// arguments or their elements (callProgramParts).
@@ -361,6 +369,8 @@ public:
   /// Lowers `e` and returns a variable holding its value: the variable path
   /// itself, the temporary of a call, or "" for other expressions.
   std::string lowerToVar(FuncCtx &f, const ast::Expr *e, Effects &out);
+  /// The same, never "": other expressions get a temporary they define.
+  std::string lowerToHeldVar(FuncCtx &f, const ast::Expr *e, Effects &out);
   /// Lowers a call. Returns true if it became an op of its own; then
   /// `target` holds its result (a fresh temporary if it was empty and
   /// `wantValue`). Returns false for an opaque call, whose reads and updates

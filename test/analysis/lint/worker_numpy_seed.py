@@ -23,6 +23,31 @@
 # INLINE: note: generator 'self.rng' created here
 # INLINE: note: each DataLoader worker process gets a copy of generator 'self.rng'
 # INLINE: 1 warning(s)
+# And inside the loop header's wrappers (`enumerate(iter(DataLoader(...)))`),
+# which the loop unwraps to find the loader, or in a variable holding the
+# wrapper (`batches = enumerate(DataLoader(...))`, a progress bar `pbar =
+# tqdm(DataLoader(...))`): the loader is made first, into the variable the
+# loop keys its batches by. (The first two were '$2.dataset.rng' (not
+# created by the program), the progress bar no finding at all, and the
+# transform left the draws unkeyed.)
+# RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    pass/' -e 's/^    for batch in loader:$/    for _, batch in enumerate(iter(DataLoader(Jittered(), batch_size=1, num_workers=2))):/' %s > %t.wrapped.py
+# RUN: detc analyze %t.wrapped.py | FileCheck %s --check-prefix=INLINE
+# RUN: detc transform %t.wrapped.py --emit-python -o %t.wrapped.out.py
+# RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.wrapped.out.py | FileCheck %s --check-prefix=KEYED
+# RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    batches = enumerate(DataLoader(Jittered(), batch_size=1, num_workers=2))/' -e 's/^    for batch in loader:$/    for _, batch in batches:/' %s > %t.held.py
+# RUN: detc analyze %t.held.py | FileCheck %s --check-prefix=INLINE
+# RUN: detc transform %t.held.py --emit-python -o %t.held.out.py
+# RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.held.out.py | FileCheck %s --check-prefix=KEYED
+# RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    pbar = tqdm(DataLoader(Jittered(), batch_size=1, num_workers=2))/' -e 's/^    for batch in loader:$/    for batch in pbar:/' -e 's/^import torch$/import torch; from tqdm import tqdm/' %s > %t.bar.py
+# RUN: detc analyze %t.bar.py | FileCheck %s --check-prefix=INLINE
+# A variable iterating a named loader (`batches = iter(loader)`) names the
+# loader's generator (it was 'batches.dataset.rng' (not created by the
+# program), left unkeyed).
+# RUN: sed -e 's/^\(    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)\)$/\1; batches = iter(loader)/' -e 's/^    for batch in loader:$/    for batch in batches:/' %s > %t.iter.py
+# RUN: detc analyze %t.iter.py | FileCheck %s --check-prefix=ITER
+# ITER: warning: generator 'loader.dataset.rng' is used inside the per-example data-parallel region
+# ITER: note: generator 'loader.dataset.rng' created here
+# ITER: note: each DataLoader worker process gets a copy of generator 'loader.dataset.rng'
 import numpy as np
 import torch
 from torch.utils.data import DataLoader, Dataset
