@@ -565,6 +565,28 @@ private:
     }
   }
 
+  /// Whether every draw from generator `o` is inside a per-example
+  /// region (a DataLoader's examples).
+  bool drawnOnlyPerExample(unsigned o) const {
+    if (ctx.a.gens->objects()[o].kind == analysis::GeneratorObject::Global)
+      return false;
+    bool any = false;
+    for (NodeId n = 0; n < g.numNodes(); ++n) {
+      const analysis::Node &node = g.node(n);
+      if (node.kind != analysis::NodeKind::Draw ||
+          !llvm::is_contained(ctx.a.gens->drawn(n), o))
+        continue;
+      auto region = node.region == analysis::kNoNode
+                        ? ir::ParallelOp()
+                        : dyn_cast_or_null<ir::ParallelOp>(
+                              g.node(node.region).op);
+      if (!region || region.getKind() != ir::ParallelKind::PerExample)
+        return false;
+      any = true;
+    }
+    return any;
+  }
+
   bool planValues() {
     Frame &hintFrame = frames.back();
     std::set<std::string> roots;
@@ -715,6 +737,13 @@ private:
       const analysis::GeneratorObject &obj = ctx.a.gens->objects()[o];
       std::string handle = ctx.generatorHandle(
           o, hintFrame.qualifier, hintFrame.file->ctx.moduleName);
+      // A generator drawn from only in a loader's examples (a dataset's
+      // own `self.rng`, its dataset made in the loop's header so that no
+      // variable at the hint holds it): the keyed loader reseeds it for
+      // each example and puts its state back after, so the run never
+      // advances it and a restart needs none of it.
+      if (handle.empty() && drawnOnlyPerExample(o))
+        continue;
       if (handle.empty())
         return fail("the state of generator " + obj.describe(g) +
                     " is live there but no variable at the hint holds it");
@@ -1020,6 +1049,18 @@ private:
           }
         }
         if (auto *name = dyn_cast<ast::Name>(n)) {
+          // A progress bar the way in builds again (`train_bar =
+          // tqdm(train_loader)` before the loop, collectRerun): a restart
+          // iterates a new one over the loader, whatever the loops did to
+          // the old one (`train_bar.desc = ...`, WZMIAOMIAO's scripts):
+          // what the loop reads is the loader.
+          if (auto it = bars.find(name->id);
+              it != bars.end() &&
+              !(isa<ast::Name>(it->second->args[0]) &&
+                cast<ast::Name>(it->second->args[0])->id == name->id)) {
+            scan(it->second->args[0]);
+            return;
+          }
           std::string var = canonical(frame, name->id);
           if (changedOtherwise.count(var) &&
               (!reentered.count(var) || changedBesidesLoopTargets.count(var))) {

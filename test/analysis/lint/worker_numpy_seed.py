@@ -34,6 +34,12 @@
 # RUN: detc analyze %t.wrapped.py | FileCheck %s --check-prefix=INLINE
 # RUN: detc transform %t.wrapped.py --emit-python -o %t.wrapped.out.py
 # RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.wrapped.out.py | FileCheck %s --check-prefix=KEYED
+# A just-in-time checkpoint there saves no state of that generator: the
+# keyed loader reseeds it for each example and puts it back after, so the
+# run never advances it (it was refused: "the state of generator
+# 'self.rng' is live there but no variable at the hint holds it").
+# RUN: detc transform %t.wrapped.py --jit-checkpoint --emit-python | FileCheck %s --check-prefix=JIT
+# JIT: _detc_rt.jit.boundary({{[0-9]+}}, {"jitters": lambda: jitters}, name="_checkpoint")("detc-jit")
 # RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    batches = enumerate(DataLoader(Jittered(), batch_size=1, num_workers=2))/' -e 's/^    for batch in loader:$/    for _, batch in batches:/' %s > %t.held.py
 # RUN: detc analyze %t.held.py | FileCheck %s --check-prefix=INLINE
 # RUN: detc transform %t.held.py --emit-python -o %t.held.out.py

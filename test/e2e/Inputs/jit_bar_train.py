@@ -2,7 +2,8 @@
 loops (issue 41): `with trange(...) as pbar: for epoch in pbar:`, a bar
 built again each epoch around the loader (`epoch_iterator =
 tqdm(loader)`, then `for i, b in enumerate(epoch_iterator)`), and the
-bars' display calls inside (`set_description`, `set_postfix`). Dropout
+bars' display calls inside (`set_description`, `set_postfix`, an
+assignment to `desc`). Dropout
 and a shuffling loader with workers, so a restart that loses a
 generator's state or the loader's position shows in the weights.
 DETC_TEST_FAIL=PHASE:STEP (forward, backward, hang) fails the minibatch
@@ -68,6 +69,8 @@ def main():
                 optimizer.step()
                 epoch_iterator.set_description("Training (loss=%.5f)" %
                                                loss.item())
+                # (WZMIAOMIAO's scripts set the description directly.)
+                epoch_iterator.desc = "Training (step %d)" % i
                 pbar.set_postfix(loss="%.4f" % loss.item())
                 print("done %d:%d" % (epoch, i), flush=True)
     torch.save({"model": model.state_dict(),
