@@ -65,7 +65,7 @@ uint32_t Relayout::lineStart(unsigned line) const {
 std::vector<unsigned> Relayout::movedLines() const {
   std::vector<unsigned> moved;
   for (unsigned l = 0; l < lines.size(); ++l)
-    if (lines[l].inserted && !lines[l].added)
+    if (lines[l].inserted && !lines[l].added && !lines[l].reindented)
       moved.push_back(l + 1);
   return moved;
 }

@@ -277,6 +277,13 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
   // a planner needs on lines of their own split (a second pass), and the
   // JIT minibatch boundary.
   codegen::Relayout layout(source.file->getBytes());
+  // A script indented by 2 or with tabs has no room for vaccination's
+  // cells: it is planned re-indented (the user's bytes otherwise).
+  auto roomForCells = [&](codegen::Relayout &l) {
+    if (options.vaccinate)
+      l.widenIndentation(codegen::TransformOptions::kVaccineIndentStep);
+  };
+  roomForCells(layout);
   // Diagnostics are told in the user's lines.
   auto printDiags = [&] {
     for (const frontend::Diagnostic &d : diags.getDiagnostics())
@@ -310,6 +317,7 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
     if (wanted.size() == before ||
         !split.splitShared(std::vector<uint32_t>(wanted.begin(), wanted.end())))
       return false;
+    roomForCells(split);
     layout = std::move(split);
     return true;
   };
@@ -350,9 +358,9 @@ static int transformScript(const std::optional<base::ProjectConfig> &cfg,
     // What an earlier pass reported is about a text no longer planned.
     if (pass > 0)
       diags.clear();
-    if (!lowerAndAnalyse(pass == 0 ? source
-                                   : parseCache.put(inputFile, layout.text(),
-                                                    diags),
+    if (!lowerAndAnalyse(pass == 0 && layout.identity()
+                             ? source
+                             : parseCache.put(inputFile, layout.text(), diags),
                          pass > 0 ? "with its statements on lines of their own"
                                   : nullptr))
       return diags.hasInternalErrors() ? 3 : 2;

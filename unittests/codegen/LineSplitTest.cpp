@@ -103,4 +103,58 @@ TEST(LineSplit, DiagnosticsAndLinesAreTheUsers) {
   EXPECT_EQ(r.userText(), src);
 }
 
+TEST(Reindent, TwoSpaceBlocksGetThreeColumnsOrMoreStringsKeepTheirBytes) {
+  std::string src = "def f(x):\n"
+                    "  s = '''a\n"
+                    "  b'''\n"
+                    "  y = g(1,\n"
+                    " 2)\n"
+                    "\n"
+                    "  # c\n"
+                    "  if x: \\\n"
+                    "  return 1\n"
+                    "  return y\n";
+  Relayout r(src);
+  ASSERT_TRUE(r.widenIndentation(3));
+  EXPECT_EQ(r.text(), "def f(x):\n"
+                      "    s = '''a\n"
+                      "  b'''\n"
+                      "    y = g(1,\n"
+                      " 2)\n"
+                      "\n"
+                      "  # c\n"
+                      "    if x: \\\n"
+                      "  return 1\n"
+                      "    return y\n");
+  // Re-indented lines are no statements moved to lines of their own.
+  EXPECT_TRUE(r.movedLines().empty());
+  EXPECT_EQ(r.userLine(10), 10u);
+  EXPECT_EQ(r.userOffset(uint32_t(r.text().find("return y"))),
+            uint32_t(src.find("return y")));
+  frontend::Diagnostic d;
+  d.file = "x.py";
+  d.pos = {10, 11, 0}; // `y` of `return y` in the re-indented text
+  frontend::Diagnostic u = r.toUser(d, "x.py");
+  EXPECT_EQ(u.pos.line, 10u);
+  EXPECT_EQ(u.pos.column, 9u);
+  EXPECT_EQ(u.lineText, "  return y");
+}
+
+TEST(Reindent, TabsExpandAndWideScriptsStayAsTheyAre) {
+  Relayout tabs("if a:\n\tb()\n\tif c:\n\t\td()\n");
+  ASSERT_TRUE(tabs.widenIndentation(3));
+  EXPECT_EQ(tabs.text(),
+            "if a:\n        b()\n        if c:\n                d()\n");
+  // One space: three times as wide.
+  Relayout one("if a:\n b()\n");
+  ASSERT_TRUE(one.widenIndentation(3));
+  EXPECT_EQ(one.text(), "if a:\n   b()\n");
+  Relayout wide("if a:\n    b()\n");
+  EXPECT_FALSE(wide.widenIndentation(3));
+  EXPECT_TRUE(wide.identity());
+  // A form feed in an indentation resets Python's column count: left alone.
+  Relayout feed("if a:\n\f  b()\n");
+  EXPECT_FALSE(feed.widenIndentation(3));
+}
+
 } // namespace

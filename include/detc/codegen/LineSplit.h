@@ -38,6 +38,9 @@ struct LineOrigin {
   uint32_t inserted = 0;
   /// The line is detc's own (the JIT minibatch boundary).
   bool added = false;
+  /// `inserted` is only a wider indentation of the user's line
+  /// (widenIndentation), not a statement moved to a line of its own.
+  bool reindented = false;
 };
 
 /// The user's script re-laid out, and where each of its lines comes from.
@@ -60,6 +63,15 @@ public:
   /// Puts `text` (without its break) as a new line of detc's own before
   /// the current text's line that starts at byte `lineStart`.
   void insertLine(uint32_t lineStart, llvm::StringRef text);
+  /// Re-indents a script whose blocks are indented by fewer than
+  /// `minStep` columns more than their headers, or with tabs (Google's
+  /// 2-space style): the indentation of every line that starts a logical
+  /// line is expanded (tabs to multiples of 8) and multiplied by the
+  /// smallest factor that makes every step `minStep` or more, so blocks
+  /// nest as before. Lines inside strings and continuation lines keep
+  /// their bytes. False, and nothing changes, when no step is narrower.
+  /// (Reindent.cpp.)
+  bool widenIndentation(unsigned minStep);
 
   /// `d` (about the current text of `fileName`) told in the user's lines,
   /// columns and line text.

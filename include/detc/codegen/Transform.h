@@ -85,6 +85,11 @@ struct TransformOptions {
   /// for these module-level functions; empty: the entry and every function
   /// it calls by name, and the module's top-level loops.
   std::optional<std::vector<std::string>> vaccinate;
+  /// The columns a vaccinated block needs between its header's and its
+  /// body's indentation: the cell's `def` and its guards go there
+  /// (VaccinePlan). A script indented narrower is re-indented first
+  /// (Relayout::widenIndentation).
+  static constexpr unsigned kVaccineIndentStep = 3;
   /// With `vaccinate`: the absolute path of the input and the command that
   /// transforms an edited copy the same way (`{script}`, `{out}`), for the
   /// runtime's surgery on running functions.
