@@ -124,7 +124,7 @@ GeneratorAliases::GeneratorAliases(const StatementGraph &g) {
         break; // this prefix's own chain is built
       unsigned up = nodeOf(name.take_front(dot));
       pathParent[child] = up;
-      pathField[child] = name.slice(dot + 1, StringRef(name).find('.', dot + 1));
+      pathField[child] = name.slice(dot + 1, name.find('.', dot + 1));
       child = up;
     }
   }

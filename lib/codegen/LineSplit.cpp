@@ -204,6 +204,8 @@ static std::unique_ptr<frontend::ParsedModule> parse(StringRef text) {
   return parsed;
 }
 
+bool Relayout::parses(StringRef text) { return parse(text) != nullptr; }
+
 bool Relayout::splitShared(ArrayRef<uint32_t> offsets) {
   std::unique_ptr<frontend::ParsedModule> before = parse(current);
   if (!before)

@@ -8,7 +8,8 @@
 // multiples of 8, as Python reads them) multiplied by one factor, which
 // keeps every block nested as it was. Bytes inside strings (a docstring's
 // lines), continuation lines inside brackets or after a backslash, blank
-// and comment-only lines stay as they are.
+// and comment-only lines stay as they are. A result that does not parse
+// is not used.
 //
 //===----------------------------------------------------------------------===//
 
@@ -102,6 +103,10 @@ bool Relayout::widenIndentation(unsigned minStep) {
       o.userOffset += line.indentBytes - o.inserted;
     o.inserted = width;
   }
+  // Only a text that parses replaces the user's (a string the scanner
+  // misread would show here).
+  if (!parses(next))
+    return false;
   setText(std::move(next), std::move(origins));
   return true;
 }

@@ -92,6 +92,9 @@ public:
 
 private:
   void setText(std::string text, std::vector<LineOrigin> origins);
+  /// Whether `text` parses (a re-laid-out text must, to replace the
+  /// user's).
+  static bool parses(llvm::StringRef text);
   std::string user;
   std::vector<uint32_t> userLineStarts;
   std::string current;
