@@ -47,6 +47,10 @@ void PlanContext::warning(Operation *op, const Twine &message) {
   report(frontend::Severity::Warning, op, message);
 }
 
+void PlanContext::note(Operation *op, const Twine &message) {
+  report(frontend::Severity::Note, op, message);
+}
+
 void PlanContext::unrewritable(Operation *op, const Twine &message) {
   if (options.strict) {
     error(op, message);

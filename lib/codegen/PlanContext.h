@@ -41,6 +41,8 @@ public:
   ast::SourcePos posAt(uint32_t offset) const;
   void error(mlir::Operation *op, const llvm::Twine &message);
   void warning(mlir::Operation *op, const llvm::Twine &message);
+  /// What the transform did at `op` that the user should know.
+  void note(mlir::Operation *op, const llvm::Twine &message);
   /// A random call detc cannot make deterministic: an error with
   /// `--strict`; else a warning, the call stays as it is and is listed in
   /// leftNondeterministic (the script is still emitted).

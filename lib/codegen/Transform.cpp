@@ -84,6 +84,7 @@ public:
       rewriteUnsafe(u);
     recordSeeds();
     noteUnseeded();
+    seedEntropyGenerators();
     planReplay(*this);
     if (!planHints(*this) || !planJitSteps(*this) || !planVaccination(*this) ||
         !planTrace(*this))
@@ -612,6 +613,39 @@ private:
       wrapCallee(entry.first,
                  formatv("{0}.seeding({1}, ", kRuntimeAlias, gens).str(),
                  "the seed call", "seed recorded for the keyed streams");
+    }
+  }
+
+  /// A generator object made without a seed from the operating system's
+  /// entropy (`rng = np.random.default_rng()`, `random.Random()`, any
+  /// `random.SystemRandom()`: the tables' `entropy`) draws another sequence
+  /// every run, whatever seeds the script sets: its construction is
+  /// wrapped so that it is seeded from the run's seed and the site (each
+  /// construction there in turn, and the example or worker it runs in).
+  void seedEntropyGenerators() {
+    std::set<Operation *> done;
+    for (analysis::NodeId n = 0; n < a.graph.numNodes(); ++n) {
+      auto create =
+          dyn_cast_or_null<ir::CreateGeneratorOp>(a.graph.node(n).op);
+      // (One in a module the script imports is no call of this script:
+      // wrapCallee says it stays unseeded, loudly.)
+      if (!create || !create->hasAttr("entropy") ||
+          !done.insert(create).second)
+        continue;
+      unsigned site = streamSite(create, "entropy");
+      if (!wrapCallee(create,
+                      formatv("{0}.entropy_seeded({1}, ", kRuntimeAlias, site)
+                          .str(),
+                      "the construction of a generator that takes its "
+                      "seed from the operating system's entropy",
+                      "seeded from the run's seed (it took the operating "
+                      "system's entropy)"))
+        continue;
+      note(create,
+             "this generator takes its seed from the operating system's "
+             "entropy (a different sequence every run): the transformed "
+             "script seeds it from --seed or DETC_SEED (0 by default) and "
+             "its site [detc-seed]");
     }
   }
 

@@ -225,11 +225,11 @@ class Modelled:
         exprs = {"%s(%s)" % (n, a): n for n, a in calls.items()}
         return {exprs[e] for e in self.expressions_draw(sorted(exprs))}
 
-    def methods_unread(self, made, methods):
+    def methods_unread(self, imports, made, methods):
         """Which of `methods`, called on the object `made` (a constructor
-        call), detc takes for code no table describes (`unread_calls`)."""
-        lines = ["import torch", "import torch.distributions", "x = 1",
-                 "o = %s" % made]
+        call, after `imports`), detc takes for code no table describes
+        (`unread_calls`)."""
+        lines = imports + ["x = 1", "o = %s" % made]
         lines += ["v%d = o.%s(x)" % (i, m) for i, m in enumerate(methods)]
         unread = {int(i) for i in
                   re.findall(r'defs \["@v(\d+)"\][^\n]*unread_calls',
@@ -297,31 +297,57 @@ def check_distributions(tables):
             "nothing" % e for e in exprs if e not in modelled], len(names)
 
 
+def type_constructors():
+    """Each library type the tables give objects (a line's `type=`), with
+    a constructor the tables make it by: {type: constructor}. A wildcard
+    line's (`torch.distributions.*`) is the type itself when the wildcard
+    covers it."""
+    types = {}
+    for table in sorted(os.listdir(API_DIR)):
+        if not table.endswith(".api"):
+            continue
+        with open(os.path.join(API_DIR, table)) as f:
+            for line in f:
+                words = line.split("#")[0].split()
+                given = [w[5:] for w in words[2:] if w.startswith("type=")]
+                if not given or given[0] == "None":
+                    continue
+                ctor, typ = words[0], given[0]
+                if ctor.endswith(".*"):
+                    if not typ.startswith(ctor[:-1]):
+                        continue
+                    ctor = typ
+                types.setdefault(typ, ctor)
+    return types
+
+
 def check_type_methods(tables):
     """The library types the tables give objects (a constructor's
     `type=`): each public method the type has here is described by a line
     (an undescribed one may draw, so a method newer than the tables shows
-    up here, not as a silent or noisy finding). Returns (mismatches, the
-    types checked)."""
-    import torch
-    import torch.distributions as D
-    scaler = getattr(torch.amp, "GradScaler", None) or \
-        torch.cuda.amp.GradScaler
-    types = [("torch.amp.GradScaler", "torch.cuda.amp.GradScaler()", scaler),
-             ("torch.distributions.Distribution",
-              "torch.distributions.Normal(x, x)", D.Distribution)]
-    wrong = []
-    for name, made, cls in types:
+    up here, not as a silent or noisy finding). A type whose library is
+    not installed here is left out. Returns (mismatches, the types
+    checked)."""
+    import importlib
+    wrong, checked = [], []
+    for name, ctor in sorted(type_constructors().items()):
+        module, _, attr = name.rpartition(".")
+        try:
+            cls = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError):
+            continue
         methods = sorted(m for m in dir(cls) if not m.startswith("_") and
                          not hasattr(object, m) and
                          not isinstance(inspect.getattr_static(cls, m),
                                         property) and
-                         callable(getattr(cls, m)))
-        unread = tables.methods_unread(made, methods)
+                         callable(getattr(cls, m, None)))
+        imports = ["import %s" % ctor.split(".")[0]]
+        unread = tables.methods_unread(imports, "%s(x)" % ctor, methods)
         wrong += ["%s.%s: a method the library has that no table line "
                   "describes (detc takes it to be unread code)" % (name, m)
                   for m in unread]
-    return wrong, [name for name, _, _ in types]
+        checked.append(name)
+    return wrong, checked
 
 
 def check_exports():

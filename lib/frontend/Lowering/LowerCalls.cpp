@@ -1714,6 +1714,10 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     llvm::SmallVector<NamedAttribute> attrs{strAttr("library", lib), apiAttr()};
     if (seeded)
       attrs.push_back(attr("seeded", builder.getUnitAttr()));
+    // Made without its seed from the operating system's entropy
+    // (`np.random.default_rng()`): the transform seeds it.
+    else if (role == "generator" && entry->has("entropy"))
+      attrs.push_back(attr("entropy", builder.getUnitAttr()));
     if (role == "seed_method")
       attrs.push_back(attr("reseed", builder.getUnitAttr()));
     emit(ir::CreateGeneratorOp::getOperationName(), call, {gen}, eff, attrs);

@@ -66,16 +66,20 @@ Effects Lowerer::lowerExpr(FuncCtx &f, const ast::Expr *e) {
     llvm::SmallVector<StringRef> targets;
     forEachChild(e, [&](StringRef, const Node *c) {
       if (auto *comp = llvm::dyn_cast<Comprehension>(c)) {
-        eff.merge(lowerExpr(f, comp->iter));
         // Over a loader (`[model(x) for x, _ in loader]`): the
         // comprehension fetches every batch, each example's __getitem__
         // in the workers, as a loop would. (Its element is not modelled
         // as a per-batch region: a loop statement is what training
-        // steps are written as.)
+        // steps are written as.) A loader made there runs first, as in a
+        // loop's header.
         llvm::SmallVector<unsigned, 2> position;
         const Expr *items = unwrapIterable(*this, f, comp->iter, position);
         FactSet lf = factsOf(f, items);
-        if (!objectsOf(lf, ObjectInfo::Loader).empty())
+        bool loader = !objectsOf(lf, ObjectInfo::Loader).empty();
+        if (loader)
+          lowerLoaderAhead(f, items, comp->iter, eff);
+        eff.merge(lowerExpr(f, comp->iter));
+        if (loader)
           emitFetch(f, comp, loaderHolder(f, items), lf, {});
         appendBoundNames(comp->target, targets);
         for (const Expr *cond : comp->ifs)

@@ -49,8 +49,7 @@ static void collectTargets(Lowerer &l, FuncCtx &f, const ast::Expr *t,
   eff.merge(l.lowerExpr(f, t));
 }
 
-/// Whether `e` is `within` or one of its subexpressions.
-static bool isWithin(const ast::Expr *e, const ast::Expr *within) {
+bool frontend::isWithin(const ast::Expr *e, const ast::Expr *within) {
   llvm::SmallVector<const ast::Node *, 8> work{within};
   while (!work.empty()) {
     const ast::Node *x = work.pop_back_val();
@@ -95,13 +94,9 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
       // The loader made inside the wrapper (`it = enumerate(DataLoader(
       // D()))`) runs first, into the variable a loop over `it` keys its
       // batches by (as in a loop's header).
-      if (llvm::isa<ast::Call>(items) && isWithin(items, value) &&
-          !f.loweredAhead.count(items) &&
-          !objectsOf(factsOf(f, items), ObjectInfo::Loader).empty()) {
+      if (!objectsOf(factsOf(f, items), ObjectInfo::Loader).empty()) {
         Effects ahead;
-        std::string var = lowerToVar(f, items, ahead);
-        if (!var.empty())
-          f.loweredAhead[items] = var;
+        lowerLoaderAhead(f, items, value, ahead);
       }
     } else {
       f.wrappedIterables.erase(path);
@@ -418,6 +413,15 @@ static bool yieldsIn(ast::NodeList<ast::Stmt> body) {
   return false;
 }
 
+void Lowerer::lowerLoaderAhead(FuncCtx &f, const ast::Expr *items,
+                               const ast::Expr *holder, Effects &out) {
+  if (!llvm::isa<ast::Call>(items) || !isWithin(items, holder) ||
+      f.loweredAhead.count(items))
+    return;
+  if (std::string var = lowerToVar(f, items, out); !var.empty())
+    f.loweredAhead[items] = var;
+}
+
 void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
   llvm::SmallVector<unsigned, 2> position;
   const ast::Expr *items = unwrapIterable(*this, f, loop->iter, position);
@@ -465,10 +469,7 @@ void Lowerer::lowerFor(FuncCtx &f, const ast::For *loop) {
     // had no dataset detc saw made, and such a generator was "not created
     // by the program"). The call runs first, as Python runs it.
     Effects iterEff;
-    if (llvm::isa<ast::Call>(items) && isWithin(items, loop->iter) &&
-        !f.loweredAhead.count(items))
-      if (std::string var = lowerToVar(f, items, iterEff); !var.empty())
-        f.loweredAhead[items] = var;
+    lowerLoaderAhead(f, items, loop->iter, iterEff);
     iterEff.merge(lowerExpr(f, loop->iter));
     std::string loaderVar = loaderHolder(f, items);
     return lowerLoaderLoop(f, loop, loaderVar, itemFacts, otherTargets,

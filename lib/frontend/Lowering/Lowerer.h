@@ -156,6 +156,10 @@ bool isBoundName(const FuncCtx &f, llvm::StringRef id);
 /// first argument's items (role `iterate`: a progress bar).
 bool iteratesItsArgument(const ApiModel &api, llvm::StringRef qualName);
 
+/// Whether `e` is `within` or one of its subexpressions (lambdas' bodies
+/// left out).
+bool isWithin(const ast::Expr *e, const ast::Expr *within);
+
 class Lowerer;
 /// The expression whose items a loop over `iter` gets (`loader` of
 /// `enumerate(tqdm(loader))`, of `zip(range(n), loader)`), and in
@@ -371,6 +375,13 @@ public:
   std::string lowerToVar(FuncCtx &f, const ast::Expr *e, Effects &out);
   /// The same, never "": other expressions get a temporary they define.
   std::string lowerToHeldVar(FuncCtx &f, const ast::Expr *e, Effects &out);
+  /// A loader made inside `holder` (a loop header's or a comprehension's
+  /// iterable, a wrapper a variable is given: `enumerate(DataLoader(D()))`
+  /// with `items` the DataLoader call) runs first, into the variable
+  /// loaderHolder gives for `items` (f.loweredAhead): its dataset is the
+  /// object the call was given (LowerLoops.cpp).
+  void lowerLoaderAhead(FuncCtx &f, const ast::Expr *items,
+                        const ast::Expr *holder, Effects &out);
   /// Lowers a call. Returns true if it became an op of its own; then
   /// `target` holds its result (a fresh temporary if it was empty and
   /// `wantValue`). Returns false for an opaque call, whose reads and updates

@@ -61,6 +61,7 @@ from .data import (ExampleKey, KeyedDataLoader, KeyedDistributedSampler,
                    key_imported_loaders,
                    KeyedSampler, keyed_loader)
 from .draws import batch_keyed, key_imported_layers, keyed, keyed_module
+from .entropy import entropy_seeded
 from .replay import (REPLAY, SKIPPED, announce_checkpoint, batches, bound,
                      check_rederived, checkpoint, checkpoint_file, decide,
                      decision, entries_except, fed,
@@ -222,7 +223,8 @@ def seeding(gen, fn):
     return call
 
 
-__all__ = ["configure", "seeding", "keyed", "keyed_module", "batch_keyed",
+__all__ = ["configure", "seeding", "entropy_seeded", "keyed",
+           "keyed_module", "batch_keyed",
            "key_imported_layers", "key_imported_loaders", "keyed_loader",
            "example_scope", "ExampleScope", "ExampleKey", "KeyedSampler",
            "KeyedDistributedSampler", "KeyedDataLoader", "STATE",

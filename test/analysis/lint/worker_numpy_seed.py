@@ -26,8 +26,8 @@
 # And inside the loop header's wrappers (`enumerate(iter(DataLoader(...)))`),
 # which the loop unwraps to find the loader, or in a variable holding the
 # wrapper (`batches = enumerate(DataLoader(...))`, a progress bar `pbar =
-# tqdm(DataLoader(...))`): the loader is made first, into the variable the
-# loop keys its batches by. (The first two were '$2.dataset.rng' (not
+# tqdm(DataLoader(...))`), or in a comprehension's: the loader is made
+# first, into the variable the loop keys its batches by. (The first two were '$2.dataset.rng' (not
 # created by the program), the progress bar no finding at all, and the
 # transform left the draws unkeyed.)
 # RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    pass/' -e 's/^    for batch in loader:$/    for _, batch in enumerate(iter(DataLoader(Jittered(), batch_size=1, num_workers=2))):/' %s > %t.wrapped.py
@@ -46,6 +46,8 @@
 # RUN: env OMP_NUM_THREADS=1 PYTHONPATH=%detc_runtime %python %t.held.out.py | FileCheck %s --check-prefix=KEYED
 # RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    pbar = tqdm(DataLoader(Jittered(), batch_size=1, num_workers=2))/' -e 's/^    for batch in loader:$/    for batch in pbar:/' -e 's/^import torch$/import torch; from tqdm import tqdm/' %s > %t.bar.py
 # RUN: detc analyze %t.bar.py | FileCheck %s --check-prefix=INLINE
+# RUN: sed -e 's/^    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)$/    pass/' -e 's/^    for batch in loader:$/    for batch in [b for b in DataLoader(Jittered(), batch_size=1, num_workers=2)]:/' %s > %t.comp.py
+# RUN: detc analyze %t.comp.py | FileCheck %s --check-prefix=INLINE
 # A variable iterating a named loader (`batches = iter(loader)`) names the
 # loader's generator (it was 'batches.dataset.rng' (not created by the
 # program), left unkeyed).
