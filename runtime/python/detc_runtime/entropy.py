@@ -6,7 +6,8 @@ transform wraps their construction (`entropy_seeded(site, ctor)()`): the
 generator is seeded from the run's seed (DETC_SEED or --seed, 0 by
 default) and where it is made — the site, how many were made there before
 in this process, and the example (or the DataLoader worker) making it —
-so two runs make the same generators, and generators made per example or
+so two runs make the same generators, a resumed run the ones the
+checkpointed run would have made next, and generators made per example or
 per worker still differ from one another. A SystemRandom, which no seed
 can steer, becomes a `random.Random` seeded so.
 """
@@ -17,8 +18,11 @@ import numpy as np
 from . import _core
 from ._state import MASK64, STATE
 
-# site -> generators made there so far in this process, outside examples.
-_MADE = {}
+# Outside examples, the generators made at a site so far count in
+# STATE.sequential[("entropy", site)], which checkpoints save and restores
+# set (fingerprint.py): a resumed run, whose fast-forward makes none of
+# the generators the loop made before the checkpoint, goes on counting
+# where the checkpointed run stood.
 # site -> (the example context, generators made there in it so far): an
 # example's count starts at 0 in whichever process loads it.
 _MADE_IN = {}
@@ -36,8 +40,8 @@ def _seed(site):
         _MADE_IN[site] = (ctx, made + 1)
         epoch, index = ctx.epoch, (int(ctx.keys[0]) << 20) + made
     else:
-        made = _MADE.get(site, 0)
-        _MADE[site] = made + 1
+        made = STATE.sequential.get(("entropy", site), 0)
+        STATE.sequential[("entropy", site)] = made + 1
         import torch.utils.data
         info = torch.utils.data.get_worker_info()
         epoch = _EPOCH_MAIN if info is None else _EPOCH_WORKER + info.id
