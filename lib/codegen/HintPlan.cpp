@@ -525,6 +525,15 @@ private:
       // A constant the restart assigns again (rerun) holds its value
       // before the loops' iterables are evaluated.
       bool rerunDef = rerun.count(statementOf(node.op)) > 0;
+      // The call entering a frame on the path binds its parameters: the
+      // way in makes that call again, from restored arguments (a
+      // parameter rebound to its own bar, `data_loader = tqdm(
+      // data_loader)`, is the callee's variable, bound there:
+      // reboundBesidesEntry).
+      const Frame *entered = nullptr;
+      for (size_t k = 1; k < frames.size(); ++k)
+        if (frames[k - 1].child && frames[k - 1].child == statementOf(node.op))
+          entered = &frames[k];
       // `train_loader.sampler.set_epoch(epoch)` (SwAV's; DeiT's RASampler
       // of its own, whose method sets `self.epoch`): the epoch of a
       // loader's sampler, which re-entering the loader's loop on restart
@@ -534,6 +543,13 @@ private:
       for (analysis::VarId v : node.defs) {
         std::string root = varRoot(g.vars.name(v));
         changed.insert(root);
+        bool entryBinding =
+            entered && root == g.vars.name(v) &&
+            StringRef(root).starts_with(entered->qualifier) &&
+            isParameter(entered->function,
+                        StringRef(root).drop_front(entered->qualifier.size()));
+        if (!entryBinding && !rerunDef && root == g.vars.name(v))
+          reboundBesidesEntry.insert(root);
         if (rerunDef ||
             (samplerEpoch && StringRef(g.vars.name(v)).contains(".sampler.")))
           continue;
@@ -989,6 +1005,17 @@ private:
                                        : frame.qualifier + name.str();
   }
 
+  /// Whether `name` is a parameter of `fn`.
+  static bool isParameter(const ast::FunctionDef *fn, StringRef name) {
+    if (!fn || !fn->args)
+      return false;
+    const ast::Arguments &a = *fn->args;
+    auto named = [&](const ast::Arg *arg) { return arg && arg->arg == name; };
+    return llvm::any_of(a.posonlyargs, named) || llvm::any_of(a.args, named) ||
+           llvm::any_of(a.kwonlyargs, named) || named(a.vararg) ||
+           named(a.kwarg);
+  }
+
   bool checkIterable(const ast::Stmt *p, const Frame &frame,
                      const std::set<std::string> &reentered) {
     {
@@ -1054,12 +1081,19 @@ private:
           // iterates a new one over the loader, whatever the loops did to
           // the old one (`train_bar.desc = ...`, WZMIAOMIAO's scripts):
           // what the loop reads is the loader.
-          if (auto it = bars.find(name->id);
-              it != bars.end() &&
-              !(isa<ast::Name>(it->second->args[0]) &&
-                cast<ast::Name>(it->second->args[0])->id == name->id)) {
-            scan(it->second->args[0]);
-            return;
+          if (auto it = bars.find(name->id); it != bars.end()) {
+            auto *wrapped = dyn_cast<ast::Name>(it->second->args[0]);
+            if (!wrapped || wrapped->id != name->id) {
+              scan(it->second->args[0]);
+              return;
+            }
+            // A parameter rebound to its own bar (`data_loader =
+            // tqdm(data_loader)`): the bar wraps what the call on the way
+            // in binds again; what the loops change through the name is
+            // the old bar, unless they bind the name anew.
+            if (isParameter(frame.function, name->id) &&
+                !reboundBesidesEntry.count(canonical(frame, name->id)))
+              return;
           }
           std::string var = canonical(frame, name->id);
           if (changedOtherwise.count(var) &&
@@ -1507,6 +1541,9 @@ private:
   std::set<const ast::Stmt *> rerun;
   /// The bars built again on the way in, by the names they are bound to.
   llvm::StringMap<const ast::Call *> bars;
+  /// Roots the nest binds anew other than by the call entering their frame
+  /// (a parameter's binding) or a statement the restart runs again.
+  std::set<std::string> reboundBesidesEntry;
   std::set<std::string> changed, rebound;
   /// Roots the nest changes other than by iterating them, each with the
   /// first statement found changing it (named in a refusal, so the user
