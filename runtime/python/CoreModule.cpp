@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "detc/runtime/BackgroundFileHash.h"
 #include "detc/runtime/Base64.h"
 #include "detc/runtime/Distributions.h"
 #include "detc/runtime/FileHash.h"
@@ -38,6 +39,20 @@ namespace {
 
 [[noreturn]] void fail(const std::string &message) {
   throw py::value_error(message);
+}
+
+/// (base64 text, XXH3-64) of `size` bytes: a generator state saved in a
+/// fingerprint and its digest, in one pass.
+py::tuple stateEncode(const void *data, size_t size) {
+  // Written straight into an ASCII str: no UTF-8 decoding of a copy.
+  size_t letters = base64Size(size);
+  py::object text = py::reinterpret_steal<py::object>(
+      PyUnicode_New(py::ssize_t(letters), 127));
+  if (!text)
+    throw py::error_already_set();
+  auto *chars = static_cast<char *>(PyUnicode_DATA(text.ptr()));
+  base64Encode(data, size, chars);
+  return py::make_tuple(text, memoryHash(data, size));
 }
 
 enum class Kind { Uniform, Normal, Bernoulli, Integers };
@@ -350,6 +365,35 @@ PYBIND11_MODULE(_core, m) {
       "(size, XXH3-128 hex) of a file's bytes (checkpoint ties). mapped: "
       "read it through a mapping (only a file no other process may "
       "truncate meanwhile).");
+  // A commit hashes its checkpoint while the training thread builds the
+  // sidecar's body (BackgroundFileHash.h).
+  py::class_<FileHashJob, std::shared_ptr<FileHashJob>>(m, "PendingFileHash")
+      .def(
+          "result",
+          [](FileHashJob &job, const std::string &path) {
+            FileHash h;
+            {
+              py::gil_scoped_release release;
+              h = job.wait();
+            }
+            if (h.error) {
+              errno = h.error;
+              PyErr_SetFromErrnoWithFilename(PyExc_OSError, path.c_str());
+              throw py::error_already_set();
+            }
+            return py::make_tuple(h.size, h.hex);
+          },
+          py::arg("path"),
+          "(size, XXH3-128 hex), as file_xxh3 gives; waits for the worker. "
+          "`path`: the name an OSError gives.");
+  m.def(
+      "file_xxh3_start",
+      [](const std::string &path, bool mapped) {
+        return FileHashJob::start(path, mapped);
+      },
+      py::arg("path"), py::arg("mapped") = false,
+      "Starts hashing a file as file_xxh3 does, on a worker thread; the "
+      "PendingFileHash's result() gives what file_xxh3 would.");
   // The caller (trace.py) passes a contiguous CPU tensor it holds: its
   // data_ptr() and size. Small tensors are read with the GIL held
   // (releasing it costs more than reading them).
@@ -420,20 +464,22 @@ PYBIND11_MODULE(_core, m) {
         for (size_t d = info.shape.size(); d-- > 0; stride *= info.shape[d])
           if (info.shape[d] > 1 && info.strides[d] != stride)
             fail("state_encode: the buffer is not contiguous");
-        size_t size = size_t(info.size) * size_t(info.itemsize);
-        // Written straight into an ASCII str: no UTF-8 decoding of a copy.
-        size_t letters = base64Size(size);
-        py::object text = py::reinterpret_steal<py::object>(
-            PyUnicode_New(py::ssize_t(letters), 127));
-        if (!text)
-          throw py::error_already_set();
-        auto *chars = static_cast<char *>(PyUnicode_DATA(text.ptr()));
-        base64Encode(info.ptr, size, chars);
-        return py::make_tuple(text, memoryHash(info.ptr, size));
+        return stateEncode(info.ptr,
+                           size_t(info.size) * size_t(info.itemsize));
       },
       py::arg("data"),
       "(base64 text, XXH3-64) of a contiguous buffer's bytes (bytes, a "
       "numpy array, a CPU tensor's .numpy()).");
+  // torch's generator states are uint8 CPU tensors: read at their
+  // data_ptr(), which skips the numpy view a third of the cost went to.
+  m.def(
+      "state_encode_at",
+      [](uintptr_t address, size_t size) {
+        return stateEncode(reinterpret_cast<const void *>(address), size);
+      },
+      py::arg("address"), py::arg("size"),
+      "state_encode of the `size` bytes at `address` (a contiguous CPU "
+      "tensor the caller holds).");
   m.def(
       "memory_sample_hash",
       [](uintptr_t address, size_t size, size_t windows, size_t window) {

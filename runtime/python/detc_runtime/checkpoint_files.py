@@ -251,7 +251,7 @@ def commit(c, body):
     sidecar's size in bytes."""
     c.file.flush()
     c.committed = True
-    return sidecar.commit(c.real, c.holder, c.tmp, body())
+    return sidecar.commit(c.real, c.holder, c.tmp, body)
 
 
 def in_place_path(f):

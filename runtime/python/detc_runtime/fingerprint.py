@@ -54,9 +54,17 @@ class Mismatch(Exception):
     pass
 
 
+_MODE = []
+
+
 def mode():
-    m = os.environ.get("DETC_VERIFY", "sample")
-    return m if m in ("sample", "full", "off") else "sample"
+    """DETC_VERIFY, read once: a fingerprint is taken as a checkpoint is
+    written, where reading the environment costs ~20 µs (cold) of the
+    ~35 µs a 1.6 MB checkpoint's 1% allows."""
+    if not _MODE:
+        m = os.environ.get("DETC_VERIFY", "sample")
+        _MODE.append(m if m in ("sample", "full", "off") else "sample")
+    return _MODE[0]
 
 
 # ---- Digests ---------------------------------------------------------------

@@ -103,10 +103,17 @@ class _NumpyLayout(_MemoryLayout):
         return type(rs) is np.random.RandomState and \
             type(rs._bit_generator).__name__ == "MT19937"
 
-    @staticmethod
-    def read(rs, offset):
-        state = ctypes.string_at(rs._bit_generator.ctypes.state_address,
-                                 _MT_KEY_BYTES + 4)
+    # (bit generator, its state's address): `.ctypes` builds an object
+    # of ctypes pointers at each reading (most of its cost); the state
+    # lives in the bit generator object, so its address is its for life.
+    _address = (None, None)
+
+    @classmethod
+    def read(cls, rs, offset):
+        bitgen = rs._bit_generator
+        if cls._address[0] is not bitgen:
+            cls._address = (bitgen, bitgen.ctypes.state_address)
+        state = ctypes.string_at(cls._address[1], _MT_KEY_BYTES + 4)
         has_gauss, gauss = struct.unpack(
             "<i4xd", ctypes.string_at(id(rs) + offset, 16))
         return (state[:_MT_KEY_BYTES],
@@ -158,7 +165,7 @@ class _RandomLayout(_MemoryLayout):
 def raw_torch_states():
     """torch's global generators' states (about 2 µs: a just-in-time
     checkpoint takes them at every minibatch start)."""
-    raw = {"torch": torch.get_rng_state()}
+    raw = {"torch": torch.default_generator.get_state()}
     if torch.cuda.is_initialized():
         for i, s in enumerate(torch.cuda.get_rng_state_all()):
             raw["cuda:%d" % i] = s
@@ -204,7 +211,11 @@ def encode(name, raw):
         gauss = None if gauss_next is None else float(gauss_next).hex()
         return ({"version": version, "internal": text, "gauss": gauss},
                 "%016x:%d:%s" % (h, version, gauss))
-    text, h = _core.state_encode(raw.numpy())
+    if raw.dtype == torch.uint8 and raw.device.type == "cpu" and \
+            raw.is_contiguous():
+        text, h = _core.state_encode_at(raw.data_ptr(), raw.numel())
+    else:
+        text, h = _core.state_encode(raw.contiguous().cpu().numpy())
     return {"bytes": text}, "%016x" % h
 
 

@@ -396,7 +396,7 @@ def hint(site, period, values, fn, outer=None):
         if period and count % period == 0 and not REPLAY.ff:
             write(site, count, dict(values, **_outer_thunks(
                 sys._getframe(1), outer)),
-                moment=fingerprint.Moment(sys._getframe(1)))
+                frame=sys._getframe(1))
         return result
 
     return call
@@ -440,7 +440,23 @@ def expect(values, frame):
     HINT.verify_frame = frame
 
 
-def write(site, count, values, path=None, jit=None, moment=None):
+def _fingerprint(moment, frame, digested):
+    """The fingerprint of a hint's or just-in-time checkpoint's sidecar:
+    `moment`'s (a just-in-time checkpoint's minibatch start) or, without
+    one, this moment's (with the named generators of `frame`: the hint's
+    caller), with the digests of the values saved (`digested`:
+    (name, value) pairs). Taken after the save, while the core hashes the
+    file (sidecar.tied_body); the save changed none of the values."""
+    moment = moment or fingerprint.Moment(frame)
+    fp = moment.encode()
+    if moment.mode != "off":
+        fp["state"] = {name: fingerprint.digest(value, moment.mode == "full")
+                       for name, value in digested}
+    return fp
+
+
+def write(site, count, values, path=None, jit=None, moment=None,
+          frame=None):
     """Writes the checkpoint of hint `site` at arrival `count` (to `path`
     instead when given: the profiler's probe, which counts nothing);
     returns the bytes written. `jit`: what a just-in-time checkpoint adds
@@ -450,18 +466,18 @@ def write(site, count, values, path=None, jit=None, moment=None):
     path = path or HINT.path or default_path(sys.argv[0])
     tensors = []
     encoded = {}
-    moment = moment or fingerprint.Moment(None)
-    state = {}
+    mode = moment.mode if moment is not None else fingerprint.mode()
+    digested = []
     for name, thunk in (values or {}).items():
         try:
             value = thunk()
         except NameError:
             continue  # not bound yet: restored as unbound
-        if moment.mode != "off" and not name.startswith("gen:"):
+        if mode != "off" and not name.startswith("gen:"):
             # (Generator states are the fingerprint's own: the global ones
             # as of the minibatch start, which a just-in-time checkpoint's
             # live "gen:" values read at the failure may not be.)
-            state[name] = fingerprint.digest(value, moment.mode == "full")
+            digested.append((name, value))
         if isinstance(value, DataLoader) and not hasattr(value,
                                                           "_detc_sampler"):
             # Not keyed (an iterable dataset, a custom batch sampler): it
@@ -491,8 +507,7 @@ def write(site, count, values, path=None, jit=None, moment=None):
                   "generators": {str(k): int(v)
                                  for k, v in STATE.seeds.items()}},
         "site": site, "instance": count, "loaders": {}, "values": encoded,
-        "fingerprint": dict(moment.encode(), **(
-            {"state": state} if moment.mode != "off" else {})),
+        "fingerprint": _fingerprint(moment, frame, digested),
         # The user checkpoints' run counts go along: replay sidecars
         # written after a restart must number them as the first run did.
         "hint": dict({"levels": levels, "replay_counts": {

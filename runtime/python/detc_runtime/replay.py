@@ -675,13 +675,6 @@ def checkpoint(site, save, values=None, loops=()):
             # RuntimeError, not detc's OSError), and with its own traceback
             # (called outside the handler, nothing of detc's is chained).
             return save(obj, f, *args, **kwargs)
-        fp = fingerprint.capture(frame)
-        if fp["mode"] != "off":
-            # The state's digests are taken at the resume, of the
-            # checkpoint as it loads (_saved_state_digests): the file is
-            # the state as saved (its sidecar holds the file's hash), and
-            # digesting it here cost the save a few µs per tensor.
-            fp["state_from"] = "checkpoint"
         # In a job, the other ranks' records (ranks.py): they announced
         # this instance too. An unannounced save may be every rank's (a
         # DDP script saving without a rank test: each rank writes the
@@ -702,6 +695,17 @@ def checkpoint(site, save, values=None, loops=()):
         written, tensors = [], []
 
         def body():  # the sidecar's, once the checkpoint is written
+            # The fingerprint of the state the run goes on from: after the
+            # save (a resume skips it), taken while the core hashes the
+            # checkpoint (sidecar.tied_body).
+            fp = fingerprint.capture(frame)
+            if fp["mode"] != "off":
+                # The state's digests are taken at the resume, of the
+                # checkpoint as it loads (_saved_state_digests): the file
+                # is the state as saved (its sidecar holds the file's
+                # hash), and digesting it here cost the save a few µs per
+                # tensor.
+                fp["state_from"] = "checkpoint"
             written.append({
                 "script_sha256": REPLAY.script_sha256 or "",
                 "argv": run_flags(),

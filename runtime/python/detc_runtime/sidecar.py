@@ -91,6 +91,18 @@ def file_digest(path, private=False):
     return _core.file_xxh3(os.fspath(path), private)
 
 
+def tied_body(path, body, private=False):
+    """(body(), file_digest(path)): the file is hashed on the C++ core's
+    worker thread while body() runs here (a sidecar's body holds the
+    fingerprint of the moment and the values detc saves), so building the
+    body costs a commit only what it takes beyond the hash."""
+    from . import _core
+    path = os.fspath(path)
+    pending = _core.file_xxh3_start(path, private)
+    made = body()
+    return made, pending.result(path)
+
+
 def ties(tie, path, digest=None):
     """Whether a sidecar's `checkpoint` tie names the file at `path`.
     `digest`: the file's (size, XXH3 hex) if already computed. A sidecar
@@ -360,8 +372,9 @@ class _DirectoryLock:
 def commit(real, holder, written, body):
     """Make `written` (the user's checkpoint, already saved to a file in
     `holder`, from holders.take(real)) the checkpoint at `real` (from
-    writable_target), with a sidecar of `body` plus the checkpoint's size
-    and hash. Returns the sidecar's size in bytes.
+    writable_target), with a sidecar of `body()` plus the checkpoint's
+    size and hash (body() runs while the checkpoint is hashed: tied_body).
+    Returns the sidecar's size in bytes.
 
     When commit() returns, the checkpoint is at `real` and its sidecar at
     `<sidecar>.tmp` (which loading accepts: it matches the checkpoint), so
@@ -377,7 +390,7 @@ def commit(real, holder, written, body):
     if synced:
         with open(written, "rb+") as f:
             os.fsync(f.fileno())
-    size, digest = file_digest(written, private=True)
+    body, (size, digest) = tied_body(written, body, private=True)
     chunks = encode_chunks(dict(body, checkpoint={"size": size,
                                                   "xxh3": digest}))
     side = sidecar_path(real)
@@ -572,7 +585,7 @@ def save_with_sidecar(path, save, body):
     except BaseException:
         holder.remove()
         raise
-    return result, commit(real, holder, tmp, body())
+    return result, commit(real, holder, tmp, body)
 
 
 def save_in_place(f, save, body):
@@ -592,9 +605,9 @@ def save_in_place(f, save, body):
     DURABILITY.wait()
     if DURABILITY.synchronous:
         os.fsync(f.fileno())
-    size, digest = file_digest(real)
-    chunks = encode_chunks(dict(body(), checkpoint={"size": size,
-                                                    "xxh3": digest}))
+    body, (size, digest) = tied_body(real, body)
+    chunks = encode_chunks(dict(body, checkpoint={"size": size,
+                                                  "xxh3": digest}))
     side = sidecar_path(real)
     with _DirectoryLock(real):
         _settle_leftover(real, side)

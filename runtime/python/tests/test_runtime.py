@@ -1481,6 +1481,25 @@ class CommitTest(unittest.TestCase):
         self.assertEqual(sidecar.load(self.path)["instance"], 2)
         self.assertEqual(torch.load(self.path)["v"], 2)
 
+    def test_tied_body_runs_while_the_file_is_hashed(self):
+        # A commit's body (the fingerprint, detc's values) is built while
+        # the core's worker hashes the checkpoint: the same hash as the
+        # caller's thread gives, the body's result, and a file that cannot
+        # be read is the OSError reading it would raise, naming it.
+        from detc_runtime import sidecar
+        data = os.urandom((1 << 20) + 13)
+        with open(self.path, "wb") as f:
+            f.write(data)
+        for private in (False, True):
+            made, digest = sidecar.tied_body(self.path, lambda: {"a": 1},
+                                             private)
+            self.assertEqual(made, {"a": 1})
+            self.assertEqual(digest, sidecar.file_digest(self.path))
+        absent = self.path + ".absent"
+        with self.assertRaises(FileNotFoundError) as caught:
+            sidecar.tied_body(absent, dict)
+        self.assertEqual(caught.exception.filename, absent)
+
     def test_mapped_and_read_hashes_agree(self):
         # A commit hashes its own temporary file through a mapping (files
         # of 1 MiB and more); loading reads with read(). Same bytes, same
@@ -2140,6 +2159,26 @@ class ProfileTablesTest(unittest.TestCase):
 
 class FingerprintTest(unittest.TestCase):
     """fingerprint.py: what a restore sets back and checks."""
+
+    def test_verify_mode_comes_from_the_environment(self):
+        # DETC_VERIFY, read once per process: full digests every byte,
+        # off records nothing beyond the global generators, anything else
+        # is the default, sampled digests.
+        import subprocess
+        for value, expected in (("full", "full"), ("off", "off"),
+                                ("bogus", "sample"), (None, "sample")):
+            env = dict(os.environ)
+            env.pop("DETC_VERIFY", None)
+            if value is not None:
+                env["DETC_VERIFY"] = value
+            out = subprocess.run(
+                [sys.executable, "-c", "from detc_runtime import "
+                 "fingerprint as f; import sys; "
+                 "print(f.mode(), f.capture(sys._getframe())['mode'], "
+                 "'named' in f.capture(None))"],
+                env=env, capture_output=True, text=True, check=True)
+            self.assertEqual(out.stdout.split(), [
+                expected, expected, str(expected != "off")])
 
     def test_restore_sets_every_global_generator_and_stream_offset(self):
         from detc_runtime import fingerprint
