@@ -618,8 +618,7 @@ private:
           continue;
         // A bar the way in builds again around the restored loader: not
         // saved (its state is the loader's position).
-        if (const Frame *fr = frameOf(root);
-            fr && bars.count(StringRef(root).drop_front(fr->qualifier.size())))
+        if (bars.count(root))
           continue;
         // A global of another file than the hint's (the script's `model`
         // at a boundary in `engine.py`): restored through a parameter of
@@ -1081,7 +1080,8 @@ private:
           // iterates a new one over the loader, whatever the loops did to
           // the old one (`train_bar.desc = ...`, WZMIAOMIAO's scripts):
           // what the loop reads is the loader.
-          if (auto it = bars.find(name->id); it != bars.end()) {
+          if (auto it = bars.find(canonical(frame, name->id));
+              it != bars.end()) {
             auto *wrapped = dyn_cast<ast::Name>(it->second->args[0]);
             if (!wrapped || wrapped->id != name->id) {
               scan(it->second->args[0]);
@@ -1148,7 +1148,7 @@ private:
         const ast::Stmt *child =
             i + 1 < path.size() ? path[i + 1] : frame.child;
         if (auto *f = dyn_cast<ast::For>(p)) {
-          wrapLoop(*frame.file, f, level++);
+          wrapLoop(frame, f, level++);
         } else if (auto *w = dyn_cast<ast::While>(p)) {
           guards.wrapLater(w->test, entering + " or (", ")",
                             "entered on restart at the hint");
@@ -1241,7 +1241,8 @@ private:
           rerun.insert(s);
           if (wrapsInBar(file, s))
             for (StringRef b : bound)
-              bars[b] = cast<ast::Call>(cast<ast::Assign>(s)->value);
+              bars[canonical(frame, b)] =
+                  cast<ast::Call>(cast<ast::Assign>(s)->value);
         }
       }
     });
@@ -1374,7 +1375,8 @@ private:
     return true;
   }
 
-  void wrapLoop(FilePlan &file, const ast::For *f, unsigned level) {
+  void wrapLoop(const Frame &frame, const ast::For *f, unsigned level) {
+    FilePlan &file = *frame.file;
     GuardWriter &guards = *file.guards;
     std::string loop =
         formatv("{0}.hints.loop({1}, {2}, ", kRuntimeAlias, site, level).str();
@@ -1386,7 +1388,7 @@ private:
     // `metric_logger.log_every(data_loader, ...)`: the level goes around
     // the loader it passes through.
     if (const ast::Expr *items = nullptr; passThrough(file, f->iter, items)) {
-      guards.wrapLater(barInput(items), loop, ")", note);
+      guards.wrapLater(barInput(frame, items), loop, ")", note);
       return;
     }
     auto *c = dyn_cast<ast::Call>(f->iter);
@@ -1417,19 +1419,19 @@ private:
         else
           break;
       }
-      guards.wrapLater(barInput(inner), loop, ")", note);
+      guards.wrapLater(barInput(frame, inner), loop, ")", note);
       return;
     }
-    guards.wrapLater(barInput(f->iter), loop, ")", note);
+    guards.wrapLater(barInput(frame, f->iter), loop, ")", note);
   }
 
   /// The loader a bar the loops build again wraps (`epoch_iterator =
   /// tqdm(train_loader)`, then `for step, b in enumerate(epoch_iterator)`):
   /// the level goes around it, in the bar's construction, so that a
   /// restart finds the keyed loader; `e` itself otherwise.
-  const ast::Expr *barInput(const ast::Expr *e) const {
+  const ast::Expr *barInput(const Frame &frame, const ast::Expr *e) const {
     auto *n = dyn_cast<ast::Name>(e);
-    auto it = n ? bars.find(n->id) : bars.end();
+    auto it = n ? bars.find(canonical(frame, n->id)) : bars.end();
     return it == bars.end() ? e : it->second->args[0];
   }
 
@@ -1539,7 +1541,8 @@ private:
   const ast::Stmt *nest = nullptr;
   unsigned site = 0;
   std::set<const ast::Stmt *> rerun;
-  /// The bars built again on the way in, by the names they are bound to.
+  /// The bars built again on the way in, by the variables they are bound
+  /// to (canonical: `main::pbar` and `train::pbar` are two bars).
   llvm::StringMap<const ast::Call *> bars;
   /// Roots the nest binds anew other than by the call entering their frame
   /// (a parameter's binding) or a statement the restart runs again.

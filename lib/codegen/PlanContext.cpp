@@ -215,8 +215,13 @@ unsigned PlanContext::streamSite(std::optional<Span> s, llvm::StringRef role) {
   return 0x80000000u | unsigned(llvm::xxh3_64bits(key) & 0x7FFFFFFFu);
 }
 
+bool PlanContext::calleeWrappable(Operation *op) const {
+  std::optional<Span> s = spanOf(op);
+  return s && calleeEnd(src, s->exprBegin, s->exprEnd);
+}
+
 bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
-                             StringRef what, StringRef note) {
+                             StringRef what, StringRef note, StringRef suffix) {
   std::optional<Span> s = spanOf(op);
   std::optional<uint32_t> end =
       s ? calleeEnd(src, s->exprBegin, s->exprEnd) : std::nullopt;
@@ -226,7 +231,7 @@ bool PlanContext::wrapCallee(Operation *op, const std::string &prefix,
                          "[detc-unrewritable]");
     return false;
   }
-  edits.wrap(s->exprBegin, *end, prefix, ")");
+  edits.wrap(s->exprBegin, *end, prefix, suffix.str());
   edits.note(edits.lineOf(commentableLineEnd(src, s->stmtBegin, *end)), note);
   return true;
 }

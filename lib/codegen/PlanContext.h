@@ -65,9 +65,13 @@ public:
   /// The user's line of byte `offset` of the source being edited.
   unsigned userLineAt(uint32_t offset) const;
   /// Wraps the callee of `op`'s call: `callee(args)` becomes
-  /// `prefix callee)(args)`, and notes the line.
+  /// `prefix callee suffix(args)`, and notes the line. A call not written
+  /// in this script (calleeWrappable false) is reported unrewritable.
   bool wrapCallee(mlir::Operation *op, const std::string &prefix,
-                  llvm::StringRef what, llvm::StringRef note);
+                  llvm::StringRef what, llvm::StringRef note,
+                  llvm::StringRef suffix = ")");
+  /// Whether wrapCallee can rewrite `op`'s call.
+  bool calleeWrappable(mlir::Operation *op) const;
   /// How the script names generator object `o` where the variables
   /// prefixed `qualifier` are in scope: `"torch"` (a library's global
   /// generator, quoted) or a variable holding it; empty when none does.

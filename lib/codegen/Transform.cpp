@@ -622,30 +622,61 @@ private:
   /// every run, whatever seeds the script sets: its construction is
   /// wrapped so that it is seeded from the run's seed and the site (each
   /// construction there in turn, and the example or worker it runs in).
+  /// So is a seed call that seeds from that entropy (`random.seed()`,
+  /// `torch.seed()`), and one whose seed may be None when it runs
+  /// (`random.seed(args.seed)`, `--seed` defaulting to None): the runtime
+  /// seeds from the run's seed when it is, and says so.
   void seedEntropyGenerators() {
     std::set<Operation *> done;
     for (analysis::NodeId n = 0; n < a.graph.numNodes(); ++n) {
       auto create =
           dyn_cast_or_null<ir::CreateGeneratorOp>(a.graph.node(n).op);
-      // (One in a module the script imports is no call of this script:
-      // wrapCallee says it stays unseeded, loudly.)
       if (!create || !create->hasAttr("entropy") ||
           !done.insert(create).second)
         continue;
+      // A seed that may be None: one in a module the script imports (no
+      // call of this script) is left as it is — it is a seed there. One
+      // without any (`random.Random()`) wrapCallee reports, loudly.
+      bool maybeNone = create->hasAttr("seeded");
+      if (maybeNone && !calleeWrappable(create))
+        continue;
+      // (A seed call reseeds a global generator or its receiver.)
+      bool construction =
+          !create->hasAttr("reseed") &&
+          none_of(a.gens->created(n), [&](unsigned o) {
+            return a.gens->objects()[o].kind ==
+                   analysis::GeneratorObject::Global;
+          });
       unsigned site = streamSite(create, "entropy");
+      std::string suffix = ")";
+      if (auto param = create->getAttrOfType<StringAttr>("seed_param"))
+        suffix = formatv(", {0})", pyString(param.getValue())).str();
       if (!wrapCallee(create,
                       formatv("{0}.entropy_seeded({1}, ", kRuntimeAlias, site)
                           .str(),
-                      "the construction of a generator that takes its "
-                      "seed from the operating system's entropy",
-                      "seeded from the run's seed (it took the operating "
-                      "system's entropy)"))
+                      construction ? "the construction of a generator that "
+                                     "takes its seed from the operating "
+                                     "system's entropy"
+                                   : "a seed call that seeds from the "
+                                     "operating system's entropy",
+                      maybeNone ? "seeded from the run's seed if its seed "
+                                  "is None (the operating system's entropy)"
+                                : "seeded from the run's seed (it took the "
+                                  "operating system's entropy)",
+                      suffix))
         continue;
+      if (maybeNone)
+        continue; // (the runtime says so when it is None)
       note(create,
-             "this generator takes its seed from the operating system's "
-             "entropy (a different sequence every run): the transformed "
-             "script seeds it from --seed or DETC_SEED (0 by default) and "
-             "its site [detc-seed]");
+           construction
+               ? "this generator takes its seed from the operating system's "
+                 "entropy (a different sequence every run): the transformed "
+                 "script seeds it from --seed or DETC_SEED (0 by default) "
+                 "and its site [detc-seed]"
+               : "this call seeds from the operating system's entropy (a "
+                 "different sequence every run): the transformed script "
+                 "seeds from --seed or DETC_SEED (0 by default) and its "
+                 "site instead [detc-seed]");
     }
   }
 

@@ -32,17 +32,17 @@ class Jittered(Dataset):
 
     def __getitem__(self, i):
         # DIAG: entropy_generators.py:[[@LINE+2]]:15: note: this generator takes its seed from the operating system's entropy (a different sequence every run): the transformed script seeds it from --seed or DETC_SEED (0 by default) and its site [detc-seed]
-        # CHECK: rng = _detc_rt.entropy_seeded({{[0-9]+}}, np.random.default_rng)()
+        # CHECK: rng = _detc_rt.entropy_seeded({{[0-9]+}}, np.random.default_rng, 'seed')()
         rng = np.random.default_rng()
         return torch.tensor([rng.uniform()])
 
 
 def main():
-    # CHECK: a = _detc_rt.entropy_seeded({{[0-9]+}}, np.random.default_rng)()
+    # CHECK: a = _detc_rt.entropy_seeded({{[0-9]+}}, np.random.default_rng, 'seed')()
     a = np.random.default_rng()
-    # CHECK: b = _detc_rt.entropy_seeded({{[0-9]+}}, random.Random)()
+    # CHECK: b = _detc_rt.entropy_seeded({{[0-9]+}}, random.Random, 'x')()
     b = random.Random()
-    # CHECK: c = _detc_rt.entropy_seeded({{[0-9]+}}, np.random.RandomState)()
+    # CHECK: c = _detc_rt.entropy_seeded({{[0-9]+}}, np.random.RandomState, 'seed')()
     c = np.random.RandomState()
     # CHECK: d = _detc_rt.entropy_seeded({{[0-9]+}}, random.SystemRandom)()
     d = random.SystemRandom()

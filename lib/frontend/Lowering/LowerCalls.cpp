@@ -1678,8 +1678,14 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     return false;
   }
   if (role == "seed_global" || role == "generator" || role == "seed_method") {
+    const ast::Expr *seedArg = entry->getArg("seed").empty()
+                                   ? nullptr
+                                   : args.find(entry->getArg("seed"));
+    auto *literal = dyn_cast_or_null<ast::Constant>(seedArg);
+    // `random.seed(None)` seeds from the operating system's entropy, as
+    // `random.seed()` does.
     bool seeded =
-        !entry->getArg("seed").empty() && args.find(entry->getArg("seed"));
+        seedArg && !(literal && literal->kind == ast::ConstantKind::None);
     Effects eff = allArgs();
     std::string gen;
     FactSet fs;
@@ -1714,10 +1720,16 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     llvm::SmallVector<NamedAttribute> attrs{strAttr("library", lib), apiAttr()};
     if (seeded)
       attrs.push_back(attr("seeded", builder.getUnitAttr()));
-    // Made without its seed from the operating system's entropy
-    // (`np.random.default_rng()`): the transform seeds it.
-    else if (role == "generator" && entry->has("entropy"))
+    // Made or seeded from the operating system's entropy when its seed is
+    // missing or None (`np.random.default_rng()`, `random.seed(args.seed)`
+    // with `--seed` defaulting to None): the transform seeds it from the
+    // run's seed when it is (a literal seed never is).
+    if (entry->has("entropy") &&
+        !(literal && literal->kind != ast::ConstantKind::None)) {
       attrs.push_back(attr("entropy", builder.getUnitAttr()));
+      if (!entry->getArg("seed").keyword.empty())
+        attrs.push_back(strAttr("seed_param", entry->getArg("seed").keyword));
+    }
     if (role == "seed_method")
       attrs.push_back(attr("reseed", builder.getUnitAttr()));
     emit(ir::CreateGeneratorOp::getOperationName(), call, {gen}, eff, attrs);

@@ -16,7 +16,7 @@ import random as _random
 import numpy as np
 
 from . import _core
-from ._state import MASK64, STATE
+from ._state import MASK64, STATE, warn_once
 
 # Outside examples, the generators made at a site so far count in
 # STATE.sequential[("entropy", site)], which checkpoints save and restores
@@ -50,17 +50,68 @@ def _seed(site):
                                 index & 0x7FFFFFFFFFFFFFFF)) & MASK64
 
 
-def entropy_seeded(site, ctor):
-    """A constructor with `ctor`'s signature that, given no seed, seeds the
-    generator it makes from the run's seed and the site."""
+def _shown(ctor):
+    """How the message names the call `ctor` makes."""
+    owner = getattr(ctor, "__self__", None)
+    name = getattr(ctor, "__name__", None) or repr(ctor)
+    if owner is _random._inst:
+        return "random.%s()" % name
+    if owner is None or isinstance(owner, type(_random)):
+        return "%s()" % ".".join(
+            p for p in (getattr(ctor, "__module__", None), name)
+            if p).replace("numpy.random.mtrand.", "numpy.random.")
+    return "%s.%s()" % (type(owner).__name__, name)
+
+
+_CONSTRUCTORS = (np.random.default_rng, np.random.RandomState,
+                 _random.Random, _random.SystemRandom)
+
+
+def entropy_seeded(site, ctor, seed_param=None):
+    """A callable with `ctor`'s signature that, given no seed (or None, as
+    its parameter `seed_param`: the first positional argument or that
+    keyword), seeds from the run's seed and the site instead of the
+    operating system's entropy. `ctor` makes a generator (default_rng,
+    RandomState, Random, SystemRandom) or seeds one (random.seed,
+    np.random.seed, a Random's or RandomState's seed, Lightning's
+    seed_everything: given a 32-bit seed; torch.seed and a torch
+    Generator's seed(), which take none: manual_seed instead)."""
     def make(*args, **kwargs):
-        if args or kwargs:
+        if args:
+            given = args[0]
+        elif seed_param is not None:
+            given = kwargs.get(seed_param)
+        else:
+            given = None
+        if given is not None:
             return ctor(*args, **kwargs)
         seed = _seed(site)
-        if ctor is _random.SystemRandom:
-            return _random.Random(seed)
-        if ctor is np.random.RandomState:
-            return ctor([seed & 0xFFFFFFFF, seed >> 32])
-        return ctor(seed)
+        if args or seed_param in kwargs:
+            # Given None (`random.seed(args.seed)`, --seed defaulting to
+            # None): said once per site, it changes what the script asked
+            # for.
+            warn_once(("entropy-seed", site), "%s was given the seed None, "
+                      "which seeds from the operating system's entropy (a "
+                      "different sequence every run); detc seeds it from "
+                      "the run's seed (DETC_SEED, --seed; 0 by default) "
+                      "instead" % _shown(ctor))
+        if ctor in _CONSTRUCTORS and len(args) + len(kwargs) <= 1:
+            if ctor is _random.SystemRandom:
+                return _random.Random(seed)
+            if ctor is np.random.RandomState:
+                return ctor([seed & 0xFFFFFFFF, seed >> 32])
+            return ctor(seed)
+        seed32 = seed & 0xFFFFFFFF
+        if seed_param is None:
+            # torch.seed(), a torch Generator's seed(): seed and return the
+            # seed, as they do.
+            owner = getattr(ctor, "__self__", None)
+            import torch
+            target = owner if isinstance(owner, torch.Generator) else torch
+            target.manual_seed(seed)
+            return seed
+        if args:
+            return ctor(seed32, *args[1:], **kwargs)
+        return ctor(*args, **dict(kwargs, **{seed_param: seed32}))
 
     return make
