@@ -70,26 +70,14 @@ void Lowerer::lowerAssign(FuncCtx &f, const ast::Stmt *s,
   if (targets.size() == 1 && llvm::isa<ast::Name>(targets[0]) && value) {
     std::string path = varPath(f, targets[0]);
     llvm::SmallVector<unsigned, 2> position;
-    const ast::Expr *items = unwrapIterable(*this, f, value, position);
+    bool throughUnread = false;
+    const ast::Expr *items =
+        unwrapIterable(*this, f, value, position, &throughUnread);
     // (A progress bar alone, `pbar = tqdm(DataLoader(D()))`, too; but not
     // one of code detc does not read, yolov5's `TQDM(dataloader)`: a loop
     // over it iterates what that code yields, which runs there.)
-    auto describedWrappers = [&] {
-      for (const ast::Expr *e = value; e != items;) {
-        auto *c = llvm::dyn_cast<ast::Call>(e);
-        if (!c || c->args.empty())
-          return false;
-        std::string q = qualName(f, c->func);
-        auto *n = llvm::dyn_cast<ast::Name>(c->func);
-        if (!(n && n->id == "iter" && q.empty()) &&
-            (q.empty() || !iteratesItsArgument(api, q)))
-          return false;
-        e = c->args[0];
-      }
-      return true;
-    };
     if (items != value && !path.empty() &&
-        (!position.empty() || describedWrappers())) {
+        (!position.empty() || !throughUnread)) {
       f.wrappedIterables[path] = {items, position};
       // The loader made inside the wrapper (`it = enumerate(DataLoader(
       // D()))`) runs first, into the variable a loop over `it` keys its
@@ -284,8 +272,11 @@ void Lowerer::addRestores(FuncCtx &f, const ast::Expr *value,
 /// loader))`: {1, 1}).
 const ast::Expr *
 frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
-                         llvm::SmallVectorImpl<unsigned> &position) {
+                         llvm::SmallVectorImpl<unsigned> &position,
+                         bool *throughUnread) {
   position.clear();
+  if (throughUnread)
+    *throughUnread = false;
   auto builtin = [&](const ast::Call *call, StringRef name) {
     auto *n = llvm::dyn_cast<ast::Name>(call->func);
     return n && n->id == name && l.qualName(f, call->func).empty() &&
@@ -307,7 +298,7 @@ frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
       return iter;
     std::string q = l.qualName(f, call->func);
     auto *n = llvm::dyn_cast<ast::Name>(call->func);
-    bool isWrapper = (n && (n->id == "iter") && q.empty()) ||
+    bool isWrapper = builtin(call, "iter") ||
                      (!q.empty() && iteratesItsArgument(l.api, q));
     if (!isWrapper && l.callsUnknownCode(call->func)) {
       // A callable detc cannot read given the loader (yolov5's `TQDM`,
@@ -317,6 +308,8 @@ frontend::unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
       const ast::Expr *items = unwrapIterable(l, f, call->args[0], inner);
       isWrapper =
           !l.objectsOf(l.factsOf(f, items), ObjectInfo::Loader).empty();
+      if (isWrapper && throughUnread)
+        *throughUnread = true;
     }
     if (builtin(call, "enumerate")) {
       position.push_back(1);

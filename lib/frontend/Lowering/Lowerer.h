@@ -164,8 +164,12 @@ class Lowerer;
 /// The expression whose items a loop over `iter` gets (`loader` of
 /// `enumerate(tqdm(loader))`, of `zip(range(n), loader)`), and in
 /// `position` the path through the loop's target tuples to the item.
+/// `throughUnread`, when given, says whether the way there passes through
+/// a callable detc does not read (yolov5's `TQDM(loader)`: what a loop
+/// over it gets, that code yields).
 const ast::Expr *unwrapIterable(Lowerer &l, FuncCtx &f, const ast::Expr *iter,
-                                llvm::SmallVectorImpl<unsigned> &position);
+                                llvm::SmallVectorImpl<unsigned> &position,
+                                bool *throughUnread = nullptr);
 
 class Lowerer {
 public:

@@ -56,6 +56,11 @@
 # ITER: warning: generator 'loader.dataset.rng' is used inside the per-example data-parallel region
 # ITER: note: generator 'loader.dataset.rng' created here
 # ITER: note: each DataLoader worker process gets a copy of generator 'loader.dataset.rng'
+# An iterator over a progress bar over the loader (`pbar = tqdm(loader)`,
+# then `batches = iter(pbar)`): the loop over it is over the loader, whose
+# generator is named as the loader's (it was 'batches.dataset.rng').
+# RUN: sed -e 's/^\(    loader = DataLoader(Jittered(), batch_size=1, num_workers=2)\)$/\1; pbar = tqdm(loader); batches = iter(pbar)/' -e 's/^    for batch in loader:$/    for batch in batches:/' -e 's/^import torch$/import torch; from tqdm import tqdm/' %s > %t.bariter.py
+# RUN: detc analyze %t.bariter.py | FileCheck %s --check-prefix=ITER
 import numpy as np
 import torch
 from torch.utils.data import DataLoader, Dataset
