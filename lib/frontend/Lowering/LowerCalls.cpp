@@ -2501,6 +2501,20 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   return true;
 }
 
+bool Lowerer::holdsStateBesidesModule(FuncCtx &f, const std::string &var) {
+  for (const std::string &id :
+       objectsOf(factsOfVar(f, var), ObjectInfo::Build)) {
+    auto it = objects.find(id);
+    if (it == objects.end())
+      continue;
+    StringRef built = it->second.api;
+    const ApiEntry *e = built.empty() ? nullptr : api.lookup(built);
+    if (e && e->has("module_copy"))
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
   std::vector<std::string> out;
   auto add = [&](const std::string &v) {
@@ -2550,9 +2564,14 @@ std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
       if (auto *a = dyn_cast<ast::Attribute>(c->func);
           a && a->attr == "state_dict") {
         // `model.module.state_dict()` of a DataParallel/DDP wrapper holds
-        // the wrapper's parameters.
+        // the wrapper's parameters. Not so of a library module that keeps
+        // a copy of another in `.module` and has state of its own (an
+        // AveragedModel's `n_averaged`: restoring only the copy, a resume
+        // averaged from scratch, exit 0): then what is restored is the
+        // copy, and the rest of the object is saved beside.
         std::string v = varPath(f, a->value);
-        if (StringRef(v).ends_with(".module"))
+        if (StringRef(v).ends_with(".module") &&
+            !holdsStateBesidesModule(f, v.substr(0, v.size() - 7)))
           v.resize(v.size() - 7);
         add(v);
         continue;
