@@ -129,6 +129,23 @@ static std::string parallelKind(mlir::Operation *op) {
   return "";
 }
 
+/// The region a finding names for a draw in region `r`: a wrapper's own
+/// (a `DataParallel`'s replicas, a region inside a build) gives way to the
+/// region of the same kind around it, where the wrapped model is run: the
+/// training loop is the line to look at, not the wrapper's construction.
+static NodeId namedRegion(const StatementGraph &g, NodeId r) {
+  if (r == kNoNode)
+    return r;
+  std::string kind = parallelKind(g.node(r).op);
+  for (NodeId outer = g.node(r).region;
+       outer != kNoNode && g.node(r).op->getParentOfType<ir::BuildOp>() &&
+       parallelKind(g.node(outer).op) == kind &&
+       sourcePoint(g.node(outer).op).valid();
+       outer = g.node(outer).region)
+    r = outer;
+  return r;
+}
+
 static std::string callNote(mlir::Operation *op) {
   if (auto call = llvm::dyn_cast<ir::CallOp>(op)) {
     std::string callee = call.getCallee().getRootReference().str();
@@ -208,8 +225,8 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
       }
     const UnsafeUse &u = *shown;
     const GeneratorObject &obj = a.gens->objects()[u.object];
-    mlir::Operation *regionOp =
-        u.region != kNoNode ? g.node(u.region).op : nullptr;
+    NodeId region = namedRegion(g, u.region);
+    mlir::Operation *regionOp = region != kNoNode ? g.node(region).op : nullptr;
     // A draw outside every region is unsafe because a region before it
     // left the generator in a state that depends on how it ran: name the
     // nearest region that ended before the draw (never "region at ?").
@@ -267,9 +284,9 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
                      "reseeds only the global generators per worker): with "
                      "num_workers > 0 every worker draws the same sequence "
                      "(identical augmentations across workers)"});
-    NodeId end = u.region != kNoNode ? g.node(u.region).pair : kNoNode;
+    NodeId end = region != kNoNode ? g.node(region).pair : kNoNode;
     for (NodeId c : g.callPath(u.draw))
-      if (u.region != kNoNode && c > u.region && c < end &&
+      if (region != kNoNode && c > region && c < end &&
           !g.node(c).op->getParentOfType<ir::BuildOp>())
         f.notes.push_back({sourcePoint(g.node(c).op), callNote(g.node(c).op)});
     if (uses.size() > 1)
@@ -298,8 +315,22 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
     if (!node.op || node.region == kNoNode)
       continue;
     auto calls = node.op->getAttrOfType<mlir::ArrayAttr>("unread_calls");
-    mlir::Operation *regionOp = g.node(node.region).op;
+    NodeId region = namedRegion(g, node.region);
+    mlir::Operation *regionOp = g.node(region).op;
     if (!calls || parallelKind(regionOp).empty())
+      continue;
+    // Code a build's forward runs (a `DataParallel`'s replicas of a model
+    // detc cannot read) reached through a forward that is itself an
+    // unread call inside a data-parallel region: that forward's finding
+    // names the same code, at the line that runs it.
+    if (node.op->getParentOfType<ir::BuildOp>() &&
+        llvm::any_of(g.callPath(n), [&](NodeId c) {
+          const Node &call = g.node(c);
+          return llvm::isa_and_nonnull<ir::ForwardOp>(call.op) &&
+                 call.op->hasAttr("unread_calls") &&
+                 call.region != kNoNode &&
+                 !parallelKind(g.node(call.region).op).empty();
+        }))
       continue;
     SourcePoint stmt = sourcePoint(node.op);
     for (mlir::Attribute entry : calls) {
@@ -335,9 +366,9 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
                                    why.getValue().str()});
       f.notes.push_back({sourcePoint(regionOp),
                          "the " + kind + " data-parallel region begins here"});
-      NodeId end = g.node(node.region).pair;
+      NodeId end = g.node(region).pair;
       for (NodeId c : g.callPath(n))
-        if (c > node.region && c < end &&
+        if (c > region && c < end &&
             !g.node(c).op->getParentOfType<ir::BuildOp>())
           f.notes.push_back(
               {sourcePoint(g.node(c).op), callNote(g.node(c).op)});

@@ -14,9 +14,12 @@
 
 #include "detc/ir/DetcOps.h"
 
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <functional>
 
 using namespace detc;
 using namespace detc::analysis;
@@ -982,14 +985,17 @@ private:
     /// (their `unread_calls`: may-draw findings), in the order found.
     SmallVector<Operation *> events;
     ir::ParallelOp region;
+    /// Which events run inside `region`: nested in it, or in code called
+    /// or forwarded from inside it.
+    llvm::BitVector inRegion;
   };
 
   /// A call of a function expanded often enough: the call's statement
   /// (its arguments, result and updates, as the call's exit has them),
   /// then each draw its code may make, in the namespace of a stand-in
-  /// instance of the draw's function; all inside the region its code
-  /// opens, if it opens one (which draws are in it is not followed: all
-  /// may be).
+  /// instance of the draw's function; those that run inside the region
+  /// its code opens (if it opens one) inside it: a model built before a
+  /// `DataParallel` wraps it is not built by the replicas.
   Frontier summarizedCall(ir::CallOp call, const Summary &summary,
                           Frontier f, Ctx &c) {
     NodeId enter = add(NodeKind::CallEnter, call, c);
@@ -1015,11 +1021,32 @@ private:
   Frontier summarized(const Summary &summary, Frontier f, const Ctx &c) {
     Ctx inner = c;
     NodeId begin = kNoNode;
-    if (summary.region) {
+    // The region opens before the first event in it and closes after the
+    // last one in a row (again if events outside it come between).
+    auto close = [&] {
+      if (begin == kNoNode)
+        return;
+      NodeId end = add(NodeKind::ParEnd, summary.region, c);
+      connect(f, end);
+      g.node(end).pair = begin;
+      g.node(begin).pair = end;
+      f = {end};
+      begin = kNoNode;
+      inner.region = c.region;
+    };
+    // (A summary whose region holds no event: the region still runs.)
+    bool regionRuns = summary.region && summary.inRegion.none();
+    if (regionRuns) {
       begin = stmt(NodeKind::ParBegin, summary.region, f, inner);
       inner.region = begin;
     }
-    for (Operation *op : summary.events) {
+    for (auto [index, op] : llvm::enumerate(summary.events)) {
+      if (summary.region && summary.inRegion.test(index) && begin == kNoNode) {
+        begin = stmt(NodeKind::ParBegin, summary.region, f, inner);
+        inner.region = begin;
+      } else if (summary.region && !summary.inRegion.test(index)) {
+        close();
+      }
       auto fn = op->getParentOfType<ir::FuncOp>();
       std::string sym = fn ? symbolOf.lookup(fn) : "";
       auto [it, added] = staticInstance.try_emplace(sym, 0);
@@ -1044,13 +1071,7 @@ private:
       if (d)
         g.node(n).genVar = g.vars.intern(canonical(inner.inst, d.getGen()));
     }
-    if (summary.region) {
-      NodeId end = add(NodeKind::ParEnd, summary.region, c);
-      connect(f, end);
-      g.node(end).pair = begin;
-      g.node(begin).pair = end;
-      f = {end};
-    }
+    close();
     return f;
   }
 
@@ -1094,12 +1115,28 @@ private:
       return it->second ? &*it->second : nullptr;
     Summary summary;
     SmallVector<Operation *> &events = summary.events;
+    // The code each event was found in, and the ops that reach each code
+    // (the calls and forwards that pushed it): which events run inside
+    // the region.
+    SmallVector<Operation *> eventRoots;
+    llvm::DenseMap<Operation *, SmallVector<std::pair<Operation *, Operation *>>>
+        reachedFrom;
     llvm::DenseSet<Operation *> seen{code};
     SmallVector<Operation *, 8> work{code};
     bool plain = true;
     while (plain && !work.empty()) {
       Operation *root = work.pop_back_val();
-      root->walk([&](Operation *op) {
+      auto push = [&](Operation *callee, Operation *from) {
+        reachedFrom[callee].push_back({from, root});
+        if (seen.insert(callee).second)
+          work.push_back(callee);
+      };
+      size_t before = events.size();
+      // A build inside the code is what its forwards run, not what
+      // building it runs: walked when a forward reaches it.
+      root->walk<mlir::WalkOrder::PreOrder>([&](Operation *op) {
+        if (op != root && isa<ir::BuildOp>(op))
+          return mlir::WalkResult::skip();
         if (isa<ir::FetchOp, ir::CreateGeneratorOp, ir::UpdateOp,
                 ir::CheckpointOp, ir::HintOp>(op))
           plain = false;
@@ -1116,22 +1153,49 @@ private:
             (op->hasAttr("unread_calls") && !isa<ir::BuildOp>(op)))
           events.push_back(op);
         if (auto call = dyn_cast<ir::CallOp>(op)) {
-          if (ir::FuncOp callee = funcs.lookup(calleeSymbol(call));
-              callee && seen.insert(callee.getOperation()).second)
-            work.push_back(callee.getOperation());
+          if (ir::FuncOp callee = funcs.lookup(calleeSymbol(call)))
+            push(callee.getOperation(), op);
         }
         if (auto fw = dyn_cast<ir::ForwardOp>(op))
           for (Attribute a : fw.getBuilds())
-            if (ir::BuildOp b = builds.lookup(cast<StringAttr>(a).getValue());
-                b && seen.insert(b.getOperation()).second)
-              work.push_back(b.getOperation());
+            if (ir::BuildOp b = builds.lookup(cast<StringAttr>(a).getValue()))
+              push(b.getOperation(), op);
+        return mlir::WalkResult::advance();
       });
+      eventRoots.append(events.size() - before, root);
     }
-    // A build walked on its own is also walked inside its function: an
-    // event is listed once.
-    llvm::DenseSet<Operation *> listed;
-    llvm::erase_if(events,
-                   [&](Operation *op) { return !listed.insert(op).second; });
+    // Whether `op`, found in `root`, runs inside the region.
+    llvm::DenseMap<Operation *, bool> rootInRegion;
+    std::function<bool(Operation *, Operation *)> runsInRegion =
+        [&](Operation *op, Operation *root) {
+          if (summary.region->isAncestor(op))
+            return true;
+          auto [it, added] = rootInRegion.try_emplace(root, false);
+          if (!added)
+            return it->second; // (false while being decided: a cycle)
+          bool in = false;
+          for (auto [from, fromRoot] : reachedFrom.lookup(root))
+            if ((in = runsInRegion(from, fromRoot)))
+              break;
+          return rootInRegion[root] = in;
+        };
+    // An event reached along two ways is listed once, inside the region
+    // if either runs there.
+    llvm::DenseMap<Operation *, unsigned> listed;
+    SmallVector<Operation *> unique;
+    llvm::BitVector in;
+    for (auto [op, root] : llvm::zip(events, eventRoots)) {
+      bool inside = summary.region && runsInRegion(op, root);
+      auto [at, added] = listed.try_emplace(op, unique.size());
+      if (added) {
+        unique.push_back(op);
+        in.push_back(inside);
+      } else if (inside) {
+        in.set(at->second);
+      }
+    }
+    events = std::move(unique);
+    summary.inRegion = std::move(in);
     if (plain)
       it->second = std::move(summary);
     return it->second ? &*it->second : nullptr;

@@ -662,7 +662,15 @@ bool Lowerer::isManualBatchLoop(FuncCtx &f, const ast::For *loop,
   // nested in it (an epoch loop around a `while` that fetches).
   auto *callee = call ? dyn_cast<ast::Name>(call->func) : nullptr;
   bool overRange = callee && callee->id == "range";
-  return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/!overRange);
+  // `range(n)`, `range(a, b)`: no step (a batch loop's `range(0, n, bs)`
+  // has one).
+  bool stepsByOne = overRange && call->args.size() <= 2 &&
+                    call->keywords.empty() &&
+                    llvm::none_of(call->args, [](const ast::Expr *a) {
+                      return isa<ast::Starred>(a);
+                    });
+  return fetchesBatch(f, loop->body, vars, /*ownLoopsOnly=*/!overRange,
+                      stepsByOne);
 }
 
 std::vector<std::string> Lowerer::iterMethodsOf(FuncCtx &f,
@@ -719,8 +727,29 @@ bool Lowerer::isCountedStepLoop(FuncCtx &f, const ast::For *loop,
   return counts && stepsInBody(loop->body);
 }
 
+/// `v[i:i + k]` with `i` one of `names` and `k` anything but 1: a window
+/// of k items starting at `i` (`x[i:i + 1]` is one item, a batch of one).
+static bool windowAt(const ast::Slice *sl, const llvm::StringSet<> &names) {
+  auto *lower = dyn_cast<ast::Name>(sl->lower);
+  auto *upper = dyn_cast<ast::BinOp>(sl->upper);
+  if (!lower || !names.contains(lower->id) || !upper ||
+      upper->op != ast::BinOpKind::Add)
+    return false;
+  const ast::Expr *width = nullptr;
+  if (auto *l = dyn_cast<ast::Name>(upper->left); l && l->id == lower->id)
+    width = upper->right;
+  else if (auto *r = dyn_cast<ast::Name>(upper->right);
+           r && r->id == lower->id)
+    width = upper->left;
+  if (!width)
+    return false;
+  auto *c = dyn_cast<ast::Constant>(width);
+  return !(c && c->kind == ast::ConstantKind::Int && c->value == "1");
+}
+
 bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
-                           const llvm::StringSet<> &vars, bool ownLoopsOnly) {
+                           const llvm::StringSet<> &vars, bool ownLoopsOnly,
+                           bool stepsByOne) {
   // A batch is fetched by hand (`next(it)`) or cut with the loop variable:
   // `data[i:i + bs]`,
   // `x[i * bs:(i + 1) * bs]`, or fetched by a helper named for it
@@ -736,7 +765,8 @@ bool Lowerer::fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
     // loop's position, is no batch — 3D-ResNets' temporal Compose.)
     if (auto *sub = dyn_cast<ast::Subscript>(x))
       if (auto *sl = dyn_cast<ast::Slice>(sub->slice);
-          sl && sl->lower && sl->upper && offsetOf(sl->lower, vars))
+          sl && sl->lower && sl->upper && offsetOf(sl->lower, vars) &&
+          !(stepsByOne && windowAt(sl, vars)))
         return true;
     if (auto *c = dyn_cast<ast::Call>(x)) {
       // `x, y = next(it)` (or `it.next()`) of a loader's iterator.

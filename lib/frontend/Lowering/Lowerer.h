@@ -520,8 +520,11 @@ public:
   /// loader's iterator, or a batch cut with one of `vars` (a range loop's
   /// variable). Nested functions and classes are not the body; with
   /// `ownLoopsOnly`, nor are nested loops (they are checked themselves).
+  /// With `stepsByOne` (the variables count one by one), `v[i:i + k]` is
+  /// a sliding window, not a batch: the next iteration's overlaps it.
   bool fetchesBatch(FuncCtx &f, ast::NodeList<ast::Stmt> body,
-                    const llvm::StringSet<> &vars, bool ownLoopsOnly);
+                    const llvm::StringSet<> &vars, bool ownLoopsOnly,
+                    bool stepsByOne = false);
   /// Whether statements `body` call a `backward` (`loss.backward()`,
   /// `scaler.scale(loss).backward()`, `accelerator.backward(loss)`), not
   /// counting nested loops, functions and classes.

@@ -11,7 +11,10 @@
 # `batch` in it without fetching one (open_clip's
 # `freeze_batch_norm_2d(child)`: its loop was a region), nor a loop taking
 # the rest of a list from its position, `self.transforms[i:]` (a slice
-# with no end: 3D-ResNets' temporal Compose was a per-batch region).
+# with no end: 3D-ResNets' temporal Compose was a per-batch region), nor
+# a sliding window, `x[i:i + k]` of a loop counting one by one (the windows
+# overlap: the Time-Series-Library's DTW cost matrix loops were per-batch
+# regions, and every augmentation draw after them was reported in one).
 # RUN: detc analyze %s 2>&1 | FileCheck %s
 # CHECK-DAG: manual_batches.py:[[@LINE+32]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+30]]:9
 # CHECK-DAG: manual_batches.py:[[@LINE+13]]:21: warning: generator 'torch' (global) is used inside the per-batch data-parallel region that starts at {{.*}}manual_batches.py:[[@LINE+29]]:9
@@ -91,7 +94,16 @@ class Chain:
         return x
 
 
+def smooth(series, width):
+    out = []
+    for i in range(len(series) - width):
+        window = series[i:i + width]
+        out.append(window.mean() + 0.01 * torch.rand(1))
+    return out
+
+
 def main():
+    smooth(torch.randn(50), 5)
     Stages([2, 2, 6], 0.1)
     chain = Chain([abs, abs])
     chain(torch.randn(3))

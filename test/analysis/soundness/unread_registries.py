@@ -5,7 +5,8 @@
 # may the wrapped model's forward. Before, the loader's per-example region
 # was empty and the DDP wrapper forwarded only itself: detc reported
 # nothing at all on ResNeSt's training script. A dataset or model detc
-# knows adds nothing.
+# knows adds nothing. The region named is the training loop's, where the
+# wrapper's replicas run (it was the wrapper's own line).
 # RUN: detc analyze %s 2>&1 | FileCheck %s --implicit-check-not=may-draw
 import torch
 from torch.nn.parallel import DistributedDataParallel
@@ -25,7 +26,7 @@ def get_dataset(name):
 
 
 torch.manual_seed(0)
-# CHECK-DAG: unread_registries.py:[[@LINE+3]]:33: warning: may draw: 'model' calls code detc could not read, inside the per-batch data-parallel region that starts at {{.*}}unread_registries.py:[[@LINE+3]]:9
+# CHECK-DAG: unread_registries.py:[[@LINE+3]]:33: warning: may draw: 'model' calls code detc could not read, inside the per-batch data-parallel region that starts at {{.*}}unread_registries.py:[[@LINE+12]]:1
 # CHECK-DAG: note: 'model' is a model made where detc cannot see (a dynamic lookup, or a value of code detc does not read)
 model = get_model("resnest50")(num_classes=10)
 model = DistributedDataParallel(model)

@@ -1603,6 +1603,16 @@ Node Builder::expr(Frame &f, const ast::Expr *e) {
         mergeFields(r, n);
       });
     }
+    // Arithmetic on a value of a module declared quiet (`datetime.now() -
+    // start`, a timedelta; TorchSSL's writer then calls its
+    // `total_seconds()` in the training loop): a value of that library
+    // too, whose code draws nothing. Before, a value detc could not trace.
+    for (pta::Node side : {l, r})
+      solver.onObject(side, [this, n](Obj o) {
+        const AbstractObject &ob = out.objects[o];
+        if (ob.kind == Kind::Library && quietLibrary(ob.label()))
+          solver.addObject(n, libName("<library attribute>"));
+      });
     return remember(n);
   }
   case NodeKind::Starred:

@@ -257,6 +257,8 @@ void pta::addCompiledModules(llvm::StringRef dir, llvm::StringSet<> &out) {
 }
 
 bool Program::isInstalledModule(llvm::StringRef dotted) const {
+  if (standardLibrary && standardLibrary(dotted.split('.').first))
+    return true;
   std::string file;
   bool isPackage = false;
   for (const std::string &d : installedPath)

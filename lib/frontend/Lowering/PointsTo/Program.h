@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -123,6 +124,12 @@ public:
   void setInstalledPath(std::vector<std::string> dirs) {
     installedPath = std::move(dirs);
   }
+  /// Says whether a top-level module is one of the standard library's
+  /// (the interpreter always has it, also where detc is given no
+  /// interpreter: `--python none`).
+  void setStandardLibrary(std::function<bool(llvm::StringRef)> isStdlib) {
+    standardLibrary = std::move(isStdlib);
+  }
   /// True when the last resolve() found the module's file but could not
   /// read or parse it (the error is reported where the file is loaded).
   bool resolvedToBrokenFile() const { return brokenFile; }
@@ -176,6 +183,7 @@ private:
   llvm::StringMap<std::vector<std::string>> definedIn;
   bool skippedLibrary = false;
   std::vector<std::string> installedPath;
+  std::function<bool(llvm::StringRef)> standardLibrary;
   mutable bool compiledListed = false;
   mutable llvm::StringSet<> compiledModules;
   bool brokenFile = false;

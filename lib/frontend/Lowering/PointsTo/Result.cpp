@@ -41,6 +41,9 @@ detc::frontend::analyzePointsTo(llvm::StringRef path,
   impl.program = std::make_unique<pta::Program>(diags, std::move(search),
                                                 options.parseCache);
   impl.program->setInstalledPath(options.installedPath);
+  // (The tables outlive every analysis: getBuiltin()'s, or the caller's.)
+  impl.program->setStandardLibrary(
+      [&api](llvm::StringRef m) { return api.isStandardLibrary(m); });
   if (!impl.program->loadMain(path))
     return std::nullopt;
   pta::Builder builder(*impl.program, api, diags, impl);
