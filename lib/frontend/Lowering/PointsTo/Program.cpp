@@ -451,5 +451,33 @@ ProgramModule *Program::resolveOne(const ProgramModule &from,
     if (findIn(d, dotted, file, isPackage))
       return load(file, dotted.str(), isPackage);
   }
+  // A package of the project further up than a marked project's folder
+  // or the folder above the script (torchdistill's
+  // examples/torchvision/image_classification.py importing `torchdistill`,
+  // in a copy without setup.py or .git): the nearest folder above the
+  // script holding a package of that name, then searched as the project's
+  // (only a package: a module file of a common name further up is too
+  // likely another's).
+  llvm::StringRef top = dotted.split('.').first;
+  if (isInstalledModule(top))
+    return nullptr;
+  llvm::SmallString<256> up(mainDir);
+  for (int level = 0; level < 6; ++level) {
+    path::append(up, "..");
+    llvm::SmallString<256> dir(up);
+    path::remove_dots(dir, /*remove_dot_dot=*/true);
+    if (dir.empty() || llvm::is_contained(dirs, dir.str()))
+      continue;
+    llvm::SmallString<256> init(dir);
+    path::append(init, top, "__init__.py");
+    if (!fs::is_regular_file(init))
+      continue;
+    if (looked)
+      looked->push_back(std::string(dir));
+    searchPath.push_back(std::string(dir));
+    if (findIn(dir, dotted, file, isPackage))
+      return load(file, dotted.str(), isPackage);
+    return nullptr;
+  }
   return nullptr;
 }
