@@ -2501,7 +2501,18 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
   return true;
 }
 
-bool Lowerer::holdsStateBesidesModule(FuncCtx &f, const std::string &var) {
+bool Lowerer::holdsStateBesidesModule(FuncCtx &f, const std::string &var,
+                                      const ast::Expr *owner) {
+  // An instance of the program's class keeping a model in `.module` (a
+  // hand-written EMA with an update counter beside its copy): what else it
+  // holds is its own, not the module's. (One without a `.module`, as a
+  // model that may or may not be wrapped in DataParallel, is no such
+  // owner: `model.module` is the wrapper's.)
+  if (pointsTo && owner)
+    for (PointsToResult::ObjectId o : pointsTo->pointsTo(owner))
+      if (pointsTo->object(o).kind == AbstractObject::Kind::Instance &&
+          !pointsTo->field(o, "module").empty())
+        return true;
   for (const std::string &id :
        objectsOf(factsOfVar(f, var), ObjectInfo::Build)) {
     auto it = objects.find(id);
@@ -2570,8 +2581,10 @@ std::vector<std::string> Lowerer::restoredBy(FuncCtx &f, const ast::Expr *e) {
         // averaged from scratch, exit 0): then what is restored is the
         // copy, and the rest of the object is saved beside.
         std::string v = varPath(f, a->value);
+        auto *owner = dyn_cast<ast::Attribute>(a->value);
         if (StringRef(v).ends_with(".module") &&
-            !holdsStateBesidesModule(f, v.substr(0, v.size() - 7)))
+            !holdsStateBesidesModule(f, v.substr(0, v.size() - 7),
+                                     owner ? owner->value : nullptr))
           v.resize(v.size() - 7);
         add(v);
         continue;

@@ -482,11 +482,14 @@ public:
   /// a variable itself, a dict display or `dict(...)` what its values
   /// restore; anything else (`epoch + 1`) nothing.
   std::vector<std::string> restoredBy(FuncCtx &f, const ast::Expr *e);
-  /// Whether the object `var` holds may be a library module with state of
-  /// its own beside the copy of a model its `.module` keeps (the tables'
-  /// `module_copy`: AveragedModel): `var.module.state_dict()` does not
-  /// restore all of it.
-  bool holdsStateBesidesModule(FuncCtx &f, const std::string &var);
+  /// Whether the object `var` (the expression `owner`) holds may have
+  /// state of its own beside the model its `.module` keeps: an instance of
+  /// the program's class with a `.module` (a hand-written EMA and its
+  /// update counter), or a library module that
+  /// keeps a copy (the tables' `module_copy`: AveragedModel).
+  /// `var.module.state_dict()` does not restore all of it.
+  bool holdsStateBesidesModule(FuncCtx &f, const std::string &var,
+                               const ast::Expr *owner);
   /// A `for` whose iterations are batches though it iterates no loader:
   /// over `range(...)` with a body that cuts a batch with the loop
   /// variable (`x = data[i:i + bs]`, `get_batch(source, i)`) or fetches
