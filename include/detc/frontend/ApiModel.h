@@ -103,15 +103,16 @@ public:
                                llvm::StringRef method) const;
   /// `*.method`: meaningful on a receiver of unknown type.
   const ApiEntry *lookupAnyReceiver(llvm::StringRef method) const;
-  /// The library type a `receiver-method` line gives `method` to
-  /// (`torch.Tensor` for `transpose`), or empty: on a receiver detc cannot
-  /// trace, a call of such a name is taken as that type's method.
-  llvm::StringRef typeWithMethod(llvm::StringRef method) const;
+  /// Whether a `receiver-method` line gives `method` to library type
+  /// `type` (`transpose` to `torch.Tensor`; `split` to `builtins.str` and
+  /// `builtins.bytes`): on a receiver detc cannot trace, a call of such a
+  /// name is taken as a method of one of those types.
+  bool typeHasMethod(llvm::StringRef type, llvm::StringRef method) const;
   /// Whether a call of `method` on a value of unknown type is taken as a
   /// known type's: a `*.method` line or a `receiver-method` line names it
   /// (a tensor's, an array's, an image's `transpose`, `copy`, `filter`).
   bool isKnownValueMethod(llvm::StringRef method) const {
-    return lookupAnyReceiver(method) || !typeWithMethod(method).empty();
+    return lookupAnyReceiver(method) || receiverMethods.count(method);
   }
   /// Whether a `data-keyword` line names `keyword`: a keyword argument
   /// that training libraries take their data by (`datamodule=`,
@@ -199,7 +200,8 @@ private:
   llvm::StringMap<ApiEntry> exact;
   std::vector<ApiEntry> wildcards; ///< Sorted longest prefix first.
   llvm::StringMap<ApiEntry> anyReceiver;
-  llvm::StringMap<std::string> receiverMethods;
+  /// Each method name, the types whose `receiver-method` lines give it.
+  llvm::StringMap<llvm::SmallVector<std::string, 1>> receiverMethods;
   llvm::StringSet<> dataKeywords;
   llvm::StringMap<llvm::SmallVector<unsigned, 1>> dataArguments;
   llvm::StringSet<> immutableTypes;

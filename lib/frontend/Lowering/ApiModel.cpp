@@ -197,7 +197,7 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       // any other name there may be anything (UnreadCalls.cpp).
       if (words.size() != 3)
         return fail("expected 'receiver-method <type> <method>'");
-      receiverMethods.try_emplace(words[2], words[1].str());
+      receiverMethods[words[2]].push_back(words[1].str());
       continue;
     }
     if (words[0] == "data-keyword") {
@@ -377,9 +377,9 @@ const ApiEntry *ApiModel::lookupMethod(StringRef type, StringRef method) const {
   return lookupAnyReceiver(method);
 }
 
-StringRef ApiModel::typeWithMethod(StringRef method) const {
+bool ApiModel::typeHasMethod(StringRef type, StringRef method) const {
   auto it = receiverMethods.find(method);
-  return it == receiverMethods.end() ? StringRef() : StringRef(it->second);
+  return it != receiverMethods.end() && llvm::is_contained(it->second, type);
 }
 
 const ApiEntry *ApiModel::lookupAnyReceiver(StringRef method) const {
@@ -463,7 +463,7 @@ bool ApiModel::describes(StringRef name) const {
   // names (`torch.__version__`, a str: `.startswith`, `.split`).
   std::string t = type.str();
   for (int depth = 0; !t.empty() && depth < 16; ++depth, t = getBase(t).str())
-    if (typeWithMethod(method) == t)
+    if (typeHasMethod(t, method))
       return true;
   return false;
 }

@@ -47,6 +47,10 @@ TENSOR = "torch.Tensor."
 ARRAY = "numpy.ndarray."
 IMAGE = "PIL.Image.Image."
 STRING = "builtins.str."
+INT = "builtins.int."
+FLOAT = "builtins.float."
+BYTES = "builtins.bytes."
+TUPLE = "builtins.tuple."
 MATCH = "re.Match."
 TEXT_FILE = "io.TextIOWrapper."
 BINARY_READER = "io.BufferedReader."
@@ -56,8 +60,9 @@ DICT = "builtins.dict."
 SET = "builtins.set."
 PATH = "pathlib.Path."
 MODULE = "torch.nn.Module."
-RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, MATCH, TEXT_FILE, BINARY_READER,
-             BINARY_WRITER, LIST, DICT, SET, PATH, MODULE)
+RECEIVERS = (TENSOR, ARRAY, IMAGE, STRING, INT, FLOAT, BYTES, TUPLE, MATCH,
+             TEXT_FILE, BINARY_READER, BINARY_WRITER, LIST, DICT, SET, PATH,
+             MODULE)
 # Methods of torch.nn.Module that run code of the module or of the program
 # (its forward; a function applied to every submodule; hooks, which run
 # at later forwards and backwards): never taken as a harmless method of a
@@ -150,9 +155,11 @@ def names_here():
     # and the numpy arrays and PIL images of its data pipeline): on a value
     # detc cannot trace, a call of one of these names is taken as that
     # type's (`receiver-method` lines).
-    # Strings and regular-expression matches: the tags, file names and
-    # text a logger or a text dataset handles (`tag.replace('.', '/')`
-    # over named_parameters(), `m.group(1)`). Files: what `open()` returns,
+    # Numbers and tuples: sizes and counts a kernel launcher computes
+    # (`n.bit_length()`, modded-nanogpt's triton wrappers), a float's
+    # `is_integer()`. Strings and regular-expression matches: the tags,
+    # file names and text a logger or a text dataset handles
+    # (`tag.replace('.', '/')` over named_parameters(), `m.group(1)`). Files: what `open()` returns,
     # which a logger keeps (`self.file.write(...)`, guided-diffusion's).
     # Lists, dicts and sets: the containers a forward fills with what a
     # library call returned (HRNet's `x = self.stage2(x)`, then
@@ -161,7 +168,8 @@ def names_here():
     import io
     import pathlib
     receivers = [(TENSOR, torch.Tensor), (ARRAY, numpy.ndarray),
-                 (STRING, str), (MATCH, re.Match),
+                 (STRING, str), (INT, int), (FLOAT, float), (BYTES, bytes),
+                 (TUPLE, tuple), (MATCH, re.Match),
                  (TEXT_FILE, io.TextIOWrapper),
                  (BINARY_READER, io.BufferedReader),
                  (BINARY_WRITER, io.BufferedWriter),
@@ -268,7 +276,8 @@ def derive(pythons):
         print("%s pure" % n.ljust(width))
     print()
     print("# The methods of torch.Tensor, numpy.ndarray, PIL.Image.Image,")
-    print("# str, re.Match, files (io.TextIOWrapper, io.BufferedReader,")
+    print("# str, int, float, bytes, tuple, re.Match, files")
+    print("# (io.TextIOWrapper, io.BufferedReader,")
     print("# io.BufferedWriter), list, dict, set, pathlib.Path and")
     print("# torch.nn.Module (not forward, apply, hooks: they run code),")
     print("# but those with a random name or a generator in their signature")
