@@ -25,7 +25,7 @@ for x in loader:
     # CHECK-DAG: .py:[[@LINE+1]]:5: warning: may draw: 'model' calls code detc could not read, inside the per-batch data-parallel region that starts at {{.*}}.py:[[@LINE-5]]:1
     model(x).sum().backward()
     # CHECK-DAG: .py:[[@LINE+2]]:5: warning: may draw: 'opt.step' calls code detc could not read
-    # CHECK-DAG: .py:[[@LINE+1]]:5: note: 'opt.step' is a value method 'make_private' of a value detc cannot trace returned, whose type detc does not know: its methods may be any code, random draws included
+    # CHECK-DAG: .py:[[@LINE+1]]:5: note: 'opt.step' is a value 'privlib.PrivacyEngine.make_private' returned, whose type detc does not know: its methods may be any code, random draws included
     opt.step()
     # CHECK-DAG: .py:[[@LINE+1]]:14: warning: may draw: 'engine.bounds' calls code detc could not read
     lo, hi = engine.bounds()

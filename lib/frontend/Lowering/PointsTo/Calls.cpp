@@ -498,6 +498,18 @@ void Builder::callMethod(CallSite &cs, Obj o) {
         m == "cpu" || m == "train" || m == "eval" || m == "float" ||
         m == "double" || m == "half" || m == "requires_grad_")
       solver.addObject(cs.result, o);
+    // A method no table describes of an object of a library whose code
+    // detc does not read (`fabric.setup_dataloaders(loader)` of a
+    // lightning version no table has, `engine.prepare(x)`): a value that
+    // code returned, of a type detc does not know, as a tuple unpacked
+    // from such a call is (its loop is over what that code yields; its
+    // methods may be any code). Before, a value of no library: a loop over
+    // it was no batch loop. (Not a method result's method: `x = x.f()` in
+    // a loop must not make `T.f.f.f...`.)
+    else if (!entry && !ob.label().starts_with("*.") &&
+             unmodelledLibraryCode(ob.label()))
+      solver.addObject(cs.result,
+                       libName((kReturnedBy + ob.label() + "." + m + ">").str()));
     else // what the method returns: one library object per call site
       // (labelled by the method alone: `x = x.f()` in a loop must not
       // make `T.f.f.f...`)

@@ -785,6 +785,12 @@ void Builder::assign(Frame &f, const ast::Expr *target, Node value) {
                  unmodelledLibraryCode(ob.label()))
           solver.addObject(part,
                            libName((kReturnedBy + ob.label() + ">").str()));
+        // The same of what a method of such code returned (`model, opt,
+        // loader = engine.make_private(...)` on an engine the library
+        // made): the parts are values that code returned.
+        else if (ob.kind == Kind::LibName &&
+                 ob.label().starts_with(kReturnedBy))
+          solver.addObject(part, o);
       });
       assign(f, elt, part);
     }
