@@ -224,3 +224,30 @@ TEST(ApiModel, LongNamesFindTheirModulesAndAliasesOnly) {
   EXPECT_EQ(m.canonicalize("kx"), "tensorflow.keras");
   EXPECT_TRUE(m.isLibraryName("tensorflow.keras"));
 }
+
+TEST(ApiModel, AWildcardMatchesOneLevelItsLongestFirst) {
+  ApiModel m;
+  std::string error;
+  ASSERT_TRUE(m.addTable("w.api",
+                         "lib.layers.Random*  layer  lib=torch dist=noise\n"
+                         "lib.layers.*        layer  lib=torch dist=noise2\n"
+                         "lib.layers.Exact    call\n"
+                         "lib.*               layer  lib=torch dist=noise3\n",
+                         error))
+      << error;
+  auto dist = [&](llvm::StringRef name) -> std::string {
+    const ApiEntry *e = m.lookup(name);
+    return e ? e->get("dist").str() : "none";
+  };
+  // The partial wildcard of a name's last part wins over its parent's.
+  EXPECT_EQ(dist("lib.layers.RandomFlip"), "noise");
+  EXPECT_EQ(dist("lib.layers.Conv"), "noise2");
+  EXPECT_EQ(m.lookup("lib.layers.Exact")->role, "call");
+  EXPECT_EQ(dist("lib.layers"), "noise3");
+  // Neither the prefix itself nor a name deeper than one level.
+  EXPECT_EQ(dist("lib.layers.RandomFlip.apply"), "none");
+  EXPECT_EQ(dist("lib.layers.Random"), "noise2");
+  EXPECT_EQ(dist("lib."), "none");
+  EXPECT_EQ(dist("lib"), "none");
+  EXPECT_EQ(dist("other.layers.Conv"), "none");
+}

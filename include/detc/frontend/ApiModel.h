@@ -199,6 +199,11 @@ public:
 private:
   llvm::StringMap<ApiEntry> exact;
   std::vector<ApiEntry> wildcards; ///< Sorted longest prefix first.
+  /// Each wildcard's text before its `*` (`torch.nn.`): its index.
+  llvm::StringMap<unsigned> wildcardByParent;
+  /// The wildcards whose `*` ends a name's last part (`layers.Random*`),
+  /// longest first.
+  llvm::SmallVector<unsigned, 4> partialWildcards;
   llvm::StringMap<ApiEntry> anyReceiver;
   /// Each method name, the types whose `receiver-method` lines give it.
   llvm::StringMap<llvm::SmallVector<std::string, 1>> receiverMethods;

@@ -348,6 +348,19 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
   llvm::stable_sort(wildcards, [](const ApiEntry &a, const ApiEntry &b) {
     return a.pattern.size() > b.pattern.size();
   });
+  // A wildcard `a.b.*` matches the names one level under `a.b.`: the one
+  // a name can match is its parent's, found by the parent's text. One
+  // ending inside a name (`tensorflow.keras.layers.Random*`) is longer than
+  // its parent's and tried first.
+  wildcardByParent.clear();
+  partialWildcards.clear();
+  for (unsigned i = 0; i < wildcards.size(); ++i) {
+    StringRef prefix = StringRef(wildcards[i].pattern).drop_back();
+    if (prefix.ends_with("."))
+      wildcardByParent.try_emplace(prefix, i);
+    else
+      partialWildcards.push_back(i);
+  }
   return true;
 }
 
@@ -355,16 +368,19 @@ const ApiEntry *ApiModel::lookup(StringRef qualName) const {
   auto it = exact.find(qualName);
   if (it != exact.end())
     return &it->second;
-  for (const ApiEntry &w : wildcards) {
-    StringRef prefix = StringRef(w.pattern).drop_back();
-    // `torch.nn.*` matches `torch.nn.Linear`, but neither `torch.nn` itself
-    // nor deeper names (`torch.nn.Module.fc1` is an attribute, not a layer).
-    if (!qualName.starts_with(prefix) || qualName.size() == prefix.size() ||
-        qualName.drop_front(prefix.size()).contains('.'))
-      continue;
-    return &w;
+  // `torch.nn.*` matches `torch.nn.Linear`, but neither `torch.nn` itself
+  // nor deeper names (`torch.nn.Module.fc1` is an attribute, not a layer).
+  for (unsigned i : partialWildcards) {
+    StringRef prefix = StringRef(wildcards[i].pattern).drop_back();
+    if (qualName.starts_with(prefix) && qualName.size() > prefix.size() &&
+        !qualName.drop_front(prefix.size()).contains('.'))
+      return &wildcards[i];
   }
-  return nullptr;
+  size_t dot = qualName.rfind('.');
+  if (dot == StringRef::npos || dot + 1 == qualName.size())
+    return nullptr;
+  auto w = wildcardByParent.find(qualName.take_front(dot + 1));
+  return w == wildcardByParent.end() ? nullptr : &wildcards[w->second];
 }
 
 const ApiEntry *ApiModel::lookupMethod(StringRef type, StringRef method) const {
