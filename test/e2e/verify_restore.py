@@ -23,7 +23,12 @@ names what differs; it never continues.
      epoch 3 and exits 3 naming `epoch` (the session-65 first runtime
      ended with exit 0, epochs 2 and 3 untrained); with it off, the resume
      writes the uninterrupted run's last checkpoint bit for bit.
-  6. own_resume_iters_train.py (nanoGPT's shape: a `while True:` loop,
+  6. hint_range_train.py transformed with a CheckHint schedule, its
+     restore code edited to leave `w` as the setup made it (a sidecar
+     re-sealed for the edited script, as a detc bug would emit it): the
+     restart exits 3 naming 'w' (the saved values are compared with the
+     restored ones as the checkpoint holds them).
+  7. own_resume_iters_train.py (nanoGPT's shape: a `while True:` loop,
      `'iter_num': iter_num` in the checkpoint, its own `--init-from
      resume`): --detc-resume with its own resume on exits 3 naming
      'iter_num' (no loop variable shows where the run is); without it the
@@ -33,6 +38,7 @@ usage: verify_restore.py --detc BIN --runtime DIR --inputs DIR
 """
 import argparse
 import base64
+import hashlib
 import json
 import os
 import shutil
@@ -103,6 +109,32 @@ def main():
                         "--detc-restart")
         expect("hidden generator, --detc-restart (JIT)", restarted, 3,
                "'g'", "refusing to continue")
+
+        hinted = os.path.join(tmp, "range.det.py")
+        transform("hint_range_train.py", hinted, "--overhead=0.2",
+                  "--ckpt-cost=0.0001")
+        hck = os.path.join(tmp, "range.pt")
+        expect("hint checkpoints", run(hinted, "--detc-checkpoint", hck), 0)
+        with open(hinted) as f:
+            text = f.read()
+        restore_w = 'w = _detc_rt.hints.value("w", lambda: w)'
+        if restore_w not in text:
+            failures.append("range.det.py restores no 'w' as %r" % restore_w)
+        else:
+            missed = os.path.join(tmp, "range.missed.py")
+            with open(missed, "w") as f:
+                f.write(text.replace(restore_w, "pass"))
+            hside = sidecar.sidecar_path(hck)
+            with open(hside, "rb") as f:
+                body = sidecar.decode(f.read(), hside)
+            with open(missed, "rb") as f:
+                body["script_sha256"] = hashlib.sha256(f.read()).hexdigest()
+            with open(hside, "wb") as f:
+                f.write(sidecar.encode(body))
+            expect("hint restore that leaves 'w' unrestored",
+                   run(missed, "--detc-resume", hck, "--detc-checkpoint",
+                       os.path.join(tmp, "range2.pt")), 3, "'w'",
+                   "refusing to continue")
 
         lib = os.path.join(tmp, "lib.det.py")
         transform("library_dropout_train.py", lib)

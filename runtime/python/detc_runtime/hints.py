@@ -440,18 +440,19 @@ def expect(values, frame):
     HINT.verify_frame = frame
 
 
-def _fingerprint(moment, frame, digested):
+def _fingerprint(moment, frame):
     """The fingerprint of a hint's or just-in-time checkpoint's sidecar:
     `moment`'s (a just-in-time checkpoint's minibatch start) or, without
     one, this moment's (with the named generators of `frame`: the hint's
-    caller), with the digests of the values saved (`digested`:
-    (name, value) pairs). Taken after the save, while the core hashes the
-    file (sidecar.tied_body); the save changed none of the values."""
+    caller). Taken after the save, while the core hashes the file
+    (sidecar.tied_body). The saved values are compared at the restart,
+    as the checkpoint holds them (_saved_digests): the file is the state
+    as encoded (its sidecar holds the file's hash), and digesting the
+    live values here cost a 1.6 MB checkpoint's write 2-3%."""
     moment = moment or fingerprint.Moment(frame)
     fp = moment.encode()
     if moment.mode != "off":
-        fp["state"] = {name: fingerprint.digest(value, moment.mode == "full")
-                       for name, value in digested}
+        fp["state_from"] = "checkpoint"
     return fp
 
 
@@ -466,18 +467,11 @@ def write(site, count, values, path=None, jit=None, moment=None,
     path = path or HINT.path or default_path(sys.argv[0])
     tensors = []
     encoded = {}
-    mode = moment.mode if moment is not None else fingerprint.mode()
-    digested = []
     for name, thunk in (values or {}).items():
         try:
             value = thunk()
         except NameError:
             continue  # not bound yet: restored as unbound
-        if mode != "off" and not name.startswith("gen:"):
-            # (Generator states are the fingerprint's own: the global ones
-            # as of the minibatch start, which a just-in-time checkpoint's
-            # live "gen:" values read at the failure may not be.)
-            digested.append((name, value))
         if isinstance(value, DataLoader) and not hasattr(value,
                                                           "_detc_sampler"):
             # Not keyed (an iterable dataset, a custom batch sampler): it
@@ -507,7 +501,7 @@ def write(site, count, values, path=None, jit=None, moment=None,
                   "generators": {str(k): int(v)
                                  for k, v in STATE.seeds.items()}},
         "site": site, "instance": count, "loaders": {}, "values": encoded,
-        "fingerprint": _fingerprint(moment, frame, digested),
+        "fingerprint": _fingerprint(moment, frame),
         # The user checkpoints' run counts go along: replay sidecars
         # written after a restart must number them as the first run did.
         "hint": dict({"levels": levels, "replay_counts": {
@@ -633,6 +627,70 @@ def restore_generator(name, gen):
         HINT.from_replica.append(name)
 
 
+def _compared(name):
+    """Whether the restart compares saved value `name` with the restored
+    one: not a generator state (the fingerprint's own: the global ones as
+    of the minibatch start, which a just-in-time checkpoint's live "gen:"
+    values read at the failure may not be), nor a value the checkpoint
+    does not hold."""
+    encoded = HINT.target["values"].get(name)
+    return not name.startswith("gen:") and isinstance(encoded, dict) and \
+        "rewound" not in encoded and "unsaved" not in encoded
+
+
+def _comparable(encoded, tensors, like=None, ids=None):
+    """`encoded` (values.encode's JSON, its tensors in `tensors`) as
+    fingerprint.digest compares it: tensor references replaced by the
+    tensors, objects' ids numbered in order of appearance (a restored
+    object is another object). `like`: the saved encoding, whose fields
+    alone are compared (a module a just-in-time boundary kept is saved
+    without its train/eval modes, which the restored module has)."""
+    ids = {} if ids is None else ids
+    if isinstance(encoded, dict):
+        out = {}
+        for key in sorted(encoded):  # (the sidecar's JSON sorts them)
+            v = encoded[key]
+            if isinstance(like, dict) and key not in like:
+                continue
+            if key == "tensor_ref":
+                out[key] = tensors[v] if isinstance(v, int) and \
+                    0 <= v < len(tensors) else "no tensor %r" % (v,)
+            elif key == "id":
+                out[key] = ids.setdefault(repr(v), len(ids))
+            else:
+                out[key] = _comparable(v, tensors, like.get(key) if isinstance(
+                    like, dict) else None, ids)
+        return out
+    if isinstance(encoded, list):
+        return [_comparable(v, tensors, like[i] if isinstance(like, list) and
+                            i < len(like) else None, ids)
+                for i, v in enumerate(encoded)]
+    return encoded
+
+
+def _saved_digests(full):
+    """{name: digest} of the values the checkpoint saved, as it holds
+    them (its sidecar's encodings and the tensors the restart loaded)."""
+    return {name: fingerprint.digest(_comparable(encoded, HINT.tensors),
+                                     full)
+            for name, encoded in HINT.target["values"].items()
+            if _compared(name)}
+
+
+def _restored_form(name, thunk):
+    """The restored value `name` (read by `thunk`) as _saved_digests
+    digests the saved one: encoded again. NameError when unbound."""
+    value = thunk()
+    # A generator repeating a loader is made again and armed, not started.
+    value = _values.armed_at(value) or value
+    tensors = []
+    try:
+        encoded = _values.encode(value, repr(name), tensors)
+    except _values.UnsavableValue as e:
+        return "cannot be encoded again: %s" % e
+    return _comparable(encoded, tensors, HINT.target["values"].get(name))
+
+
 # Called (with the site) when a restarted run has its state back
 # (jit.py keeps the boundary's values then).
 RESUME_HOOKS = []
@@ -644,8 +702,16 @@ def resumed():
     site = HINT.restoring
     for hook in RESUME_HOOKS:
         hook(site)
-    fingerprint.settle(HINT.target, HINT.checkpoint, HINT.verify_values,
-                       HINT.verify_frame, named=HINT.replica is None)
+    state = HINT.verify_values
+    if state is not None and "state" not in HINT.target.get(
+            "fingerprint", {}):
+        # Compared as encoded (an earlier detc's sidecar holds the live
+        # values' digests instead: compared as they are).
+        state = {name: (lambda name=name, thunk=thunk: _restored_form(
+            name, thunk)) for name, thunk in state.items()}
+    fingerprint.settle(HINT.target, HINT.checkpoint, state,
+                       HINT.verify_frame, named=HINT.replica is None,
+                       saved_state=_saved_digests)
     HINT.verify_values = HINT.verify_frame = None
     HINT.restoring = None
     HINT.entering = None

@@ -424,6 +424,26 @@ def generator_at(gen, what="value"):
     return GeneratorAt(gen, it._detc_position())
 
 
+def armed_at(gen):
+    """A repeating generator a restart made again and armed
+    (_decode_generator) that has not started: as generator_at would see
+    it once started, its loader where the restart put it; None for any
+    other value."""
+    if not isinstance(gen, types.GeneratorType) or \
+            inspect.getgeneratorstate(gen) != inspect.GEN_CREATED:
+        return None
+    try:
+        loader = _repeated_loader(gen)
+    except UnsavableValue:
+        return None
+    armed = loader.__dict__.get("_detc_armed")
+    if armed is None:
+        return None
+    return GeneratorAt(gen, types.SimpleNamespace(**dict(
+        armed, site=getattr(loader, "_detc_site", None),
+        shape=armed.get("shape") or {})))
+
+
 def _decode_generator(saved, current, tensors):
     gen = current() if current is not None else None
     if not isinstance(gen, types.GeneratorType) or \

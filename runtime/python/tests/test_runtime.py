@@ -1167,6 +1167,68 @@ class _Progress:
         self.meters = meters
 
 
+class HintCompareTest(unittest.TestCase):
+    def test_restored_values_are_compared_as_the_checkpoint_holds_them(self):
+        # A hint checkpoint's values are compared at the restart, each
+        # restored value encoded again, with the saved one as the sidecar
+        # and the tensor file hold it: the same state in other objects
+        # (a module made again, a meter with another id) agrees; a weight,
+        # a counter or a float that differs is named.
+        import os
+        import tempfile
+        from detc_runtime import fingerprint, hints, sidecar
+
+        torch.manual_seed(0)
+        model = torch.nn.Sequential(torch.nn.Linear(3, 4),
+                                    torch.nn.Dropout(0.2))
+        model.eval()
+        opt = torch.optim.Adam(model.parameters())
+        model(torch.randn(2, 3)).sum().backward()
+        opt.step()
+        meter = _Meter()
+        meter.update(1.5)
+        live = {"model": model, "opt": opt, "meter": meter, "acc": 0.1 + 0.2}
+        thunks = {k: (lambda k=k: live[k]) for k in live}
+        saved_target, saved_tensors = hints.HINT.target, hints.HINT.tensors
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "hint.pt")
+            hints.write(7, 1, thunks, path=path)
+            try:
+                hints.HINT.target = body = sidecar.load(path)
+                hints.HINT.tensors = torch.load(path)
+                self.assertEqual(body["fingerprint"]["state_from"],
+                                 "checkpoint")
+                self.assertNotIn("state", body["fingerprint"])
+
+                def differing():
+                    saved = hints._saved_digests(False)
+                    now = {k: fingerprint.digest(hints._restored_form(
+                        k, thunks[k])) for k in saved}
+                    return sorted(k for k in saved if saved[k] != now[k])
+
+                self.assertEqual(differing(), [])
+                # The restart's objects: made again, state loaded.
+                again = torch.nn.Sequential(torch.nn.Linear(3, 4),
+                                            torch.nn.Dropout(0.2))
+                again.load_state_dict(model.state_dict())
+                again.eval()
+                other = _Meter()
+                other.update(1.5)
+                live.update(model=again, meter=other)
+                self.assertEqual(differing(), [])
+                again.train()  # the modes are part of a module's state
+                self.assertEqual(differing(), ["model"])
+                again.eval()
+                with torch.no_grad():
+                    again[0].weight[1, 2] += 1
+                other.count = 2
+                live["acc"] = 0.3
+                self.assertEqual(differing(), ["acc", "meter", "model"])
+            finally:
+                hints.HINT.target = saved_target
+                hints.HINT.tensors = saved_tensors
+
+
 class JitObjectsTest(unittest.TestCase):
     def test_plain_user_objects_are_kept_as_at_the_boundary(self):
         # A meter the minibatch updates before its step is copied at the
