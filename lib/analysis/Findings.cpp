@@ -302,6 +302,37 @@ static void addUnsafeRngFindings(const ProgramAnalysis &a, Report &r) {
         r.err.push_back(std::move(name));
 }
 
+namespace {
+/// One entry of an op's `unread_calls` (the lowering's record of a call of
+/// code detc does not read).
+struct UnreadCall {
+  SourcePoint at;
+  std::string callee, why;
+  mlir::DictionaryAttr fields; ///< Its flags: `draws`, `own_generator`, ...
+};
+} // namespace
+
+/// `entry` as an UnreadCall of the statement at `stmt`; nullopt for a
+/// malformed one. An entry names its own file when its op may sit in
+/// another (a dataset's transform, called in the loop's per-example
+/// region).
+static std::optional<UnreadCall> unreadCall(mlir::Attribute entry,
+                                            const SourcePoint &stmt) {
+  auto d = llvm::cast<mlir::DictionaryAttr>(entry);
+  auto line = d.getAs<mlir::IntegerAttr>("line");
+  auto column = d.getAs<mlir::IntegerAttr>("column");
+  auto callee = d.getAs<mlir::StringAttr>("callee");
+  auto why = d.getAs<mlir::StringAttr>("why");
+  auto file = d.getAs<mlir::StringAttr>("file");
+  if (!line || !column || !callee || !why)
+    return std::nullopt;
+  return UnreadCall{{file ? file.getValue().str() : stmt.file,
+                     unsigned(line.getInt()), unsigned(column.getInt())},
+                    callee.getValue().str(),
+                    why.getValue().str(),
+                    d};
+}
+
 /// detc-may-draw: a call of code detc does not read (the lowering's
 /// `unread_calls`: a library no table models, a module it could not find,
 /// a callee it cannot trace) inside a data-parallel region may draw from a
@@ -334,36 +365,28 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
       continue;
     SourcePoint stmt = sourcePoint(node.op);
     for (mlir::Attribute entry : calls) {
-      auto d = llvm::cast<mlir::DictionaryAttr>(entry);
-      auto line = d.getAs<mlir::IntegerAttr>("line");
-      auto column = d.getAs<mlir::IntegerAttr>("column");
-      auto callee = d.getAs<mlir::StringAttr>("callee");
-      auto why = d.getAs<mlir::StringAttr>("why");
-      if (!line || !column || !callee || !why)
+      std::optional<UnreadCall> call = unreadCall(entry, stmt);
+      if (!call)
         continue;
-      // An entry names its own file when its op may sit in another (a
-      // dataset's transform, called in the loop's per-example region).
-      auto file = d.getAs<mlir::StringAttr>("file");
+      mlir::DictionaryAttr d = call->fields;
       // Library code whose source shows a draw: an unsafe use of a
       // generator like one in the script (the chain says which).
       bool draws = d.get("draws") != nullptr;
       Finding f;
       f.rule = draws ? "detc-unsafe-rng" : "detc-may-draw";
-      f.at = {file ? file.getValue().str() : stmt.file,
-              unsigned(line.getInt()), unsigned(column.getInt())};
-      if (!seen.insert({f.at.file, line.getInt(), column.getInt()}).second)
+      f.at = call->at;
+      if (!seen.insert({f.at.file, f.at.line, f.at.column}).second)
         continue;
       std::string kind = parallelKind(regionOp);
-      f.message = (draws ? "draws: '" + callee.getValue().str() +
+      f.message = (draws ? "draws: '" + call->callee +
                                "' runs library code that draws from a "
                                "generator made outside the "
-                         : "may draw: '" + callee.getValue().str() +
+                         : "may draw: '" + call->callee +
                                "' calls code detc could not read, inside "
                                "the ") +
                   kind + " data-parallel region that starts at " +
                   where(sourcePoint(regionOp));
-      f.notes.push_back({f.at, "'" + callee.getValue().str() + "' is " +
-                                   why.getValue().str()});
+      f.notes.push_back({f.at, "'" + call->callee + "' is " + call->why});
       f.notes.push_back({sourcePoint(regionOp),
                          "the " + kind + " data-parallel region begins here"});
       NodeId end = g.node(region).pair;
@@ -389,6 +412,78 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
       r.findings.push_back(std::move(f));
     }
   }
+}
+
+/// detc-unseen-training: a script in which detc sees no training step —
+/// no gradient, no optimizer step, no data-parallel region — but which
+/// calls, in code detc could not read, a name training libraries run
+/// their training by (an `entry-method` of the API tables: torchtitan's
+/// `config.build().train()`, detectron2's `trainer.train()`). Its
+/// training may run there, where detc sees none of its draws: one
+/// finding, at the first such call, the script's other calls of code detc
+/// could not read in notes. Only where the module body is what
+/// runs: not for library-style modules (a helper file trains nothing) nor
+/// for functions picked with --entry (an `evaluate` trains nothing).
+static void addUnseenTrainingFinding(const ProgramAnalysis &a, Report &r) {
+  const StatementGraph &g = a.graph;
+  if (g.libraryEntries || !g.entries.empty())
+    return;
+  std::vector<UnreadCall> calls;
+  // A name libraries run their training by (`train`).
+  auto isEntry = [](const UnreadCall &c) {
+    return c.fields.get("entry") != nullptr;
+  };
+  std::set<std::tuple<std::string, unsigned, unsigned>> seen;
+  for (NodeId n = 0; n < g.numNodes(); ++n) {
+    const Node &node = g.node(n);
+    if (!node.op)
+      continue;
+    if (llvm::isa<ir::GradOp, ir::UpdateOp>(node.op) ||
+        (node.region != kNoNode &&
+         !parallelKind(g.node(node.region).op).empty()))
+      return;
+    auto entries = node.op->getAttrOfType<mlir::ArrayAttr>("unread_calls");
+    if (!entries)
+      continue;
+    SourcePoint stmt = sourcePoint(node.op);
+    for (mlir::Attribute entry : entries)
+      if (std::optional<UnreadCall> call = unreadCall(entry, stmt))
+        if (seen.insert({call->at.file, call->at.line, call->at.column})
+                .second)
+          calls.push_back(std::move(*call));
+  }
+  // The calls of a name libraries train by first (an inference or
+  // data-preparation script calls unread code too, and trains nothing);
+  // then the script's own calls (what its user wrote), in line order.
+  llvm::stable_sort(calls, [&](const UnreadCall &x, const UnreadCall &y) {
+    return std::make_tuple(!isEntry(x), x.at.file != r.file, x.at.file,
+                           x.at.line, x.at.column) <
+           std::make_tuple(!isEntry(y), y.at.file != r.file, y.at.file,
+                           y.at.line, y.at.column);
+  });
+  if (calls.empty() || !isEntry(calls.front()))
+    return;
+  Finding f;
+  f.rule = "detc-unseen-training";
+  f.at = calls.front().at;
+  f.message = "detc found no training step in the code it could read (no "
+              "backward, no optimizer step, no loop over a DataLoader); the "
+              "training may run in code it could not read, such as '" +
+              calls.front().callee +
+              "' here: its random draws and data loading are unseen, and "
+              "the transformed script neither keys nor resumes them";
+  f.notes.push_back({f.at, "'" + calls.front().callee + "' is " +
+                               calls.front().why});
+  constexpr size_t kListed = 5;
+  for (size_t i = 1; i < calls.size() && i <= kListed; ++i)
+    f.notes.push_back({calls[i].at, "also code detc could not read: '" +
+                                        calls[i].callee + "', " +
+                                        calls[i].why});
+  if (calls.size() > kListed + 1)
+    f.notes.push_back({f.at, std::to_string(calls.size() - kListed - 1) +
+                                 " more call(s) of code detc could not "
+                                 "read"});
+  r.findings.push_back(std::move(f));
 }
 
 static std::string workKind(mlir::Operation *op) {
@@ -493,6 +588,7 @@ Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
   r.libraryEntries = a.graph.libraryEntries;
   addUnsafeRngFindings(a, r);
   addMayDrawFindings(a, r);
+  addUnseenTrainingFinding(a, r);
   for (const LintFinding &l : a.lints) {
     Finding f;
     f.rule = l.rule;

@@ -29,6 +29,11 @@ ArrayRef<RuleInfo> rules() {
        "could not find, a callee it cannot trace) is called inside a "
        "data-parallel region: it may draw from a generator made outside "
        "it."},
+      {"detc-unseen-training",
+       "detc found no training step (backward, optimizer step, loop over a "
+       "DataLoader) in the code it could read, and the script calls a "
+       "training entry (`trainer.train()`) of code it could not read: its "
+       "training may run there, unseen."},
       {"detc-missing-zero-grad",
        "Gradients are not reset between optimizer steps in a training loop."},
       {"detc-misplaced-zero-grad",

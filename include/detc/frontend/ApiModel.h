@@ -111,8 +111,22 @@ public:
   /// Whether a call of `method` on a value of unknown type is taken as a
   /// known type's: a `*.method` line or a `receiver-method` line names it
   /// (a tensor's, an array's, an image's `transpose`, `copy`, `filter`).
+  /// Whether an `entry-method` line names `method`: training libraries'
+  /// objects run their whole training by it (`trainer.train()`,
+  /// `model.fit(...)`).
+  bool isEntryMethod(llvm::StringRef method) const {
+    return entryMethods.contains(method);
+  }
   bool isKnownValueMethod(llvm::StringRef method) const {
     return lookupAnyReceiver(method) || receiverMethods.count(method);
+  }
+  /// isKnownValueMethod, on a value code detc does not read returned: not
+  /// an `entry-method` name (`train` is nn.Module's, and the method a
+  /// trainer a library or a configuration system built runs its whole
+  /// training by). A parameter nothing binds (`model.train()` in a
+  /// function called from outside) is still taken as the known type's.
+  bool isKnownResultMethod(llvm::StringRef method) const {
+    return !entryMethods.contains(method) && isKnownValueMethod(method);
   }
   /// Whether a `data-keyword` line names `keyword`: a keyword argument
   /// that training libraries take their data by (`datamodule=`,
@@ -208,6 +222,7 @@ private:
   /// Each method name, the types whose `receiver-method` lines give it.
   llvm::StringMap<llvm::SmallVector<std::string, 1>> receiverMethods;
   llvm::StringSet<> dataKeywords;
+  llvm::StringSet<> entryMethods;
   llvm::StringMap<llvm::SmallVector<unsigned, 1>> dataArguments;
   llvm::StringSet<> immutableTypes;
   llvm::StringSet<> stdlibModules;

@@ -208,6 +208,16 @@ bool ApiModel::addTable(StringRef tableName, StringRef text,
       dataKeywords.insert(words[1]);
       continue;
     }
+    if (words[0] == "entry-method") {
+      // `entry-method <name> <why...>`: a method name a known type has
+      // (nn.Module's `train`) that training libraries' objects also run
+      // their whole training by (`trainer.train()`): on a value detc
+      // cannot trace it is not taken as the known type's.
+      if (words.size() < 3)
+        return fail("expected 'entry-method <name> <libraries and use>'");
+      entryMethods.insert(words[1]);
+      continue;
+    }
     if (words[0] == "data-argument") {
       // `data-argument <method> <position> <why...>`: the positional
       // argument a training library's method takes its data by

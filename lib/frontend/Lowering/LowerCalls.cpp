@@ -1259,7 +1259,7 @@ bool Lowerer::lowerCall(FuncCtx &f, const ast::Call *call, std::string &target,
     // a name a tensor, an array or an image has, or one a table gives any
     // receiver, is taken as that type's, as on any value of unknown type.)
     if (entry && owners.empty() && pointsTo && emitIR &&
-        !api.isKnownValueMethod(method)) {
+        !api.isKnownResultMethod(method)) {
       std::vector<PointsToResult::ObjectId> returned;
       for (PointsToResult::ObjectId o : pointsTo->pointsTo(attrFn->value))
         if (pointsTo->object(o).label().starts_with(kReturnedBy))

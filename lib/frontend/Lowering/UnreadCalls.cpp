@@ -218,7 +218,7 @@ Lowerer::whyObjectsUnread(llvm::ArrayRef<PointsToResult::ObjectId> objs,
       // type's, as on any value detc cannot trace (untracedReceiverMethod;
       // PIL's `y, cb, cr = img.split()`, then `y.copy()`).
       StringRef method = attrs.drop_front().split('.').first;
-      if (!method.empty() && api.isKnownValueMethod(method))
+      if (!method.empty() && api.isKnownResultMethod(method))
         continue;
       std::string by = library.starts_with("*.")
                            ? ("method '" + library.drop_front(2) +
@@ -331,6 +331,15 @@ DictionaryAttr Lowerer::unreadEntry(const Unit &unit, const ast::Expr *shown,
     fields.push_back(attr("draws", builder.getUnitAttr()));
   if (why.ownGenerator)
     fields.push_back(attr("own_generator", builder.getUnitAttr()));
+  // A name training libraries run their whole training by (detc-unseen-
+  // training: a script whose training detc does not see may run it here).
+  StringRef called;
+  if (const auto *a = llvm::dyn_cast<ast::Attribute>(shown))
+    called = a->attr;
+  else if (const auto *n = llvm::dyn_cast<ast::Name>(shown))
+    called = n->id;
+  if (!called.empty() && api.isEntryMethod(called))
+    fields.push_back(attr("entry", builder.getUnitAttr()));
   return builder.getDictionaryAttr(fields);
 }
 
@@ -439,7 +448,7 @@ bool Lowerer::noteUnreadCall(FuncCtx &f, const ast::Call *call,
       // as one of torch.Tensor's, numpy.ndarray's or PIL.Image's, or one a
       // table gives any receiver: taken as that type's, as on any value
       // detc cannot trace (PIL's `y, cb, cr = img.split()`, `y.copy()`).
-      if (api.isKnownValueMethod(attr))
+      if (api.isKnownResultMethod(attr))
         llvm::erase_if(receivers, [&](PointsToResult::ObjectId r) {
           return isReturnedByUnreadCode(r);
         });
