@@ -6,12 +6,20 @@
 # describes returned became values of unknown type, an undescribed
 # `prepare` made every call on them a may-draw (x-transformers'
 # train_enwik8.py: 10 of them); a prepared object alone is itself too.
+# accelerate's logger (a standard LoggerAdapter: diffusers' training
+# examples log every step through it) draws nothing: it was a may-draw of
+# `get_logger(...)`'s undescribed value. (`accelerator.log` runs the
+# trackers' code, any tracker the script gives: still a may-draw,
+# undescribed_library_methods.py.)
 # RUN: detc analyze --python none %s 2>&1 | FileCheck %s --implicit-check-not=warning:
 import random
 
 import torch
 import torch.nn as nn
 from accelerate import Accelerator
+from accelerate.logging import get_logger
+
+logger = get_logger(__name__, log_level="INFO")
 
 
 class Flips(torch.utils.data.Dataset):
@@ -38,4 +46,5 @@ for x in loader:
     accelerator.backward(loss)
     opt.step()
     sched.step()
+    logger.info("step done")
 # CHECK: 2 warning(s)
