@@ -424,10 +424,11 @@ static void addMayDrawFindings(const ProgramAnalysis &a, Report &r) {
 /// could not read in notes. Only where the module body is what
 /// runs: not for library-style modules (a helper file trains nothing) nor
 /// for functions picked with --entry (an `evaluate` trains nothing).
-static void addUnseenTrainingFinding(const ProgramAnalysis &a, Report &r) {
+std::optional<Finding> detc::analysis::unseenTraining(const ProgramAnalysis &a,
+                                                     StringRef file) {
   const StatementGraph &g = a.graph;
   if (g.libraryEntries || !g.entries.empty())
-    return;
+    return std::nullopt;
   std::vector<UnreadCall> calls;
   // A name libraries run their training by (`train`).
   auto isEntry = [](const UnreadCall &c) {
@@ -441,7 +442,7 @@ static void addUnseenTrainingFinding(const ProgramAnalysis &a, Report &r) {
     if (llvm::isa<ir::GradOp, ir::UpdateOp>(node.op) ||
         (node.region != kNoNode &&
          !parallelKind(g.node(node.region).op).empty()))
-      return;
+      return std::nullopt;
     auto entries = node.op->getAttrOfType<mlir::ArrayAttr>("unread_calls");
     if (!entries)
       continue;
@@ -456,13 +457,13 @@ static void addUnseenTrainingFinding(const ProgramAnalysis &a, Report &r) {
   // data-preparation script calls unread code too, and trains nothing);
   // then the script's own calls (what its user wrote), in line order.
   llvm::stable_sort(calls, [&](const UnreadCall &x, const UnreadCall &y) {
-    return std::make_tuple(!isEntry(x), x.at.file != r.file, x.at.file,
+    return std::make_tuple(!isEntry(x), x.at.file != file, x.at.file,
                            x.at.line, x.at.column) <
-           std::make_tuple(!isEntry(y), y.at.file != r.file, y.at.file,
+           std::make_tuple(!isEntry(y), y.at.file != file, y.at.file,
                            y.at.line, y.at.column);
   });
   if (calls.empty() || !isEntry(calls.front()))
-    return;
+    return std::nullopt;
   Finding f;
   f.rule = "detc-unseen-training";
   f.at = calls.front().at;
@@ -483,7 +484,7 @@ static void addUnseenTrainingFinding(const ProgramAnalysis &a, Report &r) {
     f.notes.push_back({f.at, std::to_string(calls.size() - kListed - 1) +
                                  " more call(s) of code detc could not "
                                  "read"});
-  r.findings.push_back(std::move(f));
+  return f;
 }
 
 static std::string workKind(mlir::Operation *op) {
@@ -588,7 +589,8 @@ Report detc::analysis::buildReport(const ProgramAnalysis &a, StringRef file) {
   r.libraryEntries = a.graph.libraryEntries;
   addUnsafeRngFindings(a, r);
   addMayDrawFindings(a, r);
-  addUnseenTrainingFinding(a, r);
+  if (std::optional<Finding> f = unseenTraining(a, file))
+    r.findings.push_back(std::move(*f));
   for (const LintFinding &l : a.lints) {
     Finding f;
     f.rule = l.rule;

@@ -84,6 +84,7 @@ public:
       rewriteUnsafe(u);
     recordSeeds();
     noteUnseeded();
+    warnUnseenTraining();
     seedEntropyGenerators();
     planReplay(*this);
     if (!planHints(*this) || !planJitSteps(*this) || !planVaccination(*this) ||
@@ -713,6 +714,25 @@ private:
                      "random before its first statement, from --seed or "
                      "DETC_SEED (0 by default), so its runs are "
                      "deterministic [detc-seed]");
+  }
+
+  /// The script's training may run in code detc could not read
+  /// (detc-unseen-training): the transformed script keys and checkpoints
+  /// only what detc sees, so the transform says so, as `analyze` does.
+  void warnUnseenTraining() {
+    std::optional<analysis::Finding> f =
+        analysis::unseenTraining(a, file.getName());
+    if (!f)
+      return;
+    diags.report(frontend::Severity::Warning, &file, ast::SourcePos{},
+                 "detc found no training step in the code it could read; "
+                 "the training may run in code it could not read, at " +
+                     f->at.file + ":" + std::to_string(f->at.line) + ":" +
+                     std::to_string(f->at.column) + ": " +
+                     f->notes.front().message +
+                     ". Its random draws and data loading are not keyed, "
+                     "and its state is not checkpointed, by the "
+                     "transformed script [detc-unseen-training]");
   }
 
   /// `import detc_runtime` goes after the shebang, the coding cookie, the

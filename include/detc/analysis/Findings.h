@@ -118,6 +118,12 @@ struct ProgramAnalysis {
 
 Report buildReport(const ProgramAnalysis &a, llvm::StringRef file);
 
+/// detc-unseen-training for the script `file` (buildReport's; the
+/// transform says it too): detc sees no training step, and the script
+/// calls a name training libraries train by in code detc could not read.
+std::optional<Finding> unseenTraining(const ProgramAnalysis &a,
+                                      llvm::StringRef file);
+
 /// One report for a project from its files' reports: each finding, note,
 /// checkpoint and hint names its file; findings are sorted by place, and
 /// one that two files' analyses both report (in a module that a script

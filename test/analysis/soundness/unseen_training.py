@@ -10,6 +10,7 @@
 # `trainer.train()` on a value detc cannot trace is no longer taken as
 # nn.Module's mode switch: it may run the training.
 # RUN: detc analyze --python none %s 2>&1 | FileCheck %s --implicit-check-not=warning:
+# RUN: detc transform --python none %s --emit-python -o %t.py 2>&1 | FileCheck %s --check-prefix=TRANSFORM
 # RUN: detc analyze --python none %S/Inputs/unseen_training_helpers.py 2>&1 | FileCheck %s --check-prefix=HELPERS --implicit-check-not=warning:
 # RUN: detc analyze --python none %S/Inputs/unseen_training_inference.py 2>&1 | FileCheck %s --check-prefix=INFER
 # RUN: detc analyze --python none %S/Inputs/unseen_training_visible.py 2>&1 | FileCheck %s --check-prefix=VISIBLE --implicit-check-not=warning:
@@ -36,6 +37,10 @@ def main():
 if __name__ == "__main__":
     main()
 # CHECK: 1 warning(s)
+
+# The transform says it too: what it emits keys and checkpoints only what
+# detc sees.
+# TRANSFORM: unseen_training.py: warning: detc found no training step in the code it could read; the training may run in code it could not read, at {{.*}}unseen_training.py:[[@LINE-10]]:5: 'trainer.train' is a value 'confkit.parse_args.build' returned{{.*}} [detc-unseen-training]
 
 # An inference script that calls code detc cannot read but no name
 # training libraries train by: no finding.
