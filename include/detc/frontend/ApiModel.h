@@ -108,15 +108,15 @@ public:
   /// `builtins.bytes`): on a receiver detc cannot trace, a call of such a
   /// name is taken as a method of one of those types.
   bool typeHasMethod(llvm::StringRef type, llvm::StringRef method) const;
-  /// Whether a call of `method` on a value of unknown type is taken as a
-  /// known type's: a `*.method` line or a `receiver-method` line names it
-  /// (a tensor's, an array's, an image's `transpose`, `copy`, `filter`).
   /// Whether an `entry-method` line names `method`: training libraries'
   /// objects run their whole training by it (`trainer.train()`,
   /// `model.fit(...)`).
   bool isEntryMethod(llvm::StringRef method) const {
     return entryMethods.contains(method);
   }
+  /// Whether a call of `method` on a value of unknown type is taken as a
+  /// known type's: a `*.method` line or a `receiver-method` line names it
+  /// (a tensor's, an array's, an image's `transpose`, `copy`, `filter`).
   bool isKnownValueMethod(llvm::StringRef method) const {
     return lookupAnyReceiver(method) || receiverMethods.count(method);
   }
